@@ -1,0 +1,204 @@
+"""Shared machinery of the card-data layer: reading TOML files and collecting problems.
+
+Every loader collects *all* problems it finds (file, record, field, message) and raises one
+:class:`DataError` at the end, so a user fixing their own content sees the whole list at once.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+Provenance = Literal["rulebook", "authored"]
+PROVENANCES: tuple[str, ...] = ("rulebook", "authored")
+
+DEFAULT_DATA_DIR = Path(__file__).resolve().parents[2] / "data"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a data folder, located precisely enough to fix it."""
+
+    file: str
+    record: str
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.record:
+            where += f": {self.record}"
+        if self.field:
+            where += f": field '{self.field}'"
+        return f"{where}: {self.message}"
+
+
+class DataError(Exception):
+    """Raised by a loader with every problem it found."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        lines = "\n".join(f"  - {p}" for p in self.problems)
+        super().__init__(f"{len(self.problems)} problem(s) in the game data:\n{lines}")
+
+
+@dataclass(frozen=True)
+class DataNote:
+    """An anomaly of the rulebook, recorded openly: what was printed and what we use instead."""
+
+    id: str
+    subject: str  # a card id, "trait:<Name>" or "rulebook"
+    field: str
+    printed: str
+    used: str
+    action: Literal["normalised", "flagged"]
+    text: str
+
+    def describe(self) -> str:
+        if self.action == "normalised":
+            return f"[{self.id}] {self.field}: printed '{self.printed}', read as '{self.used}'. {self.text}"
+        return f"[{self.id}] {self.field}: printed '{self.printed}' (kept, flagged). {self.text}"
+
+
+@dataclass(frozen=True)
+class RuleEntry:
+    """A rule in our own words with a stable ID such as ``fillory.score.square``."""
+
+    id: str
+    game: str
+    title: str
+    text: str
+    tags: tuple[str, ...] = ()
+    provenance: Provenance = "rulebook"
+
+
+@dataclass
+class Reader:
+    """Reads one TOML file of a data folder and records problems instead of raising."""
+
+    root: Path
+    name: str
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return str(self.root / self.name)
+
+    def load(self) -> dict[str, Any]:
+        path = self.root / self.name
+        try:
+            with path.open("rb") as fh:
+                return tomllib.load(fh)
+        except FileNotFoundError:
+            self.problem("", "", "file is missing")
+        except tomllib.TOMLDecodeError as exc:
+            self.problem("", "", f"not valid TOML: {exc}")
+        except OSError as exc:
+            self.problem("", "", f"cannot be read: {exc}")
+        return {}
+
+    def problem(self, record: str, field_name: str, message: str) -> None:
+        self.problems.append(Problem(self.label, record, field_name, message))
+
+    def records(self, doc: dict[str, Any], key: str) -> list[dict[str, Any]]:
+        value = doc.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            self.problem("", key, f"expected a list of [[{key}]] tables")
+            return []
+        if not value:
+            self.problem("", key, f"no [[{key}]] records")
+        return value
+
+    def text(self, rec: dict[str, Any], record: str, key: str, *, required: bool = True,
+             default: str = "") -> str:
+        value = rec.get(key.rsplit(".", 1)[-1])  # 'trick.kind' names field 'kind' of a sub-table
+        if value is None:
+            if required:
+                self.problem(record, key, "is missing")
+            return default
+        if not isinstance(value, str) or (required and not value.strip()):
+            self.problem(record, key, f"expected a non-empty string, got {value!r}")
+            return default
+        return value.strip()
+
+    def integer(self, rec: dict[str, Any], record: str, key: str, *, minimum: int | None = None,
+                maximum: int | None = None, required: bool = True, default: int = 0) -> int:
+        value = rec.get(key.rsplit(".", 1)[-1])  # 'trick.kind' names field 'kind' of a sub-table
+        if value is None:
+            if required:
+                self.problem(record, key, "is missing")
+            return default
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.problem(record, key, f"expected a whole number, got {value!r}")
+            return default
+        if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+            self.problem(record, key, f"{value} is outside {minimum}..{maximum}")
+            return default
+        return value
+
+    def strings(self, rec: dict[str, Any], record: str, key: str, *, required: bool = True) -> tuple[str, ...]:
+        value = rec.get(key.rsplit(".", 1)[-1])  # 'trick.kind' names field 'kind' of a sub-table
+        if value is None:
+            if required:
+                self.problem(record, key, "is missing")
+            return ()
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            self.problem(record, key, f"expected a list of non-empty strings, got {value!r}")
+            return ()
+        return tuple(v.strip() for v in value)
+
+    def provenance(self, rec: dict[str, Any], record: str) -> Provenance:
+        value = rec.get("provenance", "rulebook")
+        if value not in PROVENANCES:
+            self.problem(record, "provenance", f"must be one of {', '.join(PROVENANCES)}, got {value!r}")
+            return "rulebook"
+        return value  # type: ignore[return-value]
+
+
+def load_rules(reader: Reader, game: str) -> tuple[RuleEntry, ...]:
+    """Load ``rules.toml``: [[rule]] records with id, title, text, tags."""
+    doc = reader.load()
+    out: list[RuleEntry] = []
+    seen: set[str] = set()
+    for i, rec in enumerate(reader.records(doc, "rule"), 1):
+        label = f"rule #{i}"
+        rid = reader.text(rec, label, "id")
+        if rid:
+            label = f"rule #{i} '{rid}'"
+            if not rid.startswith(game + "."):
+                reader.problem(label, "id", f"must start with '{game}.'")
+            if rid in seen:
+                reader.problem(label, "id", "duplicate rule id")
+            seen.add(rid)
+        out.append(RuleEntry(
+            id=rid, game=game, title=reader.text(rec, label, "title"), text=reader.text(rec, label, "text"),
+            tags=reader.strings(rec, label, "tags", required=False), provenance=reader.provenance(rec, label),
+        ))
+    return tuple(out)
+
+
+def load_notes(reader: Reader) -> tuple[DataNote, ...]:
+    """Load ``notes.toml``: [[note]] records describing the rulebook's anomalies."""
+    doc = reader.load()
+    out: list[DataNote] = []
+    seen: set[str] = set()
+    for i, rec in enumerate(reader.records(doc, "note"), 1):
+        label = f"note #{i}"
+        nid = reader.text(rec, label, "id")
+        if nid:
+            label = f"note #{i} '{nid}'"
+            if nid in seen:
+                reader.problem(label, "id", "duplicate note id")
+            seen.add(nid)
+        action = rec.get("action", "normalised")
+        if action not in ("normalised", "flagged"):
+            reader.problem(label, "action", f"must be 'normalised' or 'flagged', got {action!r}")
+            action = "flagged"
+        out.append(DataNote(
+            id=nid, subject=reader.text(rec, label, "subject"), field=reader.text(rec, label, "field"),
+            printed=reader.text(rec, label, "printed"), used=reader.text(rec, label, "used", required=False),
+            action=action, text=reader.text(rec, label, "text"),
+        ))
+    return tuple(out)

@@ -1,0 +1,312 @@
+"""Magicians of Fillory content: cards, traits, card tricks, setup, rule entries and data notes."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from .base import DataError, DataNote, Provenance, Reader, RuleEntry, load_notes, load_rules
+
+GAME_ID = "fillory"
+
+Action = Literal["summon", "banish"]
+TargetKind = Literal["card", "trait"]
+
+#: The card-trick effects the rules module knows how to apply. Data names one per trait and gives
+#: its numbers; ``needs`` lists the move fields a player reports for it.
+TRICK_KINDS: dict[str, tuple[str, ...]] = {
+    "peek_deck": (),                   # look at the top N cards of the deck (nothing moves)
+    "peek_hand": ("target_seat",),     # look at an opponent's hand (nothing moves)
+    "to_neutral": ("target",),         # a card with <trait> in a control zone goes to the neutral zone
+    "swap": ("targets",),              # two cards with <trait> in neutral/control zones swap places
+    "search_deck": ("take",),          # look at the top N cards, take one into your hand
+    "revive": ("target",),             # a card with <trait> in the discard goes to your control zone
+    "extra_action": (),                # another action phase at once
+    "draw_and_place": ("draw", "place"),  # draw one card, then put a hand card into your zone
+    "gain_vp": (),                     # score N victory points
+    "steal_random": ("target_seat", "take"),  # take a random card from an opponent's hand
+    "draw_split": ("to_hand", "to_zone"),     # draw two: one to hand, one to control zone
+    "from_discard": ("take", "to"),    # a random discard card to your hand or control zone
+    "force_discard": ("target_seat", "take"),  # an opponent discards a random card from hand
+}
+
+
+@dataclass(frozen=True)
+class TrickEffect:
+    kind: str
+    text: str
+    count: int = 0        # peek_deck / search_deck: how many cards; gain_vp: points
+    trait: str = ""       # to_neutral / swap / revive: the trait the moved card must have
+    zones: tuple[str, ...] = ()  # where such a card may be: "neutral", "control"
+
+
+@dataclass(frozen=True)
+class Trait:
+    name: str
+    trick: TrickEffect | None
+    scorable: bool = True
+    provenance: Provenance = "rulebook"
+
+
+@dataclass(frozen=True)
+class AbilityOption:
+    """One choice of a card's special ability: summon or banish a named card or any card of a trait."""
+
+    action: Action
+    kind: TargetKind
+    target: str  # a card id or a trait name
+
+    def label(self, content: "FilloryContent") -> str:
+        return content.card(self.target).name if self.kind == "card" else self.target
+
+
+@dataclass(frozen=True)
+class Card:
+    game: str
+    id: str
+    number: int
+    name: str
+    traits: tuple[str, ...]
+    ability: tuple[AbilityOption, ...]
+    provenance: Provenance
+    notes: tuple[DataNote, ...] = ()
+
+    def has_trait(self, trait: str) -> bool:
+        return trait in self.traits
+
+
+@dataclass(frozen=True)
+class FilloryContent:
+    game: str
+    title: str
+    source: str
+    min_players: int
+    max_players: int
+    victory_points: int
+    starting_hand: int
+    hand_limit: int
+    cards: tuple[Card, ...]
+    traits: tuple[Trait, ...]
+    setup_neutral: tuple[str, ...]  # card ids
+    rules: tuple[RuleEntry, ...]
+    notes: tuple[DataNote, ...]
+    players_provenance: Provenance = "authored"
+
+    def __post_init__(self) -> None:
+        index: dict[str, Card] = {}
+        for c in self.cards:
+            index[c.id] = c
+            index[c.name.casefold()] = c
+        object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_traits", {t.name.casefold(): t for t in self.traits})
+
+    def card(self, ref: str) -> Card:
+        """A card by id or by name in any case; raises KeyError naming the reference."""
+        found = self._index.get(ref) or self._index.get(ref.strip().casefold())  # type: ignore[attr-defined]
+        if found is None:
+            raise KeyError(f"no card '{ref}' in {self.title}")
+        return found
+
+    def find_card(self, ref: str) -> Card | None:
+        try:
+            return self.card(ref)
+        except KeyError:
+            return None
+
+    def trait(self, name: str) -> Trait:
+        found = self._traits.get(name.strip().casefold())  # type: ignore[attr-defined]
+        if found is None:
+            raise KeyError(f"no trait '{name}' in {self.title}")
+        return found
+
+    def find_trait(self, name: str) -> Trait | None:
+        try:
+            return self.trait(name)
+        except KeyError:
+            return None
+
+    def rule(self, rule_id: str) -> RuleEntry:
+        for r in self.rules:
+            if r.id == rule_id:
+                return r
+        raise KeyError(f"no rule '{rule_id}'")
+
+    def ability_text(self, card: Card) -> str:
+        """The special ability as one short sentence, e.g. 'Summon Julia, Alice or Penny'."""
+        parts: list[str] = []
+        groups: list[tuple[str, list[str]]] = []
+        for opt in card.ability:
+            if groups and groups[-1][0] == opt.action:
+                groups[-1][1].append(opt.label(self))
+            else:
+                groups.append((opt.action, [opt.label(self)]))
+        # "Summon or Banish Plot" when both actions name the same single target
+        if len(groups) == 2 and groups[0][1] == groups[1][1] and len(groups[0][1]) == 1:
+            return f"{groups[0][0].title()} or {groups[1][0].title()} {groups[0][1][0]}"
+        for action, labels in groups:
+            listed = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " or " + labels[-1]
+            parts.append(f"{action.title()} {listed}")
+        return " or ".join(parts)
+
+    def cards_with(self, trait: str) -> tuple[Card, ...]:
+        return tuple(c for c in self.cards if trait in c.traits)
+
+
+_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+
+
+def load(root: Path) -> FilloryContent:
+    """Load and validate a Fillory data folder; raises DataError listing every problem."""
+    problems: list = []
+
+    game_r = Reader(root, "game.toml")
+    game = game_r.load()
+    title = game_r.text(game, "game", "title")
+    source = game_r.text(game, "game", "source", required=False)
+    min_p = game_r.integer(game, "game", "min_players", minimum=1, maximum=10, default=2)
+    max_p = game_r.integer(game, "game", "max_players", minimum=1, maximum=10, default=2)
+    if min_p > max_p:
+        game_r.problem("game", "max_players", f"{max_p} is below min_players {min_p}")
+    vp = game_r.integer(game, "game", "victory_points", minimum=1, default=100)
+    hand = game_r.integer(game, "game", "starting_hand", minimum=0, maximum=20, default=3)
+    limit = game_r.integer(game, "game", "hand_limit", minimum=1, maximum=50, default=5)
+    players_prov = game_r.provenance({"provenance": game.get("players_provenance", "authored")}, "game")
+    neutral_refs = game_r.strings(game, "game", "setup_neutral")
+
+    trait_r = Reader(root, "traits.toml")
+    traits: list[Trait] = []
+    for i, rec in enumerate(trait_r.records(trait_r.load(), "trait"), 1):
+        name = trait_r.text(rec, f"trait #{i}", "name")
+        label = f"trait #{i} '{name}'"
+        if any(t.name.casefold() == name.casefold() for t in traits):
+            trait_r.problem(label, "name", "duplicate trait")
+        trick = None
+        raw = rec.get("trick")
+        if raw is not None:
+            if not isinstance(raw, dict):
+                trait_r.problem(label, "trick", "expected a table with kind and text")
+            else:
+                kind = trait_r.text(raw, label, "trick.kind")
+                if kind and kind not in TRICK_KINDS:
+                    trait_r.problem(label, "trick.kind", f"unknown effect '{kind}' (known: {', '.join(TRICK_KINDS)})")
+                zones = trait_r.strings(raw, label, "trick.zones", required=False)
+                for z in zones:
+                    if z not in ("neutral", "control", "discard"):
+                        trait_r.problem(label, "trick.zones", f"unknown zone '{z}'")
+                trick = TrickEffect(
+                    kind=kind, text=trait_r.text(raw, label, "trick.text"),
+                    count=trait_r.integer(raw, label, "trick.count", minimum=0, required=False),
+                    trait=trait_r.text(raw, label, "trick.trait", required=False), zones=zones,
+                )
+        scorable = rec.get("scorable", True)
+        if not isinstance(scorable, bool):
+            trait_r.problem(label, "scorable", f"expected true or false, got {scorable!r}")
+            scorable = True
+        traits.append(Trait(name=name, trick=trick, scorable=scorable, provenance=trait_r.provenance(rec, label)))
+    trait_names = {t.name for t in traits}
+    for t in traits:
+        if t.trick and t.trick.trait and t.trick.trait not in trait_names:
+            trait_r.problem(f"trait '{t.name}'", "trick.trait", f"unknown trait '{t.trick.trait}'")
+
+    note_r = Reader(root, "notes.toml")
+    notes = load_notes(note_r)
+
+    card_r = Reader(root, "cards.toml")
+    card_recs = card_r.records(card_r.load(), "card")
+    # first pass: ids and names, so that abilities can point forwards
+    by_name: dict[str, str] = {}
+    ids: set[str] = set()
+    for i, rec in enumerate(card_recs, 1):
+        cid, name = rec.get("id"), rec.get("name")
+        if isinstance(cid, str) and isinstance(name, str):
+            by_name.setdefault(name.strip().casefold(), cid)
+            by_name.setdefault(cid, cid)
+    cards: list[Card] = []
+    numbers: set[int] = set()
+    for i, rec in enumerate(card_recs, 1):
+        name = card_r.text(rec, f"card #{i}", "name")
+        label = f"card #{i} '{name}'" if name else f"card #{i}"
+        cid = card_r.text(rec, label, "id")
+        if cid and not _ID.match(cid):
+            card_r.problem(label, "id", f"'{cid}' must be lower-case letters, digits and hyphens (max 40)")
+        if cid in ids:
+            card_r.problem(label, "id", f"duplicate card id '{cid}'")
+        ids.add(cid)
+        number = card_r.integer(rec, label, "number", minimum=1, maximum=999)
+        if number in numbers:
+            card_r.problem(label, "number", f"duplicate card number {number}")
+        numbers.add(number)
+        card_traits = card_r.strings(rec, label, "traits")
+        for t in card_traits:
+            if t not in trait_names:
+                card_r.problem(label, "traits", f"unknown trait '{t}'")
+        if len(set(card_traits)) != len(card_traits):
+            card_r.problem(label, "traits", "a trait is listed twice")
+        options: list[AbilityOption] = []
+        raw_ability = rec.get("ability", [])
+        if not isinstance(raw_ability, list):
+            card_r.problem(label, "ability", "expected a list of {action, card|trait} tables")
+            raw_ability = []
+        for j, opt in enumerate(raw_ability, 1):
+            field = f"ability[{j}]"
+            if not isinstance(opt, dict):
+                card_r.problem(label, field, "expected a table {action = ..., card = ... or trait = ...}")
+                continue
+            action = opt.get("action")
+            if action not in ("summon", "banish"):
+                card_r.problem(label, field + ".action", f"must be 'summon' or 'banish', got {action!r}")
+                continue
+            if ("card" in opt) == ("trait" in opt):
+                card_r.problem(label, field, "give exactly one of 'card' or 'trait'")
+                continue
+            if "card" in opt:
+                ref = str(opt["card"])
+                target = by_name.get(ref.strip().casefold()) or by_name.get(ref)
+                if target is None:
+                    card_r.problem(label, field + ".card", f"'{ref}' does not name a card")
+                    continue
+                options.append(AbilityOption(action, "card", target))
+            else:
+                ref = str(opt["trait"])
+                if ref not in trait_names:
+                    card_r.problem(label, field + ".trait", f"'{ref}' does not name a trait")
+                    continue
+                options.append(AbilityOption(action, "trait", ref))
+        cards.append(Card(game=GAME_ID, id=cid, number=number, name=name, traits=card_traits,
+                          ability=tuple(options), provenance=card_r.provenance(rec, label),
+                          notes=tuple(n for n in notes if n.subject == cid)))
+
+    neutral: list[str] = []
+    for ref in neutral_refs:
+        cid = by_name.get(ref.strip().casefold()) or by_name.get(ref)
+        if cid is None:
+            game_r.problem("game", "setup_neutral", f"'{ref}' does not name a card")
+        elif cid in neutral:
+            game_r.problem("game", "setup_neutral", f"'{ref}' is listed twice")
+        else:
+            neutral.append(cid)
+
+    for n in notes:
+        if n.subject == "rulebook":
+            continue
+        if n.subject.startswith("trait:"):
+            if n.subject[6:] not in trait_names:
+                note_r.problem(f"note '{n.id}'", "subject", f"unknown trait '{n.subject[6:]}'")
+        elif n.subject not in ids:
+            note_r.problem(f"note '{n.id}'", "subject", f"unknown card id '{n.subject}'")
+
+    rules_r = Reader(root, "rules.toml")
+    rules = load_rules(rules_r, GAME_ID)
+    for r in (game_r, trait_r, note_r, card_r, rules_r):
+        problems.extend(r.problems)
+    if problems:
+        raise DataError(problems)
+    return FilloryContent(
+        game=GAME_ID, title=title, source=source, min_players=min_p, max_players=max_p,
+        victory_points=vp, starting_hand=hand, hand_limit=limit, cards=tuple(cards),
+        traits=tuple(traits), setup_neutral=tuple(neutral), rules=rules, notes=notes,
+        players_provenance=players_prov,
+    )
+

@@ -1,0 +1,1 @@
+"""Spellbook Table companion: a Flask app that phones share during a physical game."""

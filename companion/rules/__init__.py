@@ -1,0 +1,20 @@
+"""One pure rules module per game, looked up by game id."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from . import fillory
+from .base import IllegalMove, Outcome, SetupError
+
+GAMES: dict[str, ModuleType] = {fillory.GAME_ID: fillory}
+
+
+def rules_for(game: str) -> ModuleType:
+    try:
+        return GAMES[game]
+    except KeyError:
+        raise SetupError(f"unknown game '{game}' (known: {', '.join(GAMES)})") from None
+
+
+__all__ = ["GAMES", "IllegalMove", "Outcome", "SetupError", "rules_for"]
