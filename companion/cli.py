@@ -1,0 +1,163 @@
+"""``companion``: serve the phone companion with gunicorn, or create its database.
+
+A thin click layer over :func:`companion.web.create_app`; library errors become one clean line.
+
+Worker choice: the phone pages poll ``/api/games/<id>/version`` every couple of seconds and browsers
+keep those connections alive. Sync workers close every connection and a slow client blocks a whole
+process; ``gthread`` workers keep idle keep-alive connections cheaply and serve requests from a thread
+pool, while several processes still use both cores. SQLite writes are serialised by
+``BEGIN IMMEDIATE`` either way, so the default is gthread with 2 processes per core and 8 threads each.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import socket
+import sys
+from typing import Any
+
+import click
+import qrcode
+from gunicorn.app.base import BaseApplication
+
+DEFAULT_PORT = 8000
+
+
+def default_workers() -> int:
+    return max(2, min(8, 2 * (os.cpu_count() or 1)))
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network, as phones would reach it (no packet is sent)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.254.254.254", 9))  # UDP connect only picks a route; nothing leaves the machine
+        address = str(probe.getsockname()[0])
+    except OSError:
+        address = ""
+    finally:
+        probe.close()
+    if address and not address.startswith("127."):
+        return address
+    try:
+        for candidate in socket.gethostbyname_ex(socket.gethostname())[2]:
+            if not candidate.startswith("127."):
+                return candidate
+    except OSError:
+        pass
+    return None
+
+
+def phone_urls(host: str, port: int) -> list[str]:
+    """The address(es) to open: the LAN address first when listening on every interface."""
+    if host in ("0.0.0.0", "", "::"):
+        lan = lan_address()
+        urls = [f"http://{lan}:{port}/"] if lan else []
+        return urls + [f"http://127.0.0.1:{port}/"]
+    shown = f"[{host}]" if ":" in host else host
+    return [f"http://{shown}:{port}/"]
+
+
+def terminal_qr(text: str) -> str:
+    """A QR code drawn with block characters, for phones to scan off the terminal."""
+    code = qrcode.QRCode(border=2, error_correction=qrcode.constants.ERROR_CORRECT_L)
+    code.add_data(text)
+    code.make(fit=True)
+    out = io.StringIO()
+    code.print_ascii(out=out, invert=True)
+    return out.getvalue()
+
+
+class CompanionServer(BaseApplication):  # type: ignore[misc]  # gunicorn ships no type hints
+    """gunicorn run in-process; each worker builds its own app (no preload, so no shared SQLite handle)."""
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.options = options
+        super().__init__()
+
+    def load_config(self) -> None:
+        for key, value in self.options.items():
+            self.cfg.set(key, value)
+
+    def load(self) -> Any:
+        from companion.web import create_app
+
+        return create_app()
+
+
+@click.group(help="The Spellbook Table phone companion.")
+def main() -> None:
+    pass
+
+
+def _prepare_database(db: str | None) -> str:
+    """Point the app at ``db`` (through COMPANION_DATABASE), create or migrate it, return its path."""
+    from companion.web import create_app
+
+    if db:
+        os.environ["COMPANION_DATABASE"] = os.path.abspath(db)
+    try:
+        app = create_app()
+    except Exception as error:  # any failure here is the user's path or file: one clean line
+        raise click.ClickException(f"cannot open the database: {error}") from None
+    app.extensions["store"].close()
+    return str(app.config["DATABASE"])
+
+
+@main.command("init-db")
+@click.option("--db", type=click.Path(dir_okay=False), default=None,
+              help="SQLite file to create or migrate [default: instance/companion.sqlite3].")
+def init_db(db: str | None) -> None:
+    """Create the database (or bring its schema up to date) and say where it is."""
+    path = _prepare_database(db)
+    click.echo(f"Database ready: {path}")
+
+
+@main.command()
+@click.option("--host", default="0.0.0.0", show_default=True,
+              help="Interface to listen on; 0.0.0.0 lets phones on the same network connect.")
+@click.option("--port", type=click.IntRange(1, 65535), default=DEFAULT_PORT, show_default=True,
+              help="TCP port to listen on.")
+@click.option("--db", type=click.Path(dir_okay=False), default=None,
+              help="SQLite file holding the games [default: instance/companion.sqlite3].")
+@click.option("--workers", type=click.IntRange(1, 64), default=None,
+              help="Worker processes [default: 2 per CPU core, 2 to 8].")
+@click.option("--threads", type=click.IntRange(1, 128), default=8, show_default=True,
+              help="Threads per worker (gthread workers only).")
+@click.option("--worker-class", type=click.Choice(["gthread", "sync"]), default="gthread", show_default=True,
+              help="gthread keeps polling phones' keep-alive connections cheaply; sync is one request per process.")
+@click.option("--qr/--no-qr", default=True, show_default=True,
+              help="Print a terminal QR code of the address for phones to scan.")
+@click.option("--access-log/--no-access-log", default=False, show_default=True,
+              help="Log every request to standard error.")
+def serve(host: str, port: int, db: str | None, workers: int | None, threads: int, worker_class: str,
+          qr: bool, access_log: bool) -> None:
+    """Serve the companion with gunicorn and print the address (and QR code) for the phones."""
+    path = _prepare_database(db)
+    workers = workers or default_workers()
+    urls = phone_urls(host, port)
+    click.echo(f"Spellbook Table companion: {workers} {worker_class} worker(s), database {path}")
+    for url in urls:
+        click.echo(f"Open on the phones: {url}")
+    if qr and urls:
+        click.echo(terminal_qr(urls[0]))
+    sys.stdout.flush()
+    options: dict[str, Any] = {
+        "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
+        "workers": workers,
+        "worker_class": worker_class,
+        "threads": threads if worker_class == "gthread" else 1,
+        "keepalive": 5,
+        "timeout": 30,
+        "graceful_timeout": 5,
+        "accesslog": "-" if access_log else None,
+        "errorlog": "-",
+        "loglevel": "info",
+        "proc_name": "spellbook-companion",
+    }
+    CompanionServer(options).run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,138 @@
+"""Full-text search over every game's rule entries and cards (SQLite FTS5 through sqlite-utils).
+
+The index lives in an in-memory database built once per process from the card-data layer the
+first time anyone searches (~150 rows: a few milliseconds). The catalog is itself loaded once per
+process, so the index can never lag behind it, and the app's own database stays free of derived data.
+
+Users type words, not FTS syntax: every term is quoted and matched as a prefix ("summ" finds Summon),
+terms joined by dots or dashes become one phrase (``fillory.score.square`` finds that rule), and
+quotes, stars, brackets or words like AND/NEAR are treated as plain text.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import sqlite3
+import threading
+from typing import Any, Iterable
+from urllib.parse import quote
+
+import sqlite_utils
+
+from cardgen.catalog import GAMES, content
+
+MAX_LIMIT = 50
+MAX_QUERY_CHARS = 200
+# Markers that never occur in game text, turned into <mark> after escaping (snippet_html).
+_MARK_START, _MARK_END = "\x02", "\x03"
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+_lock = threading.Lock()
+_index: sqlite_utils.Database | None = None
+
+
+def _rule_rows(game: str, game_content: Any) -> Iterable[dict[str, Any]]:
+    for rule in getattr(game_content, "rules", ()):
+        yield {"kind": "rule", "ref": rule.id, "game": game, "title": rule.title, "body": rule.text,
+               "keywords": " ".join((rule.id, *rule.tags)), "url": f"/rules?q={quote(rule.id)}#{rule.id}"}
+
+
+def _card_rows(game: str, game_content: Any) -> Iterable[dict[str, Any]]:
+    describe_ability = getattr(game_content, "ability_text", None)
+    for card in getattr(game_content, "cards", ()):
+        traits = getattr(card, "traits", ())
+        ability = describe_ability(card) if describe_ability else ""
+        notes = " ".join(note.text for note in getattr(card, "notes", ()))
+        parts = [f"Traits: {', '.join(traits)}." if traits else "", f"Ability: {ability}." if ability else "", notes]
+        yield {"kind": "card", "ref": card.id, "game": game, "title": card.name,
+               "body": " ".join(p for p in parts if p), "keywords": " ".join((card.id, *traits)),
+               "url": f"/c/{game}/{card.id}"}
+
+
+def build_index(games: Iterable[str] = GAMES) -> sqlite_utils.Database:
+    """A fresh in-memory index of the given games' rules and cards."""
+    db = sqlite_utils.Database(sqlite3.connect(":memory:", check_same_thread=False), execute_plugins=False)
+    rows: list[dict[str, Any]] = []
+    for game in games:
+        game_content = content(game)
+        rows.extend(_rule_rows(game, game_content))
+        rows.extend(_card_rows(game, game_content))
+    db["entries"].create({"kind": str, "ref": str, "game": str, "title": str, "body": str, "keywords": str,
+                          "url": str})
+    db["entries"].insert_all(rows)
+    db["entries"].enable_fts(["title", "body", "keywords"], tokenize="unicode61 remove_diacritics 2",
+                             create_triggers=False)
+    return db
+
+
+def _get_index() -> sqlite_utils.Database:
+    global _index
+    if _index is None:
+        _index = build_index()
+    return _index
+
+
+def fts_query(text: str, *, any_term: bool = False) -> str:
+    """The user's text as a safe FTS5 expression: quoted prefix phrases, ANDed (or ORed)."""
+    phrases: list[str] = []
+    for chunk in text[:MAX_QUERY_CHARS].split():
+        words = _WORD.findall(chunk)
+        if words:
+            phrases.append('"' + " ".join(words) + '"*')
+    return (" OR " if any_term else " ").join(phrases)
+
+
+def search(q: str, game: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+    """Rules and cards matching ``q`` (best first); ``game`` narrows to one game.
+
+    Each result: ``{"kind": "rule"|"card", "id", "game", "title", "snippet", "snippet_html", "url"}``.
+    An exact rule or card id comes first. If no entry holds every term, entries holding any term
+    are returned instead.
+    """
+    if game is not None and game not in GAMES:
+        raise ValueError(f"unknown game '{game}' (known: {', '.join(GAMES)})")
+    limit = max(1, min(int(limit), MAX_LIMIT))
+    if not fts_query(q):
+        return []
+    with _lock:
+        db = _get_index()
+        rows = _match(db, fts_query(q), game, limit)
+        if not rows:
+            rows = _match(db, fts_query(q, any_term=True), game, limit)
+        exact = _exact(db, q.strip(), game)
+    if exact is not None:
+        rows = [exact] + [r for r in rows if (r["kind"], r["ref"]) != (exact["kind"], exact["ref"])][:limit - 1]
+    return [_result(r) for r in rows]
+
+
+def _match(db: sqlite_utils.Database, expression: str, game: str | None, limit: int) -> list[dict[str, Any]]:
+    sql = ("SELECT e.kind, e.ref, e.game, e.title, e.body, e.url,"
+           " snippet(entries_fts, 1, ?, ?, '…', 24) AS snippet"
+           " FROM entries_fts JOIN entries e ON e.rowid = entries_fts.rowid"
+           " WHERE entries_fts MATCH ?" + (" AND e.game = ?" if game else "") +
+           " ORDER BY bm25(entries_fts, 10.0, 1.0, 5.0), e.kind DESC, e.title LIMIT ?")
+    params: list[Any] = [_MARK_START, _MARK_END, expression, *([game] if game else []), limit]
+    cursor = db.execute(sql, params)
+    keys = [d[0] for d in cursor.description]
+    return [dict(zip(keys, row)) for row in cursor.fetchall()]
+
+
+def _exact(db: sqlite_utils.Database, text: str, game: str | None) -> dict[str, Any] | None:
+    """An entry whose id (or card name) is exactly what was typed, in any case."""
+    sql = ("SELECT kind, ref, game, title, body, url, substr(body, 1, 160) AS snippet FROM entries"
+           " WHERE (lower(ref) = lower(?) OR lower(title) = lower(?))" + (" AND game = ?" if game else "") +
+           " ORDER BY kind LIMIT 1")
+    cursor = db.execute(sql, [text, text, *([game] if game else [])])
+    row = cursor.fetchone()
+    if row is None:
+        return None
+    return dict(zip([d[0] for d in cursor.description], row))
+
+
+def _result(row: dict[str, Any]) -> dict[str, Any]:
+    marked = row["snippet"] or row["body"][:160]
+    plain = marked.replace(_MARK_START, "").replace(_MARK_END, "")
+    highlighted = html.escape(marked).replace(_MARK_START, "<mark>").replace(_MARK_END, "</mark>")
+    return {"kind": row["kind"], "id": row["ref"], "game": row["game"], "title": row["title"],
+            "snippet": plain, "snippet_html": highlighted, "url": row["url"]}

@@ -1,0 +1,464 @@
+"""The companion's database: games, seats and an append-only move log in SQLite.
+
+This is the only module that opens the database. Every read-modify-write runs inside
+``BEGIN IMMEDIATE`` so that concurrent gunicorn workers queue for the write lock up front instead of
+failing with "database is locked" when a deferred read transaction tries to upgrade. The database
+runs in WAL mode (readers never wait for the writer) with ``synchronous=NORMAL`` and a busy timeout.
+
+State is the replay of the move log from the state stored right after setup. The latest state and
+its version are cached on the game row, so a read never replays; an undo appends an ``undo`` entry
+and replays the live (not undone) moves once. Version = number of log entries (0 after setup).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import secrets
+import sqlite3
+import threading
+from collections import OrderedDict
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Iterator, Mapping
+
+import sqlite_utils
+
+from companion.rules import IllegalMove, SetupError, rules_for
+
+State = Any  # each rules module has its own frozen State dataclass
+
+#: Join codes avoid characters that are easy to misread on a phone: no 0/O and no 1/I.
+JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+JOIN_CODE_LENGTH = 6
+BUSY_TIMEOUT_SECONDS = 10.0
+STATE_CACHE_SIZE = 256
+
+MIGRATIONS: tuple[tuple[str, str], ...] = (
+    ("create games, seats, seat tokens and the move log", """
+        CREATE TABLE games (
+            id TEXT PRIMARY KEY,
+            game TEXT NOT NULL,                 -- rules module id, e.g. 'fillory'
+            join_code TEXT NOT NULL UNIQUE,
+            players TEXT NOT NULL,              -- JSON list of names, in seat order
+            options TEXT NOT NULL,              -- JSON object given at setup
+            seed INTEGER NOT NULL,              -- seed of the random.Random given to setup
+            initial_state TEXT NOT NULL,        -- JSON state right after setup: replays start here
+            state TEXT NOT NULL,                -- JSON state after every live move (the cache)
+            version INTEGER NOT NULL DEFAULT 0, -- number of log entries
+            created TEXT NOT NULL
+        );
+        CREATE TABLE seats (
+            game_id TEXT NOT NULL REFERENCES games(id),
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            claimed INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (game_id, seat)
+        );
+        CREATE TABLE seat_tokens (
+            token_hash TEXT PRIMARY KEY,        -- sha256 of a secrets.token_urlsafe token
+            game_id TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            origin TEXT NOT NULL CHECK (origin IN ('created', 'claimed')),
+            created TEXT NOT NULL,
+            FOREIGN KEY (game_id, seat) REFERENCES seats(game_id, seat)
+        );
+        CREATE TABLE moves (
+            game_id TEXT NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('move', 'undo')),
+            move TEXT NOT NULL,                 -- JSON move as reported, or {"type": "undo", "seq": n}
+            undoes INTEGER,                     -- undo entries: the seq of the move taken back
+            action_id TEXT NOT NULL,
+            result TEXT NOT NULL,               -- JSON answer, repeated for a retried action_id
+            created TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq),
+            UNIQUE (game_id, action_id)
+        );
+        CREATE TRIGGER moves_no_update BEFORE UPDATE ON moves
+            BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+        CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
+            BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+    """),
+)
+
+
+class NotFound(LookupError):
+    """No such game, join code or seat."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class Stale(Exception):
+    """The client acted on an old version of the game; ``version`` is the current one."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"the game has moved on to version {version}; reload and try again")
+        self.version = version
+        self.message = str(self)
+
+
+class SeatTaken(Exception):
+    """Somebody already claimed that seat."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def hash_token(token: str) -> str:
+    """Tokens are long random strings, so one SHA-256 is enough to store them safely."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class Store:
+    """Games and their move logs in one SQLite file; safe across threads and processes."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._connections_lock = threading.Lock()
+        self._states: OrderedDict[tuple[str, int], State] = OrderedDict()
+        self._states_lock = threading.Lock()
+        db = self._db()
+        db.enable_wal()
+        self._migrate(db)
+
+    # -- connections -----------------------------------------------------------------------
+
+    def _db(self) -> sqlite_utils.Database:
+        """This thread's connection (a new one after a fork, never shared across processes)."""
+        db: sqlite_utils.Database | None = getattr(self._local, "db", None)
+        if db is None or getattr(self._local, "pid", None) != os.getpid():
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            db = sqlite_utils.Database(conn, execute_plugins=False)
+            self._local.db, self._local.pid = db, os.getpid()
+            with self._connections_lock:
+                self._connections.append(conn)
+        return db
+
+    def close(self) -> None:
+        """Close every connection this Store opened (in this process)."""
+        with self._connections_lock:
+            for conn in self._connections:
+                conn.close()
+            self._connections.clear()
+        self._local = threading.local()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite_utils.Database]:
+        """A read-modify-write transaction that holds the write lock from its first statement."""
+        db = self._db()
+        db.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            if db.conn.in_transaction:
+                db.conn.execute("ROLLBACK")
+            raise
+        db.conn.execute("COMMIT")
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite_utils.Database]:
+        """A read transaction: several SELECTs that see one consistent snapshot."""
+        db = self._db()
+        db.conn.execute("BEGIN")
+        try:
+            yield db
+        finally:
+            if db.conn.in_transaction:
+                db.conn.execute("COMMIT")
+
+    def _migrate(self, db: sqlite_utils.Database) -> None:
+        with self._write():
+            db.execute("CREATE TABLE IF NOT EXISTS migrations (number INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+                       " applied TEXT NOT NULL)")
+            done = {row["number"] for row in _rows(db, "SELECT number FROM migrations")}
+            for number, (name, script) in enumerate(MIGRATIONS, 1):
+                if number in done:
+                    continue
+                for statement in _split_sql(script):
+                    db.execute(statement)
+                db.execute("INSERT INTO migrations (number, name, applied) VALUES (?, ?, ?)", [number, name, _now()])
+
+    def journal_mode(self) -> str:
+        return str(self._db().journal_mode)
+
+    def migrations(self) -> list[dict[str, Any]]:
+        return _rows(self._db(), "SELECT number, name, applied FROM migrations ORDER BY number")
+
+    # -- games and seats ---------------------------------------------------------------------
+
+    def create_game(self, game: str, players: list[str], options: dict[str, Any]) -> dict[str, Any]:
+        """Set up a new game; every seat gets a host token (the creator may hand them out)."""
+        rules = rules_for(game)
+        if not isinstance(options, Mapping):
+            raise SetupError("options must be an object")
+        seed = secrets.randbits(63)
+        state = rules.setup(list(players), dict(options), random.Random(seed))
+        names = [p["name"] for p in rules.view(state, None)["players"]]
+        state_json = _dumps(rules.state_to_json(state))
+        seats = [{"seat": i, "name": name, "token": secrets.token_urlsafe(24)} for i, name in enumerate(names)]
+        created = _now()
+        with self._write() as db:
+            game_id, code = self._fresh_id(db), self._fresh_join_code(db)
+            db.execute("INSERT INTO games (id, game, join_code, players, options, seed, initial_state, state,"
+                       " version, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
+                       [game_id, game, code, _dumps(names), _dumps(dict(options)), seed, state_json, state_json,
+                        created])
+            for s in seats:
+                db.execute("INSERT INTO seats (game_id, seat, name) VALUES (?, ?, ?)", [game_id, s["seat"], s["name"]])
+                db.execute("INSERT INTO seat_tokens (token_hash, game_id, seat, origin, created)"
+                           " VALUES (?, ?, ?, 'created', ?)", [hash_token(s["token"]), game_id, s["seat"], created])
+        self._remember(game_id, 0, state)
+        return {"id": game_id, "game": game, "join_code": code, "version": 0, "seats": seats}
+
+    @staticmethod
+    def _fresh_id(db: sqlite_utils.Database) -> str:
+        while True:
+            candidate = secrets.token_hex(6)
+            if not _rows(db, "SELECT 1 FROM games WHERE id = ?", [candidate]):
+                return candidate
+
+    @staticmethod
+    def _fresh_join_code(db: sqlite_utils.Database) -> str:
+        while True:
+            candidate = "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+            if not _rows(db, "SELECT 1 FROM games WHERE join_code = ?", [candidate]):
+                return candidate
+
+    def game_id_for_code(self, join_code: str) -> str | None:
+        """The game with this join code (any case, surrounding spaces ignored), or None."""
+        code = join_code.strip().upper()
+        rows = _rows(self._db(), "SELECT id FROM games WHERE join_code = ?", [code])
+        return rows[0]["id"] if rows else None
+
+    def _game_row(self, db: sqlite_utils.Database, game_id: str, columns: str = "*") -> dict[str, Any]:
+        rows = _rows(db, f"SELECT {columns} FROM games WHERE id = ?", [game_id])
+        if not rows:
+            raise NotFound(f"there is no game '{game_id}'")
+        return rows[0]
+
+    def info(self, game_id: str) -> dict[str, Any]:
+        with self._read() as db:
+            row = self._game_row(db, game_id, "id, game, join_code, players, version, created")
+            claimed = [bool(r["claimed"]) for r in
+                       _rows(db, "SELECT claimed FROM seats WHERE game_id = ? ORDER BY seat", [game_id])]
+        return {"id": row["id"], "game": row["game"], "join_code": row["join_code"],
+                "players": json.loads(row["players"]), "claimed": claimed, "version": row["version"],
+                "created": row["created"]}
+
+    def seat_for_token(self, game_id: str, token: str) -> int | None:
+        rows = _rows(self._db(), "SELECT seat FROM seat_tokens WHERE token_hash = ? AND game_id = ?",
+                                     [hash_token(token), game_id])
+        return int(rows[0]["seat"]) if rows else None
+
+    def claim_seat(self, game_id: str, seat: int) -> str:
+        """A new token for a seat nobody has claimed yet (host tokens stay valid)."""
+        token = secrets.token_urlsafe(24)
+        with self._write() as db:
+            self._game_row(db, game_id, "id")
+            rows = _rows(db, "SELECT name, claimed FROM seats WHERE game_id = ? AND seat = ?", [game_id, seat])
+            if not rows:
+                count = _rows(db, "SELECT count(*) AS n FROM seats WHERE game_id = ?", [game_id])[0]["n"]
+                raise NotFound(f"this game has no seat {seat}; its seats are 0 to {count - 1}")
+            if rows[0]["claimed"]:
+                raise SeatTaken(f"seat {seat} ({rows[0]['name']}) is already taken")
+            db.execute("UPDATE seats SET claimed = 1 WHERE game_id = ? AND seat = ?", [game_id, seat])
+            db.execute("INSERT INTO seat_tokens (token_hash, game_id, seat, origin, created) VALUES (?, ?, ?, 'claimed', ?)",
+                       [hash_token(token), game_id, seat, _now()])
+        return token
+
+    # -- state -------------------------------------------------------------------------------
+
+    def version(self, game_id: str) -> int:
+        return int(self._game_row(self._db(), game_id, "version")["version"])
+
+    def rules(self, game_id: str) -> ModuleType:
+        return rules_for(self._game_row(self._db(), game_id, "game")["game"])
+
+    def current(self, game_id: str) -> tuple[int, State]:
+        """(version, state) from the cached state on the game row: no replay."""
+        row = self._game_row(self._db(), game_id, "game, version, state")
+        version = int(row["version"])
+        with self._states_lock:
+            cached = self._states.get((game_id, version))
+            if cached is not None:
+                self._states.move_to_end((game_id, version))
+                return version, cached
+        state = rules_for(row["game"]).state_from_json(json.loads(row["state"]))
+        self._remember(game_id, version, state)
+        return version, state
+
+    def _remember(self, game_id: str, version: int, state: State) -> None:
+        """States are immutable, so one parsed per (game, version) can be shared by every request."""
+        with self._states_lock:
+            self._states[(game_id, version)] = state
+            self._states.move_to_end((game_id, version))
+            while len(self._states) > STATE_CACHE_SIZE:
+                self._states.popitem(last=False)
+
+    def _earlier_answer(self, db: sqlite_utils.Database, game_id: str, seat: int, action_id: str,
+                        kind: str) -> dict[str, Any] | None:
+        rows = _rows(db, "SELECT seat, kind, result FROM moves WHERE game_id = ? AND action_id = ?",
+                             [game_id, action_id])
+        if not rows:
+            return None
+        if rows[0]["seat"] != seat or rows[0]["kind"] != kind:
+            raise IllegalMove(f"action id '{action_id}' was already used for a different request; "
+                              "send a new action id for a new action", None)
+        answer: dict[str, Any] = json.loads(rows[0]["result"])
+        return answer
+
+    def apply_move(self, game_id: str, seat: int, version: int, action_id: str,
+                   move: Mapping[str, Any]) -> dict[str, Any]:
+        """Check ``move`` against the rules and append it; a retried action_id gets its first answer."""
+        with self._write() as db:
+            row = self._game_row(db, game_id, "game, version, state")
+            earlier = self._earlier_answer(db, game_id, seat, action_id, "move")
+            if earlier is not None:
+                return earlier
+            current = int(row["version"])
+            if version != current:
+                raise Stale(current)
+            rules = rules_for(row["game"])
+            state = self._cached_or_parse(game_id, current, rules, row["state"])
+            new_state = rules.apply(state, seat, move)
+            seq = current + 1
+            answer = {"version": seq, "seq": seq}
+            db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
+                       " VALUES (?, ?, ?, 'move', ?, NULL, ?, ?, ?)",
+                       [game_id, seq, seat, _dumps(dict(move)), action_id, _dumps(answer), _now()])
+            db.execute("UPDATE games SET version = ?, state = ? WHERE id = ?",
+                       [seq, _dumps(rules.state_to_json(new_state)), game_id])
+        self._remember(game_id, seq, new_state)
+        return answer
+
+    def _cached_or_parse(self, game_id: str, version: int, rules: ModuleType, state_json: str) -> State:
+        with self._states_lock:
+            cached = self._states.get((game_id, version))
+        return cached if cached is not None else rules.state_from_json(json.loads(state_json))
+
+    def undo(self, game_id: str, seat: int, version: int, action_id: str) -> dict[str, Any]:
+        """Take back the last live move (only its own seat may); appends an undo entry and replays."""
+        with self._write() as db:
+            row = self._game_row(db, game_id, "game, version, initial_state, players")
+            earlier = self._earlier_answer(db, game_id, seat, action_id, "undo")
+            if earlier is not None:
+                return earlier
+            current = int(row["version"])
+            if version != current:
+                raise Stale(current)
+            entries = _rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
+                                    [game_id])
+            undone = {e["undoes"] for e in entries if e["kind"] == "undo"}
+            live = [e for e in entries if e["kind"] == "move" and e["seq"] not in undone]
+            if not live:
+                raise IllegalMove("there is no move left to take back", None)
+            last = live[-1]
+            if last["seat"] != seat:
+                names = json.loads(row["players"])
+                raise IllegalMove(f"only {names[last['seat']]}, who made the last move, can take it back", None)
+            rules = rules_for(row["game"])
+            state = rules.state_from_json(json.loads(row["initial_state"]))
+            for entry in live[:-1]:
+                state = rules.apply(state, entry["seat"], json.loads(entry["move"]))
+            seq = current + 1
+            answer = {"version": seq, "seq": seq, "undid": last["seq"]}
+            db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
+                       " VALUES (?, ?, ?, 'undo', ?, ?, ?, ?, ?)",
+                       [game_id, seq, seat, _dumps({"type": "undo", "seq": last["seq"]}), last["seq"], action_id,
+                        _dumps(answer), _now()])
+            db.execute("UPDATE games SET version = ?, state = ? WHERE id = ?",
+                       [seq, _dumps(rules.state_to_json(state)), game_id])
+        self._remember(game_id, seq, state)
+        return answer
+
+    def replay(self, game_id: str) -> State:
+        """The state rebuilt from the log alone (the cache is not consulted): for checks and repairs."""
+        with self._read() as db:
+            row = self._game_row(db, game_id, "game, initial_state")
+            entries = _rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
+                                    [game_id])
+        rules = rules_for(row["game"])
+        undone = {e["undoes"] for e in entries if e["kind"] == "undo"}
+        state = rules.state_from_json(json.loads(row["initial_state"]))
+        for entry in entries:
+            if entry["kind"] == "move" and entry["seq"] not in undone:
+                state = rules.apply(state, entry["seat"], json.loads(entry["move"]))
+        return state
+
+    # -- the log -----------------------------------------------------------------------------
+
+    def log(self, game_id: str, viewer: int | None, since: int = 0) -> list[dict[str, Any]]:
+        """Log entries after ``since``, each move redacted for ``viewer`` (None: the public table)."""
+        with self._read() as db:
+            row = self._game_row(db, game_id, "game, players")
+            undone = {r["undoes"] for r in _rows(
+                db, "SELECT undoes FROM moves WHERE game_id = ? AND kind = 'undo'", [game_id])}
+            entries = _rows(db, "SELECT seq, seat, kind, move, undoes, created FROM moves"
+                                " WHERE game_id = ? AND seq > ? ORDER BY seq", [game_id, since])
+            taken_back = {r["seq"]: r for r in _rows(
+                db, "SELECT seq, seat, move FROM moves WHERE game_id = ? AND seq IN (SELECT undoes FROM moves"
+                " WHERE game_id = ? AND kind = 'undo' AND seq > ?)", [game_id, game_id, since])}
+        rules = rules_for(row["game"])
+        names = json.loads(row["players"])
+        out: list[dict[str, Any]] = []
+        for e in entries:
+            actor = int(e["seat"])
+            move = json.loads(e["move"])
+            if e["kind"] == "move":
+                shown = rules.redact_move(move, actor, viewer)
+                text = rules.describe_move(rules.redact_move(move, actor, None), actor, names)
+            else:
+                shown = move
+                target = taken_back.get(e["undoes"])
+                what = ""
+                if target is not None:
+                    public = rules.redact_move(json.loads(target["move"]), int(target["seat"]), None)
+                    what = ": " + rules.describe_move(public, int(target["seat"]), names)
+                text = f"{names[actor]} took back move {e['undoes']}{what}"
+            out.append({"seq": e["seq"], "seat": actor, "kind": e["kind"], "move": shown, "text": text,
+                        "undone": e["seq"] in undone, "at": e["created"]})
+        return out
+
+
+def _rows(db: sqlite_utils.Database, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
+    """Run a SELECT and return its rows as dicts (no savepoint wrapping, unlike Database.query)."""
+    cursor = db.execute(sql, params or [])
+    keys = [d[0] for d in cursor.description]
+    return [dict(zip(keys, row)) for row in cursor.fetchall()]
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a migration into statements; trigger bodies (BEGIN ... END;) stay whole."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip():
+                statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        statements.append(buffer.strip())
+    return statements

@@ -1,0 +1,74 @@
+"""The companion web app: ``create_app()`` wires the store, CSRF, error pages and the blueprints.
+
+Configuration, lowest to highest priority: defaults below, ``instance/config.py``, environment
+variables prefixed ``COMPANION_`` (e.g. ``COMPANION_DATABASE``), then ``test_config`` when given
+(tests pass a temporary database; the instance config file is then not read).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from pathlib import Path
+from typing import Any, Mapping
+
+from flask import Flask
+from flask_wtf.csrf import CSRFProtect
+
+from companion.store import Store
+
+from .errors import register_error_handlers
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = REPO_ROOT / "templates"
+STATIC = Path(__file__).resolve().parents[1] / "static"
+SECRET_KEY_FILE = "secret_key"
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True, template_folder=str(TEMPLATES),
+                static_folder=str(STATIC))
+    app.config.from_mapping(
+        DATABASE=os.path.join(app.instance_path, "companion.sqlite3"),
+        MAX_CONTENT_LENGTH=64 * 1024,
+        SESSION_COOKIE_SAMESITE="Lax",
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        app.config.from_prefixed_env("COMPANION")
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
+
+    app.extensions["store"] = Store(app.config["DATABASE"])
+    csrf = CSRFProtect(app)
+    register_error_handlers(app)
+
+    from . import api, pages  # imported here: pages may import this package's helpers
+
+    csrf.exempt(api.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+    return app
+
+
+def instance_secret_key(instance_path: str) -> str:
+    """A secret key kept in the instance folder, created once and shared by every worker process."""
+    os.makedirs(instance_path, exist_ok=True)
+    path = os.path.join(instance_path, SECRET_KEY_FILE)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        for _ in range(50):  # another worker may have created it an instant ago and be writing it
+            with open(path, encoding="ascii") as existing:
+                key = existing.read().strip()
+            if key:
+                return key
+            time.sleep(0.02)
+        raise RuntimeError(f"{path} is empty; delete it and start again") from None
+    key = secrets.token_hex(32)
+    with os.fdopen(fd, "w", encoding="ascii") as fresh:
+        fresh.write(key + "\n")
+    return key

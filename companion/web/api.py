@@ -1,0 +1,261 @@
+"""The JSON API: games, moves, undo, joining, the log, search and the Fillory score calculator.
+
+Phones authenticate with a seat token (``Authorization: Bearer <token>``), not cookies, so this
+blueprint is exempt from CSRF. Every error answers in the shared shape from :mod:`errors`.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any, TypeVar
+
+from flask import Blueprint, Response, current_app, jsonify, request
+from pydantic import ValidationError
+
+from cardgen.catalog import GAMES, content
+from companion import search as search_index
+from companion.rules import IllegalMove, SetupError, rules_for
+from companion.store import NotFound, SeatTaken, Stale, Store
+
+from .errors import error_json
+from .openapi import (CalcRequest, JoinRequest, MoveRequest, NewGameRequest, RequestBody, UndoRequest,
+                      openapi_document, validation_sentence)
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+Body = TypeVar("Body", bound=RequestBody)
+_WHOLE_NUMBER = re.compile(r"^[0-9]{1,9}$")
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str, rule: str | None = None, **extra: Any) -> None:
+        super().__init__(message)
+        self.status, self.message, self.rule, self.extra = status, message, rule, extra
+
+
+@bp.errorhandler(ApiError)
+def _api_error(error: ApiError) -> Response:
+    response = error_json(error.status, error.message, error.rule, error.extra)
+    if error.status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="seat"'
+    return response
+
+
+@bp.errorhandler(NotFound)
+def _not_found(error: NotFound) -> Response:
+    return error_json(404, error.message)
+
+
+@bp.errorhandler(Stale)
+def _stale(error: Stale) -> Response:
+    return error_json(409, error.message, None, {"version": error.version})
+
+
+@bp.errorhandler(SeatTaken)
+def _seat_taken(error: SeatTaken) -> Response:
+    return error_json(409, error.message)
+
+
+@bp.errorhandler(IllegalMove)
+def _illegal(error: IllegalMove) -> Response:
+    return error_json(422, error.message, error.rule)
+
+
+@bp.errorhandler(SetupError)
+def _setup_error(error: SetupError) -> Response:
+    return error_json(422, str(error))
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+def _store() -> Store:
+    store: Store = current_app.extensions["store"]
+    return store
+
+
+def _body(model: type[Body]) -> Body:
+    data = request.get_json(force=True, silent=True)
+    if data is None:
+        raise ApiError(400, "the request body must be JSON")
+    if not isinstance(data, dict):
+        raise ApiError(400, "the request body must be a JSON object")
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        raise ApiError(400, validation_sentence(error)) from None
+
+
+def _bearer_token() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "the Authorization header must read 'Bearer <seat token>'")
+    return token.strip()
+
+
+def _viewer(game_id: str) -> int | None:
+    """The seat whose token was sent, None for the public view; a wrong token is an error."""
+    token = _bearer_token()
+    if token is None:
+        return None
+    seat = _store().seat_for_token(game_id, token)
+    if seat is None:
+        raise ApiError(401, "that seat token does not belong to this game")
+    return seat
+
+
+def _acting_seat(game_id: str, claimed_seat: int | None) -> int:
+    _store().version(game_id)  # NotFound first: an unknown game is a 404, not a bad token
+    seat = _viewer(game_id)
+    if seat is None:
+        raise ApiError(401, "this needs your seat token: send 'Authorization: Bearer <seat token>'")
+    if claimed_seat is not None and claimed_seat != seat:
+        names = _store().info(game_id)["players"]
+        raise ApiError(403, f"your token is for seat {seat} ({names[seat]}), not seat {claimed_seat}")
+    return seat
+
+
+def _etag(version: int, claimed: list[bool], viewer: int | None) -> str:
+    claims = "".join("1" if c else "0" for c in claimed)
+    return f"v{version}-c{claims}-" + ("t" if viewer is None else f"s{viewer}")
+
+
+def _game_payload(game_id: str, viewer: int | None) -> tuple[dict[str, Any], int]:
+    info = _store().info(game_id)
+    version, state = _store().current(game_id)
+    rules = rules_for(info["game"])
+    outcome = rules.outcome(state)
+    return {"id": info["id"], "game": info["game"], "join_code": info["join_code"], "version": version,
+            "state": rules.view(state, viewer), "scores": rules.score(state), "over": outcome.over,
+            "winner": outcome.winner, "players": info["players"], "claimed": info["claimed"]}, version
+
+
+def _whole_number_arg(name: str, default: int, *, minimum: int = 0, maximum: int | None = None) -> int:
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    if not _WHOLE_NUMBER.match(raw) or int(raw) < minimum or (maximum is not None and int(raw) > maximum):
+        upper = f" and at most {maximum}" if maximum is not None else ""
+        raise ApiError(400, f"'{name}' must be a whole number of at least {minimum}{upper}")
+    return int(raw)
+
+
+# -- games ---------------------------------------------------------------------------------
+
+@bp.post("/games")
+def create_game() -> tuple[Response, int, dict[str, str]]:
+    body = _body(NewGameRequest)
+    created = _store().create_game(body.game, body.players, body.options)
+    payload = {"id": created["id"], "game": created["game"], "join_code": created["join_code"],
+               "version": created["version"], "seats": created["seats"]}
+    return jsonify(payload), 201, {"Location": f"/api/games/{created['id']}"}
+
+
+@bp.get("/games/<game_id>")
+def game(game_id: str) -> Response:
+    info = _store().info(game_id)
+    viewer = _viewer(game_id)
+    seen = _etag(info["version"], info["claimed"], viewer)
+    if request.if_none_match.contains_weak(seen):
+        response = Response(status=304)
+        response.set_etag(seen)
+    else:
+        payload, version = _game_payload(game_id, viewer)
+        response = jsonify(payload)
+        response.set_etag(_etag(version, payload["claimed"], viewer))
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Vary"] = "Authorization"
+    return response
+
+
+@bp.get("/games/<game_id>/version")
+def game_version(game_id: str) -> Response:
+    response = jsonify({"version": _store().version(game_id)})
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/games/<game_id>/log")
+def game_log(game_id: str) -> Response:
+    since = _whole_number_arg("since", 0)
+    _store().version(game_id)
+    return jsonify({"entries": _store().log(game_id, _viewer(game_id), since)})
+
+
+@bp.post("/games/<game_id>/moves")
+def make_move(game_id: str) -> Response:
+    body = _body(MoveRequest)
+    seat = _acting_seat(game_id, body.seat)
+    answer = _store().apply_move(game_id, seat, body.version, body.action_id, body.move)
+    return _accepted(game_id, seat, answer)
+
+
+@bp.post("/games/<game_id>/undo")
+def undo(game_id: str) -> Response:
+    body = _body(UndoRequest)
+    seat = _acting_seat(game_id, body.seat)
+    answer = _store().undo(game_id, seat, body.version, body.action_id)
+    return _accepted(game_id, seat, answer)
+
+
+def _accepted(game_id: str, seat: int, answer: dict[str, Any]) -> Response:
+    """The seat's view of the game as it is now (others may already have moved on)."""
+    payload, version = _game_payload(game_id, seat)
+    return jsonify({"ok": True, "version": version, "seq": answer["seq"], "state": payload["state"],
+                    "scores": payload["scores"]})
+
+
+@bp.post("/join")
+def join() -> Response:
+    body = _body(JoinRequest)
+    game_id = _store().game_id_for_code(body.code)
+    if game_id is None:
+        raise ApiError(404, f"no game has the join code '{body.code.strip().upper()}'")
+    token = _store().claim_seat(game_id, body.seat)
+    return jsonify({"id": game_id, "seat": body.seat, "token": token})
+
+
+# -- look-up -------------------------------------------------------------------------------
+
+@bp.get("/search")
+def search() -> Response:
+    query = request.args.get("q", "")
+    game_name = request.args.get("game") or None
+    if game_name is not None and game_name not in GAMES:
+        raise ApiError(400, f"unknown game '{game_name}' (known: {', '.join(GAMES)})")
+    limit = _whole_number_arg("limit", 20, minimum=1, maximum=search_index.MAX_LIMIT)
+    return jsonify({"results": search_index.search(query, game_name, limit)})
+
+
+@bp.post("/calc/fillory")
+def fillory_calculator() -> Response:
+    body = _body(CalcRequest)
+    fillory = content("fillory")
+    zone: list[str] = []
+    for ref in body.zone:
+        card = fillory.find_card(ref)
+        if card is None:
+            raise ApiError(422, f"there is no card '{ref}' in {fillory.title}")
+        if card.id in zone:
+            raise ApiError(422, f"{card.name} is listed twice; there is one copy of each card")
+        zone.append(card.id)
+    scored: list[str] = []
+    for name in body.scored:
+        trait = fillory.find_trait(name)
+        if trait is None:
+            raise ApiError(422, f"there is no trait '{name}' in {fillory.title}")
+        scored.append(trait.name)
+    return jsonify({"traits": rules_for("fillory").trait_points(zone, scored)})
+
+
+@lru_cache(maxsize=1)
+def _openapi() -> dict[str, Any]:
+    return openapi_document()
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    return jsonify(_openapi())

@@ -1,0 +1,212 @@
+"""Request bodies of the JSON API (pydantic models) and the OpenAPI 3.1 document built from them.
+
+The same models validate requests in :mod:`companion.web.api` and describe them here, so the
+document cannot drift from what the server accepts. A test checks every API route is documented.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+
+class RequestBody(BaseModel):
+    """Strict JSON: no unknown fields, no "3" for 3, no true for 1."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class NewGameRequest(RequestBody):
+    game: str = Field(min_length=1, max_length=40, description="rules module id, e.g. 'fillory'")
+    players: list[str] = Field(min_length=1, max_length=12, description="player names in seat order")
+    options: dict[str, Any] = Field(default_factory=dict, description="game options, e.g. {\"first_seat\": 1}")
+
+
+class MoveRequest(RequestBody):
+    version: int = Field(ge=0, description="the version the phone last saw")
+    action_id: str = Field(min_length=1, max_length=100, description="unique per action; a retry repeats it")
+    move: dict[str, Any] = Field(description="the move, e.g. {\"type\": \"draw\", \"card\": \"Quentin\"}")
+    seat: int | None = Field(default=None, ge=0, description="optional: the seat the phone believes it holds")
+
+
+class UndoRequest(RequestBody):
+    version: int = Field(ge=0)
+    action_id: str = Field(min_length=1, max_length=100)
+    seat: int | None = Field(default=None, ge=0, description="optional: the seat the phone believes it holds")
+
+
+class JoinRequest(RequestBody):
+    code: str = Field(min_length=1, max_length=20, description="the 6-character join code, any case")
+    seat: int = Field(ge=0)
+
+
+class CalcRequest(RequestBody):
+    zone: list[str] = Field(max_length=110, description="card names or ids in a control zone")
+    scored: list[str] = Field(default_factory=list, max_length=40, description="traits already scored")
+
+
+def _field_name(location: tuple[int | str, ...]) -> str:
+    name = ""
+    for part in location:
+        name += f"[{part}]" if isinstance(part, int) else (f".{part}" if name else str(part))
+    return name or "body"
+
+
+def validation_sentence(error: ValidationError) -> str:
+    """The first validation problem as a sentence that names the field."""
+    first = error.errors(include_url=False)[0]
+    name = _field_name(tuple(first["loc"]))
+    ctx = first.get("ctx") or {}
+    kind = first["type"]
+    sentences = {
+        "missing": f"the request needs a '{name}' field",
+        "extra_forbidden": f"'{name}' is not a field of this request",
+        "int_type": f"'{name}' must be a whole number",
+        "string_type": f"'{name}' must be text",
+        "list_type": f"'{name}' must be a list",
+        "dict_type": f"'{name}' must be an object",
+        "model_type": "the request body must be a JSON object",
+        "greater_than_equal": f"'{name}' must be at least {ctx.get('ge')}",
+        "string_too_short": f"'{name}' must not be empty",
+        "string_too_long": f"'{name}' must be at most {ctx.get('max_length')} characters",
+        "too_short": f"'{name}' needs at least {ctx.get('min_length')} item(s)",
+        "too_long": f"'{name}' takes at most {ctx.get('max_length')} items",
+    }
+    return sentences.get(kind, f"'{name}': {first['msg']}")
+
+
+# -- the document --------------------------------------------------------------------------
+
+REQUEST_MODELS: tuple[type[RequestBody], ...] = (NewGameRequest, MoveRequest, UndoRequest, JoinRequest, CalcRequest)
+
+_ERROR = {"type": "object", "required": ["ok", "error", "rule", "status"], "properties": {
+    "ok": {"const": False}, "error": {"type": "string", "description": "a sentence for the player"},
+    "rule": {"type": ["string", "null"], "description": "the rule that forbids it, e.g. fillory.score.once"},
+    "status": {"type": "integer"}, "version": {"type": "integer", "description": "409 only: the current version"},
+}}
+_CARD_IDS = {"type": "array", "items": {"type": "string"}}
+_VIEW = {"type": "object", "description": "the rules module's view(state, seat): hands only for the viewer",
+         "properties": {"game": {"type": "string"}, "phase": {"type": "string"}, "turn": {"type": "object"},
+                        "pending": {"type": ["object", "null"]}, "players": {"type": "array"},
+                        "neutral": _CARD_IDS, "discard": _CARD_IDS, "deck_count": {"type": "integer"},
+                        "you": {"type": ["integer", "null"]}, "over": {"type": "boolean"},
+                        "winner": {"type": ["integer", "null"]}}}
+_SCHEMAS: dict[str, Any] = {
+    "Error": _ERROR,
+    "View": _VIEW,
+    "GameCreated": {"type": "object", "properties": {
+        "id": {"type": "string"}, "join_code": {"type": "string"}, "version": {"type": "integer"},
+        "seats": {"type": "array", "items": {"type": "object", "properties": {
+            "seat": {"type": "integer"}, "name": {"type": "string"}, "token": {"type": "string"}}}}}},
+    "Game": {"type": "object", "properties": {
+        "id": {"type": "string"}, "game": {"type": "string"}, "version": {"type": "integer"},
+        "state": {"$ref": "#/components/schemas/View"}, "scores": {"type": "array", "items": {"type": "object"}},
+        "over": {"type": "boolean"}, "winner": {"type": ["integer", "null"]},
+        "players": {"type": "array", "items": {"type": "string"}},
+        "claimed": {"type": "array", "items": {"type": "boolean"}}}},
+    "MoveAccepted": {"type": "object", "properties": {
+        "ok": {"const": True}, "version": {"type": "integer"}, "seq": {"type": "integer"},
+        "state": {"$ref": "#/components/schemas/View"}}},
+    "LogEntry": {"type": "object", "properties": {
+        "seq": {"type": "integer"}, "seat": {"type": "integer"}, "kind": {"enum": ["move", "undo"]},
+        "move": {"type": "object"}, "text": {"type": "string"}, "undone": {"type": "boolean"},
+        "at": {"type": "string"}}},
+    "SearchResult": {"type": "object", "properties": {
+        "kind": {"enum": ["rule", "card"]}, "id": {"type": "string"}, "game": {"type": "string"},
+        "title": {"type": "string"}, "snippet": {"type": "string"}, "snippet_html": {"type": "string"},
+        "url": {"type": "string"}}},
+}
+
+
+def _json(schema: dict[str, Any] | str, description: str) -> dict[str, Any]:
+    ref = {"$ref": f"#/components/schemas/{schema}"} if isinstance(schema, str) else schema
+    return {"description": description, "content": {"application/json": {"schema": ref}}}
+
+
+def _errors(*statuses: int) -> dict[str, Any]:
+    reasons = {400: "malformed request (the sentence names the field)", 401: "missing or unknown seat token",
+               403: "the token is for another seat", 404: "unknown game, code or seat",
+               409: "stale version or taken seat", 422: "the rules refuse it (rule names why)"}
+    return {str(s): _json("Error", reasons[s]) for s in statuses}
+
+
+def _body(model: type[RequestBody]) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{model.__name__}"}}}}
+
+
+_GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+_BEARER = [{"seatToken": []}]
+_OPTIONAL_BEARER = [{}, {"seatToken": []}]
+
+
+def _paths() -> dict[str, Any]:
+    return {
+        "/api/games": {"post": {
+            "summary": "Set up a new game; returns every seat's token", "requestBody": _body(NewGameRequest),
+            "responses": {"201": _json("GameCreated", "created"), **_errors(400, 422)}}},
+        "/api/games/{game_id}": {"get": {
+            "summary": "The game as one seat (with its bearer token) or the public table sees it",
+            "parameters": [_GAME_ID, {"name": "If-None-Match", "in": "header", "schema": {"type": "string"}}],
+            "security": _OPTIONAL_BEARER,
+            "responses": {"200": _json("Game", "the game; ETag header set"),
+                          "304": {"description": "unchanged since the ETag sent"}, **_errors(401, 404)}}},
+        "/api/games/{game_id}/version": {"get": {
+            "summary": "The current version only (cheapest poll)", "parameters": [_GAME_ID],
+            "responses": {"200": _json({"type": "object", "properties": {"version": {"type": "integer"}}}, "version"),
+                          **_errors(404)}}},
+        "/api/games/{game_id}/log": {"get": {
+            "summary": "Log entries after `since`, moves redacted for the viewer",
+            "parameters": [_GAME_ID, {"name": "since", "in": "query", "schema": {"type": "integer", "minimum": 0}}],
+            "security": _OPTIONAL_BEARER,
+            "responses": {"200": _json({"type": "object", "properties": {"entries": {
+                "type": "array", "items": {"$ref": "#/components/schemas/LogEntry"}}}}, "entries"),
+                **_errors(400, 401, 404)}}},
+        "/api/games/{game_id}/moves": {"post": {
+            "summary": "Report a move for the token's seat", "parameters": [_GAME_ID], "security": _BEARER,
+            "requestBody": _body(MoveRequest),
+            "responses": {"200": _json("MoveAccepted", "applied (or the first answer to a retried action_id)"),
+                          **_errors(400, 401, 403, 404, 409, 422)}}},
+        "/api/games/{game_id}/undo": {"post": {
+            "summary": "Take back the last live move (only the seat that made it)", "parameters": [_GAME_ID],
+            "security": _BEARER, "requestBody": _body(UndoRequest),
+            "responses": {"200": _json("MoveAccepted", "undo entry appended"),
+                          **_errors(400, 401, 403, 404, 409, 422)}}},
+        "/api/join": {"post": {
+            "summary": "Claim a free seat with the join code", "requestBody": _body(JoinRequest),
+            "responses": {"200": _json({"type": "object", "properties": {
+                "id": {"type": "string"}, "seat": {"type": "integer"}, "token": {"type": "string"}}}, "seat token"),
+                **_errors(400, 404, 409)}}},
+        "/api/search": {"get": {
+            "summary": "Full-text search over rule entries and cards",
+            "parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}},
+                           {"name": "game", "in": "query", "schema": {"type": "string"}},
+                           {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 50}}],
+            "responses": {"200": _json({"type": "object", "properties": {"results": {
+                "type": "array", "items": {"$ref": "#/components/schemas/SearchResult"}}}}, "results"),
+                **_errors(400)}}},
+        "/api/calc/fillory": {"post": {
+            "summary": "Points each unscored trait would give for a control zone, best first",
+            "requestBody": _body(CalcRequest),
+            "responses": {"200": _json({"type": "object", "properties": {"traits": {"type": "array", "items": {
+                "type": "object", "properties": {"trait": {"type": "string"}, "cards": {"type": "integer"},
+                                                 "points": {"type": "integer"}}}}}}, "scorable traits"),
+                **_errors(400, 422)}}},
+        "/api/openapi.json": {"get": {
+            "summary": "This document", "responses": {"200": {"description": "OpenAPI 3.1 document"}}}},
+    }
+
+
+def openapi_document() -> dict[str, Any]:
+    schemas = dict(_SCHEMAS)
+    for model in REQUEST_MODELS:
+        schemas[model.__name__] = model.model_json_schema(ref_template="#/components/schemas/{model}")
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Spellbook Table companion API", "version": "1",
+                 "description": "Phones report the moves of a physical card game; the server checks them "
+                                "against the rules and keeps the log. Errors share one shape (Error)."},
+        "paths": _paths(),
+        "components": {"schemas": schemas, "securitySchemes": {
+            "seatToken": {"type": "http", "scheme": "bearer", "description": "a seat token from /api/games or /api/join"}}},
+    }

@@ -1,0 +1,299 @@
+"""The store: games, seats, tokens, the append-only log, versions, retries, undo and SQLite settings."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from cardgen.catalog import content
+from companion.rules import IllegalMove, SetupError, rules_for
+from companion.store import JOIN_ALPHABET, NotFound, SeatTaken, Stale, Store, hash_token
+
+fillory = rules_for("fillory")
+ALL_CARDS = [card.id for card in content("fillory").cards]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    store = Store(tmp_path / "games.sqlite3")
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def game(store: Store) -> dict[str, Any]:
+    return store.create_game("fillory", ["Ann", "Ben"], {})
+
+
+def deck_cards(state: Any) -> list[str]:
+    """Cards nobody can see: all cards minus neutral, discard, zones and every hand."""
+    table = fillory.view(state, None)
+    seen = set(table["neutral"]) | set(table["discard"])
+    for player in table["players"]:
+        seen |= set(player["zone"])
+        seen |= set(fillory.view(state, player["seat"])["players"][player["seat"]]["hand"])
+    return [card for card in ALL_CARDS if card not in seen]
+
+
+def draw(store: Store, game_id: str, seat: int, action_id: str) -> dict[str, Any]:
+    version, state = store.current(game_id)
+    return store.apply_move(game_id, seat, version, action_id, {"type": "draw", "card": deck_cards(state)[0]})
+
+
+def hand(store: Store, game_id: str, seat: int) -> list[str]:
+    _, state = store.current(game_id)
+    return list(fillory.view(state, seat)["players"][seat]["hand"])
+
+
+# -- creating and joining ----------------------------------------------------------------------
+
+def test_create_game_answers_id_code_version_and_a_token_per_seat(store: Store, game: dict[str, Any]) -> None:
+    assert game["game"] == "fillory" and game["version"] == 0
+    assert re.fullmatch(f"[{JOIN_ALPHABET}]{{6}}", game["join_code"])
+    assert not set("01OI") & set(JOIN_ALPHABET)
+    assert [(s["seat"], s["name"]) for s in game["seats"]] == [(0, "Ann"), (1, "Ben")]
+    assert len({s["token"] for s in game["seats"]}) == 2
+    for s in game["seats"]:
+        assert store.seat_for_token(game["id"], s["token"]) == s["seat"]
+
+
+def test_tokens_are_stored_hashed_never_in_clear(store: Store, game: dict[str, Any]) -> None:
+    raw = sqlite3.connect(store.path).execute("SELECT token_hash FROM seat_tokens").fetchall()
+    tokens = {s["token"] for s in game["seats"]}
+    assert {row[0] for row in raw} == {hash_token(t) for t in tokens}
+    assert not tokens & {row[0] for row in raw}
+
+
+def test_info_lists_players_claims_and_version(store: Store, game: dict[str, Any]) -> None:
+    info = store.info(game["id"])
+    assert info["id"] == game["id"] and info["game"] == "fillory" and info["join_code"] == game["join_code"]
+    assert info["players"] == ["Ann", "Ben"] and info["claimed"] == [False, False] and info["version"] == 0
+    assert info["created"].endswith("+00:00")
+
+
+@pytest.mark.parametrize("players, options, message", [
+    (["Ann"], {}, "this game takes 2 to 6 players, not 1"),
+    (["Ann", "ann"], {}, "player names must be different"),
+    (["Ann", " "], {}, "every player needs a name"),
+])
+def test_bad_players_raise_setup_error(store: Store, players: list[str], options: dict[str, Any], message: str) -> None:
+    with pytest.raises(SetupError, match=re.escape(message)):
+        store.create_game("fillory", players, options)
+    assert store._db().execute("SELECT count(*) FROM games").fetchone()[0] == 0
+
+
+def test_unknown_game_is_a_setup_error(store: Store) -> None:
+    with pytest.raises(SetupError, match="unknown game 'chess'"):
+        store.create_game("chess", ["Ann", "Ben"], {})
+
+
+def test_join_code_lookup_ignores_case_and_spaces(store: Store, game: dict[str, Any]) -> None:
+    assert store.game_id_for_code(game["join_code"].lower()) == game["id"]
+    assert store.game_id_for_code(f"  {game['join_code']} ") == game["id"]
+    assert store.game_id_for_code("ZZZZZZ" if game["join_code"] != "ZZZZZZ" else "YYYYYY") is None
+
+
+def test_tokens_do_not_cross_games(store: Store, game: dict[str, Any]) -> None:
+    other = store.create_game("fillory", ["Cat", "Dan"], {})
+    assert store.seat_for_token(other["id"], game["seats"][0]["token"]) is None
+    assert store.seat_for_token(game["id"], "not-a-token") is None
+
+
+def test_claim_seat_gives_a_new_token_once(store: Store, game: dict[str, Any]) -> None:
+    token = store.claim_seat(game["id"], 1)
+    assert store.seat_for_token(game["id"], token) == 1
+    assert store.seat_for_token(game["id"], game["seats"][1]["token"]) == 1  # the host's token still works
+    assert store.info(game["id"])["claimed"] == [False, True]
+    with pytest.raises(SeatTaken, match=re.escape("seat 1 (Ben) is already taken")):
+        store.claim_seat(game["id"], 1)
+    with pytest.raises(NotFound, match="this game has no seat 2; its seats are 0 to 1"):
+        store.claim_seat(game["id"], 2)
+    with pytest.raises(NotFound, match="there is no game 'nope'"):
+        store.claim_seat("nope", 0)
+
+
+def test_unknown_game_raises_not_found_everywhere(store: Store) -> None:
+    for call in (lambda: store.info("nope"), lambda: store.current("nope"), lambda: store.version("nope"),
+                 lambda: store.log("nope", None), lambda: store.apply_move("nope", 0, 0, "a", {"type": "draw"}),
+                 lambda: store.undo("nope", 0, 0, "a")):
+        with pytest.raises(NotFound, match="there is no game 'nope'"):
+            call()
+
+
+# -- moves, versions and retries ---------------------------------------------------------------
+
+def test_a_move_appends_to_the_log_and_bumps_the_version(store: Store, game: dict[str, Any]) -> None:
+    answer = draw(store, game["id"], 0, "a1")
+    assert answer == {"version": 1, "seq": 1}
+    assert store.version(game["id"]) == 1
+    assert len(hand(store, game["id"], 0)) == 1
+    entries = store.log(game["id"], None)
+    assert [(e["seq"], e["seat"], e["kind"], e["undone"]) for e in entries] == [(1, 0, "move", False)]
+
+
+def test_a_retried_action_id_gets_the_first_answer_and_applies_once(store: Store, game: dict[str, Any]) -> None:
+    first = draw(store, game["id"], 0, "same-id")
+    draw(store, game["id"], 1, "other-id")
+    # the phone never saw the first answer and retries with the old version: same answer, nothing new
+    _, state = store.current(game["id"])
+    retry = store.apply_move(game["id"], 0, 0, "same-id", {"type": "draw", "card": deck_cards(state)[0]})
+    assert retry == first == {"version": 1, "seq": 1}
+    assert store.version(game["id"]) == 2
+    assert len(hand(store, game["id"], 0)) == 1
+
+
+def test_an_action_id_cannot_be_reused_by_another_seat(store: Store, game: dict[str, Any]) -> None:
+    draw(store, game["id"], 0, "shared")
+    with pytest.raises(IllegalMove, match="action id 'shared' was already used for a different request"):
+        draw(store, game["id"], 1, "shared")
+
+
+def test_a_stale_version_is_refused_and_changes_nothing(store: Store, game: dict[str, Any]) -> None:
+    draw(store, game["id"], 0, "a1")
+    before = store.current(game["id"])
+    with pytest.raises(Stale) as refused:
+        store.apply_move(game["id"], 1, 0, "a2", {"type": "draw", "card": deck_cards(before[1])[0]})
+    assert refused.value.version == 1
+    assert str(refused.value) == "the game has moved on to version 1; reload and try again"
+    assert store.current(game["id"]) == before
+    assert len(store.log(game["id"], None)) == 1
+
+
+def test_an_illegal_move_is_refused_with_its_rule_and_changes_nothing(store: Store, game: dict[str, Any]) -> None:
+    neutral_card = content("fillory").setup_neutral[0]
+    with pytest.raises(IllegalMove) as refused:
+        store.apply_move(game["id"], 0, 0, "a1", {"type": "draw", "card": neutral_card})
+    assert refused.value.rule == "fillory.card.location"
+    assert store.version(game["id"]) == 0 and store.log(game["id"], None) == []
+
+
+def test_the_log_cannot_be_edited_or_deleted(store: Store, game: dict[str, Any]) -> None:
+    draw(store, game["id"], 0, "a1")
+    conn = sqlite3.connect(store.path)
+    for statement in ("UPDATE moves SET seat = 1", "DELETE FROM moves"):
+        with pytest.raises(sqlite3.IntegrityError, match="the move log is append-only"):
+            conn.execute(statement)
+    conn.close()
+
+
+def test_draws_are_shown_only_to_the_drawer(store: Store, game: dict[str, Any]) -> None:
+    draw(store, game["id"], 0, "a1")
+    card = hand(store, game["id"], 0)[0]
+    assert store.log(game["id"], 0)[0]["move"]["card"] == card
+    assert store.log(game["id"], 1)[0]["move"]["card"] is None
+    assert store.log(game["id"], None)[0]["move"]["card"] is None
+    for viewer in (0, 1, None):
+        assert content("fillory").card(card).name not in store.log(game["id"], viewer)[0]["text"]
+    assert "Ann" in store.log(game["id"], None)[0]["text"]
+
+
+def test_log_since_returns_only_later_entries(store: Store, game: dict[str, Any]) -> None:
+    for i in range(3):
+        draw(store, game["id"], i % 2, f"a{i}")
+    assert [e["seq"] for e in store.log(game["id"], None, since=1)] == [2, 3]
+    assert store.log(game["id"], None, since=3) == []
+
+
+# -- undo ------------------------------------------------------------------------------------
+
+def test_undo_appends_an_entry_and_restores_the_state(store: Store, game: dict[str, Any]) -> None:
+    draw(store, game["id"], 0, "a1")
+    before = fillory.view(store.current(game["id"])[1], 0)
+    draw(store, game["id"], 1, "a2")
+    answer = store.undo(game["id"], 1, 2, "u1")
+    assert answer == {"version": 3, "seq": 3, "undid": 2}
+    version, state = store.current(game["id"])
+    assert version == 3 and fillory.view(state, 0) == before
+    entries = store.log(game["id"], None)
+    assert [(e["seq"], e["kind"], e["undone"]) for e in entries] == [(1, "move", False), (2, "move", True),
+                                                                   (3, "undo", False)]
+    assert entries[2]["move"] == {"type": "undo", "seq": 2}
+    assert entries[2]["text"].startswith("Ben took back move 2: ")
+    assert fillory.state_to_json(store.replay(game["id"])) == fillory.state_to_json(state)
+
+
+def test_undo_walks_back_one_live_move_at_a_time(store: Store, game: dict[str, Any]) -> None:
+    draw(store, game["id"], 0, "a1")
+    draw(store, game["id"], 0, "a2")
+    store.undo(game["id"], 0, 2, "u1")
+    store.undo(game["id"], 0, 3, "u2")
+    assert hand(store, game["id"], 0) == []
+    with pytest.raises(IllegalMove, match="there is no move left to take back"):
+        store.undo(game["id"], 0, 4, "u3")
+    assert store.version(game["id"]) == 4
+
+
+def test_only_the_seat_that_moved_may_undo(store: Store, game: dict[str, Any]) -> None:
+    draw(store, game["id"], 0, "a1")
+    with pytest.raises(IllegalMove, match="only Ann, who made the last move, can take it back"):
+        store.undo(game["id"], 1, 1, "u1")
+    with pytest.raises(Stale):
+        store.undo(game["id"], 0, 0, "u1")
+    assert store.version(game["id"]) == 1
+
+
+def test_a_retried_undo_is_answered_once(store: Store, game: dict[str, Any]) -> None:
+    draw(store, game["id"], 0, "a1")
+    draw(store, game["id"], 0, "a2")
+    first = store.undo(game["id"], 0, 2, "u1")
+    assert store.undo(game["id"], 0, 2, "u1") == first
+    assert len(hand(store, game["id"], 0)) == 1 and store.version(game["id"]) == 3
+
+
+# -- persistence and SQLite settings --------------------------------------------------------------
+
+def test_state_survives_reopening_the_file(store: Store, game: dict[str, Any]) -> None:
+    draw(store, game["id"], 0, "a1")
+    expected = fillory.state_to_json(store.current(game["id"])[1])
+    reopened = Store(store.path)
+    try:
+        version, state = reopened.current(game["id"])
+        assert version == 1 and fillory.state_to_json(state) == expected
+        assert [m["number"] for m in reopened.migrations()] == [1]
+    finally:
+        reopened.close()
+
+
+def test_wal_normal_sync_busy_timeout_and_foreign_keys(store: Store) -> None:
+    assert store.journal_mode() == "wal"
+    conn = store._db().conn
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+    assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == 10_000
+    assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert sqlite3.connect(store.path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_concurrent_writers_on_separate_connections_one_wins_per_version(tmp_path: Path) -> None:
+    """Eight stores (as eight processes would) race to move at version 0: one wins, seven are stale."""
+    path = tmp_path / "race.sqlite3"
+    first = Store(path)
+    created = first.create_game("fillory", ["Ann", "Ben"], {})
+    deck = deck_cards(first.current(created["id"])[1])
+    stores = [Store(path) for _ in range(8)]
+    outcomes: list[str] = []
+    barrier = threading.Barrier(len(stores))
+
+    def race(i: int) -> None:
+        barrier.wait()
+        try:
+            stores[i].apply_move(created["id"], i % 2, 0, f"race-{i}", {"type": "draw", "card": deck[i]})
+            outcomes.append("won")
+        except Stale as stale:
+            outcomes.append(f"stale {stale.version}")
+
+    threads = [threading.Thread(target=race, args=(i,)) for i in range(len(stores))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    try:
+        assert sorted(outcomes) == ["stale 1"] * 7 + ["won"]
+        assert first.version(created["id"]) == 1
+    finally:
+        for s in [first, *stores]:
+            s.close()
