@@ -1,0 +1,200 @@
+"""``cardgen``: check the game data and build the print kits.
+
+A thin layer over :mod:`cardgen.catalog` and :mod:`cardgen.render`: it parses options, calls the
+library and turns every library error into a clean message and exit status 1 (never a traceback).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from cardgen import __version__
+from cardgen.catalog import GAMES, DataError, data_dir, load_game
+from cardgen.catalog.base import Problem
+
+DEFAULT_PAPERS = ("A4", "Letter")
+DEFAULT_CARD_SIZES = ("poker", "bridge", "tarot", "mini")
+COUNTED = ("cards", "traits", "tiles", "tokens", "rules", "notes")
+
+
+def _print_choices() -> tuple[tuple[str, ...], tuple[str, ...], str]:
+    """Paper and card-size names from the project's print data, for --help and validation."""
+    from cardgen.render import print_specs
+    try:
+        specs = print_specs()
+    except DataError:
+        return DEFAULT_PAPERS, DEFAULT_CARD_SIZES, ""
+    sizes = ", ".join(f"{c.name} {c.width:g}×{c.height:g} mm" for c in specs.card_sizes.values())
+    return tuple(specs.papers), tuple(specs.card_sizes), sizes
+
+
+def _document_names() -> tuple[str, ...]:
+    from cardgen.render import game_documents
+    return tuple(dict.fromkeys(d.name for docs in game_documents().values() for d in docs))
+
+
+PAPERS, CARD_SIZES, CARD_SIZE_HELP = _print_choices()
+
+
+def _fail_with_problems(heading: str, problems: list[Problem]) -> None:
+    click.secho(f"{heading}: {len(problems)} problem(s)", fg="red", err=True)
+    for problem in problems:
+        click.echo(f"  {problem}", err=True)
+
+
+def _human_size(size: int) -> str:
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KB"
+    return f"{size / (1024 * 1024):.2f} MB"
+
+
+def _subject_label(content: Any, subject: str) -> str:
+    if subject == "rulebook":
+        return "the rulebook"
+    if subject.startswith("trait:"):
+        return f"trait {subject[6:]}"
+    finder = getattr(content, "find_card", None)
+    card = finder(subject) if finder else None
+    return f"{card.name} ({subject})" if card is not None else subject
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="cardgen")
+def main() -> None:
+    """Spellbook Table print kit: validate the game data and build print-ready PDFs."""
+
+
+@main.command()
+@click.option("--data", "data_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Data folder to check (default: the project's data/, or $SPELLBOOK_DATA).")
+def check(data_folder: Path | None) -> None:
+    """Validate every game in a data folder and list its data notes.
+
+    Prints each game's counts and every note on the printed rulebook, grouped by the card it
+    concerns. On problems, prints one line per problem (file, record, field) and exits 1.
+    """
+    from cardgen.render.print_specs import PRINT_FOLDER, load_print_specs, theme_problems
+
+    root = data_folder if data_folder is not None else data_dir()
+    if not root.is_dir():
+        raise click.ClickException(f"data folder {root} does not exist")
+    games = [g for g in GAMES if (root / g).is_dir()]
+    has_print = (root / PRINT_FOLDER).is_dir()
+    if not games and not has_print:
+        raise click.ClickException(f"no game folders in {root} (expected one of: {', '.join(GAMES)})")
+    failed = False
+    specs = None
+    if has_print:
+        try:
+            specs = load_print_specs(root)
+        except DataError as exc:
+            _fail_with_problems("print", exc.problems)
+            failed = True
+        else:
+            click.echo(f"print: {len(specs.papers)} paper sizes ({', '.join(specs.papers)}), "
+                       f"{len(specs.card_sizes)} card sizes ({', '.join(specs.card_sizes)}), "
+                       f"colour themes: {', '.join(specs.themes) or 'none'}")
+    for game in games:
+        try:
+            content = load_game(game, root)
+        except DataError as exc:
+            _fail_with_problems(game, exc.problems)
+            failed = True
+            continue
+        counts = ", ".join(f"{len(getattr(content, name))} {name}" for name in COUNTED if hasattr(content, name))
+        click.echo(f"{game}: {content.title}: {counts}")
+        if specs is not None and hasattr(content, "traits"):
+            problems = theme_problems(specs, root, game, [t.name for t in content.traits])
+            if problems:
+                _fail_with_problems(f"{game} colour theme", problems)
+                failed = True
+        grouped: dict[str, list[str]] = {}
+        for note in getattr(content, "notes", ()):
+            grouped.setdefault(_subject_label(content, note.subject), []).append(note.describe())
+        if grouped:
+            click.echo(f"  data notes ({sum(len(v) for v in grouped.values())}):")
+        for subject, lines in grouped.items():
+            click.echo(f"    {subject}:")
+            for line in lines:
+                click.echo(f"      {line}")
+    if failed:
+        sys.exit(1)
+    click.secho(f"OK: {len(games)} game(s){' and the print data' if has_print else ''} checked, no problems.",
+                fg="green")
+
+
+@main.command()
+@click.option("--game", type=click.Choice([*GAMES, "all"]), default="all", show_default=True,
+              help="Which game's print kit to build.")
+@click.option("--paper", type=click.Choice(PAPERS, case_sensitive=False), default="A4", show_default=True,
+              metavar="[" + "|".join(PAPERS) + "]",
+              help="Paper size of every PDF.")
+@click.option("--card-size", type=click.Choice(CARD_SIZES, case_sensitive=False), default="poker",
+              show_default=True,
+              help=f"Card trim size ({CARD_SIZE_HELP}); as many cards go on a sheet as fit."
+              if CARD_SIZE_HELP else "Card trim size; as many cards go on a sheet as fit.")
+@click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True, metavar="MM",
+              help="Extra background printed beyond the cut line, so a slightly-off cut shows no white edge.")
+@click.option("--crop-marks/--no-crop-marks", default=True, show_default=True,
+              help="Short lines outside the cards showing where to cut.")
+@click.option("--duplex/--no-duplex", default=True, show_default=True,
+              help="Put each sheet's backs right after it, mirrored for long-edge double-sided printing; "
+                   "with --no-duplex all backs come after all fronts, unmirrored (to cut and glue).")
+@click.option("--back-offset-x", type=click.FloatRange(-20, 20), default=0.0, show_default=True, metavar="MM",
+              help="Shift back pages right (negative: left) to correct a printer's duplex misregistration.")
+@click.option("--back-offset-y", type=click.FloatRange(-20, 20), default=0.0, show_default=True, metavar="MM",
+              help="Shift back pages up (negative: down) to correct a printer's duplex misregistration.")
+@click.option("--ink-saver", is_flag=True, default=False,
+              help="No full-bleed fills or heavy backgrounds: white cards with light outlines.")
+@click.option("--base-url", default="http://localhost:8000", show_default=True, metavar="URL",
+              help="Companion address the QR codes point to (each card opens URL/c/<game>/<card-id>).")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
+              show_default=True, help="Folder to write <game>/*.pdf into.")
+@click.option("--only", "documents", multiple=True, type=click.Choice(_document_names()),
+              help="Build only this document (repeatable); default: all of them.")
+@click.option("--data", "data_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Data folder to read (default: the project's data/, or $SPELLBOOK_DATA).")
+def build(game: str, paper: str, card_size: str, bleed: float, crop_marks: bool, duplex: bool,
+          back_offset_x: float, back_offset_y: float, ink_saver: bool, base_url: str, out_dir: Path,
+          documents: tuple[str, ...], data_folder: Path | None) -> None:
+    """Build print-ready PDFs: card decks, reference sheets and score pads.
+
+    Writes OUT/<game>/deck.pdf, reference.pdf and score-pad.pdf and lists them with their sizes.
+    """
+    from cardgen.render import BuildError, BuildOptions, plan_build, run_build
+
+    options = BuildOptions(game=game, paper=paper, card_size=card_size, bleed=bleed, crop_marks=crop_marks,
+                           duplex=duplex, back_offset_x=back_offset_x, back_offset_y=back_offset_y,
+                           ink_saver=ink_saver, base_url=base_url, out_dir=out_dir, data_dir=data_folder,
+                           documents=documents)
+    try:
+        plan = plan_build(options)
+        layout = plan.resolved.card_layout()
+        click.echo(f"{plan.resolved.card_size.name} cards "
+                   f"({plan.resolved.card_size.width:g}×{plan.resolved.card_size.height:g} mm, {bleed:g} mm bleed): "
+                   f"{layout.per_sheet} per {plan.resolved.paper.name} sheet"
+                   f"{' (turned sideways)' if layout.rotated else ''}", err=True)
+        if sys.stderr.isatty():
+            with click.progressbar(length=plan.total_work, label="Building", file=sys.stderr) as bar:
+                written = run_build(plan, bar.update)
+        else:
+            written = run_build(plan)
+    except DataError as exc:
+        _fail_with_problems("game data", exc.problems)
+        sys.exit(1)
+    except BuildError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"Wrote {len(written)} file(s):")
+    width = max(len(str(p)) for p in written) if written else 0
+    for path in written:
+        click.echo(f"  {str(path):<{width}}  {_human_size(path.stat().st_size):>9}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,323 @@
+"""Magicians of Fillory card faces: the front of each card and the shared back.
+
+Both draw at their own origin (trim bottom-left) and scale their type with the card size, so poker,
+bridge, tarot and mini cards all come out of the same code. Hierarchy, top to bottom: the card's
+name, its traits as labelled chips, its special ability, the card tricks its traits give, and a
+footer with the card number and a QR code to the card's companion page.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph
+
+from cardgen.catalog.fillory import Card, FilloryContent
+
+from ..faces import fit_font_size, text_width, wrap
+from ..pdf import pt
+from ..print_specs import CardSize
+from ..qr import QrMatrix, draw_qr
+from .style import FilloryStyle
+
+BOLD = "Helvetica-Bold"
+REGULAR = "Helvetica"
+OBLIQUE = "Helvetica-Oblique"
+CAP_HEIGHT = 0.718     # Helvetica cap height per point of size
+REFERENCE_SIZE = (63.0, 88.0)   # the poker card the proportions below were designed on
+QR_SQUARE_MM = 17.5    # code plus quiet zone: the code itself is ~14 mm across at version 4
+GAME_TITLE = "MAGICIANS OF FILLORY"
+MIN_TRICK_SIZE = 5.0  # points: below this the trick texts give way to a pointer to the reference sheet
+
+
+def card_scale(size: CardSize) -> float:
+    return min(size.width / REFERENCE_SIZE[0], size.height / REFERENCE_SIZE[1])
+
+
+def _paragraph(markup: str, font_size: float, colour: str, leading: float = 1.2) -> Paragraph:
+    style = ParagraphStyle("card", fontName=REGULAR, fontSize=font_size, leading=font_size * leading,
+                           textColor=colour, spaceBefore=0, spaceAfter=0)
+    return Paragraph(markup, style)
+
+
+def _frame_inset(scale: float) -> float:
+    return max(2.4, 3.0 * scale)
+
+
+def _draw_background(canvas: Canvas, size: CardSize, style: FilloryStyle, bleed: float, scale: float,
+                     panel: bool) -> tuple[float, float, float, float]:
+    """Fill the bleed and the border, draw the reading panel; returns the panel (x, y, w, h) in points."""
+    w, h, b = pt(size.width), pt(size.height), pt(bleed)
+    inset = pt(_frame_inset(scale))
+    if style.frame:
+        canvas.setFillColor(style.frame)
+        canvas.rect(-b, -b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
+    if style.outline:  # ink saver: a light cut guide on the trim instead of a filled border
+        canvas.setStrokeColor(style.outline)
+        canvas.setLineWidth(0.4)
+        canvas.rect(0, 0, w, h, stroke=1, fill=0)
+    box = (inset, inset, w - 2 * inset, h - 2 * inset)
+    if panel:
+        if style.panel:
+            canvas.setFillColor(style.panel)
+            canvas.roundRect(*box, radius=pt(2.2 * scale), stroke=0, fill=1)
+        else:
+            canvas.setStrokeColor(style.outline or style.muted)
+            canvas.setLineWidth(0.6)
+            canvas.roundRect(*box, radius=pt(2.2 * scale), stroke=1, fill=0)
+    return box
+
+
+@dataclass(frozen=True)
+class FilloryCardFront:
+    """The face of one card."""
+
+    card: Card
+    content: FilloryContent
+    style: FilloryStyle
+    size: CardSize
+    qr: QrMatrix
+    in_setup: bool
+
+    def draw(self, canvas: Canvas, bleed_mm: float) -> None:
+        scale = card_scale(self.size)
+        px, py, pw, ph = _draw_background(canvas, self.size, self.style, bleed_mm, scale, panel=True)
+        pad = pt(2.6 * scale)
+        left, right, top = px + pad, px + pw - pad, py + ph - pad
+        y = self._name(canvas, left, right, top, scale)
+        y = self._ornament(canvas, left, right, y - pt(2.1 * scale), scale)
+        y = self._chips(canvas, left, right, y - pt(2.0 * scale), scale)
+        y = self._ability(canvas, left, right, y - pt(2.3 * scale), scale)
+        footer_top = self._footer(canvas, left, right, py + pad, scale)
+        self._tricks(canvas, left, right, y - pt(2.0 * scale), footer_top + pt(1.8 * scale), scale)
+
+    # -- header -------------------------------------------------------------------------------
+    def _name(self, canvas: Canvas, left: float, right: float, top: float, scale: float) -> float:
+        width = right - left
+        largest, smallest = 15.0 * scale, 9.5 * scale
+        size = fit_font_size(self.card.name, BOLD, width, largest, smallest)
+        lines = [self.card.name]
+        if text_width(self.card.name, BOLD, size) > width:
+            size = 10.5 * scale
+            lines = wrap(self.card.name, BOLD, size, width)
+        canvas.setFillColor(self.style.ink)
+        canvas.setFont(BOLD, size)
+        baseline = top - size * CAP_HEIGHT
+        for line in lines:
+            canvas.drawString(left, baseline, line)
+            baseline -= size * 1.1
+        return baseline + size * 1.1
+
+    def _ornament(self, canvas: Canvas, left: float, right: float, y: float, scale: float) -> float:
+        """A brass rule with a small diamond in the middle, under the name."""
+        mid, r = (left + right) / 2, pt(1.0 * scale)
+        canvas.setStrokeColor(self.style.accent)
+        canvas.setLineWidth(0.7 * scale)
+        canvas.line(left, y, mid - 1.8 * r, y)
+        canvas.line(mid + 1.8 * r, y, right, y)
+        path = canvas.beginPath()
+        path.moveTo(mid - r, y)
+        path.lineTo(mid, y + r)
+        path.lineTo(mid + r, y)
+        path.lineTo(mid, y - r)
+        path.close()
+        canvas.setFillColor(self.style.accent)
+        canvas.drawPath(path, stroke=0, fill=1)
+        return y
+
+    def _chips(self, canvas: Canvas, left: float, right: float, top: float, scale: float) -> float:
+        """Each trait as its own labelled pill, wrapping onto more lines as needed; returns the bottom."""
+        font_size = max(5.2, 7.2 * scale)
+        height, pad_x, gap = pt(4.8 * scale), pt(1.7 * scale), pt(1.2 * scale)
+        x, y = left, top - height
+        for trait in self.card.traits:
+            width = text_width(trait, BOLD, font_size) + 2 * pad_x
+            if x > left and x + width > right:
+                x, y = left, y - height - gap
+            colours = self.style.chip(trait)
+            canvas.setLineWidth(0.6 * scale)
+            canvas.setStrokeColor(colours.edge)
+            if colours.fill:
+                canvas.setFillColor(colours.fill)
+            canvas.roundRect(x, y, width, height, radius=height / 2, stroke=1, fill=1 if colours.fill else 0)
+            canvas.setFillColor(colours.text)
+            canvas.setFont(BOLD, font_size)
+            canvas.drawString(x + pad_x, y + (height - font_size * CAP_HEIGHT) / 2, trait)
+            x += width + gap
+        return y
+
+    # -- body ---------------------------------------------------------------------------------
+    def _ability(self, canvas: Canvas, left: float, right: float, top: float, scale: float) -> float:
+        """The special ability in a tinted box, action words in bold; returns the box bottom."""
+        text = self.content.ability_text(self.card)
+        markup = escape(text)
+        for verb in ("Summon", "Banish"):
+            markup = markup.replace(verb, f"<b>{verb}</b>")
+        inner = pt(1.8 * scale)
+        label_size = max(4.8, 5.6 * scale)
+        para = _paragraph(markup, 12.0 * scale, self.style.ink, leading=1.12)
+        _, text_h = para.wrap(right - left - 2 * inner, pt(40))
+        box_h = inner + label_size * 1.3 + text_h + inner
+        bottom = top - box_h
+        if self.style.ability_fill:
+            canvas.setFillColor(self.style.ability_fill)
+            canvas.roundRect(left, bottom, right - left, box_h, radius=pt(1.4 * scale), stroke=0, fill=1)
+        else:
+            canvas.setStrokeColor(self.style.outline or self.style.muted)
+            canvas.setLineWidth(0.5)
+            canvas.roundRect(left, bottom, right - left, box_h, radius=pt(1.4 * scale), stroke=1, fill=0)
+        canvas.setFillColor(self.style.accent)
+        canvas.rect(left, bottom + pt(1.2 * scale), pt(0.9 * scale), box_h - pt(2.4 * scale), stroke=0, fill=1)
+        canvas.setFillColor(self.style.muted)
+        canvas.setFont(BOLD, label_size)
+        canvas.drawString(left + inner, top - inner - label_size * CAP_HEIGHT, "WHEN PLAYED FROM HAND")
+        para.drawOn(canvas, left + inner, bottom + inner)
+        return bottom
+
+    def _tricks(self, canvas: Canvas, left: float, right: float, top: float, bottom: float,
+                scale: float) -> None:
+        """The card tricks this card's traits give, as much detail as the space allows."""
+        tricks = [(t, self.content.trait(t).trick) for t in self.card.traits]
+        entries = [(name, trick.text) for name, trick in tricks if trick is not None]
+        label_size = max(4.8, 5.6 * scale)
+        canvas.setFillColor(self.style.muted)
+        canvas.setFont(BOLD, label_size)
+        label_base = top - label_size * CAP_HEIGHT
+        canvas.drawString(left, label_base, "CARD TRICK: DISCARD FROM HAND" if entries else "CARD TRICK")
+        body_top = label_base - pt(1.3 * scale)
+        width, room = right - left, body_top - bottom
+        if not entries:
+            para = _paragraph("None of this card's traits gives a trick.", max(MIN_TRICK_SIZE, 7.0 * scale),
+                              self.style.muted)
+            para.wrap(width, room)
+            para.drawOn(canvas, left, body_top - para.height)
+            return
+        sizes = sorted({max(MIN_TRICK_SIZE, f * scale) for f in (7.4, 6.8, 6.2, 5.6)}, reverse=True)
+        for font_size in sizes:
+            paras = [_paragraph(f"<b>{escape(name)}</b>: {escape(text)}", font_size, self.style.ink, 1.12)
+                     for name, text in entries]
+            gap = font_size * 0.35
+            heights = [p.wrap(width, room)[1] for p in paras]
+            if sum(heights) + gap * (len(paras) - 1) <= room:
+                y = body_top
+                for para, height in zip(paras, heights):
+                    y -= height
+                    para.drawOn(canvas, left, y)
+                    y -= gap
+                return
+        names = ", ".join(name for name, _ in entries)
+        para = _paragraph(f"<b>{escape(names)}</b>: see the reference sheet.", max(MIN_TRICK_SIZE, 6.4 * scale),
+                          self.style.ink)
+        para.wrap(width, room)
+        para.drawOn(canvas, left, body_top - para.height)
+
+    # -- footer -------------------------------------------------------------------------------
+    def _footer(self, canvas: Canvas, left: float, right: float, bottom: float, scale: float) -> float:
+        """QR code bottom-right, number and game bottom-left; returns the footer's top."""
+        qr_size = pt(max(QR_SQUARE_MM, QR_SQUARE_MM * scale))
+        qr_x = right - qr_size + pt(1.0 * scale)  # the quiet zone may reach into the padding
+        qr_y = bottom - pt(1.0 * scale)
+        draw_qr(canvas, self.qr, qr_x, qr_y, qr_size, dark=self.style.ink if not self.style.ink_saver else "#000000")
+        text_right = qr_x - pt(1.5 * scale)
+        small = max(4.6, 5.2 * scale)
+        canvas.setFillColor(self.style.muted)
+        canvas.setFont(REGULAR, small)
+        canvas.drawString(left, bottom + pt(0.4), "Scan for rulings")
+        canvas.setFont(BOLD, small)
+        canvas.drawString(left, bottom + pt(0.4) + small * 1.35, GAME_TITLE)
+        number = f"{self.card.number}/{len(self.content.cards)}"
+        number_size = 11.0 * scale
+        canvas.setFillColor(self.style.ink)
+        canvas.setFont(BOLD, number_size)
+        number_base = bottom + pt(0.4) + small * 2.9
+        canvas.drawString(left, number_base, number)
+        top = number_base + number_size * CAP_HEIGHT
+        if self.in_setup:
+            top = self._setup_badge(canvas, left, text_right, top + pt(1.6 * scale), scale)
+        return max(top, qr_y + qr_size)
+
+    def _setup_badge(self, canvas: Canvas, left: float, right: float, y: float, scale: float) -> float:
+        """A pill marking the 13 cards that start face up in the neutral zone."""
+        text = "STARTS IN NEUTRAL ZONE"
+        size = fit_font_size(text, BOLD, right - left - pt(2.4 * scale), 5.4 * scale, 3.8)
+        height = pt(3.6 * scale)
+        width = text_width(text, BOLD, size) + pt(2.4 * scale)
+        canvas.setStrokeColor(self.style.accent)
+        canvas.setLineWidth(0.6 * scale)
+        canvas.roundRect(left, y, width, height, radius=height / 2, stroke=1, fill=0)
+        canvas.setFillColor(self.style.ink)
+        canvas.setFont(BOLD, size)
+        canvas.drawString(left + pt(1.2 * scale), y + (height - size * CAP_HEIGHT) / 2, text)
+        return y + height
+
+
+@dataclass(frozen=True)
+class FilloryCardBack:
+    """The shared back: a typographic, half-turn symmetric design (looks the same either way up)."""
+
+    style: FilloryStyle
+    size: CardSize
+
+    def draw(self, canvas: Canvas, bleed_mm: float) -> None:
+        scale = card_scale(self.size)
+        px, py, pw, ph = _draw_background(canvas, self.size, self.style, bleed_mm, scale, panel=False)
+        w, h = pt(self.size.width), pt(self.size.height)
+        lines = self.style.back_lines
+        canvas.setStrokeColor(lines)
+        canvas.setLineWidth(0.8 * scale)
+        canvas.roundRect(px, py, pw, ph, radius=pt(2.2 * scale), stroke=1, fill=0)
+        gap = pt(1.3 * scale)
+        canvas.setLineWidth(0.35 * scale)
+        canvas.roundRect(px + gap, py + gap, pw - 2 * gap, ph - 2 * gap, radius=pt(1.6 * scale), stroke=1, fill=0)
+        cx, cy = w / 2, h / 2
+        self._emblem(canvas, cx, cy, min(pw, ph) * 0.33, scale)
+        self._title(canvas, cx, cy, ph, scale)
+        canvas.saveState()
+        canvas.translate(cx, cy)
+        canvas.rotate(180)
+        self._title(canvas, 0, 0, ph, scale)
+        canvas.restoreState()
+
+    def _emblem(self, canvas: Canvas, cx: float, cy: float, radius: float, scale: float) -> None:
+        """Two rings and an eight-pointed star: a spell circle made of plain geometry."""
+        canvas.setStrokeColor(self.style.back_lines)
+        canvas.setLineWidth(0.8 * scale)
+        canvas.circle(cx, cy, radius, stroke=1, fill=0)
+        canvas.setLineWidth(0.35 * scale)
+        canvas.circle(cx, cy, radius * 0.9, stroke=1, fill=0)
+        path = canvas.beginPath()
+        for k in range(16):
+            angle = math.pi / 2 + k * math.pi / 8
+            r = radius * (0.86 if k % 2 == 0 else 0.36)
+            x, y = cx + r * math.cos(angle), cy + r * math.sin(angle)
+            if k == 0:
+                path.moveTo(x, y)
+            else:
+                path.lineTo(x, y)
+        path.close()
+        canvas.setLineWidth(0.6 * scale)
+        canvas.drawPath(path, stroke=1, fill=0)
+        canvas.circle(cx, cy, radius * 0.2, stroke=1, fill=0)
+        canvas.setFillColor(self.style.back_lines)
+        canvas.circle(cx, cy, radius * 0.06, stroke=0, fill=1)
+
+    def _title(self, canvas: Canvas, cx: float, cy: float, panel_h: float, scale: float) -> None:
+        """The game's name between the emblem and the border (drawn twice, once turned a half turn)."""
+        canvas.setFillColor(self.style.back_text)
+        big, small = 10.5 * scale, 6.0 * scale
+        base = cy + panel_h * 0.335
+        canvas.setFont(BOLD, big)
+        _tracked(canvas, cx, base, "MAGICIANS", BOLD, big, 0.28)
+        canvas.setFont(REGULAR, small)
+        _tracked(canvas, cx, base - small * 1.8, "OF FILLORY", REGULAR, small, 0.45)
+
+
+def _tracked(canvas: Canvas, cx: float, y: float, text: str, font: str, size: float, tracking: float) -> None:
+    """Centred display capitals with extra space between letters (``tracking`` in ems)."""
+    space = size * tracking
+    width = text_width(text, font, size) + space * (len(text) - 1)
+    canvas.drawString(cx - width / 2, y, text, charSpace=space)

@@ -1,0 +1,255 @@
+"""The Magicians of Fillory reference sheet: setup, the five phases, abilities, card tricks by trait,
+the n-squared scoring table, all 27 traits with their card counts, and the notes on the card list.
+
+All wording comes from the catalog's rule entries, trait tricks and data notes (our own words).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, PageTemplate, Paragraph,
+                                Spacer, Table, TableStyle)
+from reportlab.pdfgen.canvas import Canvas
+
+from cardgen.catalog import DataNote
+from cardgen.catalog.fillory import FilloryContent
+
+from ..colour import tint
+from ..layout import Rect
+from ..options import ResolvedOptions
+from ..pdf import apply_document_settings, pt, set_page_boxes
+from ..registry import Progress
+from .style import fillory_style
+
+MARGIN_MM = 14.0
+SCORING_ROWS = 10
+
+PHASES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("1  Draw", ("fillory.draw.one", "fillory.draw.reshuffle")),
+    ("2  Action", ("fillory.action.play", "fillory.ability.when")),
+    ("3  Card trick", ("fillory.trick.discard",)),
+    ("4  Score", ("fillory.score.square", "fillory.score.once", "fillory.score.no-character")),
+    ("5  End", ("fillory.end.hand-limit",)),
+)
+SETUP_RULES = ("fillory.setup.neutral", "fillory.setup.deal", "fillory.goal.victory")
+ABILITY_RULES = ("fillory.summon", "fillory.banish", "fillory.ability.target")
+
+
+class _Styles:
+    def __init__(self, ink: str, heading: str, muted: str) -> None:
+        self.title = ParagraphStyle("title", fontName="Helvetica-Bold", fontSize=22, leading=26, textColor=heading)
+        self.subtitle = ParagraphStyle("subtitle", fontName="Helvetica", fontSize=10, leading=13, textColor=muted)
+        self.h2 = ParagraphStyle("h2", fontName="Helvetica-Bold", fontSize=12.5, leading=15, textColor=heading,
+                                 spaceBefore=9, spaceAfter=4)
+        self.body = ParagraphStyle("body", fontName="Helvetica", fontSize=9, leading=11.6, textColor=ink)
+        self.cell = ParagraphStyle("cell", fontName="Helvetica", fontSize=8.6, leading=10.6, textColor=ink)
+        self.cell_bold = ParagraphStyle("cellb", parent=self.cell, fontName="Helvetica-Bold")
+        self.small = ParagraphStyle("small", fontName="Helvetica", fontSize=7.6, leading=9.4, textColor=muted)
+
+
+class _Swatch(Flowable):
+    """A small filled pill used in the trait-family legend."""
+
+    def __init__(self, colour: str, edge: str, width: float = pt(6), height: float = pt(3.2)) -> None:
+        super().__init__()
+        self.colour, self.edge, self.width, self.height = colour, edge, width, height
+
+    def draw(self) -> None:
+        self.canv.setFillColor(self.colour)
+        self.canv.setStrokeColor(self.edge)
+        self.canv.setLineWidth(0.6)
+        self.canv.roundRect(0, 0, self.width, self.height, self.height / 2, stroke=1, fill=1)
+
+
+def _rule_text(content: FilloryContent, rule_ids: tuple[str, ...]) -> str:
+    return " ".join(escape(content.rule(rule_id).text) for rule_id in rule_ids)
+
+
+def _grid_style(header_fill: str, line: str, zebra: str | None) -> TableStyle:
+    commands: list[tuple] = [
+        ("BACKGROUND", (0, 0), (-1, 0), header_fill),
+        ("LINEBELOW", (0, 0), (-1, -1), 0.4, line),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("TOPPADDING", (0, 0), (-1, -1), 2.4),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.8),
+        ("LEFTPADDING", (0, 0), (-1, -1), 4),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 4),
+    ]
+    if zebra:
+        commands.append(("ROWBACKGROUNDS", (0, 1), (-1, -1), ["#FFFFFF", zebra]))
+    return TableStyle(commands)
+
+
+def _subject_label(content: FilloryContent, subject: str) -> str:
+    if subject == "rulebook":
+        return "Rulebook"
+    if subject.startswith("trait:"):
+        return f"Trait {subject[6:]}"
+    card = content.find_card(subject)
+    return f"{card.name} (no. {card.number})" if card else subject
+
+
+def _note_markup(note: DataNote) -> str:
+    """One note as a short sentence: what was printed, what we read, and why."""
+    field = escape(note.field[:1].upper() + note.field[1:])
+    if note.action == "normalised":
+        return (f"<b>{field}</b>: printed \u2018{escape(note.printed)}\u2019, read as "
+                f"\u2018{escape(note.used)}\u2019. {escape(note.text)}")
+    return f"<b>{field}</b> as printed: \u2018{escape(note.printed)}\u2019. {escape(note.text)}"
+
+
+def reference_story(content: FilloryContent, resolved: ResolvedOptions, width: float) -> list[Flowable]:
+    """The flowables of the reference sheet, in reading order."""
+    style = fillory_style(resolved.specs.theme(content.game), resolved.options.ink_saver)
+    heading = style.frame or style.ink
+    s = _Styles(style.ink, heading, style.muted)
+    header_fill = tint(heading, 0.86) if not style.ink_saver else "#FFFFFF"
+    zebra = None if style.ink_saver else "#F6F4EE"
+    line = "#C9CCD6"
+    story: list[Flowable] = [
+        Paragraph(escape(content.title), s.title),
+        Paragraph(f"Reference sheet · {content.min_players}–{content.max_players} players · first to "
+                  f"{content.victory_points} victory points · one shared deck of {len(content.cards)} cards",
+                  s.subtitle),
+        Spacer(1, pt(2)),
+        Paragraph("Setup", s.h2),
+        Paragraph(_rule_text(content, SETUP_RULES), s.body),
+        Paragraph("A turn in five phases", s.h2),
+    ]
+    rows = [[Paragraph("Phase", s.cell_bold), Paragraph("What you do", s.cell_bold)]]
+    rows += [[Paragraph(escape(name), s.cell_bold), Paragraph(_rule_text(content, ids), s.cell)]
+             for name, ids in PHASES]
+    table = Table(rows, colWidths=[pt(26), width - pt(26)])
+    table.setStyle(_grid_style(header_fill, line, zebra))
+    story += [table, Paragraph("Special abilities", s.h2), Paragraph(_rule_text(content, ABILITY_RULES), s.body)]
+
+    tricks = [t for t in content.traits if t.trick is not None]
+    rows = [[Paragraph(h, s.cell_bold) for h in ("Trait", "Card trick (discard a card with the trait)", "Cards")]]
+    rows += [[Paragraph(escape(t.name), s.cell_bold), Paragraph(escape(t.trick.text), s.cell),  # type: ignore[union-attr]
+              Paragraph(str(len(content.cards_with(t.name))), s.cell)] for t in tricks]
+    table = Table(rows, colWidths=[pt(26), width - pt(26) - pt(14), pt(14)], repeatRows=1)
+    table.setStyle(_grid_style(header_fill, line, zebra))
+    untricked = ", ".join(t.name for t in content.traits if t.trick is None)
+    story += [Paragraph(f"Card tricks by trait ({len(tricks)} of {len(content.traits)} traits have one)", s.h2),
+              table, Spacer(1, pt(1.5)),
+              Paragraph(f"No trick: {escape(untricked)}.", s.small)]
+
+    squares = [[Paragraph("Cards", s.cell_bold)] + [str(n) for n in range(1, SCORING_ROWS + 1)],
+               [Paragraph("VP", s.cell_bold)] + [str(n * n) for n in range(1, SCORING_ROWS + 1)]]
+    cell_w = (width - pt(18)) / SCORING_ROWS
+    table = Table(squares, colWidths=[pt(18)] + [cell_w] * SCORING_ROWS)
+    table.setStyle(TableStyle([
+        ("GRID", (0, 0), (-1, -1), 0.4, line),
+        ("BACKGROUND", (0, 0), (0, -1), header_fill),
+        ("ALIGN", (1, 0), (-1, -1), "CENTER"),
+        ("FONTNAME", (1, 1), (-1, 1), "Helvetica-Bold"),
+        ("FONTSIZE", (1, 0), (-1, -1), 10),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+    ]))
+    story.append(KeepTogether([
+        Paragraph("Scoring: n cards of one trait score n × n", s.h2), table, Spacer(1, pt(1.5)),
+        Paragraph(_rule_text(content, ("fillory.score.once", "fillory.score.no-character")), s.small),
+    ]))
+
+    story += _trait_table(content, style, s, width, header_fill, line)
+    story += _notes(content, s, width, header_fill, line, zebra)
+    return story
+
+
+def _trait_table(content: FilloryContent, style, s: _Styles, width: float, header_fill: str,  # type: ignore[no-untyped-def]
+                 line: str) -> list[Flowable]:
+    """All traits in three side-by-side groups: name (family colour swatch), cards, trick, scoring."""
+    entries = []
+    for t in content.traits:
+        chip = style.chip(t.name)
+        marks = []
+        if t.trick is not None:
+            marks.append("trick")
+        if not t.scorable:
+            marks.append("never scored")
+        entries.append([_Swatch(chip.fill or "#FFFFFF", chip.edge), Paragraph(escape(t.name), s.cell_bold),
+                        Paragraph(str(len(content.cards_with(t.name))), s.cell),
+                        Paragraph(", ".join(marks), s.small)])
+    groups = 3
+    per_group = -(-len(entries) // groups)
+    group_w = width / groups
+    col_widths: list[float] = []
+    for _ in range(groups):
+        col_widths += [pt(8), group_w * 0.40, pt(12), group_w - pt(20) - group_w * 0.40]
+    header: list = []
+    for _ in range(groups):
+        header += ["", Paragraph("Trait", s.cell_bold), Paragraph("Cards", s.cell_bold), ""]
+    rows = [header]
+    for r in range(per_group):
+        row: list = []
+        for g in range(groups):
+            i = g * per_group + r
+            row += entries[i] if i < len(entries) else ["", "", "", ""]
+        rows.append(row)
+    table = Table(rows, colWidths=col_widths)
+    table.setStyle(TableStyle([
+        ("BACKGROUND", (0, 0), (-1, 0), header_fill),
+        ("LINEBELOW", (0, 0), (-1, -1), 0.4, line),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), 2.0),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.4),
+        ("LEFTPADDING", (0, 0), (-1, -1), 3),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+    ]))
+    legend = " · ".join(f"<font color='{f.colour}'><b>{escape(f.name)}</b></font>: {escape(', '.join(f.traits))}"
+                        for f in style.theme.families)
+    return [KeepTogether([
+        Paragraph(f"The {len(content.traits)} traits and how many cards carry each", s.h2), table,
+        Spacer(1, pt(1.5)),
+        Paragraph(f"Chip colours on the cards group the traits into families (the name is always printed): "
+                  f"{legend}.", s.small),
+    ])]
+
+
+def _notes(content: FilloryContent, s: _Styles, width: float, header_fill: str, line: str,
+           zebra: str | None) -> list[Flowable]:
+    """The data notes grouped by the card (or rule) they concern."""
+    grouped: dict[str, list[str]] = {}
+    for note in content.notes:
+        grouped.setdefault(_subject_label(content, note.subject), []).append(_note_markup(note))
+    rows = [[Paragraph("Concerns", s.cell_bold), Paragraph("What the printed rulebook says and how we read it",
+                                                           s.cell_bold)]]
+    for subject, described in grouped.items():
+        rows.append([Paragraph(escape(subject), s.cell_bold),
+                     [Paragraph(markup, s.cell) for markup in described]])
+    table = Table(rows, colWidths=[pt(42), width - pt(42)], repeatRows=1)
+    table.setStyle(_grid_style(header_fill, line, zebra))
+    return [Paragraph("Notes on the card list", s.h2),
+            Paragraph("The printed card list has a few slips. The deck, the companion and these sheets all read "
+                      "them the same way:", s.body), Spacer(1, pt(1.5)), table]
+
+
+def render_reference(content: FilloryContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
+    paper = resolved.paper
+    page_w, page_h = pt(paper.width), pt(paper.height)
+    margin = pt(MARGIN_MM)
+    title = f"{content.title}: reference sheet"
+
+    def on_page(canvas: Canvas, doc: BaseDocTemplate) -> None:
+        apply_document_settings(canvas, title=title, subject="Turn phases, card tricks, scoring, traits, notes")
+        canvas.saveState()
+        canvas.setFont("Helvetica", 7)
+        canvas.setFillColor("#6B7080")
+        canvas.drawString(margin, margin / 2, f"{content.title} · reference · page {doc.page}")
+        canvas.drawRightString(page_w - margin, margin / 2,
+                               "Fan-made play aid: every rule is retold in our own words.")
+        canvas.restoreState()
+        page = Rect(0, 0, paper.width, paper.height)
+        set_page_boxes(canvas, page, page, paper.width, paper.height)
+
+    doc = BaseDocTemplate(str(path), pagesize=(page_w, page_h), leftMargin=margin, rightMargin=margin,
+                          topMargin=margin, bottomMargin=margin, invariant=1, pageCompression=1,
+                          title=title, author="Spellbook Table", creator="Spellbook Table cardgen")
+    frame = Frame(margin, margin, page_w - 2 * margin, page_h - 2 * margin, id="body",
+                  leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=on_page)])
+    doc.build(reference_story(content, resolved, page_w - 2 * margin))
+    progress(1)

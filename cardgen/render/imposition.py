@@ -1,0 +1,213 @@
+"""Imposition: faces onto sheets, with bleed clipping, crop marks, registration marks and duplex backs.
+
+Faces know nothing about sheets; this module knows nothing about any game. It asks a
+:class:`~cardgen.render.layout.SheetLayout` where every card goes and draws each face there,
+clipped to the bleed that position allows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Literal, Sequence
+
+from reportlab.pdfgen.canvas import Canvas
+
+from .faces import Face, fit_font_size
+from .layout import Rect, SheetLayout, Slot
+from .pdf import pt, set_page_boxes
+from .print_specs import SheetRules
+
+Side = Literal["front", "back"]
+MARK_COLOUR = "#000000"
+LABEL_COLOUR = "#6B7080"
+
+
+@dataclass(frozen=True)
+class ImpositionSettings:
+    crop_marks: bool = True
+    duplex: bool = True          # backs right after each front sheet, mirrored for long-edge flipping
+    back_offset_x: float = 0.0   # mm, to the right as seen on the back page
+    back_offset_y: float = 0.0   # mm, upwards
+
+
+@dataclass(frozen=True)
+class SheetInfo:
+    side: Side
+    sheet: int       # 1-based
+    sheets: int
+    first_card: int  # 1-based position in the deck
+    last_card: int
+
+
+SheetLabel = Callable[[SheetInfo], str]
+
+
+def draw_face(canvas: Canvas, face: Face, slot: Slot, bleed: float) -> None:
+    """Draw ``face`` into ``slot``: clip to the slot's allowed bleed, move and turn the origin."""
+    canvas.saveState()
+    clip = slot.bleed_rect
+    path = canvas.beginPath()
+    path.rect(pt(clip.x), pt(clip.y), pt(clip.width), pt(clip.height))
+    canvas.clipPath(path, stroke=0, fill=0)
+    t = slot.trim
+    if slot.rotation == 90:
+        canvas.translate(pt(t.right), pt(t.y))
+        canvas.rotate(90)
+    elif slot.rotation == -90:
+        canvas.translate(pt(t.x), pt(t.top))
+        canvas.rotate(-90)
+    else:
+        canvas.translate(pt(t.x), pt(t.y))
+    face.draw(canvas, bleed)
+    canvas.restoreState()
+
+
+def draw_crop_marks(canvas: Canvas, layout: SheetLayout, rules: SheetRules) -> None:
+    """Short hairlines outside the bleed, in line with every cut, stopping at the paper edge."""
+    xs, ys = layout.cut_lines()
+    outer = layout.bleed_area
+    w, h = layout.paper.width, layout.paper.height
+    gap, length = rules.crop_gap, rules.crop_length
+    canvas.saveState()
+    canvas.setStrokeColor(MARK_COLOUR)
+    canvas.setLineWidth(rules.crop_line_width_pt)
+    path = canvas.beginPath()
+    segments: list[tuple[float, float, float, float]] = []
+    for x in xs:
+        segments.append((x, outer.top + gap, x, min(h, outer.top + gap + length)))
+        segments.append((x, outer.y - gap, x, max(0.0, outer.y - gap - length)))
+    for y in ys:
+        segments.append((outer.x - gap, y, max(0.0, outer.x - gap - length), y))
+        segments.append((outer.right + gap, y, min(w, outer.right + gap + length), y))
+    for x0, y0, x1, y1 in segments:
+        if abs(x1 - x0) + abs(y1 - y0) >= 1.0:  # skip marks the paper edge leaves no room for
+            path.moveTo(pt(x0), pt(y0))
+            path.lineTo(pt(x1), pt(y1))
+    canvas.drawPath(path, stroke=1, fill=0)
+    canvas.restoreState()
+
+
+def registration_points(layout: SheetLayout, rules: SheetRules) -> list[tuple[float, float]]:
+    """Centres of the registration targets on a front page (mm).
+
+    They go into whichever pair of margins is roomier, 1 mm outside the bleed, level with the middle
+    of the top row (left and right margins) or of the first and last columns (top margin): never on a
+    cut line, never where the sheet label goes, and at the mirrored spots on a duplex back.
+    """
+    outer, grid = layout.bleed_area, layout.grid
+    col_w, row_h = layout.footprint
+    radius = rules.registration_diameter / 2
+    side_room, end_room = outer.x - 1.0, layout.paper.height - outer.top - 1.0
+    if max(side_room, end_room) < rules.registration_diameter:
+        return []
+    if side_room >= end_room:
+        y = grid.top - row_h / 2
+        return [(outer.x - 1.0 - radius, y), (outer.right + 1.0 + radius, y)]
+    y = outer.top + 1.0 + radius
+    points = [(grid.x + col_w / 2, y), (grid.right - col_w / 2, y)]
+    return points[:1] if layout.columns == 1 else points
+
+
+def draw_registration(canvas: Canvas, points: Sequence[tuple[float, float]], rules: SheetRules) -> None:
+    radius = rules.registration_diameter / 2
+    canvas.saveState()
+    canvas.setStrokeColor(MARK_COLOUR)
+    canvas.setLineWidth(rules.registration_line_width_pt)
+    for x, y in points:
+        canvas.circle(pt(x), pt(y), pt(radius * 0.6), stroke=1, fill=0)
+        canvas.line(pt(x - radius), pt(y), pt(x + radius), pt(y))
+        canvas.line(pt(x), pt(y - radius), pt(x), pt(y + radius))
+    canvas.restoreState()
+
+
+def draw_sheet_label(canvas: Canvas, layout: SheetLayout, grid: Rect, text: str) -> None:
+    """A short grey caption in the bottom margin, or up the left margin when the bottom is too tight.
+
+    It is centred on a card's middle (never on a cut line) so it does not cross a crop mark.
+    """
+    col_w, row_h = layout.footprint
+    outer_bottom = grid.y - layout.bleed
+    outer_left = grid.x - layout.bleed
+    canvas.saveState()
+    canvas.setFillColor(LABEL_COLOUR)
+    if outer_bottom >= 7.0:
+        size = fit_font_size(text, "Helvetica", pt(col_w - 4), 6.5, 4.5)
+        column = (layout.columns - 1) // 2
+        centre_x = grid.x + column * (col_w + layout.gutter) + col_w / 2
+        canvas.setFont("Helvetica", size)
+        canvas.drawCentredString(pt(centre_x), pt(outer_bottom - 3.5), text)
+    elif outer_left >= 7.0:
+        size = fit_font_size(text, "Helvetica", pt(row_h - 4), 6.5, 4.5)
+        centre_y = grid.y + row_h / 2  # middle of the bottom row
+        canvas.translate(pt(outer_left - 1.5), pt(centre_y))
+        canvas.rotate(90)
+        canvas.setFont("Helvetica", size)
+        canvas.drawCentredString(0, 0, text)
+    canvas.restoreState()
+
+
+def _mirrored_grid(layout: SheetLayout, settings: ImpositionSettings) -> Rect:
+    g = layout.grid
+    return Rect(layout.paper.width - g.right + settings.back_offset_x, g.y + settings.back_offset_y,
+                g.width, g.height)
+
+
+def impose(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts: Sequence[Face],
+           backs: Sequence[Face], settings: ImpositionSettings, label: SheetLabel,
+           on_card: Callable[[int], None] | None = None) -> int:
+    """Draw every front (and its back) onto sheets; returns the number of pages written.
+
+    Duplex: front sheet, then its back sheet mirrored for long-edge flipping and shifted by the back
+    offset. Not duplex: all front sheets, then all back sheets unmirrored (for cutting and gluing).
+    """
+    if len(backs) != len(fronts):
+        raise ValueError(f"{len(fronts)} fronts but {len(backs)} backs")
+    per_sheet = layout.per_sheet
+    sheets = layout.sheets_for(len(fronts))
+    w, h = layout.paper.width, layout.paper.height
+    reg_front = registration_points(layout, rules)
+    pages = 0
+
+    def info(side: Side, sheet: int) -> SheetInfo:
+        first = sheet * per_sheet
+        return SheetInfo(side, sheet + 1, sheets, first + 1, min(len(fronts), first + per_sheet))
+
+    def front_page(sheet: int) -> None:
+        nonlocal pages
+        chunk = fronts[sheet * per_sheet:(sheet + 1) * per_sheet]
+        for i, face in enumerate(chunk):
+            draw_face(canvas, face, layout.slot(i), layout.bleed)
+            if on_card:
+                on_card(1)
+        if settings.crop_marks:
+            draw_crop_marks(canvas, layout, rules)
+        draw_registration(canvas, reg_front, rules)
+        draw_sheet_label(canvas, layout, layout.grid, label(info("front", sheet)))
+        set_page_boxes(canvas, layout.grid, layout.bleed_area, w, h)
+        canvas.showPage()
+        pages += 1
+
+    def back_page(sheet: int, mirrored: bool) -> None:
+        nonlocal pages
+        dx, dy = (settings.back_offset_x, settings.back_offset_y) if mirrored else (0.0, 0.0)
+        chunk = backs[sheet * per_sheet:(sheet + 1) * per_sheet]
+        for i, face in enumerate(chunk):
+            draw_face(canvas, face, layout.back_slot(i, dx, dy, mirrored=mirrored), layout.bleed)
+        grid = _mirrored_grid(layout, settings) if mirrored else layout.grid
+        if mirrored:
+            draw_registration(canvas, [(w - x + dx, y + dy) for x, y in reg_front], rules)
+        draw_sheet_label(canvas, layout, grid, label(info("back", sheet)))
+        b = layout.bleed
+        set_page_boxes(canvas, grid, grid.grown(b, b, b, b), w, h)
+        canvas.showPage()
+        pages += 1
+
+    for sheet in range(sheets):
+        front_page(sheet)
+        if settings.duplex:
+            back_page(sheet, mirrored=True)
+    if not settings.duplex:
+        for sheet in range(sheets):
+            back_page(sheet, mirrored=False)
+    return pages
+

@@ -1,0 +1,73 @@
+"""What a build is asked to do: one frozen, validated set of options shared by every document."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .layout import LayoutError, SheetLayout, plan_layout
+from .print_specs import CardSize, PaperSize, PrintSpecs
+from .qr import validate_base_url
+
+DEFAULT_BASE_URL = "http://localhost:8000"
+MAX_BLEED_MM = 10.0
+MAX_BACK_OFFSET_MM = 20.0
+
+
+class BuildError(Exception):
+    """A build that cannot go ahead, with a reason a person can act on."""
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """Everything ``cardgen build`` can be told. Lengths in millimetres."""
+
+    game: str = "all"
+    paper: str = "A4"
+    card_size: str = "poker"
+    bleed: float = 3.0
+    crop_marks: bool = True
+    duplex: bool = True
+    back_offset_x: float = 0.0
+    back_offset_y: float = 0.0
+    ink_saver: bool = False
+    base_url: str = DEFAULT_BASE_URL
+    out_dir: Path = Path("output")
+    data_dir: Path | None = None          # None: the project's data/ (or $SPELLBOOK_DATA)
+    documents: tuple[str, ...] = field(default=())  # empty: every document of each game
+
+
+@dataclass(frozen=True)
+class ResolvedOptions:
+    """Options checked against the print specs: real sizes instead of names."""
+
+    options: BuildOptions
+    specs: PrintSpecs
+    paper: PaperSize
+    card_size: CardSize
+    base_url: str
+
+    def card_layout(self) -> SheetLayout:
+        try:
+            return plan_layout(self.paper, self.card_size, self.options.bleed, self.specs.sheet)
+        except LayoutError as exc:
+            raise BuildError(str(exc)) from exc
+
+
+def resolve(options: BuildOptions, specs: PrintSpecs) -> ResolvedOptions:
+    """Check every option; raises BuildError naming the option and the accepted values."""
+    try:
+        paper = specs.paper(options.paper)
+        card_size = specs.card_size(options.card_size)
+    except KeyError as exc:
+        raise BuildError(exc.args[0]) from exc
+    if not 0 <= options.bleed <= MAX_BLEED_MM:
+        raise BuildError(f"bleed must be between 0 and {MAX_BLEED_MM:g} mm, got {options.bleed:g}")
+    for name, value in (("back offset x", options.back_offset_x), ("back offset y", options.back_offset_y)):
+        if abs(value) > MAX_BACK_OFFSET_MM:
+            raise BuildError(f"{name} must be within ±{MAX_BACK_OFFSET_MM:g} mm, got {value:g}")
+    try:
+        base_url = validate_base_url(options.base_url)
+    except ValueError as exc:
+        raise BuildError(str(exc)) from exc
+    return ResolvedOptions(options, specs, paper, card_size, base_url)
