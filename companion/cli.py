@@ -155,6 +155,7 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
         "errorlog": "-",
         "loglevel": "info",
         "proc_name": "spellbook-companion",
+        "control_socket_disable": True,  # gunicorn 24+ would share one control socket between servers
     }
     CompanionServer(options).run()
 
