@@ -1,0 +1,113 @@
+"""Magicians of Fillory rules: the companion's referee for a physical game of the shared-deck card game.
+
+Players report on their phones what they did (including which card they drew, so no move needs
+randomness); this module keeps where each of the 110 cards is, the victory points with their causes,
+and refuses illegal moves with a sentence and a rule id from ``data/fillory/rules.toml``.
+It follows the interface in :mod:`companion.rules.base`; the work is split over ``fillory_*`` helpers:
+
+- :mod:`.fillory_state` — the frozen state, the working copy for a move, the JSON round trip
+- :mod:`.fillory_moves` — ``apply``: turn steps, draw, play, summon/banish, score, end of turn
+- :mod:`.fillory_tricks` — the card trick phase (one effect per trait with a trick)
+- :mod:`.fillory_play` — trait scores, advice, random legal moves for playouts and benchmarks
+- :mod:`.fillory_text` — the move log: redaction per viewer and one public line per move
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Sequence
+
+from .base import Outcome, SetupError, check_players
+from .fillory_moves import MOVE_TYPES, apply
+from .fillory_play import acting_seats, advice, random_legal_move, stalled, trait_points
+from .fillory_state import CARDS, GAME, GAME_ID, FilloryState, state_from_json, state_to_json
+from .fillory_text import describe_move, redact_move
+
+TITLE: str = GAME.title
+MIN_PLAYERS: int = GAME.min_players
+MAX_PLAYERS: int = GAME.max_players
+OPTIONS: dict[str, str] = {"first_seat": "Seat number (from 0) of the most magical player, who takes the first turn."}
+
+State = FilloryState
+
+
+def setup(players: Sequence[str], options: Mapping[str, Any] | None = None,
+          rng: random.Random | None = None) -> FilloryState:
+    """A new game: the 13 setup cards in the neutral zone, the rest in the deck, hands still to be drawn.
+
+    Needs no randomness (players shuffle the real deck and report their draws); ``rng`` is accepted
+    for the shared interface.
+    """
+    names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise SetupError("options must be an object such as {\"first_seat\": 0}")
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise SetupError(f"unknown option {', '.join(map(repr, unknown))}; {TITLE} knows: {', '.join(OPTIONS)}")
+    first = options.get("first_seat", 0)
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(names):
+        raise SetupError(f"first_seat must be a seat number from 0 to {len(names) - 1}, got {first!r}")
+    neutral = set(GAME.setup_neutral)
+    return FilloryState(
+        players=names, first_seat=first, phase="deal",
+        locations=tuple("neutral" if card.id in neutral else "deck" for card in CARDS),
+        ledger=tuple(() for _ in names),
+    )
+
+
+def _check_viewer(state: FilloryState, seat: int | None) -> None:
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players)):
+        raise ValueError(f"there is no seat {seat!r} in this game")
+
+
+def view(state: FilloryState, seat: int | None = None) -> dict[str, Any]:
+    """The state as ``seat`` may see it (``None``: the public table view); only your own hand is listed."""
+    _check_viewer(state, seat)
+    pending = None
+    if state.pending is not None:
+        pending = {"card": state.pending, "options": [
+            {"action": opt.action, "kind": opt.kind, "target": opt.target, "label": opt.label(GAME)}
+            for opt in GAME.card(state.pending).ability]}
+    players = []
+    for s, player in enumerate(state.players):
+        hand = state.cards_at(f"hand:{s}")
+        players.append({
+            "seat": s, "name": player, "vp": state.vp(s), "scored": state.scored(s),
+            "zone": state.cards_at(f"zone:{s}"), "hand_count": len(hand),
+            "hand": hand if s == seat else None,
+        })
+    return {
+        "game": GAME_ID, "phase": state.phase,
+        "turn": {"seat": state.turn_seat, "step": state.step, "number": state.turn_number,
+                 "extra_action": state.extra_action},
+        "pending": pending, "players": players,
+        "neutral": state.cards_at("neutral"), "discard": state.cards_at("discard"),
+        "deck_count": len(state.cards_at("deck")),
+        "you": seat, "over": state.phase == "over", "winner": state.winner,
+    }
+
+
+def score(state: FilloryState) -> list[dict[str, Any]]:
+    """Every seat's total with its breakdown, one entry per cause in the order the points came."""
+    return [{"seat": s, "name": player, "total": state.vp(s),
+             "breakdown": [{"cause": entry.cause(), "points": entry.points} for entry in state.ledger[s]]}
+            for s, player in enumerate(state.players)]
+
+
+def outcome(state: FilloryState) -> Outcome:
+    """Over once a seat reaches the victory points; that seat alone wins (no ties: play stops at once)."""
+    if state.phase != "over" or state.winner is None:
+        return Outcome(over=False)
+    seat = state.winner
+    return Outcome(over=True, winner=seat, winners=(seat,),
+                   reason=f"{state.players[seat]} reached {state.vp(seat)} VP first "
+                          f"(the goal is {GAME.victory_points})")
+
+
+__all__ = [
+    "GAME_ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "MOVE_TYPES", "OPTIONS", "State", "FilloryState",
+    "setup", "apply", "view", "score", "outcome", "advice", "redact_move", "describe_move",
+    "state_to_json", "state_from_json", "trait_points", "random_legal_move", "acting_seats", "stalled",
+]

@@ -1,0 +1,263 @@
+"""Magicians of Fillory: applying one reported move to the state (turn steps, abilities, score, end).
+
+``apply`` is pure: it copies the state into a :class:`Board`, checks the move against the rules and
+returns a new frozen state, or raises :class:`IllegalMove` with a sentence and a rule id from
+``data/fillory/rules.toml`` (rule None for a malformed move). Card tricks live in fillory_tricks.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from cardgen.catalog.fillory import AbilityOption
+
+from .base import IllegalMove, field, move_type
+from .fillory_state import GAME, STEPS, Board, FilloryState, LedgerEntry, card_id, name, not_at, trait_of
+from .fillory_tricks import apply_trick
+
+MOVE_TYPES: dict[str, str] = {
+    "draw": "Report the card you drew from the deck into your hand (starting hand, or your draw phase).",
+    "play": "Put a card from your hand into your control zone; its special ability then waits.",
+    "summon": "Resolve the waiting ability: take a matching card into your hand or control zone.",
+    "banish": "Resolve the waiting ability: send a matching card from the neutral zone or an opponent's zone to the discard.",
+    "decline": "Give up the waiting special ability (for example when nothing can be targeted).",
+    "trick": "Discard a card from your hand and use the card trick of one of its traits.",
+    "score": "Score one trait: the square of the number of your control-zone cards that have it.",
+    "end_turn": "Discard down to the hand limit and pass the turn to the next player.",
+}
+
+#: The steps in which each move type may be made (score and end_turn may also skip a spent action).
+ALLOWED_STEPS: dict[str, tuple[str, ...]] = {
+    "draw": ("draw",),
+    "play": ("action",),
+    "summon": ("ability",),
+    "banish": ("ability",),
+    "decline": ("ability",),
+    "trick": ("trick",),
+    "score": ("trick", "score"),
+    "end_turn": ("trick", "score", "end"),
+}
+
+PHASE_ORDER = "fillory.turn.phase-order"
+LOCATION = "fillory.card.location"
+
+
+def apply(state: FilloryState, seat: int, move: Mapping[str, Any]) -> FilloryState:
+    """The state after ``seat`` makes ``move``; raises IllegalMove and leaves ``state`` untouched."""
+    if state.phase == "over":
+        winner = state.players[state.winner] if state.winner is not None else "someone"
+        raise IllegalMove(f"The game is over: {winner} reached {GAME.victory_points} victory points, "
+                          "so no more moves are taken.", "fillory.game.over")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players):
+        raise IllegalMove(f"there is no seat {seat!r} in this game", None)
+    kind = move_type(move, MOVE_TYPES)
+    board = Board(state)
+    if state.phase == "deal":
+        if kind != "draw":
+            raise IllegalMove(f"Every player first draws a starting hand of {GAME.starting_hand} cards; "
+                              "the first turn starts after that.", "fillory.setup.deal")
+        deal_draw(board, seat, move)
+        return board.freeze()
+    if seat != state.turn_seat:
+        active = state.players[state.turn_seat] if state.turn_seat is not None else "nobody"
+        raise IllegalMove(f"It is {active}'s turn, not yours: only the active player moves.",
+                          "fillory.turn.not-your-turn")
+    check_step(board, seat, kind)
+    HANDLERS[kind](board, seat, move)
+    return board.freeze()
+
+
+# --- steps ---------------------------------------------------------------------------------------
+
+def action_skippable(board: Board, seat: int) -> bool:
+    """The action phase may be passed over when the hand is empty or it is Time's extra action."""
+    return board.step == "action" and (board.extra_action or board.count_at(f"hand:{seat}") == 0)
+
+
+def check_step(board: Board, seat: int, kind: str) -> None:
+    step = board.step or "draw"
+    allowed = ALLOWED_STEPS[kind]
+    if step in allowed or (kind in ("score", "end_turn") and action_skippable(board, seat)):
+        return
+    if kind in ("summon", "banish", "decline"):
+        raise IllegalMove("No special ability is waiting: an ability works only right after its card "
+                          "is played from your hand.", "fillory.ability.when")
+    if step == "ability":
+        pending = name(board.pending) if board.pending else "the played card"
+        if kind in ("draw", "play"):
+            raise IllegalMove(_too_late(kind, board), PHASE_ORDER)
+        raise IllegalMove(f"First resolve {pending}'s ability (summon or banish one of its targets) "
+                          "or decline it.", PHASE_ORDER)
+    if STEPS.index(step) < STEPS.index(allowed[0]):
+        if step == "draw":
+            raise IllegalMove("Draw your card first: every turn starts with the draw phase.", PHASE_ORDER)
+        if board.extra_action and kind == "trick":
+            raise IllegalMove("There is no second card trick: the Time trick gave you an extra action, "
+                              "then comes the score phase.", PHASE_ORDER)
+        raise IllegalMove("Play a card from your hand first: the action phase comes before the card trick, "
+                          "score and end phases.", PHASE_ORDER)
+    raise IllegalMove(_too_late(kind, board), PHASE_ORDER)
+
+
+def _too_late(kind: str, board: Board) -> str:
+    if kind == "draw":
+        return "You have already drawn this turn; phases never go back."
+    if kind == "play":
+        return "You have already played your card this turn; phases never go back."
+    if kind == "trick":
+        return "The card trick phase is over for this turn; phases never go back."
+    return "You have already scored this turn; only ending the turn is left."
+
+
+def after_ability(board: Board) -> None:
+    board.pending = None
+    board.step = "score" if board.extra_action else "trick"
+
+
+def start_turn(board: Board, seat: int) -> None:
+    board.turn_seat = seat
+    board.turn_number += 1
+    board.extra_action = False
+    board.pending = None
+    nothing_to_draw = board.count_at("deck") == 0 and board.count_at("discard") == 0
+    board.step = "action" if nothing_to_draw else "draw"
+
+
+# --- handlers ------------------------------------------------------------------------------------
+
+def draw_one(board: Board, seat: int, card: str) -> None:
+    """Move ``card`` from the deck into ``seat``'s hand, reshuffling the discard pile if the deck is empty."""
+    if board.count_at("deck") == 0:
+        if board.count_at("discard") == 0:
+            raise IllegalMove("The deck and the discard pile are both empty: there is nothing to draw.",
+                              "fillory.draw.reshuffle")
+        board.reshuffle()
+    if board.where(card) != "deck":
+        raise not_at(card, "the deck", board, seat, LOCATION)
+    board.move(card, f"hand:{seat}")
+
+
+def deal_draw(board: Board, seat: int, move: Mapping[str, Any]) -> None:
+    card = card_id(field(move, "card"), "card")
+    if board.count_at(f"hand:{seat}") >= GAME.starting_hand:
+        raise IllegalMove(f"You already hold your {GAME.starting_hand} starting cards; the game starts "
+                          "when everyone has drawn theirs.", "fillory.setup.deal")
+    draw_one(board, seat, card)
+    if all(board.count_at(f"hand:{s}") >= GAME.starting_hand for s in range(len(board.players))):
+        board.phase = "play"
+        board.turn_number = 0
+        start_turn(board, board.state.first_seat)
+
+
+def turn_draw(board: Board, seat: int, move: Mapping[str, Any]) -> None:
+    draw_one(board, seat, card_id(field(move, "card"), "card"))
+    board.step = "action"
+
+
+def play(board: Board, seat: int, move: Mapping[str, Any]) -> None:
+    card = card_id(field(move, "card"), "card")
+    if board.where(card) != f"hand:{seat}":
+        raise not_at(card, "your hand", board, seat, LOCATION)
+    board.move(card, f"zone:{seat}")
+    if GAME.card(card).ability:
+        board.pending = card
+        board.step = "ability"
+    else:
+        after_ability(board)
+
+
+def _options(board: Board, action: str) -> tuple[AbilityOption, ...]:
+    assert board.pending is not None
+    return tuple(opt for opt in GAME.card(board.pending).ability if opt.action == action)
+
+
+def _matching(board: Board, action: str, card: str) -> None:
+    """Refuse ``card`` unless one of the waiting ability's ``action`` options names it or its trait."""
+    pending = name(board.pending or "")
+    options = _options(board, action)
+    labels = " or ".join(opt.label(GAME) for opt in options)
+    if not options:
+        others = GAME.ability_text(GAME.card(board.pending or ""))
+        raise IllegalMove(f"{pending}'s ability cannot {action} ({others}).", "fillory.ability.target")
+    traits = GAME.card(card).traits
+    if not any(opt.target == card if opt.kind == "card" else opt.target in traits for opt in options):
+        raise IllegalMove(f"{pending}'s ability can {action} {labels}; {name(card)} does not match.",
+                          "fillory.ability.target")
+
+
+def summon(board: Board, seat: int, move: Mapping[str, Any]) -> None:
+    card = card_id(field(move, "card"), "card")
+    destination = field(move, "to")
+    if destination not in ("hand", "zone"):
+        raise IllegalMove("field 'to' must be 'hand' or 'zone'", None)
+    _matching(board, "summon", card)
+    if board.where(card) == f"zone:{seat}":
+        raise IllegalMove(f"{name(card)} is already in your control zone; summon takes a card from "
+                          "anywhere else.", "fillory.summon")
+    board.move(card, f"{destination}:{seat}")
+    after_ability(board)
+
+
+def banish(board: Board, seat: int, move: Mapping[str, Any]) -> None:
+    card = card_id(field(move, "card"), "card")
+    _matching(board, "banish", card)
+    place = board.where(card)
+    if place != "neutral" and not (place.startswith("zone:") and place != f"zone:{seat}"):
+        raise not_at(card, "the neutral zone or an opponent's control zone (the only places banish "
+                     "reaches)", board, seat, "fillory.banish")
+    board.move(card, "discard")
+    after_ability(board)
+
+
+def decline(board: Board, seat: int, move: Mapping[str, Any]) -> None:
+    after_ability(board)
+
+
+def trick(board: Board, seat: int, move: Mapping[str, Any]) -> None:
+    kind = apply_trick(board, seat, move)
+    if board.phase == "over":
+        return
+    if kind == "extra_action":
+        board.extra_action = True
+        board.step = "action"
+    else:
+        board.step = "score"
+
+
+def score(board: Board, seat: int, move: Mapping[str, Any]) -> None:
+    trait = trait_of(field(move, "trait"))
+    if not trait.scorable:
+        raise IllegalMove(f"The {trait.name} trait can never be scored.", "fillory.score.no-character")
+    done = {e.trait: e.points for e in board.ledger[seat] if e.kind == "score"}
+    if trait.name in done:
+        raise IllegalMove(f"You already scored {trait.name} ({done[trait.name]} VP); each trait scores "
+                          "only once per player.", "fillory.score.once")
+    count = sum(1 for c in board.cards_at(f"zone:{seat}") if GAME.card(c).has_trait(trait.name))
+    if count == 0:
+        raise IllegalMove(f"No card in your control zone has the trait {trait.name}, so it would score "
+                          "nothing.", "fillory.score.empty")
+    board.step = "end"
+    board.award(seat, LedgerEntry("score", trait.name, count, count * count))
+
+
+def end_turn(board: Board, seat: int, move: Mapping[str, Any]) -> None:
+    refs = field(move, "discard", list, required=False, default=[])
+    discards = [card_id(ref, "discard") for ref in refs]
+    if len(set(discards)) != len(discards):
+        raise IllegalMove("field 'discard' lists the same card twice", None)
+    for card in discards:
+        if board.where(card) != f"hand:{seat}":
+            raise not_at(card, "your hand", board, seat, LOCATION)
+    left = board.count_at(f"hand:{seat}") - len(discards)
+    if left > GAME.hand_limit:
+        raise IllegalMove(f"You may keep at most {GAME.hand_limit} cards at the end of your turn: discard "
+                          f"{left - GAME.hand_limit} more (you would still hold {left}).", "fillory.end.hand-limit")
+    for card in discards:
+        board.move(card, "discard")
+    start_turn(board, (seat + 1) % len(board.players))
+
+
+HANDLERS: dict[str, Callable[[Board, int, Mapping[str, Any]], None]] = {
+    "draw": turn_draw, "play": play, "summon": summon, "banish": banish, "decline": decline,
+    "trick": trick, "score": score, "end_turn": end_turn,
+}

@@ -1,0 +1,242 @@
+"""Magicians of Fillory: the game state, a mutable working copy for moves, and the JSON round trip.
+
+Where every card lies is one tuple of locations aligned with :data:`CARDS` (the 110 cards in card
+number order), so "every card is in exactly one place" holds by construction. A location is
+``"deck"``, ``"discard"``, ``"neutral"``, ``"zone:<seat>"`` or ``"hand:<seat>"``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Literal, Mapping
+
+from cardgen.catalog import content
+from cardgen.catalog.fillory import Card, FilloryContent, Trait
+
+from .base import IllegalMove
+
+GAME_ID = "fillory"
+GAME: FilloryContent = content(GAME_ID)
+CARDS: tuple[Card, ...] = tuple(sorted(GAME.cards, key=lambda card: card.number))
+CARD_INDEX: dict[str, int] = {card.id: i for i, card in enumerate(CARDS)}
+RULE_IDS: frozenset[str] = frozenset(rule.id for rule in GAME.rules)
+
+Phase = Literal["deal", "play", "over"]
+Step = Literal["draw", "action", "ability", "trick", "score", "end"]
+PHASES: tuple[str, ...] = ("deal", "play", "over")
+STEPS: tuple[str, ...] = ("draw", "action", "ability", "trick", "score", "end")
+FIXED_PLACES: tuple[str, ...] = ("deck", "discard", "neutral")
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    """One cause of victory points: a scored trait (``cards`` cards, their square) or a card trick."""
+
+    kind: Literal["score", "trick"]
+    trait: str
+    cards: int
+    points: int
+
+    def cause(self) -> str:
+        if self.kind == "score":
+            return f"{self.trait} ×{self.cards} = {self.points}"
+        return f"{self.trait} trick"
+
+
+@dataclass(frozen=True)
+class FilloryState:
+    players: tuple[str, ...]
+    first_seat: int
+    phase: Phase
+    locations: tuple[str, ...]                  # aligned with CARDS
+    ledger: tuple[tuple[LedgerEntry, ...], ...]  # per seat, in the order the points were gained
+    turn_seat: int | None = None
+    step: Step | None = None
+    turn_number: int = 0
+    extra_action: bool = False                  # the Time trick was used this turn
+    pending: str | None = None                  # id of the played card whose ability waits
+    winner: int | None = None
+
+    def where(self, card_id: str) -> str:
+        return self.locations[CARD_INDEX[card_id]]
+
+    def cards_at(self, place: str) -> list[str]:
+        """Card ids at ``place`` in card number order."""
+        return [CARDS[i].id for i, loc in enumerate(self.locations) if loc == place]
+
+    def vp(self, seat: int) -> int:
+        return sum(entry.points for entry in self.ledger[seat])
+
+    def scored(self, seat: int) -> dict[str, int]:
+        return {e.trait: e.points for e in self.ledger[seat] if e.kind == "score"}
+
+
+class Board:
+    """A mutable working copy of a state while one move is applied; :meth:`freeze` gives the result."""
+
+    def __init__(self, state: FilloryState):
+        self.state = state
+        self.locations = list(state.locations)
+        self.ledger = [list(entries) for entries in state.ledger]
+        self.phase: Phase = state.phase
+        self.turn_seat = state.turn_seat
+        self.step: Step | None = state.step
+        self.turn_number = state.turn_number
+        self.extra_action = state.extra_action
+        self.pending = state.pending
+        self.winner = state.winner
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.state.players
+
+    def where(self, card_id: str) -> str:
+        return self.locations[CARD_INDEX[card_id]]
+
+    def cards_at(self, place: str) -> list[str]:
+        return [CARDS[i].id for i, loc in enumerate(self.locations) if loc == place]
+
+    def count_at(self, place: str) -> int:
+        return sum(1 for loc in self.locations if loc == place)
+
+    def move(self, card_id: str, place: str) -> None:
+        self.locations[CARD_INDEX[card_id]] = place
+
+    def reshuffle(self) -> None:
+        """The deck ran out: the discard pile becomes the new deck (rule fillory.draw.reshuffle)."""
+        self.locations = ["deck" if loc == "discard" else loc for loc in self.locations]
+
+    def vp(self, seat: int) -> int:
+        return sum(entry.points for entry in self.ledger[seat])
+
+    def award(self, seat: int, entry: LedgerEntry) -> None:
+        """Add points; reaching the target ends the game at once with this seat as the winner."""
+        self.ledger[seat].append(entry)
+        if self.vp(seat) >= GAME.victory_points:
+            self.phase = "over"
+            self.winner = seat
+            self.turn_seat = None
+            self.step = None
+            self.pending = None
+
+    def freeze(self) -> FilloryState:
+        return replace(
+            self.state, locations=tuple(self.locations), ledger=tuple(tuple(e) for e in self.ledger),
+            phase=self.phase, turn_seat=self.turn_seat, step=self.step, turn_number=self.turn_number,
+            extra_action=self.extra_action, pending=self.pending, winner=self.winner,
+        )
+
+
+# --- reading move fields -------------------------------------------------------------------------
+
+def card_id(ref: Any, field_name: str) -> str:
+    """A card id from a card id or name in any case; IllegalMove (rule None) otherwise."""
+    if not isinstance(ref, str) or not ref.strip():
+        raise IllegalMove(f"field '{field_name}' must name a card", None)
+    found = GAME.find_card(ref) or GAME.find_card(ref.strip().lower())
+    if found is None:
+        raise IllegalMove(f"there is no card called '{ref}' in {GAME.title}", None)
+    return found.id
+
+
+def trait_of(ref: Any, field_name: str = "trait") -> Trait:
+    if not isinstance(ref, str) or not ref.strip():
+        raise IllegalMove(f"field '{field_name}' must name a trait", None)
+    found = GAME.find_trait(ref)
+    if found is None:
+        raise IllegalMove(f"there is no trait called '{ref}' in {GAME.title}", None)
+    return found
+
+
+def name(card: str) -> str:
+    return GAME.card(card).name
+
+
+def place_label(place: str, players: tuple[str, ...], me: int | None) -> str | None:
+    """Where a card is, in words, if that is public (hands and the deck are secret)."""
+    if place == "neutral":
+        return "the neutral zone"
+    if place == "discard":
+        return "the discard pile"
+    kind, _, seat_text = place.partition(":")
+    seat = int(seat_text) if seat_text else -1
+    if kind == "zone":
+        return "your control zone" if seat == me else f"{players[seat]}'s control zone"
+    if kind == "hand" and seat == me:
+        return "your hand"
+    return None
+
+
+def not_at(card: str, wanted: str, board: Board, me: int, rule: str) -> IllegalMove:
+    """The refusal for a card that is not where the move needs it (naming its place if public)."""
+    actual = place_label(board.where(card), board.players, me)
+    tail = f"; it is in {actual}" if actual else ""
+    return IllegalMove(f"{name(card)} is not in {wanted}{tail}", rule)
+
+
+def rule_for_trick(trait: str) -> str:
+    rule = f"fillory.trick.{trait.lower()}"
+    return rule if rule in RULE_IDS else "fillory.trick.discard"
+
+
+# --- JSON ----------------------------------------------------------------------------------------
+
+def state_to_json(state: FilloryState) -> dict[str, Any]:
+    return {
+        "game": GAME_ID,
+        "players": list(state.players),
+        "first_seat": state.first_seat,
+        "phase": state.phase,
+        "locations": {CARDS[i].id: loc for i, loc in enumerate(state.locations)},
+        "ledger": [[{"kind": e.kind, "trait": e.trait, "cards": e.cards, "points": e.points} for e in entries]
+                   for entries in state.ledger],
+        "turn": {"seat": state.turn_seat, "step": state.step, "number": state.turn_number,
+                 "extra_action": state.extra_action, "pending": state.pending},
+        "winner": state.winner,
+    }
+
+
+def _valid_place(place: Any, seats: int) -> bool:
+    if place in FIXED_PLACES:
+        return True
+    if not isinstance(place, str):
+        return False
+    kind, _, seat = place.partition(":")
+    return kind in ("zone", "hand") and seat.isdigit() and int(seat) < seats and str(int(seat)) == seat
+
+
+def state_from_json(data: Mapping[str, Any]) -> FilloryState:
+    """The exact inverse of :func:`state_to_json`; ValueError names the first thing wrong."""
+    try:
+        if data.get("game") != GAME_ID:
+            raise ValueError(f"not a {GAME_ID} state")
+        players = tuple(str(p) for p in data["players"])
+        raw_places = data["locations"]
+        if set(raw_places) != set(CARD_INDEX):
+            raise ValueError("locations must list every card exactly once")
+        bad = [cid for cid, place in raw_places.items() if not _valid_place(place, len(players))]
+        if bad:
+            raise ValueError(f"card '{bad[0]}' has an unknown location {raw_places[bad[0]]!r}")
+        if data["phase"] not in PHASES:
+            raise ValueError(f"unknown phase {data['phase']!r}")
+        turn = data["turn"]
+        if turn["step"] is not None and turn["step"] not in STEPS:
+            raise ValueError(f"unknown step {turn['step']!r}")
+        if turn["pending"] is not None and turn["pending"] not in CARD_INDEX:
+            raise ValueError(f"unknown pending card {turn['pending']!r}")
+        ledger = tuple(
+            tuple(LedgerEntry(kind=e["kind"], trait=str(e["trait"]), cards=int(e["cards"]), points=int(e["points"]))
+                  for e in entries)
+            for entries in data["ledger"]
+        )
+        if len(ledger) != len(players):
+            raise ValueError("the ledger needs one list per player")
+        return FilloryState(
+            players=players, first_seat=int(data["first_seat"]), phase=data["phase"],
+            locations=tuple(raw_places[card.id] for card in CARDS), ledger=ledger,
+            turn_seat=None if turn["seat"] is None else int(turn["seat"]), step=turn["step"],
+            turn_number=int(turn["number"]), extra_action=bool(turn["extra_action"]),
+            pending=turn["pending"], winner=None if data["winner"] is None else int(data["winner"]),
+        )
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"malformed {GAME_ID} state: {exc!r}") from None
