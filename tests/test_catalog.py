@@ -1,0 +1,223 @@
+"""The card-data layer: the real Fillory data, and broken copies of it failing with exact messages."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from cardgen.catalog import DataError, content, load_game
+from cardgen.catalog.base import DEFAULT_DATA_DIR
+
+FILLORY = content("fillory")
+SOURCE = DEFAULT_DATA_DIR / "fillory"
+
+
+# -- the real data ---------------------------------------------------------------------------------
+
+def test_real_data_counts() -> None:
+    assert len(FILLORY.cards) == 110
+    assert len(FILLORY.traits) == 27
+    assert len(FILLORY.setup_neutral) == 13
+    assert (FILLORY.victory_points, FILLORY.starting_hand, FILLORY.hand_limit) == (100, 3, 5)
+    assert (FILLORY.min_players, FILLORY.max_players) == (2, 6)
+    assert sorted(c.number for c in FILLORY.cards) == list(range(1, 111))
+    assert len({c.id for c in FILLORY.cards}) == 110
+
+
+def test_the_rulebook_trait_list() -> None:
+    printed = ("Character, Female, Student, Teacher, Place, Artifact, Fillory, God, Magic, Traveler, Hedge, Sex, "
+               "Knowledge, Spell, Religion, Creature, Plot, Time, Psychic, Light, Drugs, Threat, Transform, "
+               "Defense, Heal, Telekinetics, Plover").split(", ")
+    assert [t.name for t in FILLORY.traits] == printed
+    assert [t.name for t in FILLORY.traits if not t.scorable] == ["Character"]
+    assert sum(1 for t in FILLORY.traits if t.trick is not None) == 14
+
+
+def test_setup_neutral_zone_is_the_rulebook_list() -> None:
+    names = [FILLORY.card(cid).name for cid in FILLORY.setup_neutral]
+    assert names == ["The Beast", "Quentin", "Julia", "Alice", "Penny", "Kady", "Brakebills", "Fillory & Further",
+                     "Dean Fogg", "Eliza", "Elliot", "Margo", "Jane Chatwin"]
+
+
+def test_every_ability_target_resolves() -> None:
+    trait_names = {t.name for t in FILLORY.traits}
+    for card in FILLORY.cards:
+        assert card.ability, f"{card.name} has no special ability"
+        for option in card.ability:
+            if option.kind == "card":
+                assert FILLORY.card(option.target).id == option.target
+            else:
+                assert option.target in trait_names, f"{card.name}: {option.target}"
+        for trait in card.traits:
+            assert trait in trait_names, f"{card.name}: {trait}"
+
+
+@pytest.mark.parametrize("ref, expected", [
+    ("quentin", "Quentin"), ("QUENTIN", "Quentin"), ("  the beast ", "The Beast"),
+    ("fillory & further", "Fillory & Further"), ("kadys-mother", "Kady's Mother"),
+])
+def test_card_lookup_by_id_or_name_in_any_case(ref: str, expected: str) -> None:
+    assert FILLORY.card(ref).name == expected
+
+
+def test_unknown_card_is_a_key_error_naming_it() -> None:
+    with pytest.raises(KeyError, match="no card 'Quentin Coldwater'"):
+        FILLORY.card("Quentin Coldwater")
+    assert FILLORY.find_card("nobody") is None
+    assert FILLORY.find_trait("Telekinesis") is None
+
+
+@pytest.mark.parametrize("card, sentence", [
+    ("Quentin", "Summon Julia, Alice, Penny or Elliot"),
+    ("Time Loop", "Summon or Banish Plot"),
+    ("Mike", "Summon Elliot or Banish Eliza"),
+    ("Moonstone Knife", "Banish The Beast"),
+    ("Flight of Geese", "Summon Professor Mayakovsky"),
+    ("Arcane Sigil", "Summon Jane Chatwin, Alice or Quentin"),
+])
+def test_ability_text(card: str, sentence: str) -> None:
+    assert FILLORY.ability_text(FILLORY.card(card)) == sentence
+
+
+def _notes_about(printed: str) -> list[str]:
+    return [n.subject for n in FILLORY.notes if printed in n.printed]
+
+
+@pytest.mark.parametrize("printed, subjects", [
+    ("Creatures", ["mercenaries"]),
+    ("Healing", ["suicide"]),
+    ("the Beast", ["moonstone-knife", "stop-time", "martin-chatwin", "source-of-magic"]),
+    ("Jane", ["arcane-sigil", "time-travel-device"]),
+    ("Martin", ["source-of-magic", "time-travel-device"]),
+    ("Mayakowski", ["flight-of-geese"]),
+    ("Josh", ["victoria", "magic-carrot"]),
+])
+def test_rulebook_slips_have_notes(printed: str, subjects: list[str]) -> None:
+    assert sorted(_notes_about(printed)) == sorted(subjects)
+
+
+def test_one_trait_cards_are_flagged() -> None:
+    one_trait = sorted(c.id for c in FILLORY.cards if len(c.traits) == 1)
+    assert one_trait == ["amphetamines", "cocaine"]
+    for card_id in one_trait:
+        notes = FILLORY.card(card_id).notes
+        assert [n.action for n in notes] == ["flagged"]
+        assert "2 or more traits" in notes[0].text
+
+
+def test_normalised_notes_are_applied_to_the_cards() -> None:
+    assert "Creature" in FILLORY.card("mercenaries").traits
+    assert "Heal" in FILLORY.card("suicide").traits
+    assert FILLORY.card("source-of-magic").ability[0].target == "martin-chatwin"
+
+
+def test_content_is_frozen() -> None:
+    with pytest.raises(AttributeError):
+        FILLORY.cards[0].name = "Renamed"  # type: ignore[misc]
+
+
+# -- broken copies ---------------------------------------------------------------------------------
+
+def _copy(tmp_path: Path) -> Path:
+    shutil.copytree(SOURCE, tmp_path / "fillory")
+    return tmp_path / "fillory"
+
+
+def _replace(folder: Path, file: str, old: str, new: str) -> None:
+    path = folder / file
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {file}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+QUENTIN_TRAITS = 'traits = ["Character", "Student", "Telekinetics", "Fillory"]'
+QUENTIN_SUMMONS_JULIA = '{ action = "summon", card = "Julia" },'
+
+
+def unknown_trait(folder: Path) -> None:
+    _replace(folder, "cards.toml", QUENTIN_TRAITS, QUENTIN_TRAITS.replace("Telekinetics", "Telekinesis"))
+
+
+def unresolvable_target(folder: Path) -> None:
+    _replace(folder, "cards.toml", QUENTIN_SUMMONS_JULIA, QUENTIN_SUMMONS_JULIA.replace("Julia", "Julio"))
+
+
+def unknown_ability_trait(folder: Path) -> None:
+    _replace(folder, "cards.toml", '{ action = "summon", trait = "Spell" }', '{ action = "summon", trait = "Spells" }')
+
+
+def duplicate_id(folder: Path) -> None:
+    _replace(folder, "cards.toml", 'id = "alice"', 'id = "quentin"')
+
+
+def duplicate_number(folder: Path) -> None:
+    _replace(folder, "cards.toml", "number = 3\n", "number = 2\n")
+
+
+def bad_toml(folder: Path) -> None:
+    _replace(folder, "rules.toml", "[[rule]]", "[[rule]\n")
+
+
+def missing_file(folder: Path) -> None:
+    (folder / "notes.toml").unlink()
+
+
+def unknown_setup_card(folder: Path) -> None:
+    _replace(folder, "game.toml", '"Jane Chatwin"', '"Jane"')
+
+
+@pytest.mark.parametrize("breakage, expected", [
+    (unknown_trait, ["cards.toml: card #1 'Quentin': field 'traits': unknown trait 'Telekinesis'"]),
+    (unresolvable_target, ["cards.toml: card #1 'Quentin': field 'ability[1].card': 'Julio' does not name a card"]),
+    (unknown_ability_trait,
+     ["cards.toml: card #3 'Alice': field 'ability[1].trait': 'Spells' does not name a trait"]),
+    (duplicate_id, ["game.toml: game: field 'setup_neutral': 'Alice' is listed twice",
+                    "cards.toml: card #3 'Alice': field 'id': duplicate card id 'quentin'"]),
+    (duplicate_number, ["cards.toml: card #3 'Alice': field 'number': duplicate card number 2"]),
+    (bad_toml, ["rules.toml: not valid TOML: Expected ']]' at the end of an array declaration (at line 4, column 7)",
+                "rules.toml: field 'rule': no [[rule]] records"]),
+    (missing_file, ["notes.toml: file is missing", "notes.toml: field 'note': no [[note]] records"]),
+    (unknown_setup_card, ["game.toml: game: field 'setup_neutral': 'Jane' does not name a card"]),
+], ids=lambda v: v.__name__ if callable(v) else "")
+def test_broken_copy_fails_with_exact_messages(tmp_path: Path, breakage: Callable[[Path], None],
+                                               expected: list[str]) -> None:
+    folder = _copy(tmp_path)
+    breakage(folder)
+    with pytest.raises(DataError) as caught:
+        load_game("fillory", tmp_path)
+    assert [str(p) for p in caught.value.problems] == [f"{folder}/{line}" for line in expected]
+
+
+def test_problems_name_file_record_and_field_separately(tmp_path: Path) -> None:
+    folder = _copy(tmp_path)
+    unknown_trait(folder)
+    with pytest.raises(DataError) as caught:
+        load_game("fillory", tmp_path)
+    (problem,) = caught.value.problems
+    assert (problem.file, problem.record, problem.field) == (str(folder / "cards.toml"), "card #1 'Quentin'", "traits")
+    assert problem.message == "unknown trait 'Telekinesis'"
+
+
+def test_several_problems_are_reported_at_once(tmp_path: Path) -> None:
+    folder = _copy(tmp_path)
+    for breakage in (unknown_trait, unresolvable_target, duplicate_number, missing_file):
+        breakage(folder)
+    with pytest.raises(DataError) as caught:
+        load_game("fillory", tmp_path)
+    lines = [str(p) for p in caught.value.problems]
+    assert lines == [
+        f"{folder}/notes.toml: file is missing",
+        f"{folder}/notes.toml: field 'note': no [[note]] records",
+        f"{folder}/cards.toml: card #1 'Quentin': field 'traits': unknown trait 'Telekinesis'",
+        f"{folder}/cards.toml: card #1 'Quentin': field 'ability[1].card': 'Julio' does not name a card",
+        f"{folder}/cards.toml: card #3 'Alice': field 'number': duplicate card number 2",
+    ]
+    assert str(caught.value).startswith("5 problem(s) in the game data:\n  - ")
+
+
+def test_unknown_game_is_a_data_error(tmp_path: Path) -> None:
+    with pytest.raises(DataError, match="unknown game 'mandragora-x'"):
+        load_game("mandragora-x", tmp_path)

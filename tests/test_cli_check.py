@@ -1,0 +1,107 @@
+"""``cardgen check``: counts and notes on the real data, the problem list on broken copies."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cardgen.catalog.base import DEFAULT_DATA_DIR
+from cardgen.cli import main
+
+CONSOLE_SCRIPT = Path(sys.executable).parent / "cardgen"
+
+
+def _broken_copy(tmp_path: Path) -> Path:
+    """A data folder with two problems in the Fillory cards (and healthy print data)."""
+    shutil.copytree(DEFAULT_DATA_DIR / "fillory", tmp_path / "fillory")
+    shutil.copytree(DEFAULT_DATA_DIR / "print", tmp_path / "print")
+    cards = tmp_path / "fillory" / "cards.toml"
+    text = cards.read_text(encoding="utf-8")
+    text = text.replace('"Telekinetics", "Fillory"]', '"Telekinesis", "Fillory"]', 1)
+    text = text.replace('card = "Julia" },', 'card = "Julio" },', 1)
+    cards.write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_check_real_data_passes_and_prints_counts_and_notes() -> None:
+    result = CliRunner().invoke(main, ["check"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "fillory: Magicians of Fillory: 110 cards, 27 traits, 40 rules, 19 notes" in out
+    assert "print: 2 paper sizes (A4, Letter), 4 card sizes (poker, bridge, tarot, mini)" in out
+    assert "data notes (19):" in out
+    # grouped by subject: the card's name heads its notes, each note described once
+    assert "    Mercenaries (mercenaries):\n      [trait-typo-creatures] traits: printed 'Creatures', read as " \
+           "'Creature'." in out
+    assert "    Source of Magic (source-of-magic):\n      [name-the-beast-source-of-magic]" in out
+    assert "      [name-martin-source-of-magic] ability: printed 'Martin', read as 'Martin Chatwin'." in out
+    assert "    the rulebook:\n      [single-colon-separators]" in out
+    assert out.count("Source of Magic (source-of-magic):") == 1
+    assert out.rstrip().endswith("OK: 1 game(s) and the print data checked, no problems.")
+
+
+def test_check_broken_copy_lists_every_problem_and_exits_1(tmp_path: Path) -> None:
+    root = _broken_copy(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--data", str(root)])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "fillory: 2 problem(s)",
+        f"  {root}/fillory/cards.toml: card #1 'Quentin': field 'traits': unknown trait 'Telekinesis'",
+        f"  {root}/fillory/cards.toml: card #1 'Quentin': field 'ability[1].card': 'Julio' does not name a card",
+    ]
+    assert "Traceback" not in result.output
+    assert "OK:" not in result.output
+
+
+def test_check_reports_broken_print_data(tmp_path: Path) -> None:
+    shutil.copytree(DEFAULT_DATA_DIR / "print", tmp_path / "print")
+    papers = tmp_path / "print" / "papers.toml"
+    papers.write_text(papers.read_text(encoding="utf-8").replace("width = 210.0", 'width = "wide"'),
+                      encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "--data", str(tmp_path)])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "print: 1 problem(s)",
+        f"  {tmp_path}/print/papers.toml: paper #1 'A4': field 'width': expected a number of millimetres, "
+        "got 'wide'",
+    ]
+
+
+def test_check_reports_a_trait_missing_from_the_colour_theme(tmp_path: Path) -> None:
+    shutil.copytree(DEFAULT_DATA_DIR / "fillory", tmp_path / "fillory")
+    shutil.copytree(DEFAULT_DATA_DIR / "print", tmp_path / "print")
+    theme = tmp_path / "print" / "themes" / "fillory.toml"
+    theme.write_text(theme.read_text(encoding="utf-8").replace(', "Plover"]', "]"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "--data", str(tmp_path)])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "fillory colour theme: 1 problem(s)",
+        f"  {tmp_path}/print/themes/fillory.toml: family: field 'traits': trait 'Plover' is in no family",
+    ]
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda root: root / "nowhere", "data folder {root}/nowhere does not exist"),
+    (lambda root: root, "no game folders in {root} (expected one of: fillory)"),
+])
+def test_check_unusable_folder_is_a_clean_error(tmp_path: Path, make, message: str) -> None:  # type: ignore[no-untyped-def]
+    result = CliRunner().invoke(main, ["check", "--data", str(make(tmp_path))])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "Error: " + message.format(root=tmp_path)
+
+
+def test_console_script_runs_check(tmp_path: Path) -> None:
+    assert CONSOLE_SCRIPT.exists(), "install the project (scripts/setup.sh) to get the cardgen console script"
+    ok = subprocess.run([str(CONSOLE_SCRIPT), "check"], capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0, ok.stderr
+    assert "110 cards, 27 traits" in ok.stdout
+    broken = subprocess.run([str(CONSOLE_SCRIPT), "check", "--data", str(_broken_copy(tmp_path))],
+                            capture_output=True, text=True, timeout=60)
+    assert broken.returncode == 1
+    assert "unknown trait 'Telekinesis'" in broken.stderr
+    assert "Traceback" not in broken.stderr + broken.stdout
