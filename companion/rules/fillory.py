@@ -70,21 +70,22 @@ def view(state: FilloryState, seat: int | None = None) -> dict[str, Any]:
         pending = {"card": state.pending, "options": [
             {"action": opt.action, "kind": opt.kind, "target": opt.target, "label": opt.label(GAME)}
             for opt in GAME.card(state.pending).ability]}
+    places = state.by_place()
     players = []
     for s, player in enumerate(state.players):
-        hand = state.cards_at(f"hand:{s}")
+        hand = places.get(f"hand:{s}", [])
         players.append({
             "seat": s, "name": player, "vp": state.vp(s), "scored": state.scored(s),
-            "zone": state.cards_at(f"zone:{s}"), "hand_count": len(hand),
-            "hand": hand if s == seat else None,
+            "zone": places.get(f"zone:{s}", []), "hand_count": len(hand),
+            "hand": list(hand) if s == seat else None,
         })
     return {
         "game": GAME_ID, "phase": state.phase,
         "turn": {"seat": state.turn_seat, "step": state.step, "number": state.turn_number,
                  "extra_action": state.extra_action},
         "pending": pending, "players": players,
-        "neutral": state.cards_at("neutral"), "discard": state.cards_at("discard"),
-        "deck_count": len(state.cards_at("deck")),
+        "neutral": places.get("neutral", []), "discard": places.get("discard", []),
+        "deck_count": len(places.get("deck", [])),
         "you": seat, "over": state.phase == "over", "winner": state.winner,
     }
 

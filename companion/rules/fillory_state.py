@@ -64,6 +64,13 @@ class FilloryState:
         """Card ids at ``place`` in card number order."""
         return [CARDS[i].id for i, loc in enumerate(self.locations) if loc == place]
 
+    def by_place(self) -> dict[str, list[str]]:
+        """Every occupied place with its card ids in card number order (one pass over the cards)."""
+        found: dict[str, list[str]] = {}
+        for card, place in zip(CARDS, self.locations):
+            found.setdefault(place, []).append(card.id)
+        return found
+
     def vp(self, seat: int) -> int:
         return sum(entry.points for entry in self.ledger[seat])
 
@@ -196,13 +203,8 @@ def state_to_json(state: FilloryState) -> dict[str, Any]:
     }
 
 
-def _valid_place(place: Any, seats: int) -> bool:
-    if place in FIXED_PLACES:
-        return True
-    if not isinstance(place, str):
-        return False
-    kind, _, seat = place.partition(":")
-    return kind in ("zone", "hand") and seat.isdigit() and int(seat) < seats and str(int(seat)) == seat
+def _valid_places(seats: int) -> frozenset[str]:
+    return frozenset(FIXED_PLACES) | {f"{kind}:{s}" for kind in ("zone", "hand") for s in range(seats)}
 
 
 def state_from_json(data: Mapping[str, Any]) -> FilloryState:
@@ -214,7 +216,8 @@ def state_from_json(data: Mapping[str, Any]) -> FilloryState:
         raw_places = data["locations"]
         if set(raw_places) != set(CARD_INDEX):
             raise ValueError("locations must list every card exactly once")
-        bad = [cid for cid, place in raw_places.items() if not _valid_place(place, len(players))]
+        valid = _valid_places(len(players))
+        bad = [cid for cid, place in raw_places.items() if not isinstance(place, str) or place not in valid]
         if bad:
             raise ValueError(f"card '{bad[0]}' has an unknown location {raw_places[bad[0]]!r}")
         if data["phase"] not in PHASES:
