@@ -136,6 +136,8 @@ def _named_sizes(reader: Reader, key: str, record_name: str) -> list[tuple[str, 
 
 def _sheet(reader: Reader) -> SheetRules:
     doc = reader.load()
+    if reader.problems:  # missing or unreadable: that one problem says it all
+        return SheetRules()
     marks = doc.get("crop_marks", {})
     reg = doc.get("registration", {})
     for section, value in (("crop_marks", marks), ("registration", reg)):

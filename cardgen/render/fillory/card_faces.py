@@ -29,7 +29,7 @@ REGULAR = "Helvetica"
 OBLIQUE = "Helvetica-Oblique"
 CAP_HEIGHT = 0.718     # Helvetica cap height per point of size
 REFERENCE_SIZE = (63.0, 88.0)   # the poker card the proportions below were designed on
-QR_SQUARE_MM = 17.5    # code plus quiet zone: the code itself is ~14 mm across at version 4
+QR_SQUARE_MM = 18.5    # code plus quiet zone: the code itself is ~15 mm across at version 4
 GAME_TITLE = "MAGICIANS OF FILLORY"
 MIN_TRICK_SIZE = 5.0  # points: below this the trick texts give way to a pointer to the reference sheet
 
