@@ -288,6 +288,13 @@ def test_malformed_effect_fields(step: str, move: dict[str, Any], fragment: str)
     assert (error.rule, fragment in error.message) == (None, True), error.message
 
 
+def test_a_refusal_carries_its_move_and_seat() -> None:
+    move = {"type": "play", "card": "Penny"}
+    error = refused(table(hands=HAND), 0, move)
+    assert (error.rule, error.seat, error.move) == ("fillory.card.location", 0, move)
+    assert str(error) == "Penny is not in your hand; it is in the neutral zone [fillory.card.location]"
+
+
 @pytest.mark.parametrize("seat", [-1, 3, "0", True, None])
 def test_unknown_seat_is_refused(seat: Any) -> None:
     assert refused(table(hands=HAND), seat, {"type": "play", "card": "Quentin"}).rule is None

@@ -43,7 +43,21 @@ LOCATION = "fillory.card.location"
 
 
 def apply(state: FilloryState, seat: int, move: Mapping[str, Any]) -> FilloryState:
-    """The state after ``seat`` makes ``move``; raises IllegalMove and leaves ``state`` untouched."""
+    """The state after ``seat`` makes ``move``; raises IllegalMove and leaves ``state`` untouched.
+
+    The error carries its context: ``error.rule``, ``error.seat`` and ``error.move``.
+    """
+    try:
+        return _apply(state, seat, move)
+    except IllegalMove as error:
+        if error.seat is None and isinstance(seat, int) and not isinstance(seat, bool):
+            error.seat = seat
+        if error.move is None and isinstance(move, Mapping):
+            error.move = dict(move)
+        raise
+
+
+def _apply(state: FilloryState, seat: int, move: Mapping[str, Any]) -> FilloryState:
     if state.phase == "over":
         winner = state.players[state.winner] if state.winner is not None else "someone"
         raise IllegalMove(f"The game is over: {winner} reached {GAME.victory_points} victory points, "

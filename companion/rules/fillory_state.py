@@ -232,6 +232,8 @@ def state_from_json(data: Mapping[str, Any]) -> FilloryState:
                   for e in entries)
             for entries in data["ledger"]
         )
+        if any(e.kind not in ("score", "trick") for entries in ledger for e in entries):
+            raise ValueError("a ledger entry's kind must be 'score' or 'trick'")
         if len(ledger) != len(players):
             raise ValueError("the ledger needs one list per player")
         return FilloryState(
