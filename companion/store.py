@@ -137,6 +137,9 @@ class Store:
         self._connections_lock = threading.Lock()
         self._states: OrderedDict[tuple[str, int], State] = OrderedDict()
         self._states_lock = threading.Lock()
+        # One writer per process at a time: threads queue here (fair, no sleeping) instead of in
+        # SQLite's busy handler, whose back-off sleeps of up to 100 ms make the latency tail long.
+        self._write_lock = threading.Lock()
         db = self._db()
         db.enable_wal()
         self._migrate(db)
@@ -168,14 +171,15 @@ class Store:
     def _write(self) -> Iterator[sqlite_utils.Database]:
         """A read-modify-write transaction that holds the write lock from its first statement."""
         db = self._db()
-        db.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield db
-        except BaseException:
-            if db.conn.in_transaction:
-                db.conn.execute("ROLLBACK")
-            raise
-        db.conn.execute("COMMIT")
+        with self._write_lock:
+            db.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                if db.conn.in_transaction:
+                    db.conn.execute("ROLLBACK")
+                raise
+            db.conn.execute("COMMIT")
 
     @contextmanager
     def _read(self) -> Iterator[sqlite_utils.Database]:

@@ -123,8 +123,8 @@ def _etag(version: int, claimed: list[bool], viewer: int | None) -> str:
     return f"v{version}-c{claims}-" + ("t" if viewer is None else f"s{viewer}")
 
 
-def _game_payload(game_id: str, viewer: int | None) -> tuple[dict[str, Any], int]:
-    info = _store().info(game_id)
+def _game_payload(game_id: str, viewer: int | None, info: dict[str, Any] | None = None) -> tuple[dict[str, Any], int]:
+    info = info or _store().info(game_id)
     version, state = _store().current(game_id)
     rules = rules_for(info["game"])
     outcome = rules.outcome(state)
@@ -163,7 +163,7 @@ def game(game_id: str) -> Response:
         response = Response(status=304)
         response.set_etag(seen)
     else:
-        payload, version = _game_payload(game_id, viewer)
+        payload, version = _game_payload(game_id, viewer, info)
         response = jsonify(payload)
         response.set_etag(_etag(version, payload["claimed"], viewer))
     response.headers["Cache-Control"] = "no-cache"
