@@ -1,0 +1,303 @@
+/* Live table and seat pages: poll the game's version, swap in the new HTML part, send moves.
+ *
+ * The page's [data-live] element names the game, the version it shows and the URL of its HTML part.
+ * About every second the script asks /api/games/<id>/version (a tiny JSON answer); when the number
+ * changed it fetches the part and swaps it in, keeping whatever the player had picked or typed.
+ * Hidden pages stop polling and catch up at once when they become visible, get focus or go online.
+ * On the seat page ([data-token]) move forms are sent as JSON to the API with the bearer token,
+ * the version on screen and an action id that is reused when the same move is retried.
+ */
+(() => {
+  "use strict";
+
+  const live = document.querySelector("[data-live]");
+  if (!live) return;
+
+  const POLL_MS = 1000;
+  const MAX_BACKOFF_MS = 8000;
+  const SEND_ATTEMPTS = 3;
+  const game = live.dataset.game;
+  const token = live.dataset.token || "";
+  const statusEl = document.getElementById("live-status");
+  const messageEl = document.getElementById("move-message");
+  const rulesUrl = live.dataset.rulesUrl || "/rules";
+
+  let version = Number(live.dataset.version);
+  let timer = 0;
+  let failures = 0;
+  let checking = null;
+  let busy = false;
+  let lastSend = null; // {key, body}: a move whose answer never arrived, resent as is
+
+  // ---- the live indicator ----
+  function setStatus(state) {
+    if (!statusEl || statusEl.dataset.state === state) return;
+    statusEl.dataset.state = state;
+    statusEl.querySelector(".live-text").textContent = state === "live" ? "Live" : "Reconnecting…";
+  }
+
+  // ---- polling ----
+  function schedule() {
+    window.clearTimeout(timer);
+    if (document.hidden) return; // asleep: catch up on visibilitychange
+    const delay = failures ? Math.min(POLL_MS * 2 ** failures, MAX_BACKOFF_MS) : POLL_MS;
+    timer = window.setTimeout(checkNow, delay);
+  }
+
+  function checkNow() {
+    if (checking) return checking;
+    window.clearTimeout(timer);
+    checking = (async () => {
+      try {
+        const response = await fetch(live.dataset.versionUrl, { cache: "no-store", headers: { Accept: "application/json" } });
+        if (!response.ok) throw new Error(`version answered ${response.status}`);
+        const data = await response.json();
+        if (data.version !== version && !busy) await refresh();
+        failures = 0;
+        setStatus("live");
+      } catch (error) {
+        failures += 1;
+        setStatus("reconnecting");
+      } finally {
+        checking = null;
+        schedule();
+      }
+    })();
+    return checking;
+  }
+
+  async function refresh(keepChoices = true) {
+    const response = await fetch(live.dataset.part, { cache: "no-store", headers: { Accept: "text/html" } });
+    if (!response.ok) throw new Error(`page part answered ${response.status}`);
+    const html = await response.text();
+    const state = snapshot();
+    if (!keepChoices) state.fields = {}; // after an accepted move, start the next step fresh
+    live.innerHTML = html;
+    restore(state);
+    const newVersion = Number(response.headers.get("X-Game-Version"));
+    if (!Number.isNaN(newVersion)) version = newVersion;
+    live.dataset.version = String(version);
+    setBusy(busy);
+  }
+
+  const wake = () => { if (!document.hidden) checkNow(); };
+  document.addEventListener("visibilitychange", wake);
+  window.addEventListener("focus", wake);
+  window.addEventListener("pageshow", wake);
+  window.addEventListener("online", wake);
+  window.addEventListener("offline", () => setStatus("reconnecting"));
+
+  // ---- keeping what the player picked or typed across a swap ----
+  function fieldKey(el) {
+    const form = el.form ? el.form.id : "";
+    if (el.type === "radio" || el.type === "checkbox") return `${form}|${el.name}|${el.value}`;
+    return `${form}|${el.id || el.name}`;
+  }
+
+  function snapshot() {
+    const fields = {};
+    live.querySelectorAll("input, select, textarea").forEach((el) => {
+      if (el.type === "radio" || el.type === "checkbox") fields[fieldKey(el)] = el.checked;
+      else fields[fieldKey(el)] = el.value;
+    });
+    const open = [...live.querySelectorAll("details[open] > summary")].map((s) => s.textContent);
+    const scrolls = [...live.querySelectorAll(".pick-list.long")].map((list) => [list.closest("form")?.id, list.scrollTop]);
+    const active = document.activeElement && live.contains(document.activeElement) ? fieldKey(document.activeElement) : null;
+    return { fields, open, scrolls, active };
+  }
+
+  function restore(state) {
+    live.querySelectorAll("input, select, textarea").forEach((el) => {
+      const key = fieldKey(el);
+      if (!(key in state.fields)) return;
+      if (el.type === "radio" || el.type === "checkbox") {
+        if (state.fields[key]) el.checked = true;
+        else if (el.type === "checkbox") el.checked = false;
+      } else if (el.tagName === "SELECT") {
+        if ([...el.options].some((o) => o.value === state.fields[key])) el.value = state.fields[key];
+      } else {
+        el.value = state.fields[key];
+      }
+      if (key === state.active) el.focus({ preventScroll: true });
+    });
+    live.querySelectorAll("details > summary").forEach((s) => { if (state.open.includes(s.textContent)) s.parentElement.open = true; });
+    state.scrolls.forEach(([formId, top]) => {
+      const list = formId && live.querySelector(`#${CSS.escape(formId)} .pick-list.long`);
+      if (list) list.scrollTop = top;
+    });
+    enhance();
+  }
+
+  // ---- pickers: filter long lists, show the fields of the chosen card trick ----
+  function applyFilter(input) {
+    const picker = input.closest("fieldset");
+    const query = input.value.trim().toLocaleLowerCase();
+    let shown = 0;
+    picker.querySelectorAll(".pick").forEach((label) => {
+      const match = !query || label.dataset.search.includes(query) || label.querySelector("input").checked;
+      label.hidden = !match;
+      if (match) shown += 1;
+    });
+    const none = picker.querySelector("[data-no-match]");
+    if (none) none.hidden = shown > 0;
+  }
+
+  function showTrickGroup(form) {
+    const chosen = form.querySelector('input[name="combo"]:checked');
+    form.querySelectorAll("fieldset.trick-group").forEach((group) => {
+      const on = Boolean(chosen) && group.dataset.group === chosen.dataset.group;
+      group.hidden = !on;
+      group.disabled = !on;
+    });
+  }
+
+  function enhance() {
+    live.querySelectorAll("input[data-filter]").forEach(applyFilter);
+    live.querySelectorAll("form#f-trick").forEach(showTrickGroup);
+  }
+
+  live.addEventListener("input", (event) => {
+    if (event.target.matches("input[data-filter]")) applyFilter(event.target);
+  });
+  live.addEventListener("change", (event) => {
+    if (event.target.name === "combo") showTrickGroup(event.target.form);
+  });
+
+  // ---- sending moves ----
+  function newActionId() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID(); // secure contexts only
+    const bytes = crypto.getRandomValues(new Uint8Array(16)); // plain http on the local network
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
+
+  function collect(form) {
+    const move = { type: form.dataset.move };
+    for (const el of form.elements) {
+      if (!el.name || el.disabled || el.closest("fieldset:disabled")) continue;
+      if ((el.type === "radio" || el.type === "checkbox") && !el.checked) continue;
+      let value = el.value;
+      if (el.dataset.split) {
+        const parts = value.split("|");
+        el.dataset.split.split(",").forEach((key, i) => { move[key] = parts[i]; });
+        continue;
+      }
+      if (el.dataset.type === "int") value = Number.parseInt(value, 10);
+      if (el.name.endsWith("[]")) {
+        const key = el.name.slice(0, -2);
+        (move[key] = move[key] || []).push(value);
+        continue;
+      }
+      if (value === "") continue;
+      move[el.name] = value;
+    }
+    if (move.type === "end_turn" && !move.discard) move.discard = [];
+    if (move.place === "@draw") move.place = move.draw;
+    return move;
+  }
+
+  function setBusy(on) {
+    busy = on;
+    live.querySelectorAll("form.move button").forEach((button) => {
+      button.disabled = on;
+      button.setAttribute("aria-disabled", on ? "true" : "false");
+    });
+  }
+
+  function say(kind, text, rule) {
+    if (!messageEl) return;
+    messageEl.replaceChildren();
+    if (!text) return;
+    const box = document.createElement("div");
+    box.className = `notice ${kind}`;
+    const p = document.createElement("p");
+    p.textContent = text;
+    if (rule) {
+      box.dataset.rule = rule;
+      p.append(" Rule: ");
+      const link = document.createElement("a");
+      link.href = `${rulesUrl}#${rule}`;
+      link.textContent = rule;
+      p.append(link);
+    }
+    box.append(p);
+    messageEl.append(box);
+  }
+
+  const sleep = (ms) => new Promise((resolve) => window.setTimeout(resolve, ms));
+
+  async function post(url, body) {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await fetch(url, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Accept: "application/json", Authorization: `Bearer ${token}` },
+          body: JSON.stringify(body),
+        });
+      } catch (error) {
+        if (attempt >= SEND_ATTEMPTS) return null;
+        await sleep(700 * attempt);
+      }
+    }
+  }
+
+  async function send(form) {
+    const undo = form.hasAttribute("data-undo");
+    const payload = undo ? { undo: true } : { move: collect(form) };
+    const key = JSON.stringify(payload);
+    let body;
+    if (lastSend && lastSend.key === key) {
+      body = lastSend.body; // a retry of a move whose answer was lost: same action id, same version
+    } else {
+      body = { ...(undo ? {} : payload), version, action_id: newActionId() };
+      lastSend = { key, body };
+    }
+    const url = `/api/games/${encodeURIComponent(game)}/${undo ? "undo" : "moves"}`;
+    setBusy(true);
+    say("info", undo ? "Undoing…" : "Sending…");
+    const response = await post(url, body);
+    if (!response) {
+      setBusy(false);
+      setStatus("reconnecting");
+      say("error", "The server could not be reached, so this move is not confirmed. Press the button again to retry; it will not count twice.");
+      return;
+    }
+    lastSend = null;
+    let data = {};
+    try { data = await response.json(); } catch (error) { data = {}; }
+    try {
+      await refresh(!response.ok); // re-read the state before the player acts again, keeping their choices
+      failures = 0;
+      setStatus("live");
+    } catch (error) {
+      setStatus("reconnecting");
+    } finally {
+      setBusy(false);
+    }
+    if (response.ok) {
+      say("success", undo ? "Undone." : "Recorded.");
+      const shown = messageEl && messageEl.firstChild;
+      window.setTimeout(() => { if (messageEl && messageEl.firstChild === shown) say("", ""); }, 4000);
+    } else if (response.status === 409 && "version" in data) {
+      say("error", "Another phone moved first, so your screen has been brought up to date. Check your choice and send it again.");
+    } else if (response.status === 401 || response.status === 403) {
+      say("error", `${data.error || "This phone is not allowed to move for this seat."} Join again with the game's code.`);
+    } else {
+      say("error", data.error || `The server refused the move (${response.status}).`, data.rule || null);
+    }
+  }
+
+  if (token) {
+    live.addEventListener("submit", (event) => {
+      const form = event.target.closest("form.move");
+      if (!form) return;
+      event.preventDefault();
+      if (!busy) send(form);
+    });
+  }
+
+  enhance();
+  schedule();
+})();

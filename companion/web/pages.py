@@ -1,0 +1,285 @@
+"""The phone pages: home, join, table view, my seat, card pages and rules search.
+
+Pages read the store and the rules module directly (same process as the JSON API) and render Jinja
+templates. Pages that show a game also serve a ``/live`` HTML part of themselves: the page's script
+polls ``/api/games/<id>/version`` and swaps in the new part when the version changes, so one set of
+templates renders both the first load and every live update. Moves are POSTed by the script to the
+JSON API with the seat's bearer token, which the seat page reads from this browser's cookie.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import qrcode
+import qrcode.image.svg
+from flask import Blueprint, Response, current_app, make_response, redirect, render_template, request, url_for
+from markupsafe import Markup
+
+from cardgen.catalog import GAMES, DataError, content
+from companion.rules import SetupError, rules_for
+from companion.search import search
+from companion.store import NotFound, SeatTaken, Store
+from companion.web import seat_forms
+from companion.web.card_facts import ability_segments, card_rules, named_by
+from companion.web.errors import error_response
+
+bp = Blueprint("pages", __name__)
+
+TOKEN_COOKIE_DAYS = 30
+LOG_LINES_TABLE = 40
+LOG_LINES_SEAT = 8
+CONTENT_SECURITY_POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+                           "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
+_SAFE_ID = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def store() -> Store:
+    return current_app.extensions["store"]
+
+
+def cards_by_id(game: str) -> dict[str, Any]:
+    return {card.id: card for card in content(game).cards}
+
+
+def token_cookie(game_id: str, seat: int) -> str:
+    return f"seat_{_SAFE_ID.sub('', game_id)}_{seat}"
+
+
+def remember_seat(response: Response, game_id: str, seat: int, token: str) -> Response:
+    response.set_cookie(token_cookie(game_id, seat), token, max_age=TOKEN_COOKIE_DAYS * 86400,
+                        httponly=True, samesite="Lax", secure=request.is_secure, path="/")
+    return response
+
+
+def seats_held(game_id: str, seat_count: int) -> list[int]:
+    """The seats of this game whose token this browser holds (checked against the store)."""
+    held = []
+    for seat in range(seat_count):
+        token = request.cookies.get(token_cookie(game_id, seat))
+        if token and store().seat_for_token(game_id, token) == seat:
+            held.append(seat)
+    return held
+
+
+def join_qr_svg(join_code: str) -> Markup:
+    """An inline SVG QR code of this server's join link for the code."""
+    link = join_link(join_code)
+    image = qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
+    svg = image.to_string(encoding="unicode")
+    svg = re.sub(r'^<svg width="[^"]*" height="[^"]*"', '<svg class="qr" role="img" '
+                 f'aria-label="QR code for {link}"', svg)
+    return Markup(svg.replace(' id="qr-path"', ""))
+
+
+def join_link(join_code: str) -> str:
+    return request.host_url.rstrip("/") + url_for("pages.join_code", code=join_code)
+
+
+@bp.after_request
+def page_headers(response: Response) -> Response:
+    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    return response
+
+
+# -- home, new game, join ----------------------------------------------------------------------
+
+def render_home(status: int = 200, error: str | None = None, names: list[str] | None = None,
+                first: int = 0, code: str = "") -> Response:
+    catalog = content("fillory")
+    names = (names or []) + [""] * catalog.max_players
+    page = render_template("pages/home.html", catalog=catalog, names=names[:catalog.max_players],
+                           first=first, error=error, code=code)
+    return make_response(page, status)
+
+
+@bp.get("/")
+def home() -> Response:
+    return render_home()
+
+
+@bp.post("/new")
+def new_game() -> Response:
+    catalog = content("fillory")
+    typed = [name.strip() for name in request.form.getlist("player")][:catalog.max_players]
+    try:
+        first_position = int(request.form.get("first", "0"))
+    except ValueError:
+        return render_home(400, "Pick who goes first from the list.", typed)
+    if not 0 <= first_position < len(typed) or not typed[first_position]:
+        return render_home(400, f"Player {first_position + 1} goes first but has no name.", typed, first_position)
+    names = [name for name in typed if name]
+    first_seat = sum(1 for name in typed[:first_position] if name)
+    try:
+        created = store().create_game("fillory", names, {"first_seat": first_seat})
+    except SetupError as exc:
+        return render_home(400, f"Cannot start this game: {exc}.", typed, first_position)
+    token = store().claim_seat(created["id"], 0)  # this phone is Player 1: the seat shows as taken
+    response = redirect(url_for("pages.seat", game_id=created["id"], seat=0, created=1), 303)
+    return remember_seat(response, created["id"], 0, token)
+
+
+@bp.get("/join")
+def join() -> Response:
+    code = request.args.get("code", "").strip().upper()
+    if not code:
+        return render_home()
+    return redirect(url_for("pages.join_code", code=code), 303)
+
+
+def find_code(code: str) -> tuple[str, dict[str, Any]]:
+    game_id = store().game_id_for_code(code)
+    if game_id is None:
+        raise NotFound(f"No game has the join code {code.upper()}. Check the code on the host's phone.")
+    return game_id, store().info(game_id)
+
+
+@bp.get("/j/<code>")
+def join_code(code: str, status: int = 200, error: str | None = None) -> Response:
+    game_id, info = find_code(code)
+    held = seats_held(game_id, len(info["players"]))
+    page = render_template("pages/join.html", info=info, held=held, error=error,
+                           title=rules_for(info["game"]).TITLE)
+    return make_response(page, status)
+
+
+@bp.post("/j/<code>")
+def claim(code: str) -> Response:
+    game_id, info = find_code(code)
+    try:
+        seat = int(request.form.get("seat", ""))
+    except ValueError:
+        return join_code(code, 400, "Pick a seat from the list.")
+    if not 0 <= seat < len(info["players"]):
+        return join_code(code, 400, f"This game has no seat {seat + 1}.")
+    try:
+        token = store().claim_seat(game_id, seat)
+    except SeatTaken:
+        return join_code(code, 409, f"{info['players'][seat]}'s seat was just taken by another phone. "
+                                    "Pick a free seat.")
+    response = redirect(url_for("pages.seat", game_id=game_id, seat=seat), 303)
+    return remember_seat(response, game_id, seat, token)
+
+
+# -- table and seat ----------------------------------------------------------------------------
+
+def game_context(game_id: str, viewer: int | None) -> dict[str, Any]:
+    """Everything the table and seat templates show, read from one consistent state."""
+    info = store().info(game_id)
+    version, state = store().current(game_id)
+    rules = rules_for(info["game"])
+    view = rules.view(state, viewer)
+    log = store().log(game_id, viewer)
+    scores = {row["seat"]: row for row in rules.score(state)}
+    return dict(game_id=game_id, info=info, version=version, view=view, scores=scores, rules=rules,
+                log=log, cards=cards_by_id(info["game"]), catalog=content(info["game"]), viewer=viewer,
+                names={p["seat"]: p["name"] for p in view["players"]}, title=rules.TITLE,
+                join_url=join_link(info["join_code"]))
+
+
+def live_part(template: str, context: dict[str, Any]) -> Response:
+    response = make_response(render_template(template, **context))
+    response.headers["X-Game-Version"] = str(context["version"])
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def table_context(game_id: str) -> dict[str, Any]:
+    context = game_context(game_id, None)
+    context["log"] = list(reversed(context["log"]))[:LOG_LINES_TABLE]
+    context["held"] = seats_held(game_id, len(context["info"]["players"]))
+    context["qr"] = join_qr_svg(context["info"]["join_code"])
+    return context
+
+
+@bp.get("/g/<game_id>")
+def table(game_id: str) -> Response:
+    return make_response(render_template("pages/table.html", **table_context(game_id)))
+
+
+@bp.get("/g/<game_id>/live")
+def table_live(game_id: str) -> Response:
+    return live_part("pages/_table_live.html", table_context(game_id))
+
+
+def seat_context(game_id: str, seat: int) -> tuple[dict[str, Any], str]:
+    info = store().info(game_id)
+    if not 0 <= seat < len(info["players"]):
+        raise NotFound(f"This game has no seat {seat}.")
+    token = request.cookies.get(token_cookie(game_id, seat), "")
+    if not token or store().seat_for_token(game_id, token) != seat:
+        raise PermissionError(f"This phone does not hold {info['players'][seat]}'s seat. Join the game with "
+                              f"its code {info['join_code']} to claim a free seat.")
+    context = game_context(game_id, seat)
+    forms = seat_forms.build(context["catalog"], context["view"], seat, context["rules"].trait_points,
+                             context["log"])
+    context.update(forms=forms, me=context["view"]["players"][seat], seat=seat,
+                   log=list(reversed(context["log"]))[:LOG_LINES_SEAT],
+                   show_invite=not all(info["claimed"]) or context["view"]["phase"] == "deal")
+    if context["show_invite"]:
+        context["qr"] = join_qr_svg(info["join_code"])
+    return context, token
+
+
+@bp.get("/g/<game_id>/seat/<int:seat>")
+def seat(game_id: str, seat: int) -> Response:
+    context, token = seat_context(game_id, seat)
+    page = render_template("pages/seat.html", token=token, just_created=request.args.get("created") == "1",
+                           **context)
+    response = make_response(page)
+    response.headers["Cache-Control"] = "no-store"  # the page carries this seat's secret hand
+    return response
+
+
+@bp.get("/g/<game_id>/seat/<int:seat>/live")
+def seat_live(game_id: str, seat: int) -> Response:
+    context, _ = seat_context(game_id, seat)
+    return live_part("pages/_seat_live.html", context)
+
+
+# -- card pages and rules search ----------------------------------------------------------------
+
+@bp.get("/c/<game>/<card_id>")
+def card_page(game: str, card_id: str) -> Response:
+    try:
+        catalog = content(game)
+    except DataError:
+        raise NotFound(f"There is no game called '{game}'.") from None
+    card = catalog.find_card(card_id)
+    if card is None:
+        raise NotFound(f"{catalog.title} has no card '{card_id}'.")
+    return make_response(render_template(
+        "pages/card.html", card=card, catalog=catalog, segments=ability_segments(catalog, card),
+        rules=card_rules(catalog, card), named_by=named_by(catalog, card),
+        traits=[catalog.trait(t) for t in card.traits], title=card.name))
+
+
+@bp.get("/rules")
+def rules_page() -> Response:
+    query = request.args.get("q", "").strip()[:200]
+    game = request.args.get("game", "").strip() or None
+    if game is not None and game not in GAMES:
+        return error_response(400, f"Unknown game '{game}'. Pick one of: {', '.join(GAMES)}.")
+    results = search(query, game) if query else []
+    entries = [(content(g).title, content(g).rules) for g in GAMES if game in (None, g)]
+    return make_response(render_template("pages/rules.html", query=query, game=game, games=GAMES,
+                                         results=results, entries=entries, titles={g: content(g).title for g in GAMES}))
+
+
+def sentence(text: str) -> str:
+    """Store messages are lower-case clauses; pages show them as sentences."""
+    text = text.strip()
+    return (text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")) if text else text
+
+
+@bp.errorhandler(NotFound)
+def not_found(exc: NotFound) -> Response:
+    return error_response(404, sentence(exc.message))
+
+
+@bp.errorhandler(PermissionError)
+def forbidden(exc: PermissionError) -> Response:
+    return error_response(403, str(exc))

@@ -1,0 +1,1 @@
+"""Browser tests (Playwright driving Debian Chromium against the real server)."""

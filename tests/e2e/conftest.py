@@ -1,0 +1,160 @@
+"""Browser-test fixtures: the real gunicorn server (``companion serve``) and Debian's Chromium.
+
+The server runs as a subprocess on a free port with a temporary database, exactly as a host would
+start it; Playwright drives /usr/bin/chromium (no browser download) at a phone's 390×844 viewport.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+import requests
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+SERVER_START_SECONDS = 20
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = Path(os.environ.get("E2E_SCREENSHOTS", REPO / "output" / "screenshots"))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.e2e)
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a real ``companion serve`` (gunicorn, 2 gthread workers) on a fresh database."""
+    folder = tmp_path_factory.mktemp("server")
+    port = free_port()
+    env = {**os.environ, "COMPANION_SECRET_KEY": "e2e-secret-key", "PYTHONUNBUFFERED": "1"}
+    log_path = folder / "server.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+             "--db", str(folder / "companion.sqlite3"), "--workers", "2", "--no-qr"],
+            cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + SERVER_START_SECONDS
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"companion serve exited early:\n{log_path.read_text()}")
+            try:
+                if requests.get(f"{base}/rules", timeout=1).status_code == 200:
+                    break
+            except requests.ConnectionError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"companion serve did not answer within {SERVER_START_SECONDS} s:\n"
+                                   f"{log_path.read_text()}")
+            time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/setup.sh --test (it installs Debian's chromium)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_phone(browser: Browser, server: str) -> Iterator[Callable[[], BrowserContext]]:
+    """A factory of fresh browser contexts: each one is a separate phone with its own cookies."""
+    contexts: list[BrowserContext] = []
+
+    def make() -> BrowserContext:
+        context = browser.new_context(viewport=PHONE, base_url=server, device_scale_factor=1,
+                                      is_mobile=True, has_touch=True)
+        context.set_default_timeout(5000)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def screenshot(page: Page, name: str) -> Path:
+    """Save a full-page screenshot under output/screenshots/ (for looking at, not compared)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+class Api:
+    """Direct JSON API calls, to set up games and to play the other phones' moves quickly."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.http = requests.Session()
+        self.counter = 0
+
+    def new_game(self, players: list[str], first_seat: int = 0) -> dict[str, Any]:
+        answer = self.http.post(f"{self.base}/api/games", json={"game": "fillory", "players": players,
+                                                                "options": {"first_seat": first_seat}}, timeout=5)
+        assert answer.status_code == 201, answer.text
+        return dict(answer.json())
+
+    def version(self, game_id: str) -> int:
+        return int(self.http.get(f"{self.base}/api/games/{game_id}/version", timeout=5).json()["version"])
+
+    def move(self, game_id: str, token: str, move: dict[str, Any], expect: int = 200) -> dict[str, Any]:
+        self.counter += 1
+        answer = self.http.post(f"{self.base}/api/games/{game_id}/moves", headers={"Authorization": f"Bearer {token}"},
+                                json={"version": self.version(game_id), "action_id": f"e2e-{self.counter}-{time.time()}",
+                                      "move": move}, timeout=5)
+        assert answer.status_code == expect, answer.text
+        return dict(answer.json())
+
+    def close(self) -> None:
+        self.http.close()
+
+
+@pytest.fixture
+def api(server: str) -> Iterator[Api]:
+    client = Api(server)
+    yield client
+    client.close()
+
+
+def login_seat(context: BrowserContext, server: str, game_id: str, seat: int, token: str) -> None:
+    """Give a phone the seat cookie the pages set when a seat is created or claimed."""
+    context.add_cookies([{"name": f"seat_{game_id}_{seat}", "value": token, "url": server}])
+
+
+@pytest.fixture(scope="session", autouse=True)
+def clean_screenshots() -> None:
+    if SCREENSHOTS.exists():
+        shutil.rmtree(SCREENSHOTS)

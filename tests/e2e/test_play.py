@@ -1,0 +1,141 @@
+"""Phones playing a game through the pages, against the real server: creating, joining, reporting
+moves, live updates on other phones, refused moves, and phones that slept or lost the network."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Callable
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+from .conftest import Api, login_seat, screenshot
+
+LIVE_WITHIN_MS = 2000  # another phone's move shows up this fast, without a reload
+
+
+def caught_up(page: Page, api: Api, game_id: str) -> None:
+    """Wait until the page shows the server's latest version (as a player glancing at it would)."""
+    expect(page.locator("#live")).to_have_attribute("data-version", str(api.version(game_id)),
+                                                    timeout=LIVE_WITHIN_MS)
+
+
+def report_draw(page: Page, card: str) -> None:
+    page.bring_to_front()
+    form = page.locator("#f-draw")
+    form.get_by_label("Find a card by name or trait").fill(card)
+    form.locator("label.pick", has_text=re.compile(rf"^\s*{re.escape(card)}\s", re.S)).first.click()
+    form.get_by_role("button", name="Report this draw").click()
+    expect(page.locator("#move-message")).to_contain_text("Recorded.")
+
+
+def pick(page: Page, form_id: str, card: str) -> None:
+    page.locator(f"#{form_id} label.pick", has_text=card).first.click()
+
+
+def mark_page(page: Page) -> None:
+    """Tag the window so a test can tell a live update from a page reload."""
+    page.evaluate("window.__noReload = 'still here'")
+
+
+def assert_not_reloaded(page: Page) -> None:
+    assert page.evaluate("window.__noReload") == "still here"
+
+
+def set_hidden(page: Page, hidden: bool) -> None:
+    """Pretend the phone's screen went off (or came back): what the browser tells a hidden tab."""
+    page.evaluate("""hidden => {
+        Object.defineProperty(document, 'hidden', {configurable: true, get: () => hidden});
+        Object.defineProperty(document, 'visibilityState', {configurable: true,
+                              get: () => hidden ? 'hidden' : 'visible'});
+        document.dispatchEvent(new Event('visibilitychange'));
+    }""", hidden)
+
+
+def test_three_phones_create_join_play_and_watch_live(new_phone: Callable[[], BrowserContext], api: Api,
+                                                      server: str) -> None:
+    host = new_phone()
+    ann = host.new_page()
+    ann.goto("/")
+    ann.get_by_label("Player 1").fill("Ann")
+    ann.get_by_label("Player 2").fill("Ben")
+    ann.get_by_label("Player 3").fill("Cat")
+    ann.get_by_label("Who goes first?").select_option(label="Ann")
+    screenshot(ann, "home")
+    ann.get_by_role("button", name="Start the game").click()
+    expect(ann).to_have_url(re.compile(r"/g/[0-9a-f]+/seat/0"))
+    expect(ann.get_by_role("heading", level=1)).to_contain_text("Ann")
+    code = ann.locator(".notice.success .code").inner_text()
+    assert re.fullmatch(r"[A-HJ-NP-Z2-9]{6}", code)
+    game_id = ann.url.split("/g/")[1].split("/")[0]
+    assert ann.locator("svg.qr").get_attribute("aria-label") == f"QR code for {server}/j/{code}"
+
+    table = host.new_page()  # the host also props a tablet in the middle: the table view
+    table.goto(f"/g/{game_id}")
+    mark_page(table)
+
+    ben_phone = new_phone()
+    ben = ben_phone.new_page()
+    ben.goto("/")
+    ben.get_by_label("Join code from the host's phone").fill(code.lower())
+    ben.get_by_role("button", name="Join", exact=True).click()
+    expect(ben).to_have_url(re.compile(rf"/j/{code}$"))
+    expect(ben.locator(".seat-taken")).to_contain_text("Ann")  # the host's seat is taken
+    screenshot(ben, "join")
+    ben.get_by_role("button", name="I am Ben").click()
+    expect(ben).to_have_url(re.compile(rf"/g/{game_id}/seat/1$"))
+
+    ann.bring_to_front()  # the active tab: background tabs get no animation frames
+    cat_token = api.http.post(f"{server}/api/join", json={"code": code, "seat": 2}, timeout=5).json()["token"]
+
+    for card in ("Physical Kids", "Time Loop", "Romance"):
+        report_draw(ann, card)
+    expect(ann.locator("#headline")).to_contain_text("Waiting for Ben (0/3), Cat (0/3)")
+    caught_up(ben, api, game_id)
+    for card in ("Golem", "Cocaine", "Mentors"):
+        report_draw(ben, card)
+    for card in ("Ember", "Djinn", "Hospital"):
+        api.move(game_id, cat_token, {"type": "draw", "card": card})
+
+    # the table, open on the host's other page, follows without a reload
+    expect(table.locator(".banner.turn")).to_contain_text("Ann", timeout=LIVE_WITHIN_MS)
+    expect(table.locator(".player-score").nth(2)).to_contain_text("3 cards in hand", timeout=LIVE_WITHIN_MS)
+    expect(ann.locator("#headline")).to_contain_text("draw a card", timeout=LIVE_WITHIN_MS)
+
+    caught_up(ann, api, game_id)
+    report_draw(ann, "Magic Missile")
+    pick(ann, "f-play", "Physical Kids")
+    ann.get_by_role("button", name="Play it").click()
+    expect(ann.locator(".pending-card")).to_contain_text("Summon Alice, Quentin, Margo or Elliot")
+    expect(table.locator(".banner .pending")).to_contain_text("Physical Kids", timeout=LIVE_WITHIN_MS)
+    screenshot(ann, "seat-ability")
+    pick(ann, "f-summon", "Quentin")
+    ann.locator("#f-summon").get_by_label("my zone").check()
+    ann.get_by_role("button", name="Summon", exact=True).click()
+    expect(ann.locator("#f-score")).to_be_visible()
+    screenshot(ann, "seat-trick-score")
+    score_choice = ann.locator("#f-score label.pick").first
+    expect(score_choice).to_contain_text("Student")
+    expect(score_choice).to_contain_text("+4 VP")
+    ann.get_by_role("button", name="Score", exact=True).click()
+    expect(ann.locator(".vp.big strong")).to_have_text("4")
+
+    ann_row = table.locator(".player-score").first
+    expect(ann_row.locator(".vp strong")).to_have_text("4", timeout=LIVE_WITHIN_MS)
+    expect(ann_row).to_contain_text("Student 4")
+    ann_zone = table.locator("section.zone").first
+    expect(ann_zone).to_contain_text("Physical Kids", timeout=LIVE_WITHIN_MS)
+    expect(ann_zone).to_contain_text("Quentin")
+    expect(table.locator("#neutral-title")).to_contain_text("(12)")
+    expect(table.locator(".log")).to_contain_text("Ann")
+    expect(table.locator("#live-status")).to_have_attribute("data-state", "live")
+    assert_not_reloaded(table)
+    table.bring_to_front()
+    screenshot(table, "table")
+
+    ann.bring_to_front()
+    ann.get_by_role("button", name="End my turn").click()
+    expect(ben.locator("#headline")).to_contain_text("draw a card", timeout=LIVE_WITHIN_MS)
+    expect(table.locator(".banner.turn")).to_contain_text("Ben", timeout=LIVE_WITHIN_MS)
+    screenshot(ben, "seat-draw")
+    assert_not_reloaded(table)
