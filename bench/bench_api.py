@@ -242,7 +242,8 @@ def start_server(folder: Path, args: argparse.Namespace) -> tuple[subprocess.Pop
     if args.workers:
         command += ["--workers", str(args.workers)]
     with log_path.open("wb") as log:
-        process = subprocess.Popen(command, cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(command, cwd=REPO, stdout=log, stderr=subprocess.STDOUT,
+                                   env={**os.environ, "COMPANION_SECRET_KEY": "bench-key"})
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:

@@ -6,7 +6,9 @@ the rest get 409; retries of one action id apply once; nothing answers 500 or hi
 
 from __future__ import annotations
 
+import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -15,10 +17,16 @@ import uuid
 from pathlib import Path
 from typing import Any, Iterator
 
+import click
 import pytest
 import requests
+import zxingcpp
+from click.testing import CliRunner
+from PIL import Image
 
 from cardgen.catalog import content
+from companion.cli import main, phone_urls, serve, terminal_qr
+from companion.web import instance_secret_key
 
 pytestmark = pytest.mark.served
 
@@ -62,7 +70,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         process = subprocess.Popen(
             [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
              "--db", str(folder / "games.sqlite3"), "--workers", "2", "--threads", "4", "--no-qr"],
-            cwd=REPO, stdout=log, stderr=subprocess.STDOUT, text=True)
+            cwd=REPO, stdout=log, stderr=subprocess.STDOUT, text=True,
+            env={**os.environ, "COMPANION_SECRET_KEY": "served-test-key"})  # keep off the repo's instance/
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 20
     while True:
@@ -225,3 +234,65 @@ def test_no_server_errors_and_no_locked_database(server: Server) -> None:
     assert server.statuses and all(code < 500 for code in server.statuses)
     log = server.log()
     assert "database is locked" not in log and "Traceback" not in log
+
+
+# -- the command line ------------------------------------------------------------------------
+
+def test_serve_help_documents_every_option() -> None:
+    text = CliRunner().invoke(main, ["serve", "--help"], terminal_width=200).output
+    for param in serve.params:
+        assert isinstance(param, click.Option) and param.help, f"{param.name} has no help"
+        for flag in param.opts + param.secondary_opts:
+            assert flag in text, f"{flag} is missing from serve --help"
+
+
+def test_init_db_creates_a_wal_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COMPANION_DATABASE", "restored-after-the-test")
+    monkeypatch.setenv("COMPANION_SECRET_KEY", "cli-test-key")
+    path = tmp_path / "fresh" / "games.sqlite3"
+    result = CliRunner().invoke(main, ["init-db", "--db", str(path)])
+    assert result.exit_code == 0 and result.output == f"Database ready: {path}\n"
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")} >= {
+        "games", "seats", "seat_tokens", "moves", "migrations"}
+    conn.close()
+
+
+def test_init_db_reports_a_bad_path_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COMPANION_DATABASE", "restored-after-the-test")
+    monkeypatch.setenv("COMPANION_SECRET_KEY", "cli-test-key")
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    result = CliRunner().invoke(main, ["init-db", "--db", str(blocker / "games.sqlite3")])
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: cannot open the database: ") and "Traceback" not in result.output
+
+
+def test_phone_urls() -> None:
+    assert phone_urls("127.0.0.1", 8000) == ["http://127.0.0.1:8000/"]
+    assert phone_urls("::1", 9000) == ["http://[::1]:9000/"]
+    every = phone_urls("0.0.0.0", 8000)
+    assert every[-1] == "http://127.0.0.1:8000/" and all(u.startswith("http://") and u.endswith(":8000/") for u in every)
+
+
+def test_terminal_qr_scans_back_to_the_address() -> None:
+    """Draw the block characters as pixels (each is two rows tall) and let zxing read them."""
+    lines = terminal_qr("http://192.0.2.1:8000/").splitlines()
+    halves = {"█": (1, 1), "▀": (1, 0), "▄": (0, 1), " ": (0, 0), "\xa0": (0, 0)}
+    assert len({len(line) for line in lines}) == 1 and set("".join(lines)) <= set(halves)
+    scale = 6
+    image = Image.new("L", (len(lines[0]) * scale, len(lines) * 2 * scale), 0)
+    for row, line in enumerate(lines):
+        for column, char in enumerate(line):
+            for half, lit in enumerate(halves[char]):
+                if lit:
+                    top = (2 * row + half) * scale
+                    image.paste(255, (column * scale, top, (column + 1) * scale, top + scale))
+    assert [code.text for code in zxingcpp.read_barcodes(image)] == ["http://192.0.2.1:8000/"]
+
+
+def test_the_secret_key_is_made_once_and_kept(tmp_path: Path) -> None:
+    first = instance_secret_key(str(tmp_path))
+    assert len(first) == 64 and instance_secret_key(str(tmp_path)) == first
+    assert (tmp_path / "secret_key").stat().st_mode & 0o777 == 0o600
