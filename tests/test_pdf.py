@@ -6,6 +6,7 @@ Decks are built once per variant for the whole module; QR codes are decoded from
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -70,7 +71,9 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
+@functools.lru_cache(maxsize=64)
 def _render(path: Path, page: int, dpi: float):  # type: ignore[no-untyped-def]
+    """The page as a greyscale image (cached: several tests look at the same pages)."""
     return pdfium.PdfDocument(str(path))[page].render(scale=dpi / 72).to_pil().convert("L")
 
 

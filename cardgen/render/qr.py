@@ -87,11 +87,13 @@ def draw_qr(canvas: Canvas, matrix: QrMatrix, x: float, y: float, size: float, *
         canvas.setFillColor(light)
         canvas.rect(x, y, size, size, stroke=0, fill=1)
     module = size / (matrix.modules + 2 * QUIET_ZONE_MODULES)
-    left = x + QUIET_ZONE_MODULES * module
-    top = y + size - QUIET_ZONE_MODULES * module
+    n = matrix.modules
+    # Draw in module units (whole numbers make a short, fast path); row 0 is the top row.
+    canvas.translate(x + QUIET_ZONE_MODULES * module, y + QUIET_ZONE_MODULES * module)
+    canvas.scale(module, module)
     path = canvas.beginPath()
     for row, column, length in matrix.runs():
-        path.rect(left + column * module, top - (row + 1) * module, length * module, module)
+        path.rect(column, n - 1 - row, length, 1)
     canvas.setFillColor(dark)
     canvas.drawPath(path, stroke=0, fill=1)
     canvas.restoreState()

@@ -198,7 +198,7 @@ class FilloryCardFront:
             return
         sizes = sorted({max(MIN_TRICK_SIZE, f * scale) for f in (7.4, 6.8, 6.2, 5.6)}, reverse=True)
         for font_size in sizes:
-            paras = [_paragraph(f"<b>{escape(name)}</b>: {escape(text)}", font_size, self.style.ink, 1.12)
+            paras = [_paragraph(f"<b>{escape(name)}</b> \u2013 {escape(text)}", font_size, self.style.ink, 1.12)
                      for name, text in entries]
             gap = font_size * 0.35
             heights = [p.wrap(width, room)[1] for p in paras]
@@ -226,7 +226,7 @@ class FilloryCardFront:
         small = max(4.6, 5.2 * scale)
         canvas.setFillColor(self.style.muted)
         canvas.setFont(REGULAR, small)
-        canvas.drawString(left, bottom + pt(0.4), "Scan for rulings")
+        canvas.drawString(left, bottom + pt(0.4), "Scan for this card's rules")
         canvas.setFont(BOLD, small)
         canvas.drawString(left, bottom + pt(0.4) + small * 1.35, GAME_TITLE)
         number = f"{self.card.number}/{len(self.content.cards)}"

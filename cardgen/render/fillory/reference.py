@@ -22,7 +22,7 @@ from ..layout import Rect
 from ..options import ResolvedOptions
 from ..pdf import apply_document_settings, pt, set_page_boxes
 from ..registry import Progress
-from .style import fillory_style
+from .style import FilloryStyle, fillory_style
 
 MARGIN_MM = 14.0
 SCORING_ROWS = 10
@@ -159,7 +159,7 @@ def reference_story(content: FilloryContent, resolved: ResolvedOptions, width: f
     return story
 
 
-def _trait_table(content: FilloryContent, style, s: _Styles, width: float, header_fill: str,  # type: ignore[no-untyped-def]
+def _trait_table(content: FilloryContent, style: FilloryStyle, s: _Styles, width: float, header_fill: str,
                  line: str) -> list[Flowable]:
     """All traits in three side-by-side groups: name (family colour swatch), cards, trick, scoring."""
     entries = []
