@@ -295,6 +295,27 @@ def test_a_refusal_carries_its_move_and_seat() -> None:
     assert str(error) == "Penny is not in your hand; it is in the neutral zone [fillory.card.location]"
 
 
+@pytest.mark.parametrize("ref,card", [
+    ("Jane", "jane-chatwin"), ("jane chatwin", "jane-chatwin"), ("JANE-CHATWIN", "jane-chatwin"),
+    ("Kady\u2019s Mother", "kadys-mother"), ("kady's mother", "kadys-mother"), ("Mayakowski", "professor-mayakovsky"),
+])
+def test_cards_may_be_named_as_the_rulebook_spells_them(ref: str, card: str) -> None:
+    state = table(hands={0: ["Arcane Sigil", "Hospital", "Witch in a Coma", "Flight of Geese", "Kady's Mother",
+                             "Jane Chatwin", "Professor Mayakovsky"]}, neutral=[])
+    after = fillory.apply(state, 0, {"type": "play", "card": ref})
+    assert after.where(card) == "zone:0"
+
+
+def test_the_rulebooks_misprinted_traits_are_understood() -> None:
+    state = table(hands={0: ["Suicide", "Mercenaries"]}, discard=["Pete"], step="trick")
+    after = fillory.apply(state, 0, {"type": "trick", "card": "Suicide", "trait": "Healing", "target": "Pete"})
+    assert (where(after, "Pete"), where(after, "Suicide")) == ("zone:0", "discard")
+    scored = fillory.apply(table(step="score", zones={0: ["Mercenaries", "Golem"]}), 0,
+                           {"type": "score", "trait": "Creatures"})
+    assert scored.scored(0) == {"Creature": 4}
+    assert fillory.describe_move({"type": "play", "card": "Jane"}, 1, ["Ann", "Ben"]) == "Ben played Jane Chatwin."
+
+
 @pytest.mark.parametrize("seat", [-1, 3, "0", True, None])
 def test_unknown_seat_is_refused(seat: Any) -> None:
     assert refused(table(hands=HAND), seat, {"type": "play", "card": "Quentin"}).rule is None

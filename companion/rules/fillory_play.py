@@ -213,11 +213,11 @@ def _trick_fields(board: Board, seat: int, trait_name: str, rng: random.Random) 
         return {"target_seat": victim, **({"take": rng.choice(held)} if held else {})}
     if kind == "draw_split":
         if len(deck) >= 2:
-            drawn = rng.sample(deck, 2)
+            pair = rng.sample(deck, 2)
         else:
-            drawn = deck + rng.sample(discard, min(2 - len(deck), len(discard)))
-            rng.shuffle(drawn)
-        return dict(zip(("to_hand", "to_zone"), drawn))
+            pair = deck + rng.sample(discard, min(2 - len(deck), len(discard)))
+            rng.shuffle(pair)
+        return dict(zip(("to_hand", "to_zone"), pair))
     if kind == "from_discard":
         return {"take": rng.choice(discard), "to": rng.choice(("hand", "zone"))}
     raise AssertionError(f"unknown trick kind {kind}")

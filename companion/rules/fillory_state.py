@@ -136,20 +136,46 @@ class Board:
 
 # --- reading move fields -------------------------------------------------------------------------
 
+def _note_aliases(field_names: tuple[str, ...], known: Any) -> dict[str, str]:
+    """Spellings the rulebook printed and the data normalised (notes.toml), e.g. 'Jane', 'Creatures'."""
+    found: dict[str, str] = {}
+    for note in GAME.notes:
+        if note.action == "normalised" and note.field in field_names and known(note.printed) is None:
+            target = known(note.used)
+            if target is not None:
+                found[note.printed.strip().casefold()] = target
+    return found
+
+
+CARD_ALIASES: dict[str, str] = _note_aliases(("ability", "name"), lambda ref: getattr(GAME.find_card(ref), "id", None))
+TRAIT_ALIASES: dict[str, str] = _note_aliases(("traits",), lambda ref: getattr(GAME.find_trait(ref), "name", None))
+
+
+def _plain(ref: str) -> str:
+    return ref.replace("\u2019", "'").replace("\u2018", "'").strip()
+
+
+def lookup_card(ref: str) -> str | None:
+    """The id of the card a player means: its id or name in any case, or a spelling the rulebook used."""
+    plain = _plain(ref)
+    found = GAME.find_card(plain) or GAME.find_card(plain.lower())
+    return found.id if found is not None else CARD_ALIASES.get(plain.casefold())
+
+
 def card_id(ref: Any, field_name: str) -> str:
-    """A card id from a card id or name in any case; IllegalMove (rule None) otherwise."""
+    """A card id for a move field; IllegalMove (rule None) when the field names no card."""
     if not isinstance(ref, str) or not ref.strip():
         raise IllegalMove(f"field '{field_name}' must name a card", None)
-    found = GAME.find_card(ref) or GAME.find_card(ref.strip().lower())
+    found = lookup_card(ref)
     if found is None:
         raise IllegalMove(f"there is no card called '{ref}' in {GAME.title}", None)
-    return found.id
+    return found
 
 
 def trait_of(ref: Any, field_name: str = "trait") -> Trait:
     if not isinstance(ref, str) or not ref.strip():
         raise IllegalMove(f"field '{field_name}' must name a trait", None)
-    found = GAME.find_trait(ref)
+    found = GAME.find_trait(ref) or GAME.find_trait(TRAIT_ALIASES.get(ref.strip().casefold(), ""))
     if found is None:
         raise IllegalMove(f"there is no trait called '{ref}' in {GAME.title}", None)
     return found

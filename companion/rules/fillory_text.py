@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .fillory_state import GAME
+from cardgen.catalog.fillory import Trait
+
+from .fillory_state import GAME, TRAIT_ALIASES, lookup_card
 
 #: Per trick effect kind, the move fields that name a card going into the actor's hand (secret).
 SECRET_TRICK_FIELDS: dict[str, tuple[str, ...]] = {
@@ -16,7 +18,7 @@ SECRET_TRICK_FIELDS: dict[str, tuple[str, ...]] = {
 
 
 def _trick_kind(move: Mapping[str, Any]) -> str | None:
-    trait = GAME.find_trait(move["trait"]) if isinstance(move.get("trait"), str) else None
+    trait = _find_trait(move.get("trait"))
     return trait.trick.kind if trait is not None and trait.trick is not None else None
 
 
@@ -42,8 +44,8 @@ def redact_move(move: Mapping[str, Any], actor: int, viewer: int | None) -> dict
 def _card(ref: Any) -> str:
     if not isinstance(ref, str):
         return "a card"
-    found = GAME.find_card(ref) or GAME.find_card(ref.strip().lower())
-    return found.name if found is not None else ref
+    found = lookup_card(ref)
+    return GAME.card(found).name if found is not None else ref
 
 
 def _seat(names: Sequence[str], seat: Any) -> str:
@@ -52,8 +54,14 @@ def _seat(names: Sequence[str], seat: Any) -> str:
     return f"seat {seat}"
 
 
+def _find_trait(ref: Any) -> Trait | None:
+    if not isinstance(ref, str):
+        return None
+    return GAME.find_trait(ref) or GAME.find_trait(TRAIT_ALIASES.get(ref.strip().casefold(), ""))
+
+
 def _trait(ref: Any) -> str:
-    found = GAME.find_trait(ref) if isinstance(ref, str) else None
+    found = _find_trait(ref)
     return found.name if found is not None else str(ref)
 
 
@@ -62,7 +70,7 @@ def _listing(items: list[str]) -> str:
 
 
 def _trick_effect(move: Mapping[str, Any], names: Sequence[str]) -> str:
-    trait = GAME.find_trait(move["trait"]) if isinstance(move.get("trait"), str) else None
+    trait = _find_trait(move.get("trait"))
     effect = trait.trick if trait is not None else None
     if effect is None:
         return "used a card trick"

@@ -41,7 +41,7 @@ def _rule(trait: Trait) -> str:
 
 
 def _opponent(board: Board, seat: int, move: Mapping[str, Any], trait: Trait) -> int:
-    target = field(move, "target_seat", int)
+    target: int = field(move, "target_seat", int)
     if not 0 <= target < len(board.players):
         raise IllegalMove(f"there is no seat {target} in this game", None)
     if target == seat:
