@@ -102,7 +102,7 @@ ILLEGAL: list[tuple[str, FilloryState, int, Any, str | None, str]] = [
     ("second score", table(hands=HAND, step="end", zones={0: ["Penny"]}), 0, {"type": "score", "trait": "Student"},
      "fillory.turn.phase-order", "already scored this turn"),
     ("trick while an ability waits", table(hands=HAND, step="ability", pending="Sex Magic", zones={0: ["Sex Magic"]}),
-     0, {"type": "trick", "card": "Eliza", "trait": "Time"}, "fillory.turn.phase-order", "First resolve Sex Magic's"),
+     0, {"type": "trick", "card": "Eliza", "trait": "Time"}, "fillory.turn.phase-order", "First resolve Sex Magic's ability (Summon Student)"),
     ("end turn while an ability waits", table(hands=HAND, step="ability", pending="Sex Magic", zones={0: ["Sex Magic"]}),
      0, {"type": "end_turn"}, "fillory.turn.phase-order", "or decline it"),
     ("second trick after Time", table(hands=HAND, step="score", extra_action=True), 0,

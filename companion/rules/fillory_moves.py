@@ -97,11 +97,13 @@ def check_step(board: Board, seat: int, kind: str) -> None:
         raise IllegalMove("No special ability is waiting: an ability works only right after its card "
                           "is played from your hand.", "fillory.ability.when")
     if step == "ability":
-        pending = name(board.pending) if board.pending else "the played card"
         if kind in ("draw", "play"):
             raise IllegalMove(_too_late(kind, board), PHASE_ORDER)
-        raise IllegalMove(f"First resolve {pending}'s ability (summon or banish one of its targets) "
-                          "or decline it.", PHASE_ORDER)
+        what = "the played card's ability"
+        if board.pending is not None:
+            played = GAME.card(board.pending)
+            what = f"{played.name}'s ability ({GAME.ability_text(played)})"
+        raise IllegalMove(f"First resolve {what} or decline it.", PHASE_ORDER)
     if STEPS.index(step) < STEPS.index(allowed[0]):
         if step == "draw":
             raise IllegalMove("Draw your card first: every turn starts with the draw phase.", PHASE_ORDER)
