@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import tempfile
+import uuid
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from openapi_spec_validator import validate
 
 from cardgen.catalog import content
 from companion.rules import rules_for
 from companion.store import Store
+from companion.web import create_app
 
 fillory = rules_for("fillory")
 ALL_CARDS = [card.id for card in content("fillory").cards]
@@ -364,3 +369,46 @@ def test_api_is_csrf_exempt_but_forms_are_protected(app: Flask) -> None:
     refused = client.post("/test-form", data={"x": "1"})
     assert refused.status_code == 400 and b"The CSRF token is missing." in refused.data
     assert client.post("/api/games", json={"game": "fillory", "players": ["A", "B"]}).status_code == 201
+
+
+# -- no input makes the server fail ---------------------------------------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False) | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4),
+    max_leaves=12)
+move_fields = st.fixed_dictionaries({"type": st.sampled_from(sorted(fillory.MOVE_TYPES)) | st.text(max_size=8)},
+                                    optional={name: json_values | st.sampled_from(ALL_CARDS[:20]) for name in (
+                                        "card", "to", "trait", "target", "targets", "take", "target_seat",
+                                        "draw", "place", "to_hand", "to_zone", "discard")})
+
+
+def test_random_bodies_and_moves_never_cause_a_server_error() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"TESTING": True, "DATABASE": f"{folder}/fuzz.sqlite3", "SECRET_KEY": "fuzz"})
+        client = app.test_client()
+        created = client.post("/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]}).get_json()
+        token = bearer(created["seats"][0]["token"])
+        paths = ["/api/games", f"/api/games/{created['id']}/moves", f"/api/games/{created['id']}/undo",
+                 "/api/join", "/api/calc/fillory"]
+
+        @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+        @given(path=st.sampled_from(paths), body=json_values, move=move_fields)
+        def check(path: str, body: Any, move: dict[str, Any]) -> None:
+            version = app.extensions["store"].version(created["id"])
+            for payload in (body, {"version": version, "action_id": uuid.uuid4().hex, "move": move}):
+                response = client.post(path, json=payload, headers=token)
+                assert response.status_code < 500, (path, payload, response.get_json())
+                if response.status_code >= 400:
+                    answer = response.get_json()
+                    assert answer["ok"] is False and answer["status"] == response.status_code and answer["error"]
+
+        check()
+        app.extensions["store"].close()
+
+
+@pytest.mark.parametrize("path", ["/api/games/%00", "/api/games/" + "x" * 5000, "/api/games/%F0%9F%83%8F/log",
+                                  "/api/games/a'b/version", "/api/search?q=%00&limit=0x10"])
+def test_odd_urls_are_4xx(client: FlaskClient, path: str) -> None:
+    response = client.get(path, headers={"Authorization": "Bearer \u2603"})
+    assert 400 <= response.status_code < 500 and response.get_json()["ok"] is False
