@@ -58,11 +58,10 @@ def build_index(games: Iterable[str] = GAMES) -> sqlite_utils.Database:
         game_content = content(game)
         rows.extend(_rule_rows(game, game_content))
         rows.extend(_card_rows(game, game_content))
-    db["entries"].create({"kind": str, "ref": str, "game": str, "title": str, "body": str, "keywords": str,
-                          "url": str})
-    db["entries"].insert_all(rows)
-    db["entries"].enable_fts(["title", "body", "keywords"], tokenize="unicode61 remove_diacritics 2",
-                             create_triggers=False)
+    entries = db.table("entries")
+    entries.create({"kind": str, "ref": str, "game": str, "title": str, "body": str, "keywords": str, "url": str})
+    entries.insert_all(rows)
+    entries.enable_fts(["title", "body", "keywords"], tokenize="unicode61 remove_diacritics 2", create_triggers=False)
     return db
 
 

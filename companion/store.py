@@ -297,9 +297,6 @@ class Store:
     def version(self, game_id: str) -> int:
         return int(self._game_row(self._db(), game_id, "version")["version"])
 
-    def rules(self, game_id: str) -> ModuleType:
-        return rules_for(self._game_row(self._db(), game_id, "game")["game"])
-
     def current(self, game_id: str) -> tuple[int, State]:
         """(version, state) from the cached state on the game row: no replay."""
         row = self._game_row(self._db(), game_id, "game, version, state")

@@ -49,7 +49,7 @@ def deck_card(store: Store, game_id: str, index: int = 0) -> str:
     seen = set(table["neutral"]) | set(table["discard"])
     for player in table["players"]:
         seen |= set(player["zone"]) | set(fillory.view(state, player["seat"])["players"][player["seat"]]["hand"])
-    return [card for card in ALL_CARDS if card not in seen][index]
+    return str([card for card in ALL_CARDS if card not in seen][index])
 
 
 def post_draw(client: FlaskClient, store: Store, game: dict[str, Any], seat: int, action_id: str,

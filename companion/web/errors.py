@@ -81,8 +81,9 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Response:
         response = error_response(error.code or 500, _sentence(error))
-        if error.code == 405 and getattr(error, "valid_methods", None):
-            response.headers["Allow"] = ", ".join(sorted(error.valid_methods or ()))
+        valid_methods = getattr(error, "valid_methods", None)
+        if error.code == 405 and valid_methods:
+            response.headers["Allow"] = ", ".join(sorted(valid_methods))
         return response
 
     @app.errorhandler(Exception)

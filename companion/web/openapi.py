@@ -136,8 +136,8 @@ def _body(model: type[RequestBody]) -> dict[str, Any]:
 
 
 _GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
-_BEARER = [{"seatToken": []}]
-_OPTIONAL_BEARER = [{}, {"seatToken": []}]
+_BEARER: list[dict[str, list[str]]] = [{"seatToken": []}]
+_OPTIONAL_BEARER: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
 
 
 def _paths() -> dict[str, Any]:
