@@ -148,6 +148,13 @@ def test_base_url_goes_into_the_qr_codes(deck: Callable[..., Path]) -> None:
     assert texts == sorted(_url(c.id, "https://table.example.org:8443/play") for c in CARDS[:9])
 
 
+def test_text_uses_only_characters_the_standard_fonts_have(kit: dict[str, Path]) -> None:
+    for path in kit.values():
+        text = "".join(page.extract_text() for page in PdfReader(path).pages)
+        missing = {ch for ch in text if not ch.isspace() and ch.encode("cp1252", errors="replace") == b"?"}
+        assert not missing, (path.name, missing)
+
+
 def test_every_page_has_trim_and_bleed_boxes(kit: dict[str, Path]) -> None:
     for path in kit.values():
         for page in PdfReader(path).pages:
@@ -338,16 +345,16 @@ def test_layouts_match_the_golden_sample() -> None:
 def test_slots_stay_inside_the_margin_and_backs_mirror(paper: str, card_size: str) -> None:
     layout = plan_layout(SPECS.paper(paper), SPECS.card_size(card_size), 3.0, SPECS.sheet)
     margin, w, h = SPECS.sheet.margin, layout.paper.width, layout.paper.height
-    rects = [layout.slot(i) for i in range(layout.per_sheet)]
-    for slot in rects:
-        b = slot.bleed_rect
-        assert b.x >= margin - 1e-6 and b.y >= margin - 1e-6 and b.right <= w - margin + 1e-6
-        assert b.top <= h - margin + 1e-6
+    slots = [layout.slot(i) for i in range(layout.per_sheet)]
+    for slot in slots:
+        bleed = slot.bleed_rect
+        assert bleed.x >= margin - 1e-6 and bleed.y >= margin - 1e-6 and bleed.right <= w - margin + 1e-6
+        assert bleed.top <= h - margin + 1e-6
         back = layout.back_slot(slot.index)
         assert back.trim.x == pytest.approx(w - slot.trim.right) and back.trim.y == pytest.approx(slot.trim.y)
         assert back.rotation == -slot.rotation
-    for a in rects:
-        for b in rects:
+    for a in slots:
+        for b in slots:
             if a.index < b.index:
                 overlap_x = min(a.trim.right, b.trim.right) - max(a.trim.x, b.trim.x)
                 overlap_y = min(a.trim.top, b.trim.top) - max(a.trim.y, b.trim.y)
@@ -427,7 +434,7 @@ def test_theme_gives_every_trait_one_family_and_readable_chips() -> None:
 def test_help_documents_every_option() -> None:
     runner = CliRunner()
     for command in (build_command, check_command):
-        result = runner.invoke(main, [command.name, "--help"], terminal_width=200)
+        result = runner.invoke(main, [str(command.name), "--help"], terminal_width=200)
         assert result.exit_code == 0
         for param in command.params:
             if param.name == "help":

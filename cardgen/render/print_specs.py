@@ -10,13 +10,14 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from cardgen.catalog import DataError, data_dir
 from cardgen.catalog.base import Problem, Reader
 
 PRINT_FOLDER = "print"
 _HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
+_Named = TypeVar("_Named")
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ class PrintSpecs:
         return self.themes[game]
 
 
-def _lookup(table: dict[str, Any], name: str, what: str) -> Any:
+def _lookup(table: dict[str, _Named], name: str, what: str) -> _Named:
     for key, value in table.items():
         if key.casefold() == name.strip().casefold():
             return value

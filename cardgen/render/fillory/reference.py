@@ -7,6 +7,7 @@ All wording comes from the catalog's rule entries, trait tricks and data notes (
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib.styles import ParagraphStyle
@@ -69,7 +70,7 @@ def _rule_text(content: FilloryContent, rule_ids: tuple[str, ...]) -> str:
 
 
 def _grid_style(header_fill: str, line: str, zebra: str | None) -> TableStyle:
-    commands: list[tuple] = [
+    commands: list[tuple[Any, ...]] = [
         ("BACKGROUND", (0, 0), (-1, 0), header_fill),
         ("LINEBELOW", (0, 0), (-1, -1), 0.4, line),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -179,12 +180,12 @@ def _trait_table(content: FilloryContent, style: FilloryStyle, s: _Styles, width
     col_widths: list[float] = []
     for _ in range(groups):
         col_widths += [pt(8), group_w * 0.40, pt(12), group_w - pt(20) - group_w * 0.40]
-    header: list = []
+    header: list[Any] = []
     for _ in range(groups):
         header += ["", Paragraph("Trait", s.cell_bold), Paragraph("Cards", s.cell_bold), ""]
     rows = [header]
     for r in range(per_group):
-        row: list = []
+        row: list[Any] = []
         for g in range(groups):
             i = g * per_group + r
             row += entries[i] if i < len(entries) else ["", "", "", ""]
