@@ -272,6 +272,13 @@ def test_progress_reports_every_card_and_sheet(tmp_path: Path) -> None:
     assert sum(steps) == plan.total_work
 
 
+def test_unwritable_output_folder_is_a_build_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the output folder should go", encoding="utf-8")
+    with pytest.raises(BuildError, match=rf"^cannot create folder {re.escape(str(blocker))}/fillory: "):
+        build(BuildOptions(out_dir=blocker, documents=("score-pad",)))
+
+
 def test_failed_render_leaves_no_partial_file(tmp_path: Path) -> None:
     def explode(*_: object) -> None:
         Path(tmp_path / "fillory" / "boom.pdf.partial").write_bytes(b"half")

@@ -93,7 +93,8 @@ class FilloryCardFront:
         y = self._chips(canvas, left, right, y - pt(2.0 * scale), scale)
         y = self._ability(canvas, left, right, y - pt(2.3 * scale), scale)
         footer_top = self._footer(canvas, left, right, py + pad, scale)
-        self._tricks(canvas, left, right, y - pt(2.0 * scale), footer_top + pt(1.8 * scale), scale)
+        # the QR code's white quiet zone already separates it from the text above
+        self._tricks(canvas, left, right, y - pt(2.0 * scale), footer_top + pt(0.4 * scale), scale)
 
     # -- header -------------------------------------------------------------------------------
     def _name(self, canvas: Canvas, left: float, right: float, top: float, scale: float) -> float:
@@ -196,11 +197,11 @@ class FilloryCardFront:
             para.wrap(width, room)
             para.drawOn(canvas, left, body_top - para.height)
             return
-        sizes = sorted({max(MIN_TRICK_SIZE, f * scale) for f in (7.4, 6.8, 6.2, 5.6)}, reverse=True)
+        sizes = sorted({max(MIN_TRICK_SIZE, f * scale) for f in (8.2, 7.8, 7.4, 7.0, 6.6, 6.2, 5.8)}, reverse=True)
         for font_size in sizes:
             paras = [_paragraph(f"<b>{escape(name)}</b> \u2013 {escape(text)}", font_size, self.style.ink, 1.12)
                      for name, text in entries]
-            gap = font_size * 0.35
+            gap = font_size * 0.28
             heights = [p.wrap(width, room)[1] for p in paras]
             if sum(heights) + gap * (len(paras) - 1) <= room:
                 y = body_top
