@@ -139,3 +139,36 @@ def test_three_phones_create_join_play_and_watch_live(new_phone: Callable[[], Br
     expect(table.locator(".banner.turn")).to_contain_text("Ben", timeout=LIVE_WITHIN_MS)
     screenshot(ben, "seat-draw")
     assert_not_reloaded(table)
+
+
+def test_card_trick_with_its_effect_fields(new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    game = api.new_game(["Ann", "Ben"])
+    ann_token, ben_token = (seat["token"] for seat in game["seats"])
+    for card in ("Physical Kids", "Time Loop", "Magic Missile"):
+        api.move(game["id"], ann_token, {"type": "draw", "card": card})
+    for card in ("Golem", "Cocaine", "Mentors"):
+        api.move(game["id"], ben_token, {"type": "draw", "card": card})
+    api.move(game["id"], ann_token, {"type": "draw", "card": "Romance"})
+    api.move(game["id"], ann_token, {"type": "play", "card": "Romance"})
+    api.move(game["id"], ann_token, {"type": "decline"})
+
+    phone = new_phone()
+    login_seat(phone, server, game["id"], 0, ann_token)
+    ann = phone.new_page()
+    ann.goto(f"/g/{game['id']}/seat/0")
+    expect(ann.locator("fieldset.trick-group[data-group=Spell]")).to_be_hidden()
+    ann.locator("#trick-details > summary").click()
+    ann.locator("#f-trick label.pick", has_text="Magic Missile → Spell").click()
+    group = ann.locator("fieldset.trick-group[data-group=Spell]")
+    expect(group).to_be_visible()
+    group.get_by_label("Which card did you draw?").fill("Ember")
+    group.get_by_label("Which card goes into your zone?").select_option(label="The card I just drew")
+    ann.get_by_role("button", name="Do the trick").click()
+    expect(ann.get_by_role("alert")).to_contain_text("Recorded.")
+    expect(ann.locator("#zone-title + .chips")).to_contain_text("Ember")
+    expect(ann.locator("#hand-title + .chips")).not_to_contain_text("Magic Missile")
+    expect(ann.locator("#f-trick")).to_have_count(0)  # one trick per turn: on to scoring
+    expect(ann.locator("#f-score")).to_be_visible()
+    log = api.http.get(f"{server}/api/games/{game['id']}/log", timeout=5).json()["entries"]
+    assert log[-1]["move"]["type"] == "trick" and log[-1]["move"]["trait"] == "Spell"
+    assert log[-1]["move"]["place"] == "Ember"

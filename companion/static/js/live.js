@@ -81,7 +81,10 @@
   }
 
   const wake = () => { if (!document.hidden) checkNow(); };
-  document.addEventListener("visibilitychange", wake);
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden) window.clearTimeout(timer); // screen off: stop asking until it is back
+    else checkNow();
+  });
   window.addEventListener("focus", wake);
   window.addEventListener("pageshow", wake);
   window.addEventListener("online", wake);
@@ -213,7 +216,7 @@
     const box = document.createElement("div");
     box.className = `notice ${kind}`;
     const p = document.createElement("p");
-    p.textContent = text;
+    p.textContent = /[.!?…]$/.test(text) ? text : `${text}.`;
     if (rule) {
       box.dataset.rule = rule;
       p.append(" Rule: ");
@@ -285,7 +288,8 @@
     } else if (response.status === 401 || response.status === 403) {
       say("error", `${data.error || "This phone is not allowed to move for this seat."} Join again with the game's code.`);
     } else {
-      say("error", data.error || `The server refused the move (${response.status}).`, data.rule || null);
+      const reason = data.error || `the server answered ${response.status}`;
+      say("error", `Not recorded: ${reason}`, data.rule || null);
     }
   }
 

@@ -1,0 +1,122 @@
+"""Refused moves, undo, and phones that slept, lost the network or acted on an old screen."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from companion.rules import IllegalMove, fillory
+
+from .conftest import Api, login_seat, screenshot
+from .test_play import LIVE_WITHIN_MS, caught_up, report_draw, set_hidden
+
+CATCH_UP_MS = 700  # quicker than one poll interval: the wake-up itself fetched the news
+
+
+@pytest.fixture
+def game(api: Api) -> dict[str, Any]:
+    return api.new_game(["Ann", "Ben", "Cat"])
+
+
+def seat_page(new_phone: Callable[[], BrowserContext], server: str, game: dict[str, Any], seat: int) -> Page:
+    phone = new_phone()
+    login_seat(phone, server, game["id"], seat, game["seats"][seat]["token"])
+    page = phone.new_page()
+    page.goto(f"/g/{game['id']}/seat/{seat}")
+    return page
+
+
+def test_refused_move_shows_the_reason_and_rule_and_changes_nothing(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str, game: dict[str, Any]) -> None:
+    ann = seat_page(new_phone, server, game, 0)
+    api.move(game["id"], game["seats"][1]["token"], {"type": "draw", "card": "Golem"})
+    caught_up(ann, api, game["id"])
+    version = api.version(game["id"])
+
+    state = fillory.setup(["Ann", "Ben", "Cat"], {}, random.Random(0))
+    state = fillory.apply(state, 1, {"type": "draw", "card": "Golem"})
+    with pytest.raises(IllegalMove) as refusal:
+        fillory.apply(state, 0, {"type": "draw", "card": "Golem"})
+
+    ann.locator("#f-draw").get_by_label("Find a card by name or trait").fill("Golem")
+    ann.locator("#f-draw label.pick", has_text="Golem").click()
+    ann.get_by_role("button", name="Report this draw").click()
+    alert = ann.get_by_role("alert")
+    expect(alert).to_contain_text(refusal.value.message)
+    expect(alert.locator(".notice")).to_have_attribute("data-rule", "fillory.card.location")
+    rule_link = alert.get_by_role("link", name="fillory.card.location")
+    expect(rule_link).to_have_attribute("href", "/rules#fillory.card.location")
+    screenshot(ann, "seat-refused")
+    assert api.version(game["id"]) == version  # nothing was recorded
+    expect(ann.locator("#hand-title")).to_contain_text("(0 of max 5)")
+    expect(ann.locator("#f-draw input[value=golem]")).to_be_checked()  # the choice is kept for a fix
+
+    rule_link.click()
+    expect(ann).to_have_url(f"{server}/rules#fillory.card.location")
+    expect(ann.locator("li.rule-entry:target h3")).to_have_text("One place per card")
+
+
+def test_undo_takes_back_my_last_move(new_phone: Callable[[], BrowserContext], api: Api, server: str,
+                                      game: dict[str, Any]) -> None:
+    ann = seat_page(new_phone, server, game, 0)
+    report_draw(ann, "Romance")
+    expect(ann.locator("#hand-title")).to_contain_text("(1 of max 5)")
+    ann.get_by_role("button", name="Undo my last move").click()
+    expect(ann.get_by_role("alert")).to_contain_text("Undone.")
+    expect(ann.locator("#hand-title")).to_contain_text("(0 of max 5)")
+    expect(ann.locator(".log li.undone")).to_contain_text("Ann drew a card")
+    assert api.version(game["id"]) == 2
+
+
+def test_sleeping_phone_catches_up_when_woken(new_phone: Callable[[], BrowserContext], api: Api, server: str,
+                                              game: dict[str, Any]) -> None:
+    ben = seat_page(new_phone, server, game, 1)
+    caught_up(ben, api, game["id"])
+    set_hidden(ben, True)
+    api.move(game["id"], game["seats"][0]["token"], {"type": "draw", "card": "Ember"})
+    ben.wait_for_timeout(1500)
+    expect(ben.locator("#live")).to_have_attribute("data-version", "0")  # asleep: no polling at all
+    set_hidden(ben, False)
+    expect(ben.locator("#live")).to_have_attribute("data-version", "1", timeout=CATCH_UP_MS)
+    expect(ben.locator(".log")).to_contain_text("Ann drew a card")
+
+
+def test_phone_that_lost_the_network_reconnects_and_catches_up(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str, game: dict[str, Any]) -> None:
+    ben = seat_page(new_phone, server, game, 1)
+    caught_up(ben, api, game["id"])
+    status = ben.locator("#live-status")
+    ben.context.set_offline(True)
+    expect(status).to_have_attribute("data-state", "reconnecting", timeout=LIVE_WITHIN_MS)
+    expect(status).to_have_text("Reconnecting…")
+    api.move(game["id"], game["seats"][2]["token"], {"type": "draw", "card": "Djinn"})
+    ben.wait_for_timeout(300)
+    ben.context.set_offline(False)  # the browser fires 'online': the page asks at once
+    expect(ben.locator("#live")).to_have_attribute("data-version", "1", timeout=CATCH_UP_MS)
+    expect(status).to_have_attribute("data-state", "live")
+    expect(ben.locator(".log")).to_contain_text("Cat drew a card")
+
+
+def test_stale_phone_is_told_updated_and_keeps_the_choice(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str, game: dict[str, Any]) -> None:
+    ann = seat_page(new_phone, server, game, 0)
+    caught_up(ann, api, game["id"])
+    set_hidden(ann, True)  # stops polling, so the screen falls behind
+    api.move(game["id"], game["seats"][1]["token"], {"type": "draw", "card": "Golem"})
+    filter_box = ann.locator("#f-draw").get_by_label("Find a card by name or trait")
+    filter_box.fill("Romance")
+    ann.locator("#f-draw label.pick", has_text="Romance").click()
+    ann.get_by_role("button", name="Report this draw").click()
+    expect(ann.get_by_role("alert")).to_contain_text("Another phone moved first")
+    expect(ann.locator("#live")).to_have_attribute("data-version", "1")  # re-read before acting again
+    assert api.version(game["id"]) == 1  # the stale move was not recorded
+    expect(ann.locator("#f-draw input[value=romance]")).to_be_checked()
+    expect(filter_box).to_have_value("Romance")
+    screenshot(ann, "seat-stale")
+    ann.get_by_role("button", name="Report this draw").click()
+    expect(ann.get_by_role("alert")).to_contain_text("Recorded.")
+    expect(ann.locator("#hand-title")).to_contain_text("(1 of max 5)")
+    assert api.version(game["id"]) == 2

@@ -1,0 +1,435 @@
+"""The phone pages through Flask's test client: forms, cookies, seats, live parts, card and rules pages."""
+
+from __future__ import annotations
+
+import html
+import re
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+import zxingcpp
+from flask import Flask
+from flask.testing import FlaskClient
+from PIL import Image
+
+from cardgen.catalog import content
+from companion.rules import fillory
+from companion.store import Store
+from companion.web import seat_forms
+from companion.web.card_facts import ability_segments, card_rules, named_by
+from companion.web.pages import token_cookie
+
+FILLORY = content("fillory")
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+def shown(response: Any) -> str:
+    """The page's HTML with entities decoded, so sentences can be compared as people read them."""
+    return html.unescape(response.get_data(as_text=True))
+
+
+def csrf_token(client: FlaskClient, path: str = "/") -> str:
+    page = shown(client.get(path))
+    found = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert found, f"no CSRF field on {path}"
+    return found.group(1)
+
+
+def store_of(app: Flask) -> Store:
+    return app.extensions["store"]
+
+
+def new_game(app: Flask, players: tuple[str, ...] = ("Ann", "Ben", "Cat"), first_seat: int = 0) -> dict[str, Any]:
+    return store_of(app).create_game("fillory", list(players), {"first_seat": first_seat})
+
+
+def sit(client: FlaskClient, game: dict[str, Any], seat: int) -> None:
+    client.set_cookie(token_cookie(game["id"], seat), game["seats"][seat]["token"])
+
+
+def play(app: Flask, game: dict[str, Any], seat: int, *moves: dict[str, Any]) -> None:
+    store = store_of(app)
+    for move in moves:
+        store.apply_move(game["id"], seat, store.version(game["id"]), f"t-{store.version(game['id'])}", move)
+
+
+def deal(app: Flask, game: dict[str, Any], hands: dict[int, tuple[str, ...]]) -> None:
+    for seat, cards in hands.items():
+        play(app, game, seat, *({"type": "draw", "card": card} for card in cards))
+
+
+STANDARD_HANDS = {0: ("Physical Kids", "Time Loop", "Magic Missile"), 1: ("Golem", "Cocaine", "Mentors"),
+                  2: ("Ember", "Djinn", "Hospital")}
+
+
+class Inputs(HTMLParser):
+    """Collects form controls and the ids that labels point at."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.controls: list[dict[str, str | None]] = []
+        self.label_for: set[str] = set()
+        self.in_label = 0
+        self.ids: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if "id" in found and found["id"]:
+            self.ids.append(str(found["id"]))
+        if tag == "label":
+            self.in_label += 1
+            if found.get("for"):
+                self.label_for.add(str(found["for"]))
+        if tag in ("input", "select", "textarea") and found.get("type") != "hidden":
+            self.controls.append({**found, "wrapped": "yes" if self.in_label else None})
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "label":
+            self.in_label -= 1
+
+
+def unlabelled(html: str) -> list[dict[str, str | None]]:
+    parser = Inputs()
+    parser.feed(html)
+    return [c for c in parser.controls if not c["wrapped"] and c.get("id") not in parser.label_for]
+
+
+# -- home and new game --------------------------------------------------------------------------
+
+def test_home_page_offers_new_game_and_join_with_labelled_inputs(client: FlaskClient) -> None:
+    response = client.get("/")
+    page = shown(response)
+    assert response.status_code == 200
+    assert page.count('name="player"') == FILLORY.max_players
+    assert 'action="/new"' in page and 'action="/join"' in page
+    assert unlabelled(page) == []
+    assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+
+
+def test_new_game_gives_this_browser_seat_zero(app: Flask, client: FlaskClient) -> None:
+    token = csrf_token(client)
+    response = client.post("/new", data={"csrf_token": token, "player": ["Ann", "Ben", "", "", "", ""], "first": "0"})
+    assert response.status_code == 303
+    game_id = re.fullmatch(r"/g/([0-9a-f]+)/seat/0\?created=1", response.headers["Location"]).group(1)
+    cookie = client.get_cookie(token_cookie(game_id, 0))
+    assert cookie is not None and cookie.http_only
+    assert store_of(app).seat_for_token(game_id, cookie.value) == 0
+    assert store_of(app).info(game_id)["claimed"] == [True, False]
+    seat_page = client.get(response.headers["Location"])
+    assert seat_page.status_code == 200
+    assert "Game created" in shown(seat_page)
+
+
+def test_first_player_counts_only_named_rows(app: Flask, client: FlaskClient) -> None:
+    token = csrf_token(client)
+    response = client.post("/new", data={"csrf_token": token, "player": ["Ann", "", "Cat", "Dan"], "first": "2"})
+    game_id = response.headers["Location"].split("/")[2]
+    _, state = store_of(app).current(game_id)
+    assert state.players == ("Ann", "Cat", "Dan")
+    assert state.first_seat == 1  # Cat, the third row, is the second named player
+
+
+@pytest.mark.parametrize("players, first, sentence", [
+    (["Ann", "", "", "", "", ""], "0", "Cannot start this game: this game takes 2 to 6 players, not 1."),
+    (["Ann", "Ann", "", "", "", ""], "0", "Cannot start this game: player names must be different."),
+    (["Ann", "Ben", "", "", "", ""], "3", "Player 4 goes first but has no name."),
+    (["Ann", "Ben", "", "", "", ""], "first", "Pick who goes first from the list."),
+])
+def test_bad_new_game_form_is_shown_again_with_a_sentence(client: FlaskClient, players: list[str], first: str,
+                                                          sentence: str) -> None:
+    response = client.post("/new", data={"csrf_token": csrf_token(client), "player": players, "first": first})
+    page = shown(response)
+    assert response.status_code == 400
+    assert sentence in page
+    assert 'value="Ann"' in page  # what was typed stays
+
+
+def test_new_game_without_csrf_token_is_refused_with_a_page(client: FlaskClient) -> None:
+    response = client.post("/new", data={"player": ["Ann", "Ben"], "first": "0"})
+    page = shown(response)
+    assert response.status_code == 400
+    assert "CSRF" in page and "Traceback" not in page
+    assert "<h1" in page
+
+
+# -- joining ------------------------------------------------------------------------------------
+
+def test_join_form_redirects_to_the_code_page(client: FlaskClient) -> None:
+    response = client.get("/join?code=%20abc234%20")
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/j/ABC234"
+
+
+def test_unknown_join_code_is_a_404_page(client: FlaskClient) -> None:
+    response = client.get("/j/ZZZZZZ")
+    assert response.status_code == 404
+    assert "No game has the join code ZZZZZZ." in shown(response)
+
+
+def test_claiming_a_seat_sets_the_cookie_and_a_taken_seat_is_a_409(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app)
+    code = game["join_code"]
+    page = shown(client.get(f"/j/{code.lower()}"))
+    assert page.count("I am ") == 3
+    token = csrf_token(client, f"/j/{code}")
+    response = client.post(f"/j/{code}", data={"csrf_token": token, "seat": "1"})
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/g/{game['id']}/seat/1"
+    assert client.get(response.headers["Location"]).status_code == 200
+    assert "Continue as Ben" in shown(client.get(f"/j/{code}"))
+
+    other_phone = app.test_client()
+    again = other_phone.post(f"/j/{code}", data={"csrf_token": csrf_token(other_phone, f"/j/{code}"), "seat": "1"})
+    assert again.status_code == 409
+    assert "Ben's seat was just taken by another phone." in shown(again)
+
+
+@pytest.mark.parametrize("seat, status, sentence", [
+    ("", 400, "Pick a seat from the list."), ("7", 400, "This game has no seat 8."), ("-1", 400, "no seat 0"),
+])
+def test_claiming_a_bad_seat_is_refused(app: Flask, client: FlaskClient, seat: str, status: int,
+                                        sentence: str) -> None:
+    code = new_game(app)["join_code"]
+    response = client.post(f"/j/{code}", data={"csrf_token": csrf_token(client, f"/j/{code}"), "seat": seat})
+    assert response.status_code == status
+    assert sentence in shown(response)
+
+
+# -- table and seat -----------------------------------------------------------------------------
+
+def qr_text(page: str) -> str:
+    """Decode the page's inline SVG QR code (path of unit squares) with zxing."""
+    svg = re.search(r'<svg class="qr".*?</svg>', page, re.S).group(0)
+    size = int(re.search(r'viewBox="0 0 (\d+) \d+"', svg).group(1))
+    scale = 8
+    image = Image.new("L", (size * scale, size * scale), 255)
+    for x, y in re.findall(r"M(\d+),(\d+)H", svg):
+        image.paste(0, (int(x) * scale, int(y) * scale, (int(x) + 1) * scale, (int(y) + 1) * scale))
+    found = zxingcpp.read_barcodes(image)
+    assert found, "the QR code did not decode"
+    return str(found[0].text)
+
+
+def test_table_page_shows_every_zone_scores_and_a_join_qr(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app)
+    deal(app, game, STANDARD_HANDS)
+    play(app, game, 0, {"type": "draw", "card": "Romance"}, {"type": "play", "card": "Physical Kids"},
+         {"type": "summon", "card": "Quentin", "to": "zone"}, {"type": "score", "trait": "Student"})
+    response = client.get(f"/g/{game['id']}")
+    page = shown(response)
+    assert response.status_code == 200
+    assert "Ann's zone" in page and "Ben's zone" in page and "Cat's zone" in page
+    assert 'href="/c/fillory/quentin"' in page and 'href="/c/fillory/physical-kids"' in page
+    assert "Neutral zone <span class=\"count\">(12)</span>" in page
+    assert "Student ×2 = 4: 4" in page  # the score breakdown's cause
+    assert "Ann scored the trait Student" in page
+    assert "Physical Kids" in page and "Golem" not in page  # hands stay secret on the table
+    assert qr_text(page) == f"http://localhost/j/{game['join_code']}"
+
+
+def test_table_live_part_carries_the_version(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app)
+    play(app, game, 1, {"type": "draw", "card": "Golem"})
+    response = client.get(f"/g/{game['id']}/live")
+    assert response.status_code == 200
+    assert response.headers["X-Game-Version"] == "1"
+    assert response.headers["Cache-Control"] == "no-store"
+    assert "<html" not in shown(response)
+    assert "Ben drew a card" in shown(response)
+
+
+def test_unknown_game_pages_are_404_pages(client: FlaskClient) -> None:
+    for path in ("/g/nope", "/g/nope/live", "/g/nope/seat/0", "/g/nope/seat/zero"):
+        response = client.get(path)
+        assert response.status_code == 404, path
+        page = shown(response)
+        assert "<h1" in page and "Traceback" not in page
+
+
+def test_seat_page_needs_that_seats_token(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app)
+    response = client.get(f"/g/{game['id']}/seat/1")
+    assert response.status_code == 403
+    assert (f"This phone does not hold Ben's seat. Join the game with its code {game['join_code']}"
+            in shown(response))
+    sit(client, game, 0)
+    assert client.get(f"/g/{game['id']}/seat/1").status_code == 403
+    assert client.get(f"/g/{game['id']}/seat/1/live").status_code == 403
+    assert client.get(f"/g/{game['id']}/seat/5").status_code == 404
+    page = client.get(f"/g/{game['id']}/seat/0")
+    assert page.status_code == 200
+    assert page.headers["Cache-Control"] == "no-store"
+    assert f'data-token="{game["seats"][0]["token"]}"' in shown(page)
+
+
+def test_seat_page_shows_my_hand_only_and_labelled_forms(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app)
+    deal(app, game, STANDARD_HANDS)
+    play(app, game, 0, {"type": "draw", "card": "Romance"}, {"type": "play", "card": "Romance"},
+         {"type": "decline"})
+    sit(client, game, 0)
+    page = shown(client.get(f"/g/{game['id']}/seat/0/live"))
+    hand = page.split('id="hand-title"')[1].split("</section>")[0]
+    assert "Time Loop" in hand and "Magic Missile" in hand and "Golem" not in hand
+    for form in ('id="f-trick"', 'id="f-score"', 'id="f-end"', 'id="f-undo"'):
+        assert form in page
+    assert unlabelled(page) == []
+    assert 'value="magic-missile|Spell"' in page and 'value="time-loop|Time"' in page
+    assert "Romance → " not in page  # the played card is no longer in hand
+
+
+def test_waiting_seat_gets_no_move_forms(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app)
+    deal(app, game, STANDARD_HANDS)
+    sit(client, game, 1)
+    page = shown(client.get(f"/g/{game['id']}/seat/1/live"))
+    assert "Ann's turn (draw step). Your turn comes later." in page
+    assert 'class="move' not in page
+
+
+# -- seat forms from views ----------------------------------------------------------------------
+
+def view_after(*moves: tuple[int, dict[str, Any]], players: tuple[str, ...] = ("Ann", "Ben", "Cat")) -> Any:
+    import random
+    state = fillory.setup(list(players), {}, random.Random(1))
+    for seat, move in moves:
+        state = fillory.apply(state, seat, move)
+    return state
+
+
+def dealt_moves() -> list[tuple[int, dict[str, Any]]]:
+    return [(seat, {"type": "draw", "card": card}) for seat, cards in STANDARD_HANDS.items() for card in cards]
+
+
+def forms_for(state: Any, seat: int) -> seat_forms.SeatForms:
+    return seat_forms.build(FILLORY, fillory.view(state, seat), seat, fillory.trait_points)
+
+
+def test_deal_draw_list_is_every_card_this_phone_cannot_see() -> None:
+    state = view_after((1, {"type": "draw", "card": "Golem"}), (0, {"type": "draw", "card": "Ember"}))
+    forms = forms_for(state, 0)
+    ids = {choice.id for choice in forms.draw or ()}
+    assert len(ids) == 110 - 13 - 1  # neutral cards and my own hand are known; Ben's Golem is not
+    assert "golem" in ids and "ember" not in ids and "quentin" not in ids
+    assert forms.headline == "Report your starting hand: draw 2 more cards."
+
+
+def test_ability_targets_follow_summon_and_banish_reach() -> None:
+    moves = dealt_moves() + [(0, {"type": "draw", "card": "Romance"}), (0, {"type": "play", "card": "Physical Kids"}),
+                             (0, {"type": "summon", "card": "Quentin", "to": "zone"}), (0, {"type": "end_turn"}),
+                             (1, {"type": "draw", "card": "Death"}), (1, {"type": "play", "card": "Death"})]
+    forms = forms_for(view_after(*moves), 1)  # Death: Banish Character
+    banish = {choice.id: choice.where for choice in forms.banish}
+    assert banish["quentin"] == "Ann's zone" and banish["julia"] == "neutral zone"
+    assert all(FILLORY.card(cid).has_trait("Character") for cid in banish)
+    assert forms.summon == () and forms.can_decline
+    assert forms.pending_card is not None and forms.pending_card.id == "death"
+
+    moves = dealt_moves() + [(0, {"type": "draw", "card": "Romance"}), (0, {"type": "play", "card": "Physical Kids"})]
+    forms = forms_for(view_after(*moves), 0)
+    summon = [choice.id for choice in forms.summon]
+    assert summon == ["quentin", "alice", "elliot", "margo"]  # visible places first, then card number
+
+
+def test_score_choices_are_best_first_and_skip_scored_traits() -> None:
+    moves = dealt_moves() + [(0, {"type": "draw", "card": "Romance"}), (0, {"type": "play", "card": "Physical Kids"}),
+                             (0, {"type": "summon", "card": "Quentin", "to": "zone"})]
+    forms = forms_for(view_after(*moves), 0)
+    assert forms.score is not None
+    assert [row["points"] for row in forms.score] == sorted((row["points"] for row in forms.score), reverse=True)
+    assert {"trait": "Student", "cards": 2, "points": 4} in forms.score
+    assert all(row["trait"] != "Character" for row in forms.score)
+
+
+def test_end_turn_form_reminds_of_the_hand_limit(app: Flask) -> None:
+    view = fillory.view(view_after(*dealt_moves()), 0)
+    seven = ["romance", "golem", "cocaine", "mentors", "ember", "djinn", "hospital"]
+    me = view["players"][0]
+    me.update(hand=seven, hand_count=7)
+    view["turn"].update(step="end")
+    forms = seat_forms.build(FILLORY, view, 0, fillory.trait_points)
+    assert forms.over_limit == 2 and forms.end_turn is not None and len(forms.end_turn) == 7
+    with app.test_request_context():
+        from flask import render_template
+        html = render_template("pages/_seat_forms.html", forms=forms, catalog=FILLORY,
+                               cards={c.id: c for c in FILLORY.cards})
+    assert "you hold 7 — discard at least 2" in html
+    assert html.count('name="discard[]"') == 7
+
+
+# -- card pages ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("card", FILLORY.cards, ids=lambda card: card.id)
+def test_ability_segments_read_as_the_ability_sentence(card: Any) -> None:
+    segments = ability_segments(FILLORY, card)
+    assert "".join(s.text for s in segments) == FILLORY.ability_text(card)
+    for segment in segments:
+        if segment.kind == "card":
+            assert FILLORY.card(segment.target).name == segment.text
+        elif segment.kind == "trait":
+            assert FILLORY.trait(segment.target).name == segment.text
+
+
+def test_card_page_links_targets_rules_and_namers(client: FlaskClient) -> None:
+    response = client.get("/c/fillory/QUENTIN")
+    page = shown(response)
+    assert response.status_code == 200
+    assert "<h1 id=\"card-title\">Quentin</h1>" in page and "card 1 of 110" in page
+    for target in ("julia", "alice", "penny", "elliot"):
+        assert f'href="/c/fillory/{target}"' in page
+    for rule in ("fillory.summon", "fillory.ability.target", "fillory.trick.character", "fillory.trick.fillory",
+                 "fillory.score.no-character", "fillory.setup.neutral"):
+        assert f'href="/rules#{rule}"' in page
+    assert "fillory.banish" not in page
+    assert "Cards that name Quentin" in page and 'href="/c/fillory/arcane-sigil"' in page
+
+
+def test_card_page_shows_the_rulebook_notes(client: FlaskClient) -> None:
+    page = shown(client.get("/c/fillory/mercenaries"))
+    assert "printed “Creatures”, read as “Creature”" in page
+    assert 'href="/rules?q=Creature&game=fillory"' in page
+
+
+def test_card_rules_and_namers_come_from_the_data() -> None:
+    death = FILLORY.card("Death")
+    assert [r.id for r in card_rules(FILLORY, death)][:4] == ["fillory.action.play", "fillory.ability.when",
+                                                              "fillory.ability.target", "fillory.banish"]
+    assert ("fillory.trick.threat" in [r.id for r in card_rules(FILLORY, death)])
+    knife_namers = [(card.name, action) for card, action in named_by(FILLORY, FILLORY.card("The Beast"))]
+    assert ("Moonstone Knife", "banish") in knife_namers and ("Stop Time", "summon") in knife_namers
+
+
+@pytest.mark.parametrize("path, sentence", [
+    ("/c/fillory/no-such-card", "Magicians of Fillory has no card 'no-such-card'."),
+    ("/c/chess/pawn", "There is no game called 'chess'."),
+])
+def test_unknown_card_or_game_is_a_404_page(client: FlaskClient, path: str, sentence: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 404
+    assert sentence in shown(response)
+
+
+# -- rules search -------------------------------------------------------------------------------
+
+def test_rules_page_anchors_every_rule_entry(client: FlaskClient) -> None:
+    page = shown(client.get("/rules"))
+    parser = Inputs()
+    parser.feed(page)
+    assert {rule.id for rule in FILLORY.rules} <= set(parser.ids)
+    assert unlabelled(page) == []
+
+
+def test_rules_search_lists_rules_and_cards(client: FlaskClient) -> None:
+    page = shown(client.get("/rules?q=banish&game=fillory"))
+    results = page.split('id="results-title"')[1].split("</section>")[0]
+    assert 'href="/rules?q=fillory.banish#fillory.banish"' in results
+    assert 'href="/c/fillory/' in results
+    assert "<mark>" in results
+
+
+def test_rules_search_for_an_unknown_game_is_a_400_page(client: FlaskClient) -> None:
+    response = client.get("/rules?q=x&game=chess")
+    assert response.status_code == 400
+    assert "Unknown game 'chess'. Pick one of: fillory." in shown(response)
