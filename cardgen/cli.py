@@ -37,6 +37,11 @@ def _document_names() -> tuple[str, ...]:
     return tuple(dict.fromkeys(d.name for docs in game_documents().values() for d in docs))
 
 
+def _printable_games() -> tuple[str, ...]:
+    from cardgen.render import game_documents
+    return tuple(game_documents())
+
+
 PAPERS, CARD_SIZES, CARD_SIZE_HELP = _print_choices()
 
 
@@ -130,7 +135,7 @@ def check(data_folder: Path | None) -> None:
 
 
 @main.command()
-@click.option("--game", type=click.Choice([*GAMES, "all"]), default="all", show_default=True,
+@click.option("--game", type=click.Choice([*_printable_games(), "all"]), default="all", show_default=True,
               help="Which game's print kit to build.")
 @click.option("--paper", type=click.Choice(PAPERS, case_sensitive=False), default="A4", show_default=True,
               metavar="[" + "|".join(PAPERS) + "]",
