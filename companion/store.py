@@ -288,7 +288,8 @@ class Store:
             if rows[0]["claimed"]:
                 raise SeatTaken(f"seat {seat} ({rows[0]['name']}) is already taken")
             db.execute("UPDATE seats SET claimed = 1 WHERE game_id = ? AND seat = ?", [game_id, seat])
-            db.execute("INSERT INTO seat_tokens (token_hash, game_id, seat, origin, created) VALUES (?, ?, ?, 'claimed', ?)",
+            db.execute("INSERT INTO seat_tokens (token_hash, game_id, seat, origin, created)"
+                       " VALUES (?, ?, ?, 'claimed', ?)",
                        [hash_token(token), game_id, seat, _now()])
         return token
 

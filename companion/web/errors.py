@@ -2,7 +2,8 @@
 
 :func:`error_response` answers JSON under ``/api/`` (or when the client asks for JSON) and an HTML
 page otherwise, rendered from ``templates/error.html`` with the same sentence (as ``message`` and
-``error``, plus ``status`` and ``rule``); a plain built-in page stands in until that template exists. Never a traceback.
+``error``, plus ``status`` and ``rule``); a plain built-in page stands in if that template is missing.
+Never a traceback.
 """
 
 from __future__ import annotations

@@ -132,7 +132,8 @@ def _errors(*statuses: int) -> dict[str, Any]:
 
 
 def _body(model: type[RequestBody]) -> dict[str, Any]:
-    return {"required": True, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{model.__name__}"}}}}
+    schema = {"$ref": f"#/components/schemas/{model.__name__}"}
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
 
 
 _GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
@@ -181,7 +182,8 @@ def _paths() -> dict[str, Any]:
             "summary": "Full-text search over rule entries and cards",
             "parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}},
                            {"name": "game", "in": "query", "schema": {"type": "string"}},
-                           {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 50}}],
+                           {"name": "limit", "in": "query",
+                            "schema": {"type": "integer", "minimum": 1, "maximum": 50}}],
             "responses": {"200": _json({"type": "object", "properties": {"results": {
                 "type": "array", "items": {"$ref": "#/components/schemas/SearchResult"}}}}, "results"),
                 **_errors(400)}}},
@@ -208,5 +210,6 @@ def openapi_document() -> dict[str, Any]:
                                 "against the rules and keeps the log. Errors share one shape (Error)."},
         "paths": _paths(),
         "components": {"schemas": schemas, "securitySchemes": {
-            "seatToken": {"type": "http", "scheme": "bearer", "description": "a seat token from /api/games or /api/join"}}},
+            "seatToken": {"type": "http", "scheme": "bearer",
+                          "description": "a seat token from /api/games or /api/join"}}},
     }
