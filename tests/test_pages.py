@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import random
 import re
 from html.parser import HTMLParser
 from typing import Any
@@ -16,7 +17,6 @@ from PIL import Image
 from cardgen.catalog import content
 from companion.rules import fillory
 from companion.store import Store
-from companion.web import seat_forms
 from companion.web.card_facts import ability_segments, card_rules, named_by
 from companion.web.pages import token_cookie
 
@@ -289,76 +289,6 @@ def test_waiting_seat_gets_no_move_forms(app: Flask, client: FlaskClient) -> Non
     assert 'class="move' not in page
 
 
-# -- seat forms from views ----------------------------------------------------------------------
-
-def view_after(*moves: tuple[int, dict[str, Any]], players: tuple[str, ...] = ("Ann", "Ben", "Cat")) -> Any:
-    import random
-    state = fillory.setup(list(players), {}, random.Random(1))
-    for seat, move in moves:
-        state = fillory.apply(state, seat, move)
-    return state
-
-
-def dealt_moves() -> list[tuple[int, dict[str, Any]]]:
-    return [(seat, {"type": "draw", "card": card}) for seat, cards in STANDARD_HANDS.items() for card in cards]
-
-
-def forms_for(state: Any, seat: int) -> seat_forms.SeatForms:
-    return seat_forms.build(FILLORY, fillory.view(state, seat), seat, fillory.trait_points)
-
-
-def test_deal_draw_list_is_every_card_this_phone_cannot_see() -> None:
-    state = view_after((1, {"type": "draw", "card": "Golem"}), (0, {"type": "draw", "card": "Ember"}))
-    forms = forms_for(state, 0)
-    ids = {choice.id for choice in forms.draw or ()}
-    assert len(ids) == 110 - 13 - 1  # neutral cards and my own hand are known; Ben's Golem is not
-    assert "golem" in ids and "ember" not in ids and "quentin" not in ids
-    assert forms.headline == "Report your starting hand: draw 2 more cards."
-
-
-def test_ability_targets_follow_summon_and_banish_reach() -> None:
-    moves = dealt_moves() + [(0, {"type": "draw", "card": "Romance"}), (0, {"type": "play", "card": "Physical Kids"}),
-                             (0, {"type": "summon", "card": "Quentin", "to": "zone"}), (0, {"type": "end_turn"}),
-                             (1, {"type": "draw", "card": "Death"}), (1, {"type": "play", "card": "Death"})]
-    forms = forms_for(view_after(*moves), 1)  # Death: Banish Character
-    banish = {choice.id: choice.where for choice in forms.banish}
-    assert banish["quentin"] == "Ann's zone" and banish["julia"] == "neutral zone"
-    assert all(FILLORY.card(cid).has_trait("Character") for cid in banish)
-    assert forms.summon == () and forms.can_decline
-    assert forms.pending_card is not None and forms.pending_card.id == "death"
-
-    moves = dealt_moves() + [(0, {"type": "draw", "card": "Romance"}), (0, {"type": "play", "card": "Physical Kids"})]
-    forms = forms_for(view_after(*moves), 0)
-    summon = [choice.id for choice in forms.summon]
-    assert summon == ["quentin", "alice", "elliot", "margo"]  # visible places first, then card number
-
-
-def test_score_choices_are_best_first_and_skip_scored_traits() -> None:
-    moves = dealt_moves() + [(0, {"type": "draw", "card": "Romance"}), (0, {"type": "play", "card": "Physical Kids"}),
-                             (0, {"type": "summon", "card": "Quentin", "to": "zone"})]
-    forms = forms_for(view_after(*moves), 0)
-    assert forms.score is not None
-    assert [row["points"] for row in forms.score] == sorted((row["points"] for row in forms.score), reverse=True)
-    assert {"trait": "Student", "cards": 2, "points": 4} in forms.score
-    assert all(row["trait"] != "Character" for row in forms.score)
-
-
-def test_end_turn_form_reminds_of_the_hand_limit(app: Flask) -> None:
-    view = fillory.view(view_after(*dealt_moves()), 0)
-    seven = ["romance", "golem", "cocaine", "mentors", "ember", "djinn", "hospital"]
-    me = view["players"][0]
-    me.update(hand=seven, hand_count=7)
-    view["turn"].update(step="end")
-    forms = seat_forms.build(FILLORY, view, 0, fillory.trait_points)
-    assert forms.over_limit == 2 and forms.end_turn is not None and len(forms.end_turn) == 7
-    with app.test_request_context():
-        from flask import render_template
-        html = render_template("pages/_seat_forms.html", forms=forms, catalog=FILLORY,
-                               cards={c.id: c for c in FILLORY.cards})
-    assert "you hold 7 — discard at least 2" in html
-    assert html.count('name="discard[]"') == 7
-
-
 # -- card pages ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("card", FILLORY.cards, ids=lambda card: card.id)
@@ -433,3 +363,31 @@ def test_rules_search_for_an_unknown_game_is_a_400_page(client: FlaskClient) -> 
     response = client.get("/rules?q=x&game=chess")
     assert response.status_code == 400
     assert "Unknown game 'chess'. Pick one of: fillory." in shown(response)
+
+
+def test_pages_render_every_step_of_a_whole_game_and_the_winner(app: Flask, client: FlaskClient) -> None:
+    """A seeded random game played through the store: the acting phone's page renders at every step."""
+    game = new_game(app)
+    for seat in range(3):
+        sit(client, game, seat)
+    rng = random.Random(1)
+    store = store_of(app)
+    moves = 0
+    while True:
+        _, state = store.current(game["id"])
+        if state.phase == "over":
+            break
+        seat = rng.choice(fillory.acting_seats(state))
+        part = client.get(f"/g/{game['id']}/seat/{seat}/live")
+        assert part.status_code == 200
+        if moves % 15 == 0:
+            assert unlabelled(shown(part)) == []
+        play(app, game, seat, fillory.random_legal_move(state, seat, rng))
+        moves += 1
+    winner = state.players[state.winner]
+    table = shown(client.get(f"/g/{game['id']}"))
+    assert f"<strong>{winner}</strong> wins with {state.vp(state.winner)} VP!" in table
+    seat_page = shown(client.get(f"/g/{game['id']}/seat/0/live"))
+    assert f"The game is over: {winner} won." in seat_page
+    assert 'class="move"' not in seat_page
+    assert moves > 100

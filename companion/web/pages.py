@@ -10,12 +10,13 @@ JSON API with the seat's bearer token, which the seat page reads from this brows
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 import qrcode
 import qrcode.image.svg
 from flask import Blueprint, Response, current_app, make_response, redirect, render_template, request, url_for
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from cardgen.catalog import GAMES, DataError, content
 from companion.rules import SetupError, rules_for
@@ -65,11 +66,16 @@ def seats_held(game_id: str, seat_count: int) -> list[int]:
 
 def join_qr_svg(join_code: str) -> Markup:
     """An inline SVG QR code of this server's join link for the code."""
-    link = join_link(join_code)
+    return qr_svg(join_link(join_code))
+
+
+@lru_cache(maxsize=256)
+def qr_svg(link: str) -> Markup:
+    """A QR code as one SVG path (sized by CSS), labelled with what it encodes; cached per link."""
     image = qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
     svg = image.to_string(encoding="unicode")
     svg = re.sub(r'^<svg width="[^"]*" height="[^"]*"', '<svg class="qr" role="img" '
-                 f'aria-label="QR code for {link}"', svg)
+                 f'aria-label="QR code for {escape(link)}"', svg)
     return Markup(svg.replace(' id="qr-path"', ""))
 
 

@@ -13,6 +13,7 @@ from typing import Any, Callable, Mapping, Sequence
 from cardgen.catalog.fillory import Card, FilloryContent, Trait
 
 HIDDEN = "hidden"  # in the deck or in another player's hand: this phone cannot tell which
+DISCARDED_CARD = "@card"  # a choice meaning "the card I discard for this trick" (the page fills it in)
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ class SeatForms:
     over_limit: int = 0
     opponents: tuple[tuple[int, str], ...] = ()
     hand: tuple[CardChoice, ...] = ()
-    hidden: tuple[CardChoice, ...] = ()
+    drawable: tuple[CardChoice, ...] = ()  # cards a draw could report (the datalist of trick fields)
     discard: tuple[CardChoice, ...] = ()
     undo_text: str | None = None
     notes: list[str] = field(default_factory=list)
@@ -151,11 +152,16 @@ def ability_targets(loc: Locator, options: Sequence[Mapping[str, Any]], action: 
     return tuple(sorted(found.values(), key=lambda c: (_VISIBLE_FIRST[loc.kind(c.id)[0]], c.number)))
 
 
-def trick_group(loc: Locator, trait: Trait) -> TrickGroup:
+def trick_group(loc: Locator, trait: Trait, hand: Sequence[CardChoice]) -> TrickGroup:
     """The fields and visible candidates for one trait's trick."""
     assert trait.trick is not None
     trick = trait.trick
     candidates: tuple[CardChoice, ...] = ()
+    # the trick's own card goes to the discard first, so a discard-pile trick may pick it
+    own = CardChoice(DISCARDED_CARD, "The card you discard for this trick", 0, (), "discard pile")
+    reaches_discard = "discard" in trick.zones or trick.kind == "from_discard"
+    could_pick_own = reaches_discard and any(
+        trait.name in c.traits and (not trick.trait or trick.trait in c.traits) for c in hand)
     if trick.kind in ("to_neutral", "swap", "revive"):
         wanted = set(trick.zones)
 
@@ -166,6 +172,8 @@ def trick_group(loc: Locator, trait: Trait) -> TrickGroup:
         candidates = tuple(c for c in loc.where_all(fits) if trick.trait in c.traits)
     elif trick.kind == "from_discard":
         candidates = loc.where_all(lambda kind, seat: kind == "discard")
+    if could_pick_own:
+        candidates = (own, *candidates)
     rule_id = f"fillory.trick.{trait.name.casefold()}"
     return TrickGroup(trait=trait, kind=trick.kind, rule_id=rule_id, candidates=candidates)
 
@@ -187,8 +195,11 @@ def build(catalog: FilloryContent, view: Mapping[str, Any], seat: int,
     hand = loc.choices(me.get("hand") or [])
     hidden = loc.where_all(lambda kind, s: kind == HIDDEN)
     discard = loc.choices(view["discard"])
+    # an empty deck is replaced by the shuffled discard pile before a draw (fillory.draw.reshuffle)
+    draw_from = hidden if view["deck_count"] > 0 else discard
+    drawable = hidden + discard if view["deck_count"] < 2 else hidden
     opponents = tuple((p["seat"], p["name"]) for p in view["players"] if p["seat"] != seat)
-    base: dict[str, Any] = dict(seat=seat, hand=hand, hidden=hidden, discard=discard, opponents=opponents,
+    base: dict[str, Any] = dict(seat=seat, hand=hand, drawable=drawable, discard=discard, opponents=opponents,
                                 hand_limit=catalog.hand_limit, undo_text=last_own_move(log, seat))
     turn = view["turn"]
     if view["over"]:
@@ -197,7 +208,7 @@ def build(catalog: FilloryContent, view: Mapping[str, Any], seat: int,
     if view["phase"] == "deal":
         missing = catalog.starting_hand - me["hand_count"]
         if missing > 0:
-            return SeatForms(my_turn=True, draw=hidden, **base,
+            return SeatForms(my_turn=True, draw=draw_from, **base,
                              headline=f"Report your starting hand: draw {missing} more card{'s' * (missing != 1)}.")
         waiting = [f"{p['name']} ({p['hand_count']}/{catalog.starting_hand})" for p in view["players"]
                    if p["hand_count"] < catalog.starting_hand]
@@ -211,7 +222,9 @@ def build(catalog: FilloryContent, view: Mapping[str, Any], seat: int,
     scored = list(me["scored"])
     score_rows = tuple(trait_points(list(me["zone"]), scored))
     if step == "draw":
-        return SeatForms(my_turn=True, headline="Your turn: draw a card and report which one.", draw=hidden, **base)
+        reshuffle = "" if view["deck_count"] else " The deck is empty: shuffle the discard pile to make a new one."
+        return SeatForms(my_turn=True, headline="Your turn: draw a card and report which one." + reshuffle,
+                         draw=draw_from, **base)
     if step == "action":
         if turn.get("extra_action"):  # Time's extra action: playing again is optional
             return SeatForms(my_turn=True, headline="Extra action from Time: play another card, or score or end.",
@@ -236,7 +249,7 @@ def build(catalog: FilloryContent, view: Mapping[str, Any], seat: int,
                        if catalog.trait(t).trick is not None)
         seen: dict[str, TrickGroup] = {}
         for combo in combos:
-            seen.setdefault(combo.trait.name, trick_group(loc, combo.trait))
+            seen.setdefault(combo.trait.name, trick_group(loc, combo.trait, hand))
         groups = tuple(seen.values())
     over_limit = max(0, len(hand) - catalog.hand_limit)
     headline = {"trick": "Optional: discard a card for its trick, then score, then end your turn.",

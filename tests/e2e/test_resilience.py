@@ -11,7 +11,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from companion.rules import IllegalMove, fillory
 
 from .conftest import Api, login_seat, screenshot
-from .test_play import LIVE_WITHIN_MS, caught_up, report_draw, set_hidden
+from .phone import LIVE_WITHIN_MS, caught_up, report_draw, set_hidden
 
 CATCH_UP_MS = 700  # quicker than one poll interval: the wake-up itself fetched the news
 

@@ -197,7 +197,8 @@
       move[el.name] = value;
     }
     if (move.type === "end_turn" && !move.discard) move.discard = [];
-    if (move.place === "@draw") move.place = move.draw;
+    if (move.place === "@draw") move.place = move.draw; // "the card I just drew"
+    for (const key of ["target", "take"]) if (move[key] === "@card") move[key] = move.card; // "the card I discard"
     return move;
   }
 
