@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Command (1): set up, build the whole print kit into output/, then serve the companion
-# on an embedded SQLite database (instance/companion.sqlite3). Extra arguments go to `companion serve`.
+# Command (1): set up, build the whole print kit into output/, then serve the companion on an
+# embedded SQLite database (instance/companion.sqlite3).
+# The QR codes on the cards point at this machine's address on the local network, so phones at the
+# table can open them; set SPELLBOOK_BASE_URL to print another address (e.g. a public server).
+# PORT (default 8000) is the companion's port; extra arguments go to `companion serve`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-.venv/bin/cardgen build --game all --out output
-exec .venv/bin/companion serve "$@"
+port="${PORT:-8000}"
+base_url="${SPELLBOOK_BASE_URL:-$(.venv/bin/python -c "from companion.cli import phone_urls; print(phone_urls('0.0.0.0', $port)[0].rstrip('/'))")}"
+.venv/bin/cardgen build --game all --base-url "$base_url" --out output
+exec .venv/bin/companion serve --host 0.0.0.0 --port "$port" "$@"

@@ -221,3 +221,14 @@ def test_several_problems_are_reported_at_once(tmp_path: Path) -> None:
 def test_unknown_game_is_a_data_error(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="unknown game 'mandragora-x'"):
         load_game("mandragora-x", tmp_path)
+
+
+def test_broken_traits_file_is_reported_once_not_per_card(tmp_path: Path) -> None:
+    folder = _copy(tmp_path)
+    with (folder / "traits.toml").open("a", encoding="utf-8") as fh:
+        fh.write("\nbroken [\n")
+    with pytest.raises(DataError) as err:
+        load_game("fillory", tmp_path)
+    files = {p.file for p in err.value.problems}
+    assert files == {str(folder / "traits.toml")}, [str(p) for p in err.value.problems]
+    assert "not valid TOML" in str(err.value.problems[0])

@@ -218,11 +218,14 @@ def load(root: Path) -> FilloryContent:
     # first pass: ids and names, so that abilities can point forwards
     by_name: dict[str, str] = {}
     ids: set[str] = set()
-    for i, rec in enumerate(card_recs, 1):
-        cid, name = rec.get("id"), rec.get("name")
-        if isinstance(cid, str) and isinstance(name, str):
-            by_name.setdefault(name.strip().casefold(), cid)
-            by_name.setdefault(cid, cid)
+    for rec in card_recs:
+        raw_id, raw_name = rec.get("id"), rec.get("name")
+        if isinstance(raw_id, str) and isinstance(raw_name, str):
+            by_name.setdefault(raw_name.strip().casefold(), raw_id)
+            by_name.setdefault(raw_id, raw_id)
+    # When traits.toml itself is broken, every trait reference would fail too; report the file once
+    # instead of burying it under hundreds of follow-on "unknown trait" lines.
+    traits_ok = bool(traits)
     cards: list[Card] = []
     numbers: set[int] = set()
     for i, rec in enumerate(card_recs, 1):
@@ -239,9 +242,9 @@ def load(root: Path) -> FilloryContent:
             card_r.problem(label, "number", f"duplicate card number {number}")
         numbers.add(number)
         card_traits = card_r.strings(rec, label, "traits")
-        for t in card_traits:
-            if t not in trait_names:
-                card_r.problem(label, "traits", f"unknown trait '{t}'")
+        for trait_name in card_traits:
+            if traits_ok and trait_name not in trait_names:
+                card_r.problem(label, "traits", f"unknown trait '{trait_name}'")
         if len(set(card_traits)) != len(card_traits):
             card_r.problem(label, "traits", "a trait is listed twice")
         options: list[AbilityOption] = []
@@ -270,7 +273,7 @@ def load(root: Path) -> FilloryContent:
                 options.append(AbilityOption(action, "card", target))
             else:
                 ref = str(opt["trait"])
-                if ref not in trait_names:
+                if traits_ok and ref not in trait_names:
                     card_r.problem(label, field + ".trait", f"'{ref}' does not name a trait")
                     continue
                 options.append(AbilityOption(action, "trait", ref))
@@ -280,13 +283,13 @@ def load(root: Path) -> FilloryContent:
 
     neutral: list[str] = []
     for ref in neutral_refs:
-        cid = by_name.get(ref.strip().casefold()) or by_name.get(ref)
-        if cid is None:
+        found = by_name.get(ref.strip().casefold()) or by_name.get(ref)
+        if found is None:
             game_r.problem("game", "setup_neutral", f"'{ref}' does not name a card")
-        elif cid in neutral:
+        elif found in neutral:
             game_r.problem("game", "setup_neutral", f"'{ref}' is listed twice")
         else:
-            neutral.append(cid)
+            neutral.append(found)
 
     for n in notes:
         if n.subject == "rulebook":
