@@ -64,7 +64,7 @@ def test_score_choices_are_best_first_and_skip_scored_traits() -> None:
     forms = forms_for(view_after(*moves), 0)
     assert forms.score is not None
     assert [row["points"] for row in forms.score] == sorted((row["points"] for row in forms.score), reverse=True)
-    assert {"trait": "Student", "cards": 2, "points": 4} in forms.score
+    assert {"trait": "Student", "cards": 2, "points": 4, "names": ["Quentin", "Physical Kids"]} in forms.score
     assert all(row["trait"] != "Character" for row in forms.score)
 
 

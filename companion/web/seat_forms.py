@@ -220,7 +220,9 @@ def build(catalog: FilloryContent, view: Mapping[str, Any], seat: int,
                          **base)
     step = turn["step"]
     scored = list(me["scored"])
-    score_rows = tuple(trait_points(list(me["zone"]), scored))
+    zone_cards = [catalog.card(cid) for cid in me["zone"]]
+    score_rows = tuple({**row, "names": [c.name for c in zone_cards if row["trait"] in c.traits]}
+                       for row in trait_points(list(me["zone"]), scored))
     if step == "draw":
         reshuffle = "" if view["deck_count"] else " The deck is empty: shuffle the discard pile to make a new one."
         return SeatForms(my_turn=True, headline="Your turn: draw a card and report which one." + reshuffle,

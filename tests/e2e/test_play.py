@@ -86,7 +86,7 @@ def test_three_phones_create_join_play_and_watch_live(new_phone: Callable[[], Br
     expect(ann_zone).to_contain_text("Physical Kids", timeout=LIVE_WITHIN_MS)
     expect(ann_zone).to_contain_text("Quentin")
     expect(table.locator("#neutral-title")).to_contain_text("(12)")
-    expect(table.locator(".log")).to_contain_text("Ann")
+    expect(table.locator("#live-announce")).to_contain_text("Ann scored the trait Student")  # for screen readers
     expect(table.locator("#live-status")).to_have_attribute("data-state", "live")
     assert_not_reloaded(table)
     table.bring_to_front()

@@ -6,7 +6,7 @@ import random
 from typing import Any, Callable
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from companion.rules import IllegalMove, fillory
 
@@ -120,3 +120,24 @@ def test_stale_phone_is_told_updated_and_keeps_the_choice(
     expect(ann.get_by_role("alert")).to_contain_text("Recorded.")
     expect(ann.locator("#hand-title")).to_contain_text("(1 of max 5)")
     assert api.version(game["id"]) == 2
+
+
+def test_lost_answer_is_retried_with_the_same_action_id_and_counts_once(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str, game: dict[str, Any]) -> None:
+    ann = seat_page(new_phone, server, game, 0)
+    sent: list[dict[str, Any]] = []
+
+    def lose_the_first_answer(route: Route) -> None:
+        sent.append(route.request.post_data_json)
+        if len(sent) == 1:
+            route.fetch()  # the server records the move...
+            route.abort("connectionreset")  # ...but the phone never hears back
+        else:
+            route.continue_()
+
+    ann.route("**/api/games/*/moves", lose_the_first_answer)
+    report_draw(ann, "Romance")
+    assert len(sent) == 2
+    assert sent[0]["action_id"] == sent[1]["action_id"] and sent[0]["version"] == sent[1]["version"] == 0
+    assert api.version(game["id"]) == 1  # recorded once, answered twice
+    expect(ann.locator("#hand-title")).to_contain_text("(1 of max 5)")

@@ -52,7 +52,10 @@
         const response = await fetch(live.dataset.versionUrl, { cache: "no-store", headers: { Accept: "application/json" } });
         if (!response.ok) throw new Error(`version answered ${response.status}`);
         const data = await response.json();
-        if (data.version !== version && !busy) await refresh();
+        if (data.version !== version && !busy) {
+          await refresh();
+          announce();
+        }
         failures = 0;
         setStatus("live");
       } catch (error) {
@@ -78,6 +81,13 @@
     if (!Number.isNaN(newVersion)) version = newVersion;
     live.dataset.version = String(version);
     setBusy(busy);
+  }
+
+  // tell screen-reader users what changed: the newest line of the move log
+  function announce() {
+    const region = document.getElementById("live-announce");
+    const newest = live.querySelector(".log li");
+    if (region && newest) region.textContent = newest.textContent.replace(/\s+/g, " ").trim();
   }
 
   const wake = () => { if (!document.hidden) checkNow(); };
@@ -121,7 +131,10 @@
       } else {
         el.value = state.fields[key];
       }
-      if (key === state.active) el.focus({ preventScroll: true });
+      if (key === state.active) {
+        el.focus({ preventScroll: true });
+        if (el.type === "text" || el.type === "search") el.setSelectionRange(el.value.length, el.value.length);
+      }
     });
     live.querySelectorAll("details > summary").forEach((s) => { if (state.open.includes(s.textContent)) s.parentElement.open = true; });
     state.scrolls.forEach(([formId, top]) => {
