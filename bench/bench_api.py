@@ -20,8 +20,6 @@ import json
 import os
 import random
 import resource
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -31,13 +29,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import requests
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from cardgen.catalog import content  # noqa: E402
 from companion.rules import IllegalMove, rules_for  # noqa: E402
+from companion.served import running_server  # noqa: E402
 
 fillory = rules_for("fillory")
 ALL_CARDS = [card.id for card in content("fillory").cards]
@@ -231,31 +229,6 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000
 
 
-def start_server(folder: Path, args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str, Path]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    log_path = folder / "server.log"
-    command = [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-               "--db", str(folder / "bench.sqlite3"), "--threads", str(args.threads),
-               "--worker-class", args.worker_class, "--no-qr"]
-    if args.workers:
-        command += ["--workers", str(args.workers)]
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(command, cwd=REPO, stdout=log, stderr=subprocess.STDOUT,
-                                   env={**os.environ, "COMPANION_SECRET_KEY": "bench-key"})
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            requests.get(base + "/api/games/none/version", timeout=1)
-            return process, base, log_path
-        except requests.ConnectionError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("the server did not start:\n" + log_path.read_text())
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10.0)
@@ -269,23 +242,25 @@ def main() -> None:
     if not 0 < args.writers <= args.connections:
         parser.error("--writers must be between 1 and --connections")
 
+    serve_args = ["--threads", str(args.threads), "--worker-class", args.worker_class]
+    if args.workers:
+        serve_args += ["--workers", str(args.workers)]
     with tempfile.TemporaryDirectory() as tmp:
-        process, base, log_path = start_server(Path(tmp), args)
-        recorder, tables = Recorder(), Tables()
-        budget = Budget(args.seconds, args.max_requests)
-        threads = [threading.Thread(target=writer, args=(base, recorder, budget, tables, i))
-                   for i in range(args.writers)]
-        threads += [threading.Thread(target=poller, args=(base, recorder, budget, tables, 1000 + i))
-                     for i in range(args.connections - args.writers)]
-        started = time.perf_counter()
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        elapsed = time.perf_counter() - started
-        process.terminate()
-        process.wait(timeout=15)
-        log = log_path.read_text(errors="replace")
+        with running_server(Path(tmp), serve_args, secret_key="bench-key") as server:
+            base = server.base
+            recorder, tables = Recorder(), Tables()
+            budget = Budget(args.seconds, args.max_requests)
+            threads = [threading.Thread(target=writer, args=(base, recorder, budget, tables, i))
+                       for i in range(args.writers)]
+            threads += [threading.Thread(target=poller, args=(base, recorder, budget, tables, 1000 + i))
+                        for i in range(args.connections - args.writers)]
+            started = time.perf_counter()
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            elapsed = time.perf_counter() - started
+        log = server.log()  # the server has stopped and been reaped here
     client_cpu = resource.getrusage(resource.RUSAGE_SELF)
     server_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)  # the server and its workers, now reaped
 

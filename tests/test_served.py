@@ -6,13 +6,8 @@ the rest get 409; retries of one action id apply once; nothing answers 500 or hi
 
 from __future__ import annotations
 
-import os
-import socket
 import sqlite3
-import subprocess
-import sys
 import threading
-import time
 import uuid
 from pathlib import Path
 from typing import Any, Iterator
@@ -26,6 +21,7 @@ from PIL import Image
 
 from cardgen.catalog import content
 from companion.cli import main, phone_urls, serve, terminal_qr
+from companion.served import RunningServer, running_server
 from companion.web import instance_secret_key
 
 pytestmark = pytest.mark.served
@@ -36,8 +32,10 @@ HAND_LIMIT = content("fillory").hand_limit
 
 
 class Server:
-    def __init__(self, base: str, process: subprocess.Popen[str], log_path: Path) -> None:
-        self.base, self.process, self.log_path = base, process, log_path
+    """A running ``companion serve`` plus an HTTP helper that records every status it saw."""
+
+    def __init__(self, running: RunningServer) -> None:
+        self.base, self.process, self.running = running.base, running.process, running
         self.statuses: list[int] = []
         self._lock = threading.Lock()
 
@@ -52,41 +50,15 @@ class Server:
         return response
 
     def log(self) -> str:
-        return self.log_path.read_text(encoding="utf-8", errors="replace")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+        return self.running.log()
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder = tmp_path_factory.mktemp("served")
-    port = free_port()
-    log_path = folder / "server.log"
-    with log_path.open("w") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-             "--db", str(folder / "games.sqlite3"), "--workers", "2", "--threads", "4", "--no-qr"],
-            cwd=REPO, stdout=log, stderr=subprocess.STDOUT, text=True,
-            env={**os.environ, "COMPANION_SECRET_KEY": "served-test-key"})  # keep off the repo's instance/
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            requests.get(base + "/api/games/none/version", timeout=1)
-            break
-        except requests.ConnectionError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                pytest.fail("companion serve did not start:\n" + log_path.read_text())
-            time.sleep(0.1)
-    server = Server(base, process, log_path)
-    yield server
-    process.terminate()
-    process.wait(timeout=15)
+    # its own secret key and database keep it off the repo's instance/ folder
+    with running_server(tmp_path_factory.mktemp("served"), ("--workers", "2", "--threads", "4"),
+                        secret_key="served-test-key") as running:
+        yield Server(running)
 
 
 def new_game(server: Server, players: list[str]) -> dict[str, Any]:

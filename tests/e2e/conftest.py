@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -19,11 +16,12 @@ import pytest
 import requests
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
+from companion.served import running_server
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
 PHONE = {"width": 390, "height": 844}
-SERVER_START_SECONDS = 20
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = Path(os.environ.get("E2E_SCREENSHOTS", REPO / "output" / "screenshots"))
 
@@ -35,47 +33,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.e2e)
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a real ``companion serve`` (gunicorn, 2 gthread workers) on a fresh database."""
-    folder = tmp_path_factory.mktemp("server")
-    port = free_port()
-    env = {**os.environ, "COMPANION_SECRET_KEY": "e2e-secret-key", "PYTHONUNBUFFERED": "1"}
-    log_path = folder / "server.log"
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-             "--db", str(folder / "companion.sqlite3"), "--workers", "2", "--no-qr"],
-            cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + SERVER_START_SECONDS
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"companion serve exited early:\n{log_path.read_text()}")
-            try:
-                if requests.get(f"{base}/rules", timeout=1).status_code == 200:
-                    break
-            except requests.ConnectionError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"companion serve did not answer within {SERVER_START_SECONDS} s:\n"
-                                   f"{log_path.read_text()}")
-            time.sleep(0.1)
-        yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    with running_server(tmp_path_factory.mktemp("server"), ("--workers", "2"), secret_key="e2e-secret-key") as running:
+        yield running.base
 
 
 @pytest.fixture(scope="session")

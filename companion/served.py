@@ -1,0 +1,79 @@
+"""Start a real ``companion serve`` (gunicorn) on a free loopback port, for tests and benchmarks.
+
+One place for the start-wait-stop dance the served tests, the browser tests and the load benchmark
+all need: a subprocess on 127.0.0.1 with its own database and log, waited for until it answers, and
+stopped (terminate, then kill) on the way out.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, Sequence
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class RunningServer:
+    base: str                      # e.g. http://127.0.0.1:40123
+    process: subprocess.Popen[bytes]
+    log_path: Path
+    db_path: Path
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _answers(base: str) -> bool:
+    try:
+        with urllib.request.urlopen(base + "/api/games/none/version", timeout=1):
+            return True
+    except urllib.error.HTTPError:
+        return True  # a 404 is an answer: the server is up
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+@contextmanager
+def running_server(folder: Path, serve_args: Sequence[str] = ("--workers", "2"), *,
+                   secret_key: str = "served-key", start_seconds: float = 20) -> Iterator[RunningServer]:
+    """Run ``companion serve`` with ``serve_args`` on a free port, its database and log in ``folder``."""
+    port = free_port()
+    db_path, log_path = folder / "companion.sqlite3", folder / "server.log"
+    command = [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+               "--db", str(db_path), "--no-qr", *serve_args]
+    env = {**os.environ, "COMPANION_SECRET_KEY": secret_key, "PYTHONUNBUFFERED": "1"}
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(command, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+    server = RunningServer(f"http://127.0.0.1:{port}", process, log_path, db_path)
+    try:
+        deadline = time.monotonic() + start_seconds
+        while not _answers(server.base):
+            if process.poll() is not None:
+                raise RuntimeError(f"companion serve exited early:\n{server.log()}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"companion serve did not answer within {start_seconds} s:\n{server.log()}")
+            time.sleep(0.1)
+        yield server
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
