@@ -23,7 +23,8 @@ ALL_CARDS = [card.id for card in content("fillory").cards]
 
 
 def error(status: int, message: str, rule: str | None = None, **extra: Any) -> dict[str, Any]:
-    return {"ok": False, "error": message, "rule": rule, "status": status, **extra}
+    """The expected error body; every error reads as a sentence, so it starts with a capital."""
+    return {"ok": False, "error": message[:1].upper() + message[1:], "rule": rule, "status": status, **extra}
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -235,7 +236,7 @@ def test_move_422_names_the_rule(client: FlaskClient, game: dict[str, Any]) -> N
     unknown = client.post(f"/api/games/{game['id']}/moves", headers=bearer(game["seats"][0]["token"]),
                           json={"version": 0, "action_id": "a2", "move": {"type": "fly"}})
     assert unknown.status_code == 422 and unknown.get_json()["rule"] is None
-    assert unknown.get_json()["error"].startswith("unknown move type 'fly'")
+    assert unknown.get_json()["error"].startswith("Unknown move type 'fly'")
 
 
 @pytest.mark.parametrize("body, message", [
@@ -360,7 +361,7 @@ def test_unexpected_exception_is_json_500_without_a_traceback(app: Flask) -> Non
 def test_html_pages_get_an_html_404_with_the_sentence(client: FlaskClient) -> None:
     response = client.get("/no/such/page", headers={"Accept": "text/html"})
     assert response.status_code == 404 and response.mimetype == "text/html"
-    assert b"there is nothing at /no/such/page" in response.data
+    assert b"There is nothing at /no/such/page" in response.data
 
 
 def test_api_is_csrf_exempt_but_forms_are_protected(app: Flask) -> None:

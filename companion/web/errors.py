@@ -31,8 +31,13 @@ STOCK_SENTENCES: dict[int, str] = {
 }
 
 
+def sentence(message: str) -> str:
+    """Every error reads as a sentence: capital first letter, whoever raised it."""
+    return message[:1].upper() + message[1:]
+
+
 def error_body(status: int, message: str, rule: str | None = None) -> dict[str, Any]:
-    return {"ok": False, "error": message, "rule": rule, "status": status}
+    return {"ok": False, "error": sentence(message), "rule": rule, "status": status}
 
 
 def wants_json() -> bool:
@@ -51,6 +56,7 @@ def error_json(status: int, message: str, rule: str | None = None,
 
 
 def error_page(status: int, message: str, rule: str | None = None) -> Response:
+    message = sentence(message)
     try:
         page = render_template("error.html", status=status, message=message, error=message, rule=rule)
     except TemplateNotFound:
