@@ -100,6 +100,18 @@ class Api:
         assert answer.status_code == expect, answer.text
         return dict(answer.json())
 
+    def two_player_opening(self) -> tuple[dict[str, Any], str, str]:
+        """A new Ann-v-Ben game dealt (Ann: Physical Kids, Time Loop, Magic Missile; Ben: Golem, Cocaine,
+        Mentors) with Ann having drawn Romance: her action step. Returns (game, Ann's token, Ben's token)."""
+        game = self.new_game(["Ann", "Ben"])
+        ann, ben = (seat["token"] for seat in game["seats"])
+        for card in ("Physical Kids", "Time Loop", "Magic Missile"):
+            self.move(game["id"], ann, {"type": "draw", "card": card})
+        for card in ("Golem", "Cocaine", "Mentors"):
+            self.move(game["id"], ben, {"type": "draw", "card": card})
+        self.move(game["id"], ann, {"type": "draw", "card": "Romance"})
+        return game, ann, ben
+
     def close(self) -> None:
         self.http.close()
 

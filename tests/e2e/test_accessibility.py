@@ -24,13 +24,7 @@ def blocking_violations(page: Page) -> list[str]:
 def played_game(server: str) -> dict[str, Any]:
     """A 2-player game in Ann's trick step with cards in zones, the discard pile and the log."""
     api = Api(server)
-    game = api.new_game(["Ann", "Ben"])
-    ann, ben = (seat["token"] for seat in game["seats"])
-    for card in ("Physical Kids", "Time Loop", "Magic Missile"):
-        api.move(game["id"], ann, {"type": "draw", "card": card})
-    for card in ("Golem", "Cocaine", "Mentors"):
-        api.move(game["id"], ben, {"type": "draw", "card": card})
-    api.move(game["id"], ann, {"type": "draw", "card": "Romance"})
+    game, ann, _ = api.two_player_opening()
     api.move(game["id"], ann, {"type": "play", "card": "Physical Kids"})
     api.move(game["id"], ann, {"type": "summon", "card": "Quentin", "to": "zone"})
     api.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, expect
 
 from .conftest import Api, login_seat, screenshot
 from .phone import LIVE_WITHIN_MS, assert_not_reloaded, caught_up, mark_page, pick, report_draw
@@ -101,13 +101,7 @@ def test_three_phones_create_join_play_and_watch_live(new_phone: Callable[[], Br
 
 
 def test_card_trick_with_its_effect_fields(new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
-    game = api.new_game(["Ann", "Ben"])
-    ann_token, ben_token = (seat["token"] for seat in game["seats"])
-    for card in ("Physical Kids", "Time Loop", "Magic Missile"):
-        api.move(game["id"], ann_token, {"type": "draw", "card": card})
-    for card in ("Golem", "Cocaine", "Mentors"):
-        api.move(game["id"], ben_token, {"type": "draw", "card": card})
-    api.move(game["id"], ann_token, {"type": "draw", "card": "Romance"})
+    game, ann_token, _ = api.two_player_opening()
     api.move(game["id"], ann_token, {"type": "play", "card": "Romance"})
     api.move(game["id"], ann_token, {"type": "decline"})
 
