@@ -80,10 +80,13 @@ def _trick_effect(move: Mapping[str, Any], names: Sequence[str]) -> str:
     texts = {
         "peek_deck": f"looked at the top {effect.count} cards of the deck",
         "peek_hand": f"looked at {victim}'s hand",
-        "to_neutral": f"moved {target} to the neutral zone",
-        "swap": "swapped " + " and ".join(_card(t) for t in (move.get("targets") or [])[:2]),
+        "to_neutral": (f"moved {target} to the neutral zone" if move.get("target")
+                       else f"found no {effect.trait} to move"),
+        "swap": ("swapped " + " and ".join(_card(t) for t in move["targets"][:2]) if move.get("targets")
+                 else f"found no two {effect.trait}s to swap"),
         "search_deck": f"took one of the top {effect.count} cards of the deck into their hand",
-        "revive": f"brought {target} back from the discard pile into their control zone",
+        "revive": (f"brought {target} back from the discard pile into their control zone" if move.get("target")
+                   else f"found no {effect.trait} in the discard pile"),
         "extra_action": "takes another action phase",
         "draw_and_place": (f"drew a card and put {_card(move.get('place'))} into their control zone"
                            if move.get("place") else "drew a card"),

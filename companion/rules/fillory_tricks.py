@@ -2,8 +2,11 @@
 
 The effect kinds come from the data (``traits.toml``: ``trick.kind``, ``count``, ``trait``, ``zones``).
 The trick card goes to the discard pile first, then the effect happens; so a reshuffle caused by the
-effect, or a pick from the discard pile, already includes it. Refusals name the trick's own rule
-(e.g. ``fillory.trick.plot``), or ``fillory.trick.discard`` for the card and trait themselves.
+effect, or a pick from the discard pile, already includes it. A trick whose effect finds nothing to act
+on (no card in reach, an empty hand or deck) may still be made: the card is discarded and nothing else
+happens, as at the table (the rulebook sets no condition on the trick beyond the discard).
+Refusals name the trick's own rule (e.g. ``fillory.trick.plot``), or ``fillory.trick.discard`` for the
+card and trait themselves.
 """
 
 from __future__ import annotations
@@ -49,16 +52,24 @@ def _opponent(board: Board, seat: int, move: Mapping[str, Any], trait: Trait) ->
     return target
 
 
+def _reaches(place: str, effect: TrickEffect) -> bool:
+    return (("neutral" in effect.zones and place == "neutral")
+            or ("control" in effect.zones and place.startswith("zone:"))
+            or ("discard" in effect.zones and place == "discard"))
+
+
+def _places_in_reach(board: Board, effect: TrickEffect) -> set[str]:
+    """The places that hold a card the trick could pick (the effect's trait, in the effect's zones)."""
+    return {board.where(card.id) for card in GAME.cards
+            if (not effect.trait or card.has_trait(effect.trait)) and _reaches(board.where(card.id), effect)}
+
+
 def _in_zones(board: Board, seat: int, card: str, trait: Trait, effect: TrickEffect) -> None:
     """``card`` has the effect's trait and lies in one of the effect's zones."""
     rule = _rule(trait)
     if effect.trait and not GAME.card(card).has_trait(effect.trait):
         raise IllegalMove(f"The {trait.name} trick needs a {effect.trait}; {name(card)} is not one.", rule)
-    place = board.where(card)
-    ok = (("neutral" in effect.zones and place == "neutral")
-          or ("control" in effect.zones and place.startswith("zone:"))
-          or ("discard" in effect.zones and place == "discard"))
-    if not ok:
+    if not _reaches(board.where(card), effect):
         wanted = {"neutral": "the neutral zone", "control": "a control zone", "discard": "the discard pile"}
         raise not_at(card, " or ".join(wanted[z] for z in effect.zones), board, seat, rule)
 
@@ -117,12 +128,16 @@ def peek_hand(board: Board, seat: int, move: Mapping[str, Any], trait: Trait, ef
 
 
 def to_neutral(board: Board, seat: int, move: Mapping[str, Any], trait: Trait, effect: TrickEffect) -> None:
+    if move.get("target") is None and not _places_in_reach(board, effect):
+        return  # nothing the trick could move: the card is discarded and the effect finds nothing
     target = card_id(field(move, "target"), "target")
     _in_zones(board, seat, target, trait, effect)
     board.move(target, "neutral")
 
 
 def swap(board: Board, seat: int, move: Mapping[str, Any], trait: Trait, effect: TrickEffect) -> None:
+    if move.get("targets") is None and len(_places_in_reach(board, effect)) < 2:
+        return  # no two Characters in different places: nothing to swap, the effect finds nothing
     refs = field(move, "targets", list)
     if len(refs) != 2:
         raise IllegalMove("field 'targets' must list exactly two cards", None)
@@ -149,6 +164,8 @@ def search_deck(board: Board, seat: int, move: Mapping[str, Any], trait: Trait, 
 
 
 def revive(board: Board, seat: int, move: Mapping[str, Any], trait: Trait, effect: TrickEffect) -> None:
+    if move.get("target") is None and not _places_in_reach(board, effect):
+        return  # no Character in the discard pile: the card is discarded and the effect finds nothing
     target = card_id(field(move, "target"), "target")
     _in_zones(board, seat, target, trait, effect)
     board.move(target, f"zone:{seat}")
