@@ -1,0 +1,285 @@
+"""Pull the plug mid-game: ``kill -9`` the gunicorn master and its workers while phones post moves.
+
+For every registered game: a real ``companion serve`` takes moves from racing phones; the test kills
+every server process with SIGKILL while requests are in flight, starts a new server on the same
+database, lets the phones retry what they never got an answer to (same action id), plays on and
+crashes again. At the end every move that was ever acknowledged is in the log once, nothing else is,
+the cached state equals the log replayed (by the store and by the rules from scratch), the database
+passes SQLite's integrity check, and the server takes new moves. WAL with ``synchronous=NORMAL``
+keeps every committed transaction when a process dies (only a power cut could lose the last ones).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+import requests
+
+from companion.rules import GAMES
+from companion.served import RunningServer, running_server
+from companion.store import Store
+
+pytestmark = pytest.mark.served
+
+CRASHES = 3
+PHONES_PER_SEAT = 2
+ACKS_BEFORE_CRASH = 40      # acknowledged moves per round before the plug is pulled
+ROUND_SECONDS = 20.0        # a safety stop for a round (normally well under a second)
+SERVE_ARGS = ("--workers", "2", "--threads", "4")
+
+
+@dataclass
+class Attempt:
+    seat: int
+    action_id: str
+    version: int
+    move: dict[str, Any]
+    status: int | None            # None: no answer (the connection failed or was cut)
+    body: dict[str, Any] | None
+
+
+def process_children(parent: int) -> list[int]:
+    """Every live process whose parent is ``parent`` (read from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == parent and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def is_gone(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")  # a zombie runs no code and holds no lock
+
+
+def kill_everything(server: RunningServer) -> list[int]:
+    """SIGKILL the master first (so it cannot start new workers), then every worker; wait for all."""
+    master = server.process.pid
+    workers = process_children(master)
+    os.kill(master, signal.SIGKILL)
+    for pid in workers:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert server.process.wait(timeout=10) == -signal.SIGKILL
+    deadline = time.monotonic() + 10
+    while not all(is_gone(pid) for pid in workers):
+        assert time.monotonic() < deadline, "a worker outlived SIGKILL"
+        time.sleep(0.02)
+    return workers
+
+
+class Phones:
+    """Two phones per seat of one game, posting legal moves until the server dies."""
+
+    def __init__(self, game: str, game_id: str, tokens: list[str], db_path: Path, seed: int) -> None:
+        self.rules: ModuleType = GAMES[game]
+        self.game_id, self.tokens, self.db_path, self.seed = game_id, tokens, db_path, seed
+        self.attempts: list[Attempt] = []
+        self.lock = threading.Lock()
+        self.failures: list[str] = []
+
+    def acknowledged(self) -> int:
+        with self.lock:
+            return sum(1 for a in self.attempts if a.status == 200)
+
+    def post(self, base: str, attempt: Attempt, timeout: float = 10) -> Attempt:
+        try:
+            response = requests.post(f"{base}/api/games/{self.game_id}/moves", timeout=timeout,
+                                     headers={"Authorization": f"Bearer {self.tokens[attempt.seat]}"},
+                                     json={"version": attempt.version, "action_id": attempt.action_id,
+                                           "move": attempt.move})
+        except requests.RequestException:
+            return attempt  # no answer: the phone does not know whether the move was applied
+        return Attempt(attempt.seat, attempt.action_id, attempt.version, attempt.move, response.status_code,
+                       response.json())
+
+    def finished(self, state: Any) -> bool:
+        return bool(self.rules.outcome(state).over) or bool(getattr(self.rules, "stalled", lambda _: False)(state))
+
+    def play(self, base: str, round_number: int, stop: threading.Event) -> None:
+        """Run every phone until each has seen the server go away (or the game end, or ``stop``)."""
+        def phone(seat: int, number: int) -> None:
+            rng = random.Random(f"{self.seed}-{round_number}-{seat}-{number}")
+            table = Store(self.db_path)  # what the phone sees on the physical table
+            deadline = time.monotonic() + ROUND_SECONDS
+            try:
+                while time.monotonic() < deadline and not stop.is_set():
+                    version, state = table.current(self.game_id)
+                    if self.finished(state):
+                        return
+                    move = self.rules.random_legal_move(state, seat, rng)
+                    if move is None:
+                        time.sleep(0.002)
+                        continue
+                    answer = self.post(base, Attempt(seat, uuid.uuid4().hex, version, move, None, None))
+                    with self.lock:
+                        self.attempts.append(answer)
+                    if answer.status is None:
+                        return  # the server is gone: this phone waits for it to come back
+            except Exception as error:
+                self.failures.append(f"seat {seat} phone {number}: {error!r}")
+            finally:
+                table.close()
+
+        seats = range(len(self.tokens))
+        threads = [threading.Thread(target=phone, args=(seat, number))
+                   for seat in seats for number in range(PHONES_PER_SEAT)]
+        for thread in threads:
+            thread.start()
+        self.threads = threads
+
+    def join(self) -> None:
+        for thread in self.threads:
+            thread.join()
+
+    def unanswered(self) -> list[Attempt]:
+        return [a for a in self.attempts if a.status is None]
+
+    def retry_unanswered(self, base: str) -> list[Attempt]:
+        """Send every unanswered request again, unchanged, as a phone does once the server is back.
+
+        A move that was committed just before the crash (its answer never left) gets its first
+        answer, with the seq the log gave it; any other is applied now (200) or is stale (409).
+        """
+        logged_before = {row["action_id"]: row["seq"] for row in read_log(self.db_path, self.game_id)[0]}
+        retried = [self.post(base, attempt) for attempt in self.unanswered()]
+        for first, again in zip(self.unanswered(), retried):
+            assert again.status in (200, 409), (first, again)
+            if first.action_id in logged_before:
+                assert again.status == 200 and again.body is not None, again
+                assert again.body["seq"] == logged_before[first.action_id], again
+        with self.lock:
+            self.attempts = [a for a in self.attempts if a.status is not None] + retried
+        return retried
+
+
+def read_log(db_path: Path, game_id: str) -> tuple[list[dict[str, Any]], dict[str, Any], str]:
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    try:
+        rows = [dict(r) for r in conn.execute("SELECT seq, seat, kind, move, undoes, action_id, result FROM moves"
+                                               " WHERE game_id = ? ORDER BY seq", [game_id])]
+        game = dict(conn.execute("SELECT version, initial_state, state FROM games WHERE id = ?", [game_id]).fetchone())
+        integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
+        return rows, game, integrity
+    finally:
+        conn.close()
+
+
+def replay_from_scratch(rules: ModuleType, initial_state: str, rows: list[dict[str, Any]]) -> Any:
+    undone = {row["undoes"] for row in rows if row["kind"] == "undo"}
+    state = rules.state_from_json(json.loads(initial_state))
+    for row in rows:
+        if row["kind"] == "move" and row["seq"] not in undone:
+            state = rules.apply(state, row["seat"], json.loads(row["move"]))
+    return state
+
+
+def check_the_log_kept_every_acknowledged_move(phones: Phones, db_path: Path, acknowledged: dict[str, int]) -> None:
+    """``acknowledged``: every action id that ever got a 200, with the seq it was given."""
+    rows, game, integrity = read_log(db_path, phones.game_id)
+    assert integrity == "ok"
+    assert [r["seq"] for r in rows] == list(range(1, len(rows) + 1)), "the log has a gap or a repeat"
+    logged = {r["action_id"]: r for r in rows}
+    assert len(logged) == len(rows), "an action id is logged twice"
+    missing = sorted(set(acknowledged) - set(logged))
+    assert not missing, f"{len(missing)} acknowledged move(s) lost in the crash"
+    assert all(logged[action]["seq"] == seq for action, seq in acknowledged.items())
+    sent = {a.action_id: a for a in phones.attempts}
+    assert set(logged) <= set(sent), "the log holds a move no phone sent"
+    for action, row in logged.items():
+        assert json.loads(row["move"]) == sent[action].move and row["seat"] == sent[action].seat
+    cached = phones.rules.state_from_json(json.loads(game["state"]))
+    assert game["version"] == len(rows)
+    assert replay_from_scratch(phones.rules, game["initial_state"], rows) == cached
+    checker = Store(db_path)
+    try:
+        assert checker.replay(phones.game_id) == cached
+        assert checker.current(phones.game_id) == (len(rows), cached)
+    finally:
+        checker.close()
+
+
+def remember_answers(phones: Phones, acknowledged: dict[str, int]) -> None:
+    for attempt in phones.attempts:
+        if attempt.status == 200 and attempt.body is not None:
+            seq = acknowledged.setdefault(attempt.action_id, attempt.body["seq"])
+            assert seq == attempt.body["seq"], "a retried action got a different answer"
+        elif attempt.status is not None:
+            assert attempt.status == 409 and attempt.body is not None and attempt.body["ok"] is False, attempt
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_kill_9_mid_game_loses_no_acknowledged_move(tmp_path: Path, game: str) -> None:
+    rules = GAMES[game]
+    players = [f"Player {seat + 1}" for seat in range(min(max(3, rules.MIN_PLAYERS), rules.MAX_PLAYERS))]
+    acknowledged: dict[str, int] = {}
+    phones: Phones | None = None
+    for round_number in range(CRASHES):
+        with running_server(tmp_path, SERVE_ARGS, secret_key="crash-test-key") as server:
+            if phones is None:
+                created = requests.post(server.base + "/api/games", timeout=10,
+                                        json={"game": game, "players": players, "options": {}}).json()
+                phones = Phones(game, created["id"], [s["token"] for s in created["seats"]], server.db_path, 7)
+            else:
+                phones.retry_unanswered(server.base)
+                remember_answers(phones, acknowledged)
+                check_the_log_kept_every_acknowledged_move(phones, server.db_path, acknowledged)
+            target = phones.acknowledged() + ACKS_BEFORE_CRASH
+            stop = threading.Event()
+            phones.play(server.base, round_number, stop)
+            deadline = time.monotonic() + ROUND_SECONDS
+            while phones.acknowledged() < target:
+                assert time.monotonic() < deadline, f"only {phones.acknowledged()} moves in {ROUND_SECONDS} s"
+                time.sleep(0.005)
+            workers = kill_everything(server)  # the phones are still posting
+            assert len(workers) == 2
+            time.sleep(0.05)  # the acting seat's phones keep posting into the dead server meanwhile
+            stop.set()  # the waiting seats' phones would only have looked at the table
+            phones.join()
+        assert phones.failures == []
+        assert len(phones.unanswered()) >= PHONES_PER_SEAT, "the phones never noticed the server die"
+        remember_answers(phones, acknowledged)
+
+    assert phones is not None
+    with running_server(tmp_path, SERVE_ARGS, secret_key="crash-test-key") as server:
+        phones.retry_unanswered(server.base)
+        remember_answers(phones, acknowledged)
+        check_the_log_kept_every_acknowledged_move(phones, server.db_path, acknowledged)
+        assert len(acknowledged) >= CRASHES * ACKS_BEFORE_CRASH
+        table = Store(server.db_path)
+        try:
+            version, state = table.current(phones.game_id)
+            seat, move = next((s, m) for s in range(len(players))
+                              if (m := rules.random_legal_move(state, s, random.Random(1))) is not None)
+        finally:
+            table.close()
+        answer = phones.post(server.base, Attempt(seat, uuid.uuid4().hex, version, move, None, None))
+        assert answer.status == 200 and answer.body is not None and answer.body["seq"] == version + 1
+        public = requests.get(f"{server.base}/api/games/{phones.game_id}", timeout=10)
+        assert public.status_code == 200 and public.json()["version"] == version + 1
+        assert "Traceback" not in server.log() and "malformed" not in server.log()
