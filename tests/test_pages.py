@@ -391,3 +391,19 @@ def test_pages_render_every_step_of_a_whole_game_and_the_winner(app: Flask, clie
     assert f"The game is over: {winner} won." in seat_page
     assert 'class="move"' not in seat_page
     assert moves > 100
+
+
+def test_transform_with_no_two_places_to_swap_says_it_would_do_nothing(app: Flask, client: FlaskClient) -> None:
+    # every Character starts in the neutral zone: one place, so Transform has nothing to swap
+    game = new_game(app, ("Ann", "Ben"))
+    deal(app, game, {0: ("Flight of Geese", "Time Loop", "Magic Missile"), 1: ("Golem", "Cocaine", "Mentors")})
+    play(app, game, 0, {"type": "draw", "card": "Romance"}, {"type": "play", "card": "Romance"},
+         {"type": "decline"})
+    sit(client, game, 0)
+    page = shown(client.get(f"/g/{game['id']}/seat/0/live"))
+    assert "No two Characters in different places are where this trick reaches; it would do nothing." in page
+    assert 'name="targets[]"' not in page
+    # and the move the form then sends (no targets) is accepted: the card is discarded, nothing swaps
+    play(app, game, 0, {"type": "trick", "card": "Flight of Geese", "trait": "Transform"})
+    state = shown(client.get(f"/api/games/{game['id']}"))
+    assert '"flight-of-geese"' in state.split('"discard"')[1].split("]")[0]
