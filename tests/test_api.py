@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openapi_spec_validator import validate
 
-from cardgen.catalog import content
+from cardgen.catalog import GAMES as CATALOG_GAMES, content
 from companion.rules import rules_for
 from companion.store import Store
 from companion.web import create_app
@@ -299,7 +299,7 @@ def test_search_endpoint(client: FlaskClient) -> None:
     assert 1 <= len(results) <= 5 and results[0]["id"] == "fillory.summon"
     assert client.get("/api/search?q=").get_json() == {"results": []}
     bad_game = client.get("/api/search?q=x&game=chess")
-    assert bad_game.status_code == 400 and bad_game.get_json() == error(400, "unknown game 'chess' (known: fillory)")
+    assert bad_game.status_code == 400 and bad_game.get_json() == error(400, f"unknown game 'chess' (known: {', '.join(CATALOG_GAMES)})")
     bad_limit = client.get("/api/search?q=x&limit=500")
     assert bad_limit.status_code == 400
     assert bad_limit.get_json() == error(400, "'limit' must be a whole number of at least 1 and at most 50")
