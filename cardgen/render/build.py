@@ -7,16 +7,46 @@ a temporary name first and renamed, so a failed build never leaves half a PDF be
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
+
+from reportlab.lib import colors
 
 from cardgen.catalog import content as default_content
 from cardgen.catalog import load_game
 
 from .options import BuildError, BuildOptions, ResolvedOptions, resolve
 from .print_specs import load_print_specs, print_specs
+from .qr import disk_cache
 from .registry import Document, Progress, game_documents
+
+#: Per-card work kept between builds, inside the output folder (QR codes by payload).
+CACHE_FOLDER = ".cache"
+
+_HEX_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}\Z")
+
+
+class _HexColours(dict[str, colors.Color]):
+    """"#RRGGBB" strings for ReportLab's ``toColor``, each parsed once.
+
+    Faces and styles give colours as "#RRGGBB" strings. ``toColor`` tries CSS forms, colour names and
+    two expression parsers before it reads one (about 15 µs a call), and a deck sets colours thousands
+    of times: a sixth of a warm build went there. ReportLab asks its extra colour names first, so
+    answering hex strings here gives the same colour (``HexColor``) at dictionary speed.
+    """
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and _HEX_COLOUR.match(name) is not None
+
+    def __missing__(self, name: str) -> colors.Color:
+        colour = self[name] = colors.HexColor(name)
+        return colour
+
+
+if not colors.toColor.extraColorsNS:  # leave alone a namespace someone else installed
+    colors.toColor.setExtraColorsNameSpace(_HexColours())
 
 
 @dataclass(frozen=True)
@@ -65,8 +95,19 @@ def plan_build(options: BuildOptions) -> BuildPlan:
     return BuildPlan(resolved, tuple(planned))
 
 
+def code_cache_path(plan: BuildPlan) -> Path:
+    """Where a build keeps its QR codes for the next one (a rebuild after a data change re-encodes
+    only the codes whose payload is new)."""
+    return Path(plan.resolved.options.out_dir) / CACHE_FOLDER / "qr-codes.json"
+
+
 def run_build(plan: BuildPlan, progress: Progress | None = None) -> list[Path]:
     """Write every planned document; returns the paths written, in plan order."""
+    with disk_cache(code_cache_path(plan)):
+        return _write_documents(plan, progress)
+
+
+def _write_documents(plan: BuildPlan, progress: Progress | None) -> list[Path]:
     report: Callable[[int], None] = progress or (lambda steps: None)
     written: list[Path] = []
     for item in plan.documents:

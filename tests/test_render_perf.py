@@ -1,0 +1,126 @@
+"""The print path's speed-ups change nothing printed: QR codes, their mask scores, colours, the code cache."""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+from pathlib import Path
+
+import pytest
+import qrcode
+from qrcode import util as qr_util
+from reportlab.lib import colors
+from reportlab.pdfgen.canvas import Canvas
+
+from cardgen.render import qr
+from cardgen.render.build import _HexColours  # noqa: F401  (importing installs the colour names)
+
+
+def _payloads(seed: int, lengths: list[int]) -> list[str]:
+    rng = random.Random(seed)
+    alphabet = string.ascii_letters + string.digits + "/:.-_?=&%"
+    return ["".join(rng.choice(alphabet) for _ in range(n)) for n in lengths]
+
+
+# versions 1 to about 14 (7 and up carry version information), several payloads per length
+PAYLOADS = _payloads(7, [1, 5, 14, 20, 26, 30, 41, 53, 62, 80, 100, 122, 150, 180, 230, 280, 340, 420, 520])
+PAYLOADS += _payloads(8, list(range(10, 90, 3)))
+PAYLOADS += [f"http://localhost:8000/c/fillory/{slug}" for slug in ("the-beast", "quentin", "fillory-and-further")]
+
+
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_encode_gives_the_same_matrix_as_qrcode(payload: str) -> None:
+    ours, theirs = qr.encode(payload), qr.encode_with_qrcode(payload)
+    assert ours.version == theirs.version
+    assert ours.rows == theirs.rows
+
+
+def test_the_sample_covers_big_versions_and_most_masks() -> None:
+    versions = {qr.encode(p).version for p in PAYLOADS}
+    assert min(versions) == 1 and max(versions) >= 10
+    chosen = set()
+    for payload in PAYLOADS:
+        code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=0)
+        code.add_data(payload)
+        code.make(fit=True)
+        chosen.add(code.best_mask_pattern())
+    assert len(chosen) >= 6, chosen  # so the format bits of most masks are compared above
+
+
+@pytest.mark.parametrize("version", [1, 3, 7, 12])
+def test_penalty_equals_qrcodes_lost_point_on_random_symbols(version: int) -> None:
+    layout = qr._layout(version)
+    n = layout.size
+    rng = random.Random(version)
+    for density in (0.2, 0.5, 0.8):
+        rows = [sum(1 << c for c in range(n) if rng.random() < density) for _ in range(n)]
+        modules = [[bool((row >> (n - 1 - c)) & 1) for c in range(n)] for row in rows]
+        assert qr.penalty(qr._pack(rows, n), layout) == qr_util.lost_point(modules)
+
+
+def test_drawn_path_has_one_rectangle_per_dark_run() -> None:
+    matrix = qr.encode("http://localhost:8000/c/fillory/quentin")
+    operators = matrix.path_operators().splitlines()
+    assert len(operators) == len(matrix.runs())
+    row, column, length = matrix.runs()[0]
+    assert operators[0] == f"{column} {matrix.modules - 1 - row} {length} 1 re"
+    canvas = Canvas("/dev/null")
+    qr.draw_qr(canvas, matrix, 10, 10, 50, dark="#223344")
+    page = canvas.getCurrentPageContent()
+    assert operators[-1] in page and "\nf\n" in page + "\n"
+
+
+def test_disk_cache_serves_codes_without_encoding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / ".cache" / "qr-codes.json"
+    payloads = ["http://a.example/c/g/one", "http://a.example/c/g/two"]
+    qr.qr_matrix.cache_clear()  # type: ignore[attr-defined]
+    with qr.disk_cache(path):
+        first = [qr.qr_matrix(p) for p in payloads]
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved["encoder"] == qr.ENCODER_ID and sorted(saved["codes"]) == sorted(payloads)
+
+    qr.qr_matrix.cache_clear()  # type: ignore[attr-defined]
+
+    def refuse(payload: str) -> qr.QrMatrix:
+        raise AssertionError(f"encoded {payload} although it was cached")
+    monkeypatch.setattr(qr, "encode", refuse)
+    with qr.disk_cache(path):
+        again = [qr.qr_matrix(p) for p in payloads[:1]]
+    assert again == first[:1]
+    assert sorted(json.loads(path.read_text(encoding="utf-8"))["codes"]) == payloads[:1]  # unused codes dropped
+
+
+@pytest.mark.parametrize("spoiled", ["not json", json.dumps({"encoder": "old", "codes": {}}),
+                                     json.dumps({"encoder": qr.ENCODER_ID,
+                                                 "codes": {"http://x/c/g/1": {"version": 1, "rows": ["zz"]}}})])
+def test_unusable_disk_cache_is_ignored_and_replaced(tmp_path: Path, spoiled: str) -> None:
+    path = tmp_path / "qr-codes.json"
+    path.write_text(spoiled, encoding="utf-8")
+    qr.qr_matrix.cache_clear()  # type: ignore[attr-defined]
+    with qr.disk_cache(path):
+        matrix = qr.qr_matrix("http://x/c/g/1")
+    assert matrix == qr.encode_with_qrcode("http://x/c/g/1")
+    assert json.loads(path.read_text(encoding="utf-8"))["encoder"] == qr.ENCODER_ID
+
+
+def test_failed_block_does_not_write_the_cache(tmp_path: Path) -> None:
+    path = tmp_path / "qr-codes.json"
+    with pytest.raises(RuntimeError):
+        with qr.disk_cache(path):
+            qr.qr_matrix("http://x/c/g/2")
+            raise RuntimeError("build failed")
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("text", ["#1A2B3C", "#ffffff", "#000000"])
+def test_hex_colours_read_as_reportlab_reads_them(text: str) -> None:
+    assert colors.toColor(text) == colors.HexColor(text)
+    assert isinstance(colors.toColor.extraColorsNS, _HexColours)
+
+
+def test_other_colour_forms_still_work() -> None:
+    assert colors.toColor("red") == colors.red
+    assert colors.toColor("#FFF") == colors.HexColor("#FFF")  # short forms take ReportLab's own path
+    with pytest.raises(ValueError):
+        colors.toColor("not a colour")
