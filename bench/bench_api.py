@@ -1,285 +1,206 @@
-"""Load-test a real ``companion serve`` on loopback: phones polling and posting moves at once.
+"""Load a real companion server on loopback: moves, state reads and the bare version endpoint.
 
-    .venv/bin/python bench/bench_api.py [--seconds 10] [--connections 64] [--writers 16]
-                                        [--workers N] [--threads 8] [--worker-class gthread|sync]
+    .venv/bin/python bench/bench_api.py [--seconds 4] [--connections 16 64] [--figures FILE]
 
-Starts the server on a free 127.0.0.1 port with a temporary database, then runs ``--connections``
-client threads for ``--seconds`` (and at most ``--max-requests`` requests in all): ``--writers`` of
-them each play their own Fillory game move by move (every move checked by the real rules on the
-server), the others poll like the phone pages do: the cheap version endpoint, and the full game with
-``If-None-Match`` (304 when unchanged). Prints requests/s and p50/p95/p99 latency for reads and writes,
-every status code seen, and whether the server logged "database is locked" or a traceback.
-Traffic goes to loopback only; the run is bounded in time and count and stops by itself.
+Starts the server as the README does (``companion serve``: gunicorn, its default workers and
+threads) on a free 127.0.0.1 port with a temporary database, then loads it from this process in
+phases, each bounded in time, one keep-alive connection per thread:
+
+- moves: every connection plays its own games, posting each move with its seat's token; every move
+  is checked by the game's rules on the server and appended to the log (200 expected). The moves
+  are random legal moves from the game's own ``random_legal_move``, worked out before the clock
+  starts from the game's real initial state, for every game in the rules registry in turn;
+- state reads: ``GET /api/games/<id>`` with a seat token (the seat's view, scores; no ETag, so the
+  whole answer is built every time);
+- bare: ``GET /api/games/<id>/version``, the cheapest answer the server gives, for the ratio.
+
+Prints rates and p50/p99 latency at each connection count beside the targets, the server's and
+the load client's CPU time, every unexpected status, and whether the server logged
+"database is locked" or a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
-import http.client
-import json
-import os
 import random
 import resource
 import sys
 import tempfile
-import threading
 import time
-import uuid
-from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import Any, Iterator
 
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from figures import Report  # noqa: E402
+from load_client import Connection, Tally, request_bytes, run_phase  # noqa: E402
 
-from cardgen.catalog import content  # noqa: E402
-from companion.rules import IllegalMove, rules_for  # noqa: E402
+from companion.rules import GAMES  # noqa: E402
 from companion.served import running_server  # noqa: E402
+from companion.store import Store  # noqa: E402
 
-fillory = rules_for("fillory")
-ALL_CARDS = [card.id for card in content("fillory").cards]
-PLAYERS = ["Ann", "Ben", "Cat"]
-
-
-class Recorder:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.latency: dict[str, list[float]] = {"read": [], "write": []}
-        self.statuses: Counter[tuple[str, int]] = Counter()
-        self.games_finished = 0
-
-    def add(self, kind: str, seconds: float, status: int) -> None:
-        with self.lock:
-            self.latency[kind].append(seconds)
-            self.statuses[(kind, status)] += 1
+MOVE_CAP = 1500          # a playout longer than this is cut (no game in the registry comes close)
+ASSUMED_TOP_RATE = 2500  # moves/s: enough prepared moves that no connection runs dry before time is up
+MOVES_TARGET, MOVES_P99_TARGET_MS, READ_SHARE_TARGET = 1000.0, 50.0, 0.5
 
 
-class Budget:
-    """Stops every thread at the deadline or after the request cap, whichever comes first."""
+@dataclass
+class Table:
+    """One game on the server, with its seats' tokens and the moves prepared for it."""
 
-    def __init__(self, seconds: float, max_requests: int) -> None:
-        self.deadline = time.monotonic() + seconds
-        self.left = max_requests
-        self.lock = threading.Lock()
-
-    def take(self) -> bool:
-        with self.lock:
-            if self.left <= 0 or time.monotonic() >= self.deadline:
-                return False
-            self.left -= 1
-            return True
+    game_id: str
+    tokens: list[str]
+    moves: list[tuple[int, dict[str, Any]]]
 
 
-class Answer:
-    def __init__(self, status: int, headers: dict[str, str], body: bytes) -> None:
-        self.status_code, self.headers, self.body = status, headers, body
-
-    def json(self) -> Any:
-        return json.loads(self.body)
-
-    @property
-    def text(self) -> str:
-        return self.body.decode("utf-8", "replace")
+def players_for(rules: ModuleType) -> list[str]:
+    count = max(rules.MIN_PLAYERS, min(3, rules.MAX_PLAYERS))
+    return [f"Player {i + 1}" for i in range(count)]
 
 
-class Connection:
-    """One keep-alive HTTP connection (http.client: far less client CPU than requests)."""
-
-    def __init__(self, base: str) -> None:
-        host, port = base.removeprefix("http://").split(":")
-        self.http = http.client.HTTPConnection(host, int(port), timeout=30)
-
-    def request(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Answer:
-        payload = json.dumps(body).encode() if body is not None else None
-        sent = {"Content-Type": "application/json", **(headers or {})} if payload else dict(headers or {})
-        for attempt in (1, 2):
-            try:
-                self.http.request(method, path, body=payload, headers=sent)
-                response = self.http.getresponse()
-                return Answer(response.status, dict(response.getheaders()), response.read())
-            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
-                self.http.close()  # a sync worker closed the idle connection; reconnect once
-                if attempt == 2:
-                    raise
-        raise AssertionError("unreachable")
+def playout(rules: ModuleType, state: Any, rng: random.Random) -> list[tuple[int, dict[str, Any]]]:
+    """Random legal moves from ``state`` to the end of the game (or the cap)."""
+    seats = range(len(rules.view(state, None)["players"]))
+    moves: list[tuple[int, dict[str, Any]]] = []
+    stalled = getattr(rules, "stalled", lambda s: False)
+    while len(moves) < MOVE_CAP and not rules.outcome(state).over and not stalled(state):
+        candidates = [(s, m) for s in seats if (m := rules.random_legal_move(state, s, rng)) is not None]
+        if not candidates:
+            break
+        seat, move = rng.choice(candidates)
+        state = rules.apply(state, seat, move)
+        moves.append((seat, move))
+    return moves
 
 
-def timed(recorder: Recorder, kind: str, connection: Connection, method: str, path: str,
-          body: Any = None, headers: dict[str, str] | None = None) -> Answer:
-    started = time.perf_counter()
-    response = connection.request(method, path, body, headers)
-    recorder.add(kind, time.perf_counter() - started, response.status_code)
-    return response
-
-
-def next_move(state: Any, rng: random.Random) -> tuple[int, dict[str, Any]]:
-    """A plausible legal move for whoever must act, chosen from the public contract (view/trait_points)."""
-    table = fillory.view(state, None)
-    if table["phase"] == "deal":
-        seat = next(p["seat"] for p in table["players"] if p["hand_count"] < 3)
-        return seat, {"type": "draw", "card": rng.choice(deck_cards(state))}
-    seat = table["turn"]["seat"]
-    mine = fillory.view(state, seat)
-    me = mine["players"][seat]
-    step = mine["turn"]["step"]
-    candidates: list[dict[str, Any]] = []
-    if step == "draw":
-        pile = deck_cards(state) or list(mine["discard"])
-        if pile:
-            candidates.append({"type": "draw", "card": rng.choice(pile)})
-    if step in ("draw", "action") and me["hand"]:
-        candidates.append({"type": "play", "card": rng.choice(me["hand"])})
-    if step == "ability" and mine["pending"]:
-        for option in mine["pending"]["options"]:
-            if option["kind"] == "card":
-                candidates.append({"type": option["action"], "card": option["target"], "to": "zone"})
-        candidates.append({"type": "decline"})
-    if step in ("trick", "score"):
-        options = fillory.trait_points(me["zone"], list(me["scored"]))
-        if options:
-            candidates.append({"type": "score", "trait": options[0]["trait"]})
-    candidates.append({"type": "end_turn", "discard": me["hand"][5:]})
-    for candidate in candidates:
-        try:
-            fillory.apply(state, seat, candidate)
-            return seat, candidate
-        except IllegalMove:
-            continue
-    raise RuntimeError(f"no legal move found at {table['turn']}")
-
-
-def deck_cards(state: Any) -> list[str]:
-    """The deck is hidden, but the bench mirrors the game it drives, so it sees every hand."""
-    table = fillory.view(state, None)
-    seen = set(table["neutral"]) | set(table["discard"])
-    for player in table["players"]:
-        seen |= set(player["zone"]) | set(fillory.view(state, player["seat"])["players"][player["seat"]]["hand"])
-    return [card for card in ALL_CARDS if card not in seen]
-
-
-class Tables:
-    """The games being written, for the pollers to pick from."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.ids: list[str] = []
-
-    def add(self, game_id: str) -> None:
-        with self.lock:
-            self.ids.append(game_id)
-
-    def pick(self, rng: random.Random) -> str | None:
-        with self.lock:
-            return rng.choice(self.ids) if self.ids else None
-
-
-def writer(base: str, recorder: Recorder, budget: Budget, tables: Tables, seed: int) -> None:
-    """One table: create a game, then post its moves one after another, mirroring the state locally."""
+def open_tables(base: str, store: Store, count: int, seed: int) -> list[Table]:
+    """Create ``count`` games over HTTP (cycling through the registered games) and prepare their moves."""
+    host, port = base.removeprefix("http://").split(":")
+    connection = Connection(host, int(port))
+    games = sorted(GAMES)
     rng = random.Random(seed)
-    connection = Connection(base)
-    while budget.take():
-        created = timed(recorder, "write", connection, "POST", "/api/games",
-                        {"game": "fillory", "players": PLAYERS, "options": {}}).json()
-        # Fillory's setup places cards by rule (no shuffle is tracked); check the mirror matches the server
-        state = fillory.setup(PLAYERS, {}, random.Random(seed))
-        served = connection.request("GET", f"/api/games/{created['id']}").json()["state"]
-        if served != fillory.view(state, None):
-            raise RuntimeError("the local mirror of the game differs from the server's")
-        tables.add(created["id"])
-        version = 0
-        while budget.take():
-            if fillory.outcome(state).over:
-                with recorder.lock:
-                    recorder.games_finished += 1
-                break
-            seat, move = next_move(state, rng)
-            response = timed(recorder, "write", connection, "POST", f"/api/games/{created['id']}/moves",
-                             {"version": version, "action_id": uuid.uuid4().hex, "move": move},
-                             {"Authorization": f"Bearer {created['seats'][seat]['token']}"})
-            if response.status_code != 200:
-                raise RuntimeError(f"move refused: {response.status_code} {response.text}")
-            state = fillory.apply(state, seat, move)
-            version = response.json()["version"]
+    tables = []
+    import json
+    for i in range(count):
+        game = games[i % len(games)]
+        rules = GAMES[game]
+        status, body = connection.send(request_bytes("POST", "/api/games",
+                                                     {"game": game, "players": players_for(rules), "options": {}}))
+        if status != 201:
+            raise RuntimeError(f"creating a {game} game failed: {status} {body[:200]!r}")
+        created = json.loads(body)
+        _, state = store.current(created["id"])  # the server's own initial state (setup may be random)
+        tables.append(Table(created["id"], [s["token"] for s in created["seats"]], playout(rules, state, rng)))
+    connection.close()
+    return tables
 
 
-def poller(base: str, recorder: Recorder, budget: Budget, tables: Tables, seed: int) -> None:
-    """A phone page: poll the version; when it moved, fetch the game with its ETag."""
-    rng = random.Random(seed)
-    connection = Connection(base)
-    etags: dict[str, str] = {}
-    while budget.take():
-        game_id = tables.pick(rng)
-        if game_id is None:
-            time.sleep(0.01)
-            continue
-        if rng.random() < 0.7:
-            timed(recorder, "read", connection, "GET", f"/api/games/{game_id}/version")
-        else:
-            headers = {"If-None-Match": etags[game_id]} if game_id in etags else {}
-            response = timed(recorder, "read", connection, "GET", f"/api/games/{game_id}", headers=headers)
-            if "ETag" in response.headers:
-                etags[game_id] = response.headers["ETag"]
+def move_requests(tables: list[Table], label: str) -> Iterator[bytes]:
+    """Every prepared move of these tables, in order, as request bytes (built lazily, before timing)."""
+    for table in tables:
+        for version, (seat, move) in enumerate(table.moves):
+            body = {"version": version, "action_id": f"{label}-{version}", "move": move}
+            yield request_bytes("POST", f"/api/games/{table.game_id}/moves", body,
+                                {"Authorization": f"Bearer {table.tokens[seat]}"})
 
 
-def percentile(values: list[float], share: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000
+def prepared(requests: Iterator[bytes]) -> Any:
+    built = list(requests)
+    return lambda: iter(built)
+
+
+def repeated(raw: bytes, times: int) -> Any:
+    return lambda: iter([raw] * times)
+
+
+def moves_phase(server_base: str, store: Store, connections: int, seconds: float, seed: int) -> tuple[Tally, list[Table]]:
+    host, port = server_base.removeprefix("http://").split(":")
+    needed = ASSUMED_TOP_RATE * seconds / connections
+    tables = open_tables(server_base, store, connections, seed)
+    per_connection: list[list[Table]] = [[t] for t in tables]
+    for i, own in enumerate(per_connection):  # more games for a connection whose game is short
+        while sum(len(t.moves) for t in own) < needed:
+            own += open_tables(server_base, store, 1, seed * 1000 + i * 10 + len(own))
+    works = [prepared(move_requests(own, f"c{i}")) for i, own in enumerate(per_connection)]
+    tally = run_phase(host, int(port), works, seconds)
+    return tally, tables
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--connections", type=int, default=64)
-    parser.add_argument("--writers", type=int, default=16)
-    parser.add_argument("--max-requests", type=int, default=200_000)
-    parser.add_argument("--workers", type=int, default=0, help="server worker processes (default: serve's)")
-    parser.add_argument("--threads", type=int, default=8)
-    parser.add_argument("--worker-class", choices=["gthread", "sync"], default="gthread")
+    parser.add_argument("--seconds", type=float, default=4.0, help="length of each phase")
+    parser.add_argument("--connections", type=int, nargs="+", default=[16, 64])
+    parser.add_argument("--figures", type=Path, default=None, help="also write the figures to this JSON file")
+    parser.add_argument("--serve-arg", action="append", default=[], help="extra argument for companion serve")
     args = parser.parse_args()
-    if not 0 < args.writers <= args.connections:
-        parser.error("--writers must be between 1 and --connections")
+    report = Report(args.figures)
+    counts = sorted(set(args.connections))
+    top = counts[-1]
 
-    serve_args = ["--threads", str(args.threads), "--worker-class", args.worker_class]
-    if args.workers:
-        serve_args += ["--workers", str(args.workers)]
     with tempfile.TemporaryDirectory() as tmp:
-        with running_server(Path(tmp), serve_args, secret_key="bench-key") as server:
-            base = server.base
-            recorder, tables = Recorder(), Tables()
-            budget = Budget(args.seconds, args.max_requests)
-            threads = [threading.Thread(target=writer, args=(base, recorder, budget, tables, i))
-                       for i in range(args.writers)]
-            threads += [threading.Thread(target=poller, args=(base, recorder, budget, tables, 1000 + i))
-                        for i in range(args.connections - args.writers)]
-            started = time.perf_counter()
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
-            elapsed = time.perf_counter() - started
-        log = server.log()  # the server has stopped and been reaped here
+        with running_server(Path(tmp), args.serve_arg, secret_key="bench-key") as server:
+            host, port = server.base.removeprefix("http://").split(":")
+            store = Store(server.db_path)
+            report.heading(f"Companion under load: companion serve {' '.join(args.serve_arg) or '(defaults)'}, "
+                           f"{args.seconds:g} s per phase, games: {', '.join(sorted(GAMES))}")
+            results: dict[tuple[str, int], Tally] = {}
+            played: list[Table] = []
+            for n in counts:
+                tally, tables = moves_phase(server.base, store, n, args.seconds, seed=n)
+                results[("moves", n)] = tally
+                played += tables
+            for n in counts:
+                reads = [repeated(request_bytes("GET", f"/api/games/{t.game_id}",
+                                                headers={"Authorization": f"Bearer {t.tokens[0]}"}), 10**6)
+                         for t in (played * n)[:n]]
+                results[("reads", n)] = run_phase(host, int(port), reads, args.seconds)
+                bare = [repeated(request_bytes("GET", f"/api/games/{t.game_id}/version"), 10**6)
+                        for t in (played * n)[:n]]
+                results[("bare", n)] = run_phase(host, int(port), bare, args.seconds)
+            store.close()
+        log = server.log()
+    server_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
     client_cpu = resource.getrusage(resource.RUSAGE_SELF)
-    server_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)  # the server and its workers, now reaped
 
-    reads, writes = recorder.latency["read"], recorder.latency["write"]
-    total = len(reads) + len(writes)
-    print(f"server: {args.worker_class}, workers={args.workers or 'default'}, threads={args.threads}; "
-          f"clients: {args.connections} connections ({args.writers} writing) for {elapsed:.1f} s")
-    print(f"requests: {total} ({total / elapsed:,.0f}/s); reads {len(reads)} ({len(reads) / elapsed:,.0f}/s), "
-          f"writes {len(writes)} ({len(writes) / elapsed:,.0f}/s); games finished: {recorder.games_finished}")
-    for kind, values in (("read", reads), ("write", writes)):
-        print(f"{kind:5} latency ms: p50 {percentile(values, 0.50):.1f}  p95 {percentile(values, 0.95):.1f}  "
-              f"p99 {percentile(values, 0.99):.1f}  max {max(values, default=0) * 1000:.1f}")
-    print(f"CPU seconds: server {server_cpu.ru_utime + server_cpu.ru_stime:.1f}, "
-          f"load client {client_cpu.ru_utime + client_cpu.ru_stime:.1f} (both on this machine's "
-          f"{os.cpu_count()} cores)")
-    print("statuses: " + ", ".join(f"{kind} {code}: {n}" for (kind, code), n in sorted(recorder.statuses.items())))
-    print(f"'database is locked' in server log: {log.count('database is locked')}; "
-          f"tracebacks: {log.count('Traceback')}")
+    for n in counts:
+        moves, reads, bare = results[("moves", n)], results[("reads", n)], results[("bare", n)]
+        at = f"at {n} connections"
+        if n == top:
+            report.target(f"api.moves_per_second.{n}", f"moves validated and stored/s, {at}", moves.rate(), "/s",
+                          "at least", MOVES_TARGET)
+            report.target(f"api.moves_p99_ms.{n}", f"move p99 latency, {at}", moves.percentile_ms(0.99), "ms",
+                          "at most", MOVES_P99_TARGET_MS, note=f"p50 {moves.percentile_ms(0.5):.1f} ms")
+        else:
+            report.info(f"api.moves_per_second.{n}", f"moves validated and stored/s, {at}", moves.rate(), "/s",
+                        note=f"p50 {moves.percentile_ms(0.5):.1f} ms, p99 {moves.percentile_ms(0.99):.1f} ms")
+        report.info(f"api.reads_per_second.{n}", f"state reads/s, {at}", reads.rate(), "/s",
+                    note=f"p50 {reads.percentile_ms(0.5):.1f} ms, p99 {reads.percentile_ms(0.99):.1f} ms")
+        report.info(f"api.bare_per_second.{n}", f"bare version reads/s, {at}", bare.rate(), "/s",
+                    note=f"p50 {bare.percentile_ms(0.5):.1f} ms, p99 {bare.percentile_ms(0.99):.1f} ms")
+        share = reads.rate() / bare.rate() if bare.rate() else float("nan")
+        report.target(f"api.read_share.{n}", f"state reads ÷ bare reads, {at}", share, "×", "at least",
+                      READ_SHARE_TARGET)
+    unexpected = {f"{kind}@{n} {status}": count for (kind, n), tally in results.items()
+                  for status, count in tally.statuses.items() if status != 200}
+    failures = [f for tally in results.values() for f in tally.failures]
+    report.target("api.unexpected_answers", "answers other than 200", float(sum(unexpected.values())), "", "at most", 0,
+                  note="; ".join(f"{k}: {v}" for k, v in unexpected.items()) + (f"; first: {failures[0]}" if failures else ""))
+    report.target("api.database_locked", "'database is locked' in the server log", float(log.count("database is locked")),
+                  "", "at most", 0)
+    report.target("api.tracebacks", "tracebacks in the server log", float(log.count("Traceback")), "", "at most", 0)
+    total = sum(t.count for t in results.values())
+    report.info("api.server_cpu_seconds", "server CPU time (all workers)",
+                server_cpu.ru_utime + server_cpu.ru_stime, "s", note=f"{total:,} requests")
+    report.info("api.client_cpu_seconds", "load client CPU time (same 2 cores)",
+                client_cpu.ru_utime + client_cpu.ru_stime, "s", note="includes preparing the moves")
+    report.save()
 
 
 if __name__ == "__main__":
+    started = time.perf_counter()
     main()
+    print(f"  (bench_api took {time.perf_counter() - started:.0f} s)")

@@ -1,0 +1,167 @@
+"""A lean HTTP/1.1 load client for the API benchmark: keep-alive sockets and prepared request bytes.
+
+The load generator shares the machine's cores with the server, so every microsecond it spends is
+taken from the server: requests are built before the clock starts, and a response is read only as
+far as its status line and ``Content-Length``. Loopback only.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+
+def request_bytes(method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> bytes:
+    lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1"]
+    payload = b""
+    if body is not None:
+        payload = json.dumps(body, separators=(",", ":")).encode()
+        lines += ["Content-Type: application/json", f"Content-Length: {len(payload)}"]
+    lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + payload
+
+
+class Connection:
+    """One keep-alive connection; reconnects once if the server closed it while idle."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.address = (host, port)
+        self.sock: socket.socket | None = None
+        self.buffer = b""
+
+    def _connect(self) -> socket.socket:
+        sock = socket.create_connection(self.address, timeout=30)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.buffer = b""
+        return sock
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+
+    def send(self, raw: bytes) -> tuple[int, bytes]:
+        """Send one prepared request; returns (status, body)."""
+        for attempt in (1, 2):
+            if self.sock is None:
+                self.sock = self._connect()
+            try:
+                self.sock.sendall(raw)
+                return self._response()
+            except (ConnectionError, OSError):
+                self.close()
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _response(self) -> tuple[int, bytes]:
+        assert self.sock is not None
+        while b"\r\n\r\n" not in self.buffer:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionResetError("server closed the connection")
+            self.buffer += chunk
+        head, _, rest = self.buffer.partition(b"\r\n\r\n")
+        status = int(head[9:12])
+        length = 0
+        closing = False
+        for line in head.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            lowered = name.strip().lower()
+            if lowered == b"content-length":
+                length = int(value)
+            elif lowered == b"connection" and value.strip().lower() == b"close":
+                closing = True
+        while len(rest) < length:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionResetError("server closed the connection mid-answer")
+            rest += chunk
+        body, self.buffer = rest[:length], rest[length:]
+        if closing:
+            self.close()
+        return status, body
+
+
+@dataclass
+class Tally:
+    """What one phase measured: latencies (s), statuses, and the wall time it took."""
+
+    latencies: list[float] = field(default_factory=list)
+    statuses: dict[int, int] = field(default_factory=dict)
+    failures: list[str] = field(default_factory=list)
+    elapsed: float = 0.0
+
+    @property
+    def count(self) -> int:
+        return len(self.latencies)
+
+    @property
+    def ok(self) -> int:
+        return sum(n for status, n in self.statuses.items() if 200 <= status < 300)
+
+    def rate(self) -> float:
+        return self.ok / self.elapsed if self.elapsed else 0.0
+
+    def percentile_ms(self, share: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000
+
+
+Work = Callable[[], Iterator[bytes]]
+
+
+def run_phase(host: str, port: int, requests_per_connection: list[Work], seconds: float,
+              expected: Callable[[int], bool] = lambda status: status == 200) -> Tally:
+    """One thread per connection sends its requests in order until they run out or time is up."""
+    tally = Tally()
+    lock = threading.Lock()
+    start_gate = threading.Barrier(len(requests_per_connection) + 1)
+    deadline = [0.0]
+
+    def connection_loop(work: Work) -> None:
+        connection = Connection(host, port)
+        latencies: list[float] = []
+        statuses: dict[int, int] = {}
+        failure = ""
+        requests = work()
+        start_gate.wait()
+        clock = time.perf_counter
+        try:
+            for raw in requests:
+                if clock() >= deadline[0]:
+                    break
+                began = clock()
+                status, body = connection.send(raw)
+                latencies.append(clock() - began)
+                statuses[status] = statuses.get(status, 0) + 1
+                if not expected(status) and not failure:
+                    failure = f"{status}: {body[:200].decode('utf-8', 'replace')}"
+        except OSError as error:
+            failure = f"connection failed: {error}"
+        finally:
+            connection.close()
+        with lock:
+            tally.latencies += latencies
+            for status, n in statuses.items():
+                tally.statuses[status] = tally.statuses.get(status, 0) + n
+            if failure:
+                tally.failures.append(failure)
+
+    threads = [threading.Thread(target=connection_loop, args=(work,), daemon=True)
+               for work in requests_per_connection]
+    for thread in threads:
+        thread.start()
+    began = time.perf_counter()
+    deadline[0] = began + seconds
+    start_gate.wait()
+    for thread in threads:
+        thread.join(seconds + 60)
+    tally.elapsed = time.perf_counter() - began
+    return tally
