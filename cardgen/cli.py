@@ -18,7 +18,7 @@ from cardgen.catalog.base import Problem
 
 DEFAULT_PAPERS = ("A4", "Letter")
 DEFAULT_CARD_SIZES = ("poker", "bridge", "tarot", "mini")
-COUNTED = ("cards", "traits", "tiles", "tokens", "rules", "notes")
+COUNTED = ("cards", "traits", "spells", "colours", "shops", "tiles", "tokens", "rules", "notes")
 
 
 def _print_choices() -> tuple[tuple[str, ...], tuple[str, ...], str]:
@@ -60,6 +60,9 @@ def _human_size(size: int) -> str:
 
 
 def _subject_label(content: Any, subject: str) -> str:
+    labeller = getattr(content, "subject_label", None)  # a game that names its own note subjects
+    if labeller is not None:
+        return str(labeller(subject))
     if subject == "rulebook":
         return "the rulebook"
     if subject.startswith("trait:"):
@@ -116,6 +119,11 @@ def check(data_folder: Path | None) -> None:
         click.echo(f"{game}: {content.title}: {counts}")
         if specs is not None and hasattr(content, "traits"):
             problems = theme_problems(specs, root, game, [t.name for t in content.traits])
+            if problems:
+                _fail_with_problems(f"{game} colour theme", problems)
+                failed = True
+        elif specs is not None and hasattr(content, "colours"):
+            problems = theme_problems(specs, root, game, [c.id for c in content.colours], member="colour")
             if problems:
                 _fail_with_problems(f"{game} colour theme", problems)
                 failed = True

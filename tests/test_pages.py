@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from PIL import Image
 
-from cardgen.catalog import content
+from cardgen.catalog import GAMES, content
 from companion.rules import fillory
 from companion.store import Store
 from companion.web.card_facts import ability_segments, card_rules, named_by
@@ -362,7 +362,7 @@ def test_rules_search_lists_rules_and_cards(client: FlaskClient) -> None:
 def test_rules_search_for_an_unknown_game_is_a_400_page(client: FlaskClient) -> None:
     response = client.get("/rules?q=x&game=chess")
     assert response.status_code == 400
-    assert "Unknown game 'chess'. Pick one of: fillory." in shown(response)
+    assert f"Unknown game 'chess'. Pick one of: {', '.join(GAMES)}." in shown(response)
 
 
 def test_pages_render_every_step_of_a_whole_game_and_the_winner(app: Flask, client: FlaskClient) -> None:

@@ -11,11 +11,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
-from . import fillory
+from . import fillory, mandragora
 from .base import DEFAULT_DATA_DIR, DataError, DataNote, Problem, RuleEntry
 
 LOADERS: dict[str, Callable[[Path], Any]] = {
     fillory.GAME_ID: fillory.load,
+    mandragora.GAME_ID: mandragora.load,
 }
 
 GAMES: tuple[str, ...] = tuple(LOADERS)

@@ -224,8 +224,10 @@ def print_specs(root: Path | str | None = None) -> PrintSpecs:
 
 
 
-def theme_problems(specs: PrintSpecs, root: Path | str | None, game: str, trait_names: list[str]) -> list[Problem]:
-    """Mismatches between a game's colour theme and its traits: every trait needs exactly one family."""
+def theme_problems(specs: PrintSpecs, root: Path | str | None, game: str, trait_names: list[str],
+                   member: str = "trait") -> list[Problem]:
+    """Mismatches between a game's colour theme and its traits (or, for Mandragora, its card colours):
+    every member needs exactly one family. ``member`` names what the members are in messages."""
     base = Path(root) if root is not None else data_dir()
     label = str(base / PRINT_FOLDER / "themes" / f"{game}.toml")
     if game not in specs.themes:
@@ -235,9 +237,9 @@ def theme_problems(specs: PrintSpecs, root: Path | str | None, game: str, trait_
     known = set(trait_names)
     for trait in trait_names:
         if theme.family_of(trait) is None:
-            problems.append(Problem(label, "family", "traits", f"trait '{trait}' is in no family"))
+            problems.append(Problem(label, "family", "traits", f"{member} '{trait}' is in no family"))
     for family in theme.families:
         for trait in family.traits:
             if trait not in known:
-                problems.append(Problem(label, f"family '{family.name}'", "traits", f"unknown trait '{trait}'"))
+                problems.append(Problem(label, f"family '{family.name}'", "traits", f"unknown {member} '{trait}'"))
     return problems

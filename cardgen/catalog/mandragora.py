@@ -1,0 +1,412 @@
+"""Mandragora content: item and spell cards, colours, shop tiles, removals, rules and data notes.
+
+``content("mandragora")`` gives a frozen :class:`MandragoraContent`. Cards are expanded from the
+groups in ``cards.toml`` and ``spells.toml`` (ids such as ``ingredient-blue-3``, ``spellbook-red-2``,
+``banishment-1``) and numbered 1..82 (items) then 83..106 (spells). Everything a rules module needs
+to check a spell (colours, values, mandrakes, the black spellbook) and to score is here as data;
+the loader itself lives in :mod:`cardgen.catalog.mandragora_load`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from .base import DataNote, Provenance, RuleEntry
+
+GAME_ID = "mandragora"
+
+CardKind = Literal["spell", "cursed_scroll", "mandrake", "spellbook", "ingredient"]
+EffectKind = Literal["immediate", "permanent", "end_of_game"]
+ShopTime = Literal["day", "night"]
+
+ITEM_KINDS: tuple[str, ...] = ("cursed_scroll", "mandrake", "spellbook", "ingredient")
+KIND_LABELS: dict[str, str] = {
+    "spell": "Spell", "cursed_scroll": "Cursed scroll", "mandrake": "Mandrake", "spellbook": "Spellbook",
+    "ingredient": "Ingredient",
+}
+#: The three kinds of spell effect, with the rulebook's icon for each.
+EFFECT_KINDS: dict[str, str] = {"immediate": "Immediate", "permanent": "Permanent", "end_of_game": "End of game"}
+EFFECT_ICONS: dict[str, str] = {"immediate": "lightning bolt", "permanent": "infinity", "end_of_game": "hourglass"}
+
+#: What each spell does, for the rules module: the effect kind it must have and the fields a
+#: player reports when it resolves.
+EFFECTS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "remove_scroll": ("immediate", ("scroll",)),                            # Banishment
+    "give_scroll": ("immediate", ("scroll", "target_seat")),                # Transfer
+    "swap_with_opponent": ("immediate", ("target_seat", "take", "give")),   # Substitution
+    "take_from_shop": ("immediate", ("shop", "take")),                      # Levitation
+    "extra_turn": ("immediate", ()),                                        # Replication
+    "extra_move": ("permanent", ()),                                        # Swiftness
+    "discard_colour": ("end_of_game", ("colour",)),                         # Disappearance
+    "discard_hand": ("end_of_game", ()),                                    # Purification
+}
+
+#: Colour symbols the print kit draws (so colour is never the only cue), with a spoken name.
+COLOUR_SYMBOLS: dict[str, str] = {
+    "crystal": "crystal", "flame": "flame", "leaf": "leaf", "flower": "flower", "drop": "water drop",
+    "pentagram": "pentagram",
+}
+WHITE = "white"  # the hand colour of mandrakes (content.mandrake_hand_colour is its printed name)
+
+
+@dataclass(frozen=True)
+class Colour:
+    id: str
+    name: str
+    column: int          # the rulebook's colour-table column (6 = black)
+    ingredients: int     # the table's ingredient count for the column
+    spellbooks: int      # the table's spellbook count for the column
+    symbol: str          # a key of COLOUR_SYMBOLS
+    black_magic: bool = False
+    provenance: Provenance = "rulebook"
+
+    @property
+    def symbol_name(self) -> str:
+        return COLOUR_SYMBOLS.get(self.symbol, self.symbol)
+
+
+@dataclass(frozen=True)
+class Spell:
+    """One of the eight spells; its ``count`` cards carry ``values`` (one per copy)."""
+
+    id: str
+    name: str
+    count: int
+    values: tuple[int, ...]
+    kind: EffectKind
+    effect: str          # a key of EFFECTS
+    rule: str            # the rule entry that states the effect in full
+    text: str            # the short card text
+    provenance: Provenance = "rulebook"
+    values_provenance: Provenance = "authored"
+
+    @property
+    def kind_label(self) -> str:
+        return EFFECT_KINDS[self.kind]
+
+
+@dataclass(frozen=True)
+class Card:
+    game: str
+    id: str
+    number: int
+    name: str
+    kind: CardKind
+    colour: str | None       # colour id: spellbooks and ingredients only
+    value: int | None        # spells 1..5, spellbooks 0..3
+    curses: int              # cursed scrolls: 1..3, else 0
+    spell: str | None        # spell id: spell cards only
+    provenance: Provenance
+    notes: tuple[DataNote, ...] = ()
+
+    @property
+    def deck(self) -> Literal["spells", "items"]:
+        return "spells" if self.kind == "spell" else "items"
+
+    @property
+    def kind_label(self) -> str:
+        return KIND_LABELS[self.kind]
+
+
+@dataclass(frozen=True)
+class ShopTile:
+    id: str
+    name: str
+    time: ShopTime
+    start: bool
+    provenance: Provenance = "authored"
+
+    @property
+    def restock_face_up(self) -> bool:
+        return self.time == "day"
+
+
+@dataclass(frozen=True)
+class Removal:
+    """Item cards returned to the box for a smaller game: every card of ``colours``, plus ``cards``."""
+
+    players: int
+    colours: tuple[str, ...]
+    colour_cards: int
+    cards: tuple[str, ...]   # card ids
+    provenance: Provenance = "authored"
+
+
+@dataclass(frozen=True)
+class ComponentCounts:
+    """The rulebook's component list; the loader checks the cards against it."""
+
+    cards: int
+    spells: int
+    items: int
+    cursed_scrolls: int
+    scrolls_by_curses: tuple[int, ...]   # index 0: one-curse scrolls
+    mandrakes: int
+    spellbooks: int
+    ingredients: int
+    shop_tiles: int
+    day_shops: int
+    night_shops: int
+
+
+@dataclass(frozen=True)
+class ExampleBreakdown:
+    spells: tuple[int, ...]   # spellbook + spell, per spell
+    spells_total: int
+    curse: int                # negative
+    colours: int              # negative
+    total: int
+
+
+@dataclass(frozen=True)
+class ScoringExample:
+    """The rulebook's final-scoring example as printed (pairs read spellbook + spell)."""
+
+    pairs: tuple[tuple[int, int], ...]
+    printed_pairs_total: int
+    curse_marker: bool
+    colours_in_hand: int
+    colours_removed: int
+    printed_total: int
+    disappearance_pair: int   # 1-based
+    total_note: str = ""
+    provenance: Provenance = "rulebook"
+
+    def breakdown(self, curse_penalty: int, colour_penalty: int) -> ExampleBreakdown:
+        spells = tuple(book + spell for book, spell in self.pairs)
+        curse = -curse_penalty if self.curse_marker else 0
+        colours = -colour_penalty * max(0, self.colours_in_hand - self.colours_removed)
+        return ExampleBreakdown(spells, sum(spells), curse, colours, sum(spells) + curse + colours)
+
+
+@dataclass(frozen=True)
+class MandragoraContent:
+    game: str
+    title: str
+    source: str
+    min_players: int
+    max_players: int
+    players_provenance: Provenance
+    team_players: int
+    mandrakes_per_player: int
+    move_range: int
+    countdown_rounds: int
+    curse_penalty: int
+    colour_penalty: int
+    mandrake_hand_colour: str
+    spell_values: tuple[int, int]       # lowest, highest
+    spellbook_values: tuple[int, int]
+    max_mandrakes_per_spell: int
+    spellbooks_per_spell: int
+    components: ComponentCounts
+    colours: tuple[Colour, ...]
+    spells: tuple[Spell, ...]
+    cards: tuple[Card, ...]
+    shops: tuple[ShopTile, ...]
+    circle_order: tuple[str, ...]       # shop ids, clockwise from the start tile
+    circle_provenance: Provenance
+    removals: tuple[Removal, ...]
+    scoring_example: ScoringExample
+    rules: tuple[RuleEntry, ...]
+    notes: tuple[DataNote, ...]
+    _cards: dict[str, Card] = field(init=False, repr=False, compare=False)
+    _rules: dict[str, RuleEntry] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_cards", {c.id: c for c in self.cards})
+        object.__setattr__(self, "_rules", {r.id: r for r in self.rules})
+
+    # -- look-ups -------------------------------------------------------------------------------
+    def card(self, ref: str) -> Card:
+        """A card by id, in any case; raises KeyError naming the reference."""
+        found = self._cards.get(ref) or self._cards.get(ref.strip().casefold())
+        if found is None:
+            raise KeyError(f"no card '{ref}' in {self.title}")
+        return found
+
+    def find_card(self, ref: str) -> Card | None:
+        try:
+            return self.card(ref)
+        except KeyError:
+            return None
+
+    def spell(self, ref: str) -> Spell:
+        """A spell by id or name, in any case."""
+        key = ref.strip().casefold()
+        for spell in self.spells:
+            if key in (spell.id, spell.name.casefold()):
+                return spell
+        raise KeyError(f"no spell '{ref}' in {self.title}")
+
+    def colour(self, ref: str) -> Colour:
+        """A colour by id or name, in any case."""
+        key = ref.strip().casefold()
+        for colour in self.colours:
+            if key in (colour.id, colour.name.casefold()):
+                return colour
+        raise KeyError(f"no colour '{ref}' in {self.title}")
+
+    def shop(self, ref: str) -> ShopTile:
+        key = ref.strip().casefold()
+        for shop in self.shops:
+            if key in (shop.id, shop.name.casefold()):
+                return shop
+        raise KeyError(f"no shop '{ref}' in {self.title}")
+
+    def rule(self, rule_id: str) -> RuleEntry:
+        found = self._rules.get(rule_id)
+        if found is None:
+            raise KeyError(f"no rule '{rule_id}'")
+        return found
+
+    # -- groups of cards ------------------------------------------------------------------------
+    @property
+    def items(self) -> tuple[Card, ...]:
+        return tuple(c for c in self.cards if c.kind != "spell")
+
+    @property
+    def spell_cards(self) -> tuple[Card, ...]:
+        return tuple(c for c in self.cards if c.kind == "spell")
+
+    @property
+    def start_shop(self) -> ShopTile:
+        return next(s for s in self.shops if s.start)
+
+    def cards_of(self, kind: str, colour: str | None = None) -> tuple[Card, ...]:
+        return tuple(c for c in self.cards if c.kind == kind and (colour is None or c.colour == colour))
+
+    def copies_of(self, spell_id: str) -> tuple[Card, ...]:
+        return tuple(c for c in self.cards if c.spell == spell_id)
+
+    def spell_of(self, card: Card) -> Spell:
+        if card.spell is None:
+            raise KeyError(f"{card.id} is not a spell card")
+        return self.spell(card.spell)
+
+    def removal_for(self, players: int) -> Removal | None:
+        """The removal list for ``players`` sorcerers (None: every card is used)."""
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"{self.title} is for {self.min_players} to {self.max_players} sorcerers, not {players}")
+        return next((r for r in self.removals if r.players == players), None)
+
+    def removed_for(self, players: int) -> tuple[Card, ...]:
+        """Every item card returned to the box for ``players`` sorcerers, in card order."""
+        removal = self.removal_for(players)
+        if removal is None:
+            return ()
+        listed = set(removal.cards)
+        return tuple(c for c in self.items if c.id in listed or c.colour in removal.colours)
+
+    def removed_with(self, card: Card) -> tuple[int, ...]:
+        """The player counts whose setup returns this card to the box (largest first)."""
+        return tuple(sorted((r.players for r in self.removals if card.id in r.cards or card.colour in r.colours),
+                            reverse=True))
+
+    # -- what a card means ----------------------------------------------------------------------
+    def hand_colour(self, card: Card) -> str | None:
+        """The colour a card counts as in hand at the end: its colour, white for mandrakes, else None."""
+        if card.kind == "mandrake":
+            return WHITE
+        if card.kind in ("spellbook", "ingredient"):
+            return card.colour
+        return None
+
+    def label(self, card: Card) -> str:
+        """A short unambiguous label, e.g. 'Blue Spellbook (2)', 'Cursed Scroll (3 curses)'."""
+        if card.kind == "cursed_scroll":
+            return f"{card.name} ({card.curses} curse{'s' if card.curses > 1 else ''})"
+        if card.value is not None:
+            return f"{card.name} ({card.value})"
+        return card.name
+
+    def ability_text(self, card: Card) -> str:
+        """What the card does, in one or two sentences (the card page and search show it)."""
+        if card.kind == "spell":
+            spell = self.spell_of(card)
+            return f"{spell.kind_label} effect: {spell.text}"
+        if card.kind == "cursed_scroll":
+            return (f"Gives {card.curses} curse{'s' if card.curses > 1 else ''}. Lay it face up in front of you "
+                    "as soon as you take it.")
+        if card.kind == "mandrake":
+            return ("Wild: use it as an ingredient of any colour or as a spellbook, at most one per spell. "
+                    f"Left in hand it counts as {self.mandrake_hand_colour}.")
+        colour = self.colour(card.colour or "")
+        if card.kind == "spellbook":
+            needs = ("ingredients all of different colours" if colour.black_magic
+                     else f"{colour.name.lower()} ingredients")
+            return f"Worth {card.value} for each spell cast with it. Casts with {needs}."
+        return f"One {colour.name.lower()} ingredient: each one adds 1 to the power a {colour.name.lower()} spell may have."
+
+    def card_facts(self, card: Card) -> list[tuple[str, str]]:
+        """Label/value pairs for a card page: kind, colour and symbol, value, curses, effect, removals."""
+        facts: list[tuple[str, str]] = [("Kind", card.kind_label)]
+        if card.colour is not None:
+            colour = self.colour(card.colour)
+            facts.append(("Colour", f"{colour.name} (symbol: {colour.symbol_name})"))
+        elif card.kind == "mandrake":
+            facts.append(("Colour", f"any (wild); {self.mandrake_hand_colour} when left in hand"))
+        if card.value is not None:
+            facts.append(("Value", str(card.value)))
+        if card.kind == "cursed_scroll":
+            facts.append(("Curses", str(card.curses)))
+        if card.kind == "spell":
+            spell = self.spell_of(card)
+            facts.append(("Effect", f"{spell.kind_label} ({EFFECT_ICONS[spell.kind]} icon)"))
+        facts.append(("What it does", self.ability_text(card)))
+        removed = self.removed_with(card)
+        if removed:
+            facts.append(("Left in the box", " and ".join(f"with {n} sorcerers" for n in removed)))
+        return facts
+
+    def card_rules(self, card: Card) -> list[RuleEntry]:
+        """The rule entries this card touches, most specific first."""
+        wanted: list[str] = []
+        if card.kind == "spell":
+            wanted += [self.spell_of(card).rule, "mandragora.effect.kinds", "mandragora.spell.power",
+                       "mandragora.spell.take", "mandragora.score.spells"]
+        elif card.kind == "cursed_scroll":
+            wanted += ["mandragora.curse.count", "mandragora.seek.scrolls", "mandragora.curse.most",
+                       "mandragora.curse.tie", "mandragora.curse.penalty", "mandragora.effect.banishment",
+                       "mandragora.effect.transfer", "mandragora.team.exchange"]
+        elif card.kind == "mandrake":
+            wanted += ["mandragora.mandrake.wild", "mandragora.mandrake.as-book", "mandragora.spell.one-mandrake",
+                       "mandragora.setup.mandrake", "mandragora.score.white", "mandragora.score.mandrake-book"]
+        elif card.kind == "spellbook":
+            black = self.colour(card.colour or "").black_magic
+            wanted += ["mandragora.spell.prepare", "mandragora.spell.one-book",
+                       "mandragora.black.magic" if black else "mandragora.spell.same-colour",
+                       "mandragora.score.spells", "mandragora.score.colours"]
+        else:
+            wanted += ["mandragora.spell.prepare", "mandragora.spell.same-colour", "mandragora.spell.power",
+                       "mandragora.black.magic", "mandragora.score.colours"]
+        if self.removed_with(card):
+            wanted.append("mandragora.setup.players")
+        return [self.rule(rule_id) for rule_id in dict.fromkeys(wanted) if rule_id in self._rules]
+
+    def subject_label(self, subject: str) -> str:
+        """Who a data note is about, for people: 'the rulebook', 'colour Black', a card's label."""
+        kind, _, ref = subject.partition(":")
+        try:
+            if subject == "rulebook":
+                return "the rulebook"
+            if kind == "colour" and ref:
+                return f"colour {self.colour(ref).name}"
+            if kind == "spell" and ref:
+                return f"spell {self.spell(ref).name}"
+            if kind == "shop" and ref:
+                return f"shop {self.shop(ref).name}"
+            return f"{self.label(self.card(subject))} ({subject})"
+        except KeyError:
+            return subject
+
+    def example_breakdown(self) -> ExampleBreakdown:
+        """The rulebook's final-scoring example recomputed from the scoring rules' numbers."""
+        return self.scoring_example.breakdown(self.curse_penalty, self.colour_penalty)
+
+
+def load(root: Path) -> MandragoraContent:
+    """Load and validate a Mandragora data folder; raises DataError listing every problem."""
+    from .mandragora_load import load_mandragora  # the loader imports this module's types
+    return load_mandragora(root)
