@@ -1,0 +1,150 @@
+"""Weigh the phone pages and check that none of them makes a phone fetch anything from elsewhere.
+
+    .venv/bin/python bench/bench_pages.py [--figures FILE]
+
+Renders each page the way a phone first opens it (home, table, seat, card, rules search) through
+the real app in this process, with a temporary database; every game in the rules registry gets a
+table and a seat page in the middle of a game (random legal moves already played), every game in
+the catalog a card page. Weight = the HTML plus every local asset it loads (CSS, scripts, icon),
+uncompressed, as on a first visit. Every URL a page or its assets would load must be this server's
+(relative or same host); ``Content-Security-Policy`` must say ``default-src 'self'`` as well.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import random
+import re
+import sys
+import tempfile
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from figures import Report  # noqa: E402
+
+from cardgen.catalog import GAMES as CATALOG_GAMES  # noqa: E402
+from cardgen.catalog import content  # noqa: E402
+from companion.rules import GAMES  # noqa: E402
+from companion.web import create_app  # noqa: E402
+from companion.web.pages import token_cookie  # noqa: E402
+
+PAGE_TARGET_KB = 60.0
+HOST = "http://localhost"
+MOVES_BEFORE_LOOKING = 60
+#: (tag, attribute) pairs that make a browser fetch something when the page loads.
+LOADING = {("script", "src"), ("link", "href"), ("img", "src"), ("img", "srcset"), ("source", "src"),
+           ("source", "srcset"), ("iframe", "src"), ("video", "src"), ("video", "poster"), ("audio", "src"),
+           ("object", "data"), ("embed", "src"), ("input", "src")}
+CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+)|@import\s+['"]([^'"]+)""")
+ABSOLUTE = re.compile(r"""https?://[^\s'")<>]+""")
+NAMESPACES = ("http://www.w3.org/",)  # XML namespace names are identifiers, never fetched
+
+
+class LoadedUrls(HTMLParser):
+    """Every URL the page would load by itself (links a person may follow are listed apart)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loads: list[str] = []
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if not value:
+                continue
+            if (tag, name) in LOADING:
+                self.loads += [part.split()[0] for part in value.split(",")] if name == "srcset" else [value]
+            elif name == "style":
+                self.loads += [a or b for a, b in CSS_URL.findall(value)]
+            elif (tag, name) in (("a", "href"), ("form", "action")):
+                self.links.append(value)
+
+
+def is_local(url: str) -> bool:
+    parts = urlsplit(urljoin(HOST + "/", url))
+    return parts.scheme in ("http", "https", "data") and (parts.scheme == "data" or parts.netloc == "localhost")
+
+
+def play_some_moves(app: object, game_id: str, rules: object, seed: int) -> None:
+    store = app.extensions["store"]  # type: ignore[attr-defined]
+    rng = random.Random(seed)
+    for _ in range(MOVES_BEFORE_LOOKING):
+        version, state = store.current(game_id)
+        seats = range(len(rules.view(state, None)["players"]))  # type: ignore[attr-defined]
+        offered = [(s, m) for s in seats if (m := rules.random_legal_move(state, s, rng)) is not None]  # type: ignore[attr-defined]
+        if not offered or rules.outcome(state).over:  # type: ignore[attr-defined]
+            return
+        seat, move = rng.choice(offered)
+        store.apply_move(game_id, seat, version, f"bench-{version}", move)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--figures", type=Path, default=None, help="also write the figures to this JSON file")
+    args = parser.parse_args()
+    report = Report(args.figures)
+    logging.disable(logging.ERROR)  # a page that fails is reported as a figure below, not as a traceback
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app({"DATABASE": str(Path(tmp) / "pages.sqlite3"), "SECRET_KEY": "bench", "TESTING": True,
+                          "SERVER_NAME": "localhost"})
+        client = app.test_client()
+        pages: list[tuple[str, str]] = [("home", "/"), ("rules search", "/rules?q=summon")]
+        for game, rules in sorted(GAMES.items()):
+            players = [f"Player {i + 1}" for i in range(max(rules.MIN_PLAYERS, min(3, rules.MAX_PLAYERS)))]
+            created = client.post("/api/games", json={"game": game, "players": players, "options": {}}).get_json()
+            play_some_moves(app, created["id"], rules, seed=len(pages))
+            client.set_cookie(token_cookie(created["id"], 0), created["seats"][0]["token"], domain="localhost")
+            pages += [(f"{game} table", f"/g/{created['id']}"), (f"{game} seat", f"/g/{created['id']}/seat/0")]
+        for game in CATALOG_GAMES:
+            cards = getattr(content(game), "cards", ())
+            if cards:
+                pages.append((f"{game} card", f"/c/{game}/{cards[0].id}"))
+
+        report.heading(f"Phone pages: first visit, HTML plus local assets, uncompressed ({len(pages)} pages)")
+        asset_sizes: dict[str, int] = {}
+        external: list[str] = []
+        broken: list[str] = []
+        for name, url in pages:
+            answer = client.get(url)
+            if answer.status_code != 200:
+                broken.append(f"{url} answered {answer.status_code}")
+                continue
+            html = answer.get_data(as_text=True)
+            parser_ = LoadedUrls()
+            parser_.feed(html)
+            external += [f"{name}: {u}" for u in parser_.loads if not is_local(u)]
+            csp = answer.headers.get("Content-Security-Policy", "")
+            if "default-src 'self'" not in csp:
+                external.append(f"{name}: no Content-Security-Policy limiting loads to this server")
+            weight = len(answer.get_data())
+            for asset in parser_.loads:
+                if not is_local(asset) or asset.startswith("data:"):
+                    continue
+                path = urlsplit(urljoin(HOST + url, asset)).path
+                if path not in asset_sizes:
+                    fetched = client.get(path)
+                    asset_sizes[path] = len(fetched.get_data())
+                    text = fetched.get_data(as_text=True) if fetched.mimetype in ("text/css", "text/javascript", "application/javascript") else ""
+                    external += [f"{path}: {u}" for pair in CSS_URL.findall(text) for u in pair if u and not is_local(u)]
+                    external += [f"{path}: {u}" for u in ABSOLUTE.findall(text)
+                                 if not is_local(u) and not u.startswith(NAMESPACES)]
+                    fetched.close()
+                weight += asset_sizes[path]
+            report.target(f"pages.{name.replace(' ', '_')}_kb", f"{name} page ({url.split('?')[0][:28]})",
+                          weight / 1024, "KB", "below", PAGE_TARGET_KB,
+                          note=f"HTML {len(answer.get_data()) / 1024:.1f} KB + {len(parser_.loads)} local asset(s)")
+        report.target("pages.not_answering", "pages that did not answer 200", float(len(broken)), "", "at most", 0,
+                      note="; ".join(broken))
+        report.target("pages.external_requests", "requests a page would send elsewhere", float(len(external)), "",
+                      "at most", 0, note="; ".join(external[:5]) or "every URL loaded is this server's; CSP default-src 'self'")
+    report.save()
+
+
+if __name__ == "__main__":
+    main()
