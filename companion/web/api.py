@@ -134,8 +134,10 @@ def _game_payload(game_id: str, viewer: int | None, info: dict[str, Any] | None 
 
 
 def _whole_number_arg(name: str, default: int, *, minimum: int = 0, maximum: int | None = None) -> int:
+    if len(request.args.getlist(name)) > 1:
+        raise ApiError(400, f"'{name}' must be given once")
     raw = request.args.get(name)
-    if raw is None or raw == "":
+    if raw is None:
         return default
     if not _WHOLE_NUMBER.match(raw) or int(raw) < minimum or (maximum is not None and int(raw) > maximum):
         upper = f" and at most {maximum}" if maximum is not None else ""

@@ -11,6 +11,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 
+#: Far above any game's table size; keeps a seat number inside what SQLite can store.
+MAX_SEAT = 99
+
+
 class RequestBody(BaseModel):
     """Strict JSON: no unknown fields, no "3" for 3, no true for 1."""
 
@@ -38,7 +42,7 @@ class UndoRequest(RequestBody):
 
 class JoinRequest(RequestBody):
     code: str = Field(min_length=1, max_length=20, description="the 6-character join code, any case")
-    seat: int = Field(ge=0)
+    seat: int = Field(ge=0, le=MAX_SEAT, description="the seat to claim, counted from 0")
 
 
 class CalcRequest(RequestBody):
@@ -68,6 +72,7 @@ def validation_sentence(error: ValidationError) -> str:
         "dict_type": f"'{name}' must be an object",
         "model_type": "the request body must be a JSON object",
         "greater_than_equal": f"'{name}' must be at least {ctx.get('ge')}",
+        "less_than_equal": f"'{name}' must be at most {ctx.get('le')}",
         "string_too_short": f"'{name}' must not be empty",
         "string_too_long": f"'{name}' must be at most {ctx.get('max_length')} characters",
         "too_short": f"'{name}' needs at least {ctx.get('min_length')} item(s)",

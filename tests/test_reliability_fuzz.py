@@ -1,0 +1,194 @@
+"""Schemathesis against a real server: requests generated from the served ``/api/openapi.json``.
+
+For every operation in the document, Schemathesis generates requests that fit the schema and
+requests that break it; a share of them are aimed at a real game of every registered game (its id,
+a seat token, its join code, its current version, a real move type) so they get past the 404 and
+reach the rules. Every answer must be documented (status, content type, body schema), never a 5xx,
+every 4xx in the one error shape, and every schema-breaking request refused with a 4xx.
+tests/test_api.py already fuzzes bodies through the test client; this goes through gunicorn and
+lets the published contract drive the requests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+import pytest
+import requests
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (content_type_conformance, negative_data_rejection,
+                                               response_headers_conformance, response_schema_conformance,
+                                               status_code_conformance)
+
+from companion.rules import GAMES
+from companion.served import RunningServer, running_server
+from companion.web.openapi import openapi_document
+
+pytestmark = pytest.mark.served
+
+EXAMPLES_PER_OPERATION = 200
+#: gunicorn's limit_request_line: a longer request line is refused (414, gunicorn's own page) before the app.
+REQUEST_LINE_LIMIT = 4094
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
+          response_headers_conformance, negative_data_rejection]
+#: Every documented operation that takes input (the document itself takes none).
+OPERATIONS = sorted(f"{method.upper()} {path}" for path, methods in openapi_document()["paths"].items()
+                    for method in methods if path != "/api/openapi.json")
+
+
+@dataclass(frozen=True)
+class RealGame:
+    game: str
+    id: str
+    join_code: str
+    tokens: tuple[str, ...]
+    move_types: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Target:
+    server: RunningServer
+    schema: Any  # schemathesis.BaseSchema, loaded from the server
+    games: tuple[RealGame, ...]
+
+
+@pytest.fixture(scope="module")
+def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
+    with running_server(tmp_path_factory.mktemp("fuzz"), ("--workers", "2", "--threads", "4"),
+                        secret_key="fuzz-test-key") as server:
+        games = []
+        for name, rules in sorted(GAMES.items()):
+            players = [f"Player {seat + 1}" for seat in range(rules.MIN_PLAYERS)]
+            created = requests.post(server.base + "/api/games", json={"game": name, "players": players},
+                                    timeout=10).json()
+            games.append(RealGame(name, created["id"], created["join_code"],
+                                  tuple(seat["token"] for seat in created["seats"]), tuple(sorted(rules.MOVE_TYPES))))
+        schema = schemathesis.openapi.from_url(server.base + "/api/openapi.json")
+        yield Target(server, schema, tuple(games))
+
+
+@dataclass(frozen=True)
+class Aim:
+    """How a generated case is pointed at a real game before it is sent (game None: sent as generated)."""
+
+    game: RealGame | None
+    current_version: bool = False
+    move_type: str | None = None
+    seat: int | None = None
+    lower_case_code: bool = False
+
+
+def aims(games: tuple[RealGame, ...]) -> st.SearchStrategy[Aim]:
+    """Three in four cases aimed at a real game: its version, one of its move types, a seat (or one too many)."""
+    def at(game: RealGame | None) -> st.SearchStrategy[Aim]:
+        if game is None:
+            return st.just(Aim(None))
+        return st.builds(Aim, st.just(game), st.booleans(), st.none() | st.sampled_from(game.move_types),
+                         st.none() | st.integers(0, len(game.tokens)), st.booleans())
+
+    return st.sampled_from([None, *games * 3]).flatmap(at)
+
+
+def point_at(case: Any, aim: Aim, server: RunningServer) -> None:
+    """Rewrite a generated case towards ``aim.game``: its id, token, join code, version, move type."""
+    game = aim.game
+    if game is None:
+        return
+    if "game_id" in (case.path_parameters or {}):
+        case.path_parameters["game_id"] = game.id
+    body = case.body
+    if not isinstance(body, dict):
+        return
+    if case.path == "/api/games" and isinstance(body.get("game"), str):
+        body["game"] = game.game
+    if case.path == "/api/join" and isinstance(body.get("code"), str):
+        body["code"] = game.join_code.lower() if aim.lower_case_code else game.join_code
+    if aim.seat is not None and isinstance(body.get("seat"), int):
+        body["seat"] = aim.seat
+    if aim.current_version and isinstance(body.get("version"), int):
+        body["version"] = requests.get(f"{server.base}/api/games/{game.id}/version", timeout=10).json()["version"]
+    if aim.move_type is not None and isinstance(body.get("move"), dict):
+        body["move"]["type"] = aim.move_type
+
+
+def check_error_shape(response: requests.Response) -> None:
+    if response.status_code < 400:
+        return
+    body = response.json()
+    assert isinstance(body, dict) and set(body) >= {"ok", "error", "rule", "status"}, body
+    assert body["ok"] is False and body["status"] == response.status_code, body
+    assert isinstance(body["error"], str) and body["error"] and not body["error"][:1].islower(), body
+    assert body["rule"] is None or isinstance(body["rule"], str), body
+
+
+def test_every_documented_operation_is_fuzzed(target: Target) -> None:
+    loaded = sorted(result.ok().label for result in target.schema.get_all_operations())
+    assert loaded == OPERATIONS, "the served document and openapi_document() differ"
+
+
+@pytest.mark.parametrize("label", OPERATIONS)
+def test_generated_requests_get_documented_answers_and_never_a_5xx(target: Target, label: str) -> None:
+    operation = target.schema.find_operation_by_label(label)
+    assert operation is not None
+    game_routes = "{game_id}" in operation.path
+    headers = [{}] + ([{"Authorization": f"Bearer {token}"} for game in target.games for token in game.tokens]
+                      if game_routes else [])
+    # schema-fitting cases may be aimed at a real game; schema-breaking ones go as generated (aiming could
+    # mend them), only their game id may be a real one
+    positive = [st.tuples(operation.as_strategy(generation_mode=GenerationMode.POSITIVE, headers=h),
+                          aims(target.games)) for h in headers]
+    negative = [st.tuples(operation.as_strategy(generation_mode=GenerationMode.NEGATIVE, headers=h), st.just(Aim(None)))
+                for h in headers]
+    if game_routes:
+        negative += [st.tuples(operation.as_strategy(generation_mode=GenerationMode.NEGATIVE,
+                                                     path_parameters={"game_id": game.id}), st.just(Aim(None)))
+                     for game in target.games]
+    statuses: dict[int, int] = {}
+    session = requests.Session()
+
+    @settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+                                     HealthCheck.data_too_large])
+    @given(case_and_aim=st.one_of(positive + negative))
+    def send(case_and_aim: tuple[Any, Aim]) -> None:
+        case, aim = case_and_aim
+        point_at(case, aim, target.server)
+        response = case.call(base_url=target.server.base, session=session, timeout=10)
+        statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
+        request_line = f"{response.request.method} {response.request.path_url} HTTP/1.1"
+        if len(request_line) > REQUEST_LINE_LIMIT:  # a query string of kilobytes: no phone sends one
+            assert response.status_code == 414
+            return
+        case.validate_response(response, checks=CHECKS)
+        check_error_shape(response)
+
+    send()
+    session.close()
+    assert sum(statuses.values()) >= EXAMPLES_PER_OPERATION // 2, statuses
+
+
+@pytest.mark.parametrize("method, path, body, status, sentence", [
+    # found by this fuzz test: a seat number beyond SQLite's integers was a 500
+    ("POST", "/api/join", {"code": "ABCDEF", "seat": 525260265998140112371712}, 400, "'seat' must be at most 99"),
+    # found by this fuzz test: a repeated query parameter was read as its first value, an empty one as none
+    ("GET", "/api/games/{id}/log?since=&since=2", None, 400, "'since' must be given once"),
+    ("GET", "/api/games/{id}/log?since=", None, 400, "'since' must be a whole number of at least 0"),
+    ("GET", "/api/search?q=x&limit=2&limit=3", None, 400, "'limit' must be given once"),
+])
+def test_what_fuzzing_found_stays_fixed(target: Target, method: str, path: str, body: Any, status: int,
+                                        sentence: str) -> None:
+    url = target.server.base + path.replace("{id}", target.games[0].id)
+    response = requests.request(method, url, json=body, timeout=10)
+    assert response.status_code == status
+    assert response.json() == {"ok": False, "error": sentence[:1].upper() + sentence[1:], "rule": None,
+                               "status": status}
+
+
+def test_the_server_logged_no_error(target: Target) -> None:
+    log = target.server.log()
+    assert "Traceback" not in log and "[ERROR]" not in log
