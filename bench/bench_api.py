@@ -22,6 +22,7 @@ the load client's CPU time, every unexpected status, and whether the server logg
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import resource
 import sys
@@ -84,7 +85,6 @@ def open_tables(base: str, store: Store, count: int, seed: int) -> list[Table]:
     games = sorted(GAMES)
     rng = random.Random(seed)
     tables = []
-    import json
     for i in range(count):
         game = games[i % len(games)]
         rules = GAMES[game]
@@ -154,13 +154,13 @@ def main() -> None:
                 results[("moves", n)] = tally
                 played += tables
             for n in counts:
-                reads = [repeated(request_bytes("GET", f"/api/games/{t.game_id}",
+                read_works = [repeated(request_bytes("GET", f"/api/games/{t.game_id}",
                                                 headers={"Authorization": f"Bearer {t.tokens[0]}"}), 10**6)
                          for t in (played * n)[:n]]
-                results[("reads", n)] = run_phase(host, int(port), reads, args.seconds)
-                bare = [repeated(request_bytes("GET", f"/api/games/{t.game_id}/version"), 10**6)
+                results[("reads", n)] = run_phase(host, int(port), read_works, args.seconds)
+                bare_works = [repeated(request_bytes("GET", f"/api/games/{t.game_id}/version"), 10**6)
                         for t in (played * n)[:n]]
-                results[("bare", n)] = run_phase(host, int(port), bare, args.seconds)
+                results[("bare", n)] = run_phase(host, int(port), bare_works, args.seconds)
             store.close()
         log = server.log()
     server_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -67,8 +67,8 @@ def child_cold(game: str, out: Path) -> dict[str, Any]:
 
 def changed_one_card(content: Any) -> tuple[Any, str]:
     """The content with its first card renamed (any game whose content lists named cards)."""
-    cards = getattr(content, "cards", None)
-    if not dataclasses.is_dataclass(content) or not cards or not hasattr(cards[0], "name"):
+    cards: Any = getattr(content, "cards", None)
+    if not dataclasses.is_dataclass(content) or isinstance(content, type) or not cards or not hasattr(cards[0], "name"):
         return content, "no card to change: rebuilt unchanged"
     first = dataclasses.replace(cards[0], name=cards[0].name + " II")
     return dataclasses.replace(content, cards=(first, *cards[1:])), f"renamed '{cards[0].name}'"
@@ -339,7 +339,8 @@ def draw_figures(report: Report, matrices: list[Any], repeats: int) -> None:
     report.info("qr.draw_ms.literal", "draw, one prepared path per code (in use)", literal_first, "ms",
                 note=f"{before / literal_first:.1f}× faster")
     colour_per_call = []
-    for namespace in ({}, names):
+    namespaces: list[Any] = [{}, names]
+    for namespace in namespaces:
         colors.toColor.setExtraColorsNameSpace(namespace)
         started = time.perf_counter()
         for _ in range(2000):

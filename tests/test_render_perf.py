@@ -14,6 +14,7 @@ from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.render import qr
+from cardgen.render.build import BuildPlan
 from cardgen.render.build import _HexColours  # noqa: F401  (importing installs the colour names)
 
 
@@ -124,3 +125,91 @@ def test_other_colour_forms_still_work() -> None:
     assert colors.toColor("#FFF") == colors.HexColor("#FFF")  # short forms take ReportLab's own path
     with pytest.raises(ValueError):
         colors.toColor("not a colour")
+
+
+# -- builds split over processes ---------------------------------------------------------------------
+
+def _plan_with(tmp_path: Path, renders: dict[str, object], work: int = 100, one_game: bool = False) -> BuildPlan:
+    """Fake documents, each of its own game (named after the document) unless ``one_game``."""
+    from cardgen.catalog import content
+    from cardgen.render import BuildOptions, plan_build
+    from cardgen.render.build import PlannedDocument
+    from cardgen.render.registry import Document
+
+    resolved = plan_build(BuildOptions(out_dir=tmp_path, documents=("score-pad",))).resolved
+    documents = tuple(
+        PlannedDocument("fillory" if one_game else f"game-{name}",
+                        Document(name, f"{name}.pdf", name, work=lambda c: work, render=render),  # type: ignore[arg-type]
+                        content("fillory"), tmp_path / "fillory" / f"{name}.pdf", work)
+        for name, render in renders.items())
+    return BuildPlan(resolved, documents)
+
+
+def _writes(text: str) -> object:
+    def render(content: object, resolved: object, path: Path, progress: object) -> None:
+        path.write_text(text, encoding="utf-8")
+        progress(3)  # type: ignore[operator]
+    return render
+
+
+def test_games_go_to_processes_whole_and_biggest_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardgen.render import BuildOptions, plan_build
+    from cardgen.render.build import parallel_groups
+
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    kit = plan_build(BuildOptions(out_dir=tmp_path, game="fillory"))
+    assert len(parallel_groups(kit)) == 1  # one game: its deck and sheets stay in one process
+    renders = {name: _writes(name) for name in ("a", "b", "c")}
+    assert len(parallel_groups(_plan_with(tmp_path, renders, one_game=True))) == 1
+    three = _plan_with(tmp_path, renders)
+    assert parallel_groups(three) == [[0, 2], [1]]  # three games, two cores: least loaded first
+    assert len(parallel_groups(_plan_with(tmp_path, renders, work=10))) == 1  # too little work to repay a fork
+    monkeypatch.setattr("os.cpu_count", lambda: 1)
+    assert len(parallel_groups(three)) == 1
+
+
+def test_a_threaded_process_never_forks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from cardgen.render.build import parallel_groups
+
+    monkeypatch.setattr("os.cpu_count", lambda: 4)
+    plan = _plan_with(tmp_path, {"a": _writes("a"), "b": _writes("b")})
+    assert len(parallel_groups(plan)) == 2
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert len(parallel_groups(plan)) == 1
+    finally:
+        stop.set()
+        other.join()
+
+
+def test_documents_written_by_other_processes_come_back_in_plan_order(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardgen.render.build import parallel_groups, run_build
+
+    monkeypatch.setattr("os.cpu_count", lambda: 3)
+    plan = _plan_with(tmp_path, {"a": _writes("first"), "b": _writes("second"), "c": _writes("third")})
+    assert len(parallel_groups(plan)) == 3
+    steps: list[int] = []
+    paths = run_build(plan, steps.append)
+    assert [p.read_text(encoding="utf-8") for p in paths] == ["first", "second", "third"]
+    assert steps == [3, 3, 3]
+
+
+def test_a_failure_in_another_process_is_raised_here_and_leaves_no_partial_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardgen.render.build import parallel_groups, run_build
+
+    def explode(content: object, resolved: object, path: Path, progress: object) -> None:
+        path.write_text("half", encoding="utf-8")
+        raise RuntimeError("renderer broke")
+
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    plan = _plan_with(tmp_path, {"good": _writes("fine"), "boom": explode})
+    assert len(parallel_groups(plan)) == 2
+    with pytest.raises(RuntimeError, match="^renderer broke$"):
+        run_build(plan)
+    assert sorted(p.name for p in (tmp_path / "fillory").iterdir()) == ["good.pdf"]

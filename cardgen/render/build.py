@@ -6,8 +6,11 @@ a temporary name first and renamed, so a failed build never leaves half a PDF be
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import re
+import threading
+from multiprocessing.connection import wait as connection_wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -24,6 +27,8 @@ from .registry import Document, Progress, game_documents
 
 #: Per-card work kept between builds, inside the output folder (QR codes by payload).
 CACHE_FOLDER = ".cache"
+#: Cards (progress steps) below which a build stays in one process: a fork costs a few milliseconds.
+PARALLEL_MIN_WORK = 60
 
 _HEX_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}\Z")
 
@@ -95,29 +100,110 @@ def plan_build(options: BuildOptions) -> BuildPlan:
     return BuildPlan(resolved, tuple(planned))
 
 
-def code_cache_path(plan: BuildPlan) -> Path:
-    """Where a build keeps its QR codes for the next one (a rebuild after a data change re-encodes
-    only the codes whose payload is new)."""
-    return Path(plan.resolved.options.out_dir) / CACHE_FOLDER / "qr-codes.json"
+def code_cache_path(plan: BuildPlan, item: PlannedDocument) -> Path:
+    """Where a document keeps its QR codes for the next build (a rebuild after a data change
+    re-encodes only the codes whose payload is new). One file per document: documents may be
+    written by different processes."""
+    return Path(plan.resolved.options.out_dir) / CACHE_FOLDER / f"{item.game}-{item.document.name}.qr.json"
 
 
 def run_build(plan: BuildPlan, progress: Progress | None = None) -> list[Path]:
-    """Write every planned document; returns the paths written, in plan order."""
-    with disk_cache(code_cache_path(plan)):
-        return _write_documents(plan, progress)
+    """Write every planned document; returns the paths written, in plan order.
+
+    On a machine with several cores a build of several games is split over forked processes, a
+    game or more each: two processes building two kits at once finish about 1.8 times sooner on an
+    idle two-core machine (measured for the design notes; bench/bench_build.py measures it on yours).
+    """
+    groups = parallel_groups(plan)
+    if len(groups) < 2:
+        return _write_documents(plan, plan.documents, progress)
+    return _write_in_processes(plan, groups, progress)
 
 
-def _write_documents(plan: BuildPlan, progress: Progress | None) -> list[Path]:
+def parallel_groups(plan: BuildPlan) -> list[list[int]]:
+    """Documents (plan indexes) per process: whole games, biggest first onto the least loaded.
+
+    A game's documents stay together: splitting one game's deck from its sheets saved less than a
+    fork costs on a busy machine (measured), while two games in two processes run ~1.8x sooner.
+    Only where ``fork`` is the cheap way to start (POSIX) and this process runs no other thread
+    (forking a threaded process can deadlock), for builds big enough to repay a fork.
+    """
+    everything = [list(range(len(plan.documents)))]
+    cores = os.cpu_count() or 1
+    games: dict[str, list[int]] = {}
+    for index, item in enumerate(plan.documents):
+        games.setdefault(item.game, []).append(index)
+    if (not hasattr(os, "fork") or "fork" not in multiprocessing.get_all_start_methods() or cores < 2
+            or threading.active_count() > 1 or len(games) < 2 or plan.total_work < PARALLEL_MIN_WORK):
+        return everything
+    bins: list[list[int]] = [[] for _ in range(min(cores, len(games)))]
+    loads = [0] * len(bins)
+    for members in sorted(games.values(), key=lambda m: -sum(plan.documents[i].work for i in m)):
+        lightest = loads.index(min(loads))
+        bins[lightest] += members
+        loads[lightest] += sum(plan.documents[i].work for i in members)
+    return [sorted(b) for b in bins if b]
+
+
+def _write_in_processes(plan: BuildPlan, groups: list[list[int]], progress: Progress | None) -> list[Path]:
+    report: Callable[[int], None] = progress or (lambda steps: None)
+    context = multiprocessing.get_context("fork")
+    running: dict[Any, Any] = {}
+    for group in groups:
+        receiving, sending = context.Pipe(duplex=False)
+        process = context.Process(target=_write_group, args=(plan, group, sending), daemon=True)
+        process.start()
+        sending.close()
+        running[receiving] = process
+    written: dict[int, Path] = {}
+    failure: BaseException | None = None
+    while running:
+        for ready in connection_wait(list(running)):
+            reader: Any = ready
+            try:
+                kind, value = reader.recv()
+            except EOFError:
+                kind, value = "error", BuildError("a build process stopped before it finished its documents")
+            if kind == "step":
+                report(value)
+                continue
+            if kind == "done":
+                written.update(value)
+            elif failure is None:
+                failure = value
+            running.pop(reader).join()
+            reader.close()
+    if failure is not None:
+        raise failure
+    return [written[i] for i in range(len(plan.documents))]
+
+
+def _write_group(plan: BuildPlan, group: list[int], channel: Any) -> None:
+    """In a forked process: write some of the plan's documents, reporting steps and the outcome."""
+    try:
+        paths = _write_documents(plan, tuple(plan.documents[i] for i in group), lambda steps: channel.send(("step", steps)))
+        channel.send(("done", dict(zip(group, paths))))
+    except BaseException as error:  # handed to the parent, which raises it
+        try:
+            channel.send(("error", error))
+        except Exception:  # an exception that cannot be pickled: keep its words
+            channel.send(("error", BuildError(f"{type(error).__name__}: {error}")))
+    finally:
+        channel.close()
+
+
+def _write_documents(plan: BuildPlan, documents: tuple[PlannedDocument, ...], progress: Progress | None) -> list[Path]:
     report: Callable[[int], None] = progress or (lambda steps: None)
     written: list[Path] = []
-    for item in plan.documents:
+    for item in documents:
         try:
             item.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise BuildError(f"cannot create folder {item.path.parent}: {exc.strerror or exc}") from exc
         partial = item.path.with_name(item.path.name + ".partial")
         try:
-            item.document.render(item.content, plan.resolved, partial, report)
+            with disk_cache(code_cache_path(plan, item)):
+                item.document.render(item.content, plan.resolved, partial, report)
             os.replace(partial, item.path)
         except OSError as exc:
             partial.unlink(missing_ok=True)

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 from urllib.parse import urlsplit
 
 import qrcode
@@ -243,8 +243,8 @@ class _DiskCache:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.stored: dict[str, dict[str, object]] = {}
-        self.used: dict[str, dict[str, object]] = {}
+        self.stored: dict[str, Any] = {}
+        self.used: dict[str, Any] = {}
         try:
             saved = json.loads(path.read_text(encoding="utf-8"))
             if isinstance(saved, dict) and saved.get("encoder") == ENCODER_ID and isinstance(saved.get("codes"), dict):
@@ -257,7 +257,7 @@ class _DiskCache:
         if not isinstance(entry, dict):
             return None
         try:
-            version, hex_rows = int(entry["version"]), [int(h, 16) for h in entry["rows"]]  # type: ignore[arg-type, union-attr]
+            version, hex_rows = int(entry["version"]), [int(h, 16) for h in entry["rows"]]
         except (KeyError, TypeError, ValueError):
             return None
         n = 4 * version + 17
