@@ -60,6 +60,14 @@ def test_penalty_equals_qrcodes_lost_point_on_random_symbols(version: int) -> No
         assert qr.penalty(qr._pack(rows, n), layout) == qr_util.lost_point(modules)
 
 
+@pytest.mark.parametrize("payload", PAYLOADS[::7])
+def test_runs_read_from_row_text_match_runs_read_module_by_module(payload: str) -> None:
+    encoded = qr.encode(payload)
+    assert encoded._lines
+    plain = qr.QrMatrix(encoded.payload, encoded.version, encoded.rows)  # no row text: the module loop
+    assert encoded.runs() == plain.runs()
+
+
 def test_drawn_path_has_one_rectangle_per_dark_run() -> None:
     matrix = qr.encode("http://localhost:8000/c/fillory/quentin")
     operators = matrix.path_operators().splitlines()

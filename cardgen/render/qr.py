@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import json
 import os
-from importlib.metadata import version as package_version
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
+from importlib.metadata import version as package_version
 from pathlib import Path
 from typing import Any, Iterator
 from urllib.parse import urlsplit
@@ -41,6 +42,7 @@ class QrMatrix:
     version: int
     rows: tuple[tuple[bool, ...], ...]  # True = dark module; row 0 is the top
     _path: list[str] = field(default_factory=list, init=False, repr=False, compare=False, hash=False)
+    _lines: tuple[str, ...] = field(default=(), repr=False, compare=False, hash=False)  # rows as "0101…"
 
     @property
     def modules(self) -> int:
@@ -48,6 +50,9 @@ class QrMatrix:
 
     def runs(self) -> list[tuple[int, int, int]]:
         """Horizontal runs of dark modules as (row, first column, length)."""
+        if self._lines:
+            return [(r, run.start(), run.end() - run.start())
+                    for r, line in enumerate(self._lines) for run in _DARK_RUN.finditer(line)]
         out: list[tuple[int, int, int]] = []
         for r, row in enumerate(self.rows):
             c = 0
@@ -173,6 +178,7 @@ def _format_rows(layout: _Layout, error_correction: int, pattern: int, version: 
     return rows
 
 
+_DARK_RUN = re.compile("1+")
 #: The two 1:1:3:1:1 finder-like patterns with 4 light modules on one side (mirror images).
 _FINDER_LIKE = ("10111010000", "00001011101")
 
@@ -225,7 +231,8 @@ def encode(payload: str) -> QrMatrix:
 
 
 def _matrix(payload: str, version: int, rows: list[int], n: int) -> QrMatrix:
-    return QrMatrix(payload, version, tuple(tuple(ch == "1" for ch in format(row, f"0{n}b")) for row in rows))
+    lines = tuple(format(row, f"0{n}b") for row in rows)
+    return QrMatrix(payload, version, tuple(tuple(map("1".__eq__, line)) for line in lines), lines)
 
 
 def encode_with_qrcode(payload: str) -> QrMatrix:
@@ -267,7 +274,8 @@ class _DiskCache:
         return _matrix(payload, version, hex_rows, n)
 
     def put(self, matrix: QrMatrix) -> None:
-        rows = [format(int("".join("1" if m else "0" for m in row), 2), "x") for row in matrix.rows]
+        lines = matrix._lines or tuple("".join("1" if m else "0" for m in row) for row in matrix.rows)
+        rows = [format(int(line, 2), "x") for line in lines]
         self.used[matrix.payload] = {"version": matrix.version, "rows": rows}
 
     def save(self) -> None:
