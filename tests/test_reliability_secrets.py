@@ -1,0 +1,305 @@
+"""No phone learns another seat's secrets, over a real server, for every registered game.
+
+Seeded random games (each rules module's ``random_legal_move``) are played through the API. At several
+points before the end, every route a phone can reach is read as every seat and as the public table:
+``GET /api/games/<id>`` with and without a token, the log, the table page and its live part, and each
+seat's page and live part with that seat's own cookie. Two kinds of check:
+
+- Direct: a seat's secrets (Fillory: the ids and names of cards in another seat's hand that this
+  viewer never saw anywhere) appear in no JSON value and no log line; every log entry is the move
+  as the rules module redacts it for that viewer (a draw by someone else shows no card).
+- Twin game: a second game is played with the same moves except that one hidden card of one seat
+  is exchanged with a card that never left the deck. Every route, read by anyone but that seat,
+  must answer exactly the same in both games; the seat's own page must differ (it shows its hand).
+  Whatever a page prints, this proves that nothing on it depends on that hidden card.
+
+A new game adds a :class:`SecretModel` to ``SECRET_MODELS``: what a viewer must never see, and how
+to swap a hidden thing for another. A seat page asked for with another seat's cookie is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
+
+import pytest
+import requests
+
+from cardgen.catalog import content
+from companion.rules import GAMES
+from companion.served import RunningServer, running_server
+from companion.store import Store
+from companion.web.pages import token_cookie
+
+pytestmark = pytest.mark.served
+
+CHECKPOINTS = (8, 70, 150)   # moves played when every route is read; the ones after the end are passed over
+SEED = 11
+Moves = list[tuple[int, dict[str, Any]]]
+
+
+def strings_in(value: Any) -> set[str]:
+    """Every string anywhere in a JSON-like value."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(strings_in(v) for v in value.values())) if value else set()
+    if isinstance(value, (list, tuple)):
+        return set().union(*(strings_in(v) for v in value)) if value else set()
+    return set()
+
+
+def swap_strings(value: Any, swap: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        return swap.get(value, value)
+    if isinstance(value, dict):
+        return {key: swap_strings(v, swap) for key, v in value.items()}
+    if isinstance(value, list):
+        return [swap_strings(v, swap) for v in value]
+    return value
+
+
+# -- what each game keeps secret -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SecretModel:
+    #: (states from set-up on, moves, viewer) -> the strings that viewer must never be shown
+    secrets: Callable[[list[Any], Moves, int | None], set[str]]
+    #: (states, moves, seat) -> a relabelling of strings in moves that changes only what ``seat`` hides
+    twin_swap: Callable[[list[Any], Moves, int], dict[str, str] | None]
+    #: names of the secrets, to look for in log sentences
+    names: Callable[[set[str]], set[str]]
+
+
+def _fillory_places(history: list[Any]) -> dict[str, set[str]]:
+    from companion.rules.fillory_state import CARDS
+
+    places: dict[str, set[str]] = {card.id: set() for card in CARDS}
+    for state in history:
+        for card, place in zip(CARDS, state.locations):
+            places[card.id].add(place)
+    return places
+
+
+def _fillory_named(moves: Moves, viewer: int | None) -> set[str]:
+    """Card ids named in any move as ``viewer`` sees it."""
+    catalog, rules = content("fillory"), GAMES["fillory"]
+    named = set()
+    for actor, move in moves:
+        for text in strings_in(rules.redact_move(move, actor, viewer)):
+            card = catalog.find_card(text)
+            if card is not None:
+                named.add(card.id)
+    return named
+
+
+def _fillory_hidden_from(history: list[Any], moves: Moves, seat: int, viewers: list[int | None]) -> list[str]:
+    """Cards in ``seat``'s hand that were never anywhere else but the deck and never named to ``viewers``."""
+    places = _fillory_places(history)
+    named = set().union(*(_fillory_named(moves, viewer) for viewer in viewers))
+    return sorted(card for card in history[-1].cards_at(f"hand:{seat}")
+                  if places[card] <= {"deck", f"hand:{seat}"} and card not in named)
+
+
+def fillory_secrets(history: list[Any], moves: Moves, viewer: int | None) -> set[str]:
+    catalog = content("fillory")
+    found: set[str] = set()
+    for seat in range(len(history[-1].players)):
+        if seat != viewer:
+            for card in _fillory_hidden_from(history, moves, seat, [viewer]):
+                found |= {card, catalog.card(card).name}
+    return found
+
+
+def fillory_twin_swap(history: list[Any], moves: Moves, seat: int) -> dict[str, str] | None:
+    """One card of ``seat``'s hand nobody else ever saw, exchanged with one that never left the deck."""
+    others: list[int | None] = [None, *(s for s in range(len(history[-1].players)) if s != seat)]
+    hidden = _fillory_hidden_from(history, moves, seat, others)
+    mentioned = set().union(*(strings_in(move) for _, move in moves)) if moves else set()
+    untouched = sorted(card for card, places in _fillory_places(history).items()
+                       if places == {"deck"} and card not in mentioned)
+    if not hidden or not untouched:
+        return None
+    return {hidden[0]: untouched[0], untouched[0]: hidden[0]}
+
+
+def fillory_names(secrets: set[str]) -> set[str]:
+    catalog = content("fillory")
+    return {card.name for card in map(catalog.find_card, secrets) if card is not None}
+
+
+SECRET_MODELS: dict[str, SecretModel] = {
+    "fillory": SecretModel(fillory_secrets, fillory_twin_swap, fillory_names),
+}
+
+
+# -- a game on the server -------------------------------------------------------------------------
+
+@dataclass
+class ServedGame:
+    server: RunningServer
+    game: str
+    id: str
+    join_code: str
+    tokens: list[str]
+
+    @classmethod
+    def create(cls, server: RunningServer, game: str, players: int) -> ServedGame:
+        response = requests.post(server.base + "/api/games", timeout=10, json={
+            "game": game, "players": [f"Player {seat + 1}" for seat in range(players)], "options": {}})
+        assert response.status_code == 201, response.text
+        body = response.json()
+        return cls(server, game, body["id"], body["join_code"], [s["token"] for s in body["seats"]])
+
+    def post_move(self, seat: int, version: int, move: dict[str, Any]) -> None:
+        response = requests.post(f"{self.server.base}/api/games/{self.id}/moves", timeout=10,
+                                 headers={"Authorization": f"Bearer {self.tokens[seat]}"},
+                                 json={"version": version, "action_id": f"a{version}", "move": move})
+        assert response.status_code == 200, (seat, move, response.text)
+
+    def get(self, path: str, viewer: int | None, cookie_seat: int | None = None,
+            token: str | None = None) -> requests.Response:
+        """GET as the phone of ``viewer`` (None: a phone holding no seat): its bearer token and cookie."""
+        headers, cookies = {}, {}
+        if viewer is not None:
+            headers["Authorization"] = f"Bearer {token or self.tokens[viewer]}"
+            cookies[token_cookie(self.id, viewer if cookie_seat is None else cookie_seat)] = token or self.tokens[viewer]
+        return requests.get(self.server.base + path.format(id=self.id), headers=headers, cookies=cookies, timeout=10)
+
+    def routes(self, viewer: int | None) -> dict[str, str]:
+        """Every route this viewer's phone can read, by name, as text."""
+        paths = {"api game": "/api/games/{id}", "api log": "/api/games/{id}/log", "table": "/g/{id}",
+                 "table live": "/g/{id}/live"}
+        if viewer is not None:
+            paths |= {"seat": f"/g/{{id}}/seat/{viewer}", "seat live": f"/g/{{id}}/seat/{viewer}/live"}
+        answers = {}
+        for name, path in paths.items():
+            response = self.get(path, viewer)
+            assert response.status_code == 200, (name, viewer, response.text[:300])
+            answers[name] = response.text
+        return answers
+
+    def normalised(self, text: str) -> str:
+        """The text with what differs between any two games (id, code, tokens, QR, times) taken out."""
+        text = text.replace(self.id, "{game}").replace(self.join_code, "{code}")
+        for seat, token in enumerate(self.tokens):
+            text = text.replace(token, f"{{token {seat}}}")
+        text = re.sub(r'<svg class="qr".*?</svg>', "{qr}", text, flags=re.S)
+        return re.sub(r'"at": ?"[^"]*"', '"at": "{time}"', text)
+
+
+def mentions(text: str, name: str, all_names: set[str]) -> bool:
+    """Whether ``text`` names ``name`` as a word (not as part of a longer name)."""
+    for longer in sorted((n for n in all_names if name in n and n != name), key=len, reverse=True):
+        text = text.replace(longer, "")
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    with running_server(tmp_path_factory.mktemp("secrets"), ("--workers", "2", "--threads", "4"),
+                        secret_key="secrets-test-key") as running:
+        yield running
+
+
+def check_direct(game: ServedGame, history: list[Any], moves: Moves, answers: dict[int | None, dict[str, str]]) -> int:
+    """No viewer's JSON or log line holds another seat's secret; log entries are redacted for their viewer."""
+    rules, model = GAMES[game.game], SECRET_MODELS[game.game]
+    all_names = {card.name for card in getattr(content(game.game), "cards", ())}
+    checked = 0
+    for viewer, routes in answers.items():
+        secrets = model.secrets(history, moves, viewer)
+        checked += len(secrets)
+        state = json.loads(routes["api game"])
+        for player in state["state"]["players"]:
+            if player["seat"] != viewer:
+                assert player.get("hand") is None, f"seat {viewer} sees seat {player['seat']}'s hand"
+        entries = json.loads(routes["api log"])["entries"]
+        assert len(entries) == len(moves)
+        for entry, (actor, move) in zip(entries, moves):
+            assert entry["seat"] == actor and entry["move"] == rules.redact_move(move, actor, viewer), entry
+            if actor != viewer and move.get("type") == "draw" and game.game == "fillory":
+                assert entry["move"]["card"] is None, entry  # a draw by someone else shows no card
+        leaked = secrets & (strings_in(state) | strings_in(entries))
+        assert not leaked, f"{viewer} is shown {sorted(leaked)}"
+        for entry in entries:
+            named = {name for name in model.names(secrets) if mentions(entry["text"], name, all_names)}
+            assert not named, f"{viewer} reads {sorted(named)} in {entry['text']!r}"
+    return checked
+
+
+def test_every_registered_game_says_what_it_keeps_secret() -> None:
+    assert set(SECRET_MODELS) == set(GAMES)
+
+
+@pytest.mark.parametrize("game, players", [(game, size) for game in sorted(GAMES)
+                                           for size in sorted({GAMES[game].MIN_PLAYERS, 4})])
+def test_no_route_shows_a_seat_what_another_seat_hides(server: RunningServer, game: str, players: int) -> None:
+    rules, model = GAMES[game], SECRET_MODELS[game]
+    played = ServedGame.create(server, game, players)
+    table = Store(server.db_path)
+    rng = random.Random(f"{SEED}-{players}")
+    moves: Moves = []
+    history = [table.current(played.id)[1]]
+    checkpoints_seen, secrets_checked, twins = 0, 0, 0
+    try:
+        for checkpoint in CHECKPOINTS:
+            while len(moves) < checkpoint and not rules.outcome(history[-1]).over:
+                candidates = [(s, m) for s in range(players)
+                              if (m := rules.random_legal_move(history[-1], s, rng)) is not None]
+                seat, move = rng.choice(candidates)
+                played.post_move(seat, len(moves), move)
+                moves.append((seat, move))
+                history.append(table.current(played.id)[1])
+            if rules.outcome(history[-1]).over:
+                break
+            checkpoints_seen += 1
+            viewers: list[int | None] = [None, *range(players)]
+            answers = {viewer: played.routes(viewer) for viewer in viewers}
+            secrets_checked += check_direct(played, history, moves, answers)
+
+            owner = checkpoints_seen % players
+            swap = model.twin_swap(history, moves, owner)
+            if swap is None:
+                continue
+            twin = ServedGame.create(server, game, players)
+            for version, (seat, move) in enumerate(moves):
+                twin.post_move(seat, version, swap_strings(move, swap))
+            twins += 1
+            for viewer in viewers:
+                theirs = twin.routes(viewer)
+                for route, text in answers[viewer].items():
+                    same = played.normalised(text) == twin.normalised(theirs[route])
+                    if viewer != owner or route.startswith("table"):
+                        assert same, f"{route} as {viewer} depends on what seat {owner} hides ({swap})"
+                    elif route in ("api game", "seat"):  # the owner's own hand: the twin really differs
+                        assert not same, f"the twin game did not change seat {owner}'s own {route}"
+    finally:
+        table.close()
+    assert checkpoints_seen >= 2 and twins >= 2, (checkpoints_seen, twins)
+    assert secrets_checked > 0
+
+
+def test_a_seat_page_is_refused_to_any_other_seat(server: RunningServer) -> None:
+    for game in sorted(GAMES):
+        played = ServedGame.create(server, game, 3)
+        other = ServedGame.create(server, game, 3)
+        for path in ("/g/{id}/seat/0", "/g/{id}/seat/0/live"):
+            refusals = [
+                played.get(path, None),                                  # no cookie
+                played.get(path, 1, cookie_seat=0),                      # seat 1's token under seat 0's cookie
+                played.get(path, 2, cookie_seat=0),
+                played.get(path, 0, token=other.tokens[0]),              # seat 0 of another game
+                played.get(path, 0, token=played.tokens[0][:-1] + "x"),  # one character off
+            ]
+            for refused in refusals:
+                assert refused.status_code == 403, (path, refused.status_code)
+                assert "Traceback" not in refused.text and played.tokens[0] not in refused.text
+            assert played.get(path, 0).status_code == 200
+        for path in ("/api/games/{id}", "/api/games/{id}/log"):
+            wrong = played.get(path, 0, token=other.tokens[0])
+            assert wrong.status_code == 401
+            assert wrong.json()["error"] == "That seat token does not belong to this game"
