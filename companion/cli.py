@@ -93,7 +93,12 @@ def main() -> None:
 
 def _prepare_database(db: str | None) -> str:
     """Point the app at ``db`` (through COMPANION_DATABASE), create or migrate it, return its path."""
-    from companion.web import create_app
+    from cardgen.catalog import DataError
+
+    try:
+        from companion.web import create_app
+    except DataError as error:  # the rules modules load the game data when imported
+        raise click.ClickException(f"cannot load the game data:\n{error}") from None
 
     if db:
         os.environ["COMPANION_DATABASE"] = os.path.abspath(db)

@@ -105,6 +105,24 @@ class Stale(Exception):
         self.message = str(self)
 
 
+class StoreUnavailable(RuntimeError):
+    """The database cannot be opened or written; the message names the file and the reason."""
+
+
+def _unavailable(path: Path, error: BaseException) -> StoreUnavailable:
+    reason = str(error)
+    if isinstance(error, sqlite3.Error):
+        if "readonly" in reason:
+            reason = "the file is read-only, and the companion writes every move to it"
+        elif "unable to open" in reason:
+            reason = "the file cannot be opened or created (is its folder writable?)"
+        elif "not a database" in reason:
+            reason = "the file is not a SQLite database"
+    elif isinstance(error, OSError) and error.strerror:
+        reason = f"its folder cannot be created ({error.strerror.lower()}: {error.filename})"
+    return StoreUnavailable(f"{path}: {reason}")
+
+
 class SeatTaken(Exception):
     """Somebody already claimed that seat."""
 
@@ -131,7 +149,6 @@ class Store:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._connections_lock = threading.Lock()
@@ -140,9 +157,17 @@ class Store:
         # One writer per process at a time: threads queue here (fair, no sleeping) instead of in
         # SQLite's busy handler, whose back-off sleeps of up to 100 ms make the latency tail long.
         self._write_lock = threading.Lock()
-        db = self._db()
-        db.enable_wal()
-        self._migrate(db)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise _unavailable(self.path, error) from None
+        try:
+            db = self._db()
+            db.enable_wal()
+            self._migrate(db)
+        except (OSError, sqlite3.Error) as error:
+            self.close()
+            raise _unavailable(self.path, error) from None
 
     # -- connections -----------------------------------------------------------------------
 
@@ -196,6 +221,9 @@ class Store:
         with self._write():
             db.execute("CREATE TABLE IF NOT EXISTS migrations (number INTEGER PRIMARY KEY, name TEXT NOT NULL,"
                        " applied TEXT NOT NULL)")
+            # a read-only file opens without complaint and BEGIN IMMEDIATE succeeds on it; a write
+            # that changes nothing still fails at once, before the server takes its first move
+            db.execute("UPDATE migrations SET number = number WHERE 0")
             done = {row["number"] for row in _rows(db, "SELECT number FROM migrations")}
             for number, (name, script) in enumerate(MIGRATIONS, 1):
                 if number in done:
