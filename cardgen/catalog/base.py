@@ -95,6 +95,8 @@ class Reader:
             self.problem("", "", "file is missing")
         except tomllib.TOMLDecodeError as exc:
             self.problem("", "", f"not valid TOML: {exc}")
+        except UnicodeDecodeError as exc:
+            self.problem("", "", f"is not UTF-8 text (byte {exc.start} cannot be read)")
         except OSError as exc:
             self.problem("", "", f"cannot be read: {exc}")
         return {}
@@ -110,6 +112,12 @@ class Reader:
         if not value:
             self.problem("", key, f"no [[{key}]] records")
         return value
+
+    def unknown_fields(self, rec: dict[str, Any], record: str, known: tuple[str, ...], prefix: str = "") -> None:
+        """Report fields the loader would silently ignore (usually a misspelt name)."""
+        for key in rec:
+            if key not in known:
+                self.problem(record, prefix + key, f"unknown field (known: {', '.join(known)})")
 
     def text(self, rec: dict[str, Any], record: str, key: str, *, required: bool = True,
              default: str = "") -> str:

@@ -156,6 +156,14 @@ class FilloryContent:
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 
+#: The fields each kind of record may have; any other is reported (a misspelt field would be ignored).
+GAME_FIELDS = ("title", "source", "min_players", "max_players", "players_provenance", "victory_points",
+               "starting_hand", "hand_limit", "setup_neutral")
+TRAIT_FIELDS = ("name", "trick", "scorable", "provenance")
+TRICK_FIELDS = ("kind", "text", "count", "trait", "zones")
+CARD_FIELDS = ("number", "id", "name", "traits", "ability", "provenance")
+ABILITY_FIELDS = ("action", "card", "trait")
+
 
 def load(root: Path) -> FilloryContent:
     """Load and validate a Fillory data folder; raises DataError listing every problem."""
@@ -163,6 +171,7 @@ def load(root: Path) -> FilloryContent:
 
     game_r = Reader(root, "game.toml")
     game = game_r.load()
+    game_r.unknown_fields(game, "game", GAME_FIELDS)
     title = game_r.text(game, "game", "title")
     source = game_r.text(game, "game", "source", required=False)
     min_p = game_r.integer(game, "game", "min_players", minimum=1, maximum=10, default=2)
@@ -180,6 +189,7 @@ def load(root: Path) -> FilloryContent:
     for i, rec in enumerate(trait_r.records(trait_r.load(), "trait"), 1):
         name = trait_r.text(rec, f"trait #{i}", "name")
         label = f"trait #{i} '{name}'"
+        trait_r.unknown_fields(rec, label, TRAIT_FIELDS)
         if any(t.name.casefold() == name.casefold() for t in traits):
             trait_r.problem(label, "name", "duplicate trait")
         trick = None
@@ -188,6 +198,7 @@ def load(root: Path) -> FilloryContent:
             if not isinstance(raw, dict):
                 trait_r.problem(label, "trick", "expected a table with kind and text")
             else:
+                trait_r.unknown_fields(raw, label, TRICK_FIELDS, "trick.")
                 kind = trait_r.text(raw, label, "trick.kind")
                 if kind and kind not in TRICK_KINDS:
                     trait_r.problem(label, "trick.kind", f"unknown effect '{kind}' (known: {', '.join(TRICK_KINDS)})")
@@ -228,9 +239,14 @@ def load(root: Path) -> FilloryContent:
     traits_ok = bool(traits)
     cards: list[Card] = []
     numbers: set[int] = set()
+    names: set[str] = set()
     for i, rec in enumerate(card_recs, 1):
         name = card_r.text(rec, f"card #{i}", "name")
         label = f"card #{i} '{name}'" if name else f"card #{i}"
+        card_r.unknown_fields(rec, label, CARD_FIELDS)
+        if name and name.casefold() in names:
+            card_r.problem(label, "name", f"duplicate card name '{name}'")
+        names.add(name.casefold())
         cid = card_r.text(rec, label, "id")
         if cid and not _ID.match(cid):
             card_r.problem(label, "id", f"'{cid}' must be lower-case letters, digits and hyphens (max 40)")
@@ -257,6 +273,7 @@ def load(root: Path) -> FilloryContent:
             if not isinstance(opt, dict):
                 card_r.problem(label, field, "expected a table {action = ..., card = ... or trait = ...}")
                 continue
+            card_r.unknown_fields(opt, label, ABILITY_FIELDS, field + ".")
             action = opt.get("action")
             if action not in ("summon", "banish"):
                 card_r.problem(label, field + ".action", f"must be 'summon' or 'banish', got {action!r}")
@@ -285,7 +302,8 @@ def load(root: Path) -> FilloryContent:
     for ref in neutral_refs:
         found = by_name.get(ref.strip().casefold()) or by_name.get(ref)
         if found is None:
-            game_r.problem("game", "setup_neutral", f"'{ref}' does not name a card")
+            if by_name:  # an unreadable cards.toml is reported once, not once per set-up card
+                game_r.problem("game", "setup_neutral", f"'{ref}' does not name a card")
         elif found in neutral:
             game_r.problem("game", "setup_neutral", f"'{ref}' is listed twice")
         else:
@@ -297,7 +315,7 @@ def load(root: Path) -> FilloryContent:
         if n.subject.startswith("trait:"):
             if n.subject[6:] not in trait_names:
                 note_r.problem(f"note '{n.id}'", "subject", f"unknown trait '{n.subject[6:]}'")
-        elif n.subject not in ids:
+        elif by_name and n.subject not in ids:
             note_r.problem(f"note '{n.id}'", "subject", f"unknown card id '{n.subject}'")
 
     rules_r = Reader(root, "rules.toml")
