@@ -28,6 +28,11 @@ from typing import Any, Iterator, Mapping
 
 import sqlite_utils
 
+try:
+    import fcntl
+except ImportError:  # not POSIX: writers queue in SQLite's busy handler alone
+    fcntl = None  # type: ignore[assignment]
+
 from companion.rules import IllegalMove, SetupError, rules_for
 
 State = Any  # each rules module has its own frozen State dataclass
@@ -37,6 +42,7 @@ JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 JOIN_CODE_LENGTH = 6
 BUSY_TIMEOUT_SECONDS = 10.0
 STATE_CACHE_SIZE = 256
+WRITER_LOCK_SUFFIX = ".writer-lock"
 
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("create games, seats, seat tokens and the move log", """
@@ -157,6 +163,12 @@ class Store:
         # One writer per process at a time: threads queue here (fair, no sleeping) instead of in
         # SQLite's busy handler, whose back-off sleeps of up to 100 ms make the latency tail long.
         self._write_lock = threading.Lock()
+        # ...and one writer across processes: gunicorn's workers queue on an flock of a file beside
+        # the database, which the kernel hands over the moment it is free, instead of sleeping in
+        # SQLite's busy handler while the lock sits free (measured with bench/bench_api.py, 16
+        # connections: moves/s up from ~0.7-1.0k to ~1.3k, p99 from ~90 ms to ~45 ms).
+        self._writer_file = self.path.with_name(self.path.name + WRITER_LOCK_SUFFIX)
+        self._writer_fd: tuple[int, int] | None = None  # (pid, fd): a forked child opens its own
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -190,13 +202,40 @@ class Store:
             for conn in self._connections:
                 conn.close()
             self._connections.clear()
+            if self._writer_fd is not None and self._writer_fd[0] == os.getpid():
+                os.close(self._writer_fd[1])
+            self._writer_fd = None
         self._local = threading.local()
+
+    def _writer_lock_fd(self) -> int | None:
+        """This process's descriptor of the writer lock file (None where flock is unavailable)."""
+        if fcntl is None:
+            return None
+        if self._writer_fd is None or self._writer_fd[0] != os.getpid():
+            try:
+                fd = os.open(self._writer_file, os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError:
+                return None  # e.g. a read-only folder: SQLite's busy timeout still serialises writers
+            self._writer_fd = (os.getpid(), fd)
+        return self._writer_fd[1]
+
+    @contextmanager
+    def _across_processes(self) -> Iterator[None]:
+        fd = self._writer_lock_fd()
+        if fd is None:
+            yield
+            return
+        fcntl.flock(fd, fcntl.LOCK_EX)  # blocks without holding the GIL
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
 
     @contextmanager
     def _write(self) -> Iterator[sqlite_utils.Database]:
         """A read-modify-write transaction that holds the write lock from its first statement."""
         db = self._db()
-        with self._write_lock:
+        with self._write_lock, self._across_processes():
             db.conn.execute("BEGIN IMMEDIATE")
             try:
                 yield db

@@ -1,0 +1,59 @@
+"""Writers in different processes queue on the store's writer lock file (an flock), not in SQLite's busy handler."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.store import WRITER_LOCK_SUFFIX, Store
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="flock and fork are POSIX")
+
+HOLD_SECONDS = 0.4
+
+
+def _hold_the_writer_lock(db: str, holding: object, done: object) -> None:
+    store = Store(db)
+    with store._write():
+        holding.set()  # type: ignore[attr-defined]
+        time.sleep(HOLD_SECONDS)
+    store.close()
+    done.set()  # type: ignore[attr-defined]
+
+
+def test_a_write_waits_for_another_process_holding_the_lock(tmp_path: Path) -> None:
+    db = tmp_path / "companion.sqlite3"
+    store = Store(db)
+    game = store.create_game("fillory", ["Ann", "Ben"], {})
+    assert (tmp_path / ("companion.sqlite3" + WRITER_LOCK_SUFFIX)).exists()
+    context = multiprocessing.get_context("fork")
+    holding, done = context.Event(), context.Event()
+    other = context.Process(target=_hold_the_writer_lock, args=(str(db), holding, done))
+    other.start()
+    try:
+        assert holding.wait(10)
+        started = time.perf_counter()
+        store.claim_seat(game["id"], 1)  # a write: it must wait for the other process
+        waited = time.perf_counter() - started
+        assert done.is_set() and waited >= HOLD_SECONDS / 2
+    finally:
+        other.join(10)
+        store.close()
+    assert other.exitcode == 0
+
+
+def test_each_process_opens_its_own_lock_descriptor(tmp_path: Path) -> None:
+    store = Store(tmp_path / "companion.sqlite3")
+    store.create_game("fillory", ["Ann", "Ben"], {})
+    assert store._writer_fd is not None and store._writer_fd[0] == os.getpid()
+    inherited = store._writer_fd[1]
+    store._writer_fd = (store._writer_fd[0] + 1, inherited)  # as a forked child would find it
+    fd = store._writer_lock_fd()
+    assert store._writer_fd == (os.getpid(), fd) and fd != inherited
+    os.close(inherited)
+    store.close()
+    assert store._writer_fd is None
