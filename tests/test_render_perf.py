@@ -13,7 +13,7 @@ from qrcode import util as qr_util
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
-from cardgen.render import qr
+from cardgen.render import qr, qr_encode
 from cardgen.render.build import BuildPlan
 from cardgen.render.build import _HexColours  # noqa: F401  (importing installs the colour names)
 
@@ -28,6 +28,16 @@ def _payloads(seed: int, lengths: list[int]) -> list[str]:
 PAYLOADS = _payloads(7, [1, 5, 14, 20, 26, 30, 41, 53, 62, 80, 100, 122, 150, 180, 230, 280, 340, 420, 520])
 PAYLOADS += _payloads(8, list(range(10, 90, 3)))
 PAYLOADS += [f"http://localhost:8000/c/fillory/{slug}" for slug in ("the-beast", "quentin", "fillory-and-further")]
+# numeric and alphanumeric segments (qrcode splits out runs of 20 or more such characters)
+PAYLOADS += ["12345678901234567890123", "0" * 41, "HTTP://EXAMPLE.ORG/ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123",
+             "card " + "9" * 25 + " and " + "SPELLBOOK TABLE 42" * 3 + " end", "7" * 500]
+
+
+@pytest.mark.parametrize("encode", [qr.encode_with_qrcode, qr.encode])
+def test_too_much_data_is_refused(encode: object) -> None:
+    from qrcode.exceptions import DataOverflowError
+    with pytest.raises((DataOverflowError, ValueError)):  # qrcode says ValueError past version 40
+        encode("x" * 3000)  # type: ignore[operator]
 
 
 @pytest.mark.parametrize("payload", PAYLOADS)
@@ -51,13 +61,13 @@ def test_the_sample_covers_big_versions_and_most_masks() -> None:
 
 @pytest.mark.parametrize("version", [1, 3, 7, 12])
 def test_penalty_equals_qrcodes_lost_point_on_random_symbols(version: int) -> None:
-    layout = qr._layout(version)
+    layout = qr_encode._layout(version)
     n = layout.size
     rng = random.Random(version)
     for density in (0.2, 0.5, 0.8):
         rows = [sum(1 << c for c in range(n) if rng.random() < density) for _ in range(n)]
         modules = [[bool((row >> (n - 1 - c)) & 1) for c in range(n)] for row in rows]
-        assert qr.penalty(qr._pack(rows, n), layout) == qr_util.lost_point(modules)
+        assert qr_encode.penalty(qr_encode._pack(rows, n), layout) == qr_util.lost_point(modules)
 
 
 @pytest.mark.parametrize("payload", PAYLOADS[::7])

@@ -1,11 +1,8 @@
 """QR codes drawn as one vector path: crisp at any printer resolution, small in the PDF.
 
-The codewords come from the ``qrcode`` package (error correction M: a smudged or creased card still
-scans). Choosing the mask is ours: ``qrcode`` lays the whole symbol out nine times and scores each
-layout module by module, which made QR codes most of a deck's build time. :func:`encode` lays it out
-once, then applies and scores the eight masks on whole rows held as integers (bit operations and
-regular expressions), picking exactly the mask ``qrcode`` would pick: the codes are identical,
-about six times faster (``tests/test_qr.py`` checks both; ``bench/bench_build.py`` measures it).
+Codes use error correction M (a smudged or creased card still scans). :func:`encode` makes exactly
+the matrix the ``qrcode`` package makes, several times faster (:mod:`.qr_encode` says how;
+``tests/test_render_perf.py`` compares them, ``bench/bench_build.py`` measures both).
 
 Drawing is ours too: each row's runs of dark modules become rectangles of a single path in module
 units, filled once, on a light square that includes the 4-module quiet zone scanners need.
@@ -26,14 +23,16 @@ from typing import Any, Iterator
 from urllib.parse import urlsplit
 
 import qrcode
-from qrcode import util as qr_util
 from qrcode.constants import ERROR_CORRECT_M
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from .qr_encode import encode_rows
+
 QUIET_ZONE_MODULES = 4
+_DARK_RUN = re.compile("1+")
 #: Bumped whenever encode() could give a different matrix for the same payload (invalidates caches).
-ENCODER_ID = f"ec-M/qrcode-{package_version('qrcode')}/masks-1"
+ENCODER_ID = f"ec-M/qrcode-{package_version('qrcode')}/encoder-2"
 
 
 @dataclass(frozen=True)
@@ -76,158 +75,10 @@ class QrMatrix:
 
 # -- encoding -------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class _Layout:
-    """Where a version's modules are (rows as integers) and the masks, packed for scoring.
-
-    For scoring, a symbol's rows and then its columns are packed into one integer, each line of
-    ``size`` bits followed by a zero bit that keeps runs and patterns from crossing lines.
-    """
-
-    size: int
-    data: tuple[int, ...]                  # per row: bit set where a data module is
-    reserved: tuple[int, ...]              # per row: format info, version info and the dark module
-    masks: tuple[tuple[int, ...], ...]     # per mask pattern, per row: data modules the mask flips
-    packed_masks: tuple[int, ...]          # per mask pattern: its rows and columns, packed
-    lines: int                             # packed: every module bit (no separators)
-    windows: int                           # packed: where an 11-module window fits inside its line
-    blocks: int                            # packed: top-left corners of 2x2 blocks (row part)
-
-
-def _bit(size: int, column: int) -> int:
-    """Rows are integers read left to right: column 0 is the most significant of ``size`` bits."""
-    return 1 << (size - 1 - column)
-
-
-def _pack(rows: list[int] | tuple[int, ...], n: int) -> int:
-    """Rows then columns of a symbol as one integer (see :class:`_Layout`)."""
-    lines = [format(row, f"0{n}b") for row in rows]
-    return int("0".join(lines + ["".join(column) for column in zip(*lines)]), 2)
-
-
-@lru_cache(maxsize=40)
-def _layout(version: int) -> _Layout:
-    n = 4 * version + 17
-    function = [[False] * n for _ in range(n)]
-
-    def mark(row: int, column: int) -> None:
-        function[row][column] = True
-
-    for top, left in ((0, 0), (0, n - 8), (n - 8, 0)):  # finder patterns with their separators
-        for r in range(top, top + 8):
-            for c in range(left, left + 8):
-                mark(r, c)
-    centres = qr_util.pattern_position(version)
-    for row in centres:  # alignment patterns, except where they would sit on a finder
-        for column in centres:
-            if function[row][column]:
-                continue
-            for r in range(row - 2, row + 3):
-                for c in range(column - 2, column + 3):
-                    mark(r, c)
-    for i in range(n):  # timing patterns
-        mark(6, i)
-        mark(i, 6)
-    reserved = [[False] * n for _ in range(n)]
-    for r, c in _format_positions(n):
-        reserved[r][c] = True
-    reserved[n - 8][8] = True  # the dark module
-    if version >= 7:
-        for i in range(18):
-            reserved[i // 3][i % 3 + n - 11] = True
-            reserved[i % 3 + n - 11][i // 3] = True
-
-    def rows_of(grid: list[list[bool]]) -> tuple[int, ...]:
-        return tuple(sum(_bit(n, c) for c in range(n) if grid[r][c]) for r in range(n))
-
-    data_grid = [[not function[r][c] and not reserved[r][c] for c in range(n)] for r in range(n)]
-    masks = []
-    for pattern in range(8):
-        flips = qr_util.mask_func(pattern)
-        masks.append(rows_of([[data_grid[r][c] and flips(r, c) for c in range(n)] for r in range(n)]))
-    stride, full = n + 1, (1 << n) - 1
-    lines = sum(full << (slot * stride) for slot in range(2 * n))
-    windows = sum(((1 << (n - 10)) - 1) << (slot * stride) for slot in range(2 * n))
-    blocks = sum(((1 << (n - 1)) - 1) << (slot * stride) for slot in range(n, 2 * n - 1))  # rows are on top
-    return _Layout(n, rows_of(data_grid), rows_of(reserved), tuple(masks),
-                   tuple(_pack(mask, n) for mask in masks), lines, windows, blocks)
-
-
-def _format_positions(n: int) -> list[tuple[int, int]]:
-    """The 15 format bits, least significant first, in both copies (as ``qrcode`` places them)."""
-    vertical = [(i, 8) if i < 6 else (i + 1, 8) if i < 8 else (n - 15 + i, 8) for i in range(15)]
-    horizontal = [(8, n - 1 - i) if i < 8 else (8, 7) if i == 8 else (8, 14 - i) for i in range(15)]
-    return vertical + horizontal
-
-
-def _format_rows(layout: _Layout, error_correction: int, pattern: int, version: int) -> list[int]:
-    """Format information for the mask (both copies), the dark module and the version information."""
-    n = layout.size
-    rows = [0] * n
-    bits = qr_util.BCH_type_info((error_correction << 3) | pattern)
-    for i, (r, c) in enumerate(_format_positions(n)):
-        if (bits >> (i % 15)) & 1:
-            rows[r] |= _bit(n, c)
-    rows[n - 8] |= _bit(n, 8)
-    if version >= 7:
-        number = qr_util.BCH_type_number(version)
-        for i in range(18):
-            if (number >> i) & 1:
-                rows[i // 3] |= _bit(n, i % 3 + n - 11)
-                rows[i % 3 + n - 11] |= _bit(n, i // 3)
-    return rows
-
-
-_DARK_RUN = re.compile("1+")
-#: The two 1:1:3:1:1 finder-like patterns with 4 light modules on one side (mirror images).
-_FINDER_LIKE = ("10111010000", "00001011101")
-
-
-def penalty(packed: int, layout: _Layout) -> int:
-    """The mask score ``qrcode`` uses (``util.lost_point``), on a packed symbol (a few big-integer steps).
-
-    Runs of 5 or more modules of one colour score their length less 2; each finder-like pattern 40;
-    each 2x2 block of one colour 3; and every 5 % that dark modules stray from half, 10.
-    """
-    n = layout.size
-    light = ~packed & layout.lines
-    score = 0
-    for colour in (packed, light):
-        fives = colour & (colour >> 1) & (colour >> 2) & (colour >> 3) & (colour >> 4)
-        score += fives.bit_count() + 2 * (fives & ~(fives >> 1)).bit_count()  # (len - 4) + 2 per run
-    for pattern in _FINDER_LIKE:
-        found = layout.windows
-        for shift, module in enumerate(pattern):
-            found &= (packed if module == "1" else light) >> shift
-        score += 40 * found.bit_count()
-    same_below = ~(packed ^ (packed >> (n + 1)))
-    same_beside = ~(packed ^ (packed >> 1))
-    score += 3 * (same_below & (same_below >> 1) & same_beside & layout.blocks).bit_count()
-    dark = (packed >> (n * (n + 1))).bit_count()
-    return score + int(abs(float(dark) / (n * n) * 100 - 50) / 5) * 10
-
-
-_AS_DIGITS = bytes.maketrans(b"\x00\x01", b"01")
-
-
 def encode(payload: str) -> QrMatrix:
-    """Encode ``payload`` (uncached: the benchmark measures this). Same matrix as ``qrcode`` makes."""
-    code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0, mask_pattern=0)
-    code.add_data(payload)
-    code.make(fit=True)  # one layout, with mask 0
-    version = int(code.version)
-    layout = _layout(version)
-    n = layout.size
-    laid_out = [int(bytes(row).translate(_AS_DIGITS), 2) for row in code.modules[:n]]
-    plain = [(row & data) ^ flip for row, data, flip in zip(laid_out, layout.data, layout.masks[0])]
-    fixed = [row & ~data & ~reserved for row, data, reserved in zip(laid_out, layout.data, layout.reserved)]
-    packed_fixed, packed_plain = _pack(fixed, n), _pack(plain, n)
-    # scored as qrcode scores them: format and version bits still blank; the first best mask wins
-    scores = [penalty(packed_fixed | (packed_plain ^ mask), layout) for mask in layout.packed_masks]
-    best = scores.index(min(scores))
-    extra = _format_rows(layout, ERROR_CORRECT_M, best, version)
-    final = [f | e | (d ^ m) for f, e, d, m in zip(fixed, extra, plain, layout.masks[best])]
-    return _matrix(payload, version, final, n)
+    """Encode ``payload`` at level M (uncached: the benchmark measures this). Same matrix as ``qrcode``."""
+    version, rows = encode_rows(payload)
+    return _matrix(payload, version, rows, 4 * version + 17)
 
 
 def _matrix(payload: str, version: int, rows: list[int], n: int) -> QrMatrix:
