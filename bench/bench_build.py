@@ -269,12 +269,14 @@ def qr_figures(report: Report, games: list[str], repeats: int, work: Path) -> No
     baseline = per_code_ms(qr.encode_with_qrcode, slugs, repeats)
     report.info("qr.encode_ms.qrcode", "qrcode package alone, level M (was our encoder)", baseline, "ms")
     options: list[tuple[str, str, float, str]] = [
-        ("ours", "our mask search on packed rows, level M (in use)", per_code_ms(qr.encode, slugs, repeats),
+        ("ours", "our encoder (cardgen/render/qr_encode.py), level M (in use)", per_code_ms(qr.encode, slugs, repeats),
          "same codes as qrcode, tested"),
         ("level_l", "qrcode, level L instead of M", per_code_ms(qrcode_at(ERROR_CORRECT_L), slugs, repeats),
          "not taken: M survives smudges and creases"),
         ("short_payload", "qrcode, card number in the URL instead of the id", per_code_ms(qr.encode_with_qrcode, numbers, repeats),
          "not taken: the card pages answer at /c/<game>/<card-id>"),
+        ("ours_short_payload", "our encoder, card number in the URL", per_code_ms(qr.encode, numbers, repeats),
+         "not taken: as above"),
     ]
     try:
         import segno
@@ -296,7 +298,7 @@ def qr_figures(report: Report, games: list[str], repeats: int, work: Path) -> No
     started = time.perf_counter()
     from_disk(slugs)
     options.append(("disk_cache", "from the build's disk cache (a rebuild)", (time.perf_counter() - started) / len(slugs) * 1000,
-                    "in use: <out>/.cache/qr-codes.json, keyed by payload"))
+                    "in use: <out>/.cache/<game>-<document>.qr.json, keyed by payload"))
     for key, label, value, note in options:
         report.info(f"qr.encode_ms.{key}", label, value, "ms", note=f"{baseline / value:.1f}× faster; {note}")
     draw_figures(report, [qr.encode(p) for p in slugs], repeats)
