@@ -59,7 +59,7 @@ def deck(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path]:
 
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    paths = build(BuildOptions(out_dir=tmp_path_factory.mktemp("kit")))
+    paths = build(BuildOptions(game="fillory", out_dir=tmp_path_factory.mktemp("kit")))
     return {p.stem: p for p in paths}
 
 
@@ -179,13 +179,13 @@ def test_print_scaling_none_in_every_document(kit: dict[str, Path]) -> None:
 
 
 def test_same_input_same_bytes(kit: dict[str, Path], tmp_path: Path) -> None:
-    again = {p.stem: p for p in build(BuildOptions(out_dir=tmp_path))}
+    again = {p.stem: p for p in build(BuildOptions(game="fillory", out_dir=tmp_path))}
     for name, path in kit.items():
         assert again[name].read_bytes() == path.read_bytes(), name
 
 
 def test_a4_and_letter_media_sizes(kit: dict[str, Path], tmp_path: Path) -> None:
-    letter = {p.stem: p for p in build(BuildOptions(out_dir=tmp_path, paper="letter"))}
+    letter = {p.stem: p for p in build(BuildOptions(game="fillory", out_dir=tmp_path, paper="letter"))}
     for name in kit:
         for path, (w, h) in ((kit[name], A4_PT), (letter[name], LETTER_PT)):
             for page in PdfReader(path).pages:
@@ -266,7 +266,7 @@ def test_mini_cards_turn_sideways_and_still_scan(deck: Callable[..., Path]) -> N
 
 def test_progress_reports_every_card_and_sheet(tmp_path: Path) -> None:
     steps: list[int] = []
-    plan = plan_build(BuildOptions(out_dir=tmp_path, card_size="tarot"))
+    plan = plan_build(BuildOptions(game="fillory", out_dir=tmp_path, card_size="tarot"))
     assert plan.total_work == 110 + 2
     run_build(plan, steps.append)
     assert sum(steps) == plan.total_work
@@ -383,8 +383,8 @@ def test_layout_that_cannot_fit_is_a_clear_error() -> None:
     (dict(base_url="ftp://files.example"),
      "base URL must start with http:// or https:// and name a host, got 'ftp://files.example'"),
     (dict(base_url="http://host/?x=1"), "base URL must not carry a query or fragment, got 'http://host/?x=1'"),
-    (dict(game="barony"), "unknown game 'barony' (known: fillory, or all)"),
-    (dict(documents=("poster",)), "unknown document 'poster' (known: deck, reference, score-pad)"),
+    (dict(game="barony"), "unknown game 'barony' (known: fillory, mandragora, or all)"),
+    (dict(documents=("poster",)), "unknown document 'poster' (known: deck, reference, score-pad, tiles, tokens)"),
 ])
 def test_bad_options_are_build_errors(options: dict, message: str) -> None:
     with pytest.raises(BuildError) as caught:
@@ -456,7 +456,8 @@ def test_help_documents_every_option() -> None:
 
 
 def test_cli_build_lists_files_with_sizes(tmp_path: Path) -> None:
-    result = CliRunner().invoke(main, ["build", "--only", "score-pad", "--only", "reference", "--paper", "letter",
+    result = CliRunner().invoke(main, ["build", "--game", "fillory", "--only", "score-pad", "--only", "reference",
+                                       "--paper", "letter",
                                        "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "Wrote 2 file(s):" in result.stdout

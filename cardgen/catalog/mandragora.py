@@ -336,8 +336,9 @@ class MandragoraContent:
         if card.kind == "spellbook":
             needs = ("ingredients all of different colours" if colour.black_magic
                      else f"{colour.name.lower()} ingredients")
-            return f"Worth {card.value} for each spell cast with it. Casts with {needs}."
-        return f"One {colour.name.lower()} ingredient: each one adds 1 to the power a {colour.name.lower()} spell may have."
+            return f"Cast one spell on it with {needs}. It adds {card.value} to that spell's points."
+        return (f"Each {colour.name.lower()} ingredient in a {colour.name.lower()} spell raises the power you "
+                "may cast by 1.")
 
     def card_facts(self, card: Card) -> list[tuple[str, str]]:
         """Label/value pairs for a card page: kind, colour and symbol, value, curses, effect, removals."""

@@ -88,6 +88,9 @@ def plan_build(options: BuildOptions) -> BuildPlan:
     for name in options.documents:
         if name not in known_docs:
             raise BuildError(f"unknown document '{name}' (known: {', '.join(sorted(known_docs))})")
+        offered = [d.name for game in games for d in registry[game]]
+        if name not in offered:
+            raise BuildError(f"{options.game} has no document '{name}' (its documents: {', '.join(offered)})")
     resolved.card_layout()  # fail early if the cards do not fit the paper
     planned: list[PlannedDocument] = []
     for game in games:

@@ -1,0 +1,28 @@
+"""The Mandragora print kit: item and spell decks, shop tiles, markers and standee, reference sheet,
+score pad."""
+
+from __future__ import annotations
+
+from cardgen.catalog.mandragora import GAME_ID
+
+from ..registry import Document
+from .deck import render_deck
+from .reference import render_reference
+from .score_pad import render_score_pad
+from .tiles import render_tiles
+from .tokens import render_tokens
+
+DOCUMENTS: tuple[Document, ...] = (
+    Document("deck", "deck.pdf", "82 magical items then 24 spells, with backs for duplex printing",
+             work=lambda content: len(content.cards), render=render_deck),
+    Document("tiles", "tiles.pdf", "the 10 shop tiles (7 day, 3 night, the start tile), with backs",
+             work=lambda content: 1, render=render_tiles),
+    Document("tokens", "tokens.pdf", "Curse marker, Endgame Countdown marker (III/II), fold-over Assistant standee",
+             work=lambda content: 1, render=render_tokens),
+    Document("reference", "reference.pdf", "setup, turn choices, every spell and its kind, colours, curse, countdown, "
+             "scoring, removals, team variant, rulebook notes", work=lambda content: 1, render=render_reference),
+    Document("score-pad", "score-pad.pdf", "one sheet per game: spells, colours left in hand, curse, total, tie-break",
+             work=lambda content: 1, render=render_score_pad),
+)
+
+__all__ = ["GAME_ID", "DOCUMENTS"]

@@ -1,0 +1,392 @@
+"""Mandragora card faces: item fronts, spell fronts and the two backs.
+
+Each face draws at its own origin (trim bottom-left) and scales with the card size (designed on a
+poker card). A front reads top to bottom: a corner index (colour symbol and value, repeated upside
+down in the opposite corner for a fanned hand), the name and what kind of card it is, a picture,
+what the card does, and a footer with the QR code to the card's companion page.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph
+
+from cardgen.catalog.mandragora import EFFECT_KINDS, Card, MandragoraContent
+
+from ..colour import tint
+from ..faces import fit_font_size, text_width
+from ..pdf import pt
+from ..print_specs import CardSize
+from ..qr import QrMatrix, draw_qr
+from .glyphs import spell_glyph
+from .style import CAP_HEIGHT, SANS, SANS_BOLD, SERIF_BOLD, SERIF_CAP_HEIGHT, MandragoraStyle
+from .symbols import EFFECT_DRAWERS, book, colour_symbol, evil_eye, mandrake, scroll
+
+REFERENCE_SIZE = (63.0, 88.0)
+QR_SQUARE_MM = 18.5     # code plus quiet zone; the code itself is ~14-15 mm across
+MIN_FOOTER_TEXT_MM = 20.0  # below this the bottom-right index gives its room to the footer text
+WHITE = "#FFFFFF"
+
+
+def card_scale(size: CardSize) -> float:
+    return min(size.width / REFERENCE_SIZE[0], size.height / REFERENCE_SIZE[1])
+
+
+def draw_frame(canvas: Canvas, size: CardSize, bleed: float, scale: float, frame: str | None,
+               panel: str | None, edge: str) -> tuple[float, float, float, float]:
+    """Bleed and border in ``frame``, the reading panel in ``panel``; ink-saver (no fills): a light cut
+    guide and a thin panel edge in ``edge``. Returns the panel (x, y, w, h) in points."""
+    w, h, b = pt(size.width), pt(size.height), pt(bleed)
+    inset = pt(max(2.4, 3.0 * scale))
+    box = (inset, inset, w - 2 * inset, h - 2 * inset)
+    radius = pt(2.2 * scale)
+    if frame:
+        canvas.setFillColor(frame)
+        canvas.rect(-b, -b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
+    else:
+        canvas.setStrokeColor("#C4C8D2")
+        canvas.setLineWidth(0.4)
+        canvas.rect(0, 0, w, h, stroke=1, fill=0)
+    if panel:
+        canvas.setFillColor(panel)
+        canvas.roundRect(*box, radius=radius, stroke=0, fill=1)
+    else:
+        canvas.setStrokeColor(edge)
+        canvas.setLineWidth(0.9 * scale)
+        canvas.roundRect(*box, radius=radius, stroke=1, fill=0)
+    return box
+
+
+def _paragraph(markup: str, font_size: float, colour: str, *, centred: bool = True) -> Paragraph:
+    style = ParagraphStyle("card", fontName=SANS, fontSize=font_size, leading=font_size * 1.2, textColor=colour,
+                           alignment=TA_CENTER if centred else 0)
+    return Paragraph(markup, style)
+
+
+def removal_text(players: tuple[int, ...]) -> str:
+    """'Out with 2 sorcerers' / 'Out with 3 or 2 sorcerers', smallest count first."""
+    if not players:
+        return ""
+    counts = sorted(players)
+    listed = " or ".join(str(n) for n in counts)
+    return f"Out with {listed} sorcerers"
+
+
+@dataclass(frozen=True)
+class CardFront:
+    """The front of any Mandragora card (items and spells share the frame, index, text and footer)."""
+
+    card: Card
+    content: MandragoraContent
+    style: MandragoraStyle
+    size: CardSize
+    qr: QrMatrix
+
+    @property
+    def ink(self) -> str:
+        return self.style.card_ink(self.card)
+
+    def draw(self, canvas: Canvas, bleed_mm: float) -> None:
+        s = card_scale(self.size)
+        px, py, pw, ph = draw_frame(canvas, self.size, bleed_mm, s, self.style.frame_for(self.card),
+                                    self.style.panel, self.ink)
+        pad = pt(2.4 * s)
+        left, right, top, bottom = px + pad, px + pw - pad, py + ph - pad, py + pad
+        header_bottom = self._header(canvas, left, right, top, s)
+        footer_top = self._footer(canvas, left, right, bottom, s)
+        text_top = self._text(canvas, left, right, footer_top + pt(1.6 * s), header_bottom, s)
+        art_top, art_bottom = header_bottom - pt(2.0 * s), text_top + pt(1.6 * s)
+        art = min(art_top - art_bottom, (right - left) * 0.62)
+        if art >= pt(9):
+            self._art(canvas, (left + right) / 2, (art_top + art_bottom) / 2, art, s)
+
+    # -- the corner index ---------------------------------------------------------------------------
+    def _index(self, canvas: Canvas, x: float, top: float, s: float) -> float:
+        """Symbol over value at (x, top); returns the index width in points."""
+        width = pt(8.0 * s)
+        cx = x + width / 2
+        light = self.style.panel or WHITE
+        card = self.card
+        if card.kind == "spell":
+            r = pt(4.6 * s)
+            if self.style.ink_saver:
+                canvas.setStrokeColor(self.ink)
+                canvas.setLineWidth(1.1 * s)
+                canvas.circle(cx + pt(0.6 * s), top - r, r, stroke=1, fill=0)
+                canvas.setFillColor(self.ink)
+            else:
+                canvas.setFillColor(self.ink)
+                canvas.circle(cx + pt(0.6 * s), top - r, r, stroke=0, fill=1)
+                canvas.setFillColor(WHITE)
+            size = 15.0 * s
+            canvas.setFont(SERIF_BOLD, size)
+            canvas.drawCentredString(cx + pt(0.6 * s), top - r - size * SERIF_CAP_HEIGHT / 2, str(card.value))
+            return width + pt(1.2 * s)
+        symbol_size = pt(6.6 * s)
+        sy = top - symbol_size / 2
+        if card.colour is not None:
+            colour_symbol(canvas, self.content.colour(card.colour).symbol, cx, sy, symbol_size, self.ink, light)
+        elif card.kind == "mandrake":
+            mandrake(canvas, cx, sy, symbol_size, self.ink, light)
+        else:
+            evil_eye(canvas, cx, sy, symbol_size, self.ink, light)
+        number = str(card.value) if card.value is not None else (str(card.curses) if card.curses else "")
+        if number:
+            size = 12.0 * s
+            canvas.setFillColor(self.style.readable(self.ink))
+            canvas.setFont(SERIF_BOLD, size)
+            canvas.drawCentredString(cx, top - symbol_size - pt(1.0 * s) - size * SERIF_CAP_HEIGHT, number)
+        return width
+
+    # -- header ---------------------------------------------------------------------------------
+    def _kind_line(self) -> str:
+        card = self.card
+        if card.kind == "spell":
+            spell = self.content.spell_of(card)
+            return f"{EFFECT_KINDS[spell.kind]} effect".upper()
+        if card.kind == "cursed_scroll":
+            return f"Gives {card.curses} curse{'s' if card.curses > 1 else ''}".upper()
+        if card.kind == "mandrake":
+            return "Wild: any colour, or a spellbook".upper()
+        colour = self.content.colour(card.colour or "")
+        if card.kind == "spellbook":
+            magic = "Black magic" if colour.black_magic else colour.name
+            return f"{magic} \u00b7 worth {card.value} point{'s' if card.value != 1 else ''}".upper()
+        return f"For {colour.name} spells".upper()
+
+    def _header(self, canvas: Canvas, left: float, right: float, top: float, s: float) -> float:
+        index_w = self._index(canvas, left, top, s)
+        if self.card.kind == "spell":  # the effect icon balances the value in the other corner
+            r = pt(3.6 * s)
+            cx, cy = right - r, top - r - pt(0.4 * s)
+            if self.style.medallion(self.style.accent):
+                canvas.setFillColor(self.style.medallion(self.style.accent))
+                canvas.circle(cx, cy, r, stroke=0, fill=1)
+            else:
+                canvas.setStrokeColor(self.style.accent)
+                canvas.setLineWidth(0.7 * s)
+                canvas.circle(cx, cy, r, stroke=1, fill=0)
+            kind = self.content.spell_of(self.card).kind
+            EFFECT_DRAWERS[kind](canvas, cx, cy, r * 1.35, self.style.ink, self.style.panel or WHITE)
+            text_right = right - 2 * r - pt(1.0 * s)
+        else:
+            text_right = right
+        text_left = left + index_w + pt(1.4 * s)
+        width = text_right - text_left
+        name = self.card.name
+        size = fit_font_size(name, SERIF_BOLD, width, 14.0 * s, 8.5 * s)
+        canvas.setFillColor(self.style.ink)
+        canvas.setFont(SERIF_BOLD, size)
+        baseline = top - size * SERIF_CAP_HEIGHT - pt(0.6 * s)
+        canvas.drawString(text_left, baseline, name)
+        kind_line = self._kind_line()
+        small = fit_font_size(kind_line, SANS_BOLD, width, 5.8 * s, 3.8)
+        canvas.setFillColor(self.style.readable(self.ink))
+        canvas.setFont(SANS_BOLD, small)
+        kind_base = baseline - small - pt(1.3 * s)
+        canvas.drawString(text_left, kind_base, kind_line)
+        below = kind_base
+        removal = removal_text(self.content.removed_with(self.card))
+        if removal:  # a pill under the kind line: this card goes back in the box for smaller games
+            size = fit_font_size(removal, SANS_BOLD, width - pt(2.4 * s), 5.2 * s, 3.6)
+            height = size + pt(1.5 * s)
+            pill_top = kind_base - pt(1.3 * s)
+            canvas.setStrokeColor(self.style.accent)
+            canvas.setLineWidth(0.6 * s)
+            canvas.roundRect(text_left, pill_top - height, text_width(removal, SANS_BOLD, size) + pt(2.4 * s), height,
+                             radius=height / 2, stroke=1, fill=0)
+            canvas.setFillColor(self.style.ink)
+            canvas.setFont(SANS_BOLD, size)
+            canvas.drawString(text_left + pt(1.2 * s), pill_top - height + (height - size * CAP_HEIGHT) / 2, removal)
+            below = pill_top - height
+        rule_y = min(below - pt(1.6 * s), top - pt(13.5 * s))
+        canvas.setStrokeColor(self.style.accent)
+        canvas.setLineWidth(0.6 * s)
+        canvas.line(text_left, rule_y, text_right, rule_y)
+        return rule_y
+
+    # -- picture --------------------------------------------------------------------------------
+    def _art(self, canvas: Canvas, cx: float, cy: float, size: float, s: float) -> None:
+        card, ink = self.card, self.ink
+        light = self.style.panel or WHITE
+        disc = self.style.medallion(ink)
+        r = size / 2
+        if disc:
+            canvas.setFillColor(disc)
+            canvas.circle(cx, cy, r, stroke=0, fill=1)
+        canvas.setStrokeColor(ink if not disc else tint(ink, 0.45))
+        canvas.setLineWidth(0.7 * s)
+        canvas.circle(cx, cy, r - pt(0.9 * s), stroke=1, fill=0)
+        if card.kind == "spell":
+            spell = self.content.spell_of(card)
+            spell_glyph(canvas, spell.effect, spell.kind, cx, cy, size * 0.56, ink, disc or light)
+        elif card.kind == "mandrake":
+            mandrake(canvas, cx, cy - size * 0.02, size * 0.7, ink, disc or light)
+        elif card.kind == "cursed_scroll":
+            scroll(canvas, cx, cy + size * 0.1, size * 0.46, ink, disc or light)
+            eye, gap = size * 0.2, size * 0.05
+            row = card.curses * eye + (card.curses - 1) * gap
+            for k in range(card.curses):
+                evil_eye(canvas, cx - row / 2 + eye / 2 + k * (eye + gap), cy - size * 0.25, eye, ink, disc or light)
+        elif card.kind == "spellbook":
+            colour = self.content.colour(card.colour or "")
+            book(canvas, cx - size * 0.03, cy, size * 0.62, ink, light)
+            colour_symbol(canvas, colour.symbol, cx - size * 0.01, cy, size * 0.24, light, ink)
+            self._value_badge(canvas, cx + size * 0.24, cy - size * 0.24, size * 0.13, s)
+        else:
+            colour = self.content.colour(card.colour or "")
+            colour_symbol(canvas, colour.symbol, cx, cy, size * 0.62, ink, disc or light)
+
+    def _value_badge(self, canvas: Canvas, cx: float, cy: float, r: float, s: float) -> None:
+        canvas.setFillColor(self.style.panel or WHITE)
+        canvas.setStrokeColor(self.ink)
+        canvas.setLineWidth(1.0 * s)
+        canvas.circle(cx, cy, r, stroke=1, fill=1)
+        size = r * 1.3
+        canvas.setFillColor(self.style.readable(self.ink))
+        canvas.setFont(SERIF_BOLD, size)
+        canvas.drawCentredString(cx, cy - size * SERIF_CAP_HEIGHT / 2, str(self.card.value))
+
+    # -- text -----------------------------------------------------------------------------------
+    def _text(self, canvas: Canvas, left: float, right: float, bottom: float, top_limit: float, s: float) -> float:
+        """What the card does, centred above the footer; returns the top of the text."""
+        sizes: tuple[float, ...]
+        if self.card.kind == "spell":
+            text = self.content.spell_of(self.card).text
+            sizes = (8.4, 8.0, 7.6, 7.2, 6.8, 6.4, 6.0)
+        else:
+            text = self.content.ability_text(self.card)
+            sizes = (7.4, 7.0, 6.6, 6.2, 5.8)
+        width = right - left
+        room = (top_limit - bottom) * 0.55
+        for base in sizes:
+            para = _paragraph(escape(text), max(4.6, base * s), self.style.ink)
+            _, height = para.wrap(width, room)
+            if height <= room or base == sizes[-1]:
+                para.drawOn(canvas, left, bottom)
+                return bottom + float(height)
+        return bottom  # pragma: no cover - the loop always returns
+
+    # -- footer ---------------------------------------------------------------------------------
+    def _footer(self, canvas: Canvas, left: float, right: float, bottom: float, s: float) -> float:
+        """QR bottom-left, game and card number beside it, the turned index bottom-right (when it fits)."""
+        qr_size = pt(max(QR_SQUARE_MM, QR_SQUARE_MM * s))
+        qr_x, qr_y = left - pt(1.0 * s), bottom - pt(1.0 * s)
+        draw_qr(canvas, self.qr, qr_x, qr_y, qr_size, dark=self.style.ink if not self.style.ink_saver else "#000000")
+        text_left = qr_x + qr_size + pt(0.6 * s)
+        index_w = pt(8.0 * s)
+        text_right = right - index_w - pt(1.0 * s)
+        if text_right - text_left >= pt(MIN_FOOTER_TEXT_MM):
+            canvas.saveState()  # the index again, upside down, for a hand fanned the other way up
+            canvas.translate(right, bottom)
+            canvas.rotate(180)
+            self._index(canvas, 0, 0, s)  # turned half round: its top edge sits on the panel's bottom
+            canvas.restoreState()
+        else:  # small cards: the footer text needs the room more
+            text_right = right
+        small = max(4.4, 5.0 * s)
+        card = self.card
+        if card.kind == "spell":
+            copies = self.content.copies_of(card.spell or "")
+            place = f"spell {card.number - len(self.content.items)}/{len(self.content.spell_cards)}"
+            detail = f"{card.name} {copies.index(card) + 1} of {len(copies)}"
+        else:
+            place = f"item {card.number}/{len(self.content.items)}"
+            detail = "Scan for this card's rules"
+        y = bottom + pt(0.3)
+        for text, font in ((detail, SANS), (place, SANS), ("MANDRAGORA", SANS_BOLD)):
+            size = fit_font_size(text, font, text_right - text_left, small, 3.6)
+            canvas.setFillColor(self.style.muted)
+            canvas.setFont(font, size)
+            canvas.drawString(text_left, y, text)
+            y += size * 1.3
+        return max(y, qr_y + qr_size)
+
+
+@dataclass(frozen=True)
+class CardBack:
+    """A deck's back: a ring emblem and the game's name, the same either way up."""
+
+    style: MandragoraStyle
+    size: CardSize
+    deck: str                # "items" or "spells"
+    symbols: tuple[str, ...] = ()  # colour symbols around the item emblem
+
+    def draw(self, canvas: Canvas, bleed_mm: float) -> None:
+        s = card_scale(self.size)
+        style = self.style
+        ground = None if style.ink_saver else (style.item_frame if self.deck == "items" else style.spell_frame)
+        lines = style.outline if style.ink_saver else style.accent
+        assert lines is not None
+        w, h, b = pt(self.size.width), pt(self.size.height), pt(bleed_mm)
+        if ground:
+            canvas.setFillColor(ground)
+            canvas.rect(-b, -b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
+        else:
+            canvas.setStrokeColor(lines)
+            canvas.setLineWidth(0.4)
+            canvas.rect(0, 0, w, h, stroke=1, fill=0)
+        inset = pt(max(2.4, 3.0 * s))
+        canvas.setStrokeColor(lines)
+        canvas.setLineWidth(0.9 * s)
+        canvas.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, radius=pt(2.2 * s), stroke=1, fill=0)
+        gap = pt(1.3 * s)
+        canvas.setLineWidth(0.35 * s)
+        canvas.roundRect(inset + gap, inset + gap, w - 2 * (inset + gap), h - 2 * (inset + gap), radius=pt(1.6 * s),
+                         stroke=1, fill=0)
+        cx, cy = w / 2, h / 2
+        radius = min(w, h) * 0.3
+        canvas.setLineWidth(0.8 * s)
+        canvas.circle(cx, cy, radius, stroke=1, fill=0)
+        canvas.setLineWidth(0.35 * s)
+        canvas.circle(cx, cy, radius * 0.9, stroke=1, fill=0)
+        light = ground or WHITE
+        if self.deck == "items":
+            mandrake(canvas, cx, cy, radius * 1.05, lines, light)
+            for k, symbol in enumerate(self.symbols):
+                angle = math.pi / 2 + k * 2 * math.pi / max(1, len(self.symbols))
+                colour_symbol(canvas, symbol, cx + radius * 1.22 * math.cos(angle), cy + radius * 1.22 * math.sin(angle),
+                              radius * 0.26, lines, light)
+        else:
+            canvas.setFillColor(lines)
+            path = canvas.beginPath()
+            for k in range(16):
+                angle = math.pi / 2 + k * math.pi / 8
+                r = radius * (0.82 if k % 2 == 0 else 0.34)
+                x, y = cx + r * math.cos(angle), cy + r * math.sin(angle)
+                if k == 0:
+                    path.moveTo(x, y)
+                else:
+                    path.lineTo(x, y)
+            path.close()
+            canvas.setLineWidth(0.6 * s)
+            canvas.drawPath(path, stroke=1, fill=0)
+            canvas.circle(cx, cy, radius * 0.16, stroke=0, fill=1)
+        label = "MAGICAL ITEM" if self.deck == "items" else "SPELL"
+        for turn in (0, 180):
+            canvas.saveState()
+            canvas.translate(cx, cy)
+            canvas.rotate(turn)
+            self._title(canvas, h, label, lines, s)
+            canvas.restoreState()
+
+    def _title(self, canvas: Canvas, height: float, label: str, colour: str, s: float) -> None:
+        big, small = 11.0 * s, 5.6 * s
+        base = height * 0.5 - pt(max(2.4, 3.0 * s)) - pt(4.2 * s) - big * SERIF_CAP_HEIGHT
+        canvas.setFillColor(colour)
+        _tracked(canvas, 0, base, "MANDRAGORA", SERIF_BOLD, big, 0.22)
+        _tracked(canvas, 0, base - small * 1.9, label, SANS, small, 0.5)
+
+
+def _tracked(canvas: Canvas, cx: float, y: float, text: str, font: str, size: float, tracking: float) -> None:
+    """Centred capitals with extra letter spacing (``tracking`` in ems)."""
+    space = size * tracking
+    width = text_width(text, font, size) + space * (len(text) - 1)
+    canvas.setFont(font, size)
+    canvas.drawString(cx - width / 2, y, text, charSpace=space)

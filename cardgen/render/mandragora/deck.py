@@ -1,0 +1,54 @@
+"""The Mandragora decks: 82 magical items, then 24 spells from a fresh sheet, each sheet followed by its
+backs (the two decks have different backs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardgen.catalog.mandragora import MandragoraContent
+
+from ..imposition import ImpositionSettings, SheetInfo, SheetLabel, impose
+from ..options import ResolvedOptions
+from ..pdf import new_canvas
+from ..qr import card_url, qr_matrix
+from ..registry import Progress
+from .card_faces import CardBack, CardFront
+from .style import MandragoraStyle, style_for
+
+
+def card_fronts(content: MandragoraContent, resolved: ResolvedOptions,
+                style: MandragoraStyle | None = None) -> list[CardFront]:
+    """One front per card in card-number order (items 1..82, then spells)."""
+    style = style or style_for(content, resolved.specs.theme(content.game), resolved.options.ink_saver)
+    return [CardFront(card=card, content=content, style=style, size=resolved.card_size,
+                      qr=qr_matrix(card_url(resolved.base_url, content.game, card.id)))
+            for card in sorted(content.cards, key=lambda c: c.number)]
+
+
+def _label(deck: str, first_number: int) -> SheetLabel:
+    def label(info: SheetInfo) -> str:
+        side = "fronts" if info.side == "front" else "backs"
+        return (f"Mandragora {deck} deck · {side} · sheet {info.sheet}/{info.sheets} · "
+                f"cards {first_number + info.first_card - 1}–{first_number + info.last_card - 1}")
+    return label
+
+
+def render_deck(content: MandragoraContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
+    options = resolved.options
+    style = style_for(content, resolved.specs.theme(content.game), options.ink_saver)
+    fronts = card_fronts(content, resolved, style)
+    layout = resolved.card_layout()
+    items = [f for f in fronts if f.card.kind != "spell"]
+    spells = [f for f in fronts if f.card.kind == "spell"]
+    canvas = new_canvas(path, resolved.paper.width, resolved.paper.height,
+                        title=f"{content.title}: item and spell decks ({resolved.card_size.name}, {resolved.paper.name})",
+                        subject=f"{len(items)} magical items and {len(spells)} spells, {layout.per_sheet} per sheet, "
+                                f"{'duplex backs' if options.duplex else 'backs after fronts'}")
+    settings = ImpositionSettings(crop_marks=options.crop_marks, duplex=options.duplex,
+                                  back_offset_x=options.back_offset_x, back_offset_y=options.back_offset_y)
+    symbols = tuple(c.symbol for c in content.colours)
+    for deck, faces, back in (("item", items, CardBack(style, resolved.card_size, "items", symbols)),
+                              ("spell", spells, CardBack(style, resolved.card_size, "spells"))):
+        impose(canvas, layout, resolved.specs.sheet, faces, [back] * len(faces), settings,
+               _label(deck, faces[0].card.number), on_card=progress)
+    canvas.save()

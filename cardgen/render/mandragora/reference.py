@@ -1,0 +1,305 @@
+"""The Mandragora reference sheet: setup, the two turn choices, every spell with its kind and values,
+colours and symbols, the curse, the endgame countdown, scoring (with the rulebook's example
+recomputed), removals for fewer sorcerers, the team variant, the shop tiles and the rulebook notes.
+
+All wording comes from the catalog's rule entries, spell texts and data notes (our own words).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+from xml.sax.saxutils import escape
+
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, PageTemplate, Paragraph, Spacer,
+                                Table, TableStyle)
+
+from cardgen.catalog import DataNote
+from cardgen.catalog.mandragora import EFFECT_KINDS, MandragoraContent
+
+from ..colour import tint
+from ..layout import Rect
+from ..options import ResolvedOptions
+from ..pdf import apply_document_settings, pt, set_page_boxes
+from ..registry import Progress
+from .glyphs import spell_glyph
+from .style import SANS, SANS_BOLD, SERIF_BOLD, MandragoraStyle, style_for
+from .symbols import EFFECT_DRAWERS, Drawer, colour_symbol, mandrake, scroll
+
+MARGIN_MM = 14.0
+LINE = "#C9CCD6"
+SETUP = ("mandragora.setup.shops", "mandragora.setup.spells", "mandragora.setup.markers", "mandragora.setup.players",
+         "mandragora.setup.mandrake", "mandragora.setup.deck", "mandragora.setup.stock", "mandragora.turn.order")
+SEEK = ("mandragora.seek.move", "mandragora.seek.gain", "mandragora.seek.scrolls", "mandragora.seek.restock",
+        "mandragora.seek.day-night", "mandragora.seek.empty-deck")
+CAST = ("mandragora.spell.prepare", "mandragora.spell.one-book", "mandragora.spell.same-colour",
+        "mandragora.spell.power", "mandragora.spell.take", "mandragora.spell.empty-stack", "mandragora.black.magic",
+        "mandragora.mandrake.wild", "mandragora.mandrake.as-book", "mandragora.spell.one-mandrake")
+CURSE = ("mandragora.curse.count", "mandragora.curse.most", "mandragora.curse.tie", "mandragora.curse.nobody",
+         "mandragora.curse.penalty")
+END = ("mandragora.end.countdown", "mandragora.end.drop-out", "mandragora.end.game-over")
+SCORE = ("mandragora.score.spells", "mandragora.score.mandrake-book", "mandragora.score.colours",
+         "mandragora.score.white", "mandragora.score.curse", "mandragora.score.winner")
+TEAM = ("mandragora.team.seating", "mandragora.team.exchange", "mandragora.team.score", "mandragora.team.tie")
+
+
+class _Styles:
+    def __init__(self, ink: str, heading: str, muted: str) -> None:
+        self.title = ParagraphStyle("title", fontName=SERIF_BOLD, fontSize=26, leading=30, textColor=heading)
+        self.subtitle = ParagraphStyle("subtitle", fontName=SANS, fontSize=10, leading=13, textColor=muted)
+        self.h2 = ParagraphStyle("h2", fontName=SERIF_BOLD, fontSize=14, leading=17, textColor=heading,
+                                 spaceBefore=8, spaceAfter=4)
+        self.body = ParagraphStyle("body", fontName=SANS, fontSize=8.8, leading=11.4, textColor=ink)
+        self.cell = ParagraphStyle("cell", fontName=SANS, fontSize=8.4, leading=10.4, textColor=ink)
+        self.cell_bold = ParagraphStyle("cellb", parent=self.cell, fontName=SANS_BOLD)
+        self.small = ParagraphStyle("small", fontName=SANS, fontSize=7.4, leading=9.2, textColor=muted)
+
+
+class Picture(Flowable):  # type: ignore[misc]  # ReportLab ships no type information
+    """A symbol as a table cell: ``draw(canvas, cx, cy, size, ink, light)`` in a square ``size`` wide."""
+
+    def __init__(self, draw: Drawer, size: float, ink: str, light: str = "#FFFFFF") -> None:
+        super().__init__()
+        self.draw_symbol, self.size, self.ink, self.light = draw, size, ink, light
+        self.width = self.height = size
+
+    def draw(self) -> None:
+        self.draw_symbol(self.canv, self.size / 2, self.size / 2, self.size, self.ink, self.light)
+
+
+def _drawer(draw: Callable[..., None], *args: str) -> Drawer:
+    """A symbol drawer with its leading arguments fixed (e.g. the symbol's name)."""
+    def bound(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
+        draw(canvas, *args, cx, cy, size, ink, light)
+    return bound
+
+
+def _rules(content: MandragoraContent, ids: tuple[str, ...]) -> str:
+    return " ".join(escape(content.rule(rule_id).text) for rule_id in ids)
+
+
+def _grid(header_fill: str, zebra: str | None, *, header: bool = True) -> TableStyle:
+    commands: list[tuple[Any, ...]] = [
+        ("LINEBELOW", (0, 0), (-1, -1), 0.4, LINE),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), 2.4),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.8),
+        ("LEFTPADDING", (0, 0), (-1, -1), 4),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 4),
+    ]
+    if header:
+        commands.append(("BACKGROUND", (0, 0), (-1, 0), header_fill))
+    if zebra:
+        commands.append(("ROWBACKGROUNDS", (0, 1 if header else 0), (-1, -1), ["#FFFFFF", zebra]))
+    return TableStyle(commands)
+
+
+def _short_title(title: str) -> str:
+    """'Setup: the shop circle' -> 'The shop circle' (the section heading already says 'Setup')."""
+    short = title.split(": ", 1)[-1]
+    return short[:1].upper() + short[1:]
+
+
+def _listed(s: _Styles, content: MandragoraContent, ids: tuple[str, ...], width: float) -> Table:
+    """Rule entries as a two-column list: title, then the rule in our words."""
+    rows = [[Paragraph(escape(_short_title(content.rule(i).title)), s.cell_bold),
+             Paragraph(escape(content.rule(i).text), s.cell)] for i in ids]
+    table = Table(rows, colWidths=[pt(34), width - pt(34)])
+    table.setStyle(_grid("#FFFFFF", None, header=False))
+    return table
+
+
+def _turn(content: MandragoraContent, s: _Styles, style: MandragoraStyle, width: float, header_fill: str) -> list[Flowable]:
+    half = (width - pt(4)) / 2
+
+    def column(title: str, ids: tuple[str, ...]) -> list[Flowable]:
+        out: list[Flowable] = [Paragraph(title, s.cell_bold)]
+        for rule_id in ids:
+            rule = content.rule(rule_id)
+            out.append(Paragraph(f"<b>{escape(_short_title(rule.title))}.</b> {escape(rule.text)}", s.cell))
+        return out
+    table = Table([[column("1  Seek magical items (the Assistant moves)", SEEK),
+                    column("2  Cast a spell (the Assistant stays)", CAST)]], colWidths=[half, half])
+    table.setStyle(TableStyle([
+        ("VALIGN", (0, 0), (-1, -1), "TOP"), ("BACKGROUND", (0, 0), (-1, -1), header_fill),
+        ("LEFTPADDING", (0, 0), (-1, -1), 6), ("RIGHTPADDING", (0, 0), (-1, -1), 6),
+        ("TOPPADDING", (0, 0), (-1, -1), 5), ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
+        ("LINEAFTER", (0, 0), (0, 0), 0.8, style.accent),
+    ]))
+    return [Paragraph("Your turn: do one of two things", s.h2), Paragraph(_rules(content, ("mandragora.turn.choice",)),
+                                                                          s.body), Spacer(1, pt(1.5)), table]
+
+
+def _spells(content: MandragoraContent, s: _Styles, style: MandragoraStyle, width: float, header_fill: str,
+            zebra: str | None) -> list[Flowable]:
+    ink = style.theme.colour("spell_frame")
+    rows: list[list[Any]] = [[Paragraph(h, s.cell_bold) for h in ("", "Spell", "Values", "When", "Effect")]]
+    for spell in content.spells:
+        values = ", ".join(str(v) for v in spell.values)
+        rows.append([
+            Picture(_drawer(spell_glyph, spell.effect, spell.kind), pt(7), ink),
+            Paragraph(f"<b>{escape(spell.name)}</b> \u00d7{spell.count}", s.cell),
+            Paragraph(values, s.cell),
+            [Picture(EFFECT_DRAWERS[spell.kind], pt(3.6), style.ink), Paragraph(EFFECT_KINDS[spell.kind], s.cell)],
+            Paragraph(escape(content.rule(spell.rule).text), s.cell),
+        ])
+    table = Table(rows, colWidths=[pt(10), pt(30), pt(17), pt(22), width - pt(79)], repeatRows=1)
+    table.setStyle(_grid(header_fill, zebra))
+    per_value = {v: sum(1 for c in content.spell_cards if c.value == v)
+                 for v in range(content.spell_values[0], content.spell_values[1] + 1)}
+    stacks = ", ".join(f"value {v}: {n} cards" for v, n in per_value.items())
+    return [Paragraph(f"The {len(content.spells)} spells ({len(content.spell_cards)} cards)", s.h2),
+            Paragraph(_rules(content, ("mandragora.effect.kinds",)), s.body), Spacer(1, pt(1.5)), table,
+            Spacer(1, pt(1.2)), Paragraph(f"Spell stacks: {stacks}. A spell's value is its points at the end.",
+                                          s.small)]
+
+
+def _colours(content: MandragoraContent, s: _Styles, style: MandragoraStyle, width: float, header_fill: str,
+             zebra: str | None) -> list[Flowable]:
+    rows: list[list[Any]] = [[Paragraph(h, s.cell_bold) for h in
+                              ("", "Colour", "Symbol", "Ingredients", "Spellbooks (values)", "Name from")]]
+    for colour in content.colours:
+        ink = style.colour_ink(colour.id)
+        books = content.cards_of("spellbook", colour.id)
+        rows.append([
+            Picture(_drawer(colour_symbol, colour.symbol), pt(5.5), ink),
+            Paragraph(f"<b>{escape(colour.name)}</b>" + (" (black magic)" if colour.black_magic else ""), s.cell),
+            Paragraph(escape(colour.symbol_name), s.cell),
+            Paragraph(str(len(content.cards_of("ingredient", colour.id))), s.cell),
+            Paragraph(f"{len(books)} ({', '.join(str(b.value) for b in books)})", s.cell),
+            Paragraph("the rulebook" if colour.provenance == "rulebook" else "us (authored)", s.cell),
+        ])
+    rows.append([Picture(mandrake, pt(5.5), style.mandrake), Paragraph("<b>Mandrake</b> (wild)", s.cell),
+                 Paragraph("mandrake", s.cell), Paragraph(str(len(content.cards_of("mandrake"))), s.cell),
+                 Paragraph(f"any colour; {escape(content.mandrake_hand_colour)} in hand", s.cell),
+                 Paragraph("the rulebook", s.cell)])
+    scrolls = content.cards_of("cursed_scroll")
+    split = ", ".join(f"{sum(1 for c in scrolls if c.curses == n)} \u00d7 {n}" for n in (1, 2, 3))
+    rows.append([Picture(scroll, pt(5.5), style.curse), Paragraph("<b>Cursed scroll</b>", s.cell),
+                 Paragraph("scroll, eyes", s.cell), Paragraph(str(len(scrolls)), s.cell),
+                 Paragraph(f"curses: {split}", s.cell), Paragraph("the rulebook", s.cell)])
+    table = Table(rows, colWidths=[pt(9), pt(34), pt(24), pt(20), pt(48), width - pt(135)])
+    table.setStyle(_grid(header_fill, zebra))
+    return [KeepTogether([
+        Paragraph(f"The {len(content.items)} magical items: colours and symbols", s.h2),
+        Paragraph(_rules(content, ("mandragora.components.colours",)), s.body), Spacer(1, pt(1.5)), table])]
+
+
+def _scoring(content: MandragoraContent, s: _Styles) -> list[Flowable]:
+    example = content.scoring_example
+    result = content.example_breakdown()
+    sums = ", ".join(f"{b} + {v} = {b + v}" for b, v in example.pairs)
+    text = (f"<b>The rulebook's example, recomputed:</b> spellbook + spell: {sums}; together {result.spells_total}. "
+            f"Curse marker {result.curse}. {example.colours_in_hand} colours in hand, Disappearance clears "
+            f"{example.colours_removed}: {result.colours}. Total <b>{result.total}</b> "
+            f"(the rulebook prints {example.printed_total}; see the notes).")
+    return [Paragraph("Scoring", s.h2), Paragraph(_rules(content, SCORE), s.body), Spacer(1, pt(1.5)),
+            Paragraph(text, s.body)]
+
+
+def _removals(content: MandragoraContent, s: _Styles, width: float) -> list[Flowable]:
+    rows = []
+    for players in range(content.max_players, content.min_players - 1, -1):
+        removal = content.removal_for(players)
+        if removal is None:
+            text = "every card is used"
+        else:
+            parts = [f"all {removal.colour_cards} {', '.join(removal.colours)} cards"] if removal.colours else []
+            numbers: dict[str, list[int]] = {}
+            for card_id in removal.cards:
+                card = content.card(card_id)
+                numbers.setdefault(content.label(card), []).append(card.number)
+            parts += [f"{label} (item{'s' if len(found) > 1 else ''} {', '.join(str(n) for n in sorted(found))})"
+                      for label, found in numbers.items()]
+            text = "; ".join(parts)
+        rows.append([Paragraph(f"<b>{players} sorcerers</b>", s.cell), Paragraph(escape(text), s.cell)])
+    table = Table(rows, colWidths=[pt(26), width - pt(26)])
+    table.setStyle(_grid("#FFFFFF", None, header=False))
+    return [KeepTogether([Paragraph("Fewer than four sorcerers", s.h2),
+                          Paragraph(_rules(content, ("mandragora.setup.players",)), s.body), Spacer(1, pt(1.5)),
+                          table])]
+
+
+def _shops(content: MandragoraContent, s: _Styles) -> list[Flowable]:
+    day = ", ".join(escape(x.name) + (" (start)" if x.start else "") for x in content.shops if x.time == "day")
+    night = ", ".join(escape(x.name) for x in content.shops if x.time == "night")
+    circle = " \u00bb ".join(escape(content.shop(i).name) for i in content.circle_order)
+    return [Paragraph("The shop tiles", s.h2),
+            Paragraph(f"<b>Day shops</b> (cards face up): {day}. <b>Night shops</b> (cards face down): {night}.",
+                      s.body),
+            Paragraph(f"A suggested circle, clockwise, for a first game: {circle}.", s.small)]
+
+
+def _note_markup(note: DataNote) -> str:
+    field = escape(note.field[:1].upper() + note.field[1:])
+    if note.action == "normalised":
+        return (f"<b>{field}</b>: printed \u2018{escape(note.printed)}\u2019, read as \u2018{escape(note.used)}\u2019. "
+                f"{escape(note.text)}")
+    return f"<b>{field}</b> as printed: \u2018{escape(note.printed)}\u2019 (flagged). {escape(note.text)}"
+
+
+def _notes(content: MandragoraContent, s: _Styles, width: float, header_fill: str, zebra: str | None) -> list[Flowable]:
+    rows = [[Paragraph("Concerns", s.cell_bold), Paragraph("What the rulebook says and how we read it", s.cell_bold)]]
+    for note in content.notes:
+        label = content.subject_label(note.subject)
+        rows.append([Paragraph(escape(label[:1].upper() + label[1:]), s.cell_bold), Paragraph(_note_markup(note), s.cell)])
+    table = Table(rows, colWidths=[pt(30), width - pt(30)], repeatRows=1)
+    table.setStyle(_grid(header_fill, zebra))
+    return [Paragraph("Notes on the rulebook", s.h2),
+            Paragraph("Where the rulebook is unclear or slips, the cards, the companion and these sheets all read it "
+                      "the same way:", s.body), Spacer(1, pt(1.5)), table]
+
+
+def reference_story(content: MandragoraContent, resolved: ResolvedOptions, width: float) -> list[Flowable]:
+    style = style_for(content, resolved.specs.theme(content.game), resolved.options.ink_saver)
+    heading = style.item_frame or style.ink
+    s = _Styles(style.ink, heading, style.muted)
+    header_fill = tint(style.accent, 0.82) if not style.ink_saver else "#FFFFFF"
+    zebra = None if style.ink_saver else "#F7F4EC"
+    story: list[Flowable] = [
+        Paragraph(escape(content.title), s.title),
+        Paragraph(f"Reference sheet \u00b7 {content.min_players}\u2013{content.max_players} sorcerers \u00b7 "
+                  f"{len(content.cards)} cards: {len(content.items)} magical items and {len(content.spell_cards)} "
+                  f"spells \u00b7 {len(content.shops)} shop tiles \u00b7 most points wins", s.subtitle),
+        Paragraph("Setup", s.h2), _listed(s, content, SETUP, width),
+    ]
+    story += _turn(content, s, style, width, header_fill)
+    story += _spells(content, s, style, width, header_fill, zebra)
+    story += _colours(content, s, style, width, header_fill, zebra)
+    story += [KeepTogether([Paragraph("The curse", s.h2), _listed(s, content, CURSE, width)])]
+    story += [KeepTogether([Paragraph("End of the game", s.h2), _listed(s, content, END, width)])]
+    story += [KeepTogether(_scoring(content, s))]
+    story += _removals(content, s, width)
+    story += [KeepTogether([Paragraph("Team variant (4 sorcerers)", s.h2), _listed(s, content, TEAM, width)])]
+    story += [KeepTogether(_shops(content, s))]
+    story += _notes(content, s, width, header_fill, zebra)
+    return story
+
+
+def render_reference(content: MandragoraContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
+    paper = resolved.paper
+    page_w, page_h = pt(paper.width), pt(paper.height)
+    margin = pt(MARGIN_MM)
+    title = f"{content.title}: reference sheet"
+
+    def on_page(canvas: Canvas, doc: BaseDocTemplate) -> None:
+        apply_document_settings(canvas, title=title, subject="Setup, turn, spells, colours, curse, end, scoring, notes")
+        canvas.saveState()
+        canvas.setFont(SANS, 7)
+        canvas.setFillColor("#6B7080")
+        canvas.drawString(margin, margin / 2, f"{content.title} \u00b7 reference \u00b7 page {doc.page}")
+        canvas.drawRightString(page_w - margin, margin / 2, "Fan-made play aid: every rule is retold in our own words.")
+        canvas.restoreState()
+        page = Rect(0, 0, paper.width, paper.height)
+        set_page_boxes(canvas, page, page, paper.width, paper.height)
+
+    doc = BaseDocTemplate(str(path), pagesize=(page_w, page_h), leftMargin=margin, rightMargin=margin,
+                          topMargin=margin, bottomMargin=margin, invariant=1, pageCompression=1,
+                          title=title, author="Spellbook Table", creator="Spellbook Table cardgen")
+    frame = Frame(margin, margin, page_w - 2 * margin, page_h - 2 * margin, id="body",
+                  leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=on_page)])
+    doc.build(reference_story(content, resolved, page_w - 2 * margin))
+    progress(1)
