@@ -257,6 +257,10 @@ def card_page(game: str, card_id: str) -> Response:
     card = catalog.find_card(card_id)
     if card is None:
         raise NotFound(f"{catalog.title} has no card '{card_id}'.")
+    if hasattr(catalog, "card_facts"):  # a game whose catalog describes its own cards (Mandragora)
+        return make_response(render_template(
+            "pages/card_facts.html", card=card, catalog=catalog, facts=catalog.card_facts(card),
+            rules=catalog.card_rules(card), title=catalog.label(card)))
     return make_response(render_template(
         "pages/card.html", card=card, catalog=catalog, segments=ability_segments(catalog, card),
         rules=card_rules(catalog, card), named_by=named_by(catalog, card),

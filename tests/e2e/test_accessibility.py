@@ -40,7 +40,7 @@ def open_seat(new_phone: Callable[[], BrowserContext], server: str, game: dict[s
 
 
 @pytest.mark.parametrize("path", ["/", "/rules", "/rules?q=summon", "/c/fillory/quentin", "/c/fillory/mercenaries",
-                                  "/c/fillory/no-such-card", "/join"])
+                                  "/c/fillory/no-such-card", "/join", "/c/mandragora/spellbook-blue-2"])
 def test_static_pages_have_no_serious_violations(new_phone: Callable[[], BrowserContext], path: str) -> None:
     page = new_phone().new_page()
     page.goto(path)
