@@ -15,6 +15,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.mandragora import MandragoraContent, ShopTile
 
+from ..colour import tint
 from ..faces import fit_font_size, text_width
 from ..imposition import ImpositionSettings, SheetInfo, impose
 from ..layout import LayoutError, SheetLayout, plan_layout
@@ -94,7 +95,7 @@ class ShopTileFront:
         # the start tile gives up some picture height to its curve along the bottom
         picture_y, picture_size, name_top, restock_y = (57, 23, 40, 26) if shop.start else (52, 30, 32, 16)
         picture = moon if night else sun
-        picture(canvas, cx, pt(picture_y), pt(picture_size), style.accent if not style.ink_saver else ink,
+        picture(canvas, cx, pt(picture_y), pt(picture_size), style.accent if not style.ink_saver else tint(ink, 0.4),
                 ground or WHITE)
         name_size = fit_font_size(shop.name, SERIF_BOLD, w - pt(16), 19, 11)
         canvas.setFillColor(ink)
