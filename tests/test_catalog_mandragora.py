@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
+from click.testing import CliRunner, Result
 
 from cardgen.catalog import DataError, content, load_game
 from cardgen.catalog.base import DEFAULT_DATA_DIR
 from cardgen.catalog.mandragora import COLOUR_SYMBOLS, EFFECTS, WHITE, MandragoraContent
+from cardgen.cli import main
 
 MANDRAGORA: MandragoraContent = content("mandragora")
 SOURCE = DEFAULT_DATA_DIR / "mandragora"
@@ -358,3 +360,41 @@ def test_problem_fields_are_separate(tmp_path: Path) -> None:
     (problem,) = caught.value.problems
     assert (problem.file, problem.record, problem.field) == (str(folder / "cards.toml"), "item 'ingredient-blue'",
                                                              "count")
+
+
+# -- cardgen check --------------------------------------------------------------------------------------
+
+def _check(root: Path) -> Result:
+    return CliRunner().invoke(main, ["check", "--data", str(root)])
+
+
+def test_cardgen_check_lists_mandragora_counts_and_notes() -> None:
+    result = _check(DEFAULT_DATA_DIR)
+    assert result.exit_code == 0, result.output
+    assert "mandragora: Mandragora: 106 cards, 8 spells, 6 colours, 10 shops, 55 rules, 13 notes" in result.output
+    assert "    colour Black:\n      [colour-table-black] colour table, black column: printed" in result.output
+    assert "[example-total] final-scoring example, total: printed 'TOTAL: 12 points' (kept, flagged)." in result.output
+
+
+def test_cardgen_check_reports_a_broken_mandragora_copy(tmp_path: Path) -> None:
+    folder = _copy(tmp_path)
+    shutil.copytree(DEFAULT_DATA_DIR / "print", tmp_path / "print")
+    _edit("cards.toml", BLUE_COUNT, BLUE_COUNT.replace("12", "11"))(folder)
+    theme = tmp_path / "print" / "themes" / "mandragora.toml"
+    theme.write_text(theme.read_text(encoding="utf-8").replace('traits = ["blue"]', 'traits = ["bleu"]'),
+                     encoding="utf-8")
+    result = _check(tmp_path)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "mandragora: 1 problem(s)",
+        f"  {folder}/cards.toml: item 'ingredient-blue': field 'count': 11 blue ingredients here, but the colour "
+        "table in game.toml says 12",
+    ]
+    _edit("cards.toml", BLUE_COUNT.replace("12", "11"), BLUE_COUNT)(folder)
+    result = _check(tmp_path)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "mandragora colour theme: 2 problem(s)",
+        f"  {theme}: family: field 'traits': colour 'blue' is in no family",
+        f"  {theme}: family 'Blue': field 'traits': unknown colour 'bleu'",
+    ]

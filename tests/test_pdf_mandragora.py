@@ -10,7 +10,7 @@ import functools
 import itertools
 from collections import Counter
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import pypdfium2 as pdfium
 import pytest
@@ -49,7 +49,7 @@ def variant(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., dict[str,
     """``variant(**options)`` builds the kit (once per distinct options) and returns its PDFs by name."""
     built: dict[str, dict[str, Path]] = {}
 
-    def make(**options: object) -> dict[str, Path]:
+    def make(**options: Any) -> dict[str, Path]:
         key = repr(sorted(options.items()))
         if key not in built:
             out = tmp_path_factory.mktemp("variant")
@@ -70,7 +70,8 @@ def _flat(text: str) -> str:
 
 @functools.lru_cache(maxsize=32)
 def _render(path: Path, page: int, dpi: float) -> Image.Image:
-    return pdfium.PdfDocument(str(path))[page].render(scale=dpi / 72).to_pil().convert("L")
+    image: Image.Image = pdfium.PdfDocument(str(path))[page].render(scale=dpi / 72).to_pil().convert("L")
+    return image
 
 
 def _url(card_id: str, base: str = "http://localhost:8000") -> str:
@@ -182,7 +183,8 @@ def test_day_and_night_tiles_look_different(kit: dict[str, Path], variant: Calla
         px = 40 / 25.4
         x0, y0 = (210 - 168) / 2 + (slot % 2) * 84, (297 - 252) / 2 + (slot // 2) * 84
         box = (x0 + 20, y0 + 20, x0 + 64, y0 + 64) if inner else (x0 + 0.5, y0 + 0.5, x0 + 3.5, y0 + 83.5)
-        return ImageStat.Stat(img.crop(tuple(int(v * px) for v in box))).mean[0] / 255
+        left, top, right, bottom = (int(v * px) for v in box)
+        return float(ImageStat.Stat(img.crop((left, top, right, bottom))).mean[0]) / 255
     assert slot_mean(kit["tiles"], night_slot, True) < 0.35 < 0.7 < slot_mean(kit["tiles"], day_slot, True)
     saver = variant(ink_saver=True, documents=("tiles",))["tiles"]
     assert slot_mean(saver, night_slot, True) > 0.8 and slot_mean(saver, day_slot, True) > 0.8
@@ -205,7 +207,9 @@ def test_marker_backs_sit_behind_their_fronts(kit: dict[str, Path], variant: Cal
     def dark_at(path: Path, page: int, x_mm: float) -> bool:
         img = _render(path, page, 30)
         px = 30 / 25.4
-        return img.getpixel((int(x_mm * px), int(50 * px))) < 128
+        value = img.getpixel((int(x_mm * px), int(50 * px)))
+        assert isinstance(value, int)
+        return value < 128
     assert dark_at(kit["tokens"], 0, 28) and dark_at(kit["tokens"], 1, 210 - 28)
     assert not dark_at(kit["tokens"], 1, 28)
     simplex = variant(duplex=False, documents=("tokens",))["tokens"]
