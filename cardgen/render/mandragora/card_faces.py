@@ -102,7 +102,7 @@ class CardFront:
         footer_top = self._footer(canvas, left, right, bottom, s)
         text_top = self._text(canvas, left, right, footer_top + pt(1.6 * s), header_bottom, s)
         art_top, art_bottom = header_bottom - pt(2.0 * s), text_top + pt(1.6 * s)
-        art = min(art_top - art_bottom, (right - left) * 0.62)
+        art = min(art_top - art_bottom, (right - left) * 0.75)
         if art >= pt(9):
             self._art(canvas, (left + right) / 2, (art_top + art_bottom) / 2, art, s)
 
