@@ -183,7 +183,7 @@ def test_forms_without_a_valid_csrf_token_get_a_400_page(hostile_server: Running
     new_game = {"player": ["Ann", "Ben", "", "", "", ""], "first": "0"}
     honest = requests.Session()
     token = csrf_token(honest, base + "/")
-    forged = [
+    forged: list[tuple[str, requests.Session, dict[str, Any]]] = [
         ("/new", requests.Session(), new_game),                                  # no token at all
         ("/new", honest, {**new_game, "csrf_token": "forged-" + token[7:]}),    # a token we did not issue
         ("/new", requests.Session(), {**new_game, "csrf_token": token}),        # another browser's token
@@ -229,7 +229,9 @@ def test_join_codes_and_tokens_are_drawn_at_random(tmp_path: Path) -> None:
     assert all(len(t) >= 32 and set(t) <= set(string.ascii_letters + string.digits + "-_") for t in tokens)
 
 
-def in_parallel(work: Callable[[requests.Session, list[str]], list[int]], values: list[str], threads: int = 4) -> list[int]:
+def in_parallel(work: Callable[[requests.Session, list[str]], list[int]], values: list[str],
+                threads: int = 4) -> list[int]:
+    """``work`` over ``values`` split between ``threads`` threads, each with its own connection."""
     results: list[int] = []
     lock = threading.Lock()
 

@@ -136,8 +136,8 @@ def test_generated_requests_get_documented_answers_and_never_a_5xx(target: Targe
     operation = target.schema.find_operation_by_label(label)
     assert operation is not None
     game_routes = "{game_id}" in operation.path
-    headers = [{}] + ([{"Authorization": f"Bearer {token}"} for game in target.games for token in game.tokens]
-                      if game_routes else [])
+    tokens = [token for game in target.games for token in game.tokens] if game_routes else []
+    headers: list[dict[str, str]] = [{}, *({"Authorization": f"Bearer {token}"} for token in tokens)]
     # schema-fitting cases may be aimed at a real game; schema-breaking ones go as generated (aiming could
     # mend them), only their game id may be a real one
     positive = [st.tuples(operation.as_strategy(generation_mode=GenerationMode.POSITIVE, headers=h),

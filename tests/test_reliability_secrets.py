@@ -166,7 +166,8 @@ class ServedGame:
         headers, cookies = {}, {}
         if viewer is not None:
             headers["Authorization"] = f"Bearer {token or self.tokens[viewer]}"
-            cookies[token_cookie(self.id, viewer if cookie_seat is None else cookie_seat)] = token or self.tokens[viewer]
+            cookie = token_cookie(self.id, viewer if cookie_seat is None else cookie_seat)
+            cookies[cookie] = token or self.tokens[viewer]
         return requests.get(self.server.base + path.format(id=self.id), headers=headers, cookies=cookies, timeout=10)
 
     def routes(self, viewer: int | None) -> dict[str, str]:
