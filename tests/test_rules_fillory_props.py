@@ -121,6 +121,11 @@ def test_each_suggested_score_gives_exactly_its_points(rng: random.Random, playe
         if entry["type"] == "score":
             after = fillory.apply(state, seat, entry["move"])
             assert after.vp(seat) - state.vp(seat) == entry["points"] == entry["cards"] ** 2
+        elif entry["type"] == "end_turn" and entry.get("discard_at_least"):
+            # over the hand limit: the suggestion names how many to discard, the player picks which
+            with pytest.raises(IllegalMove) as refused:
+                fillory.apply(state, seat, entry["move"])
+            assert refused.value.rule == "fillory.end.hand-limit"
         elif entry["type"] in ("play", "end_turn", "decline") or (entry["type"] == "trick" and entry["move"].get(
                 "trait") in ("Time", "Fillory", "Knowledge")):
             fillory.apply(state, seat, entry["move"])  # complete suggestions are legal as they stand
