@@ -14,8 +14,9 @@ phases, each bounded in time, one keep-alive connection per thread:
   whole answer is built every time);
 - bare: ``GET /api/games/<id>/version``, the cheapest answer the server gives, for the ratio.
 
-Prints rates and p50/p99 latency at each connection count beside the targets, the server's and
-the load client's CPU time, every unexpected status, and whether the server logged
+Prints rates and p50/p99 latency at each connection count beside the targets, the server's CPU
+time per request of each kind (read from /proc: unlike rates, it hardly depends on what else the
+machine is doing), the server's and the load client's CPU time, every unexpected status, and whether the server logged
 "database is locked" or a traceback.
 """
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
 import sys
@@ -130,6 +132,33 @@ def moves_phase(server_base: str, store: Store, connections: int, seconds: float
     return tally, tables
 
 
+def server_cpu_seconds(pid: int) -> float | None:
+    """CPU time so far of the server process and its workers (Linux /proc; None elsewhere).
+
+    Unlike requests per second, CPU time per request hardly depends on what else the machine runs.
+    """
+    try:
+        tick = os.sysconf("SC_CLK_TCK")
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        total = 0
+        for process in [str(pid), *children]:
+            fields = Path(f"/proc/{process}/stat").read_text().rpartition(")")[2].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+        return total / tick
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def timed_phase(pid: int, cpu: dict[tuple[str, int], float], key: tuple[str, int], run: Any) -> Any:
+    before = server_cpu_seconds(pid)
+    result = run()
+    after = server_cpu_seconds(pid)
+    tally = result[0] if isinstance(result, tuple) else result
+    if before is not None and after is not None and tally.ok:
+        cpu[key] = (after - before) / tally.ok * 1000
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=4.0, help="length of each phase")
@@ -148,19 +177,24 @@ def main() -> None:
             report.heading(f"Companion under load: companion serve {' '.join(args.serve_arg) or '(defaults)'}, "
                            f"{args.seconds:g} s per phase, games: {', '.join(sorted(GAMES))}")
             results: dict[tuple[str, int], Tally] = {}
+            cpu_ms: dict[tuple[str, int], float] = {}
+            pid = server.process.pid
             played: list[Table] = []
             for n in counts:
-                tally, tables = moves_phase(server.base, store, n, args.seconds, seed=n)
+                tally, tables = timed_phase(pid, cpu_ms, ("moves", n),
+                                            lambda: moves_phase(server.base, store, n, args.seconds, seed=n))
                 results[("moves", n)] = tally
                 played += tables
             for n in counts:
                 read_works = [repeated(request_bytes("GET", f"/api/games/{t.game_id}",
                                                 headers={"Authorization": f"Bearer {t.tokens[0]}"}), 10**6)
                          for t in (played * n)[:n]]
-                results[("reads", n)] = run_phase(host, int(port), read_works, args.seconds)
+                results[("reads", n)] = timed_phase(pid, cpu_ms, ("reads", n),
+                                                    lambda: run_phase(host, int(port), read_works, args.seconds))
                 bare_works = [repeated(request_bytes("GET", f"/api/games/{t.game_id}/version"), 10**6)
                         for t in (played * n)[:n]]
-                results[("bare", n)] = run_phase(host, int(port), bare_works, args.seconds)
+                results[("bare", n)] = timed_phase(pid, cpu_ms, ("bare", n),
+                                                   lambda: run_phase(host, int(port), bare_works, args.seconds))
             store.close()
         log = server.log()
     server_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -184,6 +218,11 @@ def main() -> None:
         share = reads.rate() / bare.rate() if bare.rate() else float("nan")
         report.target(f"api.read_share.{n}", f"state reads ÷ bare reads, {at}", share, "×", "at least",
                       READ_SHARE_TARGET)
+    for kind, what in (("moves", "move"), ("reads", "state read"), ("bare", "bare version read")):
+        if (kind, top) in cpu_ms:
+            report.info(f"api.server_cpu_ms.{kind}", f"server CPU time per {what} (all processes)", cpu_ms[(kind, top)],
+                        "ms", note=f"at {top} connections; {os.cpu_count()} cores could serve at most "
+                                   f"{1000 * (os.cpu_count() or 1) / cpu_ms[(kind, top)]:,.0f}/s with no load client")
     unexpected = {f"{kind}@{n} {status}": count for (kind, n), tally in results.items()
                   for status, count in tally.statuses.items() if status != 200}
     failures = [f for tally in results.values() for f in tally.failures]
