@@ -40,14 +40,20 @@ def _rule_rows(game: str, game_content: Any) -> Iterable[dict[str, Any]]:
 
 def _card_rows(game: str, game_content: Any) -> Iterable[dict[str, Any]]:
     describe_ability = getattr(game_content, "ability_text", None)
+    seen: set[tuple[str, str]] = set()
     for card in getattr(game_content, "cards", ()):
         traits = getattr(card, "traits", ())
         ability = describe_ability(card) if describe_ability else ""
         notes = " ".join(note.text for note in getattr(card, "notes", ()))
         parts = [f"Traits: {', '.join(traits)}." if traits else "", f"Ability: {ability}." if ability else "", notes]
-        yield {"kind": "card", "ref": card.id, "game": game, "title": card.name,
-               "body": " ".join(p for p in parts if p), "keywords": " ".join((card.id, *traits)),
-               "url": f"/c/{game}/{card.id}"}
+        body = " ".join(p for p in parts if p)
+        value = getattr(card, "value", None)
+        title = card.name if value is None else f"{card.name} ({value})"  # Blue Spellbook (0) … (3)
+        if (title, body) in seen:
+            continue  # identical copies (e.g. twelve Blue Ingredients) are one search result: the first copy
+        seen.add((title, body))
+        yield {"kind": "card", "ref": card.id, "game": game, "title": title,
+               "body": body, "keywords": " ".join((card.id, *traits)), "url": f"/c/{game}/{card.id}"}
 
 
 def build_index(games: Iterable[str] = GAMES) -> sqlite_utils.Database:
