@@ -170,7 +170,15 @@ def _writes(text: str) -> object:
     return render
 
 
-def test_games_go_to_processes_whole_and_biggest_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def only_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As in the CLI: no other thread runs (earlier tests in the session may have left one)."""
+    import threading
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+
+
+def test_games_go_to_processes_whole_and_biggest_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       only_thread: None) -> None:
     from cardgen.render import BuildOptions, plan_build
     from cardgen.render.build import parallel_groups
 
@@ -193,7 +201,9 @@ def test_a_threaded_process_never_forks(tmp_path: Path, monkeypatch: pytest.Monk
 
     monkeypatch.setattr("os.cpu_count", lambda: 4)
     plan = _plan_with(tmp_path, {"a": _writes("a"), "b": _writes("b")})
-    assert len(parallel_groups(plan)) == 2
+    with monkeypatch.context() as alone:
+        alone.setattr(threading, "active_count", lambda: 1)
+        assert len(parallel_groups(plan)) == 2
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
     other.start()
@@ -204,8 +214,8 @@ def test_a_threaded_process_never_forks(tmp_path: Path, monkeypatch: pytest.Monk
         other.join()
 
 
-def test_documents_written_by_other_processes_come_back_in_plan_order(tmp_path: Path,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_documents_written_by_other_processes_come_back_in_plan_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                      only_thread: None) -> None:
     from cardgen.render.build import parallel_groups, run_build
 
     monkeypatch.setattr("os.cpu_count", lambda: 3)
@@ -218,7 +228,7 @@ def test_documents_written_by_other_processes_come_back_in_plan_order(tmp_path: 
 
 
 def test_a_failure_in_another_process_is_raised_here_and_leaves_no_partial_file(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, only_thread: None) -> None:
     from cardgen.render.build import parallel_groups, run_build
 
     def explode(content: object, resolved: object, path: Path, progress: object) -> None:
