@@ -78,25 +78,12 @@ def test_runs_read_from_row_text_match_runs_read_module_by_module(payload: str) 
     assert encoded.runs() == plain.runs()
 
 
-@pytest.mark.parametrize("payload", PAYLOADS[::5])
-def test_path_rectangles_cover_exactly_the_dark_modules(payload: str) -> None:
-    matrix = qr.encode(payload)
-    n = matrix.modules
-    painted = [[0] * n for _ in range(n)]
-    for top, column, width, height in matrix.rectangles():
-        for row in range(top, top + height):
-            for col in range(column, column + width):
-                painted[row][col] += 1
-    assert painted == [[1 if dark else 0 for dark in row] for row in matrix.rows]
-    assert len(matrix.rectangles()) < len(matrix.runs())  # runs repeated below merge
-
-
-def test_drawn_path_is_the_rectangles_in_pdf_coordinates() -> None:
+def test_drawn_path_has_one_rectangle_per_dark_run() -> None:
     matrix = qr.encode("http://localhost:8000/c/fillory/quentin")
     operators = matrix.path_operators().splitlines()
-    assert len(operators) == len(matrix.rectangles())
-    top, column, width, height = matrix.rectangles()[0]
-    assert operators[0] == f"{column} {matrix.modules - top - height} {width} {height} re"
+    assert len(operators) == len(matrix.runs())
+    row, column, length = matrix.runs()[0]
+    assert operators[0] == f"{column} {matrix.modules - 1 - row} {length} 1 re"
     canvas = Canvas("/dev/null")
     qr.draw_qr(canvas, matrix, 10, 10, 50, dark="#223344")
     page = canvas.getCurrentPageContent()

@@ -65,28 +65,11 @@ class QrMatrix:
                     c += 1
         return out
 
-    def rectangles(self) -> list[tuple[int, int, int, int]]:
-        """The dark modules as (first row, first column, width, height): a run repeated in the rows
-        below it becomes one taller rectangle (fewer, shorter path operators than one per run)."""
-        done: list[tuple[int, int, int, int]] = []
-        open_: dict[tuple[int, int], tuple[int, int]] = {}  # (column, width) -> (first row, height)
-        for row, column, width in [*self.runs(), (self.modules + 1, -1, 0)]:  # a sentinel row closes all
-            for key in [k for k, (top, height) in open_.items() if top + height < row]:
-                top, height = open_.pop(key)
-                done.append((top, key[0], key[1], height))
-            if (column, width) in open_ and sum(open_[(column, width)]) == row:
-                top, height = open_[(column, width)]
-                open_[(column, width)] = (top, height + 1)
-            elif width:
-                open_[(column, width)] = (row, 1)
-        return sorted(done)
-
     def path_operators(self) -> str:
-        """PDF path operators for the dark modules in module units (y up, row 0 at the top); made once."""
+        """PDF path operators for every dark run in module units (y up, row 0 at the top); made once."""
         if not self._path:
             n = self.modules
-            self._path.append("\n".join(f"{column} {n - top - height} {width} {height} re"
-                                        for top, column, width, height in self.rectangles()))
+            self._path.append("\n".join(f"{column} {n - 1 - row} {length} 1 re" for row, column, length in self.runs()))
         return self._path[0]
 
 
