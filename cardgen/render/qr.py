@@ -1,8 +1,10 @@
 """QR codes drawn as one vector path: crisp at any printer resolution, small in the PDF.
 
-Codes use error correction M (a smudged or creased card still scans). :func:`encode` makes exactly
-the matrix the ``qrcode`` package makes, several times faster (:mod:`.qr_encode` says how;
-``tests/test_render_perf.py`` compares them, ``bench/bench_build.py`` measures both).
+Codes come from the ``qrcode`` package at error correction M (a smudged or creased card still
+scans) with one fixed mask pattern: left to itself, ``qrcode`` lays each symbol out eight times to
+score every mask, which was most of a deck's build time (about 4 ms a code; a fixed mask, which the
+QR standard allows, costs about 0.7 ms). Every printed code is decoded back in the tests, and
+``bench/bench_build.py`` measures both ways.
 
 Drawing is ours too: each row's runs of dark modules become rectangles of a single path in module
 units, filled once, on a light square that includes the 4-module quiet zone scanners need.
@@ -27,12 +29,10 @@ from qrcode.constants import ERROR_CORRECT_M
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from .qr_encode import encode_rows
-
 QUIET_ZONE_MODULES = 4
 _DARK_RUN = re.compile("1+")
 #: Bumped whenever encode() could give a different matrix for the same payload (invalidates caches).
-ENCODER_ID = f"ec-M/qrcode-{package_version('qrcode')}/encoder-2"
+ENCODER_ID = f"ec-M/qrcode-{package_version('qrcode')}/mask-2"
 
 
 @dataclass(frozen=True)
@@ -75,23 +75,35 @@ class QrMatrix:
 
 # -- encoding -------------------------------------------------------------------------------------
 
+#: The mask pattern every code uses (0-7; any is valid). Changing it changes every printed code.
+FIXED_MASK = 2
+
+
 def encode(payload: str) -> QrMatrix:
-    """Encode ``payload`` at level M (uncached: the benchmark measures this). Same matrix as ``qrcode``."""
-    version, rows = encode_rows(payload)
-    return _matrix(payload, version, rows, 4 * version + 17)
+    """Encode ``payload`` at level M with the fixed mask (uncached: the benchmark measures this)."""
+    return _qrcode_matrix(payload, FIXED_MASK)
+
+
+def encode_best_mask(payload: str) -> QrMatrix:
+    """``qrcode`` scoring all eight masks itself: the slower default, kept for the benchmark."""
+    return _qrcode_matrix(payload, None)
+
+
+def _qrcode_matrix(payload: str, mask: int | None) -> QrMatrix:
+    code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0, mask_pattern=mask)
+    code.add_data(payload)
+    code.make(fit=True)
+    lines = tuple("".join("1" if v else "0" for v in row) for row in code.get_matrix())
+    return _from_lines(payload, int(code.version), lines)
 
 
 def _matrix(payload: str, version: int, rows: list[int], n: int) -> QrMatrix:
-    lines = tuple(format(row, f"0{n}b") for row in rows)
+    """A matrix from rows held as integers (how the disk cache stores them)."""
+    return _from_lines(payload, version, tuple(format(row, f"0{n}b") for row in rows))
+
+
+def _from_lines(payload: str, version: int, lines: tuple[str, ...]) -> QrMatrix:
     return QrMatrix(payload, version, tuple(tuple(map("1".__eq__, line)) for line in lines), lines)
-
-
-def encode_with_qrcode(payload: str) -> QrMatrix:
-    """The ``qrcode`` package on its own (it scores every mask itself): the reference :func:`encode` matches."""
-    code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0)
-    code.add_data(payload)
-    code.make(fit=True)
-    return QrMatrix(payload, int(code.version), tuple(tuple(bool(v) for v in row) for row in code.get_matrix()))
 
 
 # -- caches -----------------------------------------------------------------------------------------
