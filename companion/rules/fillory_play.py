@@ -6,12 +6,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import random
 from typing import Any, Iterable
 
 from cardgen.catalog.fillory import AbilityOption
 
-from .fillory_state import CARDS, GAME, Board, FilloryState, card_id, trait_of
+from .fillory_state import CARDS, CARDS_WITH, GAME, Board, FilloryState, card_id, trait_of
 
 TRICK_CHANCE = 0.4      # how often a random player uses a card trick when one is possible
 SCORE_CHANCE = 0.85     # how often a random player scores when a trait would score
@@ -35,11 +37,12 @@ def trait_points(zone_card_ids: Iterable[str], scored_traits: Iterable[str] = ()
     """
     cards = {card_id(ref, "zone") for ref in zone_card_ids}
     done = {trait_of(ref, "scored").name for ref in scored_traits}
+    counts = Counter(trait for c in cards for trait in GAME.card(c).traits)
     found: list[dict[str, Any]] = []
     for trait in GAME.traits:
         if not trait.scorable or trait.name in done:
             continue
-        count = sum(1 for c in cards if GAME.card(c).has_trait(trait.name))
+        count = counts[trait.name]
         if count:
             found.append({"trait": trait.name, "cards": count, "points": count * count})
     found.sort(key=lambda entry: -entry["points"])
@@ -52,14 +55,12 @@ def _seat_trait_points(state: FilloryState, seat: int) -> list[dict[str, Any]]:
 
 def ability_targets(state: FilloryState, seat: int, option: AbilityOption) -> list[str]:
     """Cards the waiting ability's ``option`` could pick now (summon: anywhere but my zone)."""
-    def matches(card: str) -> bool:
-        return option.target == card if option.kind == "card" else GAME.card(card).has_trait(option.target)
-
+    named = (option.target,) if option.kind == "card" else CARDS_WITH[option.target]
     mine = f"zone:{seat}"
     if option.action == "summon":
-        return [c.id for c in CARDS if matches(c.id) and state.where(c.id) != mine]
-    return [c.id for c in CARDS if matches(c.id)
-            and (state.where(c.id) == "neutral" or (state.where(c.id).startswith("zone:") and state.where(c.id) != mine))]
+        return [c for c in named if state.where(c) != mine]
+    return [c for c in named
+            if (place := state.where(c)) == "neutral" or (place.startswith("zone:") and place != mine)]
 
 
 # --- advice --------------------------------------------------------------------------------------

@@ -18,7 +18,10 @@ from .base import IllegalMove
 GAME_ID = "fillory"
 GAME: FilloryContent = content(GAME_ID)
 CARDS: tuple[Card, ...] = tuple(sorted(GAME.cards, key=lambda card: card.number))
-CARD_INDEX: dict[str, int] = {card.id: i for i, card in enumerate(CARDS)}
+CARD_IDS: tuple[str, ...] = tuple(card.id for card in CARDS)
+CARD_INDEX: dict[str, int] = {card_id: i for i, card_id in enumerate(CARD_IDS)}
+#: Card ids carrying each trait, in card number order.
+CARDS_WITH: dict[str, tuple[str, ...]] = {t.name: tuple(c.id for c in CARDS if t.name in c.traits) for t in GAME.traits}
 RULE_IDS: frozenset[str] = frozenset(rule.id for rule in GAME.rules)
 
 Phase = Literal["deal", "play", "over"]
@@ -62,13 +65,13 @@ class FilloryState:
 
     def cards_at(self, place: str) -> list[str]:
         """Card ids at ``place`` in card number order."""
-        return [CARDS[i].id for i, loc in enumerate(self.locations) if loc == place]
+        return [card for card, loc in zip(CARD_IDS, self.locations) if loc == place]
 
     def by_place(self) -> dict[str, list[str]]:
         """Every occupied place with its card ids in card number order (one pass over the cards)."""
         found: dict[str, list[str]] = {}
-        for card, place in zip(CARDS, self.locations):
-            found.setdefault(place, []).append(card.id)
+        for card, place in zip(CARD_IDS, self.locations):
+            found.setdefault(place, []).append(card)
         return found
 
     def vp(self, seat: int) -> int:
@@ -101,10 +104,10 @@ class Board:
         return self.locations[CARD_INDEX[card_id]]
 
     def cards_at(self, place: str) -> list[str]:
-        return [CARDS[i].id for i, loc in enumerate(self.locations) if loc == place]
+        return [card for card, loc in zip(CARD_IDS, self.locations) if loc == place]
 
     def count_at(self, place: str) -> int:
-        return sum(1 for loc in self.locations if loc == place)
+        return self.locations.count(place)
 
     def move(self, card_id: str, place: str) -> None:
         self.locations[CARD_INDEX[card_id]] = place
