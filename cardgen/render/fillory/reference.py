@@ -11,21 +11,17 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, PageTemplate, Paragraph,
-                                Spacer, Table, TableStyle)
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
-from cardgen.catalog import DataNote
 from cardgen.catalog.fillory import FilloryContent
 
 from ..colour import tint
-from ..layout import Rect
+from ..documents import note_markup, render_flowing_document, rule_text
 from ..options import ResolvedOptions
-from ..pdf import apply_document_settings, pt, set_page_boxes
+from ..pdf import pt
 from ..registry import Progress
 from .style import FilloryStyle, fillory_style
 
-MARGIN_MM = 14.0
 SCORING_ROWS = 10
 
 PHASES: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -65,10 +61,6 @@ class _Swatch(Flowable):
         self.canv.roundRect(0, 0, self.width, self.height, self.height / 2, stroke=1, fill=1)
 
 
-def _rule_text(content: FilloryContent, rule_ids: tuple[str, ...]) -> str:
-    return " ".join(escape(content.rule(rule_id).text) for rule_id in rule_ids)
-
-
 def _grid_style(header_fill: str, line: str, zebra: str | None) -> TableStyle:
     commands: list[tuple[Any, ...]] = [
         ("BACKGROUND", (0, 0), (-1, 0), header_fill),
@@ -93,15 +85,6 @@ def _subject_label(content: FilloryContent, subject: str) -> str:
     return f"{card.name} (no. {card.number})" if card else subject
 
 
-def _note_markup(note: DataNote) -> str:
-    """One note as a short sentence: what was printed, what we read, and why."""
-    field = escape(note.field[:1].upper() + note.field[1:])
-    if note.action == "normalised":
-        return (f"<b>{field}</b>: printed \u2018{escape(note.printed)}\u2019, read as "
-                f"\u2018{escape(note.used)}\u2019. {escape(note.text)}")
-    return f"<b>{field}</b> as printed: \u2018{escape(note.printed)}\u2019. {escape(note.text)}"
-
-
 def reference_story(content: FilloryContent, resolved: ResolvedOptions, width: float) -> list[Flowable]:
     """The flowables of the reference sheet, in reading order."""
     style = fillory_style(resolved.specs.theme(content.game), resolved.options.ink_saver)
@@ -117,15 +100,15 @@ def reference_story(content: FilloryContent, resolved: ResolvedOptions, width: f
                   s.subtitle),
         Spacer(1, pt(2)),
         Paragraph("Setup", s.h2),
-        Paragraph(_rule_text(content, SETUP_RULES), s.body),
+        Paragraph(rule_text(content, SETUP_RULES), s.body),
         Paragraph("A turn in five phases", s.h2),
     ]
     rows = [[Paragraph("Phase", s.cell_bold), Paragraph("What you do", s.cell_bold)]]
-    rows += [[Paragraph(escape(name), s.cell_bold), Paragraph(_rule_text(content, ids), s.cell)]
+    rows += [[Paragraph(escape(name), s.cell_bold), Paragraph(rule_text(content, ids), s.cell)]
              for name, ids in PHASES]
     table = Table(rows, colWidths=[pt(26), width - pt(26)])
     table.setStyle(_grid_style(header_fill, line, zebra))
-    story += [table, Paragraph("Special abilities", s.h2), Paragraph(_rule_text(content, ABILITY_RULES), s.body)]
+    story += [table, Paragraph("Special abilities", s.h2), Paragraph(rule_text(content, ABILITY_RULES), s.body)]
 
     tricks = [t for t in content.traits if t.trick is not None]
     rows = [[Paragraph(h, s.cell_bold) for h in ("Trait", "Card trick (discard a card with the trait)", "Cards")]]
@@ -152,7 +135,7 @@ def reference_story(content: FilloryContent, resolved: ResolvedOptions, width: f
     ]))
     story.append(KeepTogether([
         Paragraph("Scoring: n cards of one trait score n × n", s.h2), table, Spacer(1, pt(1.5)),
-        Paragraph(_rule_text(content, ("fillory.score.once", "fillory.score.no-character")), s.small),
+        Paragraph(rule_text(content, ("fillory.score.once", "fillory.score.no-character")), s.small),
     ]))
 
     story += _trait_table(content, style, s, width, header_fill, line)
@@ -215,7 +198,7 @@ def _notes(content: FilloryContent, s: _Styles, width: float, header_fill: str, 
     """The data notes grouped by the card (or rule) they concern."""
     grouped: dict[str, list[str]] = {}
     for note in content.notes:
-        grouped.setdefault(_subject_label(content, note.subject), []).append(_note_markup(note))
+        grouped.setdefault(_subject_label(content, note.subject), []).append(note_markup(note))
     rows = [[Paragraph("Concerns", s.cell_bold), Paragraph("What the printed rulebook says and how we read it",
                                                            s.cell_bold)]]
     for subject, described in grouped.items():
@@ -229,28 +212,9 @@ def _notes(content: FilloryContent, s: _Styles, width: float, header_fill: str, 
 
 
 def render_reference(content: FilloryContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
-    paper = resolved.paper
-    page_w, page_h = pt(paper.width), pt(paper.height)
-    margin = pt(MARGIN_MM)
     title = f"{content.title}: reference sheet"
-
-    def on_page(canvas: Canvas, doc: BaseDocTemplate) -> None:
-        apply_document_settings(canvas, title=title, subject="Turn phases, card tricks, scoring, traits, notes")
-        canvas.saveState()
-        canvas.setFont("Helvetica", 7)
-        canvas.setFillColor("#6B7080")
-        canvas.drawString(margin, margin / 2, f"{content.title} · reference · page {doc.page}")
-        canvas.drawRightString(page_w - margin, margin / 2,
-                               "Fan-made play aid: every rule is retold in our own words.")
-        canvas.restoreState()
-        page = Rect(0, 0, paper.width, paper.height)
-        set_page_boxes(canvas, page, page, paper.width, paper.height)
-
-    doc = BaseDocTemplate(str(path), pagesize=(page_w, page_h), leftMargin=margin, rightMargin=margin,
-                          topMargin=margin, bottomMargin=margin, invariant=1, pageCompression=1,
-                          title=title, author="Spellbook Table", creator="Spellbook Table cardgen")
-    frame = Frame(margin, margin, page_w - 2 * margin, page_h - 2 * margin, id="body",
-                  leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-    doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=on_page)])
-    doc.build(reference_story(content, resolved, page_w - 2 * margin))
+    render_flowing_document(path, resolved.paper, title=title,
+                            subject="Turn phases, card tricks, scoring, traits, notes",
+                            footer=f"{content.title} \u00b7 reference",
+                            story=lambda width: reference_story(content, resolved, width))
     progress(1)

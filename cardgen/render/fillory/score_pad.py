@@ -14,9 +14,9 @@ from reportlab.pdfgen.canvas import Canvas
 from cardgen.catalog.fillory import FilloryContent
 
 from ..colour import tint
-from ..layout import Rect
+from ..documents import finish_single_page
 from ..options import ResolvedOptions
-from ..pdf import new_canvas, pt, set_page_boxes
+from ..pdf import new_canvas, pt
 from ..registry import Progress
 from .style import FilloryStyle, fillory_style
 
@@ -175,11 +175,5 @@ def render_score_pad(content: FilloryContent, resolved: ResolvedOptions, path: P
     side_left = left + table_w + pt(7)
     checklist_bottom = _trait_checklist(canvas, content, style, side_left, right, y)
     _squares(canvas, style, side_left, right, checklist_bottom - pt(6))
-    canvas.setFont("Helvetica", 7)
-    canvas.setFillColor("#6B7080")
-    canvas.drawString(left, bottom, f"{content.title} · score sheet · print one per player")
-    page = Rect(0, 0, paper.width, paper.height)
-    set_page_boxes(canvas, page, page, paper.width, paper.height)
-    canvas.showPage()
-    canvas.save()
+    finish_single_page(canvas, paper, f"{content.title} · score sheet · print one per player", left, bottom)
     progress(1)

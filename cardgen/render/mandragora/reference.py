@@ -13,22 +13,19 @@ from xml.sax.saxutils import escape
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, PageTemplate, Paragraph, Spacer,
-                                Table, TableStyle)
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
-from cardgen.catalog import DataNote
 from cardgen.catalog.mandragora import EFFECT_KINDS, MandragoraContent
 
 from ..colour import tint
-from ..layout import Rect
+from ..documents import note_markup, render_flowing_document, rule_text
 from ..options import ResolvedOptions
-from ..pdf import apply_document_settings, pt, set_page_boxes
+from ..pdf import pt
 from ..registry import Progress
 from .glyphs import spell_glyph
 from .style import SANS, SANS_BOLD, SERIF_BOLD, MandragoraStyle, style_for
 from .symbols import EFFECT_DRAWERS, Drawer, colour_symbol, mandrake, scroll
 
-MARGIN_MM = 14.0
 LINE = "#C9CCD6"
 SETUP = ("mandragora.setup.shops", "mandragora.setup.spells", "mandragora.setup.markers", "mandragora.setup.players",
          "mandragora.setup.mandrake", "mandragora.setup.deck", "mandragora.setup.stock", "mandragora.turn.order")
@@ -74,10 +71,6 @@ def _drawer(draw: Callable[..., None], *args: str) -> Drawer:
     def bound(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
         draw(canvas, *args, cx, cy, size, ink, light)
     return bound
-
-
-def _rules(content: MandragoraContent, ids: tuple[str, ...]) -> str:
-    return " ".join(escape(content.rule(rule_id).text) for rule_id in ids)
 
 
 def _grid(header_fill: str, zebra: str | None, *, header: bool = True) -> TableStyle:
@@ -128,7 +121,7 @@ def _turn(content: MandragoraContent, s: _Styles, style: MandragoraStyle, width:
         ("TOPPADDING", (0, 0), (-1, -1), 5), ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
         ("LINEAFTER", (0, 0), (0, 0), 0.8, style.accent),
     ]))
-    return [Paragraph("Your turn: do one of two things", s.h2), Paragraph(_rules(content, ("mandragora.turn.choice",)),
+    return [Paragraph("Your turn: do one of two things", s.h2), Paragraph(rule_text(content, ("mandragora.turn.choice",)),
                                                                           s.body), Spacer(1, pt(1.5)), table]
 
 
@@ -151,7 +144,7 @@ def _spells(content: MandragoraContent, s: _Styles, style: MandragoraStyle, widt
                  for v in range(content.spell_values[0], content.spell_values[1] + 1)}
     stacks = ", ".join(f"value {v}: {n} cards" for v, n in per_value.items())
     return [Paragraph(f"The {len(content.spells)} spells ({len(content.spell_cards)} cards)", s.h2),
-            Paragraph(_rules(content, ("mandragora.effect.kinds",)), s.body), Spacer(1, pt(1.5)), table,
+            Paragraph(rule_text(content, ("mandragora.effect.kinds",)), s.body), Spacer(1, pt(1.5)), table,
             Spacer(1, pt(1.2)), Paragraph(f"Spell stacks: {stacks}. A spell's value is its points at the end.",
                                           s.small)]
 
@@ -184,7 +177,7 @@ def _colours(content: MandragoraContent, s: _Styles, style: MandragoraStyle, wid
     table.setStyle(_grid(header_fill, zebra))
     return [KeepTogether([
         Paragraph(f"The {len(content.items)} magical items: colours and symbols", s.h2),
-        Paragraph(_rules(content, ("mandragora.components.colours",)), s.body), Spacer(1, pt(1.5)), table])]
+        Paragraph(rule_text(content, ("mandragora.components.colours",)), s.body), Spacer(1, pt(1.5)), table])]
 
 
 def _scoring(content: MandragoraContent, s: _Styles) -> list[Flowable]:
@@ -195,7 +188,7 @@ def _scoring(content: MandragoraContent, s: _Styles) -> list[Flowable]:
             f"Curse marker {result.curse}. {example.colours_in_hand} colours in hand, Disappearance clears "
             f"{example.colours_removed}: {result.colours}. Total <b>{result.total}</b> "
             f"(the rulebook prints {example.printed_total}; see the notes).")
-    return [Paragraph("Scoring", s.h2), Paragraph(_rules(content, SCORE), s.body), Spacer(1, pt(1.5)),
+    return [Paragraph("Scoring", s.h2), Paragraph(rule_text(content, SCORE), s.body), Spacer(1, pt(1.5)),
             Paragraph(text, s.body)]
 
 
@@ -218,7 +211,7 @@ def _removals(content: MandragoraContent, s: _Styles, width: float) -> list[Flow
     table = Table(rows, colWidths=[pt(26), width - pt(26)])
     table.setStyle(_grid("#FFFFFF", None, header=False))
     return [KeepTogether([Paragraph("Fewer than four sorcerers", s.h2),
-                          Paragraph(_rules(content, ("mandragora.setup.players",)), s.body), Spacer(1, pt(1.5)),
+                          Paragraph(rule_text(content, ("mandragora.setup.players",)), s.body), Spacer(1, pt(1.5)),
                           table])]
 
 
@@ -232,19 +225,11 @@ def _shops(content: MandragoraContent, s: _Styles) -> list[Flowable]:
             Paragraph(f"A suggested circle, clockwise, for a first game: {circle}.", s.small)]
 
 
-def _note_markup(note: DataNote) -> str:
-    field = escape(note.field[:1].upper() + note.field[1:])
-    if note.action == "normalised":
-        return (f"<b>{field}</b>: printed \u2018{escape(note.printed)}\u2019, read as \u2018{escape(note.used)}\u2019. "
-                f"{escape(note.text)}")
-    return f"<b>{field}</b> as printed: \u2018{escape(note.printed)}\u2019 (flagged). {escape(note.text)}"
-
-
 def _notes(content: MandragoraContent, s: _Styles, width: float, header_fill: str, zebra: str | None) -> list[Flowable]:
     rows = [[Paragraph("Concerns", s.cell_bold), Paragraph("What the rulebook says and how we read it", s.cell_bold)]]
     for note in content.notes:
         label = content.subject_label(note.subject)
-        rows.append([Paragraph(escape(label[:1].upper() + label[1:]), s.cell_bold), Paragraph(_note_markup(note), s.cell)])
+        rows.append([Paragraph(escape(label[:1].upper() + label[1:]), s.cell_bold), Paragraph(note_markup(note, flagged=True), s.cell)])
     table = Table(rows, colWidths=[pt(30), width - pt(30)], repeatRows=1)
     table.setStyle(_grid(header_fill, zebra))
     return [Paragraph("Notes on the rulebook", s.h2),
@@ -279,27 +264,9 @@ def reference_story(content: MandragoraContent, resolved: ResolvedOptions, width
 
 
 def render_reference(content: MandragoraContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
-    paper = resolved.paper
-    page_w, page_h = pt(paper.width), pt(paper.height)
-    margin = pt(MARGIN_MM)
     title = f"{content.title}: reference sheet"
-
-    def on_page(canvas: Canvas, doc: BaseDocTemplate) -> None:
-        apply_document_settings(canvas, title=title, subject="Setup, turn, spells, colours, curse, end, scoring, notes")
-        canvas.saveState()
-        canvas.setFont(SANS, 7)
-        canvas.setFillColor("#6B7080")
-        canvas.drawString(margin, margin / 2, f"{content.title} \u00b7 reference \u00b7 page {doc.page}")
-        canvas.drawRightString(page_w - margin, margin / 2, "Fan-made play aid: every rule is retold in our own words.")
-        canvas.restoreState()
-        page = Rect(0, 0, paper.width, paper.height)
-        set_page_boxes(canvas, page, page, paper.width, paper.height)
-
-    doc = BaseDocTemplate(str(path), pagesize=(page_w, page_h), leftMargin=margin, rightMargin=margin,
-                          topMargin=margin, bottomMargin=margin, invariant=1, pageCompression=1,
-                          title=title, author="Spellbook Table", creator="Spellbook Table cardgen")
-    frame = Frame(margin, margin, page_w - 2 * margin, page_h - 2 * margin, id="body",
-                  leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-    doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=on_page)])
-    doc.build(reference_story(content, resolved, page_w - 2 * margin))
+    render_flowing_document(path, resolved.paper, title=title,
+                            subject="Setup, turn, spells, colours, curse, end, scoring, notes",
+                            footer=f"{content.title} \u00b7 reference",
+                            story=lambda width: reference_story(content, resolved, width))
     progress(1)

@@ -15,9 +15,9 @@ from reportlab.pdfgen.canvas import Canvas
 from cardgen.catalog.mandragora import MandragoraContent
 
 from ..colour import tint
-from ..layout import Rect
+from ..documents import finish_single_page
 from ..options import ResolvedOptions
-from ..pdf import new_canvas, pt, set_page_boxes
+from ..pdf import new_canvas, pt
 from ..registry import Progress
 from .style import SANS, SANS_BOLD, SERIF_BOLD, MandragoraStyle, style_for
 from .symbols import colour_symbol, mandrake
@@ -187,11 +187,5 @@ def render_score_pad(content: MandragoraContent, resolved: ResolvedOptions, path
     y = _header(canvas, content, style, left, right, top)
     y = _score_table(canvas, content, style, left, right, y, bottom + pt(FOOTER_MM))
     _footer(canvas, content, style, left, right, y - pt(4))
-    canvas.setFont(SANS, 7)
-    canvas.setFillColor("#6B7080")
-    canvas.drawString(left, bottom, f"{content.title} \u00b7 score sheet \u00b7 print one per game")
-    page = Rect(0, 0, paper.width, paper.height)
-    set_page_boxes(canvas, page, page, paper.width, paper.height)
-    canvas.showPage()
-    canvas.save()
+    finish_single_page(canvas, paper, f"{content.title} \u00b7 score sheet \u00b7 print one per game", left, bottom)
     progress(1)

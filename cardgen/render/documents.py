@@ -1,0 +1,88 @@
+"""Document plumbing shared by every game's print kit: flowing text documents (reference sheets) with a
+footer on every page, one-page sheets finished with a footer line, and the rule texts they quote."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Protocol
+from xml.sax.saxutils import escape
+
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
+
+from cardgen.catalog import DataNote, RuleEntry
+
+from .layout import Rect
+from .pdf import apply_document_settings, pt, set_page_boxes
+from .print_specs import PaperSize
+
+FOOTER_FONT = "Helvetica"
+FOOTER_SIZE = 7
+FOOTER_INK = "#6B7080"
+REFERENCE_MARGIN_MM = 14.0
+RETOLD_NOTICE = "Fan-made play aid: every rule is retold in our own words."
+
+
+class RuleSource(Protocol):
+    """Any game content that looks rule entries up by id."""
+
+    def rule(self, rule_id: str) -> RuleEntry: ...
+
+
+def rule_text(content: RuleSource, rule_ids: tuple[str, ...]) -> str:
+    """The texts of the given rule entries, escaped for a Paragraph, joined by spaces."""
+    return " ".join(escape(content.rule(rule_id).text) for rule_id in rule_ids)
+
+
+def set_full_page_boxes(canvas: Canvas, paper: PaperSize) -> None:
+    """Trim and bleed boxes equal to the whole page (documents printed edge to edge as they are)."""
+    page = Rect(0, 0, paper.width, paper.height)
+    set_page_boxes(canvas, page, page, paper.width, paper.height)
+
+
+def finish_single_page(canvas: Canvas, paper: PaperSize, footer: str, x: float, y: float) -> None:
+    """Draw the footer line at (x, y), set the page boxes and write the one-page document."""
+    canvas.setFont(FOOTER_FONT, FOOTER_SIZE)
+    canvas.setFillColor(FOOTER_INK)
+    canvas.drawString(x, y, footer)
+    set_full_page_boxes(canvas, paper)
+    canvas.showPage()
+    canvas.save()
+
+
+def render_flowing_document(path: Path, paper: PaperSize, *, title: str, subject: str, footer: str,
+                            story: Callable[[float], list[Flowable]],
+                            margin_mm: float = REFERENCE_MARGIN_MM) -> None:
+    """A multi-page document from a story of flowables (built for the frame width it is given), with
+    ``footer`` and the page number bottom left and the retold-rules notice bottom right on every page."""
+    page_w, page_h = pt(paper.width), pt(paper.height)
+    margin = pt(margin_mm)
+
+    def on_page(canvas: Canvas, doc: BaseDocTemplate) -> None:
+        apply_document_settings(canvas, title=title, subject=subject)
+        canvas.saveState()
+        canvas.setFont(FOOTER_FONT, FOOTER_SIZE)
+        canvas.setFillColor(FOOTER_INK)
+        canvas.drawString(margin, margin / 2, f"{footer} \u00b7 page {doc.page}")
+        canvas.drawRightString(page_w - margin, margin / 2, RETOLD_NOTICE)
+        canvas.restoreState()
+        set_full_page_boxes(canvas, paper)
+
+    doc = BaseDocTemplate(str(path), pagesize=(page_w, page_h), leftMargin=margin, rightMargin=margin,
+                          topMargin=margin, bottomMargin=margin, invariant=1, pageCompression=1,
+                          title=title, author="Spellbook Table", creator="Spellbook Table cardgen")
+    frame = Frame(margin, margin, page_w - 2 * margin, page_h - 2 * margin, id="body",
+                  leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=on_page)])
+    doc.build(story(page_w - 2 * margin))
+
+
+def note_markup(note: DataNote, *, flagged: bool = False) -> str:
+    """One data note as a short sentence: what was printed, what we read, and why (``flagged``: the
+    notes of kept-as-printed fields say so)."""
+    field = escape(note.field[:1].upper() + note.field[1:])
+    if note.action == "normalised":
+        return (f"<b>{field}</b>: printed \u2018{escape(note.printed)}\u2019, read as "
+                f"\u2018{escape(note.used)}\u2019. {escape(note.text)}")
+    kept = " (flagged)" if flagged else ""
+    return f"<b>{field}</b> as printed: \u2018{escape(note.printed)}\u2019{kept}. {escape(note.text)}"
