@@ -9,7 +9,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 Provenance = Literal["rulebook", "authored"]
 PROVENANCES: tuple[str, ...] = ("rulebook", "authored")
@@ -72,6 +72,43 @@ class RuleEntry:
     text: str
     tags: tuple[str, ...] = ()
     provenance: Provenance = "rulebook"
+
+
+CardT = TypeVar("CardT")
+
+
+class CardAndRuleLookups(Generic[CardT]):
+    """The card and rule look-ups every game's content shares. A game's frozen content dataclass derives
+    from this and calls :meth:`_index_lookups` from ``__post_init__`` with its cards under every key they
+    may be asked by (lower-case keys match a reference in any case)."""
+
+    title: str
+    rules: tuple[RuleEntry, ...]
+    _card_keys: dict[str, CardT]
+    _rules_by_id: dict[str, RuleEntry]
+
+    def _index_lookups(self, card_keys: dict[str, CardT]) -> None:
+        object.__setattr__(self, "_card_keys", card_keys)
+        object.__setattr__(self, "_rules_by_id", {r.id: r for r in self.rules})
+
+    def card(self, ref: str) -> CardT:
+        """A card by one of its keys, in any case; raises KeyError naming the reference."""
+        found = self._card_keys.get(ref) or self._card_keys.get(ref.strip().casefold())
+        if found is None:
+            raise KeyError(f"no card '{ref}' in {self.title}")
+        return found
+
+    def find_card(self, ref: str) -> CardT | None:
+        try:
+            return self.card(ref)
+        except KeyError:
+            return None
+
+    def rule(self, rule_id: str) -> RuleEntry:
+        found = self._rules_by_id.get(rule_id)
+        if found is None:
+            raise KeyError(f"no rule '{rule_id}'")
+        return found
 
 
 @dataclass

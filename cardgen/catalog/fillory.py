@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from .base import DataError, DataNote, Provenance, Reader, RuleEntry, load_notes, load_rules
+from .base import CardAndRuleLookups, DataError, DataNote, Provenance, Reader, RuleEntry, load_notes, load_rules
 
 GAME_ID = "fillory"
 
@@ -78,7 +78,7 @@ class Card:
 
 
 @dataclass(frozen=True)
-class FilloryContent:
+class FilloryContent(CardAndRuleLookups[Card]):
     game: str
     title: str
     source: str
@@ -99,21 +99,8 @@ class FilloryContent:
         for c in self.cards:
             index[c.id] = c
             index[c.name.casefold()] = c
-        object.__setattr__(self, "_index", index)
+        self._index_lookups(index)  # card() by id or by name in any case, find_card(), rule()
         object.__setattr__(self, "_traits", {t.name.casefold(): t for t in self.traits})
-
-    def card(self, ref: str) -> Card:
-        """A card by id or by name in any case; raises KeyError naming the reference."""
-        found = self._index.get(ref) or self._index.get(ref.strip().casefold())  # type: ignore[attr-defined]
-        if found is None:
-            raise KeyError(f"no card '{ref}' in {self.title}")
-        return found
-
-    def find_card(self, ref: str) -> Card | None:
-        try:
-            return self.card(ref)
-        except KeyError:
-            return None
 
     def trait(self, name: str) -> Trait:
         found = self._traits.get(name.strip().casefold())  # type: ignore[attr-defined]
@@ -126,12 +113,6 @@ class FilloryContent:
             return self.trait(name)
         except KeyError:
             return None
-
-    def rule(self, rule_id: str) -> RuleEntry:
-        for r in self.rules:
-            if r.id == rule_id:
-                return r
-        raise KeyError(f"no rule '{rule_id}'")
 
     def ability_text(self, card: Card) -> str:
         """The special ability as one short sentence, e.g. 'Summon Julia, Alice or Penny'."""

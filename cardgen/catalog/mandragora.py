@@ -9,11 +9,11 @@ the loader itself lives in :mod:`cardgen.catalog.mandragora_load`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from .base import DataNote, Provenance, RuleEntry
+from .base import CardAndRuleLookups, DataNote, Provenance, RuleEntry
 
 GAME_ID = "mandragora"
 
@@ -182,7 +182,7 @@ class ScoringExample:
 
 
 @dataclass(frozen=True)
-class MandragoraContent:
+class MandragoraContent(CardAndRuleLookups[Card]):
     game: str
     title: str
     source: str
@@ -211,27 +211,11 @@ class MandragoraContent:
     scoring_example: ScoringExample
     rules: tuple[RuleEntry, ...]
     notes: tuple[DataNote, ...]
-    _cards: dict[str, Card] = field(init=False, repr=False, compare=False)
-    _rules: dict[str, RuleEntry] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_cards", {c.id: c for c in self.cards})
-        object.__setattr__(self, "_rules", {r.id: r for r in self.rules})
+        self._index_lookups({c.id: c for c in self.cards})  # card() by id in any case, find_card(), rule()
 
     # -- look-ups -------------------------------------------------------------------------------
-    def card(self, ref: str) -> Card:
-        """A card by id, in any case; raises KeyError naming the reference."""
-        found = self._cards.get(ref) or self._cards.get(ref.strip().casefold())
-        if found is None:
-            raise KeyError(f"no card '{ref}' in {self.title}")
-        return found
-
-    def find_card(self, ref: str) -> Card | None:
-        try:
-            return self.card(ref)
-        except KeyError:
-            return None
-
     def spell(self, ref: str) -> Spell:
         """A spell by id or name, in any case."""
         key = ref.strip().casefold()
@@ -254,12 +238,6 @@ class MandragoraContent:
             if key in (shop.id, shop.name.casefold()):
                 return shop
         raise KeyError(f"no shop '{ref}' in {self.title}")
-
-    def rule(self, rule_id: str) -> RuleEntry:
-        found = self._rules.get(rule_id)
-        if found is None:
-            raise KeyError(f"no rule '{rule_id}'")
-        return found
 
     # -- groups of cards ------------------------------------------------------------------------
     @property
@@ -384,7 +362,7 @@ class MandragoraContent:
                        "mandragora.black.magic", "mandragora.score.colours"]
         if self.removed_with(card):
             wanted.append("mandragora.setup.players")
-        return [self.rule(rule_id) for rule_id in dict.fromkeys(wanted) if rule_id in self._rules]
+        return [self.rule(rule_id) for rule_id in dict.fromkeys(wanted) if rule_id in self._rules_by_id]
 
     def subject_label(self, subject: str) -> str:
         """Who a data note is about, for people: 'the rulebook', 'colour Black', a card's label."""
