@@ -7,12 +7,14 @@ millimetres beyond every trim edge; imposition clips whatever a given sheet posi
 
 from __future__ import annotations
 
+import math
 from typing import Protocol
 
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from .pdf import pt
 from .print_specs import CardSize
 
 
@@ -40,3 +42,47 @@ def wrap(text: str, font: str, size: float, max_width: float) -> list[str]:
 
 def text_width(text: str, font: str, size: float) -> float:
     return stringWidth(text, font, size)
+
+
+def tracked_text(canvas: Canvas, cx: float, y: float, text: str, font: str, size: float, tracking: float) -> None:
+    """Display capitals centred on ``cx``, with extra space between letters (``tracking`` in ems)."""
+    space = size * tracking
+    width = text_width(text, font, size) + space * (len(text) - 1)
+    canvas.setFont(font, size)
+    canvas.drawString(cx - width / 2, y, text, charSpace=space)
+
+
+def double_border(canvas: Canvas, x: float, y: float, width: float, height: float, scale: float,
+                  line_width: float) -> None:
+    """A rounded frame (``line_width`` points, times ``scale``) with a hairline frame just inside it, in the
+    current stroke colour: the border of the card backs."""
+    canvas.setLineWidth(line_width * scale)
+    canvas.roundRect(x, y, width, height, radius=pt(2.2 * scale), stroke=1, fill=0)
+    gap = pt(1.3 * scale)
+    canvas.setLineWidth(0.35 * scale)
+    canvas.roundRect(x + gap, y + gap, width - 2 * gap, height - 2 * gap, radius=pt(1.6 * scale), stroke=1, fill=0)
+
+
+def double_ring(canvas: Canvas, cx: float, cy: float, radius: float, scale: float) -> None:
+    """A ring with a hairline ring just inside it, in the current stroke colour."""
+    canvas.setLineWidth(0.8 * scale)
+    canvas.circle(cx, cy, radius, stroke=1, fill=0)
+    canvas.setLineWidth(0.35 * scale)
+    canvas.circle(cx, cy, radius * 0.9, stroke=1, fill=0)
+
+
+def eight_pointed_star(canvas: Canvas, cx: float, cy: float, outer: float, inner: float, line_width: float) -> None:
+    """The outline of an eight-pointed star (points ``outer`` from the centre, notches ``inner``), one point
+    straight up, in the current stroke colour."""
+    path = canvas.beginPath()
+    for k in range(16):
+        angle = math.pi / 2 + k * math.pi / 8
+        r = outer if k % 2 == 0 else inner
+        x, y = cx + r * math.cos(angle), cy + r * math.sin(angle)
+        if k == 0:
+            path.moveTo(x, y)
+        else:
+            path.lineTo(x, y)
+    path.close()
+    canvas.setLineWidth(line_width)
+    canvas.drawPath(path, stroke=1, fill=0)

@@ -8,7 +8,6 @@ footer with the card number and a QR code to the card's companion page.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
@@ -18,7 +17,8 @@ from reportlab.platypus import Paragraph
 
 from cardgen.catalog.fillory import Card, FilloryContent
 
-from ..faces import fit_font_size, text_width, wrap
+from ..faces import (double_border, double_ring, eight_pointed_star, fit_font_size, text_width, tracked_text,
+                     wrap)
 from ..pdf import pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix, draw_qr
@@ -269,11 +269,7 @@ class FilloryCardBack:
         w, h = pt(self.size.width), pt(self.size.height)
         lines = self.style.back_lines
         canvas.setStrokeColor(lines)
-        canvas.setLineWidth(0.8 * scale)
-        canvas.roundRect(px, py, pw, ph, radius=pt(2.2 * scale), stroke=1, fill=0)
-        gap = pt(1.3 * scale)
-        canvas.setLineWidth(0.35 * scale)
-        canvas.roundRect(px + gap, py + gap, pw - 2 * gap, ph - 2 * gap, radius=pt(1.6 * scale), stroke=1, fill=0)
+        double_border(canvas, px, py, pw, ph, scale, 0.8)
         cx, cy = w / 2, h / 2
         self._emblem(canvas, cx, cy, min(pw, ph) * 0.33, scale)
         self._title(canvas, cx, cy, ph, scale)
@@ -286,22 +282,8 @@ class FilloryCardBack:
     def _emblem(self, canvas: Canvas, cx: float, cy: float, radius: float, scale: float) -> None:
         """Two rings and an eight-pointed star: a spell circle made of plain geometry."""
         canvas.setStrokeColor(self.style.back_lines)
-        canvas.setLineWidth(0.8 * scale)
-        canvas.circle(cx, cy, radius, stroke=1, fill=0)
-        canvas.setLineWidth(0.35 * scale)
-        canvas.circle(cx, cy, radius * 0.9, stroke=1, fill=0)
-        path = canvas.beginPath()
-        for k in range(16):
-            angle = math.pi / 2 + k * math.pi / 8
-            r = radius * (0.86 if k % 2 == 0 else 0.36)
-            x, y = cx + r * math.cos(angle), cy + r * math.sin(angle)
-            if k == 0:
-                path.moveTo(x, y)
-            else:
-                path.lineTo(x, y)
-        path.close()
-        canvas.setLineWidth(0.6 * scale)
-        canvas.drawPath(path, stroke=1, fill=0)
+        double_ring(canvas, cx, cy, radius, scale)
+        eight_pointed_star(canvas, cx, cy, radius * 0.86, radius * 0.36, 0.6 * scale)
         canvas.circle(cx, cy, radius * 0.2, stroke=1, fill=0)
         canvas.setFillColor(self.style.back_lines)
         canvas.circle(cx, cy, radius * 0.06, stroke=0, fill=1)
@@ -311,14 +293,5 @@ class FilloryCardBack:
         canvas.setFillColor(self.style.back_text)
         big, small = 10.5 * scale, 6.0 * scale
         base = cy + panel_h * 0.335
-        canvas.setFont(BOLD, big)
-        _tracked(canvas, cx, base, "MAGICIANS", BOLD, big, 0.28)
-        canvas.setFont(REGULAR, small)
-        _tracked(canvas, cx, base - small * 1.8, "OF FILLORY", REGULAR, small, 0.45)
-
-
-def _tracked(canvas: Canvas, cx: float, y: float, text: str, font: str, size: float, tracking: float) -> None:
-    """Centred display capitals with extra space between letters (``tracking`` in ems)."""
-    space = size * tracking
-    width = text_width(text, font, size) + space * (len(text) - 1)
-    canvas.drawString(cx - width / 2, y, text, charSpace=space)
+        tracked_text(canvas, cx, base, "MAGICIANS", BOLD, big, 0.28)
+        tracked_text(canvas, cx, base - small * 1.8, "OF FILLORY", REGULAR, small, 0.45)

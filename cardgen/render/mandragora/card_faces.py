@@ -20,7 +20,7 @@ from reportlab.platypus import Paragraph
 from cardgen.catalog.mandragora import EFFECT_KINDS, Card, MandragoraContent
 
 from ..colour import tint
-from ..faces import fit_font_size, text_width
+from ..faces import double_border, double_ring, eight_pointed_star, fit_font_size, text_width, tracked_text
 from ..pdf import pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix, draw_qr
@@ -334,18 +334,10 @@ class CardBack:
             canvas.rect(0, 0, w, h, stroke=1, fill=0)
         inset = pt(max(2.4, 3.0 * s))
         canvas.setStrokeColor(lines)
-        canvas.setLineWidth(0.9 * s)
-        canvas.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, radius=pt(2.2 * s), stroke=1, fill=0)
-        gap = pt(1.3 * s)
-        canvas.setLineWidth(0.35 * s)
-        canvas.roundRect(inset + gap, inset + gap, w - 2 * (inset + gap), h - 2 * (inset + gap), radius=pt(1.6 * s),
-                         stroke=1, fill=0)
+        double_border(canvas, inset, inset, w - 2 * inset, h - 2 * inset, s, 0.9)
         cx, cy = w / 2, h / 2
         radius = min(w, h) * 0.3
-        canvas.setLineWidth(0.8 * s)
-        canvas.circle(cx, cy, radius, stroke=1, fill=0)
-        canvas.setLineWidth(0.35 * s)
-        canvas.circle(cx, cy, radius * 0.9, stroke=1, fill=0)
+        double_ring(canvas, cx, cy, radius, s)
         light = ground or WHITE
         if self.deck == "items":
             mandrake(canvas, cx, cy, radius * 1.05, lines, light)
@@ -355,18 +347,7 @@ class CardBack:
                               radius * 0.26, lines, light)
         else:
             canvas.setFillColor(lines)
-            path = canvas.beginPath()
-            for k in range(16):
-                angle = math.pi / 2 + k * math.pi / 8
-                r = radius * (0.82 if k % 2 == 0 else 0.34)
-                x, y = cx + r * math.cos(angle), cy + r * math.sin(angle)
-                if k == 0:
-                    path.moveTo(x, y)
-                else:
-                    path.lineTo(x, y)
-            path.close()
-            canvas.setLineWidth(0.6 * s)
-            canvas.drawPath(path, stroke=1, fill=0)
+            eight_pointed_star(canvas, cx, cy, radius * 0.82, radius * 0.34, 0.6 * s)
             canvas.circle(cx, cy, radius * 0.16, stroke=0, fill=1)
         label = "MAGICAL ITEM" if self.deck == "items" else "SPELL"
         for turn in (0, 180):
@@ -380,13 +361,5 @@ class CardBack:
         big, small = 11.0 * s, 5.6 * s
         base = height * 0.5 - pt(max(2.4, 3.0 * s)) - pt(4.2 * s) - big * SERIF_CAP_HEIGHT
         canvas.setFillColor(colour)
-        _tracked(canvas, 0, base, "MANDRAGORA", SERIF_BOLD, big, 0.22)
-        _tracked(canvas, 0, base - small * 1.9, label, SANS, small, 0.5)
-
-
-def _tracked(canvas: Canvas, cx: float, y: float, text: str, font: str, size: float, tracking: float) -> None:
-    """Centred capitals with extra letter spacing (``tracking`` in ems)."""
-    space = size * tracking
-    width = text_width(text, font, size) + space * (len(text) - 1)
-    canvas.setFont(font, size)
-    canvas.drawString(cx - width / 2, y, text, charSpace=space)
+        tracked_text(canvas, 0, base, "MANDRAGORA", SERIF_BOLD, big, 0.22)
+        tracked_text(canvas, 0, base - small * 1.9, label, SANS, small, 0.5)

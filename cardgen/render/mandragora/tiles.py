@@ -16,7 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 from cardgen.catalog.mandragora import MandragoraContent, ShopTile
 
 from ..colour import tint
-from ..faces import fit_font_size, text_width
+from ..faces import fit_font_size, text_width, tracked_text
 from ..imposition import ImpositionSettings, SheetInfo, impose
 from ..layout import LayoutError, SheetLayout, plan_layout
 from ..options import BuildError, ResolvedOptions
@@ -36,13 +36,6 @@ def tile_layout(resolved: ResolvedOptions) -> SheetLayout:
         return plan_layout(resolved.paper, TILE_SIZE, resolved.options.bleed, resolved.specs.sheet)
     except LayoutError as exc:
         raise BuildError(str(exc)) from exc
-
-
-def _tracked(canvas: Canvas, cx: float, y: float, text: str, font: str, size: float, tracking: float) -> None:
-    space = size * tracking
-    width = text_width(text, font, size) + space * (len(text) - 1)
-    canvas.setFont(font, size)
-    canvas.drawString(cx - width / 2, y, text, charSpace=space)
 
 
 def _mini_card(canvas: Canvas, x: float, y: float, face_up: bool, ink: str, ground: str) -> None:
@@ -91,7 +84,7 @@ class ShopTileFront:
                          stroke=1, fill=0)
         cx = w / 2
         canvas.setFillColor(ink)
-        _tracked(canvas, cx, w - pt(12.5), "NIGHT SHOP" if night else "DAY SHOP", SANS_BOLD, 8.5, 0.35)
+        tracked_text(canvas, cx, w - pt(12.5), "NIGHT SHOP" if night else "DAY SHOP", SANS_BOLD, 8.5, 0.35)
         # the start tile gives up some picture height to its curve along the bottom
         picture_y, picture_size, name_top, restock_y = (57, 23, 40, 26) if shop.start else (52, 30, 32, 16)
         picture = moon if night else sun
@@ -178,8 +171,8 @@ class ShopTileBack:
         canvas.circle(w / 2, w / 2, pt(21), stroke=1, fill=0)
         mandrake(canvas, w / 2, w / 2, pt(24), lines, style.item_frame or WHITE)
         canvas.setFillColor(lines)
-        _tracked(canvas, w / 2, w - pt(15), "MANDRAGORA", SERIF_BOLD, 12, 0.22)
-        _tracked(canvas, w / 2, pt(12), "SHOP", SANS, 7, 0.5)
+        tracked_text(canvas, w / 2, w - pt(15), "MANDRAGORA", SERIF_BOLD, 12, 0.22)
+        tracked_text(canvas, w / 2, pt(12), "SHOP", SANS, 7, 0.5)
 
 
 def render_tiles(content: MandragoraContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
