@@ -8,7 +8,7 @@ clipped to the bleed that position allows.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Literal, Sequence
+from typing import TYPE_CHECKING, Callable, Literal, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -16,6 +16,9 @@ from .faces import Face, fit_font_size
 from .layout import Rect, SheetLayout, Slot
 from .pdf import pt, set_page_boxes
 from .print_specs import SheetRules
+
+if TYPE_CHECKING:
+    from .options import BuildOptions
 
 Side = Literal["front", "back"]
 MARK_COLOUR = "#000000"
@@ -29,6 +32,12 @@ class ImpositionSettings:
     back_offset_x: float = 0.0   # mm, to the right as seen on the back page
     back_offset_y: float = 0.0   # mm, upwards
 
+    @classmethod
+    def from_options(cls, options: BuildOptions) -> ImpositionSettings:
+        """The imposition part of a build's options."""
+        return cls(crop_marks=options.crop_marks, duplex=options.duplex,
+                   back_offset_x=options.back_offset_x, back_offset_y=options.back_offset_y)
+
 
 @dataclass(frozen=True)
 class SheetInfo:
@@ -40,6 +49,16 @@ class SheetInfo:
 
 
 SheetLabel = Callable[[SheetInfo], str]
+
+
+def sheet_label(name: str, unit: str = "cards", first_number: int = 1) -> SheetLabel:
+    """Sheet captions such as 'Name · fronts · sheet 2/5 · cards 10–18', the faces numbered from
+    ``first_number`` (a second deck in the same document goes on counting)."""
+    def label(info: SheetInfo) -> str:
+        side = "fronts" if info.side == "front" else "backs"
+        return (f"{name} \u00b7 {side} \u00b7 sheet {info.sheet}/{info.sheets} \u00b7 "
+                f"{unit} {first_number + info.first_card - 1}\u2013{first_number + info.last_card - 1}")
+    return label
 
 
 def draw_face(canvas: Canvas, face: Face, slot: Slot, bleed: float) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from cardgen.catalog.fillory import FilloryContent
 
-from ..imposition import ImpositionSettings, SheetInfo, SheetLabel, impose
+from ..imposition import ImpositionSettings, impose, sheet_label
 from ..options import ResolvedOptions
 from ..pdf import new_canvas
 from ..qr import card_url, qr_matrix
@@ -27,14 +27,6 @@ def card_fronts(content: FilloryContent, resolved: ResolvedOptions) -> list[Fill
     ]
 
 
-def _label(title: str) -> SheetLabel:
-    def label(info: SheetInfo) -> str:
-        side = "fronts" if info.side == "front" else "backs"
-        return (f"{title} · {side} · sheet {info.sheet}/{info.sheets} · "
-                f"cards {info.first_card}–{info.last_card}")
-    return label
-
-
 def render_deck(content: FilloryContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
     options = resolved.options
     fronts = card_fronts(content, resolved)
@@ -44,8 +36,7 @@ def render_deck(content: FilloryContent, resolved: ResolvedOptions, path: Path, 
                         title=f"{content.title}: deck ({resolved.card_size.name}, {resolved.paper.name})",
                         subject=f"{len(fronts)} cards, {layout.per_sheet} per sheet, "
                                 f"{'duplex backs' if options.duplex else 'backs after fronts'}")
-    settings = ImpositionSettings(crop_marks=options.crop_marks, duplex=options.duplex,
-                                  back_offset_x=options.back_offset_x, back_offset_y=options.back_offset_y)
+    settings = ImpositionSettings.from_options(options)
     impose(canvas, layout, resolved.specs.sheet, fronts, [back] * len(fronts), settings,
-           _label(content.title), on_card=progress)
+           sheet_label(content.title), on_card=progress)
     canvas.save()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from cardgen.catalog.mandragora import MandragoraContent
 
-from ..imposition import ImpositionSettings, SheetInfo, SheetLabel, impose
+from ..imposition import ImpositionSettings, impose, sheet_label
 from ..options import ResolvedOptions
 from ..pdf import new_canvas
 from ..qr import card_url, qr_matrix
@@ -25,14 +25,6 @@ def card_fronts(content: MandragoraContent, resolved: ResolvedOptions,
             for card in sorted(content.cards, key=lambda c: c.number)]
 
 
-def _label(deck: str, first_number: int) -> SheetLabel:
-    def label(info: SheetInfo) -> str:
-        side = "fronts" if info.side == "front" else "backs"
-        return (f"Mandragora {deck} deck · {side} · sheet {info.sheet}/{info.sheets} · "
-                f"cards {first_number + info.first_card - 1}–{first_number + info.last_card - 1}")
-    return label
-
-
 def render_deck(content: MandragoraContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
     options = resolved.options
     style = style_for(content, resolved.specs.theme(content.game), options.ink_saver)
@@ -44,11 +36,10 @@ def render_deck(content: MandragoraContent, resolved: ResolvedOptions, path: Pat
                         title=f"{content.title}: item and spell decks ({resolved.card_size.name}, {resolved.paper.name})",
                         subject=f"{len(items)} magical items and {len(spells)} spells, {layout.per_sheet} per sheet, "
                                 f"{'duplex backs' if options.duplex else 'backs after fronts'}")
-    settings = ImpositionSettings(crop_marks=options.crop_marks, duplex=options.duplex,
-                                  back_offset_x=options.back_offset_x, back_offset_y=options.back_offset_y)
+    settings = ImpositionSettings.from_options(options)
     symbols = tuple(c.symbol for c in content.colours)
     for deck, faces, back in (("item", items, CardBack(style, resolved.card_size, "items", symbols)),
                               ("spell", spells, CardBack(style, resolved.card_size, "spells"))):
         impose(canvas, layout, resolved.specs.sheet, faces, [back] * len(faces), settings,
-               _label(deck, faces[0].card.number), on_card=progress)
+               sheet_label(f"Mandragora {deck} deck", first_number=faces[0].card.number), on_card=progress)
     canvas.save()

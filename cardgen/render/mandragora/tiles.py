@@ -17,7 +17,7 @@ from cardgen.catalog.mandragora import MandragoraContent, ShopTile
 
 from ..colour import tint
 from ..faces import fit_font_size, text_width, tracked_text
-from ..imposition import ImpositionSettings, SheetInfo, impose
+from ..imposition import ImpositionSettings, impose, sheet_label
 from ..layout import LayoutError, SheetLayout, plan_layout
 from ..options import BuildError, ResolvedOptions
 from ..pdf import new_canvas, pt
@@ -184,12 +184,8 @@ def render_tiles(content: MandragoraContent, resolved: ResolvedOptions, path: Pa
     canvas = new_canvas(path, resolved.paper.width, resolved.paper.height,
                         title=f"{content.title}: shop tiles ({resolved.paper.name})",
                         subject=f"{len(fronts)} shop tiles ({TILE_MM:g} mm square), {layout.per_sheet} per sheet")
-    settings = ImpositionSettings(crop_marks=options.crop_marks, duplex=options.duplex,
-                                  back_offset_x=options.back_offset_x, back_offset_y=options.back_offset_y)
-
-    def label(info: SheetInfo) -> str:
-        side = "fronts" if info.side == "front" else "backs"
-        return f"Mandragora shop tiles · {side} · sheet {info.sheet}/{info.sheets} · tiles {info.first_card}–{info.last_card}"
-    impose(canvas, layout, resolved.specs.sheet, fronts, [ShopTileBack(style)] * len(fronts), settings, label)
+    settings = ImpositionSettings.from_options(options)
+    impose(canvas, layout, resolved.specs.sheet, fronts, [ShopTileBack(style)] * len(fronts), settings,
+           sheet_label("Mandragora shop tiles", unit="tiles"))
     canvas.save()
     progress(1)
