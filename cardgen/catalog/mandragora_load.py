@@ -62,15 +62,23 @@ def _range(reader: Reader, doc: dict[str, Any], key: str, low: int, high: int) -
     return (pair[0], pair[1])
 
 
+def _record_id(reader: Reader, rec: dict[str, Any], kind: str, number: int, taken: list[str] | None = None,
+               form: str = "lower-case letters, digits and hyphens") -> tuple[str, str]:
+    """The id of the ``number``-th ``kind`` record and the label its problems go under (by id when it has
+    one); reports an id not of the ``form`` the pattern allows and, given the ids ``taken``, a duplicate."""
+    rid = reader.text(rec, f"{kind} #{number}", "id")
+    label = f"{kind} '{rid}'" if rid else f"{kind} #{number}"
+    if rid and not _ID.match(rid):
+        reader.problem(label, "id", f"'{rid}' must be {form}")
+    if taken is not None and rid in taken:
+        reader.problem(label, "id", f"duplicate {kind} id")
+    return rid, label
+
+
 def _colours(reader: Reader, doc: dict[str, Any]) -> list[Colour]:
     colours: list[Colour] = []
     for i, rec in enumerate(reader.records(doc, "colour"), 1):
-        cid = reader.text(rec, f"colour #{i}", "id")
-        label = f"colour '{cid}'" if cid else f"colour #{i}"
-        if cid and not _ID.match(cid):
-            reader.problem(label, "id", f"'{cid}' must be lower-case letters, digits and hyphens")
-        if any(c.id == cid for c in colours):
-            reader.problem(label, "id", "duplicate colour id")
+        cid, label = _record_id(reader, rec, "colour", i, [x.id for x in colours])
         column = reader.integer(rec, label, "column", minimum=1, maximum=6)
         if column and any(c.column == column for c in colours):
             reader.problem(label, "column", f"column {column} is already taken")
@@ -150,10 +158,7 @@ def _items(reader: Reader, doc: dict[str, Any], colours: dict[str, Colour],
     """The item cards, expanded from their groups, each with the group id it came from."""
     out: list[tuple[str, Card]] = []
     for i, rec in enumerate(reader.records(doc, "item"), 1):
-        stem = reader.text(rec, f"item #{i}", "id")
-        label = f"item '{stem}'" if stem else f"item #{i}"
-        if stem and not _ID.match(stem):
-            reader.problem(label, "id", f"'{stem}' must be lower-case letters, digits and hyphens (max 40)")
+        stem, label = _record_id(reader, rec, "item", i, form="lower-case letters, digits and hyphens (max 40)")
         name = reader.text(rec, label, "name")
         kind = reader.text(rec, label, "kind")
         if kind and kind not in ITEM_KINDS:
@@ -238,12 +243,7 @@ def _spells(reader: Reader, doc: dict[str, Any], spell_range: tuple[int, int],
             expected_cards: int) -> list[Spell]:
     spells: list[Spell] = []
     for i, rec in enumerate(reader.records(doc, "spell"), 1):
-        sid = reader.text(rec, f"spell #{i}", "id")
-        label = f"spell '{sid}'" if sid else f"spell #{i}"
-        if sid and not _ID.match(sid):
-            reader.problem(label, "id", f"'{sid}' must be lower-case letters, digits and hyphens")
-        if any(s.id == sid for s in spells):
-            reader.problem(label, "id", "duplicate spell id")
+        sid, label = _record_id(reader, rec, "spell", i, [x.id for x in spells])
         count = reader.integer(rec, label, "count", minimum=1, maximum=20)
         values = _ints(reader, rec, label, "values", low=spell_range[0], high=spell_range[1])
         if values and count and len(values) != count:
@@ -271,12 +271,7 @@ def _shops(reader: Reader, doc: dict[str, Any],
            counts: ComponentCounts) -> tuple[list[ShopTile], tuple[str, ...], Provenance]:
     shops: list[ShopTile] = []
     for i, rec in enumerate(reader.records(doc, "shop"), 1):
-        sid = reader.text(rec, f"shop #{i}", "id")
-        label = f"shop '{sid}'" if sid else f"shop #{i}"
-        if sid and not _ID.match(sid):
-            reader.problem(label, "id", f"'{sid}' must be lower-case letters, digits and hyphens")
-        if any(s.id == sid for s in shops):
-            reader.problem(label, "id", "duplicate shop id")
+        sid, label = _record_id(reader, rec, "shop", i, [x.id for x in shops])
         time = reader.text(rec, label, "time")
         if time and time not in ("day", "night"):
             reader.problem(label, "time", f"must be 'day' or 'night', got '{time}'")
