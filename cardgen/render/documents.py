@@ -4,11 +4,11 @@ footer on every page, one-page sheets finished with a footer line, and the rule 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Any, Callable, Protocol
 from xml.sax.saxutils import escape
 
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, TableStyle
 
 from cardgen.catalog import DataNote, RuleEntry
 
@@ -19,6 +19,7 @@ from .print_specs import PaperSize
 FOOTER_FONT = "Helvetica"
 FOOTER_SIZE = 7
 FOOTER_INK = "#6B7080"
+GRID_LINE = "#C9CCD6"
 REFERENCE_MARGIN_MM = 14.0
 RETOLD_NOTICE = "Fan-made play aid: every rule is retold in our own words."
 
@@ -86,3 +87,22 @@ def note_markup(note: DataNote, *, flagged: bool = False) -> str:
                 f"\u2018{escape(note.used)}\u2019. {escape(note.text)}")
     kept = " (flagged)" if flagged else ""
     return f"<b>{field}</b> as printed: \u2018{escape(note.printed)}\u2019{kept}. {escape(note.text)}"
+
+
+def grid_style(header_fill: str, zebra: str | None, *, line: str = GRID_LINE, valign: str = "MIDDLE",
+               header: bool = True) -> TableStyle:
+    """The reference sheets' table look: a rule under every row, even padding, the header row (if any)
+    filled with ``header_fill`` and the body rows striped with ``zebra`` (None: no stripes)."""
+    commands: list[tuple[Any, ...]] = [
+        ("LINEBELOW", (0, 0), (-1, -1), 0.4, line),
+        ("VALIGN", (0, 0), (-1, -1), valign),
+        ("TOPPADDING", (0, 0), (-1, -1), 2.4),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.8),
+        ("LEFTPADDING", (0, 0), (-1, -1), 4),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 4),
+    ]
+    if header:
+        commands.append(("BACKGROUND", (0, 0), (-1, 0), header_fill))
+    if zebra:
+        commands.append(("ROWBACKGROUNDS", (0, 1 if header else 0), (-1, -1), ["#FFFFFF", zebra]))
+    return TableStyle(commands)

@@ -16,7 +16,7 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table,
 from cardgen.catalog.fillory import FilloryContent
 
 from ..colour import tint
-from ..documents import note_markup, render_flowing_document, rule_text
+from ..documents import GRID_LINE, grid_style, note_markup, render_flowing_document, rule_text
 from ..options import ResolvedOptions
 from ..pdf import pt
 from ..registry import Progress
@@ -61,21 +61,6 @@ class _Swatch(Flowable):
         self.canv.roundRect(0, 0, self.width, self.height, self.height / 2, stroke=1, fill=1)
 
 
-def _grid_style(header_fill: str, line: str, zebra: str | None) -> TableStyle:
-    commands: list[tuple[Any, ...]] = [
-        ("BACKGROUND", (0, 0), (-1, 0), header_fill),
-        ("LINEBELOW", (0, 0), (-1, -1), 0.4, line),
-        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("TOPPADDING", (0, 0), (-1, -1), 2.4),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.8),
-        ("LEFTPADDING", (0, 0), (-1, -1), 4),
-        ("RIGHTPADDING", (0, 0), (-1, -1), 4),
-    ]
-    if zebra:
-        commands.append(("ROWBACKGROUNDS", (0, 1), (-1, -1), ["#FFFFFF", zebra]))
-    return TableStyle(commands)
-
-
 def _subject_label(content: FilloryContent, subject: str) -> str:
     if subject == "rulebook":
         return "Rulebook"
@@ -92,7 +77,7 @@ def reference_story(content: FilloryContent, resolved: ResolvedOptions, width: f
     s = _Styles(style.ink, heading, style.muted)
     header_fill = tint(heading, 0.86) if not style.ink_saver else "#FFFFFF"
     zebra = None if style.ink_saver else "#F6F4EE"
-    line = "#C9CCD6"
+    line = GRID_LINE
     story: list[Flowable] = [
         Paragraph(escape(content.title), s.title),
         Paragraph(f"Reference sheet · {content.min_players}–{content.max_players} players · first to "
@@ -107,7 +92,7 @@ def reference_story(content: FilloryContent, resolved: ResolvedOptions, width: f
     rows += [[Paragraph(escape(name), s.cell_bold), Paragraph(rule_text(content, ids), s.cell)]
              for name, ids in PHASES]
     table = Table(rows, colWidths=[pt(26), width - pt(26)])
-    table.setStyle(_grid_style(header_fill, line, zebra))
+    table.setStyle(grid_style(header_fill, zebra, valign="TOP"))
     story += [table, Paragraph("Special abilities", s.h2), Paragraph(rule_text(content, ABILITY_RULES), s.body)]
 
     tricks = [t for t in content.traits if t.trick is not None]
@@ -115,7 +100,7 @@ def reference_story(content: FilloryContent, resolved: ResolvedOptions, width: f
     rows += [[Paragraph(escape(t.name), s.cell_bold), Paragraph(escape(t.trick.text), s.cell),  # type: ignore[union-attr]
               Paragraph(str(len(content.cards_with(t.name))), s.cell)] for t in tricks]
     table = Table(rows, colWidths=[pt(26), width - pt(26) - pt(14), pt(14)], repeatRows=1)
-    table.setStyle(_grid_style(header_fill, line, zebra))
+    table.setStyle(grid_style(header_fill, zebra, valign="TOP"))
     untricked = ", ".join(t.name for t in content.traits if t.trick is None)
     story += [Paragraph(f"Card tricks by trait ({len(tricks)} of {len(content.traits)} traits have one)", s.h2),
               table, Spacer(1, pt(1.5)),
@@ -139,7 +124,7 @@ def reference_story(content: FilloryContent, resolved: ResolvedOptions, width: f
     ]))
 
     story += _trait_table(content, style, s, width, header_fill, line)
-    story += _notes(content, s, width, header_fill, line, zebra)
+    story += _notes(content, s, width, header_fill, zebra)
     return story
 
 
@@ -193,7 +178,7 @@ def _trait_table(content: FilloryContent, style: FilloryStyle, s: _Styles, width
     ])]
 
 
-def _notes(content: FilloryContent, s: _Styles, width: float, header_fill: str, line: str,
+def _notes(content: FilloryContent, s: _Styles, width: float, header_fill: str,
            zebra: str | None) -> list[Flowable]:
     """The data notes grouped by the card (or rule) they concern."""
     grouped: dict[str, list[str]] = {}
@@ -205,7 +190,7 @@ def _notes(content: FilloryContent, s: _Styles, width: float, header_fill: str, 
         rows.append([Paragraph(escape(subject), s.cell_bold),
                      [Paragraph(markup, s.cell) for markup in described]])
     table = Table(rows, colWidths=[pt(42), width - pt(42)], repeatRows=1)
-    table.setStyle(_grid_style(header_fill, line, zebra))
+    table.setStyle(grid_style(header_fill, zebra, valign="TOP"))
     return [Paragraph("Notes on the card list", s.h2),
             Paragraph("The printed card list has a few slips. The deck, the companion and these sheets all read "
                       "them the same way:", s.body), Spacer(1, pt(1.5)), table]

@@ -18,7 +18,7 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table,
 from cardgen.catalog.mandragora import EFFECT_KINDS, MandragoraContent
 
 from ..colour import tint
-from ..documents import note_markup, render_flowing_document, rule_text
+from ..documents import grid_style, note_markup, render_flowing_document, rule_text
 from ..options import ResolvedOptions
 from ..pdf import pt
 from ..registry import Progress
@@ -26,7 +26,6 @@ from .glyphs import spell_glyph
 from .style import SANS, SANS_BOLD, SERIF_BOLD, MandragoraStyle, style_for
 from .symbols import EFFECT_DRAWERS, Drawer, colour_symbol, mandrake, scroll
 
-LINE = "#C9CCD6"
 SETUP = ("mandragora.setup.shops", "mandragora.setup.spells", "mandragora.setup.markers", "mandragora.setup.players",
          "mandragora.setup.mandrake", "mandragora.setup.deck", "mandragora.setup.stock", "mandragora.turn.order")
 SEEK = ("mandragora.seek.move", "mandragora.seek.gain", "mandragora.seek.scrolls", "mandragora.seek.restock",
@@ -73,22 +72,6 @@ def _drawer(draw: Callable[..., None], *args: str) -> Drawer:
     return bound
 
 
-def _grid(header_fill: str, zebra: str | None, *, header: bool = True) -> TableStyle:
-    commands: list[tuple[Any, ...]] = [
-        ("LINEBELOW", (0, 0), (-1, -1), 0.4, LINE),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("TOPPADDING", (0, 0), (-1, -1), 2.4),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.8),
-        ("LEFTPADDING", (0, 0), (-1, -1), 4),
-        ("RIGHTPADDING", (0, 0), (-1, -1), 4),
-    ]
-    if header:
-        commands.append(("BACKGROUND", (0, 0), (-1, 0), header_fill))
-    if zebra:
-        commands.append(("ROWBACKGROUNDS", (0, 1 if header else 0), (-1, -1), ["#FFFFFF", zebra]))
-    return TableStyle(commands)
-
-
 def _short_title(title: str) -> str:
     """'Setup: the shop circle' -> 'The shop circle' (the section heading already says 'Setup')."""
     short = title.split(": ", 1)[-1]
@@ -100,7 +83,7 @@ def _listed(s: _Styles, content: MandragoraContent, ids: tuple[str, ...], width:
     rows = [[Paragraph(escape(_short_title(content.rule(i).title)), s.cell_bold),
              Paragraph(escape(content.rule(i).text), s.cell)] for i in ids]
     table = Table(rows, colWidths=[pt(34), width - pt(34)])
-    table.setStyle(_grid("#FFFFFF", None, header=False))
+    table.setStyle(grid_style("#FFFFFF", None, header=False))
     return table
 
 
@@ -139,7 +122,7 @@ def _spells(content: MandragoraContent, s: _Styles, style: MandragoraStyle, widt
             Paragraph(escape(content.rule(spell.rule).text), s.cell),
         ])
     table = Table(rows, colWidths=[pt(10), pt(30), pt(17), pt(22), width - pt(79)], repeatRows=1)
-    table.setStyle(_grid(header_fill, zebra))
+    table.setStyle(grid_style(header_fill, zebra))
     per_value = {v: sum(1 for c in content.spell_cards if c.value == v)
                  for v in range(content.spell_values[0], content.spell_values[1] + 1)}
     stacks = ", ".join(f"value {v}: {n} cards" for v, n in per_value.items())
@@ -174,7 +157,7 @@ def _colours(content: MandragoraContent, s: _Styles, style: MandragoraStyle, wid
                  Paragraph("scroll, eyes", s.cell), Paragraph(str(len(scrolls)), s.cell),
                  Paragraph(f"curses: {split}", s.cell), Paragraph("the rulebook", s.cell)])
     table = Table(rows, colWidths=[pt(9), pt(34), pt(24), pt(20), pt(48), width - pt(135)])
-    table.setStyle(_grid(header_fill, zebra))
+    table.setStyle(grid_style(header_fill, zebra))
     return [KeepTogether([
         Paragraph(f"The {len(content.items)} magical items: colours and symbols", s.h2),
         Paragraph(rule_text(content, ("mandragora.components.colours",)), s.body), Spacer(1, pt(1.5)), table])]
@@ -209,7 +192,7 @@ def _removals(content: MandragoraContent, s: _Styles, width: float) -> list[Flow
             text = "; ".join(parts)
         rows.append([Paragraph(f"<b>{players} sorcerers</b>", s.cell), Paragraph(escape(text), s.cell)])
     table = Table(rows, colWidths=[pt(26), width - pt(26)])
-    table.setStyle(_grid("#FFFFFF", None, header=False))
+    table.setStyle(grid_style("#FFFFFF", None, header=False))
     return [KeepTogether([Paragraph("Fewer than four sorcerers", s.h2),
                           Paragraph(rule_text(content, ("mandragora.setup.players",)), s.body), Spacer(1, pt(1.5)),
                           table])]
@@ -231,7 +214,7 @@ def _notes(content: MandragoraContent, s: _Styles, width: float, header_fill: st
         label = content.subject_label(note.subject)
         rows.append([Paragraph(escape(label[:1].upper() + label[1:]), s.cell_bold), Paragraph(note_markup(note, flagged=True), s.cell)])
     table = Table(rows, colWidths=[pt(30), width - pt(30)], repeatRows=1)
-    table.setStyle(_grid(header_fill, zebra))
+    table.setStyle(grid_style(header_fill, zebra))
     return [Paragraph("Notes on the rulebook", s.h2),
             Paragraph("Where the rulebook is unclear or slips, the cards, the companion and these sheets all read it "
                       "the same way:", s.body), Spacer(1, pt(1.5)), table]
