@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from PIL import Image
 
 from cardgen.catalog import GAMES, content
-from companion.rules import fillory
+from companion.rules import fillory, rules_for
 from companion.store import Store
 from companion.web.card_facts import ability_segments, card_rules, named_by
 from companion.web.pages import token_cookie
@@ -407,3 +407,30 @@ def test_transform_with_no_two_places_to_swap_says_it_would_do_nothing(app: Flas
     play(app, game, 0, {"type": "trick", "card": "Flight of Geese", "trait": "Transform"})
     state = shown(client.get(f"/api/games/{game['id']}"))
     assert '"flight-of-geese"' in state.split('"discard"')[1].split("]")[0]
+
+
+def test_a_game_at_a_dead_end_says_so_on_the_table(app: Flask, client: FlaskClient) -> None:
+    """Seeded random two-player games until one reaches the dead end; its moves replayed through the store."""
+    rules = rules_for("fillory")
+    for seed in range(40):
+        rng = random.Random(seed)
+        state, moves = rules.setup(["Ann", "Ben"], {}, rng), []
+        for _ in range(3000):
+            seats = rules.acting_seats(state)
+            if not seats or rules.stalled(state):
+                break
+            seat = seats[0] if len(seats) == 1 else rng.choice(seats)
+            move = rules.random_legal_move(state, seat, rng) or {}
+            state = rules.apply(state, seat, move)
+            moves.append((seat, move))
+        if rules.stalled(state):
+            break
+    else:
+        pytest.fail("no seeded game reached the dead end")
+    game = new_game(app, ("Ann", "Ben"))
+    for seat, move in moves:
+        play(app, game, seat, move)
+    page = shown(client.get(f"/g/{game['id']}/live"))
+    assert "Dead end:" in page and "nobody can reach 100 VP" in page
+    leader = max(rules.score(state), key=lambda row: row["total"])
+    assert f"{leader['name']} leads with {leader['total']} VP" in page
