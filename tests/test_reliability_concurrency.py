@@ -29,6 +29,7 @@ import requests
 from companion.rules import GAMES
 from companion.served import RunningServer, running_server
 from companion.store import Store
+from store_checks import replay_from_scratch
 
 pytestmark = pytest.mark.served
 
@@ -177,15 +178,6 @@ def stored_game(db_path: Path, game_id: str) -> dict[str, Any]:
     finally:
         conn.close()
 
-
-def replay_from_scratch(rules: ModuleType, initial_state: str, rows: list[dict[str, Any]]) -> Any:
-    """The rules applied to the logged moves from the stored set-up, independently of the store."""
-    undone = {row["undoes"] for row in rows if row["kind"] == "undo"}
-    state = rules.state_from_json(json.loads(initial_state))
-    for row in rows:
-        if row["kind"] == "move" and row["seq"] not in undone:
-            state = rules.apply(state, row["seat"], json.loads(row["move"]))
-    return state
 
 
 def check_error_shape(attempt: Attempt) -> None:

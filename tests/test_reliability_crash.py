@@ -30,6 +30,7 @@ import requests
 from companion.rules import GAMES
 from companion.served import RunningServer, running_server
 from companion.store import Store
+from store_checks import replay_from_scratch
 
 pytestmark = pytest.mark.served
 
@@ -189,14 +190,6 @@ def read_log(db_path: Path, game_id: str) -> tuple[list[dict[str, Any]], dict[st
     finally:
         conn.close()
 
-
-def replay_from_scratch(rules: ModuleType, initial_state: str, rows: list[dict[str, Any]]) -> Any:
-    undone = {row["undoes"] for row in rows if row["kind"] == "undo"}
-    state = rules.state_from_json(json.loads(initial_state))
-    for row in rows:
-        if row["kind"] == "move" and row["seq"] not in undone:
-            state = rules.apply(state, row["seat"], json.loads(row["move"]))
-    return state
 
 
 def check_the_log_kept_every_acknowledged_move(phones: Phones, db_path: Path, acknowledged: dict[str, int]) -> None:
