@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from .base import CardAndRuleLookups, DataError, DataNote, Provenance, Reader, RuleEntry, load_notes, load_rules
+from .base import CardAndRuleLookups, DataError, DataNote, Problem, Provenance, Reader, RuleEntry, load_notes, load_rules
 
 GAME_ID = "fillory"
 
@@ -103,7 +103,8 @@ class FilloryContent(CardAndRuleLookups[Card]):
         object.__setattr__(self, "_traits", {t.name.casefold(): t for t in self.traits})
 
     def trait(self, name: str) -> Trait:
-        found = self._traits.get(name.strip().casefold())  # type: ignore[attr-defined]
+        traits: dict[str, Trait] = self._traits  # type: ignore[attr-defined]
+        found = traits.get(name.strip().casefold())
         if found is None:
             raise KeyError(f"no trait '{name}' in {self.title}")
         return found
@@ -148,7 +149,7 @@ ABILITY_FIELDS = ("action", "card", "trait")
 
 def load(root: Path) -> FilloryContent:
     """Load and validate a Fillory data folder; raises DataError listing every problem."""
-    problems: list = []
+    problems: list[Problem] = []
 
     game_r = Reader(root, "game.toml")
     game = game_r.load()
