@@ -9,7 +9,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Iterable, Literal, Protocol, TypeVar
 
 Provenance = Literal["rulebook", "authored"]
 PROVENANCES: tuple[str, ...] = ("rulebook", "authored")
@@ -109,6 +109,23 @@ class CardAndRuleLookups(Generic[CardT]):
         if found is None:
             raise KeyError(f"no rule '{rule_id}'")
         return found
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+NamedT = TypeVar("NamedT", bound=_Named)
+
+
+def by_id_or_name(items: Iterable[NamedT], ref: str, what: str, title: str) -> NamedT:
+    """The item whose id (if it has one) or name is ``ref`` in any case; KeyError naming ``ref`` otherwise."""
+    key = ref.strip().casefold()
+    for item in items:
+        if key == item.name.casefold() or key == getattr(item, "id", None):
+            return item
+    raise KeyError(f"no {what} '{ref}' in {title}")
 
 
 @dataclass

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from .base import CardAndRuleLookups, DataNote, Provenance, RuleEntry
+from .base import CardAndRuleLookups, DataNote, by_id_or_name, Provenance, RuleEntry
 
 GAME_ID = "mandragora"
 
@@ -218,26 +218,15 @@ class MandragoraContent(CardAndRuleLookups[Card]):
     # -- look-ups -------------------------------------------------------------------------------
     def spell(self, ref: str) -> Spell:
         """A spell by id or name, in any case."""
-        key = ref.strip().casefold()
-        for spell in self.spells:
-            if key in (spell.id, spell.name.casefold()):
-                return spell
-        raise KeyError(f"no spell '{ref}' in {self.title}")
+        return by_id_or_name(self.spells, ref, "spell", self.title)
 
     def colour(self, ref: str) -> Colour:
         """A colour by id or name, in any case."""
-        key = ref.strip().casefold()
-        for colour in self.colours:
-            if key in (colour.id, colour.name.casefold()):
-                return colour
-        raise KeyError(f"no colour '{ref}' in {self.title}")
+        return by_id_or_name(self.colours, ref, "colour", self.title)
 
     def shop(self, ref: str) -> ShopTile:
-        key = ref.strip().casefold()
-        for shop in self.shops:
-            if key in (shop.id, shop.name.casefold()):
-                return shop
-        raise KeyError(f"no shop '{ref}' in {self.title}")
+        """A shop tile by id or name, in any case."""
+        return by_id_or_name(self.shops, ref, "shop", self.title)
 
     # -- groups of cards ------------------------------------------------------------------------
     @property
