@@ -102,7 +102,8 @@ def test_home_page_offers_new_game_and_join_with_labelled_inputs(client: FlaskCl
     response = client.get("/")
     page = shown(response)
     assert response.status_code == 200
-    assert page.count('name="player"') == FILLORY.max_players
+    fillory_form = re.search(r'<form[^>]*id="new-game".*?</form>', page, re.S)
+    assert fillory_form and fillory_form.group(0).count('name="player"') == FILLORY.max_players
     assert 'action="/new"' in page and 'action="/join"' in page
     assert unlabelled(page) == []
     assert "default-src 'self'" in response.headers["Content-Security-Policy"]
@@ -129,6 +130,36 @@ def test_first_player_counts_only_named_rows(app: Flask, client: FlaskClient) ->
     _, state = store_of(app).current(game_id)
     assert state.players == ("Ann", "Cat", "Dan")
     assert state.first_seat == 1  # Cat, the third row, is the second named player
+
+
+def test_home_page_has_one_form_per_playable_game(client: FlaskClient) -> None:
+    from companion.web.pages import playable_games
+
+    page = shown(client.get("/"))
+    for game in playable_games():
+        assert f'<input type="hidden" name="game" value="{game}">' in page
+        assert f"Start {rules_for(game).TITLE}" in page
+
+
+def test_new_game_for_an_unknown_game_is_refused_with_a_sentence(client: FlaskClient) -> None:
+    response = client.post("/new", data={"csrf_token": csrf_token(client), "game": "chess", "player": ["Ann", "Ben"]})
+    assert response.status_code == 400
+    assert "There is no game 'chess' to start here" in shown(response)
+
+
+def test_a_game_without_pages_of_its_own_gets_the_generic_table_and_seat(app: Flask, client: FlaskClient,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.web import games, pages
+
+    monkeypatch.setattr(pages, "pages_for", lambda game: games.GENERIC)
+    game = new_game(app)
+    sit(client, game, 1)
+    table = shown(client.get(f"/g/{game['id']}"))
+    assert "Scores" in table and "Ann" in table and "No moves yet." in table
+    seat = client.get(f"/g/{game['id']}/seat/1")
+    assert seat.status_code == 200
+    assert "report moves through the JSON API" in shown(seat)
+    assert "Ben" in shown(client.get(f"/g/{game['id']}/seat/1/live"))
 
 
 @pytest.mark.parametrize("players, first, sentence", [

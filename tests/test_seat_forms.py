@@ -77,7 +77,7 @@ def test_end_turn_form_reminds_of_the_hand_limit(app: Flask) -> None:
     forms = seat_forms.build(FILLORY, view, 0, fillory.trait_points)
     assert forms.over_limit == 2 and forms.end_turn is not None and len(forms.end_turn) == 7
     with app.test_request_context():
-        html = render_template("pages/_seat_forms.html", forms=forms, catalog=FILLORY,
+        html = render_template("pages/fillory/_seat_forms.html", forms=forms, catalog=FILLORY,
                                cards={c.id: c for c in FILLORY.cards})
     assert "you hold 7 — discard at least 2" in html
     assert html.count('name="discard[]"') == 7

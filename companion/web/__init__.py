@@ -46,7 +46,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     csrf = CSRFProtect(app)
     register_error_handlers(app)
 
-    from . import api, pages  # imported here: pages may import this package's helpers
+    from . import api, calc, pages  # imported here: pages may import this package's helpers; calc adds API routes
 
     csrf.exempt(api.bp)
     app.register_blueprint(api.bp)

@@ -1,4 +1,4 @@
-"""The JSON API: games, moves, undo, joining, the log, search and the Fillory score calculator.
+"""The JSON API: games, moves, undo, joining, the log and search (score calculators: :mod:`.calc`).
 
 Phones authenticate with a seat token (``Authorization: Bearer <token>``), not cookies, so this
 blueprint is exempt from CSRF. Every error answers in the shared shape from :mod:`errors`.
@@ -13,13 +13,13 @@ from typing import Any, TypeVar
 from flask import Blueprint, Response, current_app, jsonify, request
 from pydantic import ValidationError
 
-from cardgen.catalog import GAMES, content
+from cardgen.catalog import GAMES
 from companion import search as search_index
 from companion.rules import IllegalMove, SetupError, rules_for
 from companion.store import NotFound, SeatTaken, Stale, Store
 
 from .errors import error_json
-from .openapi import (CalcRequest, JoinRequest, MoveRequest, NewGameRequest, RequestBody, UndoRequest,
+from .openapi import (JoinRequest, MoveRequest, NewGameRequest, RequestBody, UndoRequest,
                       openapi_document, validation_sentence)
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -74,7 +74,8 @@ def _store() -> Store:
     return store
 
 
-def _body(model: type[Body]) -> Body:
+def parse_body(model: type[Body]) -> Body:
+    """The JSON body validated by ``model``, or a 400 naming the field."""
     data = request.get_json(force=True, silent=True)
     if data is None:
         raise ApiError(400, "the request body must be JSON")
@@ -149,7 +150,7 @@ def _whole_number_arg(name: str, default: int, *, minimum: int = 0, maximum: int
 
 @bp.post("/games")
 def create_game() -> tuple[Response, int, dict[str, str]]:
-    body = _body(NewGameRequest)
+    body = parse_body(NewGameRequest)
     created = _store().create_game(body.game, body.players, body.options)
     payload = {"id": created["id"], "game": created["game"], "join_code": created["join_code"],
                "version": created["version"], "seats": created["seats"]}
@@ -189,7 +190,7 @@ def game_log(game_id: str) -> Response:
 
 @bp.post("/games/<game_id>/moves")
 def make_move(game_id: str) -> Response:
-    body = _body(MoveRequest)
+    body = parse_body(MoveRequest)
     seat = _acting_seat(game_id, body.seat)
     answer = _store().apply_move(game_id, seat, body.version, body.action_id, body.move)
     return _accepted(game_id, seat, answer)
@@ -197,7 +198,7 @@ def make_move(game_id: str) -> Response:
 
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str) -> Response:
-    body = _body(UndoRequest)
+    body = parse_body(UndoRequest)
     seat = _acting_seat(game_id, body.seat)
     answer = _store().undo(game_id, seat, body.version, body.action_id)
     return _accepted(game_id, seat, answer)
@@ -212,7 +213,7 @@ def _accepted(game_id: str, seat: int, answer: dict[str, Any]) -> Response:
 
 @bp.post("/join")
 def join() -> Response:
-    body = _body(JoinRequest)
+    body = parse_body(JoinRequest)
     game_id = _store().game_id_for_code(body.code)
     if game_id is None:
         raise ApiError(404, f"no game has the join code '{body.code.strip().upper()}'")
@@ -230,27 +231,6 @@ def search() -> Response:
         raise ApiError(400, f"unknown game '{game_name}' (known: {', '.join(GAMES)})")
     limit = _whole_number_arg("limit", 20, minimum=1, maximum=search_index.MAX_LIMIT)
     return jsonify({"results": search_index.search(query, game_name, limit)})
-
-
-@bp.post("/calc/fillory")
-def fillory_calculator() -> Response:
-    body = _body(CalcRequest)
-    fillory = content("fillory")
-    zone: list[str] = []
-    for ref in body.zone:
-        card = fillory.find_card(ref)
-        if card is None:
-            raise ApiError(422, f"there is no card '{ref}' in {fillory.title}")
-        if card.id in zone:
-            raise ApiError(422, f"{card.name} is listed twice; there is one copy of each card")
-        zone.append(card.id)
-    scored: list[str] = []
-    for name in body.scored:
-        trait = fillory.find_trait(name)
-        if trait is None:
-            raise ApiError(422, f"there is no trait '{name}' in {fillory.title}")
-        scored.append(trait.name)
-    return jsonify({"traits": rules_for("fillory").trait_points(zone, scored)})
 
 
 @lru_cache(maxsize=1)

@@ -45,11 +45,6 @@ class JoinRequest(RequestBody):
     seat: int = Field(ge=0, le=MAX_SEAT, description="the seat to claim, counted from 0")
 
 
-class CalcRequest(RequestBody):
-    zone: list[str] = Field(max_length=110, description="card names or ids in a control zone")
-    scored: list[str] = Field(default_factory=list, max_length=40, description="traits already scored")
-
-
 def _field_name(location: tuple[int | str, ...]) -> str:
     name = ""
     for part in location:
@@ -83,7 +78,7 @@ def validation_sentence(error: ValidationError) -> str:
 
 # -- the document --------------------------------------------------------------------------
 
-REQUEST_MODELS: tuple[type[RequestBody], ...] = (NewGameRequest, MoveRequest, UndoRequest, JoinRequest, CalcRequest)
+REQUEST_MODELS: tuple[type[RequestBody], ...] = (NewGameRequest, MoveRequest, UndoRequest, JoinRequest)
 
 _ERROR = {"type": "object", "required": ["ok", "error", "rule", "status"], "properties": {
     "ok": {"const": False}, "error": {"type": "string", "description": "a sentence for the player"},
@@ -124,19 +119,19 @@ _SCHEMAS: dict[str, Any] = {
 }
 
 
-def _json(schema: dict[str, Any] | str, description: str) -> dict[str, Any]:
+def json_body(schema: dict[str, Any] | str, description: str) -> dict[str, Any]:
     ref = {"$ref": f"#/components/schemas/{schema}"} if isinstance(schema, str) else schema
     return {"description": description, "content": {"application/json": {"schema": ref}}}
 
 
-def _errors(*statuses: int) -> dict[str, Any]:
+def errors(*statuses: int) -> dict[str, Any]:
     reasons = {400: "malformed request (the sentence names the field)", 401: "missing or unknown seat token",
                403: "the token is for another seat", 404: "unknown game, code or seat",
                409: "stale version or taken seat", 422: "the rules refuse it (rule names why)"}
-    return {str(s): _json("Error", reasons[s]) for s in statuses}
+    return {str(s): json_body("Error", reasons[s]) for s in statuses}
 
 
-def _body(model: type[RequestBody]) -> dict[str, Any]:
+def request_body(model: type[RequestBody]) -> dict[str, Any]:
     schema = {"$ref": f"#/components/schemas/{model.__name__}"}
     return {"required": True, "content": {"application/json": {"schema": schema}}}
 
@@ -149,71 +144,66 @@ _OPTIONAL_BEARER: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
 def _paths() -> dict[str, Any]:
     return {
         "/api/games": {"post": {
-            "summary": "Set up a new game; returns every seat's token", "requestBody": _body(NewGameRequest),
-            "responses": {"201": _json("GameCreated", "created"), **_errors(400, 422)}}},
+            "summary": "Set up a new game; returns every seat's token", "requestBody": request_body(NewGameRequest),
+            "responses": {"201": json_body("GameCreated", "created"), **errors(400, 422)}}},
         "/api/games/{game_id}": {"get": {
             "summary": "The game as one seat (with its bearer token) or the public table sees it",
             "parameters": [_GAME_ID, {"name": "If-None-Match", "in": "header", "schema": {"type": "string"}}],
             "security": _OPTIONAL_BEARER,
-            "responses": {"200": _json("Game", "the game; ETag header set"),
-                          "304": {"description": "unchanged since the ETag sent"}, **_errors(401, 404)}}},
+            "responses": {"200": json_body("Game", "the game; ETag header set"),
+                          "304": {"description": "unchanged since the ETag sent"}, **errors(401, 404)}}},
         "/api/games/{game_id}/version": {"get": {
             "summary": "The current version only (cheapest poll)", "parameters": [_GAME_ID],
-            "responses": {"200": _json({"type": "object", "properties": {"version": {"type": "integer"}}}, "version"),
-                          **_errors(404)}}},
+            "responses": {"200": json_body({"type": "object", "properties": {"version": {"type": "integer"}}}, "version"),
+                          **errors(404)}}},
         "/api/games/{game_id}/log": {"get": {
             "summary": "Log entries after `since`, moves redacted for the viewer",
             "parameters": [_GAME_ID, {"name": "since", "in": "query", "schema": {"type": "integer", "minimum": 0}}],
             "security": _OPTIONAL_BEARER,
-            "responses": {"200": _json({"type": "object", "properties": {"entries": {
+            "responses": {"200": json_body({"type": "object", "properties": {"entries": {
                 "type": "array", "items": {"$ref": "#/components/schemas/LogEntry"}}}}, "entries"),
-                **_errors(400, 401, 404)}}},
+                **errors(400, 401, 404)}}},
         "/api/games/{game_id}/moves": {"post": {
             "summary": "Report a move for the token's seat", "parameters": [_GAME_ID], "security": _BEARER,
-            "requestBody": _body(MoveRequest),
-            "responses": {"200": _json("MoveAccepted", "applied (or the first answer to a retried action_id)"),
-                          **_errors(400, 401, 403, 404, 409, 422)}}},
+            "requestBody": request_body(MoveRequest),
+            "responses": {"200": json_body("MoveAccepted", "applied (or the first answer to a retried action_id)"),
+                          **errors(400, 401, 403, 404, 409, 422)}}},
         "/api/games/{game_id}/undo": {"post": {
             "summary": "Take back the last live move (only the seat that made it)", "parameters": [_GAME_ID],
-            "security": _BEARER, "requestBody": _body(UndoRequest),
-            "responses": {"200": _json("MoveAccepted", "undo entry appended"),
-                          **_errors(400, 401, 403, 404, 409, 422)}}},
+            "security": _BEARER, "requestBody": request_body(UndoRequest),
+            "responses": {"200": json_body("MoveAccepted", "undo entry appended"),
+                          **errors(400, 401, 403, 404, 409, 422)}}},
         "/api/join": {"post": {
-            "summary": "Claim a free seat with the join code", "requestBody": _body(JoinRequest),
-            "responses": {"200": _json({"type": "object", "properties": {
+            "summary": "Claim a free seat with the join code", "requestBody": request_body(JoinRequest),
+            "responses": {"200": json_body({"type": "object", "properties": {
                 "id": {"type": "string"}, "seat": {"type": "integer"}, "token": {"type": "string"}}}, "seat token"),
-                **_errors(400, 404, 409)}}},
+                **errors(400, 404, 409)}}},
         "/api/search": {"get": {
             "summary": "Full-text search over rule entries and cards",
             "parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}},
                            {"name": "game", "in": "query", "schema": {"type": "string"}},
                            {"name": "limit", "in": "query",
                             "schema": {"type": "integer", "minimum": 1, "maximum": 50}}],
-            "responses": {"200": _json({"type": "object", "properties": {"results": {
+            "responses": {"200": json_body({"type": "object", "properties": {"results": {
                 "type": "array", "items": {"$ref": "#/components/schemas/SearchResult"}}}}, "results"),
-                **_errors(400)}}},
-        "/api/calc/fillory": {"post": {
-            "summary": "Points each unscored trait would give for a control zone, best first",
-            "requestBody": _body(CalcRequest),
-            "responses": {"200": _json({"type": "object", "properties": {"traits": {"type": "array", "items": {
-                "type": "object", "properties": {"trait": {"type": "string"}, "cards": {"type": "integer"},
-                                                 "points": {"type": "integer"}}}}}}, "scorable traits"),
-                **_errors(400, 422)}}},
+                **errors(400)}}},
         "/api/openapi.json": {"get": {
             "summary": "This document", "responses": {"200": {"description": "OpenAPI 3.1 document"}}}},
     }
 
 
 def openapi_document() -> dict[str, Any]:
+    from companion.web import calc  # the calculators document themselves
+
     schemas = dict(_SCHEMAS)
-    for model in REQUEST_MODELS:
+    for model in REQUEST_MODELS + calc.request_models():
         schemas[model.__name__] = model.model_json_schema(ref_template="#/components/schemas/{model}")
     return {
         "openapi": "3.1.0",
         "info": {"title": "Spellbook Table companion API", "version": "1",
                  "description": "Phones report the moves of a physical card game; the server checks them "
                                 "against the rules and keeps the log. Errors share one shape (Error)."},
-        "paths": _paths(),
+        "paths": {**_paths(), **calc.openapi_paths()},
         "components": {"schemas": schemas, "securitySchemes": {
             "seatToken": {"type": "http", "scheme": "bearer",
                           "description": "a seat token from /api/games or /api/join"}}},

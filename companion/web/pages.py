@@ -10,6 +10,7 @@ JSON API with the seat's bearer token, which the seat page reads from this brows
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -19,10 +20,11 @@ from flask import Blueprint, Response, current_app, make_response, redirect, ren
 from markupsafe import Markup, escape
 
 from cardgen.catalog import GAMES, DataError, content
+from companion.rules import GAMES as RULES
 from companion.rules import SetupError, rules_for
 from companion.search import search
 from companion.store import NotFound, SeatTaken, Store
-from companion.web import seat_forms
+from companion.web.games import GamePages, NewGameFormError, pages_for
 from companion.web.card_facts import ability_segments, card_rules, named_by
 from companion.web.errors import error_response
 
@@ -93,12 +95,46 @@ def page_headers(response: Response) -> Response:
 
 # -- home, new game, join ----------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class NewGameForm:
+    """One game's new-game form on the home page (Fillory's ids carry no prefix, as before)."""
+
+    game: str
+    title: str
+    pages: GamePages
+    min_players: int
+    max_players: int
+    names: list[str]
+    first: int
+    error: str | None
+    open: bool
+
+    @property
+    def prefix(self) -> str:
+        return "" if self.game == "fillory" else f"{self.game}-"
+
+    @property
+    def form_id(self) -> str:
+        return "new-game" if self.game == "fillory" else f"new-{self.game}"
+
+
+def playable_games() -> list[str]:
+    """Games with rules and phone forms, in registry order: the ones the home page can start."""
+    return [game for game in RULES if pages_for(game).playable]
+
+
 def render_home(status: int = 200, error: str | None = None, names: list[str] | None = None,
-                first: int = 0, code: str = "") -> Response:
-    catalog = content("fillory")
-    names = (names or []) + [""] * catalog.max_players
-    page = render_template("pages/home.html", catalog=catalog, names=names[:catalog.max_players],
-                           first=first, error=error, code=code)
+                first: int = 0, code: str = "", game: str | None = None) -> Response:
+    forms = []
+    for index, name in enumerate(playable_games()):
+        rules = rules_for(name)
+        mine = name == game
+        typed = ((names or []) if mine else []) + [""] * rules.MAX_PLAYERS
+        forms.append(NewGameForm(game=name, title=rules.TITLE, pages=pages_for(name), min_players=rules.MIN_PLAYERS,
+                                 max_players=rules.MAX_PLAYERS, names=typed[:rules.MAX_PLAYERS],
+                                 first=first if mine else 0, error=error if mine else None,
+                                 open=mine or (game is None and index == 0)))
+    page = render_template("pages/home.html", forms=forms, error=error, code=code, form_values=request.form)
     return make_response(page, status)
 
 
@@ -109,20 +145,31 @@ def home() -> Response:
 
 @bp.post("/new")
 def new_game() -> Response:
-    catalog = content("fillory")
-    typed = [name.strip() for name in request.form.getlist("player")][:catalog.max_players]
-    try:
-        first_position = int(request.form.get("first", "0"))
-    except ValueError:
-        return render_home(400, "Pick who goes first from the list.", typed)
-    if not 0 <= first_position < len(typed) or not typed[first_position]:
-        return render_home(400, f"Player {first_position + 1} goes first but has no name.", typed, first_position)
+    game = request.form.get("game", "fillory")
+    if game not in playable_games():
+        return render_home(400, f"There is no game '{game}' to start here. Pick one from the list.")
+    rules = rules_for(game)
+    game_pages = pages_for(game)
+    typed = [name.strip() for name in request.form.getlist("player")][:rules.MAX_PLAYERS]
     names = [name for name in typed if name]
-    first_seat = sum(1 for name in typed[:first_position] if name)
+    first_position = 0
+    options: dict[str, Any] = {}
+    if game_pages.asks_first_seat:
+        try:
+            first_position = int(request.form.get("first", "0"))
+        except ValueError:
+            return render_home(400, "Pick who goes first from the list.", typed, game=game)
+        if not 0 <= first_position < len(typed) or not typed[first_position]:
+            return render_home(400, f"Player {first_position + 1} goes first but has no name.", typed,
+                               first_position, game=game)
+        options["first_seat"] = sum(1 for name in typed[:first_position] if name)
     try:
-        created = store().create_game("fillory", names, {"first_seat": first_seat})
+        options.update(game_pages.parse_options(request.form, names))
+        created = store().create_game(game, names, options)
+    except NewGameFormError as exc:
+        return render_home(400, str(exc), typed, first_position, game=game)
     except SetupError as exc:
-        return render_home(400, f"Cannot start this game: {exc}.", typed, first_position)
+        return render_home(400, f"Cannot start this game: {exc}.", typed, first_position, game=game)
     token = store().claim_seat(created["id"], 0)  # this phone is Player 1: the seat shows as taken
     response = redirect(url_for("pages.seat", game_id=created["id"], seat=0, created=1), 303)
     return remember_seat(response, created["id"], 0, token)
@@ -183,6 +230,7 @@ def game_context(game_id: str, viewer: int | None) -> dict[str, Any]:
     # a game that can never change again (only some games can reach one; see fillory.stalled)
     stalled = bool(getattr(rules, "stalled", lambda _state: False)(state))
     return dict(game_id=game_id, info=info, version=version, view=view, scores=scores, rules=rules, stalled=stalled,
+                game_pages=pages_for(info["game"]),
                 log=log, cards=cards_by_id(info["game"]), catalog=content(info["game"]), viewer=viewer,
                 names={p["seat"]: p["name"] for p in view["players"]}, title=rules.TITLE,
                 join_url=join_link(info["join_code"]))
@@ -222,11 +270,10 @@ def seat_context(game_id: str, seat: int) -> tuple[dict[str, Any], str]:
         raise PermissionError(f"This phone does not hold {info['players'][seat]}'s seat. Join the game with "
                               f"its code {info['join_code']} to claim a free seat.")
     context = game_context(game_id, seat)
-    forms = seat_forms.build(context["catalog"], context["view"], seat, context["rules"].trait_points,
-                             context["log"])
-    context.update(forms=forms, me=context["view"]["players"][seat], seat=seat,
-                   log=list(reversed(context["log"]))[:LOG_LINES_SEAT],
-                   show_invite=not all(info["claimed"]) or context["view"]["phase"] == "deal")
+    context.update(me=context["view"]["players"][seat], seat=seat)
+    context.update(context["game_pages"].seat_extras(context))
+    context.update(log=list(reversed(context["log"]))[:LOG_LINES_SEAT],
+                   show_invite=context["game_pages"].show_invite(context))
     if context["show_invite"]:
         context["qr"] = join_qr_svg(info["join_code"])
     return context, token

@@ -1,0 +1,78 @@
+"""What each game adds to the phone pages: its new-game options, its table and seat parts, its seat forms.
+
+The pages blueprint (:mod:`companion.web.pages`) owns everything games share — the home page, joining,
+the live-update frame around a table or seat page, the move log, invitations, card pages and search —
+and asks a :class:`GamePages` for the rest. A game without its own entry gets :data:`GENERIC`: its
+table and seats show names, scores and the log, and moves go through the JSON API.
+
+To add a game's pages: write ``games/<game>.py`` with a ``PAGES = GamePages(...)``, its templates under
+``templates/pages/<game>/``, and list it in ``_MODULES`` below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from werkzeug.datastructures import MultiDict
+
+
+class NewGameFormError(ValueError):
+    """A new-game form the player must correct; the message is a sentence shown above the form."""
+
+
+def no_options(form: MultiDict[str, str], names: list[str]) -> dict[str, Any]:
+    return {}
+
+
+def no_seat_extras(context: Mapping[str, Any]) -> dict[str, Any]:
+    return {}
+
+
+def invite_while_seats_free(context: Mapping[str, Any]) -> bool:
+    return not all(context["info"]["claimed"])
+
+
+@dataclass(frozen=True)
+class GamePages:
+    game: str
+    #: one sentence on the home page under the game's name
+    intro: str = ""
+    #: the new-game form asks who goes first (sent as the ``first_seat`` option)
+    asks_first_seat: bool = True
+    #: the label of that question, e.g. "Who goes first? (the most magical player)"
+    first_seat_label: str = "Who goes first?"
+    #: extra fields inside the new-game form (a template under pages/<game>/), or None
+    options_template: str | None = None
+    #: (form, player names) -> the game's options besides first_seat; raises NewGameFormError
+    parse_options: Callable[[MultiDict[str, str], list[str]], dict[str, Any]] = no_options
+    #: the live part of the table page and of a seat page
+    table_template: str = "pages/generic/_table_live.html"
+    seat_template: str = "pages/generic/_seat_live.html"
+    #: (seat context) -> more names for the seat template, e.g. the move forms
+    seat_extras: Callable[[Mapping[str, Any]], dict[str, Any]] = no_seat_extras
+    #: (seat context) -> whether the seat page still shows the join QR code
+    show_invite: Callable[[Mapping[str, Any]], bool] = invite_while_seats_free
+    #: has its own move forms (False: the generic pages say moves go through the API)
+    playable: bool = False
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+GENERIC = GamePages(game="")
+
+
+def _registry() -> dict[str, GamePages]:
+    from . import fillory
+
+    modules = (fillory,)
+    return {module.PAGES.game: module.PAGES for module in modules}
+
+
+PAGES: dict[str, GamePages] = _registry()
+
+
+def pages_for(game: str) -> GamePages:
+    return PAGES.get(game, GENERIC)
+
+
+__all__ = ["GENERIC", "GamePages", "NewGameFormError", "PAGES", "pages_for"]
