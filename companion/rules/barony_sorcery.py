@@ -1,0 +1,183 @@
+"""Barony: Sorcery rules: the companion's book-keeper for the expansion's Magic, spells and Control tokens.
+
+Players own Barony; the companion tracks only what this expansion adds (rule
+``barony-sorcery.companion.turns``): the 5 spells drawn at setup, the Mysterious locations with the
+Control tokens on them in arrival order, each seat's Magic tokens and the supply (30 in all), and at
+the end each seat's base-game points, to which 3 VP per Control token are added. Base-game actions
+and turn order are not reported, so any seat may report its own exploration or cast at any time
+while the game is in play. Refusals carry a sentence and a rule id from
+``data/barony-sorcery/rules.toml``. Nothing is secret: every seat sees the same view.
+
+Phases: ``"play"`` → (``end_game``, any seat) → ``"scoring"`` → (``base_points`` from every seat;
+a seat may correct its entry until all are in) → ``"over"``.
+
+``view(state, seat)`` returns a JSON object with these keys (pages are built from it):
+
+- ``game`` ("barony-sorcery"), ``title``, ``phase`` ("play" | "scoring" | "over"), ``you`` (the
+  viewing seat or None), ``over`` (bool), ``winner`` (the seat of a sole winner, else None),
+  ``winners`` (every winning seat once over; several on a shared win, else empty before the end)
+- ``magic_tokens`` (30, the game's total), ``supply`` (Magic tokens next to the board)
+- ``spells``: the spells in play in card order, each ``{"id", "name", "category", "category_name",
+  "colour", "symbol", "cost", "text", "rule"}`` (``colour`` is the card colour the rulebook names;
+  ``symbol`` the print kit's symbol, so colour is never the only cue)
+- ``locations``: the Mysterious locations on the board in tile order, each ``{"id", "name", "tile",
+  "controls": [{"seat", "name", "order", "reward"}] (arrival order; ``reward`` what that visit paid
+  before the supply cap), "full" (bool), "next_reward" (Magic tokens for the next visitor, 0 if full)}``
+- ``players``: per seat ``{"seat", "name", "magic", "control_tokens_left", "visited" (location ids),
+  "control_points", "base_points" (None until entered), "total" (base + control points)}``
+- ``waiting_for``: in scoring, the seats whose base-game points are still missing (else empty)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Sequence
+
+from .barony_sorcery_cast import CATEGORY_NAMES, GAME, GAME_ID, SPELL_ORDER, check_cast, find_spell, listing
+from .barony_sorcery_moves import MOVE_TYPES, apply
+from .barony_sorcery_play import advice, describe_move, open_locations, random_legal_move, redact_move
+from .barony_sorcery_state import (LOCATION_BY_ID, LOCATIONS, MAGIC_TOKENS, MAX_CONTROLS, POINTS_PER_CONTROL, REWARDS,
+                                   SPELLS_IN_PLAY, BaronyState, find_location, state_from_json, state_to_json)
+from .base import Outcome, SetupError, check_players
+
+TITLE: str = GAME.title
+MIN_PLAYERS: int = GAME.min_players
+MAX_PLAYERS: int = GAME.max_players
+OPTIONS: dict[str, str] = {
+    "spells": f"The {SPELLS_IN_PLAY} spells the table drew (names or ids); default: {SPELLS_IN_PLAY} drawn at random.",
+    "locations": "The Mysterious locations on the board (names, ids or tile ids), as many as the player count "
+                 "takes; default: drawn at random.",
+}
+MYSTERIOUS_BY_PLAYERS: dict[int, int] = {int(k): int(v) for k, v in dict(GAME.mysterious_by_players).items()}
+CATEGORIES: dict[str, Any] = {category.id: category for category in GAME.categories}
+
+State = BaronyState
+
+
+def _chosen(value: Any, count: int, what: str, find: Any, everything: Sequence[Any], rule: str) -> list[Any]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise SetupError(f"option '{what}' must be a list of names")
+    found = []
+    for ref in value:
+        item = find(ref)
+        if item is None:
+            known = ", ".join(x.name for x in everything)
+            raise SetupError(f"option '{what}': there is no {what[:-1]} '{ref.strip()[:60]}' (known: {known})")
+        found.append(item)
+    if len({item.id for item in found}) != len(found):
+        raise SetupError(f"option '{what}' names the same {what[:-1]} twice")
+    if len(found) != count:
+        raise SetupError(f"option '{what}' needs exactly {count} {what}, not {len(found)} (rule {rule})")
+    return found
+
+
+def setup(players: Sequence[str], options: Mapping[str, Any] | None = None,
+          rng: random.Random | None = None) -> BaronyState:
+    """A new game: the spells in play and the Mysterious locations (given, or drawn with ``rng``), every seat
+    with 5 Control tokens and no Magic, all 30 Magic tokens in the supply."""
+    names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
+    options = {} if options is None else options
+    if not isinstance(options, Mapping):
+        raise SetupError("options must be an object such as {\"spells\": [\"Velocity\", …]}")
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise SetupError(f"unknown option {', '.join(map(repr, unknown))}; {TITLE} knows: {', '.join(OPTIONS)}")
+    rng = rng if rng is not None else random.Random()
+    mysterious = MYSTERIOUS_BY_PLAYERS[len(names)]
+    if "spells" in options:
+        spells = _chosen(options["spells"], SPELLS_IN_PLAY, "spells", find_spell, GAME.spells,
+                         "barony-sorcery.setup.spells")
+    else:
+        spells = rng.sample(list(GAME.spells), SPELLS_IN_PLAY)
+    if "locations" in options:
+        places = _chosen(options["locations"], mysterious, "locations", find_location, LOCATIONS,
+                         "barony-sorcery.setup.mysterious")
+    else:
+        places = rng.sample(list(LOCATIONS), mysterious)
+    board = sorted((loc.id for loc in places), key=[loc.id for loc in LOCATIONS].index)
+    return BaronyState(
+        players=names, spells=tuple(sorted((s.id for s in spells), key=SPELL_ORDER.__getitem__)),
+        locations=tuple(board), controls=tuple(() for _ in board), magic=tuple(0 for _ in names),
+        supply=MAGIC_TOKENS, phase="play", base_points=tuple(None for _ in names),
+    )
+
+
+def _check_viewer(state: BaronyState, seat: int | None) -> None:
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players)):
+        raise ValueError(f"there is no seat {seat!r} in this game")
+
+
+def _spell_view(spell_id: str) -> dict[str, Any]:
+    spell = GAME.spells[SPELL_ORDER[spell_id]]
+    category = CATEGORIES[spell.category]
+    return {"id": spell.id, "name": spell.name, "category": spell.category, "category_name": category.name,
+            "colour": category.colour, "symbol": category.symbol, "cost": spell.cost, "text": spell.text,
+            "rule": spell.rule}
+
+
+def _location_view(state: BaronyState, index: int) -> dict[str, Any]:
+    loc = LOCATION_BY_ID[state.locations[index]]
+    seats = state.controls[index]
+    return {"id": loc.id, "name": loc.name, "tile": loc.tile,
+            "controls": [{"seat": s, "name": state.players[s], "order": i + 1, "reward": REWARDS[i]}
+                         for i, s in enumerate(seats)],
+            "full": len(seats) >= MAX_CONTROLS, "next_reward": state.next_reward(loc.id)}
+
+
+def _total(state: BaronyState, seat: int) -> int:
+    return (state.base_points[seat] or 0) + state.control_points(seat)
+
+
+def view(state: BaronyState, seat: int | None = None) -> dict[str, Any]:
+    """The whole state for ``seat`` (``None``: the table); the keys are listed in the module docstring."""
+    _check_viewer(state, seat)
+    result = outcome(state)
+    players = [{"seat": s, "name": name, "magic": state.magic[s], "control_tokens_left": state.tokens_left(s),
+                "visited": state.visited(s), "control_points": state.control_points(s),
+                "base_points": state.base_points[s], "total": _total(state, s)}
+               for s, name in enumerate(state.players)]
+    waiting = [s for s, p in enumerate(state.base_points) if p is None] if state.phase == "scoring" else []
+    return {
+        "game": GAME_ID, "title": TITLE, "phase": state.phase, "you": seat, "over": result.over,
+        "winner": result.winner, "winners": list(result.winners),
+        "magic_tokens": MAGIC_TOKENS, "supply": state.supply,
+        "spells": [_spell_view(s) for s in state.spells],
+        "locations": [_location_view(state, i) for i in range(len(state.locations))],
+        "players": players, "waiting_for": waiting,
+    }
+
+
+def score(state: BaronyState) -> list[dict[str, Any]]:
+    """Per seat: the base-game points (once entered) and 3 VP per Control token, one entry per location."""
+    rows = []
+    for s, name in enumerate(state.players):
+        breakdown = []
+        if state.base_points[s] is not None:
+            breakdown.append({"cause": "Base game (entered)", "points": state.base_points[s]})
+        for loc in state.visited(s):
+            breakdown.append({"cause": f"Control token on the {LOCATION_BY_ID[loc].name}", "points": POINTS_PER_CONTROL})
+        rows.append({"seat": s, "name": name, "total": _total(state, s), "breakdown": breakdown})
+    return rows
+
+
+def outcome(state: BaronyState) -> Outcome:
+    """Over once every seat has entered its base-game points: the highest total wins; a tie is a shared win
+    (``winner`` None, every tied seat in ``winners``; rule barony-sorcery.score.winner)."""
+    if state.phase != "over":
+        return Outcome(over=False)
+    totals = [_total(state, s) for s in range(len(state.players))]
+    best = max(totals)
+    winners = tuple(s for s, total in enumerate(totals) if total == best)
+    names = [state.players[s] for s in winners]
+    if len(winners) == 1:
+        return Outcome(over=True, winner=winners[0], winners=winners, reason=f"{names[0]} has the most points: {best}")
+    return Outcome(over=True, winner=None, winners=winners,
+                   reason=f"{listing(names)} share the win with {best} points each")
+
+
+__all__ = [
+    "GAME_ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "MOVE_TYPES", "OPTIONS", "State", "BaronyState",
+    "setup", "apply", "view", "score", "outcome", "advice", "redact_move", "describe_move",
+    "state_to_json", "state_from_json", "random_legal_move", "check_cast", "open_locations",
+    "CATEGORY_NAMES",
+]

@@ -1,0 +1,134 @@
+"""Barony: Sorcery: applying one reported move (explore, cast, end of the base game, base-game points).
+
+``apply`` is pure: it checks the move and returns a new frozen state, or raises :class:`IllegalMove`
+with a sentence and a rule id from ``data/barony-sorcery/rules.toml`` (rule None for a malformed
+move). The companion does not referee Barony's turn order (rule ``barony-sorcery.companion.turns``):
+any seat may report its own exploration or cast while the game is in play.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable, Mapping
+
+from .barony_sorcery_cast import check_cast, listing, tokens
+from .barony_sorcery_state import (MAX_BASE_POINTS, MAX_CONTROLS, BaronyState, LOCATION_BY_ID, find_location)
+from .base import IllegalMove, field, move_type
+
+MOVE_TYPES: dict[str, str] = {
+    "explore": "One of your knights reached a Mysterious location: place your Control token and take its Magic tokens.",
+    "cast": "Cast one spell, or combine spells of one category, paying their Magic tokens back to the supply.",
+    "end_game": "The base game has ended: stop exploring and casting, and enter everyone's base-game points.",
+    "base_points": "Enter (or correct) your base-game points once the base game has ended.",
+}
+
+EXPLORE_ONCE = "barony-sorcery.explore.once"
+EXPLORE_FULL = "barony-sorcery.explore.full"
+EXPLORE_CONTROL = "barony-sorcery.explore.control"
+SCORE_BASE = "barony-sorcery.score.base"
+COMPANION_END = "barony-sorcery.companion.end"
+COMPANION_OVER = "barony-sorcery.companion.over"
+
+
+def apply(state: BaronyState, seat: int, move: Mapping[str, Any]) -> BaronyState:
+    """The state after ``seat`` makes ``move``; raises IllegalMove (with ``seat`` and ``move`` set)."""
+    try:
+        return _apply(state, seat, move)
+    except IllegalMove as error:
+        if error.seat is None and isinstance(seat, int) and not isinstance(seat, bool):
+            error.seat = seat
+        if error.move is None and isinstance(move, Mapping):
+            error.move = dict(move)
+        raise
+
+
+def _apply(state: BaronyState, seat: int, move: Mapping[str, Any]) -> BaronyState:
+    if state.phase == "over":
+        raise IllegalMove("The game is over: every player's base-game points are in and the winner is known, "
+                          "so no more moves are taken.", COMPANION_OVER)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players):
+        raise IllegalMove(f"there is no seat {seat!r} in this game", None)
+    kind = move_type(move, MOVE_TYPES)
+    return HANDLERS[kind](state, seat, move)
+
+
+def _in_play(state: BaronyState, what: str) -> None:
+    if state.phase != "play":
+        raise IllegalMove(f"The base game has ended, so there is no more {what}: enter your base-game points.",
+                          COMPANION_END)
+
+
+def explore(state: BaronyState, seat: int, move: Mapping[str, Any]) -> BaronyState:
+    """Place the seat's Control token and pay the arrival reward (3/2/1) from what the supply holds."""
+    _in_play(state, "exploring")
+    ref = field(move, "location", str)
+    location = find_location(ref)
+    if location is None or location.id not in state.locations:
+        here = listing([LOCATION_BY_ID[loc].name for loc in state.locations])
+        raise IllegalMove(f"there is no Mysterious location '{ref.strip()[:60]}' on this board (it has {here})", None)
+    index = state.locations.index(location.id)
+    placed = state.controls[index]
+    if seat in placed:
+        raise IllegalMove(f"You already have a Control token on the {location.name}: each player may place only "
+                          "one there and is rewarded only once.", EXPLORE_ONCE)
+    if len(placed) >= MAX_CONTROLS:
+        raise IllegalMove(f"The {location.name} already holds {MAX_CONTROLS} Control tokens: your knight may stand "
+                          "there, but nothing happens — no token is placed and no Magic tokens are given.",
+                          EXPLORE_FULL)
+    if state.tokens_left(seat) <= 0:  # cannot happen with the rulebook's 5 tokens and at most 5 locations
+        raise IllegalMove("You have no Control token left to place.", EXPLORE_CONTROL)
+    reward = min(state.next_reward(location.id), state.supply)
+    controls = list(state.controls)
+    controls[index] = placed + (seat,)
+    magic = list(state.magic)
+    magic[seat] += reward
+    return replace(state, controls=tuple(controls), magic=tuple(magic), supply=state.supply - reward)
+
+
+def cast(state: BaronyState, seat: int, move: Mapping[str, Any]) -> BaronyState:
+    """Pay for one cast (checked by :func:`check_cast`); the tokens go back to the supply."""
+    _in_play(state, "casting")
+    refs = field(move, "spells", list)
+    if len(refs) > 9:
+        raise IllegalMove("a cast names at most the 9 spells of the game", None)
+    result = check_cast(refs, state.magic[seat], state.spells)
+    if not result.legal:
+        raise IllegalMove(result.reason, result.rule)
+    magic = list(state.magic)
+    magic[seat] -= result.cost
+    return replace(state, magic=tuple(magic), supply=state.supply + result.cost)
+
+
+def end_game(state: BaronyState, seat: int, move: Mapping[str, Any]) -> BaronyState:
+    if state.phase != "play":
+        raise IllegalMove("The end of the base game has already been reported: enter your base-game points.",
+                          COMPANION_END)
+    return replace(state, phase="scoring")
+
+
+def base_points(state: BaronyState, seat: int, move: Mapping[str, Any]) -> BaronyState:
+    """Record the seat's own base-game points; once every seat has entered them, the game is over."""
+    if state.phase != "scoring":
+        raise IllegalMove("Base-game points are entered once the base game has ended: report the end first "
+                          "(any player can).", SCORE_BASE)
+    points = field(move, "points", int)
+    if not 0 <= points <= MAX_BASE_POINTS:
+        raise IllegalMove(f"field 'points' must be from 0 to {MAX_BASE_POINTS}, got {points}", None)
+    entered = list(state.base_points)
+    entered[seat] = points
+    done = all(p is not None for p in entered)
+    return replace(state, base_points=tuple(entered), phase="over" if done else "scoring")
+
+
+HANDLERS: dict[str, Callable[[BaronyState, int, Mapping[str, Any]], BaronyState]] = {
+    "explore": explore, "cast": cast, "end_game": end_game, "base_points": base_points,
+}
+
+
+def cast_cost_text(refs: Any) -> str:
+    """'Velocity and Teleport (2 Magic tokens)' for a move log line; tolerant of anything."""
+    try:
+        result = check_cast(refs)
+    except IllegalMove:
+        return "a spell"
+    return f"{listing([s.name for s in result.spells])} ({tokens(result.cost)})"

@@ -1,0 +1,106 @@
+"""Barony: Sorcery: "what can I do now?" — advice, random legal moves, and the move log's wording.
+
+``random_legal_move`` drives the property tests and playouts: every move it returns is legal, its
+choices come only from the ``random.Random`` it is given, and it always ends the game (sooner or
+later someone reports the end of the base game, then every seat enters its points).
+Nothing in this game is secret, so ``redact_move`` shows every move to everyone as it was made.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Sequence
+
+from .barony_sorcery_cast import legal_casts, listing, tokens
+from .barony_sorcery_moves import cast_cost_text
+from .barony_sorcery_state import LOCATION_BY_ID, MAX_CONTROLS, BaronyState, find_location
+
+END_CHANCE = 0.03       # how often a random player reports the end of the base game while it could go on
+CAST_CHANCE = 0.5       # how often a random player casts rather than explores when both are possible
+
+
+def open_locations(state: BaronyState, seat: int) -> list[str]:
+    """Location ids ``seat`` could explore now: not full and without its Control token."""
+    return [loc for loc, seats in zip(state.locations, state.controls)
+            if seat not in seats and len(seats) < MAX_CONTROLS and state.tokens_left(seat) > 0]
+
+
+def _entry(kind: str, text: str, move: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"type": kind, "text": text, "move": move, **extra}
+
+
+def advice(state: BaronyState, seat: int) -> list[dict[str, Any]]:
+    """What ``seat`` could report now, best first: ``{"type", "text", "move", ...}`` per choice.
+
+    Explore entries carry ``location`` and ``reward`` (Magic tokens, after the supply cap) and come
+    first (each is also worth 3 VP at the end); cast entries carry ``spells``, ``cost``, ``category``
+    and ``rule``, larger combinations first; then reporting the end of the base game. In scoring the
+    one entry is entering (or correcting) the seat's base-game points; a finished game advises nothing.
+    """
+    if state.phase == "over" or not 0 <= seat < len(state.players):
+        return []
+    if state.phase == "scoring":
+        entered = state.base_points[seat]
+        text = ("Enter your base-game points." if entered is None
+                else f"Correct your base-game points ({entered} entered) until everyone has entered theirs.")
+        return [_entry("base_points", text, {"type": "base_points"}, entered=entered)]
+    found = []
+    for loc in open_locations(state, seat):
+        reward = min(state.next_reward(loc), state.supply)
+        name = LOCATION_BY_ID[loc].name
+        found.append(_entry("explore", f"A knight of yours reached the {name}: place a Control token and take "
+                            f"{tokens(reward)}.", {"type": "explore", "location": loc}, location=loc, reward=reward))
+    for result in legal_casts(state.spells, state.magic[seat]):
+        names = [s.name for s in result.spells]
+        found.append(_entry("cast", f"Cast {listing(names)} for {tokens(result.cost)}.",
+                            {"type": "cast", "spells": names}, spells=names, cost=result.cost,
+                            category=result.category, rule=result.rule))
+    found.append(_entry("end_game", "Report that the base game has ended.", {"type": "end_game"}))
+    return found
+
+
+def random_legal_move(state: BaronyState, seat: int, rng: random.Random) -> dict[str, Any] | None:
+    """A legal move for ``seat`` chosen with ``rng``, or None when the seat has nothing to report."""
+    if state.phase == "over" or not 0 <= seat < len(state.players):
+        return None
+    if state.phase == "scoring":  # each seat enters once here, so scoring always ends (corrections: see advice)
+        if state.base_points[seat] is not None:
+            return None
+        return {"type": "base_points", "points": rng.randint(10, 70)}
+    places = open_locations(state, seat)
+    casts = legal_casts(state.spells, state.magic[seat])
+    if (not places and not casts) or rng.random() < END_CHANCE:
+        return {"type": "end_game"}
+    if casts and (not places or rng.random() < CAST_CHANCE):
+        picked = rng.choice(casts)
+        names = [s.name if rng.random() < 0.5 else s.id for s in picked.spells]
+        return {"type": "cast", "spells": names}
+    return {"type": "explore", "location": rng.choice(places)}
+
+
+def redact_move(move: Mapping[str, Any], actor: int, viewer: int | None) -> dict[str, Any]:
+    """Every move is public in this game: everyone sees it as it was made."""
+    return dict(move)
+
+
+def _seat(names: Sequence[str], seat: Any) -> str:
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
+        return names[seat]
+    return f"seat {seat}"
+
+
+def describe_move(move: Mapping[str, Any], actor: int, names: Sequence[str]) -> str:
+    """One line for the move log, e.g. 'Ann cast Velocity and Teleport (2 Magic tokens).'"""
+    who = _seat(names, actor)
+    kind = move.get("type")
+    if kind == "explore":
+        found = find_location(move.get("location"))
+        where = f"the {found.name}" if found is not None else "a Mysterious location"
+        return f"{who} explored {where} and placed a Control token."
+    if kind == "cast":
+        return f"{who} cast {cast_cost_text(move.get('spells'))}."
+    if kind == "end_game":
+        return f"{who} reported the end of the base game."
+    if kind == "base_points":
+        return f"{who} entered {move.get('points')} base-game points."
+    return f"{who} made a move."
