@@ -14,9 +14,9 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from . import fillory
+from . import fillory, mandragora
 
-CALCULATORS: tuple[ModuleType, ...] = (fillory,)
+CALCULATORS: tuple[ModuleType, ...] = (fillory, mandragora)
 
 
 def request_models() -> tuple[Any, ...]:
