@@ -160,24 +160,55 @@ def score(state: BaronyState) -> list[dict[str, Any]]:
     return rows
 
 
+def winners_of(totals: Sequence[int]) -> tuple[int, ...]:
+    """The seats with the highest total (several on a tie: a shared win, rule barony-sorcery.score.winner)."""
+    best = max(totals)
+    return tuple(s for s, total in enumerate(totals) if total == best)
+
+
+def win_reason(names: Sequence[str], best: int) -> str:
+    if len(names) == 1:
+        return f"{names[0]} has the most points: {best}"
+    return f"{listing(list(names))} share the win with {best} points each"
+
+
 def outcome(state: BaronyState) -> Outcome:
     """Over once every seat has entered its base-game points: the highest total wins; a tie is a shared win
     (``winner`` None, every tied seat in ``winners``; rule barony-sorcery.score.winner)."""
     if state.phase != "over":
         return Outcome(over=False)
     totals = [_total(state, s) for s in range(len(state.players))]
-    best = max(totals)
-    winners = tuple(s for s, total in enumerate(totals) if total == best)
-    names = [state.players[s] for s in winners]
-    if len(winners) == 1:
-        return Outcome(over=True, winner=winners[0], winners=winners, reason=f"{names[0]} has the most points: {best}")
-    return Outcome(over=True, winner=None, winners=winners,
-                   reason=f"{listing(names)} share the win with {best} points each")
+    winners = winners_of(totals)
+    reason = win_reason([state.players[s] for s in winners], max(totals))
+    return Outcome(over=True, winner=winners[0] if len(winners) == 1 else None, winners=winners, reason=reason)
+
+
+def final_totals(pad: Sequence[tuple[str, int, int]]) -> dict[str, Any]:
+    """Totals from a score pad: per player (name, base-game points, Control tokens on Mysterious locations).
+
+    The same sums as :func:`score` and :func:`outcome` without a tracked game (the calculator's answer):
+    ``{"players": [{"name", "base_points", "control_tokens", "control_points", "total", "breakdown"}],
+    "winners": [indices], "winner_names", "shared", "reason", "rule"}``. The caller checks the counts.
+    """
+    players: list[dict[str, Any]] = []
+    totals: list[int] = []
+    for name, base, tokens in pad:
+        control = tokens * POINTS_PER_CONTROL
+        totals.append(base + control)
+        players.append({"name": name, "base_points": base, "control_tokens": tokens, "control_points": control,
+                        "total": base + control, "breakdown": [
+                            {"cause": "Base game (entered)", "points": base, "rule": "barony-sorcery.score.base"},
+                            {"cause": f"Control tokens on Mysterious locations: {tokens} × {POINTS_PER_CONTROL}",
+                             "points": control, "rule": "barony-sorcery.score.control"}]})
+    winners = winners_of(totals)
+    names = [pad[s][0] for s in winners]
+    return {"players": players, "winners": list(winners), "winner_names": names, "shared": len(winners) > 1,
+            "reason": win_reason(names, max(totals)), "rule": "barony-sorcery.score.winner"}
 
 
 __all__ = [
     "GAME_ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "MOVE_TYPES", "OPTIONS", "State", "BaronyState",
     "setup", "apply", "view", "score", "outcome", "advice", "redact_move", "describe_move",
     "state_to_json", "state_from_json", "random_legal_move", "check_cast", "open_locations",
-    "CATEGORY_NAMES",
+    "CATEGORY_NAMES", "MYSTERIOUS_BY_PLAYERS", "final_totals", "winners_of",
 ]

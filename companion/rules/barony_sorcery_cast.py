@@ -63,7 +63,7 @@ def spell_of(ref: Any) -> Spell:
     if found is None:
         if not isinstance(ref, str) or not ref.strip():
             raise UnknownSpell(f"a spell must be given by its name, got {ref!r}")
-        names = ", ".join(spell.name for spell in GAME.spells)
+        names = listing([spell.name for spell in GAME.spells])
         raise UnknownSpell(f"there is no spell called '{ref.strip()[:60]}' in {GAME.title} (the spells: {names})")
     return found
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from . import fillory, mandragora
+from . import barony_sorcery, fillory, mandragora
 
-CALCULATORS: tuple[ModuleType, ...] = (fillory, mandragora)
+CALCULATORS: tuple[ModuleType, ...] = (fillory, mandragora, barony_sorcery)
 
 
 def request_models() -> tuple[Any, ...]:
