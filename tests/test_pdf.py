@@ -135,11 +135,22 @@ def test_qr_codes_decode_to_the_card_urls_at_200_dpi(kit: dict[str, Path]) -> No
     assert len(decoded) == 110
 
 
+def _xobject_kinds(resources: object) -> set[str]:
+    """Subtypes of every XObject a page or form uses, forms followed inside (shared artwork is a form)."""
+    found: set[str] = set()
+    for ref in resources.get_object().get("/XObject", {}).values():  # type: ignore[attr-defined]
+        xobject = ref.get_object()
+        found.add(str(xobject["/Subtype"]))
+        if "/Resources" in xobject:
+            found |= _xobject_kinds(xobject["/Resources"])
+    return found
+
+
 def test_qr_codes_are_vector_paths_not_images(kit: dict[str, Path]) -> None:
     reader = PdfReader(kit["deck"])
     for page in reader.pages[:4]:
         assert len(page.images) == 0
-        assert "/XObject" not in page["/Resources"]
+        assert _xobject_kinds(page["/Resources"]) <= {"/Form"}  # drawings placed again, never pictures
 
 
 def test_base_url_goes_into_the_qr_codes(deck: Callable[..., Path]) -> None:
@@ -383,8 +394,9 @@ def test_layout_that_cannot_fit_is_a_clear_error() -> None:
     (dict(base_url="ftp://files.example"),
      "base URL must start with http:// or https:// and name a host, got 'ftp://files.example'"),
     (dict(base_url="http://host/?x=1"), "base URL must not carry a query or fragment, got 'http://host/?x=1'"),
-    (dict(game="barony"), "unknown game 'barony' (known: fillory, mandragora, or all)"),
-    (dict(documents=("poster",)), "unknown document 'poster' (known: deck, reference, score-pad, tiles, tokens)"),
+    (dict(game="barony"), "unknown game 'barony' (known: fillory, mandragora, barony-sorcery, or all)"),
+    (dict(documents=("poster",)), "unknown document 'poster' (known: deck, player-sheet, reference, score-pad, setup, tiles, "
+                                        "tokens)"),
 ])
 def test_bad_options_are_build_errors(options: dict, message: str) -> None:
     with pytest.raises(BuildError) as caught:

@@ -8,13 +8,16 @@ millimetres beyond every trim edge; imposition clips whatever a given sheet posi
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Protocol
 
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph
 
-from .pdf import pt
+from .pdf import draw_reused, pt
 from .print_specs import CardSize
 
 
@@ -42,6 +45,33 @@ def wrap(text: str, font: str, size: float, max_width: float) -> list[str]:
 
 def text_width(text: str, font: str, size: float) -> float:
     return stringWidth(text, font, size)
+
+
+@lru_cache(maxsize=4096)
+def wrapped_paragraph(markup: str, font: str, size: float, leading: float, colour: str, width: float,
+                      alignment: int = 0) -> Paragraph:
+    """A ReportLab ``Paragraph`` already wrapped to ``width`` points (its ``height`` is set).
+
+    Kept by its arguments: a deck sets the same trick or effect text on many cards, and at each
+    size it tries while fitting, so parsing the markup and breaking the lines happens once each.
+    Draw it with :func:`draw_paragraph`.
+    """
+    style = ParagraphStyle("card", fontName=font, fontSize=size, leading=leading, textColor=colour,
+                           spaceBefore=0, spaceAfter=0, alignment=alignment)
+    paragraph = Paragraph(markup, style)
+    paragraph.wrap(width, 0)  # the height does not depend on the room offered
+    return paragraph
+
+
+def draw_paragraph(canvas: Canvas, paragraph: Paragraph, x: float, y: float) -> None:
+    """``paragraph.drawOn(canvas, x, y)``, written once per canvas as a form and placed again where
+    the same wrapped paragraph comes back (see :func:`wrapped_paragraph`)."""
+    size = paragraph.style.fontSize
+    box = (-2 * size, -2 * size, paragraph.width + 2 * size, paragraph.height + 2 * size)
+    canvas.saveState()
+    canvas.translate(x, y)
+    draw_reused(canvas, ("paragraph", id(paragraph)), box, lambda: paragraph.drawOn(canvas, 0, 0), keep=paragraph)
+    canvas.restoreState()
 
 
 def tracked_text(canvas: Canvas, cx: float, y: float, text: str, font: str, size: float, tracking: float) -> None:

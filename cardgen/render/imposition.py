@@ -14,7 +14,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from .faces import Face, fit_font_size
 from .layout import Rect, SheetLayout, Slot
-from .pdf import pt, set_page_boxes
+from .pdf import draw_reused, pt, set_page_boxes
 from .print_specs import SheetRules
 
 if TYPE_CHECKING:
@@ -61,8 +61,12 @@ def sheet_label(name: str, unit: str = "cards", first_number: int = 1) -> SheetL
     return label
 
 
-def draw_face(canvas: Canvas, face: Face, slot: Slot, bleed: float) -> None:
-    """Draw ``face`` into ``slot``: clip to the slot's allowed bleed, move and turn the origin."""
+def draw_face(canvas: Canvas, face: Face, slot: Slot, bleed: float, *, reuse: bool = False) -> None:
+    """Draw ``face`` into ``slot``: clip to the slot's allowed bleed, move and turn the origin.
+
+    With ``reuse`` the face is drawn once per canvas as a form (trim plus full bleed) and placed
+    again wherever the same face object comes back: a deck's shared back.
+    """
     canvas.saveState()
     clip = slot.bleed_rect
     path = canvas.beginPath()
@@ -77,7 +81,12 @@ def draw_face(canvas: Canvas, face: Face, slot: Slot, bleed: float) -> None:
         canvas.rotate(-90)
     else:
         canvas.translate(pt(t.x), pt(t.y))
-    face.draw(canvas, bleed)
+    if reuse:
+        b, w, h = pt(bleed), pt(face.size.width), pt(face.size.height)
+        draw_reused(canvas, ("face", id(face), bleed), (-b, -b, w + b, h + b), lambda: face.draw(canvas, bleed),
+                    keep=face)
+    else:
+        face.draw(canvas, bleed)
     canvas.restoreState()
 
 
@@ -186,6 +195,10 @@ def impose(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts: Seque
     w, h = layout.paper.width, layout.paper.height
     reg_front = registration_points(layout, rules)
     pages = 0
+    seen: dict[int, int] = {}
+    for face in (*fronts, *backs):
+        seen[id(face)] = seen.get(id(face), 0) + 1
+    recurring = {key for key, count in seen.items() if count > 1}  # drawn once as a form, then placed
 
     def info(side: Side, sheet: int) -> SheetInfo:
         first = sheet * per_sheet
@@ -195,7 +208,7 @@ def impose(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts: Seque
         nonlocal pages
         chunk = fronts[sheet * per_sheet:(sheet + 1) * per_sheet]
         for i, face in enumerate(chunk):
-            draw_face(canvas, face, layout.slot(i), layout.bleed)
+            draw_face(canvas, face, layout.slot(i), layout.bleed, reuse=id(face) in recurring)
             if on_card:
                 on_card(1)
         if settings.crop_marks:
@@ -211,7 +224,8 @@ def impose(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts: Seque
         dx, dy = (settings.back_offset_x, settings.back_offset_y) if mirrored else (0.0, 0.0)
         chunk = backs[sheet * per_sheet:(sheet + 1) * per_sheet]
         for i, face in enumerate(chunk):
-            draw_face(canvas, face, layout.back_slot(i, dx, dy, mirrored=mirrored), layout.bleed)
+            draw_face(canvas, face, layout.back_slot(i, dx, dy, mirrored=mirrored), layout.bleed,
+                      reuse=id(face) in recurring)
         grid = _mirrored_grid(layout, settings) if mirrored else layout.grid
         if mirrored:
             draw_registration(canvas, [(w - x + dx, y + dy) for x, y in reg_front], rules)

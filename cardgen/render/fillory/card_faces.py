@@ -11,18 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
 from cardgen.catalog.fillory import Card, FilloryContent
 
-from ..faces import (double_border, double_ring, eight_pointed_star, fit_font_size, text_width, tracked_text,
-                     wrap)
-from ..pdf import pt
+from ..faces import (double_border, double_ring, draw_paragraph, eight_pointed_star, fit_font_size, text_width,
+                     tracked_text, wrap, wrapped_paragraph)
+from ..pdf import draw_reused, pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix, draw_qr
-from .style import FilloryStyle
+from .style import ChipColours, FilloryStyle
 
 BOLD = "Helvetica-Bold"
 REGULAR = "Helvetica"
@@ -38,10 +37,9 @@ def card_scale(size: CardSize) -> float:
     return min(size.width / REFERENCE_SIZE[0], size.height / REFERENCE_SIZE[1])
 
 
-def _paragraph(markup: str, font_size: float, colour: str, leading: float = 1.2) -> Paragraph:
-    style = ParagraphStyle("card", fontName=REGULAR, fontSize=font_size, leading=font_size * leading,
-                           textColor=colour, spaceBefore=0, spaceAfter=0)
-    return Paragraph(markup, style)
+def _paragraph(markup: str, font_size: float, colour: str, width: float, leading: float = 1.2) -> Paragraph:
+    """Card text wrapped to ``width`` points (kept: the same texts recur across the deck)."""
+    return wrapped_paragraph(markup, REGULAR, font_size, font_size * leading, colour, width)
 
 
 def _frame_inset(scale: float) -> float:
@@ -140,14 +138,22 @@ class FilloryCardFront:
             if x > left and x + width > right:
                 x, y = left, y - height - gap
             colours = self.style.chip(trait)
-            canvas.setLineWidth(0.6 * scale)
-            canvas.setStrokeColor(colours.edge)
-            if colours.fill:
-                canvas.setFillColor(colours.fill)
-            canvas.roundRect(x, y, width, height, radius=height / 2, stroke=1, fill=1 if colours.fill else 0)
-            canvas.setFillColor(colours.text)
-            canvas.setFont(BOLD, font_size)
-            canvas.drawString(x + pad_x, y + (height - font_size * CAP_HEIGHT) / 2, trait)
+
+            def chip(trait: str = trait, width: float = width, colours: ChipColours = colours) -> None:
+                canvas.setLineWidth(0.6 * scale)
+                canvas.setStrokeColor(colours.edge)
+                if colours.fill:
+                    canvas.setFillColor(colours.fill)
+                canvas.roundRect(0, 0, width, height, radius=height / 2, stroke=1, fill=1 if colours.fill else 0)
+                canvas.setFillColor(colours.text)
+                canvas.setFont(BOLD, font_size)
+                canvas.drawString(pad_x, (height - font_size * CAP_HEIGHT) / 2, trait)
+            canvas.saveState()  # the same trait chip recurs across the deck: drawn once, placed again
+            canvas.translate(x, y)
+            edge = 0.6 * scale
+            draw_reused(canvas, ("chip", trait, font_size, height, pad_x, edge, colours),
+                        (-edge, -edge, width + edge, height + edge), chip)
+            canvas.restoreState()
             x += width + gap
         return y
 
@@ -160,8 +166,8 @@ class FilloryCardFront:
             markup = markup.replace(verb, f"<b>{verb}</b>")
         inner = pt(1.8 * scale)
         label_size = max(4.8, 5.6 * scale)
-        para = _paragraph(markup, 12.0 * scale, self.style.ink, leading=1.12)
-        _, text_h = para.wrap(right - left - 2 * inner, pt(40))
+        para = _paragraph(markup, 12.0 * scale, self.style.ink, right - left - 2 * inner, leading=1.12)
+        text_h = para.height
         box_h = inner + label_size * 1.3 + text_h + inner
         bottom = top - box_h
         if self.style.ability_fill:
@@ -176,7 +182,7 @@ class FilloryCardFront:
         canvas.setFillColor(self.style.muted)
         canvas.setFont(BOLD, label_size)
         canvas.drawString(left + inner, top - inner - label_size * CAP_HEIGHT, "WHEN PLAYED FROM HAND")
-        para.drawOn(canvas, left + inner, bottom + inner)
+        draw_paragraph(canvas, para, left + inner, bottom + inner)
         return bottom
 
     def _tricks(self, canvas: Canvas, left: float, right: float, top: float, bottom: float,
@@ -193,28 +199,26 @@ class FilloryCardFront:
         width, room = right - left, body_top - bottom
         if not entries:
             para = _paragraph("None of this card's traits gives a trick.", max(MIN_TRICK_SIZE, 7.0 * scale),
-                              self.style.muted)
-            para.wrap(width, room)
-            para.drawOn(canvas, left, body_top - para.height)
+                              self.style.muted, width)
+            draw_paragraph(canvas, para, left, body_top - para.height)
             return
         sizes = sorted({max(MIN_TRICK_SIZE, f * scale) for f in (8.2, 7.8, 7.4, 7.0, 6.6, 6.2, 5.8)}, reverse=True)
         for font_size in sizes:
-            paras = [_paragraph(f"<b>{escape(name)}</b> \u2013 {escape(text)}", font_size, self.style.ink, 1.12)
+            paras = [_paragraph(f"<b>{escape(name)}</b> \u2013 {escape(text)}", font_size, self.style.ink, width, 1.12)
                      for name, text in entries]
             gap = font_size * 0.28
-            heights = [p.wrap(width, room)[1] for p in paras]
+            heights = [p.height for p in paras]
             if sum(heights) + gap * (len(paras) - 1) <= room:
                 y = body_top
                 for para, height in zip(paras, heights):
                     y -= height
-                    para.drawOn(canvas, left, y)
+                    draw_paragraph(canvas, para, left, y)
                     y -= gap
                 return
         names = ", ".join(name for name, _ in entries)
         para = _paragraph(f"<b>{escape(names)}</b>: see the reference sheet.", max(MIN_TRICK_SIZE, 6.4 * scale),
-                          self.style.ink)
-        para.wrap(width, room)
-        para.drawOn(canvas, left, body_top - para.height)
+                          self.style.ink, width)
+        draw_paragraph(canvas, para, left, body_top - para.height)
 
     # -- footer -------------------------------------------------------------------------------
     def _footer(self, canvas: Canvas, left: float, right: float, bottom: float, scale: float) -> float:

@@ -13,15 +13,15 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from reportlab.lib.enums import TA_CENTER
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
 from cardgen.catalog.mandragora import EFFECT_KINDS, Card, MandragoraContent
 
 from ..colour import tint
-from ..faces import double_border, double_ring, eight_pointed_star, fit_font_size, text_width, tracked_text
-from ..pdf import pt
+from ..faces import (double_border, double_ring, draw_paragraph, eight_pointed_star, fit_font_size, text_width,
+                     tracked_text, wrapped_paragraph)
+from ..pdf import draw_reused, pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix, draw_qr
 from .glyphs import spell_glyph
@@ -63,10 +63,9 @@ def draw_frame(canvas: Canvas, size: CardSize, bleed: float, scale: float, frame
     return box
 
 
-def _paragraph(markup: str, font_size: float, colour: str, *, centred: bool = True) -> Paragraph:
-    style = ParagraphStyle("card", fontName=SANS, fontSize=font_size, leading=font_size * 1.2, textColor=colour,
-                           alignment=TA_CENTER if centred else 0)
-    return Paragraph(markup, style)
+def _paragraph(markup: str, font_size: float, colour: str, width: float, *, centred: bool = True) -> Paragraph:
+    """Card text wrapped to ``width`` points (kept: the same texts recur across the decks)."""
+    return wrapped_paragraph(markup, SANS, font_size, font_size * 1.2, colour, width, TA_CENTER if centred else 0)
 
 
 def removal_text(players: tuple[int, ...]) -> str:
@@ -108,7 +107,20 @@ class CardFront:
 
     # -- the corner index ---------------------------------------------------------------------------
     def _index(self, canvas: Canvas, x: float, top: float, s: float) -> float:
-        """Symbol over value at (x, top); returns the index width in points."""
+        """Symbol over value at (x, top); returns the index width in points.
+
+        Cards of one colour and value share their index: it is drawn once as a form and placed again.
+        """
+        card = self.card
+        canvas.saveState()
+        canvas.translate(x, top)
+        draw_reused(canvas, ("mandragora-index", id(self.style), card.kind, card.colour, card.value, card.curses, s),
+                    (-pt(6 * s), -pt(26 * s), pt(16 * s), pt(6 * s)), lambda: self._draw_index(canvas, 0, 0, s),
+                    keep=self.style)
+        canvas.restoreState()
+        return pt(8.0 * s) + (pt(1.2 * s) if card.kind == "spell" else 0.0)
+
+    def _draw_index(self, canvas: Canvas, x: float, top: float, s: float) -> float:
         width = pt(8.0 * s)
         cx = x + width / 2
         light = self.style.panel or WHITE
@@ -213,6 +225,16 @@ class CardFront:
 
     # -- picture --------------------------------------------------------------------------------
     def _art(self, canvas: Canvas, cx: float, cy: float, size: float, s: float) -> None:
+        """The picture, centred on (cx, cy); cards of one colour, kind and value share it (one form)."""
+        card = self.card
+        canvas.saveState()
+        canvas.translate(cx, cy)
+        draw_reused(canvas, ("mandragora-art", id(self.style), card.kind, card.colour, card.value, card.curses,
+                             card.spell, size, s),
+                    (-size, -size, size, size), lambda: self._draw_art(canvas, 0, 0, size, s), keep=self.style)
+        canvas.restoreState()
+
+    def _draw_art(self, canvas: Canvas, cx: float, cy: float, size: float, s: float) -> None:
         card, ink = self.card, self.ink
         light = self.style.panel or WHITE
         disc = self.style.medallion(ink)
@@ -266,10 +288,10 @@ class CardFront:
         width = right - left
         room = (top_limit - bottom) * 0.55
         for base in sizes:
-            para = _paragraph(escape(text), max(4.6, base * s), self.style.ink)
-            _, height = para.wrap(width, room)
+            para = _paragraph(escape(text), max(4.6, base * s), self.style.ink, width)
+            height = para.height
             if height <= room or base == sizes[-1]:
-                para.drawOn(canvas, left, bottom)
+                draw_paragraph(canvas, para, left, bottom)
                 return bottom + float(height)
         return bottom  # pragma: no cover - the loop always returns
 
