@@ -46,15 +46,30 @@ def _nothing_hidden(state: Any, viewer: int | None, rng: random.Random) -> Any:
     return None
 
 
+def _mandragora_rearrange(state: Any, viewer: int | None, rng: random.Random) -> Any:
+    """Rewrite another seat's private hand note, and its revealed colours while not everyone has revealed."""
+    others = [s for s in range(len(state.players)) if s != viewer]
+    notes, reveals = list(state.hand_notes), list(state.reveals)
+    seat = rng.choice(others)
+    notes[seat] = tuple(reversed(notes[seat] or ())) + ("mandrake",) if rng.random() < 0.5 else None
+    if not all(r is not None for r in reveals):
+        hidden = [s for s in others if reveals[s] is not None]
+        if hidden:
+            reveals[rng.choice(hidden)] = ("white",)
+    changed = replace(state, hand_notes=tuple(notes), reveals=tuple(reveals))
+    return None if changed == state else changed
+
+
 #: Per game: rearrange what ``viewer`` cannot see (None when nothing is hidden from it).
 HIDDEN_REARRANGERS: dict[str, Callable[[Any, int | None, random.Random], Any]] = {
     "fillory": _fillory_rearrange,
     "barony-sorcery": _nothing_hidden,
+    "mandragora": _mandragora_rearrange,
 }
 
 #: Fewest moves per seeded game on average. Barony: Sorcery tracks only the expansion's explorations
 #: and casts (at most 15 Control tokens and 30 Magic tokens' worth of casts a game), so its games are short.
-MIN_MOVES_PER_GAME: dict[str, int] = {"fillory": 100, "barony-sorcery": 10}
+MIN_MOVES_PER_GAME: dict[str, int] = {"fillory": 100, "barony-sorcery": 10, "mandragora": 30}
 
 
 def _play(module: ModuleType, players: int, seed: int, on_step: Callable[[Any, int, dict[str, Any], Any], None]) -> Any:

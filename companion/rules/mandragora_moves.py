@@ -1,0 +1,266 @@
+"""Mandragora: ``apply`` — whose move it is, seeking, pending choices, dropping out, hand notes, the reckoning."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Mapping
+
+from cardgen.catalog.mandragora import WHITE
+
+from .base import IllegalMove, field, move_type
+from .mandragora_cast import cast
+from .mandragora_state import (BLACK_BOOK, COLOUR_COPIES, GAME, HAND_COLOUR_IDS, INGREDIENT_COLOURS, INGREDIENT_COPIES,
+                               ITEMS, MANDRAKE, SHOP_COUNT, Board, MandragoraState, scroll_id, seat_field, shop_index,
+                               shop_label)
+from .mandragora_turns import end_turn, give_scrolls, start_countdown_if_deck_empty
+
+MOVE_TYPES: dict[str, str] = {
+    "seek": "Send the Assistant 1 to 3 shops clockwise (more with Swiftness) and take every card there; "
+            "'steps', optional 'scrolls' (cursed scrolls among them, by id or curses) and 'shop' (a check).",
+    "cast": "Cast a spell: 'book' (a spellbook card or 'mandrake'), 'ingredients' (colours or 'mandrake'), "
+            "'power', 'spell', and the spell's effect fields.",
+    "decline_extra_turn": "Give up the extra turn a Replication spell gave you.",
+    "drop_out": "During the last three rounds, drop out and take no more turns.",
+    "pass_curse_marker": "On a tie for the most curses, the marker's holder gives it to a tied seat: 'to'.",
+    "team_help": "Team game, after you receive cursed scrolls: 'kind' give, receive, exchange or none.",
+    "note_hand": "Keep a private note of your hand for advice: 'cards' (card ids, colour words, 'mandrake').",
+    "reveal_hand": "After the last round: 'colours' left in your hand (colour ids, 'white' for mandrakes).",
+}
+TURN_MOVES = ("seek", "cast", "decline_extra_turn", "drop_out")
+TEAM_KINDS = ("give", "receive", "exchange", "none")
+#: Card ids a hand note may name (items that can be in a hand: no scrolls).
+NOTE_CARDS: dict[str, str] = {c.id: c.kind for c in ITEMS if c.kind != "cursed_scroll"}
+
+
+def _check_seat(state: MandragoraState, seat: Any) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players):
+        raise IllegalMove(f"there is no seat {seat!r} in this game", "mandragora.turn.order")
+    return seat
+
+
+def apply(state: MandragoraState, seat: int, move: Mapping[str, Any]) -> MandragoraState:
+    """The state after ``seat`` makes ``move``; IllegalMove (with a rule id) if the rules forbid it."""
+    seat = _check_seat(state, seat)
+    kind = move_type(move, MOVE_TYPES)
+    board = Board(state)
+    if kind == "note_hand":
+        _note_hand(board, seat, move)
+        return board.freeze()
+    if state.phase == "over":
+        raise IllegalMove("the game is over", "mandragora.end.game-over")
+    if state.phase == "reckoning":
+        if kind != "reveal_hand":
+            raise IllegalMove("the game has ended: every sorcerer now reveals the colours left in hand",
+                              "mandragora.end.game-over")
+        _reveal(board, seat, move)
+        return board.freeze()
+    if kind == "reveal_hand":
+        raise IllegalMove("hands are revealed only once the game has ended", "mandragora.end.reveal")
+    if state.pending:
+        _pending_move(board, seat, kind, move)
+        end_turn(board)
+        return board.freeze()
+    if kind == "pass_curse_marker":
+        raise IllegalMove("the Curse marker is passed by hand only on a tie for the most curses", "mandragora.curse.tie")
+    if kind == "team_help":
+        raise IllegalMove("you may help your partner only right after you receive cursed scrolls in the team game",
+                          "mandragora.team.exchange")
+    if seat != state.turn_seat:
+        turn = state.turn_seat
+        raise IllegalMove(f"it is {state.players[turn] if turn is not None else 'nobody'}'s turn, not "
+                          f"{state.players[seat]}'s", "mandragora.turn.order")
+    if kind == "decline_extra_turn":
+        if not state.extra_turn:
+            raise IllegalMove("you have no extra turn from Replication to give up", "mandragora.effect.replication")
+    elif kind == "drop_out":
+        if state.countdown_marker not in ("III", "II", "final"):
+            raise IllegalMove("you may drop out only during the last three rounds", "mandragora.end.drop-out")
+        board.dropped[seat] = True
+    elif kind == "seek":
+        _seek(board, seat, move)
+    else:
+        cast(board, seat, move)
+    end_turn(board)
+    return board.freeze()
+
+
+def _seek(board: Board, seat: int, move: Mapping[str, Any]) -> None:
+    """Move the Assistant, take the cards there, restock the shops passed (mandragora.seek.*)."""
+    state = board.state
+    reach = state.move_range(seat)
+    steps = field(move, "steps", int)
+    if not 1 <= steps <= reach:
+        rule = "mandragora.effect.swiftness" if state.swiftness(seat) else "mandragora.seek.move"
+        raise IllegalMove(f"the Assistant moves 1 to {reach} shops clockwise, not {steps}", rule)
+    destination = (state.assistant + steps) % SHOP_COUNT
+    if move.get("shop") is not None and shop_index(state, move["shop"], "shop") != destination:
+        raise IllegalMove(f"{steps} shop{'s' * (steps != 1)} on from the Assistant is the "
+                          f"{shop_label(state, destination)}", "mandragora.seek.move")
+    refs = field(move, "scrolls", list, required=False, default=[])
+    cards = board.shop_cards[destination]
+    if len(refs) > cards:
+        raise IllegalMove(f"the {shop_label(state, destination)} holds {cards} card{'s' * (cards != 1)}, "
+                          f"not {len(refs)} cursed scrolls", "mandragora.seek.scrolls")
+    free = [c.id for c in state.free_scrolls()]
+    scrolls: list[str] = []
+    for ref in refs:
+        scrolls.append(scroll_id(ref, [s for s in free if s not in scrolls], "scrolls", "mandragora.seek.scrolls",
+                                 "still in the deck or at a shop"))
+    others = cards - len(scrolls)
+    if others > state.pool() - len(free):
+        raise IllegalMove(f"only {len(free)} of the {state.pool()} cards at the shops and in the deck can be "
+                          "cursed scrolls, so more of these cards must be scrolls", "mandragora.seek.scrolls")
+    board.shop_cards[destination] = 0
+    board.hand_counts[seat] += others
+    for i in range(steps):
+        if board.deck_count == 0:
+            break
+        board.shop_cards[(state.assistant + i) % SHOP_COUNT] += 1
+        board.deck_count -= 1
+    board.assistant = destination
+    start_countdown_if_deck_empty(board, seat)
+    give_scrolls(board, seat, scrolls, causer=seat)
+
+
+def _pending_move(board: Board, seat: int, kind: str, move: Mapping[str, Any]) -> None:
+    state = board.state
+    waiting = state.pending[0]
+    who = state.players[waiting.seat]
+    if waiting.kind == "curse_marker":
+        if seat != waiting.seat or kind != "pass_curse_marker":
+            raise IllegalMove(f"first {who} passes the Curse marker to one of the tied sorcerers", "mandragora.curse.tie")
+        to = seat_field(state, move, "to")
+        if to not in waiting.candidates:
+            names = ", ".join(state.players[s] for s in waiting.candidates)
+            raise IllegalMove(f"the Curse marker goes to one of: {names}", "mandragora.curse.tie")
+        board.curse_holder = to
+    else:
+        if seat != waiting.seat or kind != "team_help":
+            raise IllegalMove(f"first {who} chooses how to help their partner", "mandragora.team.exchange")
+        _team_help(board, seat, move, waiting.partner)
+    board.pending.pop(0)
+
+
+def _team_help(board: Board, seat: int, move: Mapping[str, Any], partner: int | None) -> None:
+    help_kind = field(move, "kind", str)
+    if help_kind not in TEAM_KINDS or partner is None:
+        raise IllegalMove(f"field 'kind' must be one of {', '.join(TEAM_KINDS)}", None)
+    hands = board.hand_counts
+    names = board.state.players
+    if help_kind in ("give", "exchange") and hands[seat] == 0:
+        raise IllegalMove(f"{names[seat]} has no card in hand to {help_kind}", "mandragora.team.exchange")
+    if help_kind in ("receive", "exchange") and hands[partner] == 0:
+        raise IllegalMove(f"{names[partner]} has no card in hand to pass", "mandragora.team.exchange")
+    if help_kind == "give":
+        hands[seat] -= 1
+        hands[partner] += 1
+    elif help_kind == "receive":
+        hands[seat] += 1
+        hands[partner] -= 1
+
+
+def note_token(ref: Any) -> str:
+    """One hand-note entry in its stored form: an item card id, a colour id (an ingredient) or 'mandrake'.
+
+    Accepted: item card ids (spellbook-yellow-2, ingredient-red-4, mandrake-3), colour ids or names
+    for an ingredient of that colour (also 'ingredient-yellow'), 'mandrake', and 'black' for the
+    black spellbook.
+    """
+    if not isinstance(ref, str) or not ref.strip():
+        raise IllegalMove("every hand note entry must be a card id, a colour or 'mandrake'", None)
+    text = ref.strip().casefold()
+    if text.startswith("ingredient-") and text[len("ingredient-"):] in INGREDIENT_COLOURS:
+        text = text[len("ingredient-"):]
+    if text == "black":
+        return BLACK_BOOK
+    if text == MANDRAKE or text in INGREDIENT_COLOURS or text in NOTE_CARDS:
+        return text
+    card = GAME.find_card(text)
+    if card is not None and card.kind == "cursed_scroll":
+        raise IllegalMove("cursed scrolls never go into a hand: they lie in front of you", "mandragora.hand.note")
+    try:
+        colour = GAME.colour(text)
+    except KeyError:
+        raise IllegalMove(f"'{ref}' is not an item card id, an ingredient colour or 'mandrake'", None) from None
+    if colour.id not in INGREDIENT_COLOURS:
+        return BLACK_BOOK
+    return colour.id
+
+
+def check_note(state: MandragoraState, seat: int, tokens: list[str]) -> None:
+    """A note is at most the hand, names each card once, and only cards that can still be in a hand."""
+    if len(tokens) > state.hand_counts[seat]:
+        raise IllegalMove(f"the note lists {len(tokens)} cards but {state.players[seat]} has "
+                          f"{state.hand_counts[seat]} in hand", "mandragora.hand.note")
+    ids = [t for t in tokens if t in NOTE_CARDS]
+    if len(set(ids)) != len(ids):
+        raise IllegalMove("the note names the same card twice", "mandragora.hand.note")
+    gone = state.cast_books() | state.removed()
+    taken = sorted(t for t in ids if t in gone)
+    if taken:
+        raise IllegalMove(f"{taken[0]} is in a cast spell or back in the box", "mandragora.hand.note")
+    used = Counter(i for casts in state.casts for c in casts for i in c.ingredients)
+    used[MANDRAKE] += sum(c.book == MANDRAKE for casts in state.casts for c in casts)
+    noted: Counter[str] = Counter()
+    for token in tokens:
+        kind = NOTE_CARDS.get(token)
+        if token == MANDRAKE or kind == "mandrake":
+            noted[MANDRAKE] += 1
+        elif token in INGREDIENT_COLOURS or kind == "ingredient":
+            noted[token if token in INGREDIENT_COLOURS else GAME.card(token).colour or ""] += 1
+    copies = INGREDIENT_COPIES[len(state.players)]
+    for what, count in sorted(noted.items()):
+        left = (len(GAME.cards_of("mandrake")) if what == MANDRAKE else copies[what]) - used[what]
+        if count > left:
+            raise IllegalMove(f"only {left} {what} card{'s' * (left != 1)} can still be in a hand",
+                              "mandragora.hand.note")
+
+
+def _note_hand(board: Board, seat: int, move: Mapping[str, Any]) -> None:
+    if board.state.phase == "over":
+        raise IllegalMove("the game is over", "mandragora.end.game-over")
+    tokens = [note_token(ref) for ref in field(move, "cards", list)]
+    check_note(board.state, seat, tokens)
+    board.hand_notes[seat] = tuple(tokens)
+
+
+def available_colours(state: MandragoraState) -> list[str]:
+    """Hand colours that can still be in some hand: not every card of the colour is cast or in the box."""
+    used = state.cast_colours()
+    copies = COLOUR_COPIES[len(state.players)]
+    return [c for c in HAND_COLOUR_IDS if copies[c] - used[c] > 0]
+
+
+def _reveal(board: Board, seat: int, move: Mapping[str, Any]) -> None:
+    state = board.state
+    if state.reveals[seat] is not None:
+        raise IllegalMove(f"{state.players[seat]} has already revealed their hand", "mandragora.end.reveal")
+    raw = field(move, "colours", list)
+    colours: list[str] = []
+    for ref in raw:
+        if not isinstance(ref, str) or not ref.strip():
+            raise IllegalMove("every colour must be a colour id or 'white'", None)
+        text = ref.strip().casefold()
+        if text == MANDRAKE:
+            text = WHITE
+        if text != WHITE:
+            try:
+                text = GAME.colour(text).id
+            except KeyError:
+                raise IllegalMove(f"'{ref}' is not a colour: use {', '.join(HAND_COLOUR_IDS)}", None) from None
+        if text in colours:
+            raise IllegalMove(f"{text} is listed twice: name each colour once", "mandragora.end.reveal")
+        colours.append(text)
+    held = state.hand_counts[seat]
+    if len(colours) > held or (held > 0) != bool(colours):
+        raise IllegalMove(f"{state.players[seat]} has {held} card{'s' * (held != 1)} in hand, so "
+                          f"{'no colour' if held == 0 else f'1 to {min(held, len(HAND_COLOUR_IDS))} colours'}",
+                          "mandragora.end.reveal")
+    possible = available_colours(state)
+    gone = [c for c in colours if c not in possible]
+    if gone:
+        raise IllegalMove(f"no {gone[0]} card can be in a hand: all of them are in cast spells or in the box",
+                          "mandragora.end.reveal")
+    board.reveals[seat] = tuple(colours)
+    if all(r is not None for r in board.reveals):
+        board.phase = "over"
