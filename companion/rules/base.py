@@ -78,7 +78,7 @@ def move_type(move: Any, known: Mapping[str, str]) -> str:
     if not isinstance(move, Mapping):
         raise IllegalMove("a move must be a JSON object with a 'type'", None)
     kind = move.get("type")
-    if kind not in known:
+    if not isinstance(kind, str) or kind not in known:
         raise IllegalMove(f"unknown move type {kind!r}; known: {', '.join(known)}", None)
     return str(kind)
 
