@@ -171,11 +171,14 @@ def check(data_folder: Path | None) -> None:
               show_default=True, help="Folder to write <game>/*.pdf into.")
 @click.option("--only", "documents", multiple=True, type=click.Choice(_document_names()),
               help="Build only this document (repeatable); default: all of them.")
+@click.option("--hex-size", type=click.FloatRange(20, 120), default=None, metavar="MM",
+              help="Hex tiles (Barony: Sorcery's Territory tiles): width of a hex across flats, to match your "
+                   "base game's tiles (default: the game data's, 50 mm for Barony: Sorcery, our choice).")
 @click.option("--data", "data_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Data folder to read (default: the project's data/, or $SPELLBOOK_DATA).")
 def build(game: str, paper: str, card_size: str, bleed: float, crop_marks: bool, duplex: bool,
           back_offset_x: float, back_offset_y: float, ink_saver: bool, base_url: str, out_dir: Path,
-          documents: tuple[str, ...], data_folder: Path | None) -> None:
+          documents: tuple[str, ...], hex_size: float | None, data_folder: Path | None) -> None:
     """Build print-ready PDFs: card decks, reference sheets and score pads.
 
     Writes OUT/<game>/deck.pdf, reference.pdf and score-pad.pdf and lists them with their sizes.
@@ -185,7 +188,7 @@ def build(game: str, paper: str, card_size: str, bleed: float, crop_marks: bool,
     options = BuildOptions(game=game, paper=paper, card_size=card_size, bleed=bleed, crop_marks=crop_marks,
                            duplex=duplex, back_offset_x=back_offset_x, back_offset_y=back_offset_y,
                            ink_saver=ink_saver, base_url=base_url, out_dir=out_dir, data_dir=data_folder,
-                           documents=documents)
+                           documents=documents, hex_size=hex_size)
     try:
         plan = plan_build(options)
         layout = plan.resolved.card_layout()

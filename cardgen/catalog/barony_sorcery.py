@@ -172,6 +172,8 @@ class BaronySorceryContent(CardAndRuleLookups[Card]):
     max_controls_per_location: int
     points_per_control: int
     basic_actions: int
+    hex_size_mm: float             # the printed tiles' hex across flats (authored: the rulebook gives none)
+    hex_size_provenance: Provenance
     territory_tiles: int
     resource_tokens: int
     magic_tokens: int

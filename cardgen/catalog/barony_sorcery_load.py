@@ -263,6 +263,11 @@ def load_barony_sorcery(root: Path) -> BaronySorceryContent:
     ints = {key: game_r.integer(game, "game", key, minimum=low, maximum=high, default=low)
             for key, low, high in GAME_INTS}
     rewards = _rewards(game_r, game, ints["max_controls_per_location"])
+    hex_size = game.get("hex_size_mm")
+    if not isinstance(hex_size, (int, float)) or isinstance(hex_size, bool) or not 20 <= hex_size <= 120:
+        game_r.problem("game", "hex_size_mm", f"expected millimetres between 20 and 120, got {hex_size!r}")
+        hex_size = 50.0
+    hex_provenance = _sub_provenance(game_r, game, "game", "hex_size_provenance")
     contents = _table(game_r, game, "contents")
     counts = {key: game_r.integer(contents, "contents", key, minimum=0, maximum=999) for key in CONTENT_FIELDS}
     if contents and counts["control_tokens"] != counts["control_tokens_per_player"] * max_p:
@@ -309,7 +314,8 @@ def load_barony_sorcery(root: Path) -> BaronySorceryContent:
     return BaronySorceryContent(
         game=GAME_ID, title=game_r.text(game, "game", "title"), source=game_r.text(game, "game", "source",
                                                                                  required=False),
-        min_players=min_p, max_players=max_p, exploration_rewards=rewards, fifth_player=fifth_player,
+        min_players=min_p, max_players=max_p, exploration_rewards=rewards, hex_size_mm=float(hex_size),
+        hex_size_provenance=hex_provenance, fifth_player=fifth_player,
         mysterious_by_players=mysterious, categories=tuple(categories), player_colours=tuple(colours),
         resources=tuple(resources), spells=tuple(spells), cards=cards, tiles=tuple(tiles),
         combination_examples=tuple(combos), rules=rules, notes=notes, **ints, **counts)

@@ -12,6 +12,7 @@ from .qr import validate_base_url
 DEFAULT_BASE_URL = "http://localhost:8000"
 MAX_BLEED_MM = 10.0
 MAX_BACK_OFFSET_MM = 20.0
+HEX_SIZE_RANGE_MM = (20.0, 120.0)   # hex tiles (Barony: Sorcery), across flats
 
 
 class BuildError(Exception):
@@ -35,6 +36,7 @@ class BuildOptions:
     out_dir: Path = Path("output")
     data_dir: Path | None = None          # None: the project's data/ (or $SPELLBOOK_DATA)
     documents: tuple[str, ...] = field(default=())  # empty: every document of each game
+    hex_size: float | None = None         # hex tiles across flats; None: the game's own default
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,9 @@ def resolve(options: BuildOptions, specs: PrintSpecs) -> ResolvedOptions:
     for name, value in (("back offset x", options.back_offset_x), ("back offset y", options.back_offset_y)):
         if abs(value) > MAX_BACK_OFFSET_MM:
             raise BuildError(f"{name} must be within ±{MAX_BACK_OFFSET_MM:g} mm, got {value:g}")
+    low, high = HEX_SIZE_RANGE_MM
+    if options.hex_size is not None and not low <= options.hex_size <= high:
+        raise BuildError(f"hex size must be between {low:g} and {high:g} mm across flats, got {options.hex_size:g}")
     try:
         base_url = validate_base_url(options.base_url)
     except ValueError as exc:

@@ -29,8 +29,9 @@ class Document:
 def game_documents() -> dict[str, tuple[Document, ...]]:
     """Every game with a print kit, mapped to its documents (imported lazily: a game's faces load only
     when that game is built)."""
-    from . import fillory, mandragora
+    from . import barony_sorcery, fillory, mandragora
     return {
         fillory.GAME_ID: fillory.DOCUMENTS,
         mandragora.GAME_ID: mandragora.DOCUMENTS,
+        barony_sorcery.GAME_ID: barony_sorcery.DOCUMENTS,
     }

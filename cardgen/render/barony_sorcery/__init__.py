@@ -1,0 +1,30 @@
+"""The Barony: Sorcery print kit: the nine spell cards, the nine hex Territory tiles, the token sheet (Magic,
+Control, Resource, the fifth player's pieces), the reference sheet, the player reference and the setup card."""
+
+from __future__ import annotations
+
+from cardgen.catalog.barony_sorcery import GAME_ID
+
+from ..registry import Document
+from .deck import render_deck
+from .reference import render_player_sheet, render_reference
+from .setup_card import render_setup_card
+from .tiles import render_tiles
+from .tokens import render_tokens
+
+DOCUMENTS: tuple[Document, ...] = (
+    Document("deck", "deck.pdf", "the 9 spell cards (category by colour and symbol, cost on the left), with backs",
+             work=lambda content: len(content.cards), render=render_deck),
+    Document("tiles", "tiles.pdf", "the 9 hex Territory tiles (5 Mysterious locations) at --hex-size, with backs",
+             work=lambda content: 1, render=render_tiles),
+    Document("tokens", "tokens.pdf", "30 Magic, 25 Control (5 colours, 5 symbols), 20 Resource tokens and the fifth "
+             "player's pieces, two-sided", work=lambda content: 1, render=render_tokens),
+    Document("reference", "reference.pdf", "setup changes, exploring, casting and combining, the 9 spells, scoring, "
+             "rulebook notes", work=lambda content: 1, render=render_reference),
+    Document("player-sheet", "player-sheet.pdf", "player reference with the fifth player's pieces",
+             work=lambda content: 1, render=render_player_sheet),
+    Document("setup", "setup.pdf", "two-sided setup card: tiles and Mysterious locations by number of players",
+             work=lambda content: 1, render=render_setup_card),
+)
+
+__all__ = ["GAME_ID", "DOCUMENTS"]

@@ -1,0 +1,231 @@
+"""Barony: Sorcery spell cards: the front of each of the nine spells and the one back they share.
+
+A front draws at its own origin (trim bottom-left) and scales with the card size (designed on a poker
+card). The category shows three ways: the frame's colour (the rulebook's cyan, maroon or orange), its
+symbol (boot, banner, tower) and its name. The cost sits large on the left, as on the printed cards: a
+Magic-token disc with the number, then one small token per Magic token to pay. The footer holds the QR
+code to the card's companion page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph
+
+from cardgen.catalog.barony_sorcery import BaronySorceryContent, Card
+
+from ..colour import tint
+from ..faces import double_border, fit_font_size, tracked_text
+from ..pdf import pt
+from ..print_specs import CardSize
+from ..qr import QrMatrix, draw_qr
+from .style import (GOLD, LIGHT_OUTLINE, MAGIC_INK, SANS, SANS_BOLD, SERIF_BOLD, SERIF_CAP_HEIGHT, WHITE,
+                    BaronyStyle)
+from .symbols import CATEGORY_DRAWERS, magic
+
+REFERENCE_SIZE = (63.0, 88.0)
+QR_SQUARE_MM = 18.5     # code plus quiet zone, like the other games' cards
+COST_BAND_MM = 12.5     # the left-hand cost column
+
+
+def card_scale(size: CardSize) -> float:
+    return min(size.width / REFERENCE_SIZE[0], size.height / REFERENCE_SIZE[1])
+
+
+def magic_token(canvas: Canvas, cx: float, cy: float, r: float, style: BaronyStyle, s: float) -> None:
+    """A Magic token as drawn on the cards: a violet disc with a gold rim (ink-saver: an outlined ring)."""
+    if style.ink_saver:
+        canvas.setStrokeColor(MAGIC_INK)
+        canvas.setLineWidth(1.0 * s)
+        canvas.circle(cx, cy, r, stroke=1, fill=0)
+        return
+    canvas.setFillColor(MAGIC_INK)
+    canvas.setStrokeColor(GOLD)
+    canvas.setLineWidth(1.1 * s)
+    canvas.circle(cx, cy, r, stroke=1, fill=1)
+
+
+@dataclass(frozen=True)
+class SpellFront:
+    card: Card
+    content: BaronySorceryContent
+    style: BaronyStyle
+    size: CardSize
+    qr: QrMatrix
+
+    @property
+    def ink(self) -> str:
+        return self.style.category_ink(self.content.category_of(self.card).colour)
+
+    def draw(self, canvas: Canvas, bleed_mm: float) -> None:
+        s = card_scale(self.size)
+        style, ink = self.style, self.ink
+        w, h, b = pt(self.size.width), pt(self.size.height), pt(bleed_mm)
+        frame = style.frame(ink)
+        if frame:
+            canvas.setFillColor(frame)
+            canvas.rect(-b, -b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
+        else:
+            canvas.setStrokeColor(LIGHT_OUTLINE)
+            canvas.setLineWidth(0.4)
+            canvas.rect(0, 0, w, h, stroke=1, fill=0)
+        inset = pt(max(2.4, 3.0 * s))
+        px, py, pw, ph = inset, inset, w - 2 * inset, h - 2 * inset
+        if style.panel:
+            canvas.setFillColor(style.panel)
+            canvas.roundRect(px, py, pw, ph, pt(2.2 * s), stroke=0, fill=1)
+        else:
+            canvas.setStrokeColor(ink)
+            canvas.setLineWidth(1.0 * s)
+            canvas.roundRect(px, py, pw, ph, pt(2.2 * s), stroke=1, fill=0)
+        pad = pt(2.2 * s)
+        left, right, top, bottom = px + pad, px + pw - pad, py + ph - pad, py + pad
+        footer_top = self._footer(canvas, left, right, bottom, s)
+        band_right = self._cost(canvas, px, footer_top + pt(1.2 * s), top, s)
+        header_bottom = self._header(canvas, band_right + pt(1.6 * s), right, top, s)
+        text_top = self._text(canvas, band_right + pt(1.2 * s), right, footer_top + pt(1.6 * s), header_bottom, s)
+        art_top, art_bottom = header_bottom - pt(1.8 * s), text_top + pt(1.6 * s)
+        art = min(art_top - art_bottom, (right - band_right) * 0.8)
+        if art >= pt(9):
+            self._art(canvas, (band_right + right) / 2, (art_top + art_bottom) / 2, art, s)
+
+    # -- the cost column on the left ---------------------------------------------------------------
+    def _cost(self, canvas: Canvas, panel_left: float, bottom: float, top: float, s: float) -> float:
+        """The cost: a large token with the number, the word MAGIC, one small token per Magic token.
+        Returns the column's right edge."""
+        style = self.style
+        band_w = pt(COST_BAND_MM * s)
+        pale = style.pale(self.ink, 0.78)
+        if pale:
+            canvas.setFillColor(pale)
+            canvas.roundRect(panel_left, bottom, band_w, top - bottom + pt(2.2 * s), pt(2.2 * s), stroke=0, fill=1)
+        else:
+            canvas.setStrokeColor(self.ink)
+            canvas.setLineWidth(0.5 * s)
+            canvas.line(panel_left + band_w, bottom, panel_left + band_w, top + pt(1.0 * s))
+        cx = panel_left + band_w / 2
+        r = pt(4.9 * s)
+        cy = top - r - pt(0.6 * s)
+        magic_token(canvas, cx, cy, r, style, s)
+        size = 21.0 * s
+        canvas.setFillColor(WHITE if not style.ink_saver else MAGIC_INK)
+        canvas.setFont(SERIF_BOLD, size)
+        canvas.drawCentredString(cx, cy - size * SERIF_CAP_HEIGHT / 2, str(self.card.cost))
+        canvas.setFillColor(style.readable(MAGIC_INK))
+        small = max(3.8, 4.6 * s)
+        canvas.setFont(SANS_BOLD, small)
+        canvas.drawCentredString(cx, cy - r - pt(1.0 * s) - small * 0.72, "MAGIC")
+        pip = pt(2.0 * s)
+        y = cy - r - pt(3.6 * s) - pip
+        for _ in range(self.card.cost):
+            magic_token(canvas, cx, y, pip, style, s * 0.6)
+            magic(canvas, cx, y, pip * 1.5, GOLD if not style.ink_saver else MAGIC_INK, MAGIC_INK)
+            y -= 2 * pip + pt(1.0 * s)
+        return panel_left + band_w
+
+    # -- the name and category ---------------------------------------------------------------------
+    def _header(self, canvas: Canvas, left: float, right: float, top: float, s: float) -> float:
+        category = self.content.category_of(self.card)
+        symbol = pt(7.0 * s)
+        CATEGORY_DRAWERS[category.symbol](canvas, right - symbol / 2, top - symbol / 2, symbol, self.ink,
+                                          self.style.panel or WHITE)
+        width = right - symbol - pt(1.2 * s) - left
+        size = fit_font_size(self.card.name, SERIF_BOLD, width, 15.0 * s, 8.0 * s)
+        canvas.setFillColor(self.style.ink)
+        canvas.setFont(SERIF_BOLD, size)
+        baseline = top - size * SERIF_CAP_HEIGHT - pt(0.6 * s)
+        canvas.drawString(left, baseline, self.card.name)
+        line = f"{category.name} spell".upper()
+        small = fit_font_size(line, SANS_BOLD, width, 5.8 * s, 3.8)
+        canvas.setFillColor(self.style.readable(self.ink))
+        canvas.setFont(SANS_BOLD, small)
+        line_y = baseline - small - pt(1.3 * s)
+        canvas.drawString(left, line_y, line)
+        rule_y = min(line_y - pt(1.6 * s), top - symbol - pt(1.2 * s))
+        canvas.setStrokeColor(self.ink)
+        canvas.setLineWidth(0.6 * s)
+        canvas.line(left, rule_y, right, rule_y)
+        return rule_y
+
+    def _art(self, canvas: Canvas, cx: float, cy: float, size: float, s: float) -> None:
+        disc = self.style.pale(self.ink, 0.84)
+        r = size / 2
+        if disc:
+            canvas.setFillColor(disc)
+            canvas.circle(cx, cy, r, stroke=0, fill=1)
+        canvas.setStrokeColor(self.ink if not disc else tint(self.ink, 0.4))
+        canvas.setLineWidth(0.7 * s)
+        canvas.circle(cx, cy, r - pt(0.9 * s), stroke=1, fill=0)
+        symbol = self.content.category_of(self.card).symbol
+        CATEGORY_DRAWERS[symbol](canvas, cx, cy, size * 0.56, self.ink, disc or self.style.panel or WHITE)
+
+    def _text(self, canvas: Canvas, left: float, right: float, bottom: float, top_limit: float, s: float) -> float:
+        """The spell's effect, centred above the footer; returns the top of the text."""
+        text = escape(self.content.spell_of(self.card).text)
+        room = (top_limit - bottom) * 0.6
+        sizes = (8.6, 8.2, 7.8, 7.4, 7.0, 6.6, 6.2, 5.8)
+        for base in sizes:
+            size = max(4.6, base * s)
+            para = Paragraph(text, ParagraphStyle("spell", fontName=SANS, fontSize=size, leading=size * 1.2,
+                                                  textColor=self.style.ink, alignment=TA_CENTER))
+            _, height = para.wrap(right - left, room)
+            if height <= room or base == sizes[-1]:
+                para.drawOn(canvas, left, bottom)
+                return bottom + float(height)
+        return bottom  # pragma: no cover - the loop always returns
+
+    def _footer(self, canvas: Canvas, left: float, right: float, bottom: float, s: float) -> float:
+        """QR bottom-left, the game, card number and cost beside it; returns the footer's top."""
+        qr_size = pt(max(QR_SQUARE_MM, QR_SQUARE_MM * s))
+        qr_x, qr_y = left - pt(1.0 * s), bottom - pt(1.0 * s)
+        draw_qr(canvas, self.qr, qr_x, qr_y, qr_size, dark=self.style.ink if not self.style.ink_saver else "#000000")
+        text_left = qr_x + qr_size + pt(0.8 * s)
+        width = right - text_left
+        small = max(4.4, 5.2 * s)
+        lines = [(SANS_BOLD, f"{self.content.title}"),
+                 (SANS, f"spell {self.card.number}/{len(self.content.cards)}"),
+                 (SANS, f"cost {self.card.cost} Magic token{'s' if self.card.cost > 1 else ''}")]
+        y = bottom + pt(1.0 * s)
+        canvas.setFillColor(self.style.muted)
+        for font, text in reversed(lines):
+            canvas.setFont(font, fit_font_size(text, font, width, small, 3.6))
+            canvas.drawString(text_left, y, text)
+            y += small * 1.3
+        return qr_y + qr_size
+
+
+@dataclass(frozen=True)
+class SpellBack:
+    """The back all nine spell cards share (they are drawn at random, so the backs must not tell them apart)."""
+
+    style: BaronyStyle
+    size: CardSize
+
+    def draw(self, canvas: Canvas, bleed_mm: float) -> None:
+        s = card_scale(self.size)
+        style = self.style
+        w, h, b = pt(self.size.width), pt(self.size.height), pt(bleed_mm)
+        lines = GOLD if style.back else MAGIC_INK
+        if style.back:
+            canvas.setFillColor(style.back)
+            canvas.rect(-b, -b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
+        else:
+            canvas.setStrokeColor(LIGHT_OUTLINE)
+            canvas.setLineWidth(0.4)
+            canvas.rect(0, 0, w, h, stroke=1, fill=0)
+        canvas.setStrokeColor(lines)
+        inset = pt(max(2.6, 3.4 * s))
+        double_border(canvas, inset, inset, w - 2 * inset, h - 2 * inset, s, 1.2)
+        r = min(w, h) * 0.3
+        canvas.setLineWidth(0.8 * s)
+        canvas.circle(w / 2, h / 2, r, stroke=1, fill=0)
+        magic(canvas, w / 2, h / 2, r * 1.5, lines, style.back or WHITE)
+        canvas.setFillColor(lines)
+        tracked_text(canvas, w / 2, h - pt(16 * s), "BARONY", SERIF_BOLD, 13 * s, 0.25)
+        tracked_text(canvas, w / 2, h - pt(21 * s), "SORCERY", SANS, 6.5 * s, 0.5)
+        tracked_text(canvas, w / 2, pt(13 * s), "SPELL", SANS_BOLD, 7 * s, 0.6)

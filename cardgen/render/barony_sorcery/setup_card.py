@@ -1,0 +1,119 @@
+"""The Barony: Sorcery setup card (A6, two-sided): the board for each number of players on the front, the
+rest of the setup and the turn's new options on the back. Imposed like a card, so bleed, crop marks,
+duplex backs and back offsets work as for the decks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, Paragraph, Spacer
+
+from cardgen.catalog.barony_sorcery import BaronySorceryContent
+
+from ..imposition import ImpositionSettings, impose, sheet_label
+from ..layout import LayoutError, plan_layout
+from ..options import BuildError, ResolvedOptions
+from ..pdf import new_canvas, pt
+from ..print_specs import CardSize
+from ..registry import Progress
+from .reference import GAME, _short_title, _Styles, board_table, ids
+from .style import LIGHT_OUTLINE, MAGIC_INK, BaronyStyle, style_for
+
+CARD_SIZE = CardSize("setup card", 105.0, 148.0, "A6 setup card")
+PAD_MM = 7.0
+
+
+def _frame(canvas: Canvas, size: CardSize, bleed_mm: float, style: BaronyStyle) -> None:
+    w, h, b = pt(size.width), pt(size.height), pt(bleed_mm)
+    if style.ink_saver:
+        canvas.setStrokeColor(LIGHT_OUTLINE)
+        canvas.setLineWidth(0.4)
+        canvas.rect(0, 0, w, h, stroke=1, fill=0)
+    else:
+        canvas.setFillColor(MAGIC_INK)
+        canvas.rect(-b, -b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
+        canvas.setFillColor(style.panel or "#FFFFFF")
+        canvas.roundRect(pt(3), pt(3), w - pt(6), h - pt(6), pt(2.5), stroke=0, fill=1)
+    canvas.setStrokeColor(MAGIC_INK)
+    canvas.setLineWidth(0.8)
+    canvas.roundRect(pt(4.2), pt(4.2), w - pt(8.4), h - pt(8.4), pt(2), stroke=1, fill=0)
+
+
+def _flow(canvas: Canvas, size: CardSize, story: list[Flowable]) -> None:
+    """Set the flowables top down inside the card's padding (each shrunk to fit if it must)."""
+    width = pt(size.width - 2 * PAD_MM)
+    y = pt(size.height - PAD_MM)
+    for flowable in story:
+        _, height = flowable.wrap(width, y)
+        y -= height
+        flowable.drawOn(canvas, pt(PAD_MM), y)
+        y -= flowable.getSpaceAfter()
+
+
+@dataclass(frozen=True)
+class SetupFront:
+    content: BaronySorceryContent
+    style: BaronyStyle
+    size: CardSize = CARD_SIZE
+
+    def draw(self, canvas: Canvas, bleed_mm: float) -> None:
+        content, s = self.content, _Styles(self.style)
+        _frame(canvas, self.size, bleed_mm, self.style)
+        width = pt(self.size.width - 2 * PAD_MM)
+        mysterious = ", ".join(f"{n} players: {m}" for n, m in content.mysterious_by_players.items())
+        story: list[Flowable] = [
+            Paragraph(f"{escape(content.title)}: setup", s.h2),
+            Paragraph(f"Build the board as in Barony, {content.tiles_per_player} Territory tiles per player.", s.body),
+            Spacer(1, pt(2)), board_table(content, s, width, compact=True), Spacer(1, pt(2)),
+            Paragraph(f"<b>Mysterious locations</b> ({mysterious}): "
+                      + escape(content.rule(GAME + "setup.spacing").text), s.cell),
+            Spacer(1, pt(1.5)),
+            Paragraph("<b>Mysterious location tiles:</b> " + ", ".join(
+                f"{t.number} {escape(t.location)}" for t in content.mysterious_tiles) + ".", s.cell),
+            Spacer(1, pt(1.5)),
+            Paragraph("<b>First cities:</b> " + escape(content.rule(GAME + "setup.first-cities").text), s.cell),
+        ]
+        _flow(canvas, self.size, story)
+
+
+@dataclass(frozen=True)
+class SetupBack:
+    content: BaronySorceryContent
+    style: BaronyStyle
+    size: CardSize = CARD_SIZE
+
+    def draw(self, canvas: Canvas, bleed_mm: float) -> None:
+        content, s = self.content, _Styles(self.style)
+        _frame(canvas, self.size, bleed_mm, self.style)
+        story: list[Flowable] = [Paragraph("Then", s.h2)]
+        for name in ("setup.control", "setup.magic", "setup.spells"):
+            rule = content.rule(GAME + name)
+            story += [Paragraph(f"<b>{escape(_short_title(rule.title))}.</b> {escape(rule.text)}", s.cell),
+                      Spacer(1, pt(1.2))]
+        story.append(Paragraph("During the game", s.h2))
+        for rule_id in ids(("explore.reward", "explore.full", "cast.action", "cast.combine", "score.control")):
+            rule = content.rule(rule_id)
+            story += [Paragraph(f"<b>{escape(_short_title(rule.title))}.</b> {escape(rule.text)}", s.cell),
+                      Spacer(1, pt(1.2))]
+        _flow(canvas, self.size, story)
+
+
+def render_setup_card(content: BaronySorceryContent, resolved: ResolvedOptions, path: Path,
+                      progress: Progress) -> None:
+    options = resolved.options
+    style = style_for(options.ink_saver)
+    try:
+        layout = plan_layout(resolved.paper, CARD_SIZE, options.bleed, resolved.specs.sheet)
+    except LayoutError as exc:
+        raise BuildError(str(exc)) from exc
+    canvas = new_canvas(path, resolved.paper.width, resolved.paper.height,
+                        title=f"{content.title}: setup card ({resolved.paper.name})",
+                        subject="Board by number of players, Mysterious locations, then the rest of the setup")
+    impose(canvas, layout, resolved.specs.sheet, [SetupFront(content, style)], [SetupBack(content, style)],
+           ImpositionSettings.from_options(options), sheet_label("Barony: Sorcery setup card"))
+    canvas.save()
+    progress(1)

@@ -1,0 +1,341 @@
+"""The Barony: Sorcery print kit: spell cards, hex Territory tiles, tokens, reference sheets and setup card.
+
+QR codes are decoded from full sheets rendered at 200 dpi; the hex size is measured on the rendered tiles.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections import Counter
+from pathlib import Path
+from typing import Any, Callable
+
+import pypdfium2 as pdfium
+import pytest
+import zxingcpp
+from click.testing import CliRunner
+from PIL import Image, ImageChops, ImageStat
+from pypdf import PdfReader
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from cardgen.catalog import content
+from cardgen.catalog.barony_sorcery import CATEGORY_SYMBOLS, PLAYER_SYMBOLS, BaronySorceryContent
+from cardgen.cli import main
+from cardgen.render import BuildError, BuildOptions, build, plan_build
+from cardgen.render.barony_sorcery.style import CATEGORY_INKS, TERRAIN_INKS
+from cardgen.render.barony_sorcery.symbols import CATEGORY_DRAWERS, PLAYER_DRAWERS, TERRAIN_DRAWERS
+
+BARONY: BaronySorceryContent = content("barony-sorcery")
+DOCUMENTS = ["deck", "player-sheet", "reference", "setup", "tiles", "tokens"]
+A4 = (210 * mm, 297 * mm)
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    paths = build(BuildOptions(game="barony-sorcery", out_dir=tmp_path_factory.mktemp("barony-kit")))
+    return {p.stem: p for p in paths}
+
+
+@pytest.fixture(scope="module")
+def variant(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., dict[str, Path]]:
+    built: dict[str, dict[str, Path]] = {}
+
+    def make(**options: Any) -> dict[str, Path]:
+        key = repr(sorted(options.items()))
+        if key not in built:
+            out = tmp_path_factory.mktemp("variant")
+            built[key] = {p.stem: p for p in build(BuildOptions(game="barony-sorcery", out_dir=out, **options))}
+        return built[key]
+    return make
+
+
+@functools.lru_cache(maxsize=32)
+def _pages(path: Path) -> tuple[str, ...]:
+    return tuple(page.extract_text() for page in PdfReader(path).pages)
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@functools.lru_cache(maxsize=16)
+def _render(path: Path, page: int, dpi: float, mode: str = "L") -> Image.Image:
+    image: Image.Image = pdfium.PdfDocument(str(path))[page].render(scale=dpi / 72).to_pil().convert(mode)
+    return image
+
+
+def _url(card_id: str, base: str = "http://localhost:8000") -> str:
+    return f"{base}/c/barony-sorcery/{card_id}"
+
+
+# -- what the kit holds --------------------------------------------------------------------------
+
+def test_build_writes_six_documents_with_their_page_counts(kit: dict[str, Path]) -> None:
+    assert sorted(kit) == DOCUMENTS
+    assert all(p.parent.name == "barony-sorcery" and p.stat().st_size > 3000 for p in kit.values())
+    counts = {name: len(PdfReader(path).pages) for name, path in kit.items()}
+    assert counts["deck"] == 2           # 9 poker cards on one A4 sheet, then its backs
+    assert counts["tiles"] == 2 * 5      # 50 mm hexes: 2 tiles a sheet, each sheet followed by its backs
+    assert counts["tokens"] == 2         # 104 tokens of 20 mm on one sheet, both sides
+    assert counts["setup"] == 2          # an A6 card, front and back
+    assert counts["player-sheet"] == 1
+    assert 2 <= counts["reference"] <= 4
+
+
+def test_plan_names_the_documents_and_counts_every_card() -> None:
+    plan = plan_build(BuildOptions(game="barony-sorcery"))
+    assert [d.document.name for d in plan.documents] == ["deck", "tiles", "tokens", "reference", "player-sheet",
+                                                         "setup"]
+    assert [d.path.name for d in plan.documents] == ["deck.pdf", "tiles.pdf", "tokens.pdf", "reference.pdf",
+                                                     "player-sheet.pdf", "setup.pdf"]
+    assert plan.total_work == 9 + 5
+
+
+def test_every_spell_card_shows_name_category_cost_and_effect(kit: dict[str, Path]) -> None:
+    front, back = _pages(kit["deck"])
+    flat = _flat(front)
+    for card in BARONY.cards:
+        spell = BARONY.spell(card.spell)
+        category = BARONY.category(spell.category)
+        assert card.name in [line.strip() for line in front.splitlines()], card.id
+        assert f"spell {card.number}/9" in front
+        assert _flat(spell.text) in flat, card.id
+    assert flat.count("MOVEMENT SPELL") == flat.count("RECRUITMENT SPELL") == flat.count("CONSTRUCTION SPELL") == 3
+    assert flat.count("cost 1 Magic token") - flat.count("cost 1 Magic tokens") == 6
+    assert flat.count("cost 2 Magic tokens") == 3 and flat.count("MAGIC") == 9
+    assert "Barony: Sorcery spells · fronts · sheet 1/1 · cards 1–9" in front
+    assert _flat(back).count("SPELL") == 9 and "Velocity" not in back   # one back for all: they are drawn at random
+
+
+def _slot_box(col: int, row: int) -> tuple[float, float]:
+    """Top-left corner (mm) of a poker card on the default A4 sheet (3 × 3 grid, no gutter)."""
+    return (210 - 189) / 2 + col * 63, (297 - 264) / 2 + row * 88
+
+
+def test_category_by_frame_colour_and_cost_on_the_left(kit: dict[str, Path]) -> None:
+    image = _render(kit["deck"], 0, 100, "RGB")
+    px = 100 / 25.4
+    for number, card in enumerate(BARONY.cards):
+        x, y = _slot_box(number % 3, number // 3)
+        pixel = image.getpixel((int((x + 1.2) * px), int((y + 44) * px)))  # the frame beside the panel
+        expected = CATEGORY_INKS[BARONY.category(card.category).colour]
+        wanted = tuple(int(expected[i:i + 2], 16) for i in (1, 3, 5))
+        assert isinstance(pixel, tuple) and max(abs(a - b) for a, b in zip(pixel, wanted)) < 12, card.id
+    # the cost numeral sits in the left column: the card's leftmost large text is its cost
+    reader = PdfReader(kit["deck"])
+    found: list[tuple[float, str]] = []
+
+    def visit(text: str, cm: Any, tm: Any, font: Any, size: float) -> None:
+        if text.strip() in ("1", "2") and size * tm[0] > 15:
+            found.append((tm[4] * cm[0] + tm[5] * cm[2] + cm[4], text.strip()))  # page x of the numeral
+    reader.pages[0].extract_text(visitor_text=visit)
+    costs = Counter(value for _, value in found)
+    assert costs == {"1": 6, "2": 3}
+    for x, _ in found:  # every cost numeral lies in the 12.5 mm column inside its card's left border
+        offset = (x / mm - _slot_box(0, 0)[0]) % 63
+        assert 3 < offset < 3 + 12.5 - 3, offset
+
+
+def test_qr_codes_on_the_sheet_decode_to_the_card_pages(kit: dict[str, Path]) -> None:
+    results = zxingcpp.read_barcodes(_render(kit["deck"], 0, 200))
+    assert sorted(r.text for r in results) == sorted(_url(c.id) for c in BARONY.cards)
+    for r in results:
+        width_mm = (r.position.top_right.x - r.position.top_left.x) / 200 * 25.4
+        assert width_mm >= 13.5, (r.text, width_mm)
+
+
+def test_base_url_goes_into_the_qr_codes(variant: Callable[..., dict[str, Path]]) -> None:
+    deck = variant(base_url="https://table.example.org/play/", documents=("deck",))["deck"]
+    texts = sorted(r.text for r in zxingcpp.read_barcodes(_render(deck, 0, 200)))
+    assert texts == sorted(_url(c.id, "https://table.example.org/play") for c in BARONY.cards)
+
+
+# -- hex tiles ----------------------------------------------------------------------------------------
+
+def test_tiles_hold_every_land_and_location(kit: dict[str, Path]) -> None:
+    pages = _pages(kit["tiles"])
+    fronts = _flat(" ".join(pages[0::2]))
+    for tile in BARONY.tiles:
+        if tile.mysterious:
+            assert tile.location in fronts, tile.id
+    assert fronts.count("MYSTERIOUS LOCATION") == 5 and fronts.count("magic 3 · 2 · 1 · no building") == 5
+    lands = Counter(h for t in BARONY.tiles for h in t.hexes if h != "mysterious")
+    for land, count in lands.items():
+        assert fronts.count(land.upper()) == count, land
+    assert "Barony: Sorcery tiles (50 mm hexes) · fronts · sheet 1/5 · tiles 1–2" in pages[0]
+    assert "backs · sheet 1/5" in pages[1] and "tiles 9–9" in pages[8]
+
+
+def test_default_hex_size_is_the_data_s_50_mm(kit: dict[str, Path]) -> None:
+    assert BARONY.hex_size_mm == 50.0 and BARONY.hex_size_provenance == "authored"
+    page = PdfReader(kit["tiles"]).pages[0]
+    # one column of tiles: the trim is one tile, two hexes wide and 1.75 hex corner-to-corner heights tall
+    assert float(page.trimbox.width) == pytest.approx(2 * 50 * mm, abs=0.01)
+    rows = 2
+    assert float(page.trimbox.height) == pytest.approx((rows * 1.75 * 100 / math.sqrt(3) + 6) * mm, abs=0.01)
+
+
+def test_hex_size_option_measured_on_the_rendered_tile(variant: Callable[..., dict[str, Path]]) -> None:
+    """Hexes 40 mm across flats, no bleed: the dark Mysterious space of tile 1 (its top space) measures 40 mm
+    from flat to flat at its centre line, and the sheet holds two columns of tiles 80 mm wide."""
+    tiles = variant(hex_size=40.0, bleed=0.0, documents=("tiles",))["tiles"]
+    page = PdfReader(tiles).pages[0]
+    assert float(page.trimbox.width) == pytest.approx(2 * 80 * mm, abs=0.01)
+    assert "(40 mm hexes)" in _pages(tiles)[0]
+    dpi = 200
+    px = dpi / 25.4
+    image = _render(tiles, 0, dpi, "RGB")
+    left_mm = float(page.trimbox.left) / mm
+    top_mm = 297 - float(page.trimbox.top) / mm
+    corners = 2 * 40 / math.sqrt(3)
+    row = int((top_mm + 0.5 * corners) * px)        # the top space's centre line
+    dark = tuple(int(TERRAIN_INKS["mysterious"][i:i + 2], 16) for i in (1, 3, 5))
+    xs = [x for x in range(int(left_mm * px), int((left_mm + 80) * px))
+          if max(abs(a - b) for a, b in zip(image.getpixel((x, row)), dark)) < 40]  # type: ignore[arg-type]
+    width_mm = (xs[-1] - xs[0] + 1) / px
+    assert width_mm == pytest.approx(40.0, abs=0.4)
+    assert (xs[0] / px - left_mm) == pytest.approx(20.0, abs=0.4)   # it sits above the seam of the two below
+
+
+def test_hex_size_from_the_command_line_and_out_of_range(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["build", "--game", "barony-sorcery", "--only", "tiles", "--hex-size", "30",
+                                       "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    reader = PdfReader(tmp_path / "barony-sorcery" / "tiles.pdf")
+    assert "30 mm hexes" in str(reader.metadata.title)
+    assert float(reader.pages[0].trimbox.width) == pytest.approx((3 * 60 + 2 * 6) * mm, abs=0.01)  # 3 columns
+    refused = CliRunner().invoke(main, ["build", "--game", "barony-sorcery", "--hex-size", "10", "--out", str(tmp_path)])
+    assert refused.exit_code == 2 and "--hex-size" in refused.output
+    with pytest.raises(BuildError, match="hex size must be between 20 and 120 mm across flats, got 150"):
+        plan_build(BuildOptions(game="barony-sorcery", hex_size=150.0))
+
+
+# -- tokens ---------------------------------------------------------------------------------------------
+
+def test_token_sheet_counts_both_sides(kit: dict[str, Path]) -> None:
+    for side in _pages(kit["tokens"]):
+        words = Counter(_flat(side).split())
+        assert words["MAGIC"] == 30
+        for colour in BARONY.player_colours:
+            assert words[colour.name.upper()] == 5, colour.id
+        for resource in BARONY.resources:
+            assert words[resource.terrain.upper()] == resource.count
+        assert (words["KNIGHT"], words["CITY"], words["STRONGHOLD"], words["VILLAGE"], words["SCORE"]) == (7, 5, 2, 14, 1)
+    assert "tokens 1–104" in _pages(kit["tokens"])[0]
+
+
+def _symbol_image(draw: Callable[..., None], tmp_path: Path, name: str) -> Image.Image:
+    path = tmp_path / f"{name}.pdf"
+    canvas = Canvas(str(path), pagesize=(60, 60))
+    draw(canvas, 30, 30, 50, "#000000", "#FFFFFF")
+    canvas.save()
+    return pdfium.PdfDocument(str(path))[0].render(scale=1).to_pil().convert("1")
+
+
+@pytest.mark.parametrize("drawers, used", [
+    (CATEGORY_DRAWERS, {c.symbol for c in BARONY.categories}),
+    (PLAYER_DRAWERS, {c.symbol for c in BARONY.player_colours}),
+    (TERRAIN_DRAWERS, set(TERRAIN_DRAWERS)),
+])
+def test_symbols_differ_in_shape_alone(tmp_path: Path, drawers: dict[str, Any], used: set[str]) -> None:
+    """Drawn in black, every pair of symbols of one kind still differs in at least 8% of the square."""
+    assert set(CATEGORY_DRAWERS) == set(CATEGORY_SYMBOLS) and set(PLAYER_DRAWERS) == set(PLAYER_SYMBOLS)
+    images = {name: _symbol_image(drawers[name], tmp_path, name) for name in used}
+    for a, b in itertools.combinations(sorted(images), 2):
+        share = ImageStat.Stat(ImageChops.logical_xor(images[a], images[b]).convert("L")).mean[0] / 255
+        assert share > 0.08, (a, b, share)
+
+
+# -- reference sheets and setup card ---------------------------------------------------------------------
+
+def test_reference_sheet_content(kit: dict[str, Path]) -> None:
+    text = _flat(" ".join(_pages(kit["reference"])))
+    for heading in ("What the expansion adds", "Setup changes", "Exploring Mysterious locations",
+                    "Casting and combining spells", "The rulebook's combination examples", "The 9 spells", "Scoring",
+                    "Notes on the rulebook"):
+        assert heading in text, heading
+    for rule in BARONY.rules:
+        if rule.id.startswith(("barony-sorcery.explore.", "barony-sorcery.cast.", "barony-sorcery.spell.",
+                               "barony-sorcery.score.", "barony-sorcery.setup.")):
+            assert _flat(rule.text) in text, rule.id
+    for note in BARONY.notes:
+        assert _flat(note.text) in text, note.id
+    assert "Velocity + Teleport (1 + 1 = 2 Magic tokens)" in text
+    assert "Abundance + Petrify + Sanctuary (1 + 1 + 2 = 4 Magic tokens)" in text
+    for row in ("2 18 3 0 15", "3 27 4 0 23", "4 36 5 0 31", "5 45 5 4 36"):
+        assert row in text, row
+
+
+def test_player_sheet_and_fifth_player_pieces(kit: dict[str, Path]) -> None:
+    (text,) = _pages(kit["player-sheet"])
+    flat = _flat(text)
+    for pieces in ("7 Knights", "5 Cities", "2 Strongholds", "14 Villages", "1 Score counter", "5 Control tokens"):
+        assert pieces in flat, pieces
+    assert "The fifth player's pieces (Purple, symbol: star)" in flat
+    for spell in BARONY.spells:
+        assert _flat(spell.text) in flat, spell.id
+
+
+def test_setup_card_front_and_back(kit: dict[str, Path]) -> None:
+    front, back = (_flat(t) for t in _pages(kit["setup"]))
+    for row in ("2 18 3 0 15", "3 27 4 0 23", "4 36 5 0 31", "5 45 5 4 36"):
+        assert row in front, row
+    assert "2 players: 3, 3 players: 4, 4 players: 5, 5 players: 5" in front
+    assert "1 Standing Stones, 2 Whispering Well, 3 Ruined Tower, 4 Fairy Ring, 5 Forgotten Shrine" in front
+    assert "setup card · fronts" in front and "setup card · backs" in back
+    assert _flat(BARONY.rule("barony-sorcery.setup.spells").text) in back
+
+
+# -- print properties ---------------------------------------------------------------------------------
+
+def test_boxes_paper_scaling_and_fonts(kit: dict[str, Path]) -> None:
+    for path in kit.values():
+        reader = PdfReader(path)
+        assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
+        for page in reader.pages:
+            media, bleed, trim = page.mediabox, page.bleedbox, page.trimbox
+            assert (float(media.width), float(media.height)) == pytest.approx(A4, abs=0.01)
+            assert media.left <= bleed.left <= trim.left and trim.right <= bleed.right <= media.right
+        text = "".join(_pages(path))
+        missing = {ch for ch in text if not ch.isspace() and ch.encode("cp1252", errors="replace") == b"?"}
+        assert not missing, (path.name, missing)
+
+
+def test_same_input_same_bytes(kit: dict[str, Path], tmp_path: Path) -> None:
+    again = {p.stem: p for p in build(BuildOptions(game="barony-sorcery", out_dir=tmp_path))}
+    for name, path in kit.items():
+        assert again[name].read_bytes() == path.read_bytes(), name
+
+
+def test_ink_saver_drops_the_fills_but_keeps_the_symbols(kit: dict[str, Path],
+                                                         variant: Callable[..., dict[str, Path]]) -> None:
+    saver = variant(ink_saver=True, documents=("deck", "tiles", "tokens"))
+
+    def mean(path: Path, page: int) -> float:
+        return float(ImageStat.Stat(_render(path, page, 40)).mean[0]) / 255
+    assert mean(kit["deck"], 1) < 0.4 and mean(kit["tokens"], 0) < 0.7
+    assert mean(saver["deck"], 0) > 0.85 and mean(saver["deck"], 1) > 0.9 and mean(saver["tokens"], 0) > 0.85
+    assert mean(saver["tiles"], 0) > 0.85
+    assert _flat(_pages(saver["deck"])[0]).count("MOVEMENT SPELL") == 3
+    assert sorted(r.text for r in zxingcpp.read_barcodes(_render(saver["deck"], 0, 200))) == \
+        sorted(_url(c.id) for c in BARONY.cards)
+
+
+def test_no_duplex_and_back_offset(kit: dict[str, Path], variant: Callable[..., dict[str, Path]]) -> None:
+    simplex = _pages(variant(duplex=False, documents=("tiles",))["tiles"])
+    assert "fronts · sheet 5/5" in simplex[4] and "backs · sheet 1/5" in simplex[5]
+    shifted = variant(back_offset_x=2.0, documents=("deck", "tokens"))
+    for name in ("deck", "tokens"):
+        plain, moved = PdfReader(kit[name]).pages, PdfReader(shifted[name]).pages
+        assert moved[0].get_contents().get_data() == plain[0].get_contents().get_data(), name
+        assert float(moved[1].trimbox.left - plain[1].trimbox.left) == pytest.approx(2.0 * mm, abs=0.01), name
+
+
+def test_letter_paper_and_no_crop_marks(variant: Callable[..., dict[str, Path]]) -> None:
+    letter = variant(paper="Letter", crop_marks=False, documents=("deck", "tokens"))
+    page = PdfReader(letter["deck"]).pages[0]
+    assert float(page.mediabox.height) == pytest.approx(279.4 * mm, abs=0.01)
+    assert len(PdfReader(letter["tokens"]).pages) == 2
