@@ -162,6 +162,7 @@ def test_tiles_hold_every_land_and_location(kit: dict[str, Path]) -> None:
         if tile.mysterious:
             assert tile.location in fronts, tile.id
     assert fronts.count("MYSTERIOUS LOCATION") == 5 and fronts.count("magic 3 · 2 · 1 · no building") == 5
+    assert [n for n in range(1, 10) if f"Barony: Sorcery · tile {n}" in fronts] == list(range(1, 10))
     lands = Counter(h for t in BARONY.tiles for h in t.hexes if h != "mysterious")
     for land, count in lands.items():
         assert fronts.count(land.upper()) == count, land

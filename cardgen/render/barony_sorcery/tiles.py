@@ -133,7 +133,7 @@ class TileFront:
                 self._location(canvas, centre)
             else:
                 self._land(canvas, terrain, centre)
-        self._label(canvas, centres[2])
+        self._label(canvas)
         if self.cut_line or style.ink_saver:
             _cut_outline(canvas, g)
 
@@ -172,12 +172,14 @@ class TileFront:
         rewards = " \u00b7 ".join(str(r) for r in self.rewards)
         canvas.drawCentredString(cx, cy - f * 0.04 - height - size * 1.05, f"magic {rewards} \u00b7 no building")
 
-    def _label(self, canvas: Canvas, centre: tuple[float, float]) -> None:
+    def _label(self, canvas: Canvas) -> None:
+        """The tile's number, low in a bottom space that is not the Mysterious location."""
         f = self.geometry.flats
-        canvas.setFillColor(self._on(self.tile.hexes[2]))
+        index = 2 if self.tile.hexes[2] != MYSTERIOUS else 1
+        centre = self.geometry.centres()[index]
+        canvas.setFillColor(self._on(self.tile.hexes[index]))
         canvas.setFont(SANS, max(4.0, f * 0.06))
-        text = f"{self.title} \u00b7 tile {self.tile.number}"
-        canvas.drawCentredString(centre[0], centre[1] - f * 0.36, text if self.tile.hexes[2] != MYSTERIOUS else "")
+        canvas.drawCentredString(centre[0], centre[1] - f * 0.36, f"{self.title} \u00b7 tile {self.tile.number}")
 
 
 @dataclass(frozen=True)
