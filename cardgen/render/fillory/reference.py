@@ -11,12 +11,12 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
 from cardgen.catalog.fillory import FilloryContent
 
 from ..colour import tint
-from ..documents import GRID_LINE, grid_style, note_markup, render_flowing_document, rule_text
+from ..documents import GRID_LINE, Paragraph, grid_style, note_markup, render_flowing_document, rule_text
 from ..options import ResolvedOptions
 from ..pdf import pt
 from ..registry import Progress

@@ -13,12 +13,12 @@ from xml.sax.saxutils import escape
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
 from cardgen.catalog.mandragora import EFFECT_KINDS, MandragoraContent
 
 from ..colour import tint
-from ..documents import grid_style, note_markup, render_flowing_document, rule_text
+from ..documents import Paragraph, grid_style, note_markup, render_flowing_document, rule_text
 from ..options import ResolvedOptions
 from ..pdf import pt
 from ..registry import Progress
