@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from openapi_spec_validator import validate
 
 from cardgen.catalog import GAMES as CATALOG_GAMES, content
-from companion.rules import rules_for
+from companion.rules import GAMES as RULES_GAMES, rules_for
 from companion.store import Store
 from companion.web import create_app
 
@@ -95,7 +95,7 @@ def test_body_that_is_not_json_is_400(client: FlaskClient) -> None:
 @pytest.mark.parametrize("body, message", [
     ({"game": "fillory", "players": ["Ann", "ann"]}, "player names must be different"),
     ({"game": "fillory", "players": ["Ann"]}, "this game takes 2 to 6 players, not 1"),
-    ({"game": "chess", "players": ["Ann", "Ben"]}, "unknown game 'chess' (known: fillory)"),
+    ({"game": "chess", "players": ["Ann", "Ben"]}, f"unknown game 'chess' (known: {', '.join(RULES_GAMES)})"),
 ])
 def test_create_game_422_for_a_game_that_cannot_be_set_up(client: FlaskClient, body: Any, message: str) -> None:
     response = client.post("/api/games", json=body)

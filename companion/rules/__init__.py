@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import fillory
+from . import barony_sorcery, fillory
 from .base import IllegalMove, Outcome, SetupError
 
-GAMES: dict[str, ModuleType] = {fillory.GAME_ID: fillory}
+GAMES: dict[str, ModuleType] = {fillory.GAME_ID: fillory, barony_sorcery.GAME_ID: barony_sorcery}
 
 
 def rules_for(game: str) -> ModuleType:
