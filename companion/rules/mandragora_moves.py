@@ -10,7 +10,7 @@ from cardgen.catalog.mandragora import WHITE
 from .base import IllegalMove, field, move_type
 from .mandragora_cast import cast
 from .mandragora_state import (BLACK_BOOK, COLOUR_COPIES, GAME, HAND_COLOUR_IDS, INGREDIENT_COLOURS, INGREDIENT_COPIES,
-                               ITEMS, MANDRAKE, SHOP_COUNT, Board, MandragoraState, scroll_id, seat_field, shop_index,
+                               ITEMS, MANDRAKE, MANDRAKES, SHOP_COUNT, Board, MandragoraState, scroll_id, seat_field, shop_index,
                                shop_label)
 from .mandragora_turns import end_turn, give_scrolls, start_countdown_if_deck_empty
 
@@ -187,6 +187,29 @@ def note_token(ref: Any) -> str:
     return colour.id
 
 
+def note_bucket(token: str) -> str | None:
+    """What a note entry uses up: its ingredient colour, "mandrake", or None (a spellbook)."""
+    kind = NOTE_CARDS.get(token)
+    if token == MANDRAKE or kind == "mandrake":
+        return MANDRAKE
+    if token in INGREDIENT_COLOURS:
+        return token
+    if kind == "ingredient":
+        return GAME.card(token).colour
+    return None
+
+
+def note_room(state: MandragoraState) -> Counter[str]:
+    """Ingredients of each colour and mandrakes that are neither cast nor in the box: at most this many in a hand."""
+    room = Counter(INGREDIENT_COPIES[len(state.players)])
+    room[MANDRAKE] = len(MANDRAKES)
+    for casts in state.casts:
+        for c in casts:
+            room.subtract(c.ingredients)
+            room[MANDRAKE] -= c.book == MANDRAKE
+    return room
+
+
 def check_note(state: MandragoraState, seat: int, tokens: list[str]) -> None:
     """A note is at most the hand, names each card once, and only cards that can still be in a hand."""
     if len(tokens) > state.hand_counts[seat]:
@@ -199,20 +222,11 @@ def check_note(state: MandragoraState, seat: int, tokens: list[str]) -> None:
     taken = sorted(t for t in ids if t in gone)
     if taken:
         raise IllegalMove(f"{taken[0]} is in a cast spell or back in the box", "mandragora.hand.note")
-    used = Counter(i for casts in state.casts for c in casts for i in c.ingredients)
-    used[MANDRAKE] += sum(c.book == MANDRAKE for casts in state.casts for c in casts)
-    noted: Counter[str] = Counter()
-    for token in tokens:
-        kind = NOTE_CARDS.get(token)
-        if token == MANDRAKE or kind == "mandrake":
-            noted[MANDRAKE] += 1
-        elif token in INGREDIENT_COLOURS or kind == "ingredient":
-            noted[token if token in INGREDIENT_COLOURS else GAME.card(token).colour or ""] += 1
-    copies = INGREDIENT_COPIES[len(state.players)]
+    noted = Counter(bucket for token in tokens if (bucket := note_bucket(token)) is not None)
+    room = note_room(state)
     for what, count in sorted(noted.items()):
-        left = (len(GAME.cards_of("mandrake")) if what == MANDRAKE else copies[what]) - used[what]
-        if count > left:
-            raise IllegalMove(f"only {left} {what} card{'s' * (left != 1)} can still be in a hand",
+        if count > room[what]:
+            raise IllegalMove(f"only {room[what]} {what} card{'s' * (room[what] != 1)} can still be in a hand",
                               "mandragora.hand.note")
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from .base import IllegalMove
 from .mandragora_cast import check_cast
-from .mandragora_moves import NOTE_CARDS, available_colours, check_note
+from .mandragora_moves import NOTE_CARDS, available_colours, note_bucket, note_room
 from .mandragora_state import (BLACK_BOOK, GAME, INGREDIENT_COLOURS, INGREDIENT_COPIES, MANDRAKE, MANDRAKES, SHOP_COUNT,
                                SPELLBOOKS, MandragoraState, shop_label)
 
@@ -21,6 +21,9 @@ CAST_CHANCE = 0.45        # how often a random turn tries to cast before seeking
 DROP_CHANCE = 0.08        # how often a random seat drops out during the countdown
 DECLINE_CHANCE = 0.15     # how often a random seat gives up a Replication extra turn
 NOTE_WORD_CHANCE = 0.35   # how often a random note entry is a colour word rather than a card id
+NOTE_CHANCE = 0.5         # how often a seat whose note no longer fits its hand offers a new one
+NOTE_CARD_IDS: tuple[str, ...] = tuple(sorted(NOTE_CARDS))
+NOTE_WORDS: tuple[str, ...] = (*INGREDIENT_COLOURS, MANDRAKE)
 
 
 def acting_seats(state: MandragoraState) -> list[int]:
@@ -223,19 +226,21 @@ def _random_cast(state: MandragoraState, seat: int, rng: random.Random) -> dict[
     return None
 
 
-def _random_note(state: MandragoraState, seat: int, rng: random.Random) -> dict[str, Any] | None:
-    gone = state.cast_books() | state.removed()
-    cards = sorted(card for card in NOTE_CARDS if card not in gone)
+def _random_note(state: MandragoraState, seat: int, rng: random.Random) -> dict[str, Any]:
+    """A plausible note as long as the hand: card ids and colour words within what can still be in a hand."""
+    unavailable = state.cast_books() | state.removed()
+    room = note_room(state)
     note: list[str] = []
     for _ in range(state.hand_counts[seat]):
-        token = rng.choice([*INGREDIENT_COLOURS, MANDRAKE]) if rng.random() < NOTE_WORD_CHANCE else rng.choice(cards)
-        try:
-            check_note(state, seat, note + [token])
-        except IllegalMove:
+        token = rng.choice(NOTE_WORDS) if rng.random() < NOTE_WORD_CHANCE else rng.choice(NOTE_CARD_IDS)
+        bucket = note_bucket(token)
+        if token in unavailable or (bucket is not None and room[bucket] <= 0):
             continue
+        if bucket is not None:
+            room[bucket] -= 1
         note.append(token)
-        if token in cards:
-            cards.remove(token)
+        if token in NOTE_CARDS:
+            unavailable.add(token)
     return {"type": "note_hand", "cards": note}
 
 
@@ -262,7 +267,7 @@ def random_legal_move(state: MandragoraState, seat: int, rng: random.Random) -> 
         return None
     acting = acting_seats(state)
     if seat not in acting:
-        if state.phase == "play" and _note_is_stale(state, seat):
+        if state.phase == "play" and _note_is_stale(state, seat) and rng.random() < NOTE_CHANCE:
             return _random_note(state, seat, rng)
         return None
     if state.phase == "reckoning":
