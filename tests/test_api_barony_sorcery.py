@@ -26,7 +26,8 @@ def test_totals_add_three_per_control_token_with_a_breakdown(client: FlaskClient
     assert [p["total"] for p in body["players"]] == [51, 50, 50]
     assert body["players"][0] == {"name": "Ann", "base_points": 42, "control_tokens": 3, "control_points": 9,
                                   "total": 51, "breakdown": [
-                                      {"cause": "Base game (entered)", "points": 42, "rule": "barony-sorcery.score.base"},
+                                      {"cause": "Base game (entered)", "points": 42,
+                                       "rule": "barony-sorcery.score.base"},
                                       {"cause": "Control tokens on Mysterious locations: 3 × 3", "points": 9,
                                        "rule": "barony-sorcery.score.control"}]}
     assert (body["winners"], body["winner_names"], body["shared"]) == ([0], ["Ann"], False)
@@ -54,7 +55,8 @@ def test_a_tie_is_a_shared_win(client: FlaskClient) -> None:
      400, "'players[0].control_tokens' must be at most 5", None),
     ([{"name": "Ann", "base_points": -1, "control_tokens": 0}, {"name": "Ben", "base_points": 2, "control_tokens": 0}],
      400, "'players[0].base_points' must be at least 0", None),
-    ([{"name": "Ann", "base_points": "12", "control_tokens": 0}, {"name": "Ben", "base_points": 2, "control_tokens": 0}],
+    ([{"name": "Ann", "base_points": "12", "control_tokens": 0},
+      {"name": "Ben", "base_points": 2, "control_tokens": 0}],
      400, "'players[0].base_points' must be a whole number", None),
     ([{"name": "Ann", "base_points": 12}, {"name": "Ben", "base_points": 2, "control_tokens": 0}],
      400, "the request needs a 'players[0].control_tokens' field", None),

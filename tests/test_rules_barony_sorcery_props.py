@@ -19,7 +19,8 @@ RNGS = st.one_of(st.randoms(use_true_random=False), st.integers(0, 2**32 - 1).ma
 MOVE_CAP = 200  # far above the longest possible game: 15 explorations, 30 one-token casts, the end, 5 entries
 
 
-def check_invariants(state: BaronyState, before: BaronyState | None, seat: int | None, move: dict[str, Any] | None) -> None:
+def check_invariants(state: BaronyState, before: BaronyState | None, seat: int | None,
+                     move: dict[str, Any] | None) -> None:
     players = len(state.players)
     assert all(m >= 0 for m in state.magic) and state.supply >= 0
     assert sum(state.magic) + state.supply == 30

@@ -155,7 +155,8 @@ def score(state: BaronyState) -> list[dict[str, Any]]:
         if state.base_points[s] is not None:
             breakdown.append({"cause": "Base game (entered)", "points": state.base_points[s]})
         for loc in state.visited(s):
-            breakdown.append({"cause": f"Control token on the {LOCATION_BY_ID[loc].name}", "points": POINTS_PER_CONTROL})
+            breakdown.append({"cause": f"Control token on the {LOCATION_BY_ID[loc].name}",
+                              "points": POINTS_PER_CONTROL})
         rows.append({"seat": s, "name": name, "total": _total(state, s), "breakdown": breakdown})
     return rows
 

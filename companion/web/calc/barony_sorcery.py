@@ -39,7 +39,8 @@ class BaronyScoreRequest(RequestBody):
 
 class BaronyCastRequest(RequestBody):
     spells: list[str] = Field(min_length=1, max_length=SPELL_COUNT,
-                              description="the spells cast in one action, by name or id, e.g. [\"Velocity\", \"Teleport\"]")
+                              description="the spells cast in one action, by name or id, "
+                                          "e.g. [\"Velocity\", \"Teleport\"]")
     magic: int | None = Field(default=None, ge=0, le=GAME.magic_tokens,
                               description="the caster's Magic tokens (leave out to check only the combination)")
     in_play: list[str] | None = Field(default=None, min_length=GAME.spells_in_play, max_length=GAME.spells_in_play,
