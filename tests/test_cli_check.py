@@ -43,7 +43,10 @@ def test_check_real_data_passes_and_prints_counts_and_notes() -> None:
     assert "    the rulebook:\n      [single-colon-separators]" in out
     assert out.count("Source of Magic (source-of-magic):") == 1
     assert "mandragora: Mandragora: 106 cards, 8 spells, 6 colours, 10 shops," in out
-    assert out.rstrip().endswith("OK: 3 game(s) and the print data checked, no problems.")
+    assert "jsmn: Jonathan Strange & Mr Norrell: 189 cards, 24 spells," in out
+    assert "    Vinculus (vinculus):\n      [viniculus-spelling] clarifications, named connexion: printed 'Viniculus', " \
+           "read as 'Vinculus'." in out
+    assert out.rstrip().endswith("OK: 4 game(s) and the print data checked, no problems.")
 
 
 def test_check_broken_copy_lists_every_problem_and_exits_1(tmp_path: Path) -> None:
@@ -88,7 +91,7 @@ def test_check_reports_a_trait_missing_from_the_colour_theme(tmp_path: Path) -> 
 
 @pytest.mark.parametrize("make, message", [
     (lambda root: root / "nowhere", "data folder {root}/nowhere does not exist"),
-    (lambda root: root, "no game folders in {root} (expected one of: fillory, mandragora, barony-sorcery)"),
+    (lambda root: root, "no game folders in {root} (expected one of: fillory, mandragora, barony-sorcery, jsmn)"),
 ])
 def test_check_unusable_folder_is_a_clean_error(tmp_path: Path, make, message: str) -> None:  # type: ignore[no-untyped-def]
     result = CliRunner().invoke(main, ["check", "--data", str(make(tmp_path))])

@@ -11,13 +11,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
-from . import barony_sorcery, fillory, mandragora
+from . import barony_sorcery, fillory, jsmn, mandragora
 from .base import DEFAULT_DATA_DIR, DataError, DataNote, Problem, RuleEntry
 
 LOADERS: dict[str, Callable[[Path], Any]] = {
     fillory.GAME_ID: fillory.load,
     mandragora.GAME_ID: mandragora.load,
     barony_sorcery.GAME_ID: barony_sorcery.load,
+    jsmn.GAME_ID: jsmn.load,
 }
 
 GAMES: tuple[str, ...] = tuple(LOADERS)
