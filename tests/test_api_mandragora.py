@@ -29,7 +29,8 @@ def pad(name: str, *pairs: tuple[int, int], **fields: Any) -> dict[str, Any]:
 
 def test_the_rulebooks_scoring_example_totals_13(client: FlaskClient) -> None:
     example = GAME.scoring_example   # pairs as printed: spellbook + spell
-    sorcerer = {"name": "Example", "spells": [{"spell_value": spell, "book_value": book} for book, spell in example.pairs],
+    sorcerer = {"name": "Example",
+                "spells": [{"spell_value": spell, "book_value": book} for book, spell in example.pairs],
                 "hand_colours": ["red", "yellow", "white"], "disappearance": 1, "curse_marker": True}
     response = client.post(URL, json={"players": [sorcerer, pad("Ben", (1, 0))]})
     assert response.status_code == 200
@@ -90,7 +91,8 @@ def test_teams_add_their_partners_scores(client: FlaskClient) -> None:
 def test_a_team_tie_goes_to_the_team_with_more_spells_and_may_be_shared(client: FlaskClient) -> None:
     level = [pad("Ann", (4, 0)), pad("Ben", (1, 0), (1, 0)), pad("Cy"), pad("Di", (2, 0))]
     answer = client.post(URL, json={"players": level, "teams": [[0, 2], [1, 3]]}).get_json()
-    assert answer["winners"] == [1] and answer["decided_by"] == "spells cast" and answer["rule"] == "mandragora.team.tie"
+    assert answer["winners"] == [1] and answer["decided_by"] == "spells cast"
+    assert answer["rule"] == "mandragora.team.tie"
     assert answer["verdict"] == "Ann & Cy and Ben & Di tie on 4 points; Ben & Di cast more spells (3 to 1) and wins"
     shared = [pad("Ann", (4, 0)), pad("Ben", (3, 0)), pad("Cy", (3, 0)), pad("Di", (2, 0))]
     answer = client.post(URL, json={"players": shared, "teams": [[0, 1], [2, 3]]}).get_json()

@@ -167,16 +167,60 @@
     });
   }
 
+  // a form[data-groups="spell"] shows only the fieldset.effect-group whose data-group the checked spell names
+  function showEffectGroup(form) {
+    const chosen = form.querySelector(`input[name="${form.dataset.groups}"]:checked`);
+    form.querySelectorAll("fieldset.effect-group").forEach((group) => {
+      const on = Boolean(chosen) && group.dataset.group === chosen.dataset.group;
+      group.hidden = !on;
+      group.disabled = !on;
+    });
+  }
+
   function enhance() {
     live.querySelectorAll("input[data-filter]").forEach(applyFilter);
     live.querySelectorAll("form#f-trick").forEach(showTrickGroup);
+    live.querySelectorAll("form[data-groups]").forEach(showEffectGroup);
   }
+
+  // a button[data-fill] (advice) fills the form named by data-fill-form with its move's fields
+  function fill(button) {
+    const form = document.getElementById(button.dataset.fillForm);
+    if (!form) return;
+    const move = JSON.parse(button.dataset.fill);
+    const details = form.closest("details");
+    if (details) details.open = true;
+    for (const el of form.elements) {
+      if (!el.name) continue;
+      const key = el.name.replace(/\[\]$/, "");
+      if (!(key in move)) continue;
+      const value = move[key];
+      if (el.dataset.repeat !== undefined) {
+        const times = (Array.isArray(value) ? value : []).filter((item) => String(item) === el.dataset.repeat).length;
+        if (el.type === "checkbox") el.checked = times > 0;
+        else el.value = String(times);
+      } else if (el.type === "radio" || el.type === "checkbox") {
+        el.checked = String(el.value) === String(value);
+      } else {
+        el.value = String(value);
+      }
+    }
+    if (form.dataset.groups) showEffectGroup(form);
+    form.scrollIntoView({ block: "start" });
+  }
+
+  live.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-fill]");
+    if (button) fill(button);
+  });
 
   live.addEventListener("input", (event) => {
     if (event.target.matches("input[data-filter]")) applyFilter(event.target);
   });
   live.addEventListener("change", (event) => {
     if (event.target.name === "combo") showTrickGroup(event.target.form);
+    const form = event.target.form;
+    if (form && form.dataset.groups && event.target.name === form.dataset.groups) showEffectGroup(form);
   });
 
   // ---- sending moves ----
@@ -191,6 +235,8 @@
 
   function collect(form) {
     const move = { type: form.dataset.move };
+    // data-lists="a,b": these fields are lists, sent as [] when nothing is picked
+    (form.dataset.lists || "").split(",").filter(Boolean).forEach((key) => { move[key] = []; });
     for (const el of form.elements) {
       if (!el.name || el.disabled || el.closest("fieldset:disabled")) continue;
       if ((el.type === "radio" || el.type === "checkbox") && !el.checked) continue;
@@ -200,6 +246,15 @@
         el.dataset.split.split(",").forEach((key, i) => { move[key] = parts[i]; });
         continue;
       }
+      // data-repeat="yellow": the field's number says how many times that item goes into the list
+      if (el.dataset.repeat !== undefined) {
+        const times = Number.parseInt(value, 10) || 0;
+        const item = el.dataset.repeatType === "int" ? Number(el.dataset.repeat) : el.dataset.repeat;
+        const list = (move[el.name] = move[el.name] || []);
+        for (let i = 0; i < times; i += 1) list.push(item);
+        continue;
+      }
+      if (el.dataset.type === "int" && value === "") continue; // an optional number left empty
       if (el.dataset.type === "int") value = Number.parseInt(value, 10);
       if (el.name.endsWith("[]")) {
         const key = el.name.slice(0, -2);

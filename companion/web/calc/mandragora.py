@@ -194,5 +194,6 @@ def mandragora_calculator() -> Response:
         for team in answer["teams"]:
             team["names"] = [names[seat] for seat in team["members"]]
     winner_names, sentence = verdict(result, names)
-    answer.update(winner_names=winner_names, rule=deciding_rule(result.teams is not None, result.decided_by), verdict=sentence)
+    answer.update(winner_names=winner_names, rule=deciding_rule(result.teams is not None, result.decided_by),
+                  verdict=sentence)
     return jsonify(answer)

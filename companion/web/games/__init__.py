@@ -62,9 +62,9 @@ GENERIC = GamePages(game="")
 
 
 def _registry() -> dict[str, GamePages]:
-    from . import fillory
+    from . import fillory, mandragora
 
-    modules = (fillory,)
+    modules = (fillory, mandragora)
     return {module.PAGES.game: module.PAGES for module in modules}
 
 
