@@ -181,6 +181,23 @@
     live.querySelectorAll("input[data-filter]").forEach(applyFilter);
     live.querySelectorAll("form#f-trick").forEach(showTrickGroup);
     live.querySelectorAll("form[data-groups]").forEach(showEffectGroup);
+    live.querySelectorAll("form[data-cost-total]").forEach(showCostTotal);
+  }
+
+  // a form[data-cost-total] (Barony: Sorcery's cast) sums the data-cost of its ticked boxes into its
+  // [data-cost-out], against the form's data-magic, and says when the ticked spells mix categories
+  function showCostTotal(form) {
+    const out = form.querySelector("[data-cost-out]");
+    if (!out) return;
+    const ticked = [...form.querySelectorAll("input[data-cost]:checked")];
+    const total = ticked.reduce((sum, box) => sum + Number(box.dataset.cost), 0);
+    const magic = Number(form.dataset.magic);
+    const kinds = [...new Set(ticked.map((box) => box.dataset.category))];
+    let text = `Total: ${total} Magic token${total === 1 ? "" : "s"} (you have ${magic}).`;
+    if (kinds.length > 1) text += ` ${kinds.join(" and ")} do not combine: only spells of one category do.`;
+    else if (total > magic) text += " Not enough Magic tokens.";
+    out.textContent = text;
+    out.classList.toggle("warn", kinds.length > 1 || total > magic);
   }
 
   // a button[data-fill] (advice) fills the form named by data-fill-form with its move's fields
@@ -221,6 +238,10 @@
     if (event.target.name === "combo") showTrickGroup(event.target.form);
     const form = event.target.form;
     if (form && form.dataset.groups && event.target.name === form.dataset.groups) showEffectGroup(form);
+  });
+  live.addEventListener("change", (event) => {
+    const form = event.target.form;
+    if (form && form.hasAttribute("data-cost-total")) showCostTotal(form);
   });
 
   // ---- sending moves ----

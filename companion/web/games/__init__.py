@@ -62,9 +62,9 @@ GENERIC = GamePages(game="")
 
 
 def _registry() -> dict[str, GamePages]:
-    from . import fillory, mandragora
+    from . import barony_sorcery, fillory, mandragora
 
-    modules = (fillory, mandragora)
+    modules = (fillory, mandragora, barony_sorcery)
     return {module.PAGES.game: module.PAGES for module in modules}
 
 

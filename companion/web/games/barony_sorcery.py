@@ -1,0 +1,181 @@
+"""Barony: Sorcery's pages: spells, Mysterious locations, Magic and Control tokens on the table; move forms
+on each seat (explore, cast, end of the base game, base-game points).
+
+The companion does not referee Barony's turn order (rule ``barony-sorcery.companion.turns``), so the
+new-game form asks nobody to go first and every seat may report at any time while the game is in
+play. The forms are built from ``rules.view(state, seat)``: a seat is offered only the locations it
+may still explore, with the Magic tokens it would get; the cast form lists the spells in play and the
+server stays the judge of every combination (its refusal names the rule). Colour is never the only
+cue: a category shows as its word, its symbol's name and a glyph, besides the card colour.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from flask import current_app
+from werkzeug.datastructures import MultiDict
+
+from cardgen.catalog import content
+from cardgen.catalog.barony_sorcery import BaronySorceryContent, SetupCounts
+from companion.rules.barony_sorcery import MYSTERIOUS_BY_PLAYERS
+from companion.web.seat_forms import last_own_move
+
+from . import GamePages, NewGameFormError
+
+GAME: BaronySorceryContent = content("barony-sorcery")
+#: A glyph per print-kit symbol, shown beside the category's word and symbol name (never alone).
+GLYPHS: dict[str, str] = {"boot": "➶", "banner": "⚑", "tower": "♜"}
+ORDINALS: tuple[str, ...] = ("1st", "2nd", "3rd", "4th", "5th")
+CHOICES = ("random", "chosen")
+SPELLS_FIELD = "bs-spell"
+LOCATIONS_FIELD = "bs-location"
+TILE_NUMBER: dict[str, int] = {tile.id: tile.number for tile in GAME.tiles}
+
+
+# -- new game -------------------------------------------------------------------------------------
+
+def _choice(form: MultiDict[str, str], name: str, what: str) -> str:
+    choice = form.get(name, "random")
+    if choice not in CHOICES:
+        raise NewGameFormError(f"Pick whether the companion draws the {what} or you tick the ones your table has.")
+    return choice
+
+
+def parse_options(form: MultiDict[str, str], names: list[str]) -> dict[str, Any]:
+    """The spells and the Mysterious locations: drawn by the companion, or the ones the table ticked."""
+    options: dict[str, Any] = {}
+    if _choice(form, "bs-spells", "spells") == "chosen":
+        known = {spell.id for spell in GAME.spells}
+        ticked = [ref for ref in dict.fromkeys(form.getlist(SPELLS_FIELD)) if ref in known]
+        if len(ticked) != GAME.spells_in_play:
+            raise NewGameFormError(f"Tick the {GAME.spells_in_play} spells your table drew: you ticked "
+                                   f"{len(ticked)}. Or let the companion draw them at random.")
+        options["spells"] = ticked
+    if _choice(form, "bs-locations", "Mysterious locations") == "chosen":
+        known = {loc.id for loc in GAME.locations}
+        ticked = [ref for ref in dict.fromkeys(form.getlist(LOCATIONS_FIELD)) if ref in known]
+        wanted = MYSTERIOUS_BY_PLAYERS.get(len(names))
+        if wanted is None:  # the player count is wrong: the rules module says so
+            return options
+        if len(ticked) != wanted:
+            raise NewGameFormError(f"With {len(names)} players the board holds {wanted} tiles with a Mysterious "
+                                   f"location: you ticked {len(ticked)}. Or let the companion pick them.")
+        options["locations"] = ticked
+    return options
+
+
+def setup_rows() -> list[SetupCounts]:
+    """The board for every player count (tiles in all, with a Mysterious location, from the base game)."""
+    return [GAME.setup_for(players) for players in range(GAME.min_players, GAME.max_players + 1)]
+
+
+# -- the seat's forms -----------------------------------------------------------------------------
+
+@dataclass
+class SeatForms:
+    headline: str
+    explore: list[dict[str, Any]] = field(default_factory=list)
+    cast: list[dict[str, Any]] = field(default_factory=list)
+    end_game: bool = False
+    base_points: bool = False
+    entered: int | None = None
+    advice: list[dict[str, Any]] = field(default_factory=list)
+    undo_text: str | None = None
+
+    @property
+    def has_forms(self) -> bool:
+        return bool(self.explore or self.cast or self.end_game or self.base_points)
+
+
+def category_label(category_id: str) -> dict[str, str]:
+    """A category as people see it: word, card colour, symbol name and glyph."""
+    category = GAME.category(category_id)
+    return {"id": category.id, "name": category.name, "colour": category.colour, "symbol": category.symbol_name,
+            "glyph": GLYPHS.get(category.symbol, "■")}
+
+
+def explorable(view: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
+    """The locations ``seat`` may still explore, with the Magic tokens it would get (capped by the supply)."""
+    me = view["players"][seat]
+    if view["phase"] != "play" or me["control_tokens_left"] <= 0:
+        return []
+    found = []
+    for loc in view["locations"]:
+        if loc["full"] or any(c["seat"] == seat for c in loc["controls"]):
+            continue
+        found.append({"id": loc["id"], "name": loc["name"], "tile": TILE_NUMBER.get(loc["tile"]),
+                      "order": ORDINALS[len(loc["controls"])], "reward": min(loc["next_reward"], view["supply"]),
+                      "capped": view["supply"] < loc["next_reward"]})
+    return found
+
+
+def _current_state(context: Mapping[str, Any]) -> Any:
+    """The state the page's view came from (None if another move landed in between)."""
+    version, state = current_app.extensions["store"].current(context["game_id"])
+    return state if version == context["version"] else None
+
+
+def build_forms(context: Mapping[str, Any]) -> SeatForms:
+    view, seat, rules, names = context["view"], context["seat"], context["rules"], context["names"]
+    me = view["players"][seat]
+    undo = last_own_move(context["log"], seat)
+    state = _current_state(context)
+    advice = rules.advice(state, seat) if state is not None else []
+    if view["over"]:
+        return SeatForms(headline="The game is over: see the totals and the winner on the table.", undo_text=undo)
+    if view["phase"] == "scoring":
+        waiting = [names[s] for s in view["waiting_for"] if s != seat]
+        if me["base_points"] is None:
+            headline = "The base game has ended: enter your base-game points."
+        else:
+            headline = (f"You entered {me['base_points']} base-game points. Waiting for "
+                        f"{', '.join(waiting)}; you may correct yours until then.")
+        return SeatForms(headline=headline, base_points=True, entered=me["base_points"], advice=advice,
+                         undo_text=undo)
+    cast = [{**spell, "label": category_label(spell["category"])} for spell in view["spells"]]
+    explore = explorable(view, seat)
+    headline = "Report an exploration or a cast when it happens at the table."
+    return SeatForms(headline=headline, explore=explore, cast=cast, end_game=True, advice=advice, undo_text=undo)
+
+
+def seat_extras(context: Mapping[str, Any]) -> dict[str, Any]:
+    return {"forms": build_forms(context)}
+
+
+# -- the table ------------------------------------------------------------------------------------
+
+def board_setup(view: Mapping[str, Any]) -> dict[str, Any]:
+    """This game's setup checklist: the tile counts for its players and the tiles of its locations."""
+    counts = GAME.setup_for(len(view["players"]))
+    tiles = [f"tile {TILE_NUMBER.get(loc['tile'], '?')} ({loc['name']})" for loc in view["locations"]]
+    return {"counts": counts, "tiles": tiles}
+
+
+def verdict(view: Mapping[str, Any]) -> str | None:
+    """'Ann wins with 52 points!' or 'Ann and Ben share the win with 40 points each.' once the game is over."""
+    if not view["over"] or not view["winners"]:
+        return None
+    players = view["players"]
+    names = [players[s]["name"] for s in view["winners"]]
+    best = players[view["winners"][0]]["total"]
+    if len(names) == 1:
+        return f"{names[0]} wins with {best} points!"
+    return f"{', '.join(names[:-1])} and {names[-1]} share the win with {best} points each."
+
+
+PAGES = GamePages(
+    game="barony-sorcery",
+    intro="For tables playing Barony with this expansion. Each player reports explorations and casts; the "
+          "companion keeps the spells, Magic and Control tokens, then adds them to your base-game points.",
+    asks_first_seat=False,
+    options_template="pages/barony_sorcery/_options.html",
+    parse_options=parse_options,
+    table_template="pages/barony_sorcery/_table_live.html",
+    seat_template="pages/barony_sorcery/_seat_live.html",
+    seat_extras=seat_extras,
+    playable=True,
+    extra={"game": GAME, "setup_rows": setup_rows, "category_label": category_label, "board_setup": board_setup,
+           "verdict": verdict, "tile_number": TILE_NUMBER, "ordinals": ORDINALS},
+)

@@ -1,0 +1,154 @@
+"""A 3-player game of Barony: Sorcery tracked on three phones and a table view, to its winner.
+
+The host creates it on the home page with the spells and Mysterious locations the table drew, the
+others join by code in their own browser contexts; every move goes through the seat pages' forms:
+explorations (the first, second and third visitor take 3, 2 and 1 Magic tokens), a legal combination
+and a refused one that names its rule, the end of the base game, and each phone's base-game points.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+from .conftest import Api, screenshot
+from .phone import LIVE_WITHIN_MS, assert_not_reloaded, caught_up, mark_page
+
+SPELLS = ("Velocity", "Teleport", "Tornado", "Charm", "Abundance")
+PLACES = ("Standing Stones", "Whispering Well", "Ruined Tower", "Fairy Ring")
+
+
+def recorded(page: Page) -> None:
+    expect(page.locator("#move-message")).to_contain_text("Recorded.")
+
+
+def use(page: Page, api: Api, game_id: str) -> Page:
+    page.bring_to_front()
+    caught_up(page, api, game_id)
+    return page
+
+
+def explore(page: Page, place: str, reward: int) -> None:
+    form = page.locator("#f-explore")
+    choice = form.locator("label.pick", has_text=place)
+    expect(choice).to_contain_text(f"+{reward} Magic token")
+    choice.click()
+    form.get_by_role("button", name="Place my Control token").click()
+    recorded(page)
+
+
+def cast(page: Page, *spells: str) -> None:
+    form = page.locator("#f-cast")
+    for spell in spells:
+        form.locator("label.pick", has_text=spell).click()
+    form.get_by_role("button", name="Cast").click()
+
+
+def enter_points(page: Page, points: int) -> None:
+    page.get_by_label("Your base-game points (Barony's own score)").fill(str(points))
+    page.get_by_role("button", name="Enter my points").click()
+    recorded(page)
+
+
+def test_three_phones_track_magic_spells_and_the_winner(new_phone: Callable[[], BrowserContext], api: Api,
+                                                        server: str) -> None:
+    # -- the host starts the game on the home page with the spells the table drew ---------------
+    host = new_phone()
+    ann = host.new_page()
+    ann.goto("/")
+    ann.locator("#barony-sorcery-new-section > summary").click()
+    form = ann.locator("#new-barony-sorcery")
+    for number, name in enumerate(("Ann", "Ben", "Cat"), 1):
+        form.get_by_label(f"Player {number}", exact=True).fill(name)
+    expect(form.get_by_label("Who goes first?")).to_have_count(0)  # Barony keeps its own turn order
+    form.get_by_label("we drew them: tick them below").check()
+    form.locator("summary", has_text="Tick the 5 spells").click()
+    for spell in SPELLS:
+        form.get_by_role("checkbox", name=re.compile(rf"^{spell}\b")).check()
+    form.get_by_label("we chose: tick them below").check()
+    form.locator("summary", has_text="Tick the tiles").click()
+    for place in PLACES:
+        form.get_by_role("checkbox", name=re.compile(rf"^{place}\b")).check()
+    screenshot(ann, "barony-home")
+    form.get_by_role("button", name="Start Barony: Sorcery").click()
+    expect(ann).to_have_url(re.compile(r"/g/[0-9a-f]+/seat/0"))
+    code = ann.locator(".notice.success .code").inner_text()
+    game_id = ann.url.split("/g/")[1].split("/")[0]
+
+    table = host.new_page()
+    table.goto(f"/g/{game_id}")
+    mark_page(table)
+    expect(table.locator(".bs-spell")).to_have_count(5)
+    expect(table.locator(".bs-spell.bs-movement").first).to_contain_text("Movement (cyan, winged boot)")
+    expect(table.locator(".bs-place")).to_have_count(4)
+    expect(table.locator(".bs-checklist").first).to_contain_text("27 Territory tiles for 3 players")
+    screenshot(table, "barony-table-start")
+
+    # -- Ben and Cat join by code on their own phones ---------------------------------------------
+    phones = {}
+    for seat, name in ((1, "Ben"), (2, "Cat")):
+        page = new_phone().new_page()
+        page.goto("/")
+        page.get_by_label("Join code from the host's phone").fill(code)
+        page.get_by_role("button", name="Join", exact=True).click()
+        page.get_by_role("button", name=f"I am {name}").click()
+        expect(page).to_have_url(re.compile(rf"/g/{game_id}/seat/{seat}$"))
+        phones[name] = page
+    ben, cat = phones["Ben"], phones["Cat"]
+
+    # -- explorations: first, second and third visitor take 3, 2 and 1 Magic tokens ------------------
+    explore(use(ann, api, game_id), "Standing Stones", 3)
+    explore(use(ben, api, game_id), "Standing Stones", 2)
+    expect(ben.locator("#f-explore label.pick", has_text="Standing Stones")).to_have_count(0)
+    explore(use(cat, api, game_id), "Standing Stones", 1)
+    explore(use(ben, api, game_id), "Fairy Ring", 3)
+    stones = table.locator("#place-standing-stones")
+    expect(stones).to_contain_text("Full", timeout=LIVE_WITHIN_MS)
+    expect(stones.locator(".bs-controls li")).to_have_text(["1st: Ann +3 Magic", "2nd: Ben +2 Magic",
+                                                            "3rd: Cat +1 Magic"])
+    expect(table.locator("#supply")).to_contain_text("Supply: 21 of 30")
+    expect(use(ann, api, game_id).locator("#f-explore label.pick", has_text="Standing Stones")).to_have_count(0)
+    expect(ann.locator("#my-magic strong")).to_have_text("3")
+
+    # -- a refused combination shows its rule; a legal one is paid ---------------------------------
+    cast(ann, "Velocity", "Charm")
+    expect(ann.locator("#f-cast .bs-total")).to_contain_text("Movement and Recruitment do not combine")
+    message = ann.locator("#move-message .notice.error")
+    expect(message).to_contain_text("Only spells of one category combine")
+    expect(message.get_by_role("link", name="barony-sorcery.cast.same-category")).to_have_attribute(
+        "href", "/rules#barony-sorcery.cast.same-category")
+    screenshot(ann, "barony-seat-refused")
+    ann.locator("#f-cast label.pick", has_text="Charm").click()  # untick Charm, tick Teleport
+    cast(ann, "Teleport")
+    recorded(ann)
+    expect(ann.locator("#my-magic strong")).to_have_text("1")
+    expect(table.locator("#supply")).to_contain_text("Supply: 23 of 30", timeout=LIVE_WITHIN_MS)
+    expect(table.locator(".log li").first).to_contain_text("Ann cast Velocity and Teleport (2 Magic tokens)")
+
+    # -- the end of the base game, then every phone enters its own points ----------------------------
+    use(cat, api, game_id).locator("#end-details > summary").click()
+    cat.get_by_label("Yes, Barony is over at our table").check()
+    cat.get_by_role("button", name="Report the end of the base game").click()
+    recorded(cat)
+    expect(cat.locator("#f-cast")).to_have_count(0)
+    enter_points(cat, 40)
+    expect(table.locator(".banner")).to_contain_text("Waiting for the base-game points of Ann, Ben",
+                                                     timeout=LIVE_WITHIN_MS)
+    enter_points(use(ann, api, game_id), 41)
+    enter_points(use(ben, api, game_id), 39)
+
+    expect(table.locator("#verdict")).to_have_text("Ben wins with 45 points!", timeout=LIVE_WITHIN_MS)
+    rows = table.locator(".player-score")
+    expect(rows.nth(0).locator(".breakdown")).to_contain_text("Base game (entered): 41")
+    expect(rows.nth(0).locator(".breakdown")).to_contain_text("Control token on the Standing Stones: 3")
+    expect(rows.nth(0).locator(".vp strong")).to_have_text("44")
+    expect(rows.nth(1).locator(".breakdown")).to_contain_text("Control token on the Fairy Ring: 3")
+    expect(rows.nth(1).locator(".breakdown")).to_contain_text("Total: 45")
+    expect(rows.nth(1)).to_have_class(re.compile(r"\bwon\b"))
+    expect(rows.nth(2).locator(".vp strong")).to_have_text("43")
+    assert_not_reloaded(table)
+    table.bring_to_front()
+    screenshot(table, "barony-table-over")
+    expect(ben.locator("#headline")).to_contain_text("The game is over", timeout=LIVE_WITHIN_MS)
