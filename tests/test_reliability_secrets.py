@@ -37,9 +37,9 @@ from companion.web.pages import token_cookie
 pytestmark = pytest.mark.served
 
 CHECKPOINTS = (8, 70, 150)   # moves played when every route is read; the ones after the end are passed over
-#: Games whose random games are shorter read every route earlier (a Barony: Sorcery game can end after
-#: 3 moves: the end of the base game and two entries of points).
-GAME_CHECKPOINTS: dict[str, tuple[int, ...]] = {"barony-sorcery": (2, 5, 9)}
+#: Games whose random games are shorter read every route earlier (a 2-player Mandragora ends after ~50 moves,
+#: a Barony: Sorcery game after as few as 3: the end of the base game and two entries of points).
+GAME_CHECKPOINTS: dict[str, tuple[int, ...]] = {"mandragora": (6, 20, 34), "barony-sorcery": (2, 5, 9)}
 SEED = 11
 Moves = list[tuple[int, dict[str, Any]]]
 
@@ -136,6 +136,52 @@ def fillory_names(secrets: set[str]) -> set[str]:
     return {card.name for card in map(catalog.find_card, secrets) if card is not None}
 
 
+# Mandragora: the companion never knows which card is in which hand; what a seat keeps secret is its
+# private hand note and, until every hand is revealed, the colours it reveals at the end. Ingredient
+# and mandrake card ids are never public (casts name colours and "mandrake"), so such an id in another
+# seat's note is a string this viewer must never meet. Revealed colours are common words ("yellow"):
+# the twin game and tests/test_rules_mandragora.py check those instead.
+
+def _mandragora_never_public(card_id: str) -> bool:
+    card = content("mandragora").find_card(card_id)
+    return card is not None and card.id == card_id and card.kind in ("ingredient", "mandrake")
+
+
+def _mandragora_note_ids(moves: Moves, seat: int) -> set[str]:
+    return {token for actor, move in moves if actor == seat and move.get("type") == "note_hand"
+            for token in move.get("cards", []) if isinstance(token, str) and _mandragora_never_public(token)}
+
+
+def mandragora_secrets(history: list[Any], moves: Moves, viewer: int | None) -> set[str]:
+    rules = GAMES["mandragora"]
+    seen = set().union(*(strings_in(rules.redact_move(move, actor, viewer)) for actor, move in moves)) if moves else set()
+    found: set[str] = set()
+    for seat in range(len(history[-1].players)):
+        if seat != viewer:
+            found |= _mandragora_note_ids(moves, seat) - seen
+    return found
+
+
+def mandragora_twin_swap(history: list[Any], moves: Moves, seat: int) -> dict[str, str] | None:
+    """A card id in ``seat``'s current note, named by no other seat, swapped with a spellbook nobody ever
+    named (still in this game): the twin's note is as legal, and the seat's own page must show it."""
+    catalog, state = content("mandragora"), history[-1]
+    note = state.hand_notes[seat] or ()
+    mentioned = set().union(*(strings_in(move) for _, move in moves)) if moves else set()
+    by_others = set().union(*(strings_in(move) for actor, move in moves if actor != seat)) if moves else set()
+    removed = {card.id for card in catalog.removed_for(len(state.players))}
+    spare = sorted(c.id for c in catalog.cards_of("spellbook") if c.id not in mentioned and c.id not in removed)
+    for token in note:
+        card = catalog.find_card(token)
+        if card is not None and card.id == token and token not in by_others and spare:
+            return {token: spare[0], spare[0]: token}
+    return None
+
+
+def mandragora_names(secrets: set[str]) -> set[str]:
+    return {token for token in secrets}
+
+
 # Barony: Sorcery keeps nothing secret: Magic tokens, Control tokens, the spells in play and every move
 # are on the table for everyone. Its model says so: no secret strings, no hidden thing to swap in a twin
 # game; instead every viewer must be shown the same state (but for "you") and the same log.
@@ -155,6 +201,7 @@ def barony_names(secrets: set[str]) -> set[str]:
 SECRET_MODELS: dict[str, SecretModel] = {
     "barony-sorcery": SecretModel(barony_secrets, barony_twin_swap, barony_names, hides_anything=False),
     "fillory": SecretModel(fillory_secrets, fillory_twin_swap, fillory_names),
+    "mandragora": SecretModel(mandragora_secrets, mandragora_twin_swap, mandragora_names),
 }
 
 

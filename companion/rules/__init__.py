@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import barony_sorcery, fillory
+from . import barony_sorcery, fillory, mandragora
 from .base import IllegalMove, Outcome, SetupError
 
-GAMES: dict[str, ModuleType] = {fillory.GAME_ID: fillory, barony_sorcery.GAME_ID: barony_sorcery}
+GAMES: dict[str, ModuleType] = {fillory.GAME_ID: fillory, mandragora.GAME_ID: mandragora,
+                                 barony_sorcery.GAME_ID: barony_sorcery}
 
 
 def rules_for(game: str) -> ModuleType:
