@@ -12,7 +12,16 @@ phases, each bounded in time, one keep-alive connection per thread:
   starts from the game's real initial state, for every game in the rules registry in turn;
 - state reads: ``GET /api/games/<id>`` with a seat token (the seat's view, scores; no ETag, so the
   whole answer is built every time);
-- bare: ``GET /api/games/<id>/version``, the cheapest answer the server gives, for the ratio.
+- bare: ``GET /api/games/<id>/version``, the cheapest answer the server gives, for the ratio;
+- open loop: 64 connections together offering a fixed 1,000 moves a second (``--open-rate``), each
+  request timed from when it was due to be sent, not from when the connection got round to it.
+
+The closed-loop phases (each connection sends its next request as soon as the last is answered)
+measure the most the server can do, but their latency is set by Little's law: ``n`` connections
+always in flight means a mean latency of ``n`` ÷ throughput (51 ms at 1,250 moves/s and 64
+connections), whatever the server does. The target "1,000 moves/s with p99 ≤ 50 ms at 64
+connections" is a statement about a given load, so it is judged in the open-loop phase, the way
+wrk2 measures: a late answer delays the next request on its connection, and that wait is counted.
 
 Prints rates and p50/p99 latency at each connection count beside the targets, the server's CPU
 time per request of each kind (read from /proc: unlike rates, it hardly depends on what else the
@@ -40,7 +49,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from figures import Report  # noqa: E402
-from load_client import Connection, Tally, request_bytes, run_phase  # noqa: E402
+from load_client import Connection, Tally, request_bytes, run_open_phase, run_phase  # noqa: E402
 
 from companion.rules import GAMES  # noqa: E402
 from companion.served import running_server  # noqa: E402
@@ -119,17 +128,21 @@ def repeated(raw: bytes, times: int) -> Any:
     return lambda: iter([raw] * times)
 
 
-def moves_phase(server_base: str, store: Store, connections: int, seconds: float, seed: int) -> tuple[Tally, list[Table]]:
+def moves_phase(server_base: str, store: Store, connections: int, seconds: float, seed: int,
+                open_rate: float | None = None) -> tuple[Tally, list[Table]]:
+    """Moves from ``connections`` connections, closed loop (as fast as answered) or, with
+    ``open_rate``, open loop at that many moves a second in all."""
     host, port = server_base.removeprefix("http://").split(":")
-    needed = ASSUMED_TOP_RATE * seconds / connections
+    needed = (open_rate or ASSUMED_TOP_RATE) * seconds / connections + 2
     tables = open_tables(server_base, store, connections, seed)
     per_connection: list[list[Table]] = [[t] for t in tables]
     for i, own in enumerate(per_connection):  # more games for a connection whose game is short
         while sum(len(t.moves) for t in own) < needed:
             own += open_tables(server_base, store, 1, seed * 1000 + i * 10 + len(own))
     works = [prepared(move_requests(own, f"c{i}")) for i, own in enumerate(per_connection)]
-    tally = run_phase(host, int(port), works, seconds)
-    return tally, tables
+    if open_rate:
+        return run_open_phase(host, int(port), works, seconds, open_rate), tables
+    return run_phase(host, int(port), works, seconds), tables
 
 
 def server_cpu_seconds(pid: int) -> float | None:
@@ -164,6 +177,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=4.0, help="length of each phase")
     parser.add_argument("--connections", type=int, nargs="+", default=[16, 64])
     parser.add_argument("--figures", type=Path, default=None, help="also write the figures to this JSON file")
+    parser.add_argument("--open-rate", type=float, default=MOVES_TARGET,
+                        help="moves a second offered in the open-loop phase (0: skip it)")
+    parser.add_argument("--open-connections", type=int, default=64, help="connections of the open-loop phase")
+    parser.add_argument("--only-moves", action="store_true", help="skip the read phases (quicker A/B runs)")
     parser.add_argument("--serve-arg", action="append", default=[], help="extra argument for companion serve")
     args = parser.parse_args()
     report = Report(args.figures)
@@ -185,7 +202,12 @@ def main() -> None:
                                             lambda: moves_phase(server.base, store, n, args.seconds, seed=n))
                 results[("moves", n)] = tally
                 played += tables
-            for n in counts:
+            if args.open_rate:
+                n = args.open_connections
+                results[("open", n)], _ = timed_phase(
+                    pid, cpu_ms, ("open", n),
+                    lambda: moves_phase(server.base, store, n, args.seconds, seed=7 * n, open_rate=args.open_rate))
+            for n in ([] if args.only_moves else counts):
                 read_works = [repeated(request_bytes("GET", f"/api/games/{t.game_id}",
                                                 headers={"Authorization": f"Bearer {t.tokens[0]}"}), 10**6)
                          for t in (played * n)[:n]]
@@ -201,16 +223,22 @@ def main() -> None:
     client_cpu = resource.getrusage(resource.RUSAGE_SELF)
 
     for n in counts:
-        moves, reads, bare = results[("moves", n)], results[("reads", n)], results[("bare", n)]
+        moves = results[("moves", n)]
         at = f"at {n} connections"
         if n == top:
-            report.target(f"api.moves_per_second.{n}", f"moves validated and stored/s, {at}", moves.rate(), "/s",
-                          "at least", MOVES_TARGET)
-            report.target(f"api.moves_p99_ms.{n}", f"move p99 latency, {at}", moves.percentile_ms(0.99), "ms",
-                          "at most", MOVES_P99_TARGET_MS, note=f"p50 {moves.percentile_ms(0.5):.1f} ms")
+            report.target(f"api.moves_per_second.{n}", f"moves validated and stored/s, {at}, closed loop",
+                          moves.rate(), "/s", "at least", MOVES_TARGET)
+            little = n / moves.rate() * 1000 if moves.rate() else float("nan")
+            report.target(f"api.moves_p99_ms.{n}", f"move p99 latency, {at}, closed loop", moves.percentile_ms(0.99),
+                          "ms", "at most", MOVES_P99_TARGET_MS,
+                          note=f"p50 {moves.percentile_ms(0.5):.1f} ms; Little's law alone makes the mean "
+                               f"{n} ÷ rate = {little:.0f} ms here")
         else:
             report.info(f"api.moves_per_second.{n}", f"moves validated and stored/s, {at}", moves.rate(), "/s",
                         note=f"p50 {moves.percentile_ms(0.5):.1f} ms, p99 {moves.percentile_ms(0.99):.1f} ms")
+        if ("reads", n) not in results:
+            continue
+        reads, bare = results[("reads", n)], results[("bare", n)]
         report.info(f"api.reads_per_second.{n}", f"state reads/s, {at}", reads.rate(), "/s",
                     note=f"p50 {reads.percentile_ms(0.5):.1f} ms, p99 {reads.percentile_ms(0.99):.1f} ms")
         report.info(f"api.bare_per_second.{n}", f"bare version reads/s, {at}", bare.rate(), "/s",
@@ -218,11 +246,24 @@ def main() -> None:
         share = reads.rate() / bare.rate() if bare.rate() else float("nan")
         report.target(f"api.read_share.{n}", f"state reads ÷ bare reads, {at}", share, "×", "at least",
                       READ_SHARE_TARGET)
-    for kind, what in (("moves", "move"), ("reads", "state read"), ("bare", "bare version read")):
-        if (kind, top) in cpu_ms:
-            report.info(f"api.server_cpu_ms.{kind}", f"server CPU time per {what} (all processes)", cpu_ms[(kind, top)],
-                        "ms", note=f"at {top} connections; {os.cpu_count()} cores could serve at most "
-                                   f"{1000 * (os.cpu_count() or 1) / cpu_ms[(kind, top)]:,.0f}/s with no load client")
+    if args.open_rate:
+        n = args.open_connections
+        opened = results[("open", n)]
+        at = f"{args.open_rate:,.0f}/s offered at {n} connections, open loop"
+        report.target(f"api.open.moves_per_second.{n}", f"moves answered/s, {at}", opened.rate(), "/s",
+                      "at least", MOVES_TARGET, note=f"{opened.ok:,} of {int(args.open_rate * args.seconds):,} "
+                                                     f"offered moves answered 200")
+        report.target(f"api.open.moves_p99_ms.{n}", f"move p99 latency from the intended send, {at}",
+                      opened.percentile_ms(0.99), "ms", "at most", MOVES_P99_TARGET_MS,
+                      note=f"p50 {opened.percentile_ms(0.5):.1f} ms, p99.9 {opened.percentile_ms(0.999):.1f} ms, "
+                           f"max {opened.percentile_ms(1.0):.1f} ms")
+    for kind, what in (("moves", "move"), ("open", "move (open loop)"), ("reads", "state read"),
+                       ("bare", "bare version read")):
+        at_n = args.open_connections if kind == "open" else top
+        if (kind, at_n) in cpu_ms:
+            report.info(f"api.server_cpu_ms.{kind}", f"server CPU time per {what} (all processes)", cpu_ms[(kind, at_n)],
+                        "ms", note=f"at {at_n} connections; {os.cpu_count()} cores could serve at most "
+                                   f"{1000 * (os.cpu_count() or 1) / cpu_ms[(kind, at_n)]:,.0f}/s with no load client")
     unexpected = {f"{kind}@{n} {status}": count for (kind, n), tally in results.items()
                   for status, count in tally.statuses.items() if status != 200}
     failures = [f for tally in results.values() for f in tally.failures]

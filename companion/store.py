@@ -39,6 +39,7 @@ State = Any  # each rules module has its own frozen State dataclass
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 JOIN_CODE_LENGTH = 6
 STATE_CACHE_SIZE = 256
+TOKEN_CACHE_SIZE = 4096
 
 
 class Store(SqliteFile):
@@ -47,6 +48,9 @@ class Store(SqliteFile):
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self._states: OrderedDict[tuple[str, int], State] = OrderedDict()
         self._states_lock = threading.Lock()
+        # Seat tokens are never revoked, so a token once found keeps its seat: every move and seat
+        # read checks one, and this saves the hash and the query.
+        self._token_seats: dict[tuple[str, str], int] = {}
         super().__init__(path)
 
     # -- games and seats ---------------------------------------------------------------------
@@ -102,18 +106,31 @@ class Store(SqliteFile):
         return rows[0]
 
     def info(self, game_id: str) -> dict[str, Any]:
-        with self._read() as db:
-            row = self._game_row(db, game_id, "id, game, join_code, players, version, created")
-            claimed = [bool(r["claimed"]) for r in
-                       _rows(db, "SELECT claimed FROM seats WHERE game_id = ? ORDER BY seat", [game_id])]
+        # one statement (so one snapshot without a transaction of its own): the game, once per seat
+        rows = _rows(self._db(), "SELECT g.id, g.game, g.join_code, g.players, g.version, g.created, s.claimed"
+                                 " FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE g.id = ? ORDER BY s.seat",
+                     [game_id])
+        if not rows:
+            raise NotFound(f"there is no game '{game_id}'")
+        row = rows[0]
+        claimed = [bool(r["claimed"]) for r in rows if r["claimed"] is not None]
         return {"id": row["id"], "game": row["game"], "join_code": row["join_code"],
                 "players": json.loads(row["players"]), "claimed": claimed, "version": row["version"],
                 "created": row["created"]}
 
     def seat_for_token(self, game_id: str, token: str) -> int | None:
+        known = self._token_seats.get((game_id, token))
+        if known is not None:
+            return known
         rows = _rows(self._db(), "SELECT seat FROM seat_tokens WHERE token_hash = ? AND game_id = ?",
                                      [hash_token(token), game_id])
-        return int(rows[0]["seat"]) if rows else None
+        if not rows:
+            return None
+        seat = int(rows[0]["seat"])
+        if len(self._token_seats) >= TOKEN_CACHE_SIZE:
+            self._token_seats.clear()  # simplest bound; the next checks refill it
+        self._token_seats[(game_id, token)] = seat
+        return seat
 
     def claim_seat(self, game_id: str, seat: int) -> str:
         """A new token for a seat nobody has claimed yet (host tokens stay valid)."""
