@@ -199,6 +199,7 @@ CAST_REFUSALS = [
     (cast("spellbook-yellow-2", ["yellow", "yellow"], 3, "Banishment"), "mandragora.spell.power"),
     (cast("spellbook-yellow-2", ["yellow"], 0, "Banishment"), "mandragora.spell.power"),
     (cast("spellbook-yellow-2", ["yellow", "yellow", "yellow"], 3, "Purification"), "mandragora.spell.no-such-copy"),
+    (cast("spellbook-yellow-2", ["yellow", "yellow"], 2, "banishment-1"), "mandragora.spell.no-such-copy"),  # worth 1
     (cast("spellbook-yellow-2", ["yellow"] * 5, 5, "Replication"), "mandragora.spell.prepare"),  # 6 cards, 4 in hand
     (cast("spellbook-yellow-2", ["yellow"], 1, "Fireball"), None),
     (cast("spellbook-yellow-2", ["plaid"], 1, "Banishment"), None),
@@ -240,8 +241,8 @@ def test_legal_colour_rules_black_and_mandrake_books() -> None:
     state = position(hand_counts=(8, 1, 1))
     black = apply(state, 0, cast("spellbook-black", ["yellow", "red", "mandrake"], 3, "swiftness"))
     assert black.casts[0][0].book_value == 3 and black.hand_counts[0] == 4
-    same = apply(state, 0, cast("mandrake", ["green", "green"], 2, "banishment-3"))
-    assert same.casts[0][0] == Cast("banishment-3", "mandrake", ("green", "green"), 2)
+    same = apply(state, 0, cast("mandrake", ["green", "green"], 2, "banishment-4"))
+    assert same.casts[0][0] == Cast("banishment-4", "mandrake", ("green", "green"), 2)   # that very copy
     different = apply(state, 0, cast("mandrake-5", ["green", "red", "ingredient-blue-3"], 2, "TRANSFER"))
     assert different.casts[0][0].ingredients == ("green", "red", "blue") and different.casts[0][0].book_value == 0
     six = cast("spellbook-black", ["yellow", "red", "green", "blue", "purple", "mandrake"], 1, "Banishment")
@@ -472,7 +473,8 @@ def test_the_rulebooks_final_scoring_example_is_13() -> None:
     assert row["total"] == 13 and GAME.scoring_example.printed_total == 12
     assert [b["points"] for b in row["breakdown"]] == [5, 2, 4, 4, 2, -2, -2]
     assert row["breakdown"][3] == {"cause": "Disappearance 4 + Purple Spellbook 0", "points": 4}
-    assert row["breakdown"][-1] == {"cause": "3 colours left in hand (after Disappearance: 2)", "points": -2}
+    assert row["breakdown"][-1] == {"cause": "3 colours left in hand: yellow, red, white (after Disappearance: 2; "
+                                             "yellow discarded)", "points": -2}
 
 
 def test_a_team_game_is_won_by_the_team_total() -> None:

@@ -42,6 +42,15 @@ def test_purification_clears_the_hand_penalty_and_pending_colours_add_no_row() -
     assert pending.breakdown == (("Spell 2 + spellbook 3", 5), ("Curse marker", -2)) and pending.total == 3
 
 
+def test_named_colours_say_which_ones_disappearance_discards() -> None:
+    player = final_scores([PlayerTally("Ed", hand_colours=3, disappearance=2,
+                                       colour_names=("blue", "white", "red"))]).players[0]
+    assert player.breakdown == (("3 colours left in hand: blue, white, red (after Disappearance: 1; blue, white "
+                                 "discarded)", -1),)
+    with pytest.raises(ValueError, match="one name per colour"):
+        PlayerTally("Ed", hand_colours=2, colour_names=("blue",))
+
+
 def test_disappearance_never_takes_the_penalty_below_zero() -> None:
     player = final_scores([PlayerTally("Di", hand_colours=1, disappearance=2)]).players[0]
     assert player.breakdown == (("1 colour left in hand (after Disappearance: 0)", 0),)

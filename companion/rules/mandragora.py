@@ -165,7 +165,8 @@ def tallies(state: MandragoraState) -> list[PlayerTally]:
             name=name, spells=tuple((GAME.card(c.spell).value or 0, c.book_value) for c in state.casts[s]),
             hand_colours=len(reveal) if revealed and reveal is not None else None,
             disappearance=spells.count("disappearance"), purification="purification" in spells,
-            curse_marker=state.curse_holder == s, spell_labels=tuple(c.label() for c in state.casts[s])))
+            curse_marker=state.curse_holder == s, spell_labels=tuple(c.label() for c in state.casts[s]),
+            colour_names=tuple(reveal) if revealed and reveal is not None else ()))
     return found
 
 

@@ -99,18 +99,22 @@ def _check_colours(book: str, ingredients: list[str]) -> None:
 def _spell_card(state: MandragoraState, ref: Any, power: int) -> tuple[Spell, str]:
     if not isinstance(ref, str) or not ref.strip():
         raise IllegalMove("field 'spell' must name a spell, e.g. 'Banishment'", None)
+    named: str | None = None   # a spell card id names that very copy
     try:
         spell = GAME.spell(ref.strip())
     except KeyError:
         card = GAME.find_card(ref.strip())
         if card is None or card.spell is None:
             raise IllegalMove(f"there is no spell called '{ref}' in {GAME.title}", None) from None
-        spell = GAME.spell(card.spell)
+        spell, named = GAME.spell(card.spell), card.id
     left = state.spells_left(power)
     if not left:
         raise IllegalMove(f"the stack of power {power} is empty; choose a power whose stack still has cards",
                           "mandragora.spell.empty-stack")
-    copies = [c for c in left if GAME.card(c).spell == spell.id]
+    copies = [c for c in left if GAME.card(c).spell == spell.id and named in (None, c)]
+    if not copies and named is not None:
+        raise IllegalMove(f"{named} is not in the stack of power {power}: it is worth {GAME.card(named).value} "
+                          f"or already cast", "mandragora.spell.no-such-copy")
     if not copies:
         on_stack = sorted({GAME.spell_of(GAME.card(c)).name for c in left})
         raise IllegalMove(f"no {spell.name} of value {power} is left in the stack (it holds "

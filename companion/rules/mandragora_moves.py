@@ -23,7 +23,8 @@ MOVE_TYPES: dict[str, str] = {
     "drop_out": "During the last three rounds, drop out and take no more turns.",
     "pass_curse_marker": "On a tie for the most curses, the marker's holder gives it to a tied seat: 'to'.",
     "team_help": "Team game, after you receive cursed scrolls: 'kind' give, receive, exchange or none.",
-    "note_hand": "Keep a private note of your hand for advice: 'cards' (card ids, colour words, 'mandrake').",
+    "note_hand": "Any time: a private note of your hand for advice, 'cards' (card ids, colour words, 'mandrake'), "
+                 "at most your hand count.",
     "reveal_hand": "After the last round: 'colours' left in your hand (colour ids, 'white' for mandrakes).",
 }
 TURN_MOVES = ("seek", "cast", "decline_extra_turn", "drop_out")

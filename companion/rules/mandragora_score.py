@@ -49,6 +49,7 @@ class PlayerTally:
     purification: bool = False
     curse_marker: bool = False
     spell_labels: tuple[str, ...] = ()
+    colour_names: tuple[str, ...] = ()      # optional: the colours left, in the order the player gave them
 
     def __post_init__(self) -> None:
         low_spell, high_spell = GAME.spell_values
@@ -65,6 +66,8 @@ class PlayerTally:
                                  f"worth {low_book} to {high_book} (a mandrake counts 0)")
         if self.spell_labels and len(self.spell_labels) != len(self.spells):
             raise ValueError(f"{self.name}: give one label per spell or none")
+        if self.colour_names and len(self.colour_names) != self.hand_colours:
+            raise ValueError(f"{self.name}: give one name per colour left in hand or none")
         if self.hand_colours is not None and not (_whole(self.hand_colours) and 0 <= self.hand_colours <= HAND_COLOURS):
             raise ValueError(f"{self.name}: colours left in hand must be 0 to {HAND_COLOURS}, "
                              f"got {self.hand_colours!r}")
@@ -134,8 +137,12 @@ def breakdown(tally: PlayerTally) -> tuple[tuple[str, int], ...]:
         return tuple(rows)
     left = max(0, tally.hand_colours - tally.disappearance)
     cause = f"{_plural(tally.hand_colours, 'colour')} left in hand"
+    if tally.colour_names:
+        cause += ": " + ", ".join(tally.colour_names)
     if tally.disappearance and tally.hand_colours:
-        cause += f" (after Disappearance: {left})"
+        # which colours Disappearance discards does not change the score: the first ones named
+        gone = tally.colour_names[:tally.disappearance]
+        cause += f" (after Disappearance: {left}" + (f"; {', '.join(gone)} discarded)" if gone else ")")
     rows.append((cause, -GAME.colour_penalty * left))
     return tuple(rows)
 
