@@ -15,6 +15,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from .conftest import Api, screenshot
 from .phone import LIVE_WITHIN_MS, assert_not_reloaded, caught_up, mark_page
+from .test_accessibility import blocking_violations
 
 SPELLS = ("Velocity", "Teleport", "Tornado", "Charm", "Abundance")
 PLACES = ("Standing Stones", "Whispering Well", "Ruined Tower", "Fairy Ring")
@@ -71,7 +72,10 @@ def test_three_phones_track_magic_spells_and_the_winner(new_phone: Callable[[], 
     form.locator("summary", has_text="Tick the tiles").click()
     for place in PLACES:
         form.get_by_role("checkbox", name=re.compile(rf"^{place}\b")).check()
+    form.locator("summary", has_text="Setup checklist").click()
+    expect(form.locator(".bs-setup")).to_contain_text("27")
     screenshot(ann, "barony-home")
+    assert blocking_violations(ann) == []
     form.get_by_role("button", name="Start Barony: Sorcery").click()
     expect(ann).to_have_url(re.compile(r"/g/[0-9a-f]+/seat/0"))
     code = ann.locator(".notice.success .code").inner_text()
@@ -120,6 +124,7 @@ def test_three_phones_track_magic_spells_and_the_winner(new_phone: Callable[[], 
     expect(message.get_by_role("link", name="barony-sorcery.cast.same-category")).to_have_attribute(
         "href", "/rules#barony-sorcery.cast.same-category")
     screenshot(ann, "barony-seat-refused")
+    assert blocking_violations(ann) == []
     ann.locator("#f-cast label.pick", has_text="Charm").click()  # untick Charm, tick Teleport
     cast(ann, "Teleport")
     recorded(ann)
@@ -151,4 +156,5 @@ def test_three_phones_track_magic_spells_and_the_winner(new_phone: Callable[[], 
     assert_not_reloaded(table)
     table.bring_to_front()
     screenshot(table, "barony-table-over")
+    assert blocking_violations(table) == []
     expect(ben.locator("#headline")).to_contain_text("The game is over", timeout=LIVE_WITHIN_MS)
