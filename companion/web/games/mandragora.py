@@ -11,11 +11,13 @@ Colour is never the only cue: every colour is shown as its word, the symbol the 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from flask import current_app
+from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
 from cardgen.catalog import content
@@ -41,6 +43,11 @@ TEAM_KINDS: tuple[tuple[str, str], ...] = (
     ("give", "Give {partner} a card of my choice"), ("receive", "Take a card {partner} chooses"),
     ("exchange", "Swap one card each with {partner}"), ("none", "No help this time"))
 CIRCLE_CHOICES = ("suggested", "random")
+#: What a spell without effect fields does, in a few words, on its choice in the cast form.
+EFFECT_NOTES: dict[str, str] = {
+    "replication": "play again right away (or give it up)", "swiftness": "the Assistant goes 1 shop further for you",
+    "disappearance": "at the end, 1 colour fewer counts", "purification": "at the end, your hand is discarded"}
+_INDENT = re.compile(r"\n\s+")
 
 
 @dataclass(frozen=True)
@@ -152,12 +159,13 @@ def _cast_form(view: Mapping[str, Any], me: Mapping[str, Any]) -> dict[str, Any]
         values = sorted({GAME.card(c).value or 0 for cards in stacks.values() for c in cards
                          if GAME.card(c).spell == spell.id})
         if values:
-            spells.append({"id": spell.id, "name": spell.name, "kind": spell.kind_label, "text": spell.text,
-                           "values_left": values, "rule": spell.rule})
+            spells.append({"id": spell.id, "name": spell.name, "kind": spell.kind_label,
+                           "values_left": values, "note": EFFECT_NOTES.get(spell.id, "")})
     partner = (me["seat"] + 2) % 4 if view["teams"] else None
     opponents = [(p["seat"], p["name"], p["hand_count"]) for p in view["players"]
                  if p["seat"] not in (me["seat"], partner)]
     return {
+        "texts": {spell.id: spell.text for spell in GAME.spells},
         "books": books, "ingredients": ingredients, "mandrake": mandrakes_left > 0, "spells": spells,
         "powers": [(value, len(stacks.get(value, []))) for value in sorted(stacks)],
         "own_scrolls": [(s, scroll_label(s)) for s in me["scrolls"]],
@@ -181,12 +189,18 @@ def _note_form(view: Mapping[str, Any], me: Mapping[str, Any]) -> dict[str, Any]
     removed = {c.id for c in GAME.removed_for(len(view["players"]))}
     used_books = {s["book"] for p in view["players"] for s in p["spells"]}
     hand = me["hand_count"]
-    books = [{"id": c.id, "label": GAME.label(c), "colour": COLOURS[c.colour or WHITE], "checked": c.id in note}
+    books = [{"id": c.id, "value": c.value, "colour": COLOURS[c.colour or WHITE], "checked": c.id in note}
              for c in GAME.cards_of("spellbook") if c.id not in removed and c.id not in used_books]
     copies = Counter(c.colour for c in GAME.cards_of("ingredient") if c.id not in removed)
     rows = [{"colour": COLOURS[colour], "count": counts[colour], "max": min(hand, copies[colour])}
             for colour in INGREDIENT_COLOURS if copies[colour]]
-    return {"books": books, "ingredients": rows, "mandrakes": counts[MANDRAKE], "hand": hand,
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for book in books:
+        groups.setdefault(book["colour"].id, []).append(book)
+    mandrakes_left = len(GAME.cards_of("mandrake")) - sum(
+        (s["book"] == MANDRAKE) + s["ingredients"].count(MANDRAKE) for p in view["players"] for s in p["spells"])
+    return {"books": [(COLOURS[colour], group) for colour, group in groups.items()], "ingredients": rows,
+            "mandrakes": counts[MANDRAKE], "mandrake_max": min(hand, mandrakes_left), "hand": hand,
             "noted": len(note), "text": ", ".join(_note_word(token) for token in note)}
 
 
@@ -322,6 +336,11 @@ def table_facts(view: Mapping[str, Any], scores: Mapping[int, Mapping[str, Any]]
     return facts
 
 
+def compact(html: Markup) -> Markup:
+    """Rendered markup without the templates' indentation (these pages hold no pre or textarea)."""
+    return Markup(_INDENT.sub("\n", str(html)))
+
+
 def colour_chips(colours: Sequence[str]) -> list[ColourLabel]:
     return [COLOURS[c] for c in colours if c in COLOURS]
 
@@ -338,5 +357,6 @@ PAGES = GamePages(
     seat_extras=seat_extras,
     playable=True,
     extra={"table_facts": table_facts, "colours": COLOURS, "marker_text": MARKER_TEXT, "scroll_label": scroll_label,
-           "book_label": book_label, "colour_of": colour_of, "colour_chips": colour_chips, "game": GAME},
+           "book_label": book_label, "colour_of": colour_of, "colour_chips": colour_chips, "game": GAME,
+           "compact": compact},
 )

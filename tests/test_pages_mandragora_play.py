@@ -1,0 +1,419 @@
+"""Mandragora's phone pages through Flask's test client: the new-game options, the table, the seat forms
+that follow the rules' state, secrets kept to their own seat, escaping, and the page weight."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from cardgen.catalog import content
+from companion.rules import IllegalMove, rules_for
+from companion.store import Store
+from companion.web.pages import token_cookie
+
+from test_pages import csrf_token, shown, unlabelled
+
+GAME = content("mandragora")
+STATIC = Path(__file__).resolve().parents[1] / "companion" / "static"
+FOUR = ["Ann", "Ben", "Cid", "Dee"]
+
+
+def store_of(app: Flask) -> Store:
+    return app.extensions["store"]
+
+
+def new_game(app: Flask, players: list[str] | None = None, **options: Any) -> dict[str, Any]:
+    return store_of(app).create_game("mandragora", players or FOUR, options)
+
+
+def play(app: Flask, game: dict[str, Any], seat: int, *moves: dict[str, Any]) -> None:
+    store = store_of(app)
+    for move in moves:
+        version = store.version(game["id"])
+        store.apply_move(game["id"], seat, version, f"t-{version}", move)
+
+
+def sit(client: FlaskClient, game: dict[str, Any], seat: int) -> None:
+    client.set_cookie(token_cookie(game["id"], seat), game["seats"][seat]["token"])
+
+
+def seat_page(client: FlaskClient, game: dict[str, Any], seat: int) -> str:
+    sit(client, game, seat)
+    response = client.get(f"/g/{game['id']}/seat/{seat}")
+    assert response.status_code == 200
+    return shown(response)
+
+
+def table_page(client: FlaskClient, game: dict[str, Any]) -> str:
+    response = client.get(f"/g/{game['id']}")
+    assert response.status_code == 200
+    return shown(response)
+
+
+def form(page: str, form_id: str) -> str:
+    found = re.search(rf'<form[^>]*id="{form_id}".*?</form>', page, re.S)
+    assert found, f"no form #{form_id}"
+    return found.group(0)
+
+
+def has_form(page: str, form_id: str) -> bool:
+    return f'id="{form_id}"' in page
+
+
+def text_of(page: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+
+
+def view_of(app: Flask, game: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
+    _, state = store_of(app).current(game["id"])
+    return dict(rules_for("mandragora").view(state, seat))
+
+
+# -- new game -------------------------------------------------------------------------------------
+
+def test_home_offers_mandragora_with_team_and_circle_options(client: FlaskClient) -> None:
+    page = shown(client.get("/"))
+    mandragora = form(page, "new-mandragora")
+    assert 'name="game" value="mandragora"' in mandragora
+    assert mandragora.count('name="player"') == GAME.max_players
+    assert 'name="teams"' in mandragora and "Team variant: 2 against 2" in mandragora
+    assert "Only with 4 players" in mandragora
+    assert 'value="suggested" checked' in mandragora and 'value="random"' in mandragora
+    assert "Who goes first? (whoever most resembles a sorcerer)" in mandragora
+    assert unlabelled(page) == []
+
+
+def test_a_team_game_with_a_shuffled_circle_from_the_home_page(app: Flask, client: FlaskClient) -> None:
+    response = client.post("/new", data={"csrf_token": csrf_token(client), "game": "mandragora", "player": FOUR,
+                                         "first": "1", "teams": "1", "circle": "random"})
+    assert response.status_code == 303
+    game_id = response.headers["Location"].split("/")[2]
+    _, state = store_of(app).current(game_id)
+    assert state.teams is True and state.first_seat == 1 and state.players == tuple(FOUR)
+    assert state.circle[0] == GAME.start_shop.id and sorted(state.circle) == sorted(GAME.circle_order)
+    plain = client.post("/new", data={"csrf_token": csrf_token(client), "game": "mandragora",
+                                      "player": ["Ann", "Ben", "", ""], "first": "0", "circle": "suggested"})
+    _, state = store_of(app).current(plain.headers["Location"].split("/")[2])
+    assert state.teams is False and state.circle == GAME.circle_order
+
+
+@pytest.mark.parametrize("players, extra, sentence", [
+    (["Ann", "Ben", "Cid", ""], {"teams": "1"},
+     "Cannot start this game: the team variant is for exactly 4 sorcerers, not 3."),
+    (FOUR, {"circle": "hexagon"}, "Pick the suggested shop circle or let the companion shuffle it."),
+    (["Ann", "", "", ""], {}, "Cannot start this game: this game takes 2 to 4 players, not 1."),
+])
+def test_a_bad_mandragora_form_comes_back_with_a_sentence(client: FlaskClient, players: list[str],
+                                                          extra: dict[str, str], sentence: str) -> None:
+    response = client.post("/new", data={"csrf_token": csrf_token(client), "game": "mandragora", "player": players,
+                                         "first": "0", **extra})
+    page = shown(response)
+    assert response.status_code == 400 and sentence in page
+    mandragora = form(page, "new-mandragora")
+    assert 'value="Ann"' in mandragora
+    if extra.get("teams"):
+        assert 'id="mandragora-teams" checked' in mandragora
+
+
+# -- the table ------------------------------------------------------------------------------------
+
+def test_the_table_shows_the_circle_stacks_deck_and_sorcerers(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app, teams=True)
+    play(app, game, 0, {"type": "seek", "steps": 3, "scrolls": [2]}, {"type": "team_help", "kind": "none"})
+    page = table_page(client, game)
+    words = text_of(page)
+    shops = re.findall(r'<li class="m-shop m-(day|night)( m-here)?">\s*<span class="m-shop-name">([^<]+)</span>', page)
+    assert [name for _, _, name in shops] == [GAME.shop(s).name for s in GAME.circle_order]
+    assert [time for time, _, _ in shops] == [GAME.shop(s).time for s in GAME.circle_order]
+    here = [name for _, mark, name in shops if mark]
+    assert here == [GAME.shop(GAME.circle_order[3]).name]
+    view = view_of(app, game)
+    assert f"{view['deck_count']} cards in the deck" in words and view["deck_count"] == 82 - 4 - 9 - 3
+    assert "Moonlit Well ☾ night 0 cards Assistant here" in words
+    assert "Herb Garden ☀ day 1 card start tile" in words
+    assert "Value 1: 5 left — Banishment ×2, Transfer, Substitution, Levitation" in words
+    assert "Value 5: 3 left — Replication, Disappearance, Purification" in words
+    ann = re.search(r'<li class="player-score m-player[^"]*" id="sorcerer-0">.*?</li>\s*(?=<li|</ul>)', page, re.S)
+    assert ann is not None
+    ann_text = text_of(ann.group(0))
+    assert "2 curses" in ann_text and "partner Cid" in ann_text
+    assert "Curse marker (−2)" in ann_text and "Scrolls: Cursed scroll (2 curses)" in ann_text
+    assert "Teams" in words and "Ann & Cid" in words and "Ben & Dee" in words
+    assert "Ann sent the Assistant 3 shops and took the cards there, one of them a cursed scroll (2 curses)." in words
+    assert "Turn 2 · Ben" in words
+
+
+def test_cast_spells_show_with_their_book_values_and_scores(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app, ["Ann", "Ben"])
+    play(app, game, 0, {"type": "seek", "steps": 3})
+    play(app, game, 1, {"type": "seek", "steps": 3})
+    play(app, game, 0, {"type": "cast", "book": "spellbook-red-3", "ingredients": ["mandrake"], "power": 1,
+                        "spell": "levitation", "shop": 1})
+    words = text_of(table_page(client, game))
+    assert "Levitation 1 on Red Spellbook (3) ▲ Red (flame) +4" in words
+    assert "Levitation 1 + Red Spellbook 3: 4" in words
+    seat = text_of(seat_page(client, game, 0))
+    assert "Your spells (1)" in seat and "Levitation 1 on Red Spellbook (3)" in seat
+
+
+# -- seat forms follow the rules ------------------------------------------------------------------
+
+def test_the_turn_seat_gets_seek_with_its_range_and_others_wait(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app)
+    page = seat_page(client, game, 0)
+    seek = form(page, "m-seek")
+    steps = re.findall(r'name="steps" value="(\d)" data-type="int"', seek)
+    assert steps == ["1", "2", "3"]
+    names = [GAME.shop(GAME.circle_order[i]).name for i in (1, 2, 3)]
+    assert [re.search(rf"{n} shop[s]? → ([^<]+)<", seek).group(1) for n in steps] == names  # type: ignore[union-attr]
+    assert 'name="scrolls" data-repeat="3" data-repeat-type="int"' in seek
+    assert not has_form(page, "m-cast")        # one mandrake: no spellbook and ingredient yet
+    assert not has_form(page, "m-drop") and not has_form(page, "m-decline") and not has_form(page, "m-reveal")
+    assert "Your turn: send the Assistant to seek, or cast a spell." in page
+    assert unlabelled(page) == []
+    other = seat_page(client, game, 1)
+    assert not has_form(other, "m-seek") and "Ann's turn. Your turn comes later." in other
+    assert has_form(other, "m-note")           # a note may be written any time
+
+
+def test_the_cast_form_offers_books_ingredients_powers_and_spell_effects(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app, ["Ann", "Ben"])
+    play(app, game, 0, {"type": "seek", "steps": 3, "scrolls": [1]})
+    play(app, game, 1, {"type": "seek", "steps": 2})
+    play(app, game, 0, {"type": "seek", "steps": 3})
+    play(app, game, 1, {"type": "seek", "steps": 1})
+    page = seat_page(client, game, 0)
+    cast = form(page, "m-cast")
+    assert 'data-lists="ingredients" data-groups="spell"' in cast
+    assert '<option value="mandrake">Mandrake as the spellbook (worth 0)</option>' in cast
+    assert "spellbook-blue" not in cast         # blue is out of a 2-player game
+    assert 'value="spellbook-black">Black Spellbook (3)</option>' in cast
+    assert 'id="m-cast-yellow" name="ingredients" data-repeat="yellow" value="0"' in cast
+    assert 'data-repeat="blue"' not in cast
+    assert 'name="ingredients" value="1" data-repeat="mandrake"' in cast
+    assert re.findall(r'name="spell" value="([a-z]+)"', cast) == [s.id for s in GAME.spells]
+    banish = re.search(r'data-group="banishment" hidden disabled>.*?</fieldset>', cast, re.S)
+    assert banish and "Banish which of your scrolls?" in banish.group(0)
+    assert 'value="scroll-one-curse-1">Cursed scroll (1 curse)' in banish.group(0)
+    transfer = re.search(r'data-group="transfer" hidden disabled>.*?</fieldset>', cast, re.S)
+    assert transfer and '<option value="1">Ben</option>' in transfer.group(0)
+    assert 'id="m-sub-from" name="from" data-type="int"' in cast
+    assert 'id="m-lev-shop" name="shop" data-type="int"' in cast and '<option value="">No: it goes into my hand' in cast
+    assert unlabelled(page) == []
+
+
+def test_a_used_up_power_and_a_cast_book_leave_the_form(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app, ["Ann", "Ben"])
+    play(app, game, 0, {"type": "seek", "steps": 3})
+    play(app, game, 1, {"type": "seek", "steps": 3})
+    play(app, game, 0, {"type": "cast", "book": "spellbook-red-3", "ingredients": ["mandrake"], "power": 1,
+                        "spell": "levitation", "shop": 1})
+    play(app, game, 1, {"type": "seek", "steps": 3})
+    play(app, game, 0, {"type": "seek", "steps": 3})
+    play(app, game, 1, {"type": "seek", "steps": 3})
+    cast = form(seat_page(client, game, 0), "m-cast")
+    assert "spellbook-red-3" not in cast and "spellbook-red-2" in cast
+    assert '<option value="1">1 — 4 cards left</option>' in cast
+    assert 'data-repeat="mandrake"' in cast     # six mandrakes are still out of spells
+
+
+def test_the_curse_tie_and_the_team_option_go_to_the_right_seats(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app, teams=True)
+    play(app, game, 0, {"type": "seek", "steps": 1, "scrolls": [1]})
+    ann = seat_page(client, game, 0)
+    team = form(ann, "m-team")
+    assert re.findall(r'name="kind" value="(\w+)"', team) == ["give", "receive", "exchange", "none"]
+    assert "Give Cid a card of my choice" in team and "You received cursed scrolls" in ann
+    assert not has_form(ann, "m-seek")          # the choice comes first
+    cid = seat_page(client, game, 2)
+    assert not has_form(cid, "m-team") and "Waiting for Ann to choose how to help Cid." in cid
+    play(app, game, 0, {"type": "team_help", "kind": "none"})
+    play(app, game, 1, {"type": "seek", "steps": 1, "scrolls": [1]}, {"type": "team_help", "kind": "give"})
+    play(app, game, 2, {"type": "seek", "steps": 1, "scrolls": [1]})
+    assert view_of(app, game)["pending"] == {"kind": "curse_marker", "chooser": 1, "candidates": [0, 2]}
+    ben = seat_page(client, game, 1)
+    curse = form(ben, "m-curse")
+    assert re.findall(r'name="to" value="(\d)" data-type="int"', curse) == ["0", "2"]
+    assert "A tie for the most curses" in ben
+    cid = seat_page(client, game, 2)
+    assert not has_form(cid, "m-curse") and not has_form(cid, "m-seek") and not has_form(cid, "m-team")
+    assert "Waiting for Ben to pass the Curse marker." in cid
+    words = text_of(table_page(client, game))
+    assert ("Waiting for Ben to pass the Curse marker to one of the sorcerers tied for the most curses: "
+            "Ann, Cid.") in words
+
+
+def drive_to_countdown(app: Flask, game: dict[str, Any]) -> None:
+    """Seek until the item deck runs out, resolving every choice on the way (the cheapest legal answers)."""
+    for _ in range(200):
+        view = view_of(app, game)
+        if view["countdown"] is not None:
+            return
+        pending = view["pending"]
+        if pending and pending["kind"] == "curse_marker":
+            play(app, game, pending["chooser"], {"type": "pass_curse_marker", "to": pending["candidates"][0]})
+        elif pending:
+            play(app, game, pending["seat"], {"type": "team_help", "kind": "none"})
+        else:
+            seat = view["turn"]["seat"]
+            try:
+                play(app, game, seat, {"type": "seek", "steps": 3})
+            except IllegalMove:   # only scrolls are left where the Assistant lands
+                cards = view["shops"][(view["assistant"] + 3) % len(view["shops"])]["cards"]
+                play(app, game, seat, {"type": "seek", "steps": 3, "scrolls": [1] * cards})
+    raise AssertionError("the deck never ran out")
+
+
+def finish(app: Flask, game: dict[str, Any]) -> None:
+    """Every seat drops out in turn."""
+    while view_of(app, game)["phase"] == "play":
+        play(app, game, view_of(app, game)["turn"]["seat"], {"type": "drop_out"})
+
+
+def test_the_countdown_drop_out_and_the_reckoning(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app, ["Ann", "Ben"])
+    drive_to_countdown(app, game)
+    view = view_of(app, game)
+    marker_seat = view["countdown"]["seat"]
+    assert view["countdown"]["marker"] == "III" and view["turn"]["seat"] == marker_seat
+    words = text_of(table_page(client, game))
+    assert f"Countdown III: three rounds left, starting with {FOUR[marker_seat]}." in words
+    assert "0 cards in the deck" in words
+    page = seat_page(client, game, view["turn"]["seat"])
+    assert has_form(page, "m-drop") and "You may also drop out now." in page
+    assert "Countdown III: three rounds left" in page
+    finish(app, game)
+    assert view_of(app, game)["phase"] == "reckoning"
+    ann = seat_page(client, game, 0)
+    reveal = form(ann, "m-reveal")
+    offered = re.findall(r'name="colours\[\]" value="(\w+)"', reveal)
+    assert "blue" not in offered and "white" in offered      # no blue card in a 2-player game
+    assert 'data-lists="colours"' in reveal and "The game has ended: tick the colours left in your hand." in ann
+    assert "The game has ended." in text_of(table_page(client, game))
+
+
+def test_hand_notes_and_colours_stay_on_their_own_seat(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app, ["Ann", "Ben"])
+    play(app, game, 0, {"type": "note_hand", "cards": ["mandrake"]})
+    ann = seat_page(client, game, 0)
+    assert "Noted: mandrake" in ann
+    assert 'id="m-note-mandrake" name="cards" data-repeat="mandrake" value="1" min="0"' in form(ann, "m-note")
+    ben = seat_page(client, game, 1)
+    assert "Noted:" not in ben and "No note yet." in ben
+    assert "Noted:" not in table_page(client, game)
+    drive_to_countdown(app, game)
+    finish(app, game)
+    hands = [p["hand_count"] for p in view_of(app, game)["players"]]
+    colours = {0: ["purple", "white"][: max(1, min(2, hands[0]))], 1: ["green"]}
+    play(app, game, 0, {"type": "reveal_hand", "colours": colours[0] if hands[0] else []})
+    ann, ben, table = seat_page(client, game, 0), seat_page(client, game, 1), table_page(client, game)
+    mine = re.search(r'<p class="m-hand" id="my-hand-colours">(.*?)</p>', ann, re.S)
+    assert mine and "Purple (crystal)" in text_of(mine.group(1))
+    others_view = re.search(r'<li id="other-0">(.*?)</li>', ben, re.S)
+    assert others_view and "not revealed yet" not in others_view.group(1) and "hand:" not in others_view.group(1)
+    assert "Colours left in hand" not in table and "Your revealed hand" not in ben
+    play(app, game, 1, {"type": "reveal_hand", "colours": colours[1] if hands[1] else []})
+    table = text_of(table_page(client, game))
+    assert view_of(app, game)["over"]
+    assert "Colours left in hand: ◆ Purple (crystal)" in table and "Green (leaf)" in table
+    assert re.search(r"🏆 .* (wins|win|share the win)", table)
+
+
+def test_the_final_team_totals_and_winner(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app, teams=True)
+    drive_to_countdown(app, game)
+    finish(app, game)
+    for seat in range(4):
+        hand = view_of(app, game)["players"][seat]["hand_count"]
+        play(app, game, seat, {"type": "reveal_hand", "colours": ["white"] if hand else []})
+    view = view_of(app, game)
+    assert view["over"]
+    scores = {row["seat"]: row["total"] for row in rules_for("mandragora").score(store_of(app).current(game["id"])[1])}
+    words = text_of(table_page(client, game))
+    team_totals = [scores[0] + scores[2], scores[1] + scores[3]]
+    assert f"Ann & Cid {team_totals[0]} points" in words and f"Ben & Dee {team_totals[1]} points" in words
+    winners = {0: "Ann & Cid", 1: "Ben & Dee"}
+    if team_totals[0] != team_totals[1]:
+        best = 0 if team_totals[0] > team_totals[1] else 1
+        assert f"🏆 {winners[best]} win with {max(team_totals)} point" in words
+    else:
+        assert "🏆" in words
+
+
+def test_names_are_escaped_everywhere(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app, ['<b>Ann</b> & "Co"', "Ben<script>"])
+    play(app, game, 0, {"type": "seek", "steps": 1, "scrolls": [1]})
+    for response in (client.get(f"/g/{game['id']}"), client.get(f"/g/{game['id']}/live")):
+        raw = response.get_data(as_text=True)
+        assert "<b>Ann</b>" not in raw and "Ben<script>" not in raw
+        assert "&lt;b&gt;Ann&lt;/b&gt; &amp; &#34;Co&#34;" in raw and "Ben&lt;script&gt;" in raw
+    sit(client, game, 1)
+    raw = client.get(f"/g/{game['id']}/seat/1").get_data(as_text=True)
+    assert "Ben<script>" not in raw and "<b>Ann</b>" not in raw and "Ben&lt;script&gt;" in raw
+
+
+def test_seat_and_table_pages_weigh_under_60_kb(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app, teams=True)
+    play(app, game, 0, {"type": "seek", "steps": 3}, {"type": "note_hand", "cards": ["mandrake", "yellow"]})
+    assets = sum((STATIC / path).stat().st_size for path in ("css/app.css", "js/live.js"))
+    for page in (seat_page(client, game, 1), seat_page(client, game, 0), table_page(client, game)):
+        weight = len(page.encode()) + assets
+        assert weight < 60_000, weight
+        assert not re.search(r'(src|href|action)="(https?:)?//', page)   # nothing from another origin
+
+
+def test_the_note_gives_advice_that_fills_the_forms_on_that_seat_only(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app, ["Ann", "Ben"])
+    for _ in range(2):
+        play(app, game, 0, {"type": "seek", "steps": 3})
+        play(app, game, 1, {"type": "seek", "steps": 3})
+    play(app, game, 0, {"type": "note_hand", "cards": ["mandrake", "spellbook-red-2", "red"]})
+    ann = seat_page(client, game, 0)
+    assert "Noted: mandrake, Red Spellbook (2), Red ingredient" in ann
+    advice = re.search(r'<ol class="m-advice">.*?</ol>', ann, re.S)
+    assert advice
+    buttons = re.findall(r"data-fill='([^']+)' data-fill-form=\"(m-\w+)\"", advice.group(0))
+    assert buttons[0] == ('{"book": "spellbook-red-2", "ingredients": ["red", "mandrake"], "power": 2, '
+                          '"spell": "banishment", "type": "cast"}', "m-cast")
+    assert {form_id for _, form_id in buttons} == {"m-cast", "m-seek"}
+    assert "4 points" in advice.group(0)
+    cast = form(ann, "m-cast")
+    assert "Red Spellbook (2) · in your note" in cast
+    ben = seat_page(client, game, 1)
+    assert "m-advice" not in ben and "Noted:" not in ben and "in your note" not in ben
+
+
+def test_replication_offers_the_extra_turn_or_giving_it_up(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app, ["Ann", "Ben"])
+    while view_of(app, game)["players"][0]["hand_count"] < 4:
+        play(app, game, 0, {"type": "seek", "steps": 3})
+        play(app, game, 1, {"type": "seek", "steps": 1})
+    play(app, game, 0, {"type": "cast", "book": "mandrake", "ingredients": ["green"] * 3, "power": 3,
+                        "spell": "replication"})
+    ann = seat_page(client, game, 0)
+    assert has_form(ann, "m-decline") and has_form(ann, "m-seek")
+    assert "Extra turn from Replication: seek, cast, or give it up." in ann
+    assert "extra turn (Replication)" in text_of(table_page(client, game))
+    assert not has_form(seat_page(client, game, 1), "m-decline")
+    play(app, game, 0, {"type": "decline_extra_turn"})
+    assert not has_form(seat_page(client, game, 0), "m-decline")
+    assert "Ben's turn" in seat_page(client, game, 0)
+
+
+def test_team_effects_target_only_the_other_team(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app, teams=True)
+    play(app, game, 0, {"type": "seek", "steps": 1, "scrolls": [1]}, {"type": "team_help", "kind": "receive"})
+    for seat in (1, 2, 3):
+        play(app, game, seat, {"type": "seek", "steps": 3})
+    cast = form(seat_page(client, game, 0), "m-cast")
+    transfer = re.search(r'id="m-tr-to".*?</select>', cast, re.S)
+    assert transfer and re.findall(r'<option value="(\d)">(\w+)</option>', transfer.group(0)) == [("1", "Ben"),
+                                                                                              ("3", "Dee")]
+    substitution = re.search(r'id="m-sub-from".*?</select>', cast, re.S)
+    assert substitution and "Cid" not in substitution.group(0) and "Ben (" in substitution.group(0)
+    assert "Replication</span>" in cast and "play again right away (or give it up)" in cast
