@@ -10,7 +10,12 @@ runs is kept: on a shared machine the minimum is the least noisy estimate. Figur
 - cards per second for the whole kit (``cardgen build --game all``) and for each game; a sheet
   (reference, score pad) counts as one card, as it does in the build's progress bar;
 - the floor: plain ReportLab drawing the same number of cards on the same sheet layout (fronts and
-  duplex backs), text only (as many characters per card as our PDFs hold), no QR code; our time ÷ it;
+  duplex backs), text only (as many characters per card as our PDFs hold), no QR code; our time ÷ it.
+  Both sides are timed alike: a fresh interpreter each, imports done before the clock starts, page
+  compression on, the same ReportLab settings (``cardgen.render.pdf`` sets them for both); ours
+  also loads the game's data (``plan_build``), which a real build has to do and the floor has not;
+- where a cold build's time goes: data, QR encoding, QR drawing, card faces, sheet furniture (marks,
+  labels), each document, and page output with its zlib share, timed in one more fresh process;
 - PDF bytes per card; peak memory (``ru_maxrss``) of the build process and any it started;
 - a rebuild in a fresh process after one card's data changed, with the output folder of an earlier
   build (and so its QR code cache) in place;
@@ -65,6 +70,57 @@ def child_cold(game: str, out: Path) -> dict[str, Any]:
             "files": {f"{p.parent.name}/{p.name}": p.stat().st_size for p in paths},
             "maxrss_kb": max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
                              resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)}
+
+
+def child_breakdown(game: str, out: Path) -> dict[str, Any]:
+    """A cold one-process build with a stopwatch round each stage (nested stages overlap: faces
+    include QR drawing, page output includes zlib)."""
+    os.cpu_count = lambda: 1
+    import zlib
+    from collections import Counter
+
+    from reportlab.pdfbase import pdfdoc
+    from reportlab.pdfgen.canvas import Canvas
+
+    import importlib
+
+    from cardgen.render import BuildOptions, game_documents, plan_build, qr
+    from cardgen.render import imposition
+    build_module = importlib.import_module("cardgen.render.build")  # the package's ``build`` is a function
+    game_documents()
+    spent: Counter[str] = Counter()
+
+    def timed(owner: Any, name: str, stage: str) -> None:
+        inner = getattr(owner, name)
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            began = time.perf_counter()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                spent[stage] += time.perf_counter() - began
+        setattr(owner, name, wrapper)
+    timed(qr, "encode", "QR encoding")
+    timed(Canvas, "save", "page output (serialising, zlib)")
+    compress = zlib.compress
+    pdfdoc.zlib = type("zlib", (), {"compress": staticmethod(compress), "decompress": staticmethod(zlib.decompress)})
+    timed(pdfdoc.zlib, "compress", "  of which zlib")
+    timed(imposition, "draw_face", "card faces (fronts and backs)")
+    for name in ("draw_crop_marks", "draw_registration", "draw_sheet_label"):
+        timed(imposition, name, "sheet furniture (crop and registration marks, labels)")
+    draw_qr = qr.draw_qr
+    for module in list(sys.modules.values()):  # the faces import draw_qr by name
+        if getattr(module, "draw_qr", None) is draw_qr and module.__name__.startswith("cardgen.render."):
+            timed(module, "draw_qr", "  of which QR drawing")
+    started = began = time.perf_counter()
+    plan = plan_build(BuildOptions(game=game, out_dir=out))
+    spent["data (catalog, print specs)"] = time.perf_counter() - began
+    for item in plan.documents:
+        began = time.perf_counter()
+        build_module._write_documents(plan, (item,), None)
+        spent[f"document {item.document.filename}"] = time.perf_counter() - began
+    return {"stages": {name: seconds * 1000 for name, seconds in spent.items()},
+            "total_ms": (time.perf_counter() - started) * 1000}
 
 
 def child_one_process(game: str, out: Path) -> dict[str, Any]:
@@ -141,7 +197,8 @@ def child_floor(game: str, cards: int, characters: int, out: Path) -> dict[str, 
 
 
 CHILDREN: dict[str, Callable[..., dict[str, Any]]] = {
-    "cold": child_cold, "one-process": child_one_process, "rebuild": child_rebuild, "floor": child_floor}
+    "cold": child_cold, "one-process": child_one_process, "rebuild": child_rebuild, "floor": child_floor,
+    "breakdown": child_breakdown}
 
 
 def in_fresh_process(kind: str, *args: Any) -> dict[str, Any]:
@@ -205,6 +262,15 @@ def kit_figures(report: Report, games: list[str], repeats: int, work: Path) -> N
         report.target(f"kit.{game}.floor_ratio", f"{game}: our cold build ÷ the floor", seconds / floor["build_s"],
                       "×", "at most", FLOOR_RATIO_TARGET,
                       note="our cards draw chips, panels, rich text and a QR code each: every page operator costs")
+        if game in cold:
+            drawing = cold[game]["run_s"]
+            report.info(f"kit.{game}.floor_ratio_drawing", f"{game}: the same without loading the data",
+                        drawing / floor["build_s"], "×", note=f"drawing alone {drawing * 1000:.0f} ms")
+        stages = best([in_fresh_process("breakdown", game, work / f"breakdown-{game}-{i}") for i in range(repeats)],
+                      "total_ms")["stages"]
+        report.info(f"kit.{game}.stages", f"{game}: where a cold one-process build goes (ms)", sum(
+            v for k, v in stages.items() if k.startswith("document") or k.startswith("data")), "ms",
+            note="; ".join(f"{name.strip()} {stages[name]:.0f}" for name in sorted(stages, key=_stage_order)))
         rebuilds = []
         for i in range(repeats):
             folder = work / f"rebuild-{game}-{i}"
@@ -219,6 +285,14 @@ def kit_figures(report: Report, games: list[str], repeats: int, work: Path) -> N
         report.info("kit.parallel_speedup", "whole kit: one process ÷ a forked process per game",
                     single["build_s"] / whole["build_s"], "×",
                     note=f"{single['build_s'] * 1000:.0f} ms vs {whole['build_s'] * 1000:.0f} ms on {os.cpu_count()} cores")
+
+
+_STAGES = ("data", "QR encoding", "card faces", "  of which QR drawing", "sheet furniture", "page output",
+           "  of which zlib", "document")
+
+
+def _stage_order(name: str) -> int:
+    return next(i for i, start in enumerate(_STAGES) if name.startswith(start))
 
 
 def _items_of(game: str) -> int:
@@ -263,8 +337,11 @@ def qr_figures(report: Report, games: list[str], repeats: int, work: Path) -> No
     baseline = per_code_ms(qr.encode_best_mask, slugs, repeats)
     report.info("qr.encode_ms.qrcode", "qrcode package, level M, choosing its own mask (its default)", baseline, "ms")
     options: list[tuple[str, str, float, str]] = [
-        ("fixed_mask", f"qrcode, level M, fixed mask {qr.FIXED_MASK} (in use)", per_code_ms(qr.encode, slugs, repeats),
+        ("fixed_mask", f"qrcode, level M, fixed mask {qr.FIXED_MASK}",
+         per_code_ms(lambda p: qr._qrcode_matrix(p, qr.FIXED_MASK), slugs, repeats),
          "every printed code is decoded back in the tests"),
+        ("byte_mode", f"ours on qrcode's layout, byte mode, fixed mask {qr.FIXED_MASK} (in use)",
+         per_code_ms(qr.encode, slugs, repeats), "the same matrices as qrcode's (tested, versions 1-40)"),
         ("level_l", "qrcode, level L instead of M", per_code_ms(qrcode_at(ERROR_CORRECT_L), slugs, repeats),
          "not taken: M survives smudges and creases"),
         ("short_payload", "qrcode, card number in the URL instead of the id", per_code_ms(qr.encode_best_mask, numbers, repeats),
