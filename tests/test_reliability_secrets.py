@@ -154,7 +154,8 @@ def _mandragora_note_ids(moves: Moves, seat: int) -> set[str]:
 
 def mandragora_secrets(history: list[Any], moves: Moves, viewer: int | None) -> set[str]:
     rules = GAMES["mandragora"]
-    seen = set().union(*(strings_in(rules.redact_move(move, actor, viewer)) for actor, move in moves)) if moves else set()
+    seen = set().union(*(strings_in(rules.redact_move(move, actor, viewer)) for actor, move in moves)) \
+        if moves else set()
     found: set[str] = set()
     for seat in range(len(history[-1].players)):
         if seat != viewer:

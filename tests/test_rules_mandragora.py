@@ -22,7 +22,8 @@ def start(players: tuple[str, ...] = PLAYERS, **options: Any) -> MandragoraState
     return mandragora.setup(list(players), options, random.Random(1))
 
 
-def position(players: tuple[str, ...] = PLAYERS, options: dict[str, Any] | None = None, **changes: Any) -> MandragoraState:
+def position(players: tuple[str, ...] = PLAYERS, options: dict[str, Any] | None = None,
+             **changes: Any) -> MandragoraState:
     """A fresh game with some fields replaced; the deck absorbs hand-count changes so 82 items stay 82."""
     state = start(players, **(options or {}))
     changed = replace(state, **changes)
@@ -164,7 +165,8 @@ def test_when_only_scrolls_are_left_the_cards_taken_must_be_scrolls() -> None:
 
 
 def test_restock_stops_when_the_deck_runs_out_and_the_countdown_starts_with_the_next_seat() -> None:
-    state = replace(last_card(), deck_count=2, hand_counts=last_card().hand_counts[:2] + (last_card().hand_counts[2] - 1,))
+    one_left = last_card()
+    state = replace(one_left, deck_count=2, hand_counts=one_left.hand_counts[:2] + (one_left.hand_counts[2] - 1,))
     assert state.deck_count == 2
     after = apply(state, 0, {"type": "seek", "steps": 3})
     assert after.shop_cards[:3] == (1, 2, 1) and after.deck_count == 0
@@ -218,7 +220,8 @@ def test_cards_that_are_used_or_in_the_box_cannot_be_cast() -> None:
     assert error.rule == "mandragora.spell.card-used" and "back in the box with 2 sorcerers" in error.message
     used = with_casts(position(hand_counts=(6, 1, 1)), 1, Cast("banishment-1", "spellbook-purple-1",
                                                                ("purple", "purple", "purple"), 1))
-    assert refusal_rule(used, 0, cast("spellbook-purple-1", ["purple"], 1, "Banishment")) == "mandragora.spell.card-used"
+    again = cast("spellbook-purple-1", ["purple"], 1, "Banishment")
+    assert refusal_rule(used, 0, again) == "mandragora.spell.card-used"
     error = refused(used, 0, cast("spellbook-purple-2", ["purple"], 1, "Banishment"))
     assert error.rule == "mandragora.spell.card-used" and "3 purple ingredients" in error.message
     mandrakes = tuple(Cast(f"{name}", "mandrake", ("green",), 1) for name in
@@ -432,14 +435,16 @@ def test_reveal_hand_and_the_reckoning() -> None:
     held = state.hand_counts
     assert held[:2] == (2, 1)
     assert refusal_rule(state, 0, {"type": "reveal_hand", "colours": []}) == "mandragora.end.reveal"
-    assert refusal_rule(state, 0, {"type": "reveal_hand", "colours": ["white", "red", "green"]}) == "mandragora.end.reveal"
+    three = {"type": "reveal_hand", "colours": ["white", "red", "green"]}
+    assert refusal_rule(state, 0, three) == "mandragora.end.reveal"
     assert refusal_rule(state, 2, {"type": "reveal_hand", "colours": ["red", "red"]}) == "mandragora.end.reveal"
     assert refused(state, 2, {"type": "reveal_hand", "colours": ["plaid"]}).rule is None
     state = apply(state, 2, {"type": "reveal_hand", "colours": ["red", "Black", "mandrake"]})
     assert state.reveals[2] == ("red", "black", "white")
     assert refusal_rule(state, 2, {"type": "reveal_hand", "colours": ["red"]}) == "mandragora.end.reveal"
     assert mandragora.view(state, 2)["players"][2]["hand_colours"] == ["red", "black", "white"]
-    assert mandragora.view(state, 0)["players"][2]["hand_colours"] is None and mandragora.view(state, 0)["players"][2]["revealed"]
+    seen_by_ann = mandragora.view(state, 0)["players"][2]
+    assert seen_by_ann["hand_colours"] is None and seen_by_ann["revealed"]
     state = apply(state, 0, {"type": "reveal_hand", "colours": ["white"]})
     state = apply(state, 1, {"type": "reveal_hand", "colours": ["yellow"]})
     assert state.phase == "over" and mandragora.outcome(state).over
@@ -460,7 +465,8 @@ def test_a_colour_whose_cards_are_all_cast_cannot_be_revealed() -> None:
 
 def test_the_rulebooks_final_scoring_example_is_13() -> None:
     """Pairs read spellbook + spell: 2+3, 0+2, 3+1, 0+4 (the Disappearance), 1+1; Curse marker; 3 colours."""
-    casts = (Cast("transfer-4", "spellbook-red-2", ("red",) * 3, 3), Cast("banishment-3", "spellbook-green-0", ("green",) * 2, 2),
+    casts = (Cast("transfer-4", "spellbook-red-2", ("red",) * 3, 3),
+             Cast("banishment-3", "spellbook-green-0", ("green",) * 2, 2),
              Cast("banishment-1", "spellbook-yellow-3", ("yellow",), 1),
              Cast("disappearance-1", "spellbook-purple-0", ("purple", "purple", "purple", "mandrake"), 4),
              Cast("transfer-1", "spellbook-blue-1", ("blue",), 1))
@@ -506,7 +512,8 @@ def test_view_shape() -> None:
 def test_advice_offers_the_best_legal_cast_from_the_note() -> None:
     state = position(hand_counts=(5, 1, 1))
     assert mandragora.advice(state, 0) == []
-    noted = apply(state, 0, {"type": "note_hand", "cards": ["spellbook-yellow-2", "yellow", "yellow", "mandrake", "red"]})
+    hand = ["spellbook-yellow-2", "yellow", "yellow", "mandrake", "red"]
+    noted = apply(state, 0, {"type": "note_hand", "cards": hand})
     found = mandragora.advice(noted, 0)
     best = found[0]
     assert best["points"] == 5 and best["move"]["power"] == 3 and best["move"]["book"] == "spellbook-yellow-2"
@@ -519,9 +526,11 @@ def test_advice_offers_the_best_legal_cast_from_the_note() -> None:
 def test_describe_and_redact() -> None:
     names = list(PLAYERS)
     assert mandragora.describe_move({"type": "seek", "steps": 2, "shop": "moonlit-well", "scrolls": [2]}, 0, names) == \
-        "Ann sent the Assistant 2 shops to the Moonlit Well and took the cards there, one of them a cursed scroll (2 curses)."
-    line = mandragora.describe_move(cast("spellbook-red-1", ["red"], 1, "Transfer", scroll="scroll-one-curse-1", to=2), 1, names)
-    assert line == "Ben cast Transfer (power 1) on the Red Spellbook (1) with red and gave Cy a cursed scroll (1 curse)."
+        "Ann sent the Assistant 2 shops to the Moonlit Well and took the cards there, one of them a cursed scroll " \
+        "(2 curses)."
+    transfer = cast("spellbook-red-1", ["red"], 1, "Transfer", scroll="scroll-one-curse-1", to=2)
+    assert mandragora.describe_move(transfer, 1, names) == \
+        "Ben cast Transfer (power 1) on the Red Spellbook (1) with red and gave Cy a cursed scroll (1 curse)."
     reveal = {"type": "reveal_hand", "colours": ["red"]}
     assert mandragora.redact_move(reveal, 0, 1) == {"type": "reveal_hand"}
     assert mandragora.describe_move(mandragora.redact_move(reveal, 0, None), 0, names) == \

@@ -35,7 +35,8 @@ class CastPlan:
 def _book(ref: Any) -> str:
     """The spellbook card id, or "mandrake"; a second book anywhere is refused by the caller."""
     if isinstance(ref, (list, tuple)):
-        raise IllegalMove("a spell uses exactly one spellbook; cast two spells for two books", "mandragora.spell.one-book")
+        raise IllegalMove("a spell uses exactly one spellbook; cast two spells for two books",
+                          "mandragora.spell.one-book")
     if not isinstance(ref, str) or not ref.strip():
         raise IllegalMove("field 'book' must name a spellbook card (e.g. spellbook-yellow-2) or 'mandrake'", None)
     text = ref.strip().casefold()
@@ -63,7 +64,8 @@ def _ingredient(ref: Any) -> str:
         return text
     card = GAME.find_card(text)
     if card is not None and card.kind == "spellbook":
-        raise IllegalMove("a spell uses exactly one spellbook; cast two spells for two books", "mandragora.spell.one-book")
+        raise IllegalMove("a spell uses exactly one spellbook; cast two spells for two books",
+                          "mandragora.spell.one-book")
     if card is not None and card.kind == "mandrake":
         return MANDRAKE
     if card is not None and card.kind == "ingredient" and card.colour:
@@ -88,7 +90,8 @@ def _check_colours(book: str, ingredients: list[str]) -> None:
     colour = GAME.card(book).colour
     if book == BLACK_BOOK:
         if not different:
-            raise IllegalMove("the black spellbook needs ingredients all of different colours", "mandragora.black.magic")
+            raise IllegalMove("the black spellbook needs ingredients all of different colours",
+                              "mandragora.black.magic")
         return
     wrong = sorted({c for c in colours if c != colour})
     if wrong:
@@ -159,7 +162,8 @@ def check_cast(state: MandragoraState, seat: int, move: Mapping[str, Any]) -> Ca
         raise IllegalMove("a spell needs at least one ingredient: their number is its highest power",
                           "mandragora.spell.power")
     if ingredients.count(MANDRAKE) + (book == MANDRAKE) > GAME.max_mandrakes_per_spell:
-        raise IllegalMove("a spell may hold only one mandrake, as spellbook or ingredient", "mandragora.spell.one-mandrake")
+        raise IllegalMove("a spell may hold only one mandrake, as spellbook or ingredient",
+                          "mandragora.spell.one-mandrake")
     _check_colours(book, ingredients)
     power = field(move, "power", int)
     if not 1 <= power <= len(ingredients):
@@ -265,7 +269,8 @@ def _substitute(board: Board, seat: int, move: Mapping[str, Any]) -> None:
     holding = [s for s in state.opponents(seat) if board.hand_counts[s] > 0]
     if victim is None:
         if holding:
-            raise IllegalMove("Substitution needs 'from': an opponent with cards in hand", "mandragora.effect.substitution")
+            raise IllegalMove("Substitution needs 'from': an opponent with cards in hand",
+                              "mandragora.effect.substitution")
         return
     if victim == seat:
         raise IllegalMove("Substitution draws from an opponent's hand, not your own", "mandragora.effect.substitution")
@@ -286,7 +291,8 @@ def _levitate(board: Board, seat: int, move: Mapping[str, Any]) -> None:
         return
     index = shop_index(state, move["shop"], "shop")
     if board.shop_cards[index] == 0:
-        raise IllegalMove(f"there is no card at the {GAME.shop(state.circle[index]).name}", "mandragora.effect.levitation")
+        raise IllegalMove(f"there is no card at the {GAME.shop(state.circle[index]).name}",
+                          "mandragora.effect.levitation")
     free = [c.id for c in state.free_scrolls()]
     if move.get("scroll") is not None:
         scroll = scroll_id(move["scroll"], free, "scroll", "mandragora.effect.levitation",

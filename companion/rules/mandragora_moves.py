@@ -10,8 +10,8 @@ from cardgen.catalog.mandragora import WHITE
 from .base import IllegalMove, field, move_type
 from .mandragora_cast import cast
 from .mandragora_state import (BLACK_BOOK, COLOUR_COPIES, GAME, HAND_COLOUR_IDS, INGREDIENT_COLOURS, INGREDIENT_COPIES,
-                               ITEMS, MANDRAKE, MANDRAKES, SHOP_COUNT, Board, MandragoraState, scroll_id, seat_field, shop_index,
-                               shop_label)
+                               ITEMS, MANDRAKE, MANDRAKES, SHOP_COUNT, Board, MandragoraState, scroll_id, seat_field,
+                               shop_index, shop_label)
 from .mandragora_turns import end_turn, give_scrolls, start_countdown_if_deck_empty
 
 MOVE_TYPES: dict[str, str] = {
@@ -62,7 +62,8 @@ def apply(state: MandragoraState, seat: int, move: Mapping[str, Any]) -> Mandrag
         end_turn(board)
         return board.freeze()
     if kind == "pass_curse_marker":
-        raise IllegalMove("the Curse marker is passed by hand only on a tie for the most curses", "mandragora.curse.tie")
+        raise IllegalMove("the Curse marker is passed by hand only on a tie for the most curses",
+                          "mandragora.curse.tie")
     if kind == "team_help":
         raise IllegalMove("you may help your partner only right after you receive cursed scrolls in the team game",
                           "mandragora.team.exchange")
@@ -129,7 +130,8 @@ def _pending_move(board: Board, seat: int, kind: str, move: Mapping[str, Any]) -
     who = state.players[waiting.seat]
     if waiting.kind == "curse_marker":
         if seat != waiting.seat or kind != "pass_curse_marker":
-            raise IllegalMove(f"first {who} passes the Curse marker to one of the tied sorcerers", "mandragora.curse.tie")
+            raise IllegalMove(f"first {who} passes the Curse marker to one of the tied sorcerers",
+                              "mandragora.curse.tie")
         to = seat_field(state, move, "to")
         if to not in waiting.candidates:
             names = ", ".join(state.players[s] for s in waiting.candidates)
@@ -206,8 +208,10 @@ def note_room(state: MandragoraState) -> Counter[str]:
     room[MANDRAKE] = len(MANDRAKES)
     for casts in state.casts:
         for c in casts:
-            room.subtract(c.ingredients)
-            room[MANDRAKE] -= c.book == MANDRAKE
+            for ingredient in c.ingredients:
+                room[ingredient] -= 1
+            if c.book == MANDRAKE:
+                room[MANDRAKE] -= 1
     return room
 
 

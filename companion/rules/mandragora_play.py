@@ -14,8 +14,8 @@ from typing import Any
 from .base import IllegalMove
 from .mandragora_cast import check_cast
 from .mandragora_moves import NOTE_CARDS, available_colours, note_bucket, note_room
-from .mandragora_state import (BLACK_BOOK, GAME, INGREDIENT_COLOURS, INGREDIENT_COPIES, MANDRAKE, MANDRAKES, SHOP_COUNT,
-                               SPELLBOOKS, MandragoraState, shop_label)
+from .mandragora_state import (BLACK_BOOK, CARD, GAME, INGREDIENT_COLOURS, INGREDIENT_COPIES, MANDRAKE, MANDRAKES,
+                               SHOP_COUNT, SPELLBOOKS, MandragoraState, shop_label)
 
 CAST_CHANCE = 0.45        # how often a random turn tries to cast before seeking
 DROP_CHANCE = 0.08        # how often a random seat drops out during the countdown
@@ -53,7 +53,7 @@ def _note_parts(note: tuple[str, ...]) -> tuple[list[str], Counter[str], int]:
         elif token in INGREDIENT_COLOURS:
             colours[token] += 1
         elif kind == "ingredient":
-            colours[GAME.card(token).colour or ""] += 1
+            colours[CARD[token].colour or ""] += 1
     return books, colours, mandrakes
 
 
@@ -73,7 +73,7 @@ def _cast_options(books: list[str], colours: Counter[str], mandrakes: int) -> li
         if book == BLACK_BOOK:
             options.append((book, present + wild[: max(0, len(INGREDIENT_COLOURS) - len(present))]))
         else:
-            colour = GAME.card(book).colour or ""
+            colour = CARD[book].colour or ""
             options.append((book, [colour] * colours[colour] + wild))
     if mandrakes:
         if present:
@@ -109,7 +109,7 @@ def advice(state: MandragoraState, seat: int) -> list[dict[str, Any]]:
         except IllegalMove:
             continue
         points = power + plan.cast.book_value
-        book_name = "a mandrake" if book == MANDRAKE else f"the {GAME.label(GAME.card(book))}"
+        book_name = "a mandrake" if book == MANDRAKE else f"the {GAME.label(CARD[book])}"
         found.append({"type": "cast", "points": points, "move": move,
                       "text": f"Cast {GAME.spell_of(spell_card).name} (power {power}) on {book_name} with "
                               f"{', '.join(used)}: {points} points."})
@@ -141,7 +141,7 @@ def _draw_scrolls(state: MandragoraState, cards: int, rng: random.Random) -> lis
 
 
 def _scroll_ref(scroll: str, rng: random.Random) -> Any:
-    return GAME.card(scroll).curses if rng.random() < 0.3 else scroll
+    return CARD[scroll].curses if rng.random() < 0.3 else scroll
 
 
 def _random_seek(state: MandragoraState, seat: int, rng: random.Random) -> dict[str, Any]:
@@ -154,8 +154,8 @@ def _random_seek(state: MandragoraState, seat: int, rng: random.Random) -> dict[
         by_value: list[Any] = []
         for scroll in scrolls:
             ref = _scroll_ref(scroll, rng)
-            lowest = min((s for s in free if GAME.card(s).curses == GAME.card(scroll).curses),
-                         key=lambda s: GAME.card(s).number)
+            lowest = min((s for s in free if CARD[s].curses == CARD[scroll].curses),
+                         key=lambda s: CARD[s].number)
             by_value.append(ref if ref == scroll or lowest == scroll else scroll)
             free.discard(scroll)
         move["scrolls"] = by_value
@@ -174,7 +174,7 @@ def _random_ingredients(state: MandragoraState, book: str, room: int, rng: rando
         colours = rng.sample(sorted(left), rng.randint(0, len(left)))
         chosen = colours + wild[: max(0, len(INGREDIENT_COLOURS) - len(colours))]
     else:
-        colour = GAME.card(book).colour if book != MANDRAKE else (rng.choice(sorted(left)) if left else None)
+        colour = CARD[book].colour if book != MANDRAKE else (rng.choice(sorted(left)) if left else None)
         chosen = [colour] * rng.randint(0, left.get(colour or "", 0)) + wild if colour else list(wild)
     rng.shuffle(chosen)
     return [str(c) for c in chosen[:room]]

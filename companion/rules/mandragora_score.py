@@ -175,8 +175,8 @@ def final_scores(players: Sequence[PlayerTally], teams: Sequence[Sequence[int]] 
     if (len(members) < 2 or any(not team for team in members) or not all(_whole(seat) for seat in flat)
             or sorted(flat) != list(range(len(players)))):
         raise ValueError("teams must split the sorcerers into two or more teams, each sorcerer in exactly one")
-    team_results = tuple(TeamResult(team, sum(results[i].total for i in team), sum(results[i].spells_cast for i in team))
-                         for team in members)
+    team_results = tuple(TeamResult(team, sum(results[i].total for i in team),
+                                    sum(results[i].spells_cast for i in team)) for team in members)
     winners, decided = _winners([t.total for t in team_results], [t.spells_cast for t in team_results])
     return Result(tuple(results), team_results, winners, decided)
 

@@ -23,6 +23,8 @@ from .base import IllegalMove
 GAME_ID = "mandragora"
 GAME: MandragoraContent = content(GAME_ID)
 ITEMS: tuple[Card, ...] = GAME.items
+#: Every card by its exact id (the state stores exact ids; GAME.card() also accepts any case).
+CARD: dict[str, Card] = {c.id: c for c in GAME.cards}
 SPELL_CARDS: tuple[Card, ...] = GAME.spell_cards
 SCROLLS: tuple[Card, ...] = GAME.cards_of("cursed_scroll")
 SPELLBOOKS: tuple[Card, ...] = GAME.cards_of("spellbook")
@@ -58,15 +60,15 @@ class Cast:
 
     @property
     def book_value(self) -> int:
-        return 0 if self.book == MANDRAKE else GAME.card(self.book).value or 0
+        return 0 if self.book == MANDRAKE else CARD[self.book].value or 0
 
     @property
     def mandrakes(self) -> int:
         return (self.book == MANDRAKE) + self.ingredients.count(MANDRAKE)
 
     def label(self) -> str:
-        spell = GAME.card(self.spell)
-        book = "Mandrake" if self.book == MANDRAKE else GAME.card(self.book).name
+        spell = CARD[self.spell]
+        book = "Mandrake" if self.book == MANDRAKE else CARD[self.book].name
         return f"{GAME.spell_of(spell).name} {spell.value} + {book} {self.book_value}"
 
 
@@ -111,10 +113,10 @@ class MandragoraState:
         return range(len(self.players))
 
     def curses(self, seat: int) -> int:
-        return sum(GAME.card(s).curses for s in self.scrolls[seat])
+        return sum(CARD[s].curses for s in self.scrolls[seat])
 
     def swiftness(self, seat: int) -> int:
-        return sum(1 for c in self.casts[seat] if GAME.card(c.spell).spell == "swiftness")
+        return sum(1 for c in self.casts[seat] if CARD[c.spell].spell == "swiftness")
 
     def move_range(self, seat: int) -> int:
         return GAME.move_range + self.swiftness(seat)
@@ -144,7 +146,7 @@ class MandragoraState:
         used: Counter[str] = Counter()
         for seat_casts in self.casts:
             for c in seat_casts:
-                used[WHITE if c.book == MANDRAKE else GAME.card(c.book).colour or ""] += 1
+                used[WHITE if c.book == MANDRAKE else CARD[c.book].colour or ""] += 1
                 for ingredient in c.ingredients:
                     used[WHITE if ingredient == MANDRAKE else ingredient] += 1
         return used
@@ -230,10 +232,10 @@ def scroll_id(ref: Any, candidates: list[str], field_name: str, rule: str, where
     if isinstance(ref, bool) or not isinstance(ref, (str, int)):
         raise IllegalMove(f"field '{field_name}' must be a cursed scroll's id or its curses (1, 2 or 3)", None)
     if isinstance(ref, int):
-        found = [s for s in candidates if GAME.card(s).curses == ref]
+        found = [s for s in candidates if CARD[s].curses == ref]
         if not found:
             raise IllegalMove(f"there is no cursed scroll with {ref} curse{'s' * (ref != 1)} {where}", rule)
-        return min(found, key=lambda s: GAME.card(s).number)
+        return min(found, key=lambda s: CARD[s].number)
     card = GAME.find_card(ref.strip())
     if card is None or card.kind != "cursed_scroll":
         raise IllegalMove(f"'{ref}' in field '{field_name}' is not a cursed scroll", None)
@@ -302,8 +304,9 @@ def state_from_json(data: Mapping[str, Any]) -> MandragoraState:
         circle = tuple(str(s) for s in data["circle"])
         if sorted(circle) != sorted(s.id for s in GAME.shops):
             raise ValueError("the circle must hold every shop tile once")
-        casts = tuple(tuple(Cast(spell=str(c["spell"]), book=str(c["book"]), ingredients=tuple(map(str, c["ingredients"])),
-                                 power=int(c["power"])) for c in seat_casts) for seat_casts in data["casts"])
+        casts = tuple(tuple(Cast(spell=str(c["spell"]), book=str(c["book"]),
+                                 ingredients=tuple(map(str, c["ingredients"])), power=int(c["power"]))
+                            for c in seat_casts) for seat_casts in data["casts"])
         known = {c.id for c in GAME.cards}
         if any(c.spell not in known or (c.book != MANDRAKE and c.book not in known) for s in casts for c in s):
             raise ValueError("a cast names an unknown card")
@@ -326,8 +329,8 @@ def state_from_json(data: Mapping[str, Any]) -> MandragoraState:
             deck_count=int(data["deck_count"]), hand_counts=tuple(map(int, data["hand_counts"])), scrolls=scrolls,
             casts=casts, banished=tuple(map(str, data["banished"])), curse_holder=_optional_int(data["curse_holder"]),
             dropped=tuple(bool(d) for d in data["dropped"]), countdown_seat=_optional_int(countdown["seat"]),
-            countdown_marker=countdown["marker"], turn_seat=_optional_int(turn["seat"]), turn_number=int(turn["number"]),
-            extra_turn=bool(turn["extra_turn"]), pending=pending,
+            countdown_marker=countdown["marker"], turn_seat=_optional_int(turn["seat"]),
+            turn_number=int(turn["number"]), extra_turn=bool(turn["extra_turn"]), pending=pending,
             hand_notes=tuple(None if n is None else tuple(map(str, n)) for n in data["hand_notes"]),
             reveals=tuple(None if r is None else tuple(map(str, r)) for r in data["reveals"]),
         )

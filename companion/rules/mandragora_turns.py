@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .mandragora_state import GAME, Board, Pending
+from .mandragora_state import CARD, Board, Pending
 
 
 def recompute_curse(board: Board, causer: int) -> None:
@@ -12,7 +12,7 @@ def recompute_curse(board: Board, causer: int) -> None:
     holder passes it to another tied seat: automatically when only one can take it, otherwise as a
     pending choice of the holder (or of ``causer`` if nobody held it).
     """
-    curses = [sum(GAME.card(s).curses for s in scrolls) for scrolls in board.scrolls]
+    curses = [sum(CARD[s].curses for s in scrolls) for scrolls in board.scrolls]
     most = max(curses)
     board.pending = [p for p in board.pending if p.kind != "curse_marker"]
     if most == 0:
