@@ -107,7 +107,8 @@ def test_new_game_drawn_at_random_takes_5_spells_and_the_locations_for_the_playe
     ({"bs-spells": "chosen", "bs-spell": ["velocity", "velocity", "charm", "abundance", "portal"]},
      "Tick the 5 spells your table drew: you ticked 4."),
     ({"bs-locations": "chosen", "bs-location": ["fairy-ring", "ruined-tower", "standing-stones"]},
-     "With 3 players the board holds 4 tiles with a Mysterious location: you ticked 3. Or let the companion pick them."),
+     "With 3 players the board holds 4 tiles with a Mysterious location: you ticked 3. "
+     "Or let the companion pick them."),
     ({"bs-spells": "some"}, "Pick whether the companion draws the spells or you tick the ones your table has."),
     ({"player": ["Ann", "", "", "", ""]}, "Cannot start this game: this game takes 2 to 5 players, not 1."),
 ])
@@ -279,3 +280,20 @@ def test_the_plugin_is_registered_without_a_first_player_question() -> None:
     pages = pages_for("barony-sorcery")
     assert pages.playable and not pages.asks_first_seat
     assert pages.table_template == "pages/barony_sorcery/_table_live.html"
+
+
+def test_the_seat_that_moved_last_can_undo_and_the_location_is_offered_again(app: Flask,
+                                                                             client: FlaskClient) -> None:
+    game = new_game(app, ("Ann", "Ben"))
+    play(app, game, 0, {"type": "explore", "location": "ruined-tower"})
+    sit(client, game, 0)
+    page = shown(client.get(f"/g/{game['id']}/seat/0"))
+    assert 'data-undo' in form_html(page, "f-undo") and "ruined-tower" not in radio_values(page, "f-explore",
+                                                                                           "location")
+    bearer = {"Authorization": f"Bearer {game['seats'][0]['token']}"}
+    answer = client.post(f"/api/games/{game['id']}/undo", headers=bearer,
+                         json={"version": store_of(app).version(game["id"]), "action_id": "undo-1"})
+    assert answer.status_code == 200, answer.get_json()
+    page = shown(client.get(f"/g/{game['id']}/seat/0"))
+    assert "ruined-tower" in radio_values(page, "f-explore", "location")
+    assert view(app, game)["players"][0]["magic"] == 0
