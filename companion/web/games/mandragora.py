@@ -189,14 +189,14 @@ def _note_form(view: Mapping[str, Any], me: Mapping[str, Any]) -> dict[str, Any]
     removed = {c.id for c in GAME.removed_for(len(view["players"]))}
     used_books = {s["book"] for p in view["players"] for s in p["spells"]}
     hand = me["hand_count"]
-    books = [{"id": c.id, "value": c.value, "colour": COLOURS[c.colour or WHITE], "checked": c.id in note}
-             for c in GAME.cards_of("spellbook") if c.id not in removed and c.id not in used_books]
+    groups: dict[str, list[dict[str, Any]]] = {}   # spellbooks still possible in a hand, by colour
+    for card in GAME.cards_of("spellbook"):
+        if card.id not in removed and card.id not in used_books:
+            groups.setdefault(card.colour or WHITE, []).append(
+                {"id": card.id, "value": card.value, "checked": card.id in note})
     copies = Counter(c.colour for c in GAME.cards_of("ingredient") if c.id not in removed)
     rows = [{"colour": COLOURS[colour], "count": counts[colour], "max": min(hand, copies[colour])}
             for colour in INGREDIENT_COLOURS if copies[colour]]
-    groups: dict[str, list[dict[str, Any]]] = {}
-    for book in books:
-        groups.setdefault(book["colour"].id, []).append(book)
     mandrakes_left = len(GAME.cards_of("mandrake")) - sum(
         (s["book"] == MANDRAKE) + s["ingredients"].count(MANDRAKE) for p in view["players"] for s in p["spells"])
     return {"books": [(COLOURS[colour], group) for colour, group in groups.items()], "ingredients": rows,
