@@ -369,6 +369,17 @@ def test_one_tied_seat_besides_the_holder_takes_the_marker_at_once() -> None:
     assert after.curse_holder == 1 and after.pending == ()
 
 
+def test_a_tie_the_change_does_not_touch_keeps_the_marker() -> None:
+    """Note curse-tie-unchanged: Ann and Ben tied on 2 with Ben holding; Cy's 1 curse leaves it with Ben."""
+    state = position(scrolls=(("scroll-two-curses-1",), ("scroll-two-curses-2",), ()), curse_holder=1, turn_seat=2)
+    after = apply(state, 2, {"type": "seek", "steps": 1, "scrolls": [1]})
+    assert after.curse_holder == 1 and after.pending == ()
+    banished = apply(replace(position(hand_counts=(1, 3, 1), scrolls=(("scroll-two-curses-1",), (
+        "scroll-two-curses-2", "scroll-one-curse-1"), ("scroll-two-curses-3",)), curse_holder=1), turn_seat=1), 1,
+        cast("spellbook-red-1", ["red"], 1, "Banishment", scroll=1))
+    assert banished.pending == (Pending("curse_marker", 1, (0, 2)),)   # Ben joined the tie: Ben passes it on
+
+
 def test_team_help_after_receiving_scrolls() -> None:
     state = position(("A", "B", "C", "D"), {"teams": True}, hand_counts=(0, 1, 2, 1), shop_cards=(0, 1) + (1,) * 8)
     got = apply(state, 0, {"type": "seek", "steps": 1, "scrolls": [1]})
