@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -559,3 +561,13 @@ def test_json_round_trip_and_errors() -> None:
                             ({"game": "mandragora"}, "malformed")):
         with pytest.raises(ValueError, match=message):
             mandragora.state_from_json(broken)
+
+
+def test_every_rule_id_the_module_names_exists_and_is_tested_here() -> None:
+    rules_dir = Path(mandragora.__file__).parent
+    sources = "".join(p.read_text(encoding="utf-8") for p in rules_dir.glob("mandragora*.py"))
+    named = set(re.findall(r'"(mandragora\.[a-z.-]+)"', sources))
+    assert len(named) >= 25 and named <= RULE_IDS, named - RULE_IDS
+    this_file = Path(__file__).read_text(encoding="utf-8")
+    untested = sorted(rule for rule in named if f'"{rule}"' not in this_file)
+    assert untested == [], untested
