@@ -149,6 +149,7 @@ def test_a_team_game_to_the_final_scores_on_four_phones(new_phone: Callable[[], 
     expect(cast.get_by_label("Banish which of your scrolls?")).to_be_visible()
     expect(cast.locator("fieldset.effect-group[data-group=transfer]")).to_be_hidden()
     screenshot(ann, "mandragora-seat-cast")
+    assert blocking_violations(ann) == []   # the seat page with every form open
     cast.get_by_role("button", name="Cast").click()
     recorded(ann)
     ann_row = table.locator("#sorcerer-0")
