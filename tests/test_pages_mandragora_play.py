@@ -167,8 +167,9 @@ def test_the_turn_seat_gets_seek_with_its_range_and_others_wait(app: Flask, clie
     game = new_game(app)
     page = seat_page(client, game, 0)
     seek = form(page, "m-seek")
-    steps = re.findall(r'name="steps" value="(\d)" data-type="int"', seek)
-    assert steps == ["1", "2", "3"]
+    steps = re.findall(r'name="steps" value="(\d)\|([a-z-]+)" data-split="steps:int,shop"', seek)
+    assert steps == [(str(i), GAME.circle_order[i]) for i in (1, 2, 3)]
+    steps = [number for number, _ in steps]
     names = [GAME.shop(GAME.circle_order[i]).name for i in (1, 2, 3)]
     assert [re.search(rf"{n} shop[s]? → ([^<]+)<", seek).group(1) for n in steps] == names  # type: ignore[union-attr]
     assert 'name="scrolls" data-repeat="3" data-repeat-type="int"' in seek
@@ -417,3 +418,12 @@ def test_team_effects_target_only_the_other_team(app: Flask, client: FlaskClient
     substitution = re.search(r'id="m-sub-from".*?</select>', cast, re.S)
     assert substitution and "Cid" not in substitution.group(0) and "Ben (" in substitution.group(0)
     assert "Replication</span>" in cast and "play again right away (or give it up)" in cast
+
+
+def test_only_the_seat_that_made_the_last_move_may_undo_it(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app, ["Ann", "Ben"])
+    play(app, game, 0, {"type": "seek", "steps": 2, "shop": GAME.circle_order[2]})
+    ann = seat_page(client, game, 0)
+    undo = form(ann, "f-undo")
+    assert f"Last move: Ann sent the Assistant 2 shops to the {GAME.shop(GAME.circle_order[2]).name}" in undo
+    assert not has_form(seat_page(client, game, 1), "f-undo")

@@ -104,7 +104,9 @@ def test_a_team_game_to_the_final_scores_on_four_phones(new_phone: Callable[[], 
     seek.get_by_role("button", name="Seek").click()
     recorded(ann)
     log = api.http.get(f"{server}/api/games/{game_id}/log", timeout=5).json()["entries"]
-    assert log[-1]["move"] == {"type": "seek", "steps": 1, "scrolls": [1]}   # the form's counts as a list
+    shop = game_view(api, game_id)["state"]["shops"][1]
+    assert log[-1]["move"] == {"type": "seek", "steps": 1, "shop": shop["id"], "scrolls": [1]}  # counts as a list
+    assert log[-1]["text"].startswith(f"Ann sent the Assistant 1 shop to the {shop['name']}")
     team = ann.locator("#m-team")
     expect(ann.locator("#headline")).to_contain_text("you may help your partner Cid")
     team.locator("label.pick", has_text="Take a card Cid chooses").click()

@@ -264,7 +264,10 @@
       let value = el.value;
       if (el.dataset.split) {
         const parts = value.split("|");
-        el.dataset.split.split(",").forEach((key, i) => { move[key] = parts[i]; });
+        el.dataset.split.split(",").forEach((key, i) => {
+          const [name, type] = key.split(":"); // "steps:int" sends that part as a number
+          move[name] = type === "int" ? Number.parseInt(parts[i], 10) : parts[i];
+        });
         continue;
       }
       // data-repeat="yellow": the field's number says how many times that item goes into the list
