@@ -118,3 +118,11 @@ def test_decks_with_forms_print_the_same_as_drawn_inline(game: str, tmp_path: Pa
         red, green, blue = ImageChops.difference(ours, reference).split()  # type: ignore[arg-type]
         changed = sum(ImageChops.lighter(ImageChops.lighter(red, green), blue).histogram()[9:])
         assert changed < 0.0005 * ours.width * ours.height  # type: ignore[attr-defined]  # anti-aliasing only
+
+
+@pytest.mark.parametrize("payload", BYTE_PAYLOADS[::9])
+def test_path_from_row_text_matches_the_path_from_modules(payload: str) -> None:
+    encoded = qr.encode(payload)
+    assert encoded._lines
+    plain = qr.QrMatrix(encoded.payload, encoded.version, encoded.rows)  # no row text: the module loop
+    assert encoded.path_operators() == plain.path_operators()

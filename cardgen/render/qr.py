@@ -76,7 +76,13 @@ class QrMatrix:
         """PDF path operators for every dark run in module units (y up, row 0 at the top); made once."""
         if not self._path:
             n = self.modules
-            self._path.append("\n".join(f"{column} {n - 1 - row} {length} 1 re" for row, column, length in self.runs()))
+            if self._lines:  # straight from the row text, in one pass
+                self._path.append("\n".join([f"{run.start()} {n - 1 - row} {run.end() - run.start()} 1 re"
+                                             for row, line in enumerate(self._lines)
+                                             for run in _DARK_RUN.finditer(line)]))
+            else:
+                self._path.append("\n".join(f"{column} {n - 1 - row} {length} 1 re"
+                                            for row, column, length in self.runs()))
         return self._path[0]
 
 
