@@ -40,6 +40,9 @@ RETRY_CHANCE = 0.25      # resend the very same request, as a phone does when an
 STALE_CHANCE = 0.05      # send a new action with the version before the one just read
 UNDO_CHANCE = 0.04
 ERROR_KEYS = {"ok", "error", "rule", "status"}
+#: Fewest acknowledged moves a raced game must reach where a whole game is shorter than 50 (Barony: Sorcery
+#: tracks only the expansion's explorations and casts: a 3-player random game is 29 to 40 moves).
+GAME_MIN_ACKNOWLEDGED: dict[str, int] = {"barony-sorcery": 25}
 
 
 @dataclass
@@ -233,7 +236,8 @@ def test_racing_phones_play_a_whole_game_with_one_true_log(server: RunningServer
 
     statuses = [a.status for a in race.attempts]
     kinds = {a.kind for a in race.attempts}
-    assert statuses.count(200) >= 50 and statuses.count(409) >= 10, (statuses.count(200), statuses.count(409))
+    enough = GAME_MIN_ACKNOWLEDGED.get(game, 50)
+    assert statuses.count(200) >= enough and statuses.count(409) >= 10, (statuses.count(200), statuses.count(409))
     assert kinds == {"move", "retry", "stale", "undo"}, f"not every kind of request was sent in {elapsed:.1f} s"
 
     stored = stored_game(server.db_path, race.game_id)

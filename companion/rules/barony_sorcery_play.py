@@ -1,8 +1,8 @@
 """Barony: Sorcery: "what can I do now?" — advice, random legal moves, and the move log's wording.
 
 ``random_legal_move`` drives the property tests and playouts: every move it returns is legal, its
-choices come only from the ``random.Random`` it is given, and it always ends the game (sooner or
-later someone reports the end of the base game, then every seat enters its points).
+choices come only from the ``random.Random`` it is given, and it always ends the game (once nobody
+can explore or cast, someone reports the end of the base game, then every seat enters its points).
 Nothing in this game is secret, so ``redact_move`` shows every move to everyone as it was made.
 """
 
@@ -15,8 +15,8 @@ from .barony_sorcery_cast import legal_casts, listing, tokens
 from .barony_sorcery_moves import cast_cost_text
 from .barony_sorcery_state import LOCATION_BY_ID, MAX_CONTROLS, BaronyState, find_location
 
-END_CHANCE = 0.03       # how often a random player reports the end of the base game while it could go on
 CAST_CHANCE = 0.5       # how often a random player casts rather than explores when both are possible
+THRIFTY_CHANCE = 0.85   # how often a random caster picks one of the cheapest single spells rather than any cast
 
 
 def open_locations(state: BaronyState, seat: int) -> list[str]:
@@ -59,8 +59,18 @@ def advice(state: BaronyState, seat: int) -> list[dict[str, Any]]:
     return found
 
 
+def _has_something_to_report(state: BaronyState, seat: int) -> bool:
+    return bool(open_locations(state, seat)) or bool(legal_casts(state.spells, state.magic[seat]))
+
+
 def random_legal_move(state: BaronyState, seat: int, rng: random.Random) -> dict[str, Any] | None:
-    """A legal move for ``seat`` chosen with ``rng``, or None when the seat has nothing to report."""
+    """A legal move for ``seat`` chosen with ``rng``, or None when the seat has nothing to report.
+
+    The random table explores and casts until nobody can do either (every location visited or full,
+    no Magic token that pays for a spell in play), then someone reports the end of the base game and
+    every seat enters its points once; so a random game is as long as the expansion allows and always
+    ends. Cheap single spells are cast more often than dear ones and combinations, as at a real table.
+    """
     if state.phase == "over" or not 0 <= seat < len(state.players):
         return None
     if state.phase == "scoring":  # each seat enters once here, so scoring always ends (corrections: see advice)
@@ -69,10 +79,14 @@ def random_legal_move(state: BaronyState, seat: int, rng: random.Random) -> dict
         return {"type": "base_points", "points": rng.randint(10, 70)}
     places = open_locations(state, seat)
     casts = legal_casts(state.spells, state.magic[seat])
-    if (not places and not casts) or rng.random() < END_CHANCE:
+    if not places and not casts:
+        if any(_has_something_to_report(state, other) for other in range(len(state.players))):
+            return None
         return {"type": "end_game"}
     if casts and (not places or rng.random() < CAST_CHANCE):
-        picked = rng.choice(casts)
+        cheapest = min(cast.cost for cast in casts)
+        thrifty = [cast for cast in casts if len(cast.spells) == 1 and cast.cost == cheapest]
+        picked = rng.choice(thrifty if thrifty and rng.random() < THRIFTY_CHANCE else casts)
         names = [s.name if rng.random() < 0.5 else s.id for s in picked.spells]
         return {"type": "cast", "spells": names}
     return {"type": "explore", "location": rng.choice(places)}
