@@ -41,7 +41,7 @@ STALE_CHANCE = 0.05      # send a new action with the version before the one jus
 UNDO_CHANCE = 0.04
 ERROR_KEYS = {"ok", "error", "rule", "status"}
 #: Fewest acknowledged moves a raced game must reach where a whole game is shorter than 50 (Barony: Sorcery
-#: tracks only the expansion's explorations and casts: a 3-player random game is 29 to 40 moves).
+#: tracks only the expansion's explorations and casts: a 3-player random game is 31 to 40 moves).
 GAME_MIN_ACKNOWLEDGED: dict[str, int] = {"barony-sorcery": 25}
 
 
