@@ -171,7 +171,7 @@
   function showEffectGroup(form) {
     const chosen = form.querySelector(`input[name="${form.dataset.groups}"]:checked`);
     form.querySelectorAll("fieldset.effect-group").forEach((group) => {
-      const on = Boolean(chosen) && group.dataset.group === chosen.dataset.group;
+      const on = Boolean(chosen) && group.dataset.group === (chosen.dataset.group || chosen.value);
       group.hidden = !on;
       group.disabled = !on;
     });
