@@ -150,8 +150,13 @@ def check_cast(spell_refs: Sequence[Any], magic: int | None = None,
 def legal_casts(in_play: Iterable[str], magic: int) -> list[CastResult]:
     """Every legal cast from the spells ``in_play`` that ``magic`` tokens pay for, larger combinations
     first, then dearer, then in card order."""
-    chosen = tuple(sorted({spell_of(ref).id for ref in in_play}, key=SPELL_ORDER.__getitem__))
-    return list(_legal_casts(chosen, max(0, magic)))
+    return list(_legal_casts(_spell_ids(tuple(in_play)), max(0, magic)))
+
+
+@lru_cache(maxsize=1024)
+def _spell_ids(refs: tuple[str, ...]) -> tuple[str, ...]:
+    """The spells named by ``refs`` as ids in card order (UnknownSpell for a name that is no spell)."""
+    return tuple(sorted({spell_of(ref).id for ref in refs}, key=SPELL_ORDER.__getitem__))
 
 
 @lru_cache(maxsize=4096)
