@@ -179,7 +179,7 @@ def test_every_record_in_every_file_carries_its_provenance() -> None:
 def test_notes_flag_the_rulebooks_slips() -> None:
     notes = {n.id: n for n in JSMN.notes}
     assert {"viniculus-spelling", "hand-limit-timing", "invitation-up-to-two", "connexion-discs",
-            "turn-order-timing", "segundus-pupil"} <= set(notes)
+            "turn-order-timing", "segundus-pupil", "balance-figures"} <= set(notes)
     vin = notes["viniculus-spelling"]
     assert (vin.printed, vin.used, vin.action, vin.subject) == ("Viniculus", "Vinculus", "normalised", "vinculus")
     assert JSMN.card("vinculus").notes == (vin,)
@@ -276,3 +276,17 @@ def test_a_note_about_an_unknown_card_is_refused(tmp_path: Path) -> None:
     problems = _broken(tmp_path, "notes.toml", lambda t: t.replace('subject = "vinculus"', 'subject = "viniculus"'))
     assert problems == ["notes.toml: note 'viniculus-spelling': field 'subject': unknown subject 'viniculus' (a card "
                         "id, location:, magician:, element:, connexion-type:, balance or rulebook)"]
+
+
+def test_the_balance_note_records_the_figures_of_the_current_numbers() -> None:
+    note = next(n for n in JSMN.notes if n.id == "balance-figures")
+    assert note.subject == "balance" and JSMN.subject_label("balance") == "the balance of the authored numbers"
+    assert "cardgen jsmn-balance --games 2000 --seed 1" in note.text
+    strengths = sum(c.strength for c in JSMN.marseilles)
+    assert f"fairy +{strengths} over twelve years" in note.used
+    spaces = ", ".join(str(s) for s in JSMN.tracks.connexion_spaces)
+    assert f"connexion spaces {spaces}" in note.used
+    assert all(f.tokens == 4 for f in JSMN.feats if f.magicianship == 5)
+    assert all(f.tokens == f.magicianship for f in JSMN.feats if f.magicianship < 5)
+    assert {c.invitations for c in JSMN.marseilles} == {2, 3} and {len(c.elements) for c in JSMN.marseilles} == {3}
+    assert {c.strength for c in JSMN.marseilles} == {1, 2, 3, 4, 5}
