@@ -3,6 +3,7 @@ on every record, the notes, and broken copies failing with file, record and fiel
 
 from __future__ import annotations
 
+import html
 import shutil
 import tomllib
 from collections import Counter
@@ -10,11 +11,13 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
+from flask.testing import FlaskClient
 
 from cardgen.catalog import DataError, content, load_game
 from cardgen.catalog.base import DEFAULT_DATA_DIR
 from cardgen.catalog.jsmn import (BOOK_FORMS, CONNEXION_TYPE_IDS, ELEMENT_IDS, Book, Feat, Introduction, Invitation,
                                   JsmnContent, MarseillesCard, NamedConnexion, Spell)
+from companion.search import search
 
 JSMN: JsmnContent = content("jsmn")
 SOURCE = DEFAULT_DATA_DIR / "jsmn"
@@ -290,3 +293,24 @@ def test_the_balance_note_records_the_figures_of_the_current_numbers() -> None:
     assert all(f.tokens == f.magicianship for f in JSMN.feats if f.magicianship < 5)
     assert {c.invitations for c in JSMN.marseilles} == {2, 3} and {len(c.elements) for c in JSMN.marseilles} == {3}
     assert {c.strength for c in JSMN.marseilles} == {1, 2, 3, 4, 5}
+
+
+# -- the generic card page and the rules search ------------------------------------------------------
+
+def test_every_card_opens_its_page_with_facts_rules_and_notes(client: FlaskClient) -> None:
+    for card in JSMN.cards:
+        response = client.get(f"/c/jsmn/{card.id}")
+        assert response.status_code == 200, card.id
+        page = html.unescape(response.get_data(as_text=True))
+        assert f'<h1 id="card-title">{JSMN.label(card)}</h1>' in page and f"card {card.number} of 189" in page
+        assert f"What it does:</strong> {JSMN.ability_text(card)}" in page
+    vinculus = html.unescape(client.get("/c/jsmn/vinculus").get_data(as_text=True))
+    assert "printed “Viniculus”, read as “Vinculus”" in vinculus and "jsmn.connexion.street-magician" in vinculus
+    assert client.get("/c/jsmn/viniculus").status_code == 404
+
+
+def test_rules_search_finds_jsmn_rules_and_cards() -> None:
+    assert [r["id"] for r in search("jsmn.fairy.confront")][:1] == ["jsmn.fairy.confront"]
+    found = [r["url"] for r in search("Teilo's Hand", game="jsmn")]
+    assert set(found[:2]) == {"/rules?q=jsmn.spell.teilos-hand#jsmn.spell.teilos-hand", "/c/jsmn/teilos-hand"}
+    assert any(r["id"] == "flora-greysteel" for r in search("Flora Greysteel", game="jsmn"))
