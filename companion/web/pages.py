@@ -230,7 +230,7 @@ def game_context(game_id: str, viewer: int | None) -> dict[str, Any]:
     # a game that can never change again (only some games can reach one; see fillory.stalled)
     stalled = bool(getattr(rules, "stalled", lambda _state: False)(state))
     return dict(game_id=game_id, info=info, version=version, view=view, scores=scores, rules=rules, stalled=stalled,
-                game_pages=pages_for(info["game"]),
+                game_pages=pages_for(info["game"]), state=state,
                 log=log, cards=cards_by_id(info["game"]), catalog=content(info["game"]), viewer=viewer,
                 names={p["seat"]: p["name"] for p in view["players"]}, title=rules.TITLE,
                 join_url=join_link(info["join_code"]))

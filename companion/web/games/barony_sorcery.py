@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from flask import current_app
 from werkzeug.datastructures import MultiDict
 
 from cardgen.catalog import content
@@ -111,18 +110,12 @@ def explorable(view: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
     return found
 
 
-def _current_state(context: Mapping[str, Any]) -> Any:
-    """The state the page's view came from (None if another move landed in between)."""
-    version, state = current_app.extensions["store"].current(context["game_id"])
-    return state if version == context["version"] else None
-
-
 def build_forms(context: Mapping[str, Any]) -> SeatForms:
     view, seat, rules, names = context["view"], context["seat"], context["rules"], context["names"]
     me = view["players"][seat]
     undo = last_own_move(context["log"], seat)
-    state = _current_state(context)
-    advice = rules.advice(state, seat) if state is not None else []
+    state = context["state"]
+    advice = rules.advice(state, seat)
     if view["over"]:
         return SeatForms(headline="The game is over: see the totals and the winner on the table.", undo_text=undo)
     if view["phase"] == "scoring":

@@ -16,7 +16,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from flask import current_app
 from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
@@ -121,14 +120,10 @@ class SeatForms:
                     or self.team_help or self.reveal)
 
 
-def free_scrolls(view: Mapping[str, Any], state: Any) -> Counter[int]:
+def free_scrolls(state: Any) -> Counter[int]:
     """Cursed scrolls still in the deck or at a shop, per curse value (public: scrolls lie face up)."""
     found: Counter[int] = Counter()
-    scrolls = state.free_scrolls() if state is not None else [
-        c for c in GAME.cards_of("cursed_scroll")
-        if c.id not in {s for p in view["players"] for s in p["scrolls"]}
-        and c not in GAME.removed_for(len(view["players"]))]
-    for card in scrolls:
+    for card in state.free_scrolls():
         found[card.curses] += 1
     return found
 
@@ -213,16 +208,10 @@ def _note_word(token: str) -> str:
     return GAME.label(card) if card is not None else token
 
 
-def _current_state(context: Mapping[str, Any]) -> Any:
-    """The state the page's view came from (None if another move landed in between)."""
-    version, state = current_app.extensions["store"].current(context["game_id"])
-    return state if version == context["version"] else None
-
-
 def build_forms(context: Mapping[str, Any]) -> SeatForms:
     view, seat, rules, names = context["view"], context["seat"], context["rules"], context["names"]
     me = view["players"][seat]
-    state = _current_state(context)
+    state = context["state"]
     undo = last_own_move(context["log"], seat)
     note = _note_form(view, me) if not view["over"] else None
     if view["over"]:
@@ -232,7 +221,7 @@ def build_forms(context: Mapping[str, Any]) -> SeatForms:
             waiting = [p["name"] for p in view["players"] if not p["revealed"]]
             return SeatForms(headline=f"Hand revealed. Waiting for {', '.join(waiting)} to reveal.",
                              note=note, undo_text=undo)
-        colours = rules.available_colours(state) if state is not None else list(COLOURS)
+        colours = rules.available_colours(state)
         return SeatForms(headline="The game has ended: tick the colours left in your hand.", note=note,
                          reveal=[COLOURS[c] for c in colours], undo_text=undo)
     pending = view["pending"]
@@ -264,7 +253,7 @@ def build_forms(context: Mapping[str, Any]) -> SeatForms:
         shop = circle[(view["assistant"] + steps) % len(circle)]
         seek.append({"steps": steps, "shop": shop})
     most_cards = max(s["shop"]["cards"] for s in seek)
-    free = free_scrolls(view, state)
+    free = free_scrolls(state)
     headline = "Your turn: send the Assistant to seek, or cast a spell."
     if turn["extra_turn"]:
         headline = "Extra turn from Replication: seek, cast, or give it up."
@@ -272,7 +261,7 @@ def build_forms(context: Mapping[str, Any]) -> SeatForms:
     can_drop = bool(countdown and countdown["marker"] in ("III", "II", "final"))
     if can_drop:
         headline += " You may also drop out now."
-    advice = rules.advice(state, seat) if state is not None else []
+    advice = rules.advice(state, seat)
     return SeatForms(headline=headline, my_turn=True, seek=seek,
                      scroll_max={value: min(free[value], most_cards) for value in (1, 2, 3) if free[value]},
                      cast=_cast_form(view, me), decline=turn["extra_turn"], drop_out=can_drop,
