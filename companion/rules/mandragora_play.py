@@ -112,7 +112,7 @@ def advice(state: MandragoraState, seat: int) -> list[dict[str, Any]]:
         book_name = "a mandrake" if book == MANDRAKE else f"the {GAME.label(CARD[book])}"
         found.append({"type": "cast", "points": points, "move": move,
                       "text": f"Cast {GAME.spell_of(spell_card).name} (power {power}) on {book_name} with "
-                              f"{', '.join(used)}: {points} point{"" if points == 1 else "s"}."})
+                              f"{', '.join(used)}: {points} point{'' if points == 1 else 's'}."})
     found.sort(key=lambda entry: -entry["points"])
     reach = state.move_range(seat)
     seeks = sorted(range(1, reach + 1), key=lambda steps: -state.shop_cards[(state.assistant + steps) % SHOP_COUNT])
