@@ -264,8 +264,8 @@ def main() -> None:
             report.info(f"api.server_cpu_ms.{kind}", f"server CPU time per {what} (all processes)", cpu_ms[(kind, at_n)],
                         "ms", note=f"at {at_n} connections; {os.cpu_count()} cores could serve at most "
                                    f"{1000 * (os.cpu_count() or 1) / cpu_ms[(kind, at_n)]:,.0f}/s with no load client")
-    unexpected = {f"{kind}@{n} {status}": count for (kind, n), tally in results.items()
-                  for status, count in tally.statuses.items() if status != 200}
+    unexpected = {f"{kind}@{n} {status}": count for (kind, n), tally in results.items()  # 0: still unanswered
+                  for status, count in tally.statuses.items() if status not in (0, 200)}  # (shown with the rate)
     failures = [f for tally in results.values() for f in tally.failures]
     report.target("api.unexpected_answers", "answers other than 200", float(sum(unexpected.values())), "", "at most", 0,
                   note="; ".join(f"{k}: {v}" for k, v in unexpected.items()) + (f"; first: {failures[0]}" if failures else ""))
