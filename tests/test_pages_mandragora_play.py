@@ -368,7 +368,7 @@ def test_seat_and_table_pages_weigh_under_60_kb(app: Flask, client: FlaskClient)
         for seat in range(4):
             play(app, game, seat, {"type": "seek", "steps": 3})
     play(app, game, 0, {"type": "note_hand", "cards": ["mandrake", "yellow", "yellow", "spellbook-yellow-2"]})
-    assets = sum((STATIC / path).stat().st_size for path in ("css/app.css", "js/live.js"))
+    assets = sum((STATIC / path).stat().st_size for path in ("css/app.css", "css/mandragora.css", "js/live.js"))
     turn = seat_page(client, game, 0)
     assert has_form(turn, "m-cast") and "m-advice" in turn
     pages = [turn, seat_page(client, game, 1), table_page(client, game)]

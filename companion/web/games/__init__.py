@@ -6,7 +6,7 @@ and asks a :class:`GamePages` for the rest. A game without its own entry gets :d
 table and seats show names, scores and the log, and moves go through the JSON API.
 
 To add a game's pages: write ``games/<game>.py`` with a ``PAGES = GamePages(...)``, its templates under
-``templates/pages/<game>/``, and list it in ``_MODULES`` below.
+``templates/pages/<game>/``, and list it in ``_registry`` below.
 """
 
 from __future__ import annotations
@@ -53,6 +53,8 @@ class GamePages:
     seat_extras: Callable[[Mapping[str, Any]], dict[str, Any]] = no_seat_extras
     #: (seat context) -> whether the seat page still shows the join QR code
     show_invite: Callable[[Mapping[str, Any]], bool] = invite_while_seats_free
+    #: a stylesheet of the game's own under static/ (loaded by its pages and the home page), or None
+    stylesheet: str | None = None
     #: has its own move forms (False: the generic pages say moves go through the API)
     playable: bool = False
     extra: Mapping[str, Any] = field(default_factory=dict)

@@ -160,6 +160,7 @@ def verdict(view: Mapping[str, Any]) -> str | None:
 
 PAGES = GamePages(
     game="barony-sorcery",
+    stylesheet="css/barony_sorcery.css",
     intro="For tables playing Barony with this expansion. Each player reports explorations and casts; the "
           "companion keeps the spells, Magic and Control tokens, then adds them to your base-game points.",
     asks_first_seat=False,

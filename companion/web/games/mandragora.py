@@ -336,6 +336,7 @@ def colour_chips(colours: Sequence[str]) -> list[ColourLabel]:
 
 PAGES = GamePages(
     game="mandragora",
+    stylesheet="css/mandragora.css",
     intro="Each sorcerer reports where the Assistant went and which spells they cast; the companion keeps "
           "the shops, the curses, the countdown and every point.",
     first_seat_label="Who goes first? (whoever most resembles a sorcerer)",
