@@ -311,6 +311,6 @@ def test_every_card_opens_its_page_with_facts_rules_and_notes(client: FlaskClien
 
 def test_rules_search_finds_jsmn_rules_and_cards() -> None:
     assert [r["id"] for r in search("jsmn.fairy.confront")][:1] == ["jsmn.fairy.confront"]
-    found = [r["url"] for r in search("Teilo's Hand", game="jsmn")]
-    assert set(found[:2]) == {"/rules?q=jsmn.spell.teilos-hand#jsmn.spell.teilos-hand", "/c/jsmn/teilos-hand"}
+    found = [(r["kind"], r["id"]) for r in search("Teilo's Hand", game="jsmn")]
+    assert set(found[:2]) == {("rule", "jsmn.spell.teilos-hand"), ("card", "teilos-hand")}
     assert any(r["id"] == "flora-greysteel" for r in search("Flora Greysteel", game="jsmn"))
