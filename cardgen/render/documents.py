@@ -25,19 +25,18 @@ REFERENCE_MARGIN_MM = 14.0
 RETOLD_NOTICE = "Fan-made play aid: every rule is retold in our own words."
 
 
-class Paragraph(PlainParagraph):
+class Paragraph(PlainParagraph):  # type: ignore[misc]  # ReportLab ships no type hints
     """ReportLab's ``Paragraph``, remembering its last line breaking: a table wraps each cell several
     times at the same width while it sizes its rows and columns, and ``KeepTogether`` wraps its
     contents again. Same lines, same PDF bytes; the reference sheets took 40 % less time."""
 
-    _wrapped_width: float | None = None
+    _wrapped: tuple[float, tuple[float, float]] | None = None  # (width offered, size answered)
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
-        if availWidth == self._wrapped_width:  # lines depend on the width alone, never on the height
-            return self.width, self.height
-        size = super().wrap(availWidth, availHeight)
-        self._wrapped_width = availWidth
-        return size
+        if self._wrapped is None or self._wrapped[0] != availWidth:  # lines depend on the width alone
+            width, height = super().wrap(availWidth, availHeight)
+            self._wrapped = (availWidth, (float(width), float(height)))
+        return self._wrapped[1]
 
 
 class RuleSource(Protocol):

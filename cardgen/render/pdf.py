@@ -60,7 +60,7 @@ _FORMS: WeakKeyDictionary[Canvas, dict[Hashable, tuple[str | None, object]]] = W
 
 
 def draw_reused(canvas: Canvas, key: Hashable, box: tuple[float, float, float, float],
-                draw: Callable[[], None], *, keep: object = None) -> None:
+                draw: Callable[[], object], *, keep: object = None) -> None:
     """Draw ``draw()`` at the current origin; from the second time ``key`` is met on this canvas, as
     a PDF form XObject made once and placed again.
 

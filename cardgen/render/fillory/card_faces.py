@@ -167,7 +167,7 @@ class FilloryCardFront:
         inner = pt(1.8 * scale)
         label_size = max(4.8, 5.6 * scale)
         para = _paragraph(markup, 12.0 * scale, self.style.ink, right - left - 2 * inner, leading=1.12)
-        text_h = para.height
+        text_h = float(para.height)
         box_h = inner + label_size * 1.3 + text_h + inner
         bottom = top - box_h
         if self.style.ability_fill:
