@@ -35,7 +35,7 @@ _index: sqlite_utils.Database | None = None
 def _rule_rows(game: str, game_content: Any) -> Iterable[dict[str, Any]]:
     for rule in getattr(game_content, "rules", ()):
         yield {"kind": "rule", "ref": rule.id, "game": game, "title": rule.title, "body": rule.text,
-               "keywords": " ".join((rule.id, *rule.tags)), "url": f"/rules?q={quote(rule.id)}#{rule.id}"}
+               "keywords": " ".join((rule.id, *rule.tags)), "url": f"/rules/{quote(game)}#{rule.id}"}
 
 
 def _card_rows(game: str, game_content: Any) -> Iterable[dict[str, Any]]:

@@ -342,7 +342,7 @@ def test_card_page_links_targets_rules_and_namers(client: FlaskClient) -> None:
         assert f'href="/c/fillory/{target}"' in page
     for rule in ("fillory.summon", "fillory.ability.target", "fillory.trick.character", "fillory.trick.fillory",
                  "fillory.score.no-character", "fillory.setup.neutral"):
-        assert f'href="/rules#{rule}"' in page
+        assert f'href="/rules/fillory#{rule}"' in page
     assert "fillory.banish" not in page
     assert "Cards that name Quentin" in page and 'href="/c/fillory/arcane-sigil"' in page
 
@@ -374,18 +374,38 @@ def test_unknown_card_or_game_is_a_404_page(client: FlaskClient, path: str, sent
 
 # -- rules search -------------------------------------------------------------------------------
 
-def test_rules_page_anchors_every_rule_entry(client: FlaskClient) -> None:
-    page = shown(client.get("/rules"))
+@pytest.mark.parametrize("game", GAMES)
+def test_each_game_rules_page_anchors_every_rule_entry(client: FlaskClient, game: str) -> None:
+    page = shown(client.get(f"/rules/{game}"))
     parser = Inputs()
     parser.feed(page)
-    assert {rule.id for rule in FILLORY.rules} <= set(parser.ids)
+    assert {rule.id for rule in content(game).rules} <= set(parser.ids)
     assert unlabelled(page) == []
+
+
+def test_rules_page_links_every_game_and_stays_light(client: FlaskClient) -> None:
+    response = client.get("/rules")
+    page = shown(response)
+    for game in GAMES:
+        assert f'href="/rules/{game}"' in page and f"({len(content(game).rules)} rules)" in page
+    assert len(response.data) < 20_000
+    assert client.get("/rules?game=fillory").headers["Location"] == "/rules/fillory"
+    assert client.get("/rules/chess").status_code == 404
+
+
+def test_rule_links_go_to_the_rule_list_of_their_game(app: Flask) -> None:
+    from companion.web.pages import rule_url
+
+    with app.test_request_context():
+        for game in GAMES:
+            for rule in content(game).rules:
+                assert rule_url(rule.id) == f"/rules/{game}#{rule.id}"
 
 
 def test_rules_search_lists_rules_and_cards(client: FlaskClient) -> None:
     page = shown(client.get("/rules?q=banish&game=fillory"))
     results = page.split('id="results-title"')[1].split("</section>")[0]
-    assert 'href="/rules?q=fillory.banish#fillory.banish"' in results
+    assert 'href="/rules/fillory#fillory.banish"' in results
     assert 'href="/c/fillory/' in results
     assert "<mark>" in results
 

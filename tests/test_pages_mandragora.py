@@ -45,7 +45,7 @@ def test_card_page_links_its_rules_and_neighbours(client: FlaskClient) -> None:
     page = _page(client, "banishment-1")
     card = MANDRAGORA.card("banishment-1")
     for rule in MANDRAGORA.card_rules(card):
-        assert f'href="/rules#{rule.id}"' in page and rule.text in page
+        assert f'href="/rules/mandragora#{rule.id}"' in page and rule.text in page
     assert 'href="/c/mandragora/spellbook-black">← previous card' in page
     assert 'href="/c/mandragora/banishment-2">next card →' in page
     assert "written for this project" not in page  # spells are the rulebook's (their values are not)
@@ -59,6 +59,6 @@ def test_unknown_mandragora_card_is_a_404_sentence(client: FlaskClient) -> None:
 
 
 def test_rules_page_lists_the_mandragora_rules_the_card_pages_link_to(client: FlaskClient) -> None:
-    page = client.get("/rules?game=mandragora").get_data(as_text=True)
+    page = client.get("/rules/mandragora").get_data(as_text=True)
     ids = set(re.findall(r'<li id="(mandragora\.[a-z.-]+)"', page))
     assert {rule.id for rule in MANDRAGORA.rules} == ids

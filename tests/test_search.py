@@ -19,7 +19,7 @@ def test_prefix_finds_summon() -> None:
     assert results[0] == {
         "kind": "rule", "id": "fillory.summon", "game": "fillory", "title": content("fillory").rule("fillory.summon").title,
         "snippet": results[0]["snippet"], "snippet_html": results[0]["snippet_html"],
-        "url": "/rules?q=fillory.summon#fillory.summon"}
+        "url": "/rules/fillory#fillory.summon"}
     assert "<mark>Summon" in results[0]["snippet_html"] or "<mark>summon" in results[0]["snippet_html"]
 
 

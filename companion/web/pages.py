@@ -316,16 +316,46 @@ def card_page(game: str, card_id: str) -> Response:
         traits=[catalog.trait(t) for t in card.traits], title=card.name))
 
 
+@lru_cache(maxsize=1)
+def _rule_games() -> dict[str, str]:
+    """Every rule id -> the game whose rule book holds it."""
+    return {rule.id: game for game in GAMES for rule in content(game).rules}
+
+
+def rule_url(rule_id: str) -> str:
+    """Where a rule entry is shown: its game's rule list, at the entry's anchor."""
+    game = _rule_games().get(rule_id) or rule_id.partition(".")[0]
+    return url_for("pages.game_rules", game=game) + "#" + rule_id
+
+
+@bp.app_template_global("rule_url")
+def rule_url_global(rule_id: str) -> str:
+    return rule_url(rule_id)
+
+
 @bp.get("/rules")
 def rules_page() -> Response:
+    """The search form and results; without a query, one link per game to its whole rule list."""
     query = request.args.get("q", "").strip()[:200]
     game = request.args.get("game", "").strip() or None
     if game is not None and game not in GAMES:
         return error_response(400, f"Unknown game '{game}'. Pick one of: {', '.join(GAMES)}.")
+    if game is not None and not query:
+        return redirect(url_for("pages.game_rules", game=game), 303)
     results = search(query, game) if query else []
-    entries = [(content(g).title, content(g).rules) for g in GAMES if game in (None, g)]
-    return make_response(render_template("pages/rules.html", query=query, game=game, games=GAMES,
-                                         results=results, entries=entries, titles={g: content(g).title for g in GAMES}))
+    books = [(g, content(g).title, len(content(g).rules)) for g in GAMES]
+    return make_response(render_template("pages/rules.html", query=query, game=game, games=GAMES, results=results,
+                                         books=books, titles={g: content(g).title for g in GAMES}))
+
+
+@bp.get("/rules/<game>")
+def game_rules(game: str) -> Response:
+    """Every rule entry of one game, each at an anchor named by its rule id."""
+    if game not in GAMES:
+        raise NotFound(f"There is no game called '{game}'. Pick one of: {', '.join(GAMES)}.")
+    catalog = content(game)
+    return make_response(render_template("pages/game_rules.html", game=game, catalog=catalog, title=catalog.title,
+                                         games=GAMES, titles={g: content(g).title for g in GAMES}, query=""))
 
 
 def sentence(text: str) -> str:

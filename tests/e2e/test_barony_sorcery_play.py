@@ -122,7 +122,7 @@ def test_three_phones_track_magic_spells_and_the_winner(new_phone: Callable[[], 
     message = ann.locator("#move-message .notice.error")
     expect(message).to_contain_text("Only spells of one category combine")
     expect(message.get_by_role("link", name="barony-sorcery.cast.same-category")).to_have_attribute(
-        "href", "/rules#barony-sorcery.cast.same-category")
+        "href", "/rules/barony-sorcery#barony-sorcery.cast.same-category")
     screenshot(ann, "barony-seat-refused")
     assert blocking_violations(ann) == []
     ann.locator("#f-cast label.pick", has_text="Charm").click()  # untick Charm, tick Teleport

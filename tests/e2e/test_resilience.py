@@ -48,15 +48,15 @@ def test_refused_move_shows_the_reason_and_rule_and_changes_nothing(
     expect(alert).to_contain_text(refusal.value.message)
     expect(alert.locator(".notice")).to_have_attribute("data-rule", "fillory.card.location")
     rule_link = alert.get_by_role("link", name="fillory.card.location")
-    expect(rule_link).to_have_attribute("href", "/rules#fillory.card.location")
+    expect(rule_link).to_have_attribute("href", "/rules/fillory#fillory.card.location")
     screenshot(ann, "seat-refused")
     assert api.version(game["id"]) == version  # nothing was recorded
     expect(ann.locator("#hand-title")).to_contain_text("(0 of max 5)")
     expect(ann.locator("#f-draw input[value=golem]")).to_be_checked()  # the choice is kept for a fix
 
     rule_link.click()
-    expect(ann).to_have_url(f"{server}/rules#fillory.card.location")
-    expect(ann.locator("li.rule-entry:target h3")).to_have_text("One place per card")
+    expect(ann).to_have_url(f"{server}/rules/fillory#fillory.card.location")
+    expect(ann.locator("li.rule-entry:target h2")).to_have_text("One place per card")
 
 
 def test_undo_takes_back_my_last_move(new_phone: Callable[[], BrowserContext], api: Api, server: str,

@@ -314,7 +314,7 @@
       box.dataset.rule = rule;
       p.append(" Rule: ");
       const link = document.createElement("a");
-      link.href = `${rulesUrl}#${rule}`;
+      link.href = `${rulesUrl}/${encodeURIComponent(rule.split(".")[0])}#${rule}`; // every rule id starts with its game
       link.textContent = rule;
       p.append(link);
     }
