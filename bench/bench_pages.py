@@ -94,7 +94,7 @@ def main() -> None:
         app = create_app({"DATABASE": str(Path(tmp) / "pages.sqlite3"), "SECRET_KEY": "bench", "TESTING": True,
                           "SERVER_NAME": "localhost"})
         client = app.test_client()
-        pages: list[tuple[str, str]] = [("home", "/"), ("rules search", "/rules?q=summon")]
+        pages: list[tuple[str, str]] = [("home", "/"), ("rules", "/rules"), ("rules search", "/rules?q=summon")]
         for game, rules in sorted(GAMES.items()):
             players = [f"Player {i + 1}" for i in range(max(rules.MIN_PLAYERS, min(3, rules.MAX_PLAYERS)))]
             created = client.post("/api/games", json={"game": game, "players": players, "options": {}}).get_json()
@@ -102,6 +102,7 @@ def main() -> None:
             client.set_cookie(token_cookie(created["id"], 0), created["seats"][0]["token"], domain="localhost")
             pages += [(f"{game} table", f"/g/{created['id']}"), (f"{game} seat", f"/g/{created['id']}/seat/0")]
         for game in CATALOG_GAMES:
+            pages.append((f"{game} rules", f"/rules/{game}"))
             cards = getattr(content(game), "cards", ())
             if cards:
                 pages.append((f"{game} card", f"/c/{game}/{cards[0].id}"))
