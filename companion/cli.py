@@ -7,10 +7,12 @@ keep those connections alive. Sync workers close every connection and a slow cli
 process; ``gthread`` workers keep idle keep-alive connections cheaply and serve requests from a thread
 pool, while several processes still use both cores. SQLite writes are serialised by
 ``BEGIN IMMEDIATE`` either way, so the default is gthread with one process per core (at least 2) and
-4 threads each. Measured with ``bench/bench_api.py`` on 2 cores, seven interleaved pairs of runs against
-the earlier 2 processes per core with 8 threads: server CPU per move about a fifth lower (median 1.09
-against 1.37 ms), and the move p99 lower in 6 of 7 runs both under a closed and an open loop. Every
-extra process and thread is one more contender for the same two cores and the one write lock.
+4 threads each. Measured with ``bench/bench_api.py`` on 2 cores, ten interleaved pairs of runs against
+the earlier 2 processes per core with 8 threads: the move p99 lower in 9 of 10 pairs under the closed
+loop and in 9 of 10 under the open loop (1,000 moves/s offered: 14-79 against 25-125 ms in the
+quietest pairs), server CPU per move lower in 8 of 10; the most moves a second at saturation was
+lower in half the pairs (1,263-1,385 against 1,308-1,569 in the quietest). Every extra process and
+thread is one more contender for the same two cores and the one write lock.
 """
 
 from __future__ import annotations
