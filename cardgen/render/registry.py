@@ -29,9 +29,10 @@ class Document:
 def game_documents() -> dict[str, tuple[Document, ...]]:
     """Every game with a print kit, mapped to its documents (imported lazily: a game's faces load only
     when that game is built)."""
-    from . import barony_sorcery, fillory, mandragora
+    from . import barony_sorcery, fillory, jsmn, mandragora
     return {
         fillory.GAME_ID: fillory.DOCUMENTS,
         mandragora.GAME_ID: mandragora.DOCUMENTS,
         barony_sorcery.GAME_ID: barony_sorcery.DOCUMENTS,
+        jsmn.GAME_ID: jsmn.DOCUMENTS,
     }

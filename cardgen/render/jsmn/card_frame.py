@@ -1,0 +1,205 @@
+"""What every Jonathan Strange & Mr Norrell card shares: its frame, header, footer (QR code, number),
+element chips, fitted text blocks, and the one back each of the seven decks has.
+
+Cards are designed on a poker card (63 x 88 mm, or 88 x 63 for the landscape decks) and scale with the
+card size. A face draws at its own origin, its trim's bottom-left corner.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reportlab.lib.enums import TA_CENTER, TA_LEFT
+from reportlab.pdfgen.canvas import Canvas
+
+from cardgen.catalog.jsmn import DECKS, Card, JsmnContent
+
+from ..faces import double_border, draw_paragraph, fit_font_size, tracked_text, wrapped_paragraph
+from ..pdf import pt
+from ..print_specs import CardSize
+from ..qr import QrMatrix, draw_qr
+from .style import (CAP_HEIGHT, LIGHT_OUTLINE, SANS, SANS_BOLD, SERIF_BOLD, SERIF_CAP_HEIGHT, WHITE, JsmnStyle)
+from .symbols import DECK_DRAWERS, ELEMENT_DRAWERS
+
+PORTRAIT_REFERENCE = (63.0, 88.0)
+QR_SQUARE_MM = 17.0     # code plus quiet zone: scans from a poker card at arm's length
+ANY = "any"
+
+
+def card_scale(size: CardSize) -> float:
+    """How much bigger than a poker card this card is (either way round)."""
+    short, long = sorted((size.width, size.height))
+    return min(short / PORTRAIT_REFERENCE[0], long / PORTRAIT_REFERENCE[1])
+
+
+def landscape(size: CardSize) -> CardSize:
+    """The same card turned sideways (the decks kept on the table)."""
+    return CardSize(f"{size.name} landscape", size.height, size.width, size.description)
+
+
+@dataclass(frozen=True)
+class Box:
+    """The panel's usable area in points."""
+
+    left: float
+    bottom: float
+    right: float
+    top: float
+
+    @property
+    def width(self) -> float:
+        return self.right - self.left
+
+
+def draw_frame(canvas: Canvas, size: CardSize, bleed_mm: float, ink: str, style: JsmnStyle, s: float) -> Box:
+    """The deck-coloured frame (with bleed) and the light panel inside it; returns the panel's padded area."""
+    w, h, b = pt(size.width), pt(size.height), pt(bleed_mm)
+    frame = style.fill(ink)
+    if frame:
+        canvas.setFillColor(frame)
+        canvas.rect(-b, -b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
+    else:
+        canvas.setStrokeColor(LIGHT_OUTLINE)
+        canvas.setLineWidth(0.4)
+        canvas.rect(0, 0, w, h, stroke=1, fill=0)
+    inset = pt(max(2.4, 3.0 * s))
+    if style.panel:
+        canvas.setFillColor(style.panel)
+        canvas.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, pt(2.2 * s), stroke=0, fill=1)
+    else:
+        canvas.setStrokeColor(ink)
+        canvas.setLineWidth(1.0 * s)
+        canvas.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, pt(2.2 * s), stroke=1, fill=0)
+    pad = pt(2.0 * s)
+    return Box(inset + pad, inset + pad, w - inset - pad, h - inset - pad)
+
+
+def draw_header(canvas: Canvas, box: Box, deck_label: str, name: str, ink: str, style: JsmnStyle, s: float,
+                right_room: float = 0.0) -> float:
+    """Deck label in small capitals, then the card's name (shrunk or wrapped to fit); returns the rule's y."""
+    width = box.width - right_room
+    small = max(4.0, 5.4 * s)
+    canvas.setFillColor(style.readable(ink))
+    canvas.setFont(SANS_BOLD, small)
+    label_y = box.top - small * CAP_HEIGHT
+    canvas.drawString(box.left, label_y, deck_label.upper(), charSpace=0.6 * s)
+    size = fit_font_size(name, SERIF_BOLD, width, 12.5 * s, 9.0 * s)
+    para = wrapped_paragraph(_escape(name), SERIF_BOLD, size, size * 1.08, style.ink, width, TA_LEFT)
+    top = label_y - pt(1.4 * s)
+    draw_paragraph(canvas, para, box.left, top - para.height)
+    rule_y = top - para.height - pt(1.2 * s)
+    canvas.setStrokeColor(ink)
+    canvas.setLineWidth(0.6 * s)
+    canvas.line(box.left, rule_y, box.right, rule_y)
+    return rule_y
+
+
+def draw_text(canvas: Canvas, markup: str, left: float, width: float, top: float, room: float, style: JsmnStyle,
+              s: float, *, largest: float = 8.0, smallest: float = 5.0, centred: bool = False,
+              colour: str | None = None) -> float:
+    """A paragraph at the largest size (in half-point steps) that fits ``room`` points below ``top``;
+    returns its bottom."""
+    size = largest * s
+    while True:
+        para = wrapped_paragraph(markup, SANS, size, size * 1.22, colour or style.ink, width,
+                                 TA_CENTER if centred else TA_LEFT)
+        if para.height <= room or size <= smallest:
+            break
+        size -= 0.5
+    draw_paragraph(canvas, para, left, top - para.height)
+    return top - float(para.height)
+
+
+def element_chip(canvas: Canvas, cx: float, cy: float, radius: float, element: str, symbol: str,
+                 style: JsmnStyle, s: float) -> None:
+    """An element's disc: its colour and its own symbol (a ring and a coloured symbol in ink-saver mode)."""
+    ink = style.element_ink(element)
+    fill = style.fill(ink)
+    if fill:
+        canvas.setFillColor(fill)
+        canvas.circle(cx, cy, radius, stroke=0, fill=1)
+        ELEMENT_DRAWERS[symbol](canvas, cx, cy, radius * 1.3, WHITE, fill)
+    else:
+        canvas.setStrokeColor(ink)
+        canvas.setLineWidth(0.8 * s)
+        canvas.circle(cx, cy, radius, stroke=1, fill=0)
+        ELEMENT_DRAWERS[symbol](canvas, cx, cy, radius * 1.3, ink, WHITE)
+
+
+def symbol_of(content: JsmnContent, element: str) -> str:
+    return content.any_element_symbol if element == ANY else content.element(element).symbol
+
+
+def element_name(content: JsmnContent, element: str) -> str:
+    return "any element" if element == ANY else content.element(element).name
+
+
+def draw_footer(canvas: Canvas, box: Box, qr: QrMatrix, lines: list[tuple[str, str]], style: JsmnStyle, s: float,
+                *, qr_right: bool = False) -> float:
+    """The QR code in a bottom corner and a few small lines beside it; returns the footer's top."""
+    qr_size = pt(max(QR_SQUARE_MM, QR_SQUARE_MM * s))
+    qr_x = box.right - qr_size + pt(1.0 * s) if qr_right else box.left - pt(1.0 * s)
+    qr_y = box.bottom - pt(1.0 * s)
+    draw_qr(canvas, qr, qr_x, qr_y, qr_size, dark=style.ink if not style.ink_saver else "#000000")
+    text_left = box.left if qr_right else qr_x + qr_size + pt(0.8 * s)
+    width = (qr_x - pt(0.8 * s) - box.left) if qr_right else box.right - text_left
+    small = max(4.2, 5.0 * s)
+    y = box.bottom + pt(0.6 * s)
+    canvas.setFillColor(style.muted)
+    for font, text in reversed(lines):
+        canvas.setFont(font, fit_font_size(text, font, width, small, 3.6))
+        canvas.drawString(text_left, y, text)
+        y += small * 1.3
+    return qr_y + qr_size if not qr_right else y
+
+
+def number_line(content: JsmnContent, card: Card) -> str:
+    """'invitation 3/48 · card 3/189'."""
+    deck = content.deck(card.kind)
+    position = card.number - deck[0].number + 1
+    return f"{DECKS[card.kind][0].lower()} {position}/{len(deck)} \u00b7 card {card.number}/{len(content.cards)}"
+
+
+def big_number(canvas: Canvas, cx: float, cy: float, text: str, size: float, colour: str) -> None:
+    canvas.setFillColor(colour)
+    canvas.setFont(SERIF_BOLD, size)
+    canvas.drawCentredString(cx, cy - size * SERIF_CAP_HEIGHT / 2, text)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+@dataclass(frozen=True)
+class DeckBack:
+    """The back every card of one deck shares: the deck's colour, picture and name."""
+
+    kind: str
+    style: JsmnStyle
+    size: CardSize
+
+    def draw(self, canvas: Canvas, bleed_mm: float) -> None:
+        s = card_scale(self.size)
+        style, ink = self.style, self.style.deck_ink(self.kind)
+        w, h, b = pt(self.size.width), pt(self.size.height), pt(bleed_mm)
+        fill = style.fill(ink)
+        lines = "#E9D9A6" if fill else ink
+        if fill:
+            canvas.setFillColor(fill)
+            canvas.rect(-b, -b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
+        else:
+            canvas.setStrokeColor(LIGHT_OUTLINE)
+            canvas.setLineWidth(0.4)
+            canvas.rect(0, 0, w, h, stroke=1, fill=0)
+        canvas.setStrokeColor(lines)
+        inset = pt(max(2.6, 3.4 * s))
+        double_border(canvas, inset, inset, w - 2 * inset, h - 2 * inset, s, 1.2)
+        r = min(w, h) * 0.24
+        canvas.setLineWidth(0.8 * s)
+        canvas.circle(w / 2, h / 2, r, stroke=1, fill=0)
+        DECK_DRAWERS[self.kind](canvas, w / 2, h / 2, r * 1.2, lines, fill or WHITE)
+        canvas.setFillColor(lines)
+        label = DECKS[self.kind][0].upper()
+        size = fit_font_size(label, SERIF_BOLD, w - 2 * inset - pt(8 * s), 11 * s, 6 * s)
+        tracked_text(canvas, w / 2, h / 2 + r + pt(4 * s), label, SERIF_BOLD, size, 0.12)
+        tracked_text(canvas, w / 2, h / 2 - r - pt(6.5 * s), "STRANGE & NORRELL", SANS, 5.2 * s, 0.3)

@@ -1,0 +1,65 @@
+"""The seven Jonathan Strange & Mr Norrell decks in one document, each from a fresh sheet with its own back
+(duplex: every front sheet followed by its backs; otherwise all backs after the fronts of that deck).
+
+Invitations, introductions and spells are portrait cards (kept in hand); feats, named connexions, books and
+cards of Marseilles are landscape cards (kept on the table), imposed sideways when more fit that way.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardgen.catalog.jsmn import DECKS, JsmnContent
+
+from ..imposition import ImpositionSettings, impose, sheet_label
+from ..layout import LayoutError, SheetLayout, plan_layout
+from ..options import BuildError, ResolvedOptions
+from ..pdf import new_canvas
+from ..print_specs import CardSize
+from ..qr import card_url, qr_matrix
+from ..registry import Progress
+from .card_faces import CardFront
+from .card_frame import DeckBack, landscape
+from .style import style_for
+
+#: Each deck's name for sheet labels and the document's subject.
+DECK_NAMES: dict[str, str] = {"invitation": "invitations", "introduction": "introductions", "feat": "feats of magic",
+                              "spell": "spells", "connexion": "named connexions", "book": "books of magic",
+                              "marseilles": "cards of Marseilles"}
+
+
+def deck_size(resolved: ResolvedOptions, kind: str) -> CardSize:
+    return landscape(resolved.card_size) if DECKS[kind][1] == "landscape" else resolved.card_size
+
+
+def deck_layout(resolved: ResolvedOptions, size: CardSize) -> SheetLayout:
+    try:
+        return plan_layout(resolved.paper, size, resolved.options.bleed, resolved.specs.sheet)
+    except LayoutError as exc:
+        raise BuildError(str(exc)) from exc
+
+
+def card_fronts(content: JsmnContent, resolved: ResolvedOptions, kind: str) -> list[CardFront]:
+    style = style_for(resolved.options.ink_saver)
+    size = deck_size(resolved, kind)
+    return [CardFront(card=card, content=content, style=style, size=size,
+                      qr=qr_matrix(card_url(resolved.base_url, content.game, card.id)))
+            for card in content.deck(kind)]
+
+
+def render_deck(content: JsmnContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
+    options = resolved.options
+    style = style_for(options.ink_saver)
+    settings = ImpositionSettings.from_options(options)
+    counts = ", ".join(f"{len(content.deck(kind))} {DECK_NAMES[kind]}" for kind in DECKS)
+    canvas = new_canvas(path, resolved.paper.width, resolved.paper.height,
+                        title=f"{content.title}: the seven decks ({resolved.card_size.name}, {resolved.paper.name})",
+                        subject=f"{counts}; {'duplex backs' if options.duplex else 'backs after fronts'}")
+    for kind in DECKS:
+        fronts = card_fronts(content, resolved, kind)
+        size = deck_size(resolved, kind)
+        back = DeckBack(kind, style, size)
+        impose(canvas, deck_layout(resolved, size), resolved.specs.sheet, fronts, [back] * len(fronts), settings,
+               sheet_label(f"Strange & Norrell {DECK_NAMES[kind]}", first_number=fronts[0].card.number),
+               on_card=progress)
+    canvas.save()

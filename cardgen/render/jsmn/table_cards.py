@@ -1,0 +1,155 @@
+"""The landscape cards kept face up on the table: feats of magic, named connexions, books of magic and the
+cards of Marseilles. Drawn inside the frame :class:`~.card_faces.CardFront` has already painted; the QR code
+sits bottom right, the deck and number lines bottom left.
+"""
+
+from __future__ import annotations
+
+from reportlab.pdfgen.canvas import Canvas
+
+from cardgen.catalog.jsmn import DECKS, Book, Card, Feat, JsmnContent, MarseillesCard, NamedConnexion
+
+from ..pdf import pt
+from ..qr import QrMatrix
+from .card_frame import (ANY, Box, big_number, draw_footer, draw_header, draw_text, element_chip, element_name,
+                         number_line, symbol_of, _escape)
+from .style import FAIRY_INK, SANS, SANS_BOLD, SERIF_ITALIC, WHITE, JsmnStyle
+from .symbols import envelope, interlinked_rings, star, thistle_down
+
+TOKEN_RING_MM = 11.5    # a ring per token a feat needs (the tokens themselves are 16 mm and overlap it)
+
+
+def draw_table_card(canvas: Canvas, box: Box, card: Card, content: JsmnContent, style: JsmnStyle, s: float,
+                    qr: QrMatrix) -> None:
+    ink = style.deck_ink(card.kind)
+    badge = pt(7.5 * s) if isinstance(card, Feat) else 0.0
+    rule_y = draw_header(canvas, box, DECKS[card.kind][0], card.name, ink, style, s,
+                         right_room=2 * badge + pt(1.5 * s) if badge else 0.0)
+    lines = [(SANS_BOLD, content.title), (SANS, number_line(content, card))]
+    draw_footer(canvas, box, qr, lines, style, s, qr_right=True)
+    qr_left = box.right - pt(17 * s)
+    body = Box(box.left, box.bottom + pt(8.0 * s), qr_left - pt(1.5 * s), rule_y - pt(1.6 * s))
+    if isinstance(card, Feat):
+        _feat(canvas, box, body, card, content, style, s, badge)
+    elif isinstance(card, NamedConnexion):
+        _connexion(canvas, box, body, card, content, style, s)
+    elif isinstance(card, Book):
+        _book(canvas, box, body, card, content, style, s)
+    elif isinstance(card, MarseillesCard):
+        _marseilles(canvas, box, body, card, content, style, s)
+
+
+def _feat(canvas: Canvas, box: Box, body: Box, card: Feat, content: JsmnContent, style: JsmnStyle, s: float,
+          badge: float) -> None:
+    ink = style.deck_ink(card.kind)
+    cx, cy = box.right - badge, box.top - badge
+    fill = style.fill(ink)
+    if fill:
+        star(canvas, cx, cy, 2 * badge * 1.05, fill, WHITE)
+    else:
+        canvas.setStrokeColor(ink)
+        canvas.setLineWidth(0.9 * s)
+        canvas.circle(cx, cy, badge * 0.8, stroke=1, fill=0)
+    big_number(canvas, cx, cy - pt(0.4 * s), str(card.magicianship), 13 * s, WHITE if fill else ink)
+    ring = pt(TOKEN_RING_MM * s)
+    gap = pt(1.6 * s)
+    x, top = body.left, body.top
+    canvas.setLineWidth(0.7 * s)
+    for element, count in card.requires:
+        for _ in range(count):
+            canvas.setStrokeColor(style.element_ink(element))
+            canvas.setDash(2 * s, 1.2 * s)
+            canvas.circle(x + ring / 2, top - ring / 2, ring / 2, stroke=1, fill=0)
+            canvas.setDash()
+            element_chip(canvas, x + ring / 2, top - ring / 2, ring * 0.3, element, symbol_of(content, element), style, s)
+            x += ring + gap
+    needs = ", ".join(f"{n} {element_name(content, e).lower()}" for e, n in card.requires)
+    draw_text(canvas, f"Needs exactly <b>{needs}</b>. Complete: <b>+{card.magicianship} magicianship</b>, draw a "
+                      "spell.", body.left, body.width, top - ring - pt(1.5 * s), top - ring - body.bottom - pt(1 * s),
+              style, s, largest=7.0, smallest=4.6)
+
+
+def _connexion(canvas: Canvas, box: Box, body: Box, card: NamedConnexion, content: JsmnContent, style: JsmnStyle,
+               s: float) -> None:
+    kind = content.connexion_type(card.connexion_type)
+    ink = style.deck_ink(card.kind)
+    icon = pt(7 * s)
+    interlinked_rings(canvas, body.left + icon / 2, body.top - icon / 2, icon, ink, WHITE)
+    left = body.left + icon + pt(1.5 * s)
+    canvas.setFillColor(style.readable(ink))
+    canvas.setFont(SANS_BOLD, 6.6 * s)
+    canvas.drawString(left, body.top - pt(2.6 * s), f"{kind.name.upper()} CONNEXION")
+    canvas.setFont(SANS, max(4.0, 5.0 * s))
+    canvas.setFillColor(style.muted)
+    canvas.drawString(left, body.top - pt(5.6 * s), "mark this space on your board (not if it is filled)")
+    y = draw_text(canvas, f"<b>When you take it:</b> {_escape(card.text)}", body.left, body.width,
+                  body.top - icon - pt(2 * s), pt(14 * s), style, s, largest=7.6, smallest=5.0)
+    draw_text(canvas, f"<b>Then, lasting:</b> {_escape(kind.text)}", body.left, body.width, y - pt(1.5 * s),
+              y - pt(1.5 * s) - body.bottom, style, s, largest=6.6, smallest=4.4, colour=style.muted)
+
+
+def _book(canvas: Canvas, box: Box, body: Box, card: Book, content: JsmnContent, style: JsmnStyle, s: float) -> None:
+    canvas.setFillColor(style.muted)
+    canvas.setFont(SERIF_ITALIC, 6.6 * s)
+    canvas.drawString(body.left, body.top - pt(2.4 * s), card.author)
+    cost, place, count = {"double": (card.element, card.element, 2), "any": (card.element, ANY, 1),
+                          "convert": (ANY, card.element, 1)}[card.form]
+    r = pt(3.4 * s)
+    y = body.top - pt(5 * s) - r
+    small = 6.2 * s
+    canvas.setFont(SANS_BOLD, small)
+    canvas.setFillColor(style.ink)
+    canvas.drawString(body.left, y - small * 0.35, "DISCARD")
+    x = body.left + pt(11 * s) + r
+    element_chip(canvas, x, y, r, cost, symbol_of(content, cost), style, s)
+    canvas.setFont(SANS, small)
+    canvas.setFillColor(style.ink)
+    canvas.drawString(x + r + pt(1.2 * s), y - small * 0.35, "a card of " + element_name(content, cost).lower()
+                      if cost != ANY else "a card of any element")
+    y -= 2 * r + pt(1.8 * s)
+    canvas.setFont(SANS_BOLD, small)
+    canvas.drawString(body.left, y - small * 0.35, "PLACE")
+    x = body.left + pt(11 * s) + r
+    for _ in range(count):
+        element_chip(canvas, x, y, r, place, symbol_of(content, place), style, s)
+        x += 2 * r + pt(1 * s)
+    canvas.setFont(SANS, small)
+    canvas.setFillColor(style.ink)
+    noun = "token" if count == 1 else "tokens"
+    canvas.drawString(x - r + pt(1.2 * s), y - small * 0.35, f"{count} {element_name(content, place).lower()} {noun}"
+                      if place != ANY else "1 token of any element")
+    draw_text(canvas, f"{_escape(card.text)} Once a turn: then turn it face down. <b>+1 magicianship</b> while "
+                      "you own it.", body.left, body.width, y - r - pt(1.8 * s), y - r - pt(1.8 * s) - body.bottom,
+              style, s, largest=6.4, smallest=4.4, colour=style.muted)
+
+
+def _marseilles(canvas: Canvas, box: Box, body: Box, card: MarseillesCard, content: JsmnContent, style: JsmnStyle,
+                s: float) -> None:
+    canvas.setFillColor(style.muted)
+    canvas.setFont(SERIF_ITALIC, 7.0 * s)
+    canvas.drawString(body.left, body.top - pt(2.4 * s), card.english)
+    icon = pt(7 * s)
+    y = body.top - pt(4.5 * s) - icon / 2
+    thistle_down(canvas, body.left + icon / 2, y, icon, FAIRY_INK, WHITE)
+    big_number(canvas, body.left + icon + pt(5 * s), y, f"+{card.strength}", 12 * s, style.ink)
+    canvas.setFont(SANS_BOLD, max(4.0, 5.0 * s))
+    canvas.setFillColor(style.muted)
+    canvas.drawString(body.left + icon + pt(10 * s), y - pt(0.8 * s), "FAIRY STRENGTH")
+    x2 = body.left + body.width / 2 + pt(3 * s)
+    envelope(canvas, x2 + icon / 2, y, icon * 0.9, style.deck_ink("invitation"), WHITE)
+    big_number(canvas, x2 + icon + pt(3.5 * s), y, str(card.invitations), 12 * s, style.ink)
+    canvas.setFont(SANS_BOLD, max(4.0, 5.0 * s))
+    canvas.setFillColor(style.muted)
+    canvas.drawString(x2 + icon + pt(7 * s), y + pt(0.2 * s), "INVITATIONS")
+    canvas.drawString(x2 + icon + pt(7 * s), y - pt(2.2 * s), "DRAWN")
+    r = pt(3.4 * s)
+    y -= icon / 2 + pt(3 * s) + r
+    canvas.drawString(body.left, y + r + pt(0.8 * s), "ELEMENTS AVAILABLE THIS YEAR")
+    x = body.left + r
+    for element in card.elements:
+        element_chip(canvas, x, y, r, element, symbol_of(content, element), style, s)
+        canvas.setFont(SANS, 5.6 * s)
+        canvas.setFillColor(style.ink)
+        name = content.element(element).name
+        canvas.drawString(x + r + pt(1 * s), y - pt(0.8 * s), name)
+        x += pt(19 * s)
