@@ -60,16 +60,44 @@ def _mandragora_rearrange(state: Any, viewer: int | None, rng: random.Random) ->
     return None if changed == state else changed
 
 
+def _jsmn_rearrange(state: Any, viewer: int | None, rng: random.Random) -> Any:
+    """Before the end, change another seat's private ledger: a feat in front of it (or a completed one) for a
+    feat nobody holds, and the spells it has played for others: its magicianship changes, its view must not."""
+    from companion.rules.jsmn_state import FEATS, SPELLS
+
+    if state.phase == "over":
+        return None
+    others = [s for s in range(len(state.players)) if s != viewer and (state.seats[s].feats or state.seats[s].completed)]
+    if not others:
+        return None
+    seat = rng.choice(others)
+    here = state.seats[seat]
+    free = [f for f in FEATS if f not in state.feats_out()]
+    if not free:
+        return None
+    if here.completed and rng.random() < 0.5:
+        completed = (rng.choice(free),) + here.completed[1:]
+        changed = state.with_seat(seat, completed=completed)
+    else:
+        changed = state.with_seat(seat, feats=((rng.choice(free), here.feats[0][1]),) + here.feats[1:]) \
+            if here.feats else state.with_seat(seat, completed=(rng.choice(free),) + here.completed[1:])
+    if here.spells_played:
+        spells = tuple(rng.choice(list(SPELLS)) for _ in here.spells_played)
+        changed = changed.with_seat(seat, spells_played=spells)
+    return None if changed == state else changed
+
+
 #: Per game: rearrange what ``viewer`` cannot see (None when nothing is hidden from it).
 HIDDEN_REARRANGERS: dict[str, Callable[[Any, int | None, random.Random], Any]] = {
     "fillory": _fillory_rearrange,
     "barony-sorcery": _nothing_hidden,
     "mandragora": _mandragora_rearrange,
+    "jsmn": _jsmn_rearrange,
 }
 
 #: Fewest moves per seeded game on average. Barony: Sorcery tracks only the expansion's explorations
 #: and casts (at most 15 Control tokens and 30 Magic tokens' worth of casts a game), so its games are short.
-MIN_MOVES_PER_GAME: dict[str, int] = {"fillory": 100, "barony-sorcery": 10, "mandragora": 30}
+MIN_MOVES_PER_GAME: dict[str, int] = {"fillory": 100, "barony-sorcery": 10, "mandragora": 30, "jsmn": 80}
 
 
 def _play(module: ModuleType, players: int, seed: int, on_step: Callable[[Any, int, dict[str, Any], Any], None]) -> Any:

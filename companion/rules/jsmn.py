@@ -1,0 +1,249 @@
+"""Jonathan Strange & Mr Norrell rules: the companion's referee for the year loop, the tracks and the
+secret magicianship of a physical game.
+
+The players report what happens at the table (cards drawn and played by id, the card of Marseilles
+revealed), so no move needs randomness; setup uses the injected ``rng`` only for the stack on the wax
+seal and the rows of books and named connexions when the options do not give them. Hands are counts.
+Magicianship is secret (rule jsmn.magicianship.secret): each seat's ledger — its feats of magic with
+their tokens, completed feats, the spells it has played — shows only in its own view until the game
+ends; logs and other views leave those ids out. Confronting the fairy happens inside ``end_turn`` in
+raven years: only a defeat is announced (the game ends at once, every ledger is revealed). Refusals
+carry a sentence and a rule id from ``data/jsmn/rules.toml``. The work is split over ``jsmn_*``:
+:mod:`.jsmn_state` (state, magicianship, JSON), :mod:`.jsmn_moves` (apply: preparation, actions,
+visits, connexions), :mod:`.jsmn_magic` (magic, books, the end of a turn), :mod:`.jsmn_spells`,
+:mod:`.jsmn_end` (the ranking, shared with the calculator), :mod:`.jsmn_play` (advice, random moves),
+:mod:`.jsmn_text` (the move log).
+
+Phases: ``"setup"`` (each seat reports its 3 starting feats) → ``"preparation"`` (``new_year``) →
+``"turn"`` (each seat in prestige order) → ``"preparation"`` … → ``"over"`` (a defeat, or 1817 ended).
+
+``view(state, seat)`` returns a JSON object with these keys (pages are built from it):
+
+- ``game`` ("jsmn"), ``title``, ``phase`` ("setup" | "preparation" | "turn" | "over"), ``you`` (the
+  viewing seat or None), ``over`` (bool), ``winner`` (a seat or None), ``winners`` (seats; empty when
+  nobody wins), ``result`` (the reason once over, else None)
+- ``year`` (1806..1817), ``first_year``, ``last_year``, ``raven_years`` (list), ``raven`` (whether this
+  year's turns end with a confrontation), ``prepared`` (this year's card is revealed)
+- ``fairy`` (his strength now), ``difficulty`` (0, 4 or 8: where he started), ``defeated_by`` (a seat or
+  None), ``reign`` (true once 1817 has ended without a defeat)
+- ``marseilles``: this year's card ``{"id", "name", "english", "strength", "invitations", "elements"}``
+  or None; ``marseilles_revealed`` (ids, oldest first); ``marseilles_left`` (ids still to be revealed)
+- ``available_elements``: the elements that may be placed now (the card plus the turn's study action,
+  Strange's unique action or a spell); ``supply``: ``{element: tokens left}``
+- ``book_row``: the three available books, nearest the prestige track first, each ``{"id", "name",
+  "form", "element", "text"}``; ``named_row``: face-up named connexions ``{"id", "name",
+  "connexion_type", "text"}``
+- ``order``: seats in turn order (prestige, then the stack); ``still_to_play``: seats yet to play this year
+- ``turn``: None, or ``{"seat", "step" ("action" | "visits" | "magic"), "action" (an action id, "unique",
+  "still" or None), "moves", "max_moves", "engagements", "max_engagements", "kings_roads" (unused),
+  "coachman" (a two-location move unused), "long_move", "borrowed" (Segundus's borrowed connexion),
+  "books_used", "advisor_used", "free_tokens" (tokens to place without a discard), "teilo",
+  "pending_connexions"}``
+- ``players``: per seat ``{"seat", "name", "magician", "magician_name", "unique_action", "unique_text",
+  "prestige", "stack" (place in its space's stack from the top, 0 on top), "location" (id or None),
+  "location_name", "covered" (action ids), "connexions" (types), "named" (ids), "books" (ids),
+  "invitations", "introductions", "hand_size" (their sum), "spells" (in hand), "spells_cast" (a count),
+  "feats_in_front" (a count), "feats_completed" (a count), "started" (starting feats reported),
+  "ledger"}``. ``ledger`` is None for another seat until the game is over; for yourself (and for
+  everyone once over) it is ``{"magicianship", "breakdown": [{"cause", "points", "card"}], "feats":
+  [{"id", "name", "magicianship", "requires": {element: n}, "tokens": [elements]}], "completed": [{"id",
+  "name", "magicianship"}], "spells_played": [{"id", "name", "magicianship"}]}``
+
+``score(state)`` before the end shows only prestige (magicianship is secret); once over, each seat's
+magicianship with its breakdown.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Sequence
+
+from .base import Outcome, SetupError, check_players
+from .jsmn_end import Ranking, Standing, rank
+from .jsmn_moves import MOVE_TYPES, apply
+from .jsmn_play import acting_seats, advice, random_legal_move
+from .jsmn_state import (BOOKS, ELEMENTS, FEAT_NEEDS, FEATS, GAME, GAME_ID, LIMITS, MAGICIAN_ORDER, MAGICIANS,
+                         MARSEILLES, NAMED, SPELLS, TRACKS, JsmnState, Seat, ledger, magicianship, state_from_json,
+                         state_to_json)
+from .jsmn_text import describe_move, redact_move
+
+TITLE: str = GAME.title
+MIN_PLAYERS: int = GAME.min_players
+MAX_PLAYERS: int = GAME.max_players
+OPTIONS: dict[str, str] = {
+    "magicians": "Each seat's magician, in seat order (ids: norrell, strange, segundus, redruth); default in that order.",
+    "difficulty": "Where the fairy starts: 0 (default), 4 (experienced) or 8 (foolhardy); with 4 or 8 everyone "
+                  "loses if he is undefeated after 1817.",
+    "first_seat": "The seat whose disc lies on top of the stack on the wax seal (plays first in 1806); "
+                  "default: the stack is shuffled.",
+    "books": "The three books of magic laid out at setup (ids), nearest the prestige track first; default drawn.",
+    "named": "The two named connexions laid out at setup (ids); default drawn.",
+}
+
+State = JsmnState
+
+
+def _pick(option: Any, count: int, known: Mapping[str, Any], what: str, rng: random.Random) -> tuple[str, ...]:
+    if option is None:
+        return tuple(rng.sample(list(known), count))
+    if not isinstance(option, list) or not all(isinstance(x, str) and x in known for x in option):
+        raise SetupError(f"{what} must be a list of {count} ids from: {', '.join(known)}")
+    if len(option) != count or len(set(option)) != count:
+        raise SetupError(f"{what} must name {count} different cards")
+    return tuple(option)
+
+
+def setup(players: Sequence[str], options: Mapping[str, Any] | None = None,
+          rng: random.Random | None = None) -> JsmnState:
+    """A new game in 1806 (rules jsmn.setup.*): discs stacked on the wax seal, two invitations and two
+    introductions in every hand, the fairy at the difficulty's start, rows of books and named connexions."""
+    names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
+    options = {} if options is None else options
+    if not isinstance(options, Mapping):
+        raise SetupError("options must be an object such as {\"difficulty\": 4}")
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise SetupError(f"unknown option {', '.join(map(repr, unknown))}; {TITLE} knows: {', '.join(OPTIONS)}")
+    rng = rng if rng is not None else random.Random()
+    magicians = options.get("magicians", list(MAGICIAN_ORDER[:len(names)]))
+    if not isinstance(magicians, list) or len(magicians) != len(names) or len(set(map(str, magicians))) != len(names) \
+            or not all(m in MAGICIANS for m in magicians):
+        raise SetupError(f"magicians must name a different magician for each of the {len(names)} seats "
+                         f"({', '.join(MAGICIAN_ORDER)})")
+    difficulty = options.get("difficulty", TRACKS.fairy_start)
+    if isinstance(difficulty, bool) or difficulty not in TRACKS.difficulties:
+        raise SetupError(f"difficulty must be one of {', '.join(map(str, TRACKS.difficulties))}")
+    first = options.get("first_seat")
+    stack = list(range(len(names)))
+    rng.shuffle(stack)                       # bottom first
+    if first is not None:
+        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(names):
+            raise SetupError(f"first_seat must be a seat number from 0 to {len(names) - 1}")
+        stack = [s for s in stack if s != first] + [first]
+    arrival = {seat: i + 1 for i, seat in enumerate(stack)}
+    books = _pick(options.get("books"), LIMITS.available_books, BOOKS, "books", rng)
+    named = _pick(options.get("named"), LIMITS.available_named_connexions, NAMED, "named", rng)
+    seats = tuple(Seat(magician=str(m), arrival=arrival[s], invitations=LIMITS.start_invitations,
+                       introductions=LIMITS.start_introductions) for s, m in enumerate(magicians))
+    return JsmnState(players=names, seats=seats, difficulty=int(difficulty), fairy=int(difficulty),
+                     book_row=books, named_row=named, clock=len(names))
+
+
+def _check_viewer(state: JsmnState, seat: int | None) -> None:
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players)):
+        raise ValueError(f"there is no seat {seat!r} in this game")
+
+
+def stack_place(state: JsmnState, seat: int) -> int:
+    """How many discs lie above ``seat``'s on its prestige space (0: on top)."""
+    here = state.seats[seat]
+    return sum(1 for other in state.seats if other.prestige == here.prestige and other.arrival > here.arrival)
+
+
+def _ledger_view(seat: Seat) -> dict[str, Any]:
+    return {"magicianship": magicianship(seat), "breakdown": ledger(seat),
+            "feats": [{"id": fid, "name": FEATS[fid].name, "magicianship": FEATS[fid].magicianship,
+                       "requires": dict(FEAT_NEEDS[fid]), "tokens": list(tokens)} for fid, tokens in seat.feats],
+            "completed": [{"id": fid, "name": FEATS[fid].name, "magicianship": FEATS[fid].magicianship}
+                          for fid in seat.completed],
+            "spells_played": [{"id": s, "name": SPELLS[s].name, "magicianship": SPELLS[s].magicianship}
+                              for s in seat.spells_played]}
+
+
+def _player_view(state: JsmnState, s: int, viewer: int | None, over: bool) -> dict[str, Any]:
+    seat = state.seats[s]
+    magician = MAGICIANS[seat.magician]
+    return {"seat": s, "name": state.players[s], "magician": seat.magician, "magician_name": magician.name,
+            "unique_action": magician.unique_action, "unique_text": magician.unique_text,
+            "prestige": seat.prestige, "stack": stack_place(state, s), "location": seat.location,
+            "location_name": GAME.map.location(seat.location).name if seat.location else None,
+            "covered": list(seat.covered), "connexions": list(seat.connexions), "named": list(seat.named),
+            "books": list(seat.books), "invitations": seat.invitations, "introductions": seat.introductions,
+            "hand_size": seat.hand, "spells": seat.spells, "spells_cast": len(seat.spells_played),
+            "feats_in_front": len(seat.feats), "feats_completed": len(seat.completed), "started": seat.started,
+            "ledger": _ledger_view(seat) if over or viewer == s else None}
+
+
+def _turn_view(state: JsmnState) -> dict[str, Any] | None:
+    t = state.turn
+    if t is None:
+        return None
+    return {"seat": t.seat, "step": t.step, "action": t.action, "moves": t.moves, "max_moves": t.max_moves,
+            "engagements": t.engagements, "max_engagements": t.max_engagements, "kings_roads": t.kings_roads,
+            "coachman": t.coachman and (state.seats[t.seat].has("coachman") or t.borrowed == "coachman"),
+            "long_move": t.long_move, "borrowed": t.borrowed, "books_used": list(t.books_used),
+            "advisor_used": t.advisor_used, "free_tokens": list(t.free_tokens), "teilo": t.teilo,
+            "pending_connexions": t.pending}
+
+
+def view(state: JsmnState, seat: int | None = None) -> dict[str, Any]:
+    """The state as ``seat`` may see it (``None``: the table); the keys are listed in the module docstring."""
+    _check_viewer(state, seat)
+    result = outcome(state)
+    card = state.card
+    return {
+        "game": GAME_ID, "title": TITLE, "phase": state.phase, "you": seat, "over": result.over,
+        "winner": result.winner, "winners": list(result.winners), "result": result.reason if result.over else None,
+        "year": state.year, "first_year": TRACKS.first_year, "last_year": TRACKS.last_year,
+        "raven_years": list(TRACKS.raven_years), "raven": state.year in TRACKS.raven_years,
+        "prepared": state.prepared, "fairy": state.fairy, "difficulty": state.difficulty,
+        "defeated_by": state.defeated_by, "reign": state.phase == "over" and state.defeated_by is None,
+        "marseilles": None if card is None else {"id": card.id, "name": card.name, "english": card.english,
+                                                 "strength": card.strength, "invitations": card.invitations,
+                                                 "elements": list(card.elements)},
+        "marseilles_revealed": list(state.marseilles),
+        "marseilles_left": [c for c in MARSEILLES if c not in state.marseilles],
+        "available_elements": list(state.available_elements()), "supply": state.supply(),
+        "book_row": [{"id": b, "name": BOOKS[b].name, "form": BOOKS[b].form, "element": BOOKS[b].element,
+                      "text": BOOKS[b].text} for b in state.book_row],
+        "named_row": [{"id": n, "name": NAMED[n].name, "connexion_type": NAMED[n].connexion_type,
+                       "text": NAMED[n].text} for n in state.named_row],
+        "order": state.order(), "still_to_play": state.still_to_play() if state.phase == "turn" else [],
+        "turn": _turn_view(state),
+        "players": [_player_view(state, s, seat, result.over) for s in range(len(state.players))],
+    }
+
+
+def standings(state: JsmnState) -> list[Standing]:
+    return [Standing(name, magicianship(state.seats[s]), state.seats[s].prestige, stack_place(state, s))
+            for s, name in enumerate(state.players)]
+
+
+def score(state: JsmnState) -> list[dict[str, Any]]:
+    """Before the end only prestige (magicianship is secret); once over, magicianship with its breakdown."""
+    if state.phase != "over":
+        return [{"seat": s, "name": name, "total": state.seats[s].prestige,
+                 "breakdown": [{"cause": "Prestige (magicianship stays secret until the end)",
+                                "points": state.seats[s].prestige}]}
+                for s, name in enumerate(state.players)]
+    return [{"seat": s, "name": name, "total": magicianship(state.seats[s]),
+             "breakdown": [{"cause": row["cause"], "points": row["points"]} for row in ledger(state.seats[s])]}
+            for s, name in enumerate(state.players)]
+
+
+def outcome(state: JsmnState) -> Outcome:
+    """Over at a defeat or once 1817 ends: highest magicianship, then prestige, then the disc on top.
+    Undefeated after 1817 the fairy reigns: magicianship is still compared (advanced difficulty: all lose)."""
+    if state.phase != "over":
+        return Outcome(over=False)
+    ranking: Ranking = rank(standings(state))
+    if state.defeated_by is not None:
+        who = state.players[state.defeated_by]
+        reason = f"{who} defeated the fairy ({state.fairy}); {ranking.reason}"
+    elif state.difficulty:
+        reason = (f"The fairy reigns over England after {TRACKS.last_year}: with advanced difficulty everyone loses "
+                  f"({ranking.reason})")
+        return Outcome(over=True, winner=None, winners=(), reason=reason)
+    else:
+        reason = (f"The fairy reigns over England after {TRACKS.last_year}: nobody is the greatest magician of the "
+                  f"age; compared: {ranking.reason}")
+    winners = ranking.winners
+    return Outcome(over=True, winner=winners[0] if len(winners) == 1 else None, winners=winners, reason=reason)
+
+
+__all__ = [
+    "GAME_ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "MOVE_TYPES", "OPTIONS", "State", "JsmnState",
+    "setup", "apply", "view", "score", "outcome", "advice", "redact_move", "describe_move", "state_to_json",
+    "state_from_json", "random_legal_move", "acting_seats", "standings", "stack_place", "rank", "Standing",
+    "ELEMENTS",
+]
