@@ -7,11 +7,18 @@ from __future__ import annotations
 from cardgen.catalog.jsmn import GAME_ID
 
 from ..registry import Document
+from .boards import render_boards
 from .deck import render_deck
+from .tokens import render_tokens
 
 DOCUMENTS: tuple[Document, ...] = (
     Document("deck", "deck.pdf", "the seven decks (189 cards: portrait hand cards, landscape table cards), each "
              "with its own back", work=lambda content: len(content.cards), render=render_deck),
+    Document("boards", "boards.pdf", "the four magician boards: silver basin, six action slots, six connexion spaces, "
+             "the unique action", work=lambda content: 1, render=render_boards),
+    Document("tokens", "tokens.pdf", "78 element tokens (13 of each element, each with its own symbol), the year token, "
+             "the fairy disc, the magician pieces and the 44 player discs, two-sided", work=lambda content: 1,
+             render=render_tokens),
 )
 
 __all__ = ["GAME_ID", "DOCUMENTS"]

@@ -1,0 +1,121 @@
+"""Jonathan Strange & Mr Norrell tokens, two-sided (the same picture on both sides), cut on the grid:
+
+- 16 mm squares: the 78 element tokens (13 of each of the six elements, each element with its own symbol
+  and name), the year token, the fairy disc and the four magician pieces (shape, colour and name);
+- 12 mm squares: the 44 player discs (11 in each magician's colour, each colour with its magician's shape).
+
+Counts come from the catalog's component list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.pdfgen.canvas import Canvas
+
+from cardgen.catalog.jsmn import JsmnContent
+
+from ..colour import luminance, shade
+from ..faces import fit_font_size
+from ..imposition import ImpositionSettings, impose, sheet_label
+from ..layout import LayoutError, SheetLayout, plan_layout
+from ..options import BuildError, ResolvedOptions
+from ..pdf import new_canvas, pt
+from ..print_specs import CardSize
+from ..registry import Progress
+from .style import FAIRY_INK, LIGHT_OUTLINE, MAGICIAN_INKS, SANS_BOLD, WHITE, JsmnStyle, style_for
+from .symbols import ELEMENT_DRAWERS, MAGICIAN_DRAWERS, Drawer, hourglass, thistle_down
+
+TOKEN_MM = 16.0
+DISC_MM = 12.0
+TOKEN_SIZE = CardSize("token", TOKEN_MM, TOKEN_MM, "square Strange & Norrell token")
+DISC_SIZE = CardSize("disc", DISC_MM, DISC_MM, "square Strange & Norrell player disc")
+YEAR_INK = "#5A4632"
+DARK_TEXT = "#1E1E28"
+
+
+@dataclass(frozen=True)
+class Token:
+    """A square token: a ground colour, a round picture and a one-word caption."""
+
+    caption: str
+    ink: str
+    picture: Drawer
+    style: JsmnStyle
+    size: CardSize = TOKEN_SIZE
+
+    def _text_ink(self) -> str:
+        if self.style.ink_saver:
+            return shade(self.ink, 0.3)
+        return DARK_TEXT if luminance(self.ink) > 0.4 else WHITE
+
+    def draw(self, canvas: Canvas, bleed_mm: float) -> None:
+        w, b = pt(self.size.width), pt(bleed_mm)
+        text_ink = self._text_ink()
+        if self.style.ink_saver:
+            canvas.setStrokeColor(LIGHT_OUTLINE)
+            canvas.setLineWidth(0.4)
+            canvas.rect(0, 0, w, w, stroke=1, fill=0)
+            ground = WHITE
+        else:
+            canvas.setFillColor(self.ink)
+            canvas.rect(-b, -b, w + 2 * b, w + 2 * b, stroke=0, fill=1)
+            ground = self.ink
+        canvas.setStrokeColor(self.ink if self.style.ink_saver else text_ink)
+        canvas.setLineWidth(0.6 if self.style.ink_saver else 0.4)
+        canvas.circle(w / 2, w / 2, w / 2 - pt(0.9), stroke=1, fill=0)
+        self.picture(canvas, w / 2, w / 2 + w * 0.09, w * 0.5, text_ink, ground)
+        canvas.setFillColor(text_ink)
+        size = fit_font_size(self.caption, SANS_BOLD, w * 0.7, 4.6 * w / pt(TOKEN_MM), 3.0)
+        canvas.setFont(SANS_BOLD, size)
+        canvas.drawCentredString(w / 2, w * 0.2, self.caption)
+
+
+def marker_faces(content: JsmnContent, style: JsmnStyle) -> list[Token]:
+    """The 16 mm sheet: element tokens by element, then the year token, the fairy disc, the magician pieces."""
+    faces: list[Token] = []
+    for element in content.elements:
+        token = Token(element.name.upper(), style.element_ink(element.id), ELEMENT_DRAWERS[element.symbol], style)
+        faces += [token] * content.contents.tokens_per_element
+    faces += [Token("YEAR", YEAR_INK, hourglass, style)] * content.contents.year_tokens
+    faces += [Token("FAIRY", FAIRY_INK, thistle_down, style)] * content.contents.fairy_discs
+    for magician in content.magicians[:content.contents.magician_pieces]:
+        surname = magician.name.split()[-1].upper()
+        faces.append(Token(surname, MAGICIAN_INKS[magician.colour], MAGICIAN_DRAWERS[magician.symbol], style))
+    return faces
+
+
+def disc_faces(content: JsmnContent, style: JsmnStyle) -> list[Token]:
+    """The 12 mm sheet: each magician's discs (action, prestige and connexion discs)."""
+    faces: list[Token] = []
+    for magician in content.magicians:
+        surname = magician.name.split()[-1].upper()
+        disc = Token(surname, MAGICIAN_INKS[magician.colour], MAGICIAN_DRAWERS[magician.symbol], style, DISC_SIZE)
+        faces += [disc] * content.contents.discs_per_colour
+    return faces
+
+
+def token_layout(resolved: ResolvedOptions, size: CardSize) -> SheetLayout:
+    try:
+        return plan_layout(resolved.paper, size, resolved.options.bleed, resolved.specs.sheet)
+    except LayoutError as exc:
+        raise BuildError(str(exc)) from exc
+
+
+def render_tokens(content: JsmnContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
+    options = resolved.options
+    style = style_for(options.ink_saver)
+    markers, discs = marker_faces(content, style), disc_faces(content, style)
+    canvas = new_canvas(path, resolved.paper.width, resolved.paper.height,
+                        title=f"{content.title}: tokens and discs ({resolved.paper.name})",
+                        subject=f"{content.contents.element_tokens} element tokens, the year token, the fairy disc, "
+                                f"{content.contents.magician_pieces} magician pieces ({TOKEN_MM:g} mm) and "
+                                f"{len(discs)} player discs ({DISC_MM:g} mm), the same picture on both sides")
+    settings = ImpositionSettings.from_options(options)
+    impose(canvas, token_layout(resolved, TOKEN_SIZE), resolved.specs.sheet, markers, markers, settings,
+           sheet_label("Strange & Norrell element tokens and markers", unit="tokens"))
+    impose(canvas, token_layout(resolved, DISC_SIZE), resolved.specs.sheet, discs, discs, settings,
+           sheet_label("Strange & Norrell player discs", unit="discs"))
+    canvas.save()
+    progress(1)
