@@ -261,8 +261,8 @@ def main() -> None:
                        ("bare", "bare version read")):
         at_n = args.open_connections if kind == "open" else top
         if (kind, at_n) in cpu_ms:
-            report.info(f"api.server_cpu_ms.{kind}", f"server CPU time per {what} (all processes)", cpu_ms[(kind, at_n)],
-                        "ms", note=f"at {at_n} connections; {os.cpu_count()} cores could serve at most "
+            report.info(f"api.server_cpu_ms.{kind}", f"server CPU time per {what} (all processes)",
+                        cpu_ms[(kind, at_n)], "ms", note=f"at {at_n} connections; {os.cpu_count()} cores could serve at most "
                                    f"{1000 * (os.cpu_count() or 1) / cpu_ms[(kind, at_n)]:,.0f}/s with no load client")
     unexpected = {f"{kind}@{n} {status}": count for (kind, n), tally in results.items()  # 0: still unanswered
                   for status, count in tally.statuses.items() if status not in (0, 200)}  # (shown with the rate)

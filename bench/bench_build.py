@@ -44,6 +44,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
+from build_stages import child_breakdown, stage_order  # noqa: E402
 from figures import Report  # noqa: E402
 
 KIT_RATE_TARGET = 500.0       # cards per second, whole kit, cold
@@ -76,57 +77,6 @@ def _cpu_seconds() -> float:
     """CPU time of this process and of the children it waited for (forked builds)."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-
-
-def child_breakdown(game: str, out: Path) -> dict[str, Any]:
-    """A cold one-process build with a stopwatch round each stage (nested stages overlap: faces
-    include QR drawing, page output includes zlib)."""
-    os.cpu_count = lambda: 1
-    import zlib
-    from collections import Counter
-
-    from reportlab.pdfbase import pdfdoc
-    from reportlab.pdfgen.canvas import Canvas
-
-    import importlib
-
-    from cardgen.render import BuildOptions, game_documents, plan_build, qr
-    from cardgen.render import imposition
-    build_module = importlib.import_module("cardgen.render.build")  # the package's ``build`` is a function
-    game_documents()
-    spent: Counter[str] = Counter()
-
-    def timed(owner: Any, name: str, stage: str) -> None:
-        inner = getattr(owner, name)
-
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            began = time.perf_counter()
-            try:
-                return inner(*args, **kwargs)
-            finally:
-                spent[stage] += time.perf_counter() - began
-        setattr(owner, name, wrapper)
-    timed(qr, "encode", "QR encoding")
-    timed(Canvas, "save", "page output (serialising, zlib)")
-    compress = zlib.compress
-    pdfdoc.zlib = type("zlib", (), {"compress": staticmethod(compress), "decompress": staticmethod(zlib.decompress)})
-    timed(pdfdoc.zlib, "compress", "  of which zlib")
-    timed(imposition, "draw_face", "card faces (fronts and backs)")
-    for name in ("draw_crop_marks", "draw_registration", "draw_sheet_label"):
-        timed(imposition, name, "sheet furniture (crop and registration marks, labels)")
-    draw_qr = qr.draw_qr
-    for module in list(sys.modules.values()):  # the faces import draw_qr by name
-        if getattr(module, "draw_qr", None) is draw_qr and module.__name__.startswith("cardgen.render."):
-            timed(module, "draw_qr", "  of which QR drawing")
-    started = began = time.perf_counter()
-    plan = plan_build(BuildOptions(game=game, out_dir=out))
-    spent["data (catalog, print specs)"] = time.perf_counter() - began
-    for item in plan.documents:
-        began = time.perf_counter()
-        build_module._write_documents(plan, (item,), None)
-        spent[f"document {item.document.filename}"] = time.perf_counter() - began
-    return {"stages": {name: seconds * 1000 for name, seconds in spent.items()},
-            "total_ms": (time.perf_counter() - started) * 1000}
 
 
 def child_one_process(game: str, out: Path) -> dict[str, Any]:
@@ -285,7 +235,7 @@ def kit_figures(report: Report, games: list[str], repeats: int, work: Path) -> N
                       "total_ms")["stages"]
         report.info(f"kit.{game}.stages", f"{game}: where a cold one-process build goes (ms)", sum(
             v for k, v in stages.items() if k.startswith("document") or k.startswith("data")), "ms",
-            note="; ".join(f"{name.strip()} {stages[name]:.0f}" for name in sorted(stages, key=_stage_order)))
+            note="; ".join(f"{name.strip()} {stages[name]:.0f}" for name in sorted(stages, key=stage_order)))
         rebuilds = []
         for i in range(repeats):
             folder = work / f"rebuild-{game}-{i}"
@@ -301,14 +251,6 @@ def kit_figures(report: Report, games: list[str], repeats: int, work: Path) -> N
         report.info("kit.parallel_speedup", "whole kit: one process ÷ a forked process per game",
                     single["build_s"] / whole["build_s"], "×",
                     note=f"{single['build_s'] * 1000:.0f} ms vs {whole['build_s'] * 1000:.0f} ms on {os.cpu_count()} cores")
-
-
-_STAGES = ("data", "QR encoding", "card faces", "  of which QR drawing", "sheet furniture", "page output",
-           "  of which zlib", "document")
-
-
-def _stage_order(name: str) -> int:
-    return next(i for i, start in enumerate(_STAGES) if name.startswith(start))
 
 
 def _items_of(game: str) -> int:
