@@ -395,8 +395,8 @@ def test_layout_that_cannot_fit_is_a_clear_error() -> None:
      "base URL must start with http:// or https:// and name a host, got 'ftp://files.example'"),
     (dict(base_url="http://host/?x=1"), "base URL must not carry a query or fragment, got 'http://host/?x=1'"),
     (dict(game="barony"), "unknown game 'barony' (known: fillory, mandragora, barony-sorcery, jsmn, or all)"),
-    (dict(documents=("poster",)), "unknown document 'poster' (known: deck, player-sheet, reference, score-pad, setup, tiles, "
-                                        "tokens)"),
+    (dict(documents=("poster",)), "unknown document 'poster' (known: boards, deck, map, player-sheet, reference, score-pad, "
+                                        "setup, tally, tiles, tokens)"),
 ])
 def test_bad_options_are_build_errors(options: dict, message: str) -> None:
     with pytest.raises(BuildError) as caught:

@@ -1,0 +1,154 @@
+"""The Jonathan Strange & Mr Norrell quick reference: a year, a turn, visits, magic, confronting the fairy and
+scoring, then the elements, actions and connexions, and the notes on the rulebook. All wording comes from
+the catalog's rule entries, actions, connexion types and data notes (our own words).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table
+
+from cardgen.catalog.jsmn import JsmnContent
+
+from ..colour import tint
+from ..documents import grid_style, note_markup, render_flowing_document
+from ..options import ResolvedOptions
+from ..pdf import pt
+from ..registry import Progress
+from .style import MAGICIAN_INKS, SANS, SANS_BOLD, SERIF_BOLD, JsmnStyle, style_for
+from .symbols import ELEMENT_DRAWERS, MAGICIAN_DRAWERS, Drawer
+
+SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("A year", ("year.sequence", "year.advance", "year.marseilles", "year.books", "turn.order", "turn.next",
+                "prestige.stack")),
+    ("A turn", ("turn.steps", "action.choose", "action.covered", "action.still", "tidy.draw", "hand.limit",
+                "tidy.reset")),
+    ("Visits", ("visit.limits", "move.path", "move.first", "move.london", "engage.location", "engage.invitation",
+                "feat.take", "engage.introduction", "connexion.gain", "connexion.limit", "connexion.named",
+                "connexion.filled")),
+    ("Magic", ("magic.discard", "magic.available", "magic.place", "magic.exact", "magic.supply",
+               "magic.spell-elements", "feat.complete", "book.use", "book.forms", "book.once", "spell.cast",
+               "spell.discard", "spell.timing")),
+    ("Confronting the fairy", ("fairy.track", "fairy.confront", "fairy.defeat", "difficulty.advanced")),
+    ("Scoring", ("magicianship.total", "magicianship.secret", "end.total", "end.tie", "end.reign")),
+)
+
+
+class _Styles:
+    def __init__(self, style: JsmnStyle) -> None:
+        ink, muted = style.ink, style.muted
+        self.title = ParagraphStyle("title", fontName=SERIF_BOLD, fontSize=22, leading=26, textColor=ink)
+        self.subtitle = ParagraphStyle("subtitle", fontName=SANS, fontSize=9, leading=12, textColor=muted)
+        self.h2 = ParagraphStyle("h2", fontName=SERIF_BOLD, fontSize=13, leading=16, textColor=ink, spaceBefore=6,
+                                 spaceAfter=2)
+        self.body = ParagraphStyle("body", fontName=SANS, fontSize=8.6, leading=11, textColor=ink)
+        self.cell = ParagraphStyle("cell", fontName=SANS, fontSize=8.2, leading=10.2, textColor=ink)
+        self.cell_bold = ParagraphStyle("cellb", parent=self.cell, fontName=SANS_BOLD)
+        self.header_fill = "#FFFFFF" if style.ink_saver else tint("#23233F", 0.85)
+        self.zebra = None if style.ink_saver else "#F6F3EC"
+
+
+class Picture(Flowable):  # type: ignore[misc]  # ReportLab ships no type information
+    """A symbol as a table cell, ``size`` points square."""
+
+    def __init__(self, draw: Drawer, size: float, ink: str) -> None:
+        super().__init__()
+        self.draw_symbol, self.size, self.ink = draw, size, ink
+        self.width = self.height = size
+
+    def draw(self) -> None:
+        self.draw_symbol(self.canv, self.size / 2, self.size / 2, self.size, self.ink, "#FFFFFF")
+
+
+def _short(title: str) -> str:
+    return title.split(": ", 1)[-1]
+
+
+def _rules(content: JsmnContent, s: _Styles, names: tuple[str, ...], width: float) -> Table:
+    rows = [[Paragraph(escape(_short(content.rule("jsmn." + n).title)), s.cell_bold),
+             Paragraph(escape(content.rule("jsmn." + n).text), s.cell)] for n in names]
+    table = Table(rows, colWidths=[pt(38), width - pt(38)])
+    table.setStyle(grid_style("#FFFFFF", None, header=False, valign="TOP"))
+    return table
+
+
+def _elements(content: JsmnContent, s: _Styles, style: JsmnStyle, width: float) -> Table:
+    row: list[Any] = []
+    for element in content.elements:
+        row.append([Picture(ELEMENT_DRAWERS[element.symbol], pt(7), style.element_ink(element.id)),
+                    Paragraph(f"<b>{element.name}</b><br/>{escape(element.symbol_name)}", s.cell)])
+    row.append([Picture(ELEMENT_DRAWERS[content.any_element_symbol], pt(7), style.ink),
+                Paragraph("<b>Any element</b><br/>compass rose", s.cell)])
+    table = Table([row], colWidths=[width / len(row)] * len(row))
+    table.setStyle(grid_style("#FFFFFF", None, header=False, valign="TOP"))
+    return table
+
+
+def _actions(content: JsmnContent, s: _Styles, style: JsmnStyle, width: float) -> Table:
+    rows: list[list[Any]] = [[Paragraph(h, s.cell_bold) for h in ("", "Action", "What it does")]]
+    for action in content.actions:
+        rows.append(["", Paragraph(f"<b>{escape(action.name)}</b>", s.cell), Paragraph(escape(action.text), s.cell)])
+    for magician in content.magicians:
+        rows.append([Picture(MAGICIAN_DRAWERS[magician.symbol], pt(5.5), MAGICIAN_INKS[magician.colour]),
+                     Paragraph(f"<b>{escape(magician.name)}</b>: {escape(magician.unique_action)}", s.cell),
+                     Paragraph(escape(magician.unique_text), s.cell)])
+    table = Table(rows, colWidths=[pt(8), pt(55), width - pt(63)], repeatRows=1)
+    table.setStyle(grid_style(s.header_fill, s.zebra))
+    return table
+
+
+def _connexions(content: JsmnContent, s: _Styles, width: float) -> Table:
+    rows: list[list[Any]] = [[Paragraph(h, s.cell_bold) for h in ("Connexion", "Lasting effect", "Named connexions")]]
+    for kind in content.connexion_types:
+        named = [c.name for c in content.named_connexions if c.connexion_type == kind.id]
+        rows.append([Paragraph(f"<b>{escape(kind.name)}</b>", s.cell), Paragraph(escape(kind.text), s.cell),
+                     Paragraph(escape(", ".join(named)) or "\u2013", s.cell)])
+    table = Table(rows, colWidths=[pt(30), width - pt(72), pt(42)], repeatRows=1)
+    table.setStyle(grid_style(s.header_fill, s.zebra))
+    return table
+
+
+def reference_story(content: JsmnContent, resolved: ResolvedOptions, width: float) -> list[Flowable]:
+    style = style_for(resolved.options.ink_saver)
+    s = _Styles(style)
+    t = content.tracks
+    ravens = ", ".join(str(y) for y in t.raven_years)
+    story: list[Flowable] = [
+        Paragraph(escape(content.title), s.title),
+        Paragraph(f"Quick reference \u00b7 {content.min_players}\u2013{content.max_players} players \u00b7 "
+                  f"{t.first_year}\u2013{t.last_year} \u00b7 confront the fairy in {ravens} \u00b7 fairy starts on "
+                  f"{t.fairy_start} (advanced: {' or '.join(str(v) for v in t.fairy_advanced)})", s.subtitle),
+    ]
+    for heading, names in SECTIONS:
+        story.append(KeepTogether([Paragraph(heading, s.h2), _rules(content, s, names, width)]))
+    m = content.magicianship
+    story.append(Paragraph(f"<b>Magicianship at a glance:</b> each completed feat {'/'.join(map(str, m.feat_values))}; "
+                           f"each book of magic +{m.book}; the pupil +{m.pupil}; each played spell that grants it "
+                           f"+{m.spell}.", s.body))
+    story += [KeepTogether([Paragraph("The six elements", s.h2), _elements(content, s, style, width)]),
+              KeepTogether([Paragraph("Actions", s.h2), _actions(content, s, style, width)]),
+              KeepTogether([Paragraph("Connexions", s.h2),
+                            Paragraph(f"Connexion spaces on the prestige track: "
+                                      f"{', '.join(str(v) for v in t.connexion_spaces)}.", s.body),
+                            Spacer(1, pt(1)), _connexions(content, s, width)])]
+    rows = [[Paragraph("Concerns", s.cell_bold), Paragraph("What the rulebook says and how we read it", s.cell_bold)]]
+    for note in content.notes:
+        label = content.subject_label(note.subject)
+        rows.append([Paragraph(escape(label[:1].upper() + label[1:]), s.cell_bold),
+                     Paragraph(note_markup(note, flagged=True), s.cell)])
+    table = Table(rows, colWidths=[pt(34), width - pt(34)], repeatRows=1)
+    table.setStyle(grid_style(s.header_fill, s.zebra))
+    story += [Paragraph("Notes on the rulebook", s.h2), table]
+    return story
+
+
+def render_reference(content: JsmnContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
+    render_flowing_document(path, resolved.paper, title=f"{content.title}: quick reference",
+                            subject="A year, a turn, visits, magic, confronting the fairy, scoring, notes",
+                            footer=f"{content.title} \u00b7 quick reference",
+                            story=lambda width: reference_story(content, resolved, width))
+    progress(1)
