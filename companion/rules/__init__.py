@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import barony_sorcery, fillory, mandragora
+from . import barony_sorcery, fillory, jsmn, mandragora
 from .base import IllegalMove, Outcome, SetupError
 
 GAMES: dict[str, ModuleType] = {fillory.GAME_ID: fillory, mandragora.GAME_ID: mandragora,
-                                 barony_sorcery.GAME_ID: barony_sorcery}
+                                 barony_sorcery.GAME_ID: barony_sorcery, jsmn.GAME_ID: jsmn}
 
 
 def rules_for(game: str) -> ModuleType:

@@ -2,8 +2,9 @@
 secret magicianship of a physical game.
 
 The players report what happens at the table (cards drawn and played by id, the card of Marseilles
-revealed), so no move needs randomness; setup uses the injected ``rng`` only for the stack on the wax
-seal and the rows of books and named connexions when the options do not give them. Hands are counts.
+revealed, the rows laid out at setup), so neither setup nor any move needs randomness: the stack on the
+wax seal is given by the options (``stack`` or ``first_seat``), the rows of books and named connexions by
+the options or the first ``new_year``. Hands are counts.
 Magicianship is secret (rule jsmn.magicianship.secret): each seat's ledger — its feats of magic with
 their tokens, completed feats, the spells it has played — shows only in its own view until the game
 ends; logs and other views leave those ids out. Confronting the fairy happens inside ``end_turn`` in
@@ -34,11 +35,11 @@ Phases: ``"setup"`` (each seat reports its 3 starting feats) → ``"preparation"
   "form", "element", "text"}``; ``named_row``: face-up named connexions ``{"id", "name",
   "connexion_type", "text"}``
 - ``order``: seats in turn order (prestige, then the stack); ``still_to_play``: seats yet to play this year
-- ``turn``: None, or ``{"seat", "step" ("action" | "visits" | "magic"), "action" (an action id, "unique",
+- ``turn``: ``{"seat", "step" ("action" | "visits" | "magic"), "action" (an action id, "unique",
   "still" or None), "moves", "max_moves", "engagements", "max_engagements", "kings_roads" (unused),
   "coachman" (a two-location move unused), "long_move", "borrowed" (Segundus's borrowed connexion),
   "books_used", "advisor_used", "free_tokens" (tokens to place without a discard), "teilo",
-  "pending_connexions"}``
+  "pending_connexions"}``; between turns (setup, preparation, the end) every one of these is None
 - ``players``: per seat ``{"seat", "name", "magician", "magician_name", "unique_action", "unique_text",
   "prestige", "stack" (place in its space's stack from the top, 0 on top), "location" (id or None),
   "location_name", "covered" (action ids), "connexions" (types), "named" (ids), "books" (ids),
@@ -74,18 +75,35 @@ OPTIONS: dict[str, str] = {
     "magicians": "Each seat's magician, in seat order (ids: norrell, strange, segundus, redruth); default in that order.",
     "difficulty": "Where the fairy starts: 0 (default), 4 (experienced) or 8 (foolhardy); with 4 or 8 everyone "
                   "loses if he is undefeated after 1817.",
-    "first_seat": "The seat whose disc lies on top of the stack on the wax seal (plays first in 1806); "
-                  "default: the stack is shuffled.",
-    "books": "The three books of magic laid out at setup (ids), nearest the prestige track first; default drawn.",
-    "named": "The two named connexions laid out at setup (ids); default drawn.",
+    "first_seat": "The seat whose disc lies on top of the shuffled stack on the wax seal (plays first in 1806); "
+                  "the others lie below it in seat order. Default 0.",
+    "stack": "The whole stack on the wax seal as seat numbers, top first (instead of first_seat).",
+    "books": "The three books of magic laid out at setup (ids), nearest the prestige track first; default: "
+             "reported with the first new_year.",
+    "named": "The two named connexions laid out at setup (ids); default: reported with the first new_year.",
 }
 
 State = JsmnState
 
 
-def _pick(option: Any, count: int, known: Mapping[str, Any], what: str, rng: random.Random) -> tuple[str, ...]:
+def _stack(options: Mapping[str, Any], players: int) -> list[int]:
+    """The discs on the wax seal from the top down: option ``stack``, else ``first_seat`` (default 0) on top
+    and the others below it in seat order."""
+    if "stack" in options:
+        stack = options["stack"]
+        if not isinstance(stack, list) or sorted(stack) != list(range(players)) or \
+                any(isinstance(s, bool) for s in stack):
+            raise SetupError(f"stack must list every seat number from 0 to {players - 1} once, top first")
+        return list(stack)
+    first = options.get("first_seat", 0)
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
+        raise SetupError(f"first_seat must be a seat number from 0 to {players - 1}")
+    return [first] + [s for s in range(players) if s != first]
+
+
+def _pick(option: Any, count: int, known: Mapping[str, Any], what: str) -> tuple[str, ...]:
     if option is None:
-        return tuple(rng.sample(list(known), count))
+        return ()
     if not isinstance(option, list) or not all(isinstance(x, str) and x in known for x in option):
         raise SetupError(f"{what} must be a list of {count} ids from: {', '.join(known)}")
     if len(option) != count or len(set(option)) != count:
@@ -104,7 +122,6 @@ def setup(players: Sequence[str], options: Mapping[str, Any] | None = None,
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
         raise SetupError(f"unknown option {', '.join(map(repr, unknown))}; {TITLE} knows: {', '.join(OPTIONS)}")
-    rng = rng if rng is not None else random.Random()
     magicians = options.get("magicians", list(MAGICIAN_ORDER[:len(names)]))
     if not isinstance(magicians, list) or len(magicians) != len(names) or len(set(map(str, magicians))) != len(names) \
             or not all(m in MAGICIANS for m in magicians):
@@ -113,16 +130,10 @@ def setup(players: Sequence[str], options: Mapping[str, Any] | None = None,
     difficulty = options.get("difficulty", TRACKS.fairy_start)
     if isinstance(difficulty, bool) or difficulty not in TRACKS.difficulties:
         raise SetupError(f"difficulty must be one of {', '.join(map(str, TRACKS.difficulties))}")
-    first = options.get("first_seat")
-    stack = list(range(len(names)))
-    rng.shuffle(stack)                       # bottom first
-    if first is not None:
-        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(names):
-            raise SetupError(f"first_seat must be a seat number from 0 to {len(names) - 1}")
-        stack = [s for s in stack if s != first] + [first]
-    arrival = {seat: i + 1 for i, seat in enumerate(stack)}
-    books = _pick(options.get("books"), LIMITS.available_books, BOOKS, "books", rng)
-    named = _pick(options.get("named"), LIMITS.available_named_connexions, NAMED, "named", rng)
+    top_down = _stack(options, len(names))
+    arrival = {seat: len(names) - i for i, seat in enumerate(top_down)}
+    books = _pick(options.get("books"), LIMITS.available_books, BOOKS, "books")
+    named = _pick(options.get("named"), LIMITS.available_named_connexions, NAMED, "named")
     seats = tuple(Seat(magician=str(m), arrival=arrival[s], invitations=LIMITS.start_invitations,
                        introductions=LIMITS.start_introductions) for s, m in enumerate(magicians))
     return JsmnState(players=names, seats=seats, difficulty=int(difficulty), fairy=int(difficulty),
@@ -164,10 +175,15 @@ def _player_view(state: JsmnState, s: int, viewer: int | None, over: bool) -> di
             "ledger": _ledger_view(seat) if over or viewer == s else None}
 
 
-def _turn_view(state: JsmnState) -> dict[str, Any] | None:
+TURN_KEYS: tuple[str, ...] = ("seat", "step", "action", "moves", "max_moves", "engagements", "max_engagements",
+                              "kings_roads", "coachman", "long_move", "borrowed", "books_used", "advisor_used",
+                              "free_tokens", "teilo", "pending_connexions")
+
+
+def _turn_view(state: JsmnState) -> dict[str, Any]:
     t = state.turn
     if t is None:
-        return None
+        return dict.fromkeys(TURN_KEYS)
     return {"seat": t.seat, "step": t.step, "action": t.action, "moves": t.moves, "max_moves": t.max_moves,
             "engagements": t.engagements, "max_engagements": t.max_engagements, "kings_roads": t.kings_roads,
             "coachman": t.coachman and (state.seats[t.seat].has("coachman") or t.borrowed == "coachman"),

@@ -63,6 +63,14 @@ def _starting_feats(state: JsmnState, seat: int, move: Mapping[str, Any]) -> Jsm
     return replace(state, phase="preparation") if all(s.started for s in state.seats) else state
 
 
+def _row(move: Mapping[str, Any], name: str, known: Mapping[str, Any], count: int) -> tuple[str, ...]:
+    """The face-up row laid out at setup, reported with the first year's preparation (rule jsmn.setup.rows)."""
+    ids = field(move, name, list)
+    if len(ids) != count or len(set(map(str, ids))) != count or not all(i in known for i in ids):
+        raise refuse(f"'{name}' must name the {count} different cards laid out at setup", "jsmn.setup.rows")
+    return tuple(str(i) for i in ids)
+
+
 def _new_year(state: JsmnState, move: Mapping[str, Any]) -> JsmnState:
     if state.phase == "setup":
         raise refuse("every player reports their three starting feats first", "jsmn.setup.hand")
@@ -88,8 +96,12 @@ def _new_year(state: JsmnState, move: Mapping[str, Any]) -> JsmnState:
             if book in discard:  # the deck was empty: the discard pile became the deck
                 discard = ()
             row = row + (book,)
-    elif move.get("book") is not None:
-        raise refuse("no book is revealed in the first year", "jsmn.year.books")
+    else:
+        if move.get("book") is not None:
+            raise refuse("no book is revealed in the first year", "jsmn.year.books")
+        row = row or _row(move, "books", BOOKS, LIMITS.available_books)
+        state = replace(state, named_row=state.named_row or _row(move, "named", NAMED,
+                                                                  LIMITS.available_named_connexions))
     fairy = min(TRACKS.fairy_length, state.fairy + MARSEILLES[card].strength)
     state = replace(state, year=year, marseilles=state.marseilles + (card,), fairy=fairy, book_row=row,
                     book_discard=discard, played=(), phase="turn", prepared=True)
