@@ -37,17 +37,68 @@ def rank(players: Sequence[Standing]) -> Ranking:
     tied_magic = [i for i in order if players[i].magicianship == best.magicianship]
     tied_prestige = [i for i in tied_magic if players[i].prestige == best.prestige]
     if len(winners) > 1:
-        decided, why = "shared", (f"{_names(players, winners)} tie on {best.magicianship} magicianship, "
+        decided, why = "shared", (f"{_names(players, sorted(winners))} tie on {best.magicianship} magicianship, "
                                   f"{best.prestige} prestige and their place in the stack")
     elif len(tied_magic) == 1:
         decided, why = "magicianship", f"{best.name} has the most magicianship: {best.magicianship}"
     elif len(tied_prestige) == 1:
-        decided, why = "prestige", (f"{_names(players, tied_magic)} tie on {best.magicianship} magicianship; "
+        decided, why = "prestige", (f"{_names(players, sorted(tied_magic))} tie on {best.magicianship} magicianship; "
                                     f"{best.name} is higher on the prestige track ({best.prestige})")
     else:
-        decided, why = "stack", (f"{_names(players, tied_prestige)} tie on {best.magicianship} magicianship and "
+        decided, why = "stack", (f"{_names(players, sorted(tied_prestige))} tie on {best.magicianship} magicianship and "
                                  f"{best.prestige} prestige; {best.name}'s disc is on top")
     return Ranking(order=order, winners=winners, decided_by=decided, reason=why)
+
+
+@dataclass(frozen=True)
+class Pad:
+    """One player's private tally sheet (what the calculator is sent)."""
+
+    name: str
+    feats: tuple[int, ...]      # the magicianship of each completed feat
+    books: int
+    pupil: bool
+    spell_magicianship: int
+    prestige: int
+    stack: int
+
+
+def tally(pad: Pad, book: int = 1, pupil: int = 3) -> list[dict[str, object]]:
+    """A pad's magicianship, one row per source (rule jsmn.magicianship.total)."""
+    rows: list[dict[str, object]] = []
+    if pad.feats:
+        rows.append({"cause": f"Completed feats of magic: {' + '.join(map(str, pad.feats))}", "points": sum(pad.feats),
+                     "rule": "jsmn.feat.complete"})
+    if pad.books:
+        rows.append({"cause": f"Books of magic: {pad.books} × {book}", "points": pad.books * book,
+                     "rule": "jsmn.magicianship.total"})
+    if pad.pupil:
+        rows.append({"cause": "Pupil", "points": pupil, "rule": "jsmn.connexion.pupil"})
+    if pad.spell_magicianship:
+        rows.append({"cause": "Played spells that grant magicianship", "points": pad.spell_magicianship,
+                     "rule": "jsmn.spell.magicianship"})
+    return rows
+
+
+def calculate(fairy: int, pads: Sequence[Pad], book: int = 1, pupil: int = 3) -> dict[str, object]:
+    """The calculator's answer: each magicianship with its breakdown, whether the fairy is defeated, the winner."""
+    players: list[dict[str, object]] = []
+    standings: list[Standing] = []
+    for pad in pads:
+        rows = tally(pad, book, pupil)
+        total = sum(int(str(row["points"])) for row in rows)
+        players.append({"name": pad.name, "magicianship": total, "breakdown": rows, "reaches_fairy": total >= fairy,
+                        "prestige": pad.prestige, "stack": pad.stack})
+        standings.append(Standing(pad.name, total, pad.prestige, pad.stack))
+    ranking = rank(standings)
+    defeated = any(p["reaches_fairy"] for p in players)
+    fairy_text = (f"The fairy ({fairy}) is defeated." if defeated else
+                  f"Nobody reaches the fairy's strength ({fairy}): he is not defeated (after 1817 he reigns; "
+                  "magicianship is still compared).")
+    return {"fairy_strength": fairy, "defeated": defeated, "players": players, "winners": list(ranking.winners),
+            "winner_names": [pads[i].name for i in ranking.winners], "decided_by": ranking.decided_by,
+            "reason": ranking.reason, "fairy": fairy_text,
+            "rule": "jsmn.end.tie" if ranking.decided_by in ("prestige", "stack") else "jsmn.end.total"}
 
 
 def _names(players: Sequence[Standing], seats: Sequence[int]) -> str:
@@ -55,4 +106,4 @@ def _names(players: Sequence[Standing], seats: Sequence[int]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-__all__ = ["Ranking", "Standing", "rank"]
+__all__ = ["Pad", "Ranking", "Standing", "calculate", "rank", "tally"]

@@ -14,9 +14,9 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from . import barony_sorcery, fillory, mandragora
+from . import barony_sorcery, fillory, jsmn, mandragora
 
-CALCULATORS: tuple[ModuleType, ...] = (fillory, mandragora, barony_sorcery)
+CALCULATORS: tuple[ModuleType, ...] = (fillory, mandragora, barony_sorcery, jsmn)
 
 
 def request_models() -> tuple[Any, ...]:

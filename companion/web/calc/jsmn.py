@@ -1,0 +1,103 @@
+"""``POST /api/calc/jsmn``: Jonathan Strange & Mr Norrell's end of game from the players' private tallies.
+
+Each player's magicianship (completed feats, books of magic, pupil, spells that grant magicianship) with
+its breakdown, whether anyone reaches the fairy's strength, and the winner with the tie-break used
+(magicianship, then prestige, then the disc on top of the stack: rules jsmn.end.total, jsmn.end.tie). The
+sums are :func:`companion.rules.jsmn_end.calculate`, the ranking the tracked game's own.
+Shape problems answer 400; a tally no game could reach (a feat worth other than 2-5, more feats, books or
+magicianship spells than the game has, a stack that is not one disc per place) answers 422 with the rule.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from flask import Response, jsonify
+from pydantic import Field
+
+from companion.rules.jsmn_end import Pad, calculate
+from companion.rules.jsmn_state import BOOK_VALUE, GAME, PUPIL, SPELLS
+from companion.web.api import ApiError, bp, parse_body
+from companion.web.openapi import RequestBody, errors, json_body, request_body
+
+FEAT_VALUES: tuple[int, ...] = GAME.magicianship.feat_values
+MAGICIANSHIP_SPELLS: int = sum(1 for spell in SPELLS.values() if spell.magicianship)
+
+
+class JsmnPlayerTally(RequestBody):
+    name: str = Field(min_length=1, max_length=40)
+    feats: list[int] = Field(default_factory=list, max_length=GAME.contents.feats,
+                             description="the magicianship of each completed feat of magic (2 to 5)")
+    books: int = Field(default=0, ge=0, le=GAME.contents.books, description="books of magic in front of the player")
+    pupil: bool = Field(default=False, description="whether the player has the pupil connexion")
+    spell_magicianship: int = Field(default=0, ge=0, le=MAGICIANSHIP_SPELLS,
+                                    description="magicianship from played spells that grant it")
+    prestige: int = Field(default=0, ge=0, le=GAME.tracks.prestige_length, description="space on the prestige track")
+    stack: int = Field(default=0, ge=0, le=GAME.max_players - 1,
+                       description="the disc's place in its prestige space's stack, from the top (0: on top)")
+
+
+class JsmnEndRequest(RequestBody):
+    fairy_strength: int = Field(ge=0, le=GAME.tracks.fairy_length, description="the fairy track now")
+    players: list[JsmnPlayerTally] = Field(min_length=GAME.min_players, max_length=GAME.max_players,
+                                           description="every player at the table")
+
+
+#: The nested model too: the OpenAPI document lists each under components/schemas.
+REQUEST_MODELS = (JsmnEndRequest, JsmnPlayerTally)
+
+_BREAKDOWN = {"type": "array", "items": {"type": "object", "properties": {
+    "cause": {"type": "string"}, "points": {"type": "integer"}, "rule": {"type": "string"}}}}
+_ANSWER = {"type": "object", "properties": {
+    "fairy_strength": {"type": "integer"}, "defeated": {"type": "boolean"}, "fairy": {"type": "string"},
+    "players": {"type": "array", "items": {"type": "object", "properties": {
+        "name": {"type": "string"}, "magicianship": {"type": "integer"}, "breakdown": _BREAKDOWN,
+        "reaches_fairy": {"type": "boolean"}, "prestige": {"type": "integer"}, "stack": {"type": "integer"}}}},
+    "winners": {"type": "array", "items": {"type": "integer"}},
+    "winner_names": {"type": "array", "items": {"type": "string"}},
+    "decided_by": {"type": "string", "enum": ["magicianship", "prestige", "stack", "shared"]},
+    "reason": {"type": "string"}, "rule": {"type": "string"}}}
+
+OPENAPI_PATHS: dict[str, Any] = {
+    "/api/calc/jsmn": {"post": {
+        "summary": "Jonathan Strange & Mr Norrell: each magicianship, whether the fairy is defeated, the winner",
+        "requestBody": request_body(JsmnEndRequest),
+        "responses": {"200": json_body(_ANSWER, "magicianship with breakdowns and the winner"), **errors(400, 422)}}},
+}
+
+
+def _check(body: JsmnEndRequest, names: list[str]) -> None:
+    if any(not name for name in names):
+        raise ApiError(422, "every player needs a name")
+    if len({name.casefold() for name in names}) != len(names):
+        raise ApiError(422, "player names must be different")
+    for player, name in zip(body.players, names):
+        wrong = [v for v in player.feats if v not in FEAT_VALUES]
+        if wrong:
+            raise ApiError(422, f"{name}: a feat of magic is worth 2, 3, 4 or 5 magicianship, not {wrong[0]}",
+                           "jsmn.magicianship.total")
+    totals = {"feats": (sum(len(p.feats) for p in body.players), GAME.contents.feats, "feats of magic"),
+              "books": (sum(p.books for p in body.players), GAME.contents.books, "books of magic"),
+              "spells": (sum(p.spell_magicianship for p in body.players), MAGICIANSHIP_SPELLS,
+                         "spells that grant magicianship")}
+    for count, most, what in totals.values():
+        if count > most:
+            raise ApiError(422, f"{count} {what} in all, but the game has {most}", "jsmn.components")
+    spaces: dict[int, list[int]] = defaultdict(list)
+    for player in body.players:
+        spaces[player.prestige].append(player.stack)
+    for prestige, stack in spaces.items():
+        if sorted(stack) != list(range(len(stack))):
+            raise ApiError(422, f"the {len(stack)} disc(s) on prestige {prestige} must have stack places "
+                                f"{', '.join(map(str, range(len(stack))))} (0 on top), one each", "jsmn.prestige.stack")
+
+
+@bp.post("/calc/jsmn")
+def jsmn_end() -> Response:
+    body = parse_body(JsmnEndRequest)
+    names = [player.name.strip() for player in body.players]
+    _check(body, names)
+    pads = [Pad(name, tuple(p.feats), p.books, p.pupil, p.spell_magicianship, p.prestige, p.stack)
+            for name, p in zip(names, body.players)]
+    return jsonify(calculate(body.fairy_strength, pads, BOOK_VALUE, PUPIL))
