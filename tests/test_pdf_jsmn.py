@@ -150,3 +150,260 @@ def test_backs_line_up_with_their_fronts_and_differ_per_deck(kit: dict[str, Path
     backs = {kind: _flat(_pages(kit["deck"])[indexes[0] + 1]) for kind, indexes in _deck_pages(_pages(kit["deck"])).items()}
     for kind, text in backs.items():
         assert text.count(DECKS[kind][0].upper()) == min(9, len(JSMN.deck(kind))), kind
+
+
+# -- the map poster ----------------------------------------------------------------------------------
+
+def _label_positions(path: Path, page: int) -> dict[str, tuple[float, float]]:
+    """Where each registration mark's label (R1, R2, ...) is drawn on a page, in points."""
+    found: dict[str, tuple[float, float]] = {}
+
+    def visit(text: str, cm: list[float], tm: list[float], font: Any, size: Any) -> None:
+        label = text.strip()
+        if re.fullmatch(r"R\d+", label):
+            found[label] = (tm[4] * cm[0] + tm[5] * cm[2] + cm[4], tm[4] * cm[1] + tm[5] * cm[3] + cm[5])
+    PdfReader(path).pages[page].extract_text(visitor_text=visit)
+    return found
+
+
+def _stated_overlap_mm(path: Path) -> float:
+    match = re.search(r"pages overlap by (\d+(?:\.\d+)?) mm", _flat(_pages(path)[0]))
+    assert match, "the assembly guide states the overlap"
+    return float(match.group(1))
+
+
+@pytest.mark.parametrize("paper, size", [("A4", A4), ("Letter", LETTER)])
+def test_poster_tiles_overlap_by_the_stated_margin_and_marks_meet(variant: Callable[..., dict[str, Path]],
+                                                                  paper: str, size: tuple[float, float]) -> None:
+    path = variant(paper=paper, documents=("map",))["map"]
+    reader = PdfReader(path)
+    pages = _pages(path)
+    assert len(reader.pages) == 1 + 8  # the guide, then 4 across and 2 down
+    names = {re.search(r"Map page ([A-D][12]) ", pages[i]).group(1): i for i in range(1, 9)}  # type: ignore[union-attr]
+    assert sorted(names) == ["A1", "A2", "B1", "B2", "C1", "C2", "D1", "D2"]
+    overlap = _stated_overlap_mm(path) * mm
+    assert overlap == pytest.approx(10 * mm)
+    trim = reader.pages[1].trimbox
+    for page in reader.pages:
+        assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(size, abs=0.01)
+    step_x, step_y = float(trim.width) - overlap, float(trim.height) - overlap
+    shared = 0
+    for name, index in names.items():
+        column, row = name[0], int(name[1])
+        marks = _label_positions(path, index)
+        right = names.get(f"{chr(ord(column) + 1)}{row}")
+        below = names.get(f"{column}{row + 1}")
+        for neighbour, dx, dy in ((right, step_x, 0.0), (below, 0.0, -step_y)):
+            if neighbour is None:
+                continue
+            theirs = _label_positions(path, neighbour)
+            common = set(marks) & set(theirs)
+            assert len(common) >= 2, (name, neighbour)
+            for label in common:
+                (x0, y0), (x1, y1) = marks[label], theirs[label]
+                assert x0 - x1 == pytest.approx(dx, abs=0.01) and y0 - y1 == pytest.approx(dy, abs=0.01), label
+                if dx:  # the mark lies in the shared strip: the last 10 mm of this page, the first of the next
+                    assert float(trim.right) - overlap < x0 < float(trim.right) and float(trim.left) < x1 < float(trim.left) + overlap
+            shared += len(common)
+    assert shared == 2 * (3 * 2) + 2 * (4 * 1)  # two marks per page and seam: 6 vertical seams, 4 horizontal ones
+
+
+def test_poster_overlap_strips_show_the_same_map(kit: dict[str, Path]) -> None:
+    """At 127 dpi a millimetre is 5 pixels: the shared strips of neighbouring A4 pages compare pixel for pixel
+    (allowing one pixel, 0.2 mm, for the renderer rounding the page to whole pixels)."""
+    path, px = kit["map"], 5
+    reader = PdfReader(path)
+    trim = reader.pages[1].trimbox
+    left, bottom = round(float(trim.left) / mm * px), round(float(trim.bottom) / mm * px)
+    right, top = round(float(trim.right) / mm * px), round(float(trim.top) / mm * px)
+    height_px = round(float(reader.pages[1].mediabox.height) / mm * px)
+    y0, y1 = height_px - top, height_px - bottom  # image rows run downwards
+    strip = 10 * px
+
+    def difference(page: int, box: tuple[int, int, int, int], other: Image.Image) -> float:
+        image = _render(path, page, 127)
+        return min(ImageStat.Stat(ImageChops.difference(
+            image.crop((box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)), other)).mean[0]
+            for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+    pairs = [(2, 3, "x"), (6, 7, "x"), (3, 7, "y"), (4, 8, "y")]  # B1|C1, B2|C2, B1/B2, C1/C2
+    for first, second, axis in pairs:
+        if axis == "x":
+            box_a, box_b = (right - strip, y0 + 60, right, y1 - 60), (left, y0 + 60, left + strip, y1 - 60)
+            unrelated = (left + 2 * strip, y0 + 60, left + 3 * strip, y1 - 60)
+        else:
+            box_a, box_b = (left + 60, y1 - strip, right - 60, y1), (left + 60, y0, right - 60, y0 + strip)
+            unrelated = (left + 60, y0 + 2 * strip, right - 60, y0 + 3 * strip)
+        b = _render(path, second, 127).crop(box_b)
+        assert ImageStat.Stat(b).stddev[0] > 10, (first, second)  # there is map in the strip
+        assert difference(first, box_a, b) < 1.5, (first, second)
+        assert difference(second, unrelated, b) > 3, (first, second)  # another strip differs: the check can fail
+
+
+def test_map_holds_locations_tracks_and_slots(kit: dict[str, Path]) -> None:
+    text = _flat(_pages(kit["map"])[1])  # the map is drawn once (a form) and placed on every page
+    for loc in JSMN.map.locations:
+        assert (loc.name.upper() if loc.region == "london" else loc.name) in text, loc.id
+    assert "THE CITY OF LONDON" in text and "All City locations are joined to one another." in text
+    years = JSMN.tracks.years
+    assert all(str(year) in text for year in years)
+    assert text.count("RAVEN YEAR: confront the fairy") == len(JSMN.tracks.raven_years) == 4
+    assert text.count("CONNEXION") - text.count("CONNEXIONS") >= len(JSMN.tracks.connexion_spaces)
+    assert text.count("BOOK OF MAGIC") == 3 and all(f"FEAT OF MAGIC {n}" in text for n in range(1, 5))
+    assert "red slot: this book leaves at the start of each year" in text and "new books enter here" in text
+    assert "experienced" in text and "foolhardy" in text and "THE FAIRY" in text and "PRESTIGE" in text
+
+
+def test_locations_keep_their_geography_on_the_map() -> None:
+    from cardgen.render.jsmn.map_layout import MapLayout
+    from cardgen.render.jsmn.card_frame import landscape
+    from cardgen.render import print_specs
+    layout = MapLayout(JSMN, landscape(print_specs().card_size("poker")))
+    for region, panel in (("europe", layout.europe_panel), ("city", layout.city_panel)):
+        places = [loc for loc in JSMN.map.locations if loc.region == region or (region == "europe" and
+                                                                                    loc.region == "london")]
+        points = {loc.id: layout.position(loc.id) for loc in places}
+        for loc in places:
+            x, y = points[loc.id]
+            assert panel.x < x < panel.right and panel.y < y < panel.top, loc.id
+            for other in places:  # west stays west, north stays north
+                ox, oy = points[other.id]
+                assert (loc.lon < other.lon) == (x < ox) or loc.lon == other.lon
+                assert (loc.lat < other.lat) == (y < oy) or loc.lat == other.lat
+    madrid, paris = layout.position("madrid"), layout.position("paris")
+    assert madrid[0] < paris[0] and madrid[1] < paris[1]
+
+
+# -- boards, tokens, reference and tally --------------------------------------------------------------
+
+def test_magician_boards(kit: dict[str, Path]) -> None:
+    pages = _pages(kit["boards"])
+    assert len(pages) == 4
+    for magician, text in zip(JSMN.magicians, pages):
+        flat = _flat(text)
+        assert magician.name in flat and f"Unique: {magician.unique_action}" in flat and _flat(magician.unique_text) in flat
+        assert "SILVER BASIN" in flat and flat.count("SLOT") == 6
+        for action in JSMN.actions:
+            assert action.name in flat and _flat(action.text) in flat
+        for kind in JSMN.connexion_types:
+            assert kind.name in flat and _flat(kind.text) in flat
+    page = PdfReader(kit["boards"]).pages[0]
+    assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx((A4[1], A4[0]), abs=0.01)
+
+
+def test_tokens_and_discs_counted_from_the_pdf(kit: dict[str, Path]) -> None:
+    pages = _pages(kit["tokens"])
+    assert len(pages) == 4  # the 16 mm sheet and its back, the 12 mm sheet and its back
+    front = Counter(_flat(pages[0]).split())
+    for element in JSMN.elements:
+        assert front[element.name.upper()] == JSMN.contents.tokens_per_element == 13
+    assert sum(front[e.name.upper()] for e in JSMN.elements) == JSMN.contents.element_tokens == 78
+    assert front["YEAR"] == 1 and front["FAIRY"] == 1
+    discs = Counter(_flat(pages[2]).split())
+    for magician in JSMN.magicians:
+        assert discs[magician.name.split()[-1].upper()] == JSMN.contents.discs_per_colour
+    assert Counter(_flat(pages[1]).split())["BIRDS"] == 13  # two-sided
+
+
+def test_element_symbols_differ_in_shape_alone(tmp_path: Path) -> None:
+    from reportlab.pdfgen.canvas import Canvas
+    from cardgen.render.jsmn.symbols import ELEMENT_DRAWERS
+    images = {}
+    for element in JSMN.elements:
+        path = tmp_path / f"{element.id}.pdf"
+        canvas = Canvas(str(path), pagesize=(60, 60))
+        ELEMENT_DRAWERS[element.symbol](canvas, 30, 30, 50, "#000000", "#FFFFFF")
+        canvas.save()
+        images[element.id] = pdfium.PdfDocument(str(path))[0].render(scale=1).to_pil().convert("1")
+    names = sorted(images)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            share = ImageStat.Stat(ImageChops.logical_xor(images[a], images[b]).convert("L")).mean[0] / 255
+            assert share > 0.08, (a, b, share)
+
+
+def test_quick_reference_and_tally(kit: dict[str, Path]) -> None:
+    text = _flat(" ".join(_pages(kit["reference"])))
+    for heading in ("A year", "A turn", "Visits", "Magic", "Confronting the fairy", "Scoring", "The six elements",
+                    "Actions", "Connexions", "Notes on the rulebook"):
+        assert heading in text, heading
+    for rule_id in ("jsmn.fairy.confront", "jsmn.end.tie", "jsmn.move.london", "jsmn.magic.available",
+                    "jsmn.turn.order", "jsmn.magicianship.total"):
+        assert _flat(JSMN.rule(rule_id).text) in text, rule_id
+    for note in JSMN.notes:
+        assert _flat(note.text) in text, note.id
+    (tally,) = _pages(kit["tally"])
+    flat = _flat(tally)
+    assert all(m.name in flat for m in JSMN.magicians)
+    assert flat.count("Total magicianship") == 4 and flat.count("Pupil connexion (+3, tick)") == 4
+    assert all(flat.count(str(year)) == 4 for year in JSMN.tracks.raven_years)
+
+
+# -- print options ----------------------------------------------------------------------------------
+
+def test_documents_and_page_counts(kit: dict[str, Path]) -> None:
+    counts = {name: len(PdfReader(path).pages) for name, path in kit.items()}
+    assert counts == {"deck": 48, "map": 9, "boards": 4, "tokens": 4, "reference": counts["reference"], "tally": 1}
+    assert 2 <= counts["reference"] <= 5
+    plan = plan_build(BuildOptions(game="jsmn"))
+    assert [d.document.name for d in plan.documents] == ["deck", "map", "boards", "tokens", "reference", "tally"]
+    assert plan.total_work == 189 + 5
+
+
+def test_every_page_has_boxes_and_standard_font_text(kit: dict[str, Path]) -> None:
+    for name, path in kit.items():
+        reader = PdfReader(path)
+        assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
+        for page in reader.pages:
+            media, bleed, trim = page.mediabox, page.bleedbox, page.trimbox
+            assert media.left <= bleed.left <= trim.left and trim.right <= bleed.right <= media.right, name
+        text = "".join(_pages(path))
+        assert not {ch for ch in text if ch != "?" and ch.encode("cp1252", errors="replace") == b"?"}, name
+
+
+def test_same_input_same_bytes(kit: dict[str, Path], tmp_path: Path) -> None:
+    again = {p.stem: p for p in build(BuildOptions(game="jsmn", out_dir=tmp_path))}
+    for name, path in kit.items():
+        assert again[name].read_bytes() == path.read_bytes(), name
+
+
+def test_letter_paper_and_mini_cards(variant: Callable[..., dict[str, Path]]) -> None:
+    kit = variant(paper="Letter", card_size="mini", documents=("deck", "tokens"))
+    deck = PdfReader(kit["deck"])
+    assert float(deck.pages[0].mediabox.height) == pytest.approx(LETTER[1], abs=0.01)
+    # 18 mini cards a sheet either way round: 3 + 3 + 2 + 2 + 1 + 1 + 1 sheets
+    assert len(deck.pages) == 2 * 13
+    fronts = _deck_pages(_pages(kit["deck"]))
+    texts = sorted(r.text for r in zxingcpp.read_barcodes(_render(kit["deck"], fronts["book"][0], 200)))
+    assert texts == sorted(_url(c.id) for c in JSMN.books[:18])
+
+
+def test_ink_saver_drops_the_heavy_fills(kit: dict[str, Path], variant: Callable[..., dict[str, Path]]) -> None:
+    saver = variant(ink_saver=True, documents=("deck", "tokens", "map", "boards"))
+
+    def mean(path: Path, page: int) -> float:
+        return float(ImageStat.Stat(_render(path, page, 30)).mean[0]) / 255
+    assert mean(kit["deck"], 1) < 0.5 and mean(saver["deck"], 1) > 0.88
+    assert mean(kit["tokens"], 0) < 0.85 and mean(saver["tokens"], 0) > 0.92
+    assert mean(kit["map"], 2) < mean(saver["map"], 2) - 0.05
+    assert mean(saver["boards"], 0) > mean(kit["boards"], 0)
+
+
+def test_no_duplex_and_back_offsets(kit: dict[str, Path], variant: Callable[..., dict[str, Path]]) -> None:
+    pages = _pages(variant(duplex=False, documents=("deck",))["deck"])
+    assert len(pages) == 48
+    assert "invitations · fronts · sheet 6/6" in pages[5] and "invitations · backs · sheet 1/6" in pages[6]
+    shifted = variant(back_offset_x=2.0, back_offset_y=-1.0, documents=("deck", "tokens"))
+    for name in ("deck", "tokens"):
+        plain, moved = PdfReader(kit[name]).pages, PdfReader(shifted[name]).pages
+        assert float(moved[1].trimbox.left - plain[1].trimbox.left) == pytest.approx(2.0 * mm, abs=0.01), name
+        assert float(moved[1].trimbox.bottom - plain[1].trimbox.bottom) == pytest.approx(-1.0 * mm, abs=0.01), name
+        assert moved[0].get_contents().get_data() == plain[0].get_contents().get_data(), name
+
+
+def test_no_crop_marks_also_drops_the_poster_cut_marks(kit: dict[str, Path],
+                                                        variant: Callable[..., dict[str, Path]]) -> None:
+    plain = variant(crop_marks=False, documents=("map",))["map"]
+    px = 127 / 25.4
+    window = (int(8 * px), int(2 * px), int(12 * px), int(8 * px))  # beside the top-left corner's vertical cut mark
+    assert _render(kit["map"], 1, 127).crop(window).getextrema()[0] < 128
+    assert _render(plain, 1, 127).crop(window).getextrema()[0] > 240

@@ -134,14 +134,19 @@ def element_name(content: JsmnContent, element: str) -> str:
     return "any element" if element == ANY else content.element(element).name
 
 
+def qr_size(s: float) -> float:
+    """The QR square in points: never smaller than ``QR_SQUARE_MM``, larger on bigger cards."""
+    return pt(max(QR_SQUARE_MM, QR_SQUARE_MM * s))
+
+
 def draw_footer(canvas: Canvas, box: Box, qr: QrMatrix, lines: list[tuple[str, str]], style: JsmnStyle, s: float,
                 *, qr_right: bool = False) -> float:
     """The QR code in a bottom corner and a few small lines beside it; returns the footer's top."""
-    qr_size = pt(max(QR_SQUARE_MM, QR_SQUARE_MM * s))
-    qr_x = box.right - qr_size + pt(1.0 * s) if qr_right else box.left - pt(1.0 * s)
+    size = qr_size(s)
+    qr_x = box.right - size + pt(1.0 * s) if qr_right else box.left - pt(1.0 * s)
     qr_y = box.bottom - pt(1.0 * s)
-    draw_qr(canvas, qr, qr_x, qr_y, qr_size, dark=style.ink if not style.ink_saver else "#000000")
-    text_left = box.left if qr_right else qr_x + qr_size + pt(0.8 * s)
+    draw_qr(canvas, qr, qr_x, qr_y, size, dark=style.ink if not style.ink_saver else "#000000")
+    text_left = box.left if qr_right else qr_x + size + pt(0.8 * s)
     width = (qr_x - pt(0.8 * s) - box.left) if qr_right else box.right - text_left
     small = max(4.2, 5.0 * s)
     y = box.bottom + pt(0.6 * s)
@@ -150,7 +155,7 @@ def draw_footer(canvas: Canvas, box: Box, qr: QrMatrix, lines: list[tuple[str, s
         canvas.setFont(font, fit_font_size(text, font, width, small, 3.6))
         canvas.drawString(text_left, y, text)
         y += small * 1.3
-    return qr_y + qr_size if not qr_right else y
+    return qr_y + size if not qr_right else y
 
 
 def number_line(content: JsmnContent, card: Card) -> str:

@@ -12,7 +12,7 @@ from cardgen.catalog.jsmn import DECKS, Book, Card, Feat, JsmnContent, Marseille
 from ..pdf import pt
 from ..qr import QrMatrix
 from .card_frame import (ANY, Box, big_number, draw_footer, draw_header, draw_text, element_chip, element_name,
-                         number_line, symbol_of, _escape)
+                         number_line, qr_size, symbol_of, _escape)
 from .style import FAIRY_INK, SANS, SANS_BOLD, SERIF_ITALIC, WHITE, JsmnStyle
 from .symbols import envelope, interlinked_rings, star, thistle_down
 
@@ -27,7 +27,7 @@ def draw_table_card(canvas: Canvas, box: Box, card: Card, content: JsmnContent, 
                          right_room=2 * badge + pt(1.5 * s) if badge else 0.0)
     lines = [(SANS_BOLD, content.title), (SANS, number_line(content, card))]
     draw_footer(canvas, box, qr, lines, style, s, qr_right=True)
-    qr_left = box.right - pt(17 * s)
+    qr_left = box.right - qr_size(s) + pt(1.0 * s)
     body = Box(box.left, box.bottom + pt(8.0 * s), qr_left - pt(1.5 * s), rule_y - pt(1.6 * s))
     if isinstance(card, Feat):
         _feat(canvas, box, body, card, content, style, s, badge)
