@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.jsmn import DECKS, Card, JsmnContent
 
 from ..faces import double_border, draw_paragraph, fit_font_size, tracked_text, wrapped_paragraph
-from ..pdf import pt
+from ..pdf import draw_reused, pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix, draw_qr
 from .style import (CAP_HEIGHT, LIGHT_OUTLINE, SANS, SANS_BOLD, SERIF_BOLD, SERIF_CAP_HEIGHT, WHITE, JsmnStyle)
@@ -84,10 +85,17 @@ def draw_header(canvas: Canvas, box: Box, deck_label: str, name: str, ink: str, 
     label_y = box.top - small * CAP_HEIGHT
     canvas.drawString(box.left, label_y, deck_label.upper(), charSpace=0.6 * s)
     size = fit_font_size(name, SERIF_BOLD, width, 12.5 * s, 9.0 * s)
-    para = wrapped_paragraph(_escape(name), SERIF_BOLD, size, size * 1.08, style.ink, width, TA_LEFT)
     top = label_y - pt(1.4 * s)
-    draw_paragraph(canvas, para, box.left, top - para.height)
-    rule_y = top - para.height - pt(1.2 * s)
+    if stringWidth(name, SERIF_BOLD, size) <= width:  # one line: no paragraph needed
+        canvas.setFillColor(style.ink)
+        canvas.setFont(SERIF_BOLD, size)
+        canvas.drawString(box.left, top - size * 0.88, name)
+        height = size * 1.08
+    else:
+        para = wrapped_paragraph(_escape(name), SERIF_BOLD, size, size * 1.08, style.ink, width, TA_LEFT)
+        draw_paragraph(canvas, para, box.left, top - para.height)
+        height = para.height
+    rule_y = top - height - pt(1.2 * s)
     canvas.setStrokeColor(ink)
     canvas.setLineWidth(0.6 * s)
     canvas.line(box.left, rule_y, box.right, rule_y)
@@ -112,18 +120,27 @@ def draw_text(canvas: Canvas, markup: str, left: float, width: float, top: float
 
 def element_chip(canvas: Canvas, cx: float, cy: float, radius: float, element: str, symbol: str,
                  style: JsmnStyle, s: float) -> None:
-    """An element's disc: its colour and its own symbol (a ring and a coloured symbol in ink-saver mode)."""
+    """An element's disc: its colour and its own symbol (a ring and a coloured symbol in ink-saver mode).
+    Drawn once per canvas and size, then placed again as a form."""
     ink = style.element_ink(element)
     fill = style.fill(ink)
-    if fill:
-        canvas.setFillColor(fill)
-        canvas.circle(cx, cy, radius, stroke=0, fill=1)
-        ELEMENT_DRAWERS[symbol](canvas, cx, cy, radius * 1.3, WHITE, fill)
-    else:
-        canvas.setStrokeColor(ink)
-        canvas.setLineWidth(0.8 * s)
-        canvas.circle(cx, cy, radius, stroke=1, fill=0)
-        ELEMENT_DRAWERS[symbol](canvas, cx, cy, radius * 1.3, ink, WHITE)
+
+    def draw() -> None:
+        if fill:
+            canvas.setFillColor(fill)
+            canvas.circle(0, 0, radius, stroke=0, fill=1)
+            ELEMENT_DRAWERS[symbol](canvas, 0, 0, radius * 1.3, WHITE, fill)
+        else:
+            canvas.setStrokeColor(ink)
+            canvas.setLineWidth(0.8 * s)
+            canvas.circle(0, 0, radius, stroke=1, fill=0)
+            ELEMENT_DRAWERS[symbol](canvas, 0, 0, radius * 1.3, ink, WHITE)
+    edge = radius + 1.0 * s + 1
+    canvas.saveState()
+    canvas.translate(cx, cy)
+    draw_reused(canvas, ("jsmn-chip", element, symbol, round(radius, 3), round(s, 4), fill is None),
+                (-edge, -edge, edge, edge), draw)
+    canvas.restoreState()
 
 
 def symbol_of(content: JsmnContent, element: str) -> str:

@@ -10,12 +10,12 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table
+from reportlab.platypus import Flowable, KeepTogether, Spacer, Table
 
 from cardgen.catalog.jsmn import JsmnContent
 
 from ..colour import tint
-from ..documents import grid_style, note_markup, render_flowing_document
+from ..documents import Paragraph, grid_style, note_markup, render_flowing_document
 from ..options import ResolvedOptions
 from ..pdf import pt
 from ..registry import Progress
