@@ -91,7 +91,7 @@ def test_deck_pages_and_card_counts_read_back_from_the_pdf(kit: dict[str, Path])
     numbers: dict[str, list[int]] = {}
     for kind, indexes in fronts.items():
         text = " ".join(pages[i] for i in indexes)
-        label = DECKS[kind][0].lower()
+        label = DECKS[kind][0][:1].lower() + DECKS[kind][0][1:]
         numbers[kind] = [int(n) for n in re.findall(rf"{re.escape(label)} (\d+)/\d+ · card", text)]
     assert {kind: len(found) for kind, found in numbers.items()} == {
         "invitation": 48, "introduction": 48, "feat": 33, "spell": 24, "connexion": 6, "book": 18, "marseilles": 12}

@@ -176,10 +176,11 @@ def draw_footer(canvas: Canvas, box: Box, qr: QrMatrix, lines: list[tuple[str, s
 
 
 def number_line(content: JsmnContent, card: Card) -> str:
-    """'invitation 3/48 · card 3/189'."""
+    """'invitation 3/48 · card 3/189', 'card of Marseilles 1/12 · card 178/189'."""
     deck = content.deck(card.kind)
     position = card.number - deck[0].number + 1
-    return f"{DECKS[card.kind][0].lower()} {position}/{len(deck)} \u00b7 card {card.number}/{len(content.cards)}"
+    label = DECKS[card.kind][0]
+    return f"{label[:1].lower()}{label[1:]} {position}/{len(deck)} \u00b7 card {card.number}/{len(content.cards)}"
 
 
 def big_number(canvas: Canvas, cx: float, cy: float, text: str, size: float, colour: str) -> None:

@@ -39,11 +39,21 @@ def _overlap(a: Rect, b: Rect) -> float:
     return dx * dy if dx > 0 and dy > 0 else 0.0
 
 
-def place_labels(points: dict[str, tuple[float, float]], names: dict[str, str], panel: Rect,
-                 radius: float) -> dict[str, tuple[float, float, str]]:
-    """A position (x, baseline, anchor) for every name beside its point, each avoiding the rings and the
-    labels already placed where it can (least overlap otherwise), inside ``panel``."""
-    obstacles = [Rect(x - radius, y - radius, 2 * radius, 2 * radius) for x, y in points.values()]
+def _along(segments: list[tuple[tuple[float, float], tuple[float, float]]]) -> list[Rect]:
+    """Small squares every 1.5 mm along each line: what a label should not sit on."""
+    out = []
+    for (x0, y0), (x1, y1) in segments:
+        steps = max(1, int(((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 / 1.5))
+        out += [Rect(x0 + (x1 - x0) * k / steps - 0.4, y0 + (y1 - y0) * k / steps - 0.4, 0.8, 0.8)
+                for k in range(steps + 1)]
+    return out
+
+
+def place_labels(points: dict[str, tuple[float, float]], names: dict[str, str], panel: Rect, radius: float,
+                 lines: list[tuple[tuple[float, float], tuple[float, float]]] = []) -> dict[str, tuple[float, float, str]]:
+    """A position (x, baseline, anchor) for every name beside its point, each avoiding the rings, the lines
+    and the labels already placed where it can (least overlap otherwise), inside ``panel``."""
+    obstacles = [Rect(x - radius, y - radius, 2 * radius, 2 * radius) for x, y in points.values()] + _along(lines)
     placed: dict[str, tuple[float, float, str]] = {}
     cap = LABEL_PT * 0.72 * PT
     gap = radius + 1.0
@@ -153,8 +163,13 @@ def _europe(canvas: Canvas, layout: MapLayout, style: JsmnStyle) -> None:
         canvas.setLineWidth(0.6)
         canvas.circle(x, y, LOCATION_R, stroke=1, fill=1)
     names = {loc.id: loc.name.upper() if loc.id == london else loc.name for loc in places}
-    labels = place_labels(points, names, panel, LOCATION_R + (1.6 if london in points else 0))
+    segments = [(points[p.between[0]], points[p.between[1]]) for p in content.map.paths]
+    labels = place_labels(points, names, panel, LOCATION_R + 1.6, segments)
+    ground = style.fill(SEA) or WHITE
     for key, (x, y, anchor) in labels.items():
+        box = _text_box(x, y, names[key], SANS_BOLD, LABEL_PT, anchor).grown(0.5, 0.8, 0.5, 0.6)
+        canvas.setFillColor(ground)
+        canvas.rect(box.x, box.y, box.width, box.height, stroke=0, fill=1)
         _label(canvas, x, y, names[key], anchor, LONDON_INK if key == london else style.ink)
     lx, ly = points[london]
     _label(canvas, panel.right - 6, panel.y + 6, "LONDON is never occupied: moving there puts you on any "
