@@ -9,6 +9,8 @@ tracks and card slots round the edge.
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
@@ -39,7 +41,7 @@ def _overlap(a: Rect, b: Rect) -> float:
     return dx * dy if dx > 0 and dy > 0 else 0.0
 
 
-def _along(segments: list[tuple[tuple[float, float], tuple[float, float]]]) -> list[Rect]:
+def _along(segments: Sequence[tuple[tuple[float, float], tuple[float, float]]]) -> list[Rect]:
     """Small squares every 1.5 mm along each line: what a label should not sit on."""
     out = []
     for (x0, y0), (x1, y1) in segments:
@@ -50,7 +52,7 @@ def _along(segments: list[tuple[tuple[float, float], tuple[float, float]]]) -> l
 
 
 def place_labels(points: dict[str, tuple[float, float]], names: dict[str, str], panel: Rect, radius: float,
-                 lines: list[tuple[tuple[float, float], tuple[float, float]]] = []) -> dict[str, tuple[float, float, str]]:
+                 lines: Sequence[tuple[tuple[float, float], tuple[float, float]]] = ()) -> dict[str, tuple[float, float, str]]:
     """A position (x, baseline, anchor) for every name beside its point, each avoiding the rings, the lines
     and the labels already placed where it can (least overlap otherwise), inside ``panel``."""
     obstacles = [Rect(x - radius, y - radius, 2 * radius, 2 * radius) for x, y in points.values()] + _along(lines)
