@@ -139,7 +139,8 @@ def draw_board(canvas: Canvas, content: JsmnContent, magician: Magician, style: 
     canvas.drawString(pt(cx), pt(column_top + 3), "CONNEXIONS")
     canvas.setFont(SANS, 6.5)
     canvas.setFillColor(style.muted)
-    canvas.drawString(pt(cx + 22), pt(column_top + 3), "a disc on a space when you gain it")
+    canvas.drawString(pt(cx + 22), pt(column_top + 3), f"a disc on a space when you gain it (you have "
+                      f"{content.contents.connexion_discs} connexion discs)")
     for index, kind in enumerate(content.connexion_types):
         y = column_top - 3 - RING_MM / 2 - index * ROW_MM
         _ring(canvas, cx + RING_MM / 2, y, ink, style)
