@@ -10,7 +10,7 @@ import pytest
 
 from cardgen.catalog import content
 from companion.rules import GAMES, IllegalMove, SetupError, jsmn
-from companion.rules.jsmn_state import FEATS, JsmnState, Seat, Turn, magicianship
+from companion.rules.jsmn_state import FEATS, JsmnState, Turn, magicianship
 
 JSMN = content("jsmn")
 RULE_IDS = {r.id for r in JSMN.rules}

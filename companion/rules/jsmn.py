@@ -72,7 +72,8 @@ TITLE: str = GAME.title
 MIN_PLAYERS: int = GAME.min_players
 MAX_PLAYERS: int = GAME.max_players
 OPTIONS: dict[str, str] = {
-    "magicians": "Each seat's magician, in seat order (ids: norrell, strange, segundus, redruth); default in that order.",
+    "magicians": "Each seat's magician, in seat order (ids: norrell, strange, segundus, redruth); "
+                 "default in that order.",
     "difficulty": "Where the fairy starts: 0 (default), 4 (experienced) or 8 (foolhardy); with 4 or 8 everyone "
                   "loses if he is undefeated after 1817.",
     "first_seat": "The seat whose disc lies on top of the shuffled stack on the wax seal (plays first in 1806); "

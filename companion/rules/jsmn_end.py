@@ -45,8 +45,8 @@ def rank(players: Sequence[Standing]) -> Ranking:
         decided, why = "prestige", (f"{_names(players, sorted(tied_magic))} tie on {best.magicianship} magicianship; "
                                     f"{best.name} is higher on the prestige track ({best.prestige})")
     else:
-        decided, why = "stack", (f"{_names(players, sorted(tied_prestige))} tie on {best.magicianship} magicianship and "
-                                 f"{best.prestige} prestige; {best.name}'s disc is on top")
+        decided, why = "stack", (f"{_names(players, sorted(tied_prestige))} tie on {best.magicianship} "
+                                 f"magicianship and {best.prestige} prestige; {best.name}'s disc is on top")
     return Ranking(order=order, winners=winners, decided_by=decided, reason=why)
 
 

@@ -5,12 +5,11 @@ tidying, the next player, the next year or the end of the game).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from .base import IllegalMove, field
 from .jsmn_state import (BOOKS, CONNEXION_DISCS, ELEMENTS, FEATS, FEAT_NEEDS, INTRODUCTIONS, INVITATIONS, LIMITS,
-                         TRACKS, JsmnState, Turn, magicianship, refuse)
+                         TRACKS, JsmnState, Turn, magicianship, refuse, replace)
 
 
 def on_turn(state: JsmnState, seat: int) -> Turn:

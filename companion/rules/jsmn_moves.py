@@ -5,15 +5,14 @@ a turn live in :mod:`.jsmn_magic`. Every refusal names a rule id of ``data/jsmn/
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Mapping
 
 from .base import IllegalMove, field, move_type
 from .jsmn_magic import MAGIC_MOVES, draw_spell, free_feat, gain_prestige, on_turn, start_magic, take_book
 from .jsmn_spells import cast_spell
 from .jsmn_state import (ACTION_IDS, BOOKS, CONNEXION_DISCS, CONNEXION_TYPES, ELEMENTS, GAME, INTRODUCTIONS,
-                         INVITATIONS, LIMITS, MAGICIANS, MARSEILLES, NAMED, OCCUPIABLE, STUDY, TRACKS, JsmnState,
-                         Turn, refuse)
+                         INVITATIONS, LIMITS, MAGICIANS, MARSEILLES, NAMED, STUDY, TRACKS, JsmnState, Turn,
+                         refuse, replace)
 
 MOVE_TYPES: dict[str, str] = {
     "starting_feats": "Report the three feats of magic you were dealt at setup (ids; kept private).",
@@ -199,12 +198,12 @@ def _move(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
         elif turn.kings_roads:
             turn = replace(turn, kings_roads=False)
         else:
-            raise refuse(f"{LOCATIONS_NAME(to)} is {steps} locations away; a move goes to a neighbour",
+            raise refuse(f"{_place_name(to)} is {steps} locations away; a move goes to a neighbour",
                          "jsmn.move.path")
     return replace(state.with_seat(seat, location=to), turn=turn)
 
 
-def LOCATIONS_NAME(location: str) -> str:  # noqa: N802 - reads as a label
+def _place_name(location: str) -> str:
     return str(GAME.map.location(location).name)
 
 
@@ -220,7 +219,7 @@ def _engage(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
         if here.invitations < 1:
             raise refuse("you hold no invitation", "jsmn.hand.count")
         if here.location != invitation.location:
-            raise refuse(f"{invitation.name} is in {LOCATIONS_NAME(invitation.location)}; go there first",
+            raise refuse(f"{invitation.name} is in {_place_name(invitation.location)}; go there first",
                          "jsmn.engage.location")
         intros = field(move, "introductions", int, required=False, default=0)
         feats = field(move, "feats", list, required=False, default=[])
@@ -240,7 +239,7 @@ def _engage(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
             raise refuse("you hold no introduction", "jsmn.hand.count")
         if here.location != introduction.location:
             if not turn.teilo:
-                raise refuse(f"{introduction.name} is in {LOCATIONS_NAME(introduction.location)}; go there first",
+                raise refuse(f"{introduction.name} is in {_place_name(introduction.location)}; go there first",
                              "jsmn.engage.location")
             turn = replace(turn, teilo=False)
         turn = replace(turn, last_introduction=introduction.prestige, held_back=False)

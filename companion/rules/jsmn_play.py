@@ -8,13 +8,12 @@ so every move it returns is legal. Seeded playouts (tests, bench) end by 1817 at
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
 from .jsmn_magic import has_connexion
-from .jsmn_state import (ACTION_IDS, BOOKS, CONNEXION_TYPES, ELEMENTS, FEAT_NEEDS, FEATS, INTRODUCTIONS, INVITATIONS,
-                         LIMITS, MAGICIANS, MARSEILLES, NAMED, OCCUPIABLE, SPELLS, STUDY, TRACKS, JsmnState, Seat,
-                         magicianship)
+from .jsmn_state import (ACTION_IDS, BOOKS, CONNEXION_TYPES, ELEMENTS, FEAT_NEEDS, FEATS, GAME, INTRODUCTIONS,
+                         INVITATIONS, LIMITS, MAGICIANS, MARSEILLES, NAMED, OCCUPIABLE, SPELLS, STUDY, TRACKS,
+                         JsmnState, Seat, magicianship, replace)
 
 CARDS_BY_ELEMENT: dict[str, tuple[str, ...]] = {e: tuple(c for c in INVITATIONS if INVITATIONS[c].element == e)
                                                 for e in ELEMENTS}
@@ -145,7 +144,6 @@ def _turn_options(state: JsmnState, seat: int, rng: random.Random) -> list[dict[
 
 
 def _neighbours(location: str) -> frozenset[str]:
-    from .jsmn_state import GAME
     return GAME.map.neighbours(location)
 
 

@@ -5,12 +5,11 @@ maps to one change of the state; a cast spell leaves the caster's hand and joins
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Mapping
 
 from .base import IllegalMove, field
 from .jsmn_magic import discard_card, free_feat, gain_prestige, on_turn
-from .jsmn_state import ACTION_IDS, ELEMENTS, GAME, INVITATIONS, SPELLS, JsmnState, refuse
+from .jsmn_state import (ACTION_IDS, ELEMENTS, GAME, INVITATIONS, SPELLS, JsmnState, refuse, replace)
 
 TIMED_ANY = "any-time"
 
