@@ -569,3 +569,14 @@ def test_advice_speaks_only_to_its_seat() -> None:
     hints = jsmn.advice(state, 0)
     assert any(h["type"] == "confront" and "5 against the fairy's 18" in h["text"] for h in hints)
     assert jsmn.advice(state, 1)[0]["type"] == "wait"
+
+
+def test_the_module_docstring_documents_every_view_key() -> None:
+    """The phone pages are built from view(); every key it returns is named in the module docstring."""
+    state = play(magic_turn(), 0, {"type": "magic", "card": "sitting-of-parliament", "feat": "wake-the-stone-saints"})
+    shown = jsmn.view(state, 0)
+    doc = jsmn.__doc__ or ""
+    keys = set(shown) | set(shown["players"][0]) | set(shown["turn"]) | set(shown["players"][0]["ledger"])
+    keys |= set(shown["book_row"][0]) | set(shown["named_row"][0]) | set(shown["marseilles"])
+    missing = sorted(key for key in keys if f'"{key}"' not in doc and f"``{key}``" not in doc)
+    assert not missing, missing
