@@ -580,3 +580,21 @@ def test_the_module_docstring_documents_every_view_key() -> None:
     keys |= set(shown["book_row"][0]) | set(shown["named_row"][0]) | set(shown["marseilles"])
     missing = sorted(key for key in keys if f'"{key}"' not in doc and f"``{key}``" not in doc)
     assert not missing, missing
+
+
+def test_the_fast_replace_refuses_an_unknown_field() -> None:
+    from companion.rules.jsmn_state import replace as fast_replace
+
+    seat = Turn(seat=1)
+    assert fast_replace(seat, moves=2) == Turn(seat=1, moves=2) and seat.moves == 0
+    with pytest.raises(TypeError, match="no field wand"):
+        fast_replace(seat, wand=1)
+
+
+def test_the_view_says_why_each_element_may_be_placed() -> None:
+    state = play(started(marseilles="the-popess"), 0, {"type": "choose_action", "action": "study-trees-wind"})
+    assert jsmn.view(state)["element_sources"] == {"hills": "marseilles", "stones": "marseilles",
+                                                   "trees": "study", "wind": "marseilles"}
+    strange = play(play(started(), 0, {"type": "still_waters"}, END), 1,
+                   {"type": "choose_action", "action": "unique", "element": "birds"})
+    assert jsmn.view(strange)["element_sources"]["birds"] == "unique"

@@ -30,7 +30,8 @@ Phases: ``"setup"`` (each seat reports its 3 starting feats) → ``"preparation"
 - ``marseilles``: this year's card ``{"id", "name", "english", "strength", "invitations", "elements"}``
   or None; ``marseilles_revealed`` (ids, oldest first); ``marseilles_left`` (ids still to be revealed)
 - ``available_elements``: the elements that may be placed now (the card plus the turn's study action,
-  Strange's unique action or a spell); ``supply``: ``{element: tokens left}``
+  Strange's unique action or a spell); ``element_sources``: ``{element: "marseilles" | "study" | "unique" |
+  "spell"}`` (why each may be placed); ``supply``: ``{element: tokens left}``
 - ``book_row``: the three available books, nearest the prestige track first, each ``{"id", "name",
   "form", "element", "text"}``; ``named_row``: face-up named connexions ``{"id", "name",
   "connexion_type", "text"}``
@@ -64,8 +65,8 @@ from .jsmn_end import Ranking, Standing, rank
 from .jsmn_moves import MOVE_TYPES, apply
 from .jsmn_play import acting_seats, advice, random_legal_move
 from .jsmn_state import (BOOKS, ELEMENTS, FEAT_NEEDS, FEATS, GAME, GAME_ID, LIMITS, MAGICIAN_ORDER, MAGICIANS,
-                         MARSEILLES, NAMED, SPELLS, TRACKS, JsmnState, Seat, ledger, magicianship, state_from_json,
-                         state_to_json)
+                         MARSEILLES, NAMED, SPELLS, STUDY, TRACKS, JsmnState, Seat, ledger, magicianship,
+                         state_from_json, state_to_json)
 from .jsmn_text import describe_move, redact_move
 
 TITLE: str = GAME.title
@@ -193,6 +194,22 @@ def _turn_view(state: JsmnState) -> dict[str, Any]:
             "pending_connexions": t.pending}
 
 
+def _element_sources(state: JsmnState) -> dict[str, str]:
+    """Why each element may be placed now: the card of Marseilles, the study action, the unique action, a spell."""
+    card, turn = state.card, state.turn
+    sources: dict[str, str] = {}
+    for element in state.available_elements():
+        if card is not None and element in card.elements:
+            sources[element] = "marseilles"
+        elif turn is not None and turn.action in STUDY and element in STUDY[turn.action]:
+            sources[element] = "study"
+        elif turn is not None and turn.action == "unique" and element == turn.elements[0]:
+            sources[element] = "unique"
+        else:
+            sources[element] = "spell"
+    return sources
+
+
 def view(state: JsmnState, seat: int | None = None) -> dict[str, Any]:
     """The state as ``seat`` may see it (``None``: the table); the keys are listed in the module docstring."""
     _check_viewer(state, seat)
@@ -210,7 +227,8 @@ def view(state: JsmnState, seat: int | None = None) -> dict[str, Any]:
                                                  "elements": list(card.elements)},
         "marseilles_revealed": list(state.marseilles),
         "marseilles_left": [c for c in MARSEILLES if c not in state.marseilles],
-        "available_elements": list(state.available_elements()), "supply": state.supply(),
+        "available_elements": list(state.available_elements()), "element_sources": _element_sources(state),
+        "supply": state.supply(),
         "book_row": [{"id": b, "name": BOOKS[b].name, "form": BOOKS[b].form, "element": BOOKS[b].element,
                       "text": BOOKS[b].text} for b in state.book_row],
         "named_row": [{"id": n, "name": NAMED[n].name, "connexion_type": NAMED[n].connexion_type,
