@@ -413,3 +413,14 @@ def test_random_bodies_and_moves_never_cause_a_server_error() -> None:
 def test_odd_urls_are_4xx(client: FlaskClient, path: str) -> None:
     response = client.get(path, headers={"Authorization": "Bearer \u2603"})
     assert 400 <= response.status_code < 500 and response.get_json()["ok"] is False
+
+
+def test_api_requests_open_no_cookie_session_but_pages_do(client: FlaskClient) -> None:
+    from companion.web import NoSessionOnApi
+
+    assert isinstance(client.application.session_interface, NoSessionOnApi)
+    created = client.post("/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]})
+    assert "Set-Cookie" not in created.headers
+    assert "Set-Cookie" not in client.get(f"/api/games/{created.get_json()['id']}").headers
+    home = client.get("/")  # the new-game form's CSRF token lives in the cookie session
+    assert "session=" in home.headers.get("Set-Cookie", "")
