@@ -78,6 +78,13 @@ def is_gone(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")  # a zombie runs no code and holds no lock
 
 
+def wait_for_workers(server: RunningServer, count: int, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while len(process_children(server.process.pid)) < count:
+        assert time.monotonic() < deadline, f"gunicorn did not start {count} workers in {seconds} s"
+        time.sleep(0.05)
+
+
 def kill_everything(server: RunningServer) -> list[int]:
     """SIGKILL the master first (so it cannot start new workers), then every worker; wait for all."""
     master = server.process.pid
@@ -237,6 +244,7 @@ def test_kill_9_mid_game_loses_no_acknowledged_move(tmp_path: Path, game: str) -
     phones: Phones | None = None
     for round_number in range(CRASHES):
         with running_server(tmp_path, SERVE_ARGS, secret_key="crash-test-key") as server:
+            wait_for_workers(server, 2)  # the first worker answers while the second may still be booting
             if phones is None:
                 created = requests.post(server.base + "/api/games", timeout=10,
                                         json={"game": game, "players": players, "options": {}}).json()
