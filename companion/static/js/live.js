@@ -120,6 +120,7 @@
   }
 
   function restore(state) {
+    fillOptions();
     live.querySelectorAll("input, select, textarea").forEach((el) => {
       const key = fieldKey(el);
       if (!(key in state.fields)) return;
@@ -169,11 +170,27 @@
 
   // a form[data-groups="spell"] shows only the fieldset.effect-group whose data-group the checked spell names
   function showEffectGroup(form) {
-    const chosen = form.querySelector(`input[name="${form.dataset.groups}"]:checked`);
+    const list = form.querySelector(`select[name="${form.dataset.groups}"]`); // or a select: its chosen option
+    const chosen = form.querySelector(`input[name="${form.dataset.groups}"]:checked`) || (list && list.selectedOptions[0]);
     form.querySelectorAll("fieldset.effect-group").forEach((group) => {
       const on = Boolean(chosen) && group.dataset.group === (chosen.dataset.group || chosen.value);
       group.hidden = !on;
       group.disabled = !on;
+    });
+  }
+
+  // a select[data-options="id"] takes the options and optgroups of <template id="id"> (one copy of a long
+  // list per page, however many forms offer it); data-only="a,b" keeps the optgroups whose data-key is listed
+  function fillOptions() {
+    live.querySelectorAll("select[data-options]:not([data-filled])").forEach((select) => {
+      const source = document.getElementById(select.dataset.options);
+      if (!source) return;
+      const only = (select.dataset.only || "").split(",").filter(Boolean);
+      [...source.content.children].forEach((item) => {
+        if (item.tagName === "OPTGROUP" && only.length && !only.includes(item.dataset.key)) return;
+        select.append(item.cloneNode(true));
+      });
+      select.dataset.filled = "1";
     });
   }
 
@@ -280,6 +297,12 @@
       }
       if (el.dataset.type === "int" && value === "") continue; // an optional number left empty
       if (el.dataset.type === "int") value = Number.parseInt(value, 10);
+      if (value === "" && el.dataset.optional !== undefined) continue; // "none" picked in an optional list item
+      if (el.name.includes(".")) { // "discard.invitations": a field of an object inside the move
+        const [outer, inner] = el.name.split(".");
+        (move[outer] = move[outer] || {})[inner] = value;
+        continue;
+      }
       if (el.name.endsWith("[]")) {
         const key = el.name.slice(0, -2);
         (move[key] = move[key] || []).push(value);
@@ -395,6 +418,7 @@
     });
   }
 
+  fillOptions();
   enhance();
   schedule();
 })();

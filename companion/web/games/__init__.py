@@ -64,9 +64,9 @@ GENERIC = GamePages(game="")
 
 
 def _registry() -> dict[str, GamePages]:
-    from . import barony_sorcery, fillory, mandragora
+    from . import barony_sorcery, fillory, jsmn, mandragora
 
-    modules = (fillory, mandragora, barony_sorcery)
+    modules = (fillory, mandragora, barony_sorcery, jsmn)
     return {module.PAGES.game: module.PAGES for module in modules}
 
 
