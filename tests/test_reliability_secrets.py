@@ -248,8 +248,8 @@ SECRET_MODELS: dict[str, SecretModel] = {
     "barony-sorcery": SecretModel(barony_secrets, barony_twin_swap, barony_names, hides_anything=False),
     "fillory": SecretModel(fillory_secrets, fillory_twin_swap, fillory_names),
     "mandragora": SecretModel(mandragora_secrets, mandragora_twin_swap, mandragora_names),
-    # Jonathan Strange & Mr Norrell is on the generic pages until its own exist: its seat page shows no ledger yet
-    "jsmn": SecretModel(jsmn_secrets, jsmn_twin_swap, jsmn_names, owner_sees_on=("api game",)),
+    # Jonathan Strange & Mr Norrell: the owner's seat page shows its ledger (the swapped feat), like its API view
+    "jsmn": SecretModel(jsmn_secrets, jsmn_twin_swap, jsmn_names),
 }
 
 
