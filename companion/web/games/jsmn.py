@@ -75,7 +75,7 @@ def parse_options(form: MultiDict[str, str], names: list[str]) -> dict[str, Any]
     for row, name in enumerate(form.getlist("player")[:GAME.max_players], 1):
         if not name.strip():
             continue
-        chosen = form.get(f"jsmn-magician-{row}", "")
+        chosen = form.get(f"jsmn-magician-{row}") or GAME.magicians[row - 1].id   # the board order by default
         if chosen not in MAGICIANS:
             raise NewGameFormError(f"Pick a magician for {name.strip()} (player {row}).")
         if chosen in magicians:
