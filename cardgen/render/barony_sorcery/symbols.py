@@ -7,63 +7,15 @@ draws centred on (cx, cy) inside a square ``size`` points wide, in unit coordina
 
 from __future__ import annotations
 
-import math
-from typing import Callable
-
 from reportlab.pdfgen.canvas import Canvas
 
-Drawer = Callable[[Canvas, float, float, float, str, str], None]
-Points = list[tuple[float, float]]
-
-
-class _Unit:
-    def __init__(self, canvas: Canvas, cx: float, cy: float, size: float) -> None:
-        self.canvas, self.cx, self.cy, self.size = canvas, cx, cy, size
-
-    def __enter__(self) -> "_Unit":
-        self.canvas.saveState()
-        self.canvas.translate(self.cx, self.cy)
-        self.canvas.scale(self.size, self.size)
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.canvas.restoreState()
-
-    def line(self, width_pt: float) -> None:
-        self.canvas.setLineWidth(width_pt / self.size)
-
-
-def polygon(canvas: Canvas, points: Points, *, fill: bool = True, stroke: bool = False) -> None:
-    path = canvas.beginPath()
-    path.moveTo(*points[0])
-    for point in points[1:]:
-        path.lineTo(*point)
-    path.close()
-    canvas.drawPath(path, fill=1 if fill else 0, stroke=1 if stroke else 0)
-
-
-def star_points(points: int, outer: float, inner: float, turn: float = math.pi / 2) -> Points:
-    out = []
-    for k in range(points * 2):
-        angle = turn + k * math.pi / points
-        r = outer if k % 2 == 0 else inner
-        out.append((r * math.cos(angle), r * math.sin(angle)))
-    return out
-
-
-def _shape(points: Points) -> Drawer:
-    def draw(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
-        with _Unit(canvas, cx, cy, size):
-            canvas.setFillColor(ink)
-            polygon(canvas, points)
-    return draw
-
+from ..symbols import Drawer, Unit, filled_circle, filled_shape, polygon, star_points
 
 # -- spell categories -------------------------------------------------------------------------------
 
 def boot(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """Movement: a winged boot."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         polygon(canvas, [(-0.22, 0.42), (0.06, 0.42), (0.06, -0.12), (0.40, -0.20), (0.44, -0.42),
                          (-0.22, -0.42)])
@@ -77,7 +29,7 @@ def boot(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str
 
 def banner(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """Recruitment: a swallow-tailed banner on a pole."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         canvas.rect(-0.36, -0.50, 0.08, 1.0, stroke=0, fill=1)
         polygon(canvas, [(-0.28, 0.46), (0.44, 0.46), (0.44, -0.10), (0.08, 0.06), (-0.28, -0.10)])
@@ -87,7 +39,7 @@ def banner(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: s
 
 def tower(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """Construction: a crenellated tower with a door."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         polygon(canvas, [(-0.30, -0.50), (-0.30, 0.30), (-0.40, 0.30), (-0.40, 0.50), (-0.24, 0.50), (-0.24, 0.40),
                          (-0.08, 0.40), (-0.08, 0.50), (0.08, 0.50), (0.08, 0.40), (0.24, 0.40), (0.24, 0.50),
@@ -108,25 +60,19 @@ CATEGORY_DRAWERS: dict[str, Drawer] = {"boot": boot, "banner": banner, "tower": 
 
 # -- player colours ---------------------------------------------------------------------------------
 
-def disc(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
-    with _Unit(canvas, cx, cy, size):
-        canvas.setFillColor(ink)
-        canvas.circle(0, 0, 0.48, stroke=0, fill=1)
-
-
 PLAYER_DRAWERS: dict[str, Drawer] = {
-    "disc": disc,
-    "square": _shape([(-0.33, -0.33), (0.33, -0.33), (0.33, 0.33), (-0.33, 0.33)]),
-    "triangle": _shape([(0, 0.46), (0.46, -0.36), (-0.46, -0.36)]),
-    "diamond": _shape([(0, 0.5), (0.36, 0), (0, -0.5), (-0.36, 0)]),
-    "star": _shape(star_points(5, 0.5, 0.2)),
+    "disc": filled_circle(0.48),
+    "square": filled_shape([(-0.33, -0.33), (0.33, -0.33), (0.33, 0.33), (-0.33, 0.33)]),
+    "triangle": filled_shape([(0, 0.46), (0.46, -0.36), (-0.46, -0.36)]),
+    "diamond": filled_shape([(0, 0.5), (0.36, 0), (0, -0.5), (-0.36, 0)]),
+    "star": filled_shape(star_points(5, 0.5, 0.2)),
 }
 
 
 # -- land types --------------------------------------------------------------------------------------
 
 def mountain(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         polygon(canvas, [(-0.5, -0.34), (-0.14, 0.36), (0.06, -0.02), (0.2, 0.2), (0.5, -0.34)])
         canvas.setFillColor(light)
@@ -134,7 +80,7 @@ def mountain(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light:
 
 
 def forest(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         for dx, scale in ((-0.2, 0.8), (0.18, 1.0)):
             polygon(canvas, [(dx, 0.46 * scale), (dx + 0.24 * scale, 0.0), (dx + 0.14 * scale, 0.0),
@@ -145,7 +91,7 @@ def forest(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: s
 
 def plains(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """Open grassland: tufts of three blades fanning up from a ground line."""
-    with _Unit(canvas, cx, cy, size) as u:
+    with Unit(canvas, cx, cy, size) as u:
         canvas.setStrokeColor(ink)
         u.line(max(0.6, size * 0.07))
         canvas.setLineCap(1)
@@ -161,7 +107,7 @@ def plains(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: s
 
 def fields(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A sheaf of wheat: a stalk with grains on both sides."""
-    with _Unit(canvas, cx, cy, size) as u:
+    with Unit(canvas, cx, cy, size) as u:
         canvas.setStrokeColor(ink)
         canvas.setFillColor(ink)
         u.line(max(0.6, size * 0.06))
@@ -175,7 +121,7 @@ def fields(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: s
 
 
 def lake(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
-    with _Unit(canvas, cx, cy, size) as u:
+    with Unit(canvas, cx, cy, size) as u:
         canvas.setStrokeColor(ink)
         u.line(max(0.6, size * 0.08))
         canvas.setLineCap(1)
@@ -189,7 +135,7 @@ def lake(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str
 
 def magic(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A four-pointed sparkle with two small ones: Magic tokens and the Mysterious locations."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         polygon(canvas, star_points(4, 0.42, 0.1))
         canvas.saveState()
@@ -210,7 +156,7 @@ TERRAIN_DRAWERS: dict[str, Drawer] = {"mountain": mountain, "forest": forest, "p
 
 def knight(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A knight's helmet with a plume."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         path = canvas.beginPath()
         path.moveTo(-0.3, -0.46)
@@ -227,7 +173,7 @@ def knight(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: s
 
 def village(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A small house."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         polygon(canvas, [(-0.34, -0.4), (-0.34, 0.04), (0.0, 0.38), (0.34, 0.04), (0.34, -0.4)])
         canvas.setFillColor(light)
@@ -236,7 +182,7 @@ def village(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: 
 
 def city(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """Houses behind a wall: a tall house and a low one."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         polygon(canvas, [(-0.44, -0.42), (-0.44, 0.06), (-0.2, 0.3), (0.04, 0.06), (0.04, -0.42)])
         polygon(canvas, [(0.0, -0.42), (0.0, 0.22), (0.22, 0.46), (0.44, 0.22), (0.44, -0.42)])
@@ -248,7 +194,7 @@ def city(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str
 
 def stronghold(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A keep with two towers."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         polygon(canvas, [(-0.46, -0.42), (-0.46, 0.42), (-0.34, 0.42), (-0.34, 0.34), (-0.26, 0.34), (-0.26, 0.42),
                          (-0.16, 0.42), (-0.16, 0.12), (0.16, 0.12), (0.16, 0.42), (0.26, 0.42), (0.26, 0.34),
@@ -265,7 +211,7 @@ def stronghold(canvas: Canvas, cx: float, cy: float, size: float, ink: str, ligh
 
 def score_counter(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A laurel-free trophy cup: the score counter."""
-    with _Unit(canvas, cx, cy, size) as u:
+    with Unit(canvas, cx, cy, size) as u:
         canvas.setFillColor(ink)
         path = canvas.beginPath()
         path.moveTo(-0.3, 0.44)

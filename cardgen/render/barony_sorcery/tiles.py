@@ -31,6 +31,7 @@ from ..options import BuildError, ResolvedOptions
 from ..pdf import new_canvas, pt
 from ..print_specs import CardSize
 from ..registry import Progress
+from ..symbols import polygon
 from .style import GOLD, SANS, SANS_BOLD, SERIF_BOLD, TERRAIN_INKS, WHITE, BaronyStyle, style_for
 from .symbols import TERRAIN_DRAWERS, magic
 
@@ -84,15 +85,6 @@ class HexGeometry:
         return [e for e, m in zip(edges, mids) if mids.count(m) == 1]
 
 
-def _hex_path(canvas: Canvas, corners: list[tuple[float, float]], *, fill: bool, stroke: bool) -> None:
-    path = canvas.beginPath()
-    path.moveTo(*corners[0])
-    for corner in corners[1:]:
-        path.lineTo(*corner)
-    path.close()
-    canvas.drawPath(path, fill=1 if fill else 0, stroke=1 if stroke else 0)
-
-
 def _cut_outline(canvas: Canvas, geometry: HexGeometry) -> None:
     canvas.setStrokeColor(CUT_LINE)
     canvas.setLineWidth(0.3)
@@ -122,13 +114,13 @@ class TileFront:
         if not style.ink_saver:
             for terrain, centre in zip(self.tile.hexes, centres):  # the bleed first, then each space exactly
                 canvas.setFillColor(TERRAIN_INKS[terrain])
-                _hex_path(canvas, g.corners_of(centre, pt(bleed_mm)), fill=True, stroke=False)
+                polygon(canvas, g.corners_of(centre, pt(bleed_mm)), fill=True, stroke=False)
         for terrain, centre in zip(self.tile.hexes, centres):
             ink = TERRAIN_INKS[terrain]
             canvas.setFillColor(ink)
             canvas.setStrokeColor(shade(ink, 0.35))
             canvas.setLineWidth(0.8 if style.ink_saver else 0.5)
-            _hex_path(canvas, g.corners_of(centre), fill=not style.ink_saver, stroke=True)
+            polygon(canvas, g.corners_of(centre), fill=not style.ink_saver, stroke=True)
             if terrain == MYSTERIOUS:
                 self._location(canvas, centre)
             else:
@@ -198,11 +190,11 @@ class TileBack:
         for centre in g.centres():
             if style.back:
                 canvas.setFillColor(style.back)
-                _hex_path(canvas, g.corners_of(centre, pt(bleed_mm)), fill=True, stroke=False)
+                polygon(canvas, g.corners_of(centre, pt(bleed_mm)), fill=True, stroke=False)
         for centre in g.centres():
             canvas.setStrokeColor(lines)
             canvas.setLineWidth(0.6)
-            _hex_path(canvas, g.corners_of(centre, -pt(1.6)), fill=False, stroke=True)
+            polygon(canvas, g.corners_of(centre, -pt(1.6)), fill=False, stroke=True)
             magic(canvas, centre[0], centre[1], g.flats * 0.3, lines, style.back or WHITE)
         if self.cut_line or style.ink_saver:
             _cut_outline(canvas, g)

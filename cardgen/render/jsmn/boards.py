@@ -23,7 +23,8 @@ from ..options import ResolvedOptions
 from ..registry import Progress
 from .card_frame import _escape
 from .style import MAGICIAN_INKS, SANS, SANS_BOLD, SERIF_BOLD, SILVER, WHITE, JsmnStyle, style_for
-from .symbols import ELEMENT_DRAWERS, MAGICIAN_DRAWERS, Drawer, interlinked_rings, open_book, polygon, _Unit
+from ..symbols import Drawer, Unit, polygon
+from .symbols import ELEMENT_DRAWERS, MAGICIAN_DRAWERS, interlinked_rings, open_book
 
 RING_MM = 15.0
 ROW_MM = 26.0
@@ -31,7 +32,7 @@ ROW_MM = 26.0
 
 def crown(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """The King's Roads: a crown."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         polygon(canvas, [(-0.42, -0.3), (-0.46, 0.3), (-0.22, 0.05), (0.0, 0.4), (0.22, 0.05), (0.46, 0.3),
                          (0.42, -0.3)])

@@ -9,54 +9,16 @@ on (cx, cy) inside a square ``size`` points wide, in unit coordinates (-0.5 .. 0
 from __future__ import annotations
 
 import math
-from typing import Callable
 
 from reportlab.pdfgen.canvas import Canvas
 
-Drawer = Callable[[Canvas, float, float, float, str, str], None]
-Points = list[tuple[float, float]]
-
-
-class _Unit:
-    def __init__(self, canvas: Canvas, cx: float, cy: float, size: float) -> None:
-        self.canvas, self.cx, self.cy, self.size = canvas, cx, cy, size
-
-    def __enter__(self) -> "_Unit":
-        self.canvas.saveState()
-        self.canvas.translate(self.cx, self.cy)
-        self.canvas.scale(self.size, self.size)
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.canvas.restoreState()
-
-    def line(self, width_pt: float) -> None:
-        self.canvas.setLineWidth(width_pt / self.size)
-
-
-def polygon(canvas: Canvas, points: Points, *, fill: bool = True, stroke: bool = False) -> None:
-    path = canvas.beginPath()
-    path.moveTo(*points[0])
-    for point in points[1:]:
-        path.lineTo(*point)
-    path.close()
-    canvas.drawPath(path, fill=1 if fill else 0, stroke=1 if stroke else 0)
-
-
-def star_points(points: int, outer: float, inner: float, turn: float = math.pi / 2) -> Points:
-    out = []
-    for k in range(points * 2):
-        angle = turn + k * math.pi / points
-        r = outer if k % 2 == 0 else inner
-        out.append((r * math.cos(angle), r * math.sin(angle)))
-    return out
-
+from ..symbols import Drawer, Unit, filled_circle, filled_shape, polygon, star_points
 
 # -- the six elements and "any element" -------------------------------------------------------------
 
 def bird_in_flight(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """Two swept wings meeting at a small body."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         path = canvas.beginPath()
         path.moveTo(-0.5, 0.2)
@@ -71,7 +33,7 @@ def bird_in_flight(canvas: Canvas, cx: float, cy: float, size: float, ink: str, 
 
 def twin_hills(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """Two rounded hills, the nearer one overlapping the further."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         path = canvas.beginPath()
         path.moveTo(-0.5, -0.35)
@@ -99,7 +61,7 @@ def _drop(canvas: Canvas, x: float, y: float, r: float) -> None:
 
 def raindrops(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """Three falling drops."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         _drop(canvas, -0.26, 0.02, 0.13)
         _drop(canvas, 0.26, 0.02, 0.13)
@@ -108,7 +70,7 @@ def raindrops(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light
 
 def standing_stone(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """Two uprights and a lintel (a trilithon) on the ground."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         canvas.rect(-0.38, -0.42, 0.2, 0.62, stroke=0, fill=1)
         canvas.rect(0.18, -0.42, 0.2, 0.62, stroke=0, fill=1)
@@ -118,7 +80,7 @@ def standing_stone(canvas: Canvas, cx: float, cy: float, size: float, ink: str, 
 
 def oak_tree(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A round three-lobed crown on a trunk."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         canvas.rect(-0.07, -0.5, 0.14, 0.45, stroke=0, fill=1)
         for x, y, r in ((-0.2, 0.08, 0.2), (0.2, 0.08, 0.2), (0.0, 0.26, 0.23), (0.0, 0.02, 0.2)):
@@ -127,7 +89,7 @@ def oak_tree(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light:
 
 def wind_swirl(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """Three streaming lines, the top one curling back."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setStrokeColor(ink)
         canvas.setLineWidth(0.09)
         canvas.setLineCap(1)
@@ -146,7 +108,7 @@ def wind_swirl(canvas: Canvas, cx: float, cy: float, size: float, ink: str, ligh
 
 def compass_rose(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """An element of any kind: an eight-pointed compass rose."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         polygon(canvas, star_points(4, 0.5, 0.12))
         polygon(canvas, star_points(4, 0.32, 0.1, math.pi / 4))
@@ -163,25 +125,11 @@ ELEMENT_DRAWERS: dict[str, Drawer] = {
 
 # -- magicians --------------------------------------------------------------------------------------
 
-def _shape(points: Points) -> Drawer:
-    def draw(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
-        with _Unit(canvas, cx, cy, size):
-            canvas.setFillColor(ink)
-            polygon(canvas, points)
-    return draw
-
-
-def _circle(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
-    with _Unit(canvas, cx, cy, size):
-        canvas.setFillColor(ink)
-        canvas.circle(0, 0, 0.42, stroke=0, fill=1)
-
-
 MAGICIAN_DRAWERS: dict[str, Drawer] = {
-    "square": _shape([(-0.36, -0.36), (0.36, -0.36), (0.36, 0.36), (-0.36, 0.36)]),
-    "circle": _circle,
-    "triangle": _shape([(0, 0.46), (0.48, -0.38), (-0.48, -0.38)]),
-    "diamond": _shape([(0, 0.5), (0.38, 0), (0, -0.5), (-0.38, 0)]),
+    "square": filled_shape([(-0.36, -0.36), (0.36, -0.36), (0.36, 0.36), (-0.36, 0.36)]),
+    "circle": filled_circle(0.42),
+    "triangle": filled_shape([(0, 0.46), (0.48, -0.38), (-0.48, -0.38)]),
+    "diamond": filled_shape([(0, 0.5), (0.38, 0), (0, -0.5), (-0.38, 0)]),
 }
 
 
@@ -189,7 +137,7 @@ MAGICIAN_DRAWERS: dict[str, Drawer] = {
 
 def raven(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A raven in profile: body, head and beak, tail and a raised wing."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         polygon(canvas, [(-0.5, -0.1), (-0.2, 0.02), (0.12, 0.08), (0.26, 0.2), (0.4, 0.2), (0.5, 0.12),
                          (0.38, 0.1), (0.3, -0.02), (0.1, -0.18), (-0.1, -0.2), (-0.3, -0.18)])
@@ -201,7 +149,7 @@ def raven(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: st
 
 def thistle_down(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """The fairy: a seed head of thistle-down, fine rays round a small seed."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setStrokeColor(ink)
         canvas.setFillColor(ink)
         canvas.setLineWidth(0.035)
@@ -216,7 +164,7 @@ def thistle_down(canvas: Canvas, cx: float, cy: float, size: float, ink: str, li
 
 def interlinked_rings(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A connexion: two linked rings."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setStrokeColor(ink)
         canvas.setLineWidth(0.1)
         canvas.circle(-0.15, 0, 0.28, stroke=1, fill=0)
@@ -225,7 +173,7 @@ def interlinked_rings(canvas: Canvas, cx: float, cy: float, size: float, ink: st
 
 def wax_seal(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """The prestige track's start: a scalloped seal with a star pressed into it."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         polygon(canvas, star_points(12, 0.5, 0.42))
         canvas.setFillColor(light)
@@ -234,7 +182,7 @@ def wax_seal(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light:
 
 def hourglass(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """The year token."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         canvas.rect(-0.34, 0.38, 0.68, 0.08, stroke=0, fill=1)
         canvas.rect(-0.34, -0.46, 0.68, 0.08, stroke=0, fill=1)
@@ -244,7 +192,7 @@ def hourglass(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light
 
 
 def open_book(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         polygon(canvas, [(-0.5, 0.3), (-0.04, 0.22), (-0.04, -0.36), (-0.5, -0.28)])
         polygon(canvas, [(0.5, 0.3), (0.04, 0.22), (0.04, -0.36), (0.5, -0.28)])
@@ -252,7 +200,7 @@ def open_book(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light
 
 def l_badge(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """The London mark: a bold L in a square."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         canvas.rect(-0.46, -0.46, 0.92, 0.92, stroke=0, fill=1)
         canvas.setFillColor(light)
@@ -261,7 +209,7 @@ def l_badge(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: 
 
 def magic_wand(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A spell: a wand with a spark."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setStrokeColor(ink)
         canvas.setLineWidth(0.1)
         canvas.setLineCap(1)
@@ -272,7 +220,7 @@ def magic_wand(canvas: Canvas, cx: float, cy: float, size: float, ink: str, ligh
 
 def envelope(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """An invitation: a sealed envelope."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         canvas.rect(-0.48, -0.32, 0.96, 0.64, stroke=0, fill=1)
         canvas.setStrokeColor(light)
@@ -288,7 +236,7 @@ def envelope(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light:
 
 def bust(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """An introduction: a person in silhouette."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         canvas.circle(0.0, 0.2, 0.2, stroke=0, fill=1)
         path = canvas.beginPath()
@@ -301,7 +249,7 @@ def bust(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str
 
 def star(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A feat of magic: a five-pointed star."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         polygon(canvas, star_points(5, 0.5, 0.21))
 

@@ -10,7 +10,8 @@ import math
 
 from reportlab.pdfgen.canvas import Canvas
 
-from .symbols import Drawer, EFFECT_DRAWERS, _star_points, _Unit, scroll
+from ..symbols import Drawer, Unit, star_points
+from .symbols import EFFECT_DRAWERS, scroll
 
 
 def _arrow(canvas: Canvas, x0: float, y0: float, x1: float, y1: float, head: float) -> None:
@@ -32,7 +33,7 @@ def _card_shape(canvas: Canvas, x: float, y: float, w: float, h: float, *, fill:
 def banish(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A cursed scroll struck through: Banishment."""
     scroll(canvas, cx, cy, size * 0.8, ink, light)
-    with _Unit(canvas, cx, cy, size) as u:
+    with Unit(canvas, cx, cy, size) as u:
         canvas.setStrokeColor(ink)
         canvas.setLineCap(1)
         u.line(size * 0.07)
@@ -42,7 +43,7 @@ def banish(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: s
 def give(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A scroll passed on with an arrow: Transfer."""
     scroll(canvas, cx - size * 0.16, cy, size * 0.62, ink, light)
-    with _Unit(canvas, cx, cy, size) as u:
+    with Unit(canvas, cx, cy, size) as u:
         canvas.setStrokeColor(ink)
         canvas.setFillColor(ink)
         u.line(size * 0.06)
@@ -51,7 +52,7 @@ def give(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str
 
 def swap(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """Two cards crossing with curved arrows: Substitution."""
-    with _Unit(canvas, cx, cy, size) as u:
+    with Unit(canvas, cx, cy, size) as u:
         canvas.setFillColor(ink)
         canvas.setStrokeColor(ink)
         _card_shape(canvas, -0.48, -0.26, 0.3, 0.44, fill=True)
@@ -72,7 +73,7 @@ def swap(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str
 
 def lift(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A card floating up out of a shop: Levitation."""
-    with _Unit(canvas, cx, cy, size) as u:
+    with Unit(canvas, cx, cy, size) as u:
         canvas.setFillColor(ink)
         canvas.setStrokeColor(ink)
         _card_shape(canvas, -0.16, 0.0, 0.32, 0.46, fill=True)
@@ -87,7 +88,7 @@ def lift(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str
 
 def again(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A loop arrow coming round again: Replication."""
-    with _Unit(canvas, cx, cy, size) as u:
+    with Unit(canvas, cx, cy, size) as u:
         canvas.setStrokeColor(ink)
         canvas.setFillColor(ink)
         u.line(size * 0.08)
@@ -108,7 +109,7 @@ def again(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: st
 
 def dash(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """Three chevrons racing ahead: Swiftness."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         for k, x in enumerate((-0.42, -0.1, 0.22)):
             path = canvas.beginPath()
@@ -124,7 +125,7 @@ def dash(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str
 
 def vanish(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """Cards fading into dots: Disappearance."""
-    with _Unit(canvas, cx, cy, size) as u:
+    with Unit(canvas, cx, cy, size) as u:
         canvas.setFillColor(ink)
         canvas.setStrokeColor(ink)
         _card_shape(canvas, -0.46, -0.3, 0.32, 0.5, fill=True)
@@ -138,11 +139,11 @@ def vanish(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: s
 
 def cleanse(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A burst of sparkles: Purification."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         for x, y, r in ((0.0, 0.0, 0.36), (0.34, 0.32, 0.14), (-0.34, -0.3, 0.12), (-0.3, 0.34, 0.09)):
             path = canvas.beginPath()
-            points = [(x + px * r / 0.5, y + py * r / 0.5) for px, py in _star_points(4, 0.5, 0.12)]
+            points = [(x + px * r / 0.5, y + py * r / 0.5) for px, py in star_points(4, 0.5, 0.12)]
             path.moveTo(*points[0])
             for point in points[1:]:
                 path.lineTo(*point)

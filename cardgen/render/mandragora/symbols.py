@@ -10,57 +10,18 @@ unit coordinates (-0.5 .. 0.5) scaled to that square.
 from __future__ import annotations
 
 import math
-from typing import Callable
 
 from reportlab.pdfgen.canvas import Canvas
 
-Drawer = Callable[[Canvas, float, float, float, str, str], None]
-
-
-class _Unit:
-    """Draw in a unit square: ``with _Unit(canvas, cx, cy, size) as u: ...``; ``u.line(pt)`` sets widths."""
-
-    def __init__(self, canvas: Canvas, cx: float, cy: float, size: float) -> None:
-        self.canvas, self.cx, self.cy, self.size = canvas, cx, cy, size
-
-    def __enter__(self) -> "_Unit":
-        self.canvas.saveState()
-        self.canvas.translate(self.cx, self.cy)
-        self.canvas.scale(self.size, self.size)
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.canvas.restoreState()
-
-    def line(self, width_pt: float) -> None:
-        self.canvas.setLineWidth(width_pt / self.size)
-
-
-def _polygon(canvas: Canvas, points: list[tuple[float, float]], *, fill: bool = True, stroke: bool = False) -> None:
-    path = canvas.beginPath()
-    path.moveTo(*points[0])
-    for point in points[1:]:
-        path.lineTo(*point)
-    path.close()
-    canvas.drawPath(path, fill=1 if fill else 0, stroke=1 if stroke else 0)
-
-
-def _star_points(points: int, outer: float, inner: float, turn: float = math.pi / 2) -> list[tuple[float, float]]:
-    out = []
-    for k in range(points * 2):
-        angle = turn + k * math.pi / points
-        r = outer if k % 2 == 0 else inner
-        out.append((r * math.cos(angle), r * math.sin(angle)))
-    return out
-
+from ..symbols import Drawer, Unit, polygon, star_points
 
 # -- the colour symbols ---------------------------------------------------------------------------
 
 def crystal(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A cut gem: a tall hexagon with facet lines."""
-    with _Unit(canvas, cx, cy, size) as u:
+    with Unit(canvas, cx, cy, size) as u:
         canvas.setFillColor(ink)
-        _polygon(canvas, [(0, 0.5), (0.3, 0.2), (0.3, -0.2), (0, -0.5), (-0.3, -0.2), (-0.3, 0.2)])
+        polygon(canvas, [(0, 0.5), (0.3, 0.2), (0.3, -0.2), (0, -0.5), (-0.3, -0.2), (-0.3, 0.2)])
         canvas.setStrokeColor(light)
         u.line(max(0.5, size * 0.035))
         path = canvas.beginPath()
@@ -73,7 +34,7 @@ def crystal(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: 
 
 def flame(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A flame with three tongues and a light heart."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         path = canvas.beginPath()
         path.moveTo(0, -0.5)
@@ -100,7 +61,7 @@ def flame(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: st
 
 def leaf(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A leaf on a short stem, with a light midrib."""
-    with _Unit(canvas, cx, cy, size) as u:
+    with Unit(canvas, cx, cy, size) as u:
         canvas.setFillColor(ink)
         canvas.setStrokeColor(ink)
         path = canvas.beginPath()
@@ -118,7 +79,7 @@ def leaf(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str
 
 def flower(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """Five round petals around a light heart."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         for k in range(5):
             angle = math.pi / 2 + k * 2 * math.pi / 5
@@ -130,7 +91,7 @@ def flower(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: s
 
 def drop(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A water drop with a light gleam."""
-    with _Unit(canvas, cx, cy, size) as u:
+    with Unit(canvas, cx, cy, size) as u:
         canvas.setFillColor(ink)
         path = canvas.beginPath()
         path.moveTo(0, 0.5)
@@ -151,12 +112,12 @@ def drop(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str
 
 def pentagram(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A five-pointed star inside a ring: black magic."""
-    with _Unit(canvas, cx, cy, size) as u:
+    with Unit(canvas, cx, cy, size) as u:
         canvas.setStrokeColor(ink)
         canvas.setFillColor(ink)
         u.line(max(0.6, size * 0.06))
         canvas.circle(0, 0, 0.45, stroke=1, fill=0)
-        _polygon(canvas, _star_points(5, 0.4, 0.16))
+        polygon(canvas, star_points(5, 0.4, 0.16))
 
 
 COLOUR_DRAWERS: dict[str, Drawer] = {
@@ -174,7 +135,7 @@ def colour_symbol(canvas: Canvas, symbol: str, cx: float, cy: float, size: float
 
 def mandrake(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A mandrake root: three leaves over a forked, two-legged root with a face."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         for angle in (-35, 0, 35):
             canvas.saveState()
@@ -216,7 +177,7 @@ def mandrake(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light:
 
 def evil_eye(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """The curse: an almond eye with a slit pupil."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         path = canvas.beginPath()
         path.moveTo(-0.5, 0)
@@ -232,7 +193,7 @@ def evil_eye(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light:
 
 def scroll(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A rolled scroll with a wax seal."""
-    with _Unit(canvas, cx, cy, size) as u:
+    with Unit(canvas, cx, cy, size) as u:
         canvas.setFillColor(ink)
         canvas.rect(-0.3, -0.36, 0.6, 0.72, stroke=0, fill=1)
         for y in (0.36, -0.36):
@@ -247,15 +208,15 @@ def scroll(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: s
 
 def bolt(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """Lightning bolt: an immediate effect."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
-        _polygon(canvas, [(0.12, 0.5), (-0.28, -0.04), (-0.02, -0.04), (-0.14, -0.5), (0.28, 0.08),
+        polygon(canvas, [(0.12, 0.5), (-0.28, -0.04), (-0.02, -0.04), (-0.14, -0.5), (0.28, 0.08),
                           (0.02, 0.08)])
 
 
 def infinity(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """Infinity sign: a permanent effect."""
-    with _Unit(canvas, cx, cy, size) as u:
+    with Unit(canvas, cx, cy, size) as u:
         canvas.setStrokeColor(ink)
         u.line(max(0.9, size * 0.12))
         path = canvas.beginPath()
@@ -269,13 +230,13 @@ def infinity(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light:
 
 def hourglass(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """Hourglass: an end-of-game effect."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         canvas.rect(-0.32, 0.4, 0.64, 0.1, stroke=0, fill=1)
         canvas.rect(-0.32, -0.5, 0.64, 0.1, stroke=0, fill=1)
-        _polygon(canvas, [(-0.25, 0.4), (0.25, 0.4), (0.04, 0), (0.25, -0.4), (-0.25, -0.4), (-0.04, 0)])
+        polygon(canvas, [(-0.25, 0.4), (0.25, 0.4), (0.04, 0), (0.25, -0.4), (-0.25, -0.4), (-0.04, 0)])
         canvas.setFillColor(light)
-        _polygon(canvas, [(-0.15, 0.33), (0.15, 0.33), (0.0, 0.08)])
+        polygon(canvas, [(-0.15, 0.33), (0.15, 0.33), (0.0, 0.08)])
 
 
 EFFECT_DRAWERS: dict[str, Drawer] = {"immediate": bolt, "permanent": infinity, "end_of_game": hourglass}
@@ -283,7 +244,7 @@ EFFECT_DRAWERS: dict[str, Drawer] = {"immediate": bolt, "permanent": infinity, "
 
 def sun(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A sun with twelve rays: day shops."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         canvas.circle(0, 0, 0.24, stroke=0, fill=1)
         for k in range(12):
@@ -291,12 +252,12 @@ def sun(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str)
             tip = (0.5 * math.cos(angle), 0.5 * math.sin(angle))
             left = (0.31 * math.cos(angle - 0.13), 0.31 * math.sin(angle - 0.13))
             right = (0.31 * math.cos(angle + 0.13), 0.31 * math.sin(angle + 0.13))
-            _polygon(canvas, [left, tip, right])
+            polygon(canvas, [left, tip, right])
 
 
 def moon(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A crescent moon with two small stars: night shops."""
-    with _Unit(canvas, cx, cy, size):
+    with Unit(canvas, cx, cy, size):
         canvas.setFillColor(ink)
         outer_r, inner_r, inner_c = 0.4, 0.34, (0.17, 0.1)
         # the two circles meet where |p| = outer_r and |p - inner_c| = inner_r
@@ -317,12 +278,12 @@ def moon(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str
         path.close()
         canvas.drawPath(path, stroke=0, fill=1)
         for x, y, r in ((0.3, 0.36, 0.11), (0.4, 0.05, 0.07)):
-            _polygon(canvas, [(x + px * r / 0.5, y + py * r / 0.5) for px, py in _star_points(4, 0.5, 0.16)])
+            polygon(canvas, [(x + px * r / 0.5, y + py * r / 0.5) for px, py in star_points(4, 0.5, 0.16)])
 
 
 def book(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """A closed spellbook seen from the front: cover, spine band and page edge (the symbol goes on top)."""
-    with _Unit(canvas, cx, cy, size) as u:
+    with Unit(canvas, cx, cy, size) as u:
         canvas.setFillColor(light)
         canvas.roundRect(-0.34, -0.47, 0.72, 0.94, 0.04, stroke=0, fill=1)  # pages peeking out
         canvas.setFillColor(ink)
@@ -335,7 +296,7 @@ def book(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str
 
 def assistant(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
     """The Assistant: a hooded apprentice in a long cloak, leaning on a staff topped with a glowing orb."""
-    with _Unit(canvas, cx, cy, size) as u:
+    with Unit(canvas, cx, cy, size) as u:
         canvas.setFillColor(ink)
         cloak = canvas.beginPath()
         cloak.moveTo(-0.06, 0.46)
