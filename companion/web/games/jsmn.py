@@ -14,7 +14,7 @@ groups listed in ``data-only`` (live.js fills it), so five forms do not carry fi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from werkzeug.datastructures import MultiDict
@@ -179,7 +179,6 @@ def _new_year(state: Any, view: Mapping[str, Any]) -> dict[str, Any]:
     first = not view["marseilles_revealed"]
     unseen: list[str] = []
     if not first:
-        from dataclasses import replace
         unseen = replace(state, book_row=state.book_row[1:],
                          book_discard=state.book_discard + state.book_row[:1]).books_unseen()
     return {"first": first, "cards": [MARSEILLES[c] for c in view["marseilles_left"]],
