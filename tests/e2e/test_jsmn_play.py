@@ -18,7 +18,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from cardgen.catalog import content
 from test_pages_jsmn import STARTING, acting_seat, next_move
 
-from .conftest import Api, screenshot
+from .conftest import Api, login_seat, screenshot
 from .phone import LIVE_WITHIN_MS, caught_up
 from .test_accessibility import blocking_violations
 
@@ -216,3 +216,44 @@ def test_three_phones_through_a_confrontation(new_phone: Callable[[], BrowserCon
     table.bring_to_front()
     assert blocking_violations(table) == []
     screenshot(table, "jsmn-table-over")
+
+
+def test_an_invitation_and_the_discards_at_the_end_of_a_turn_on_a_phone(new_phone: Callable[[], BrowserContext],
+                                                                        api: Api, server: str) -> None:
+    """The engagement form (one introduction, one feat, the second feat left at "none") and the end of turn
+    with its discards as an object: what the phone sends is exactly the move the rules expect."""
+    answer = api.http.post(f"{server}/api/games", json={"game": "jsmn", "players": NAMES, "options": {}}, timeout=5)
+    assert answer.status_code == 201, answer.text
+    game = answer.json()
+    game_id, tokens = game["id"], [seat["token"] for seat in game["seats"]]
+    for seat in range(3):
+        api.move(game_id, tokens[seat], {"type": "starting_feats", "feats": STARTING[seat]})
+    api.move(game_id, tokens[1], next_move(view_as(api, game_id, tokens[1])))   # 1806: the rows and a card
+    api.move(game_id, tokens[0], {"type": "still_waters"})
+    phone = new_phone()
+    login_seat(phone, server, game_id, 0, tokens[0])
+    ann = phone.new_page()
+    ann.goto(f"/g/{game_id}/seat/0")
+    ball = next(c for c in GAME.invitations if c.location == "padua")
+    ann.locator("#j-move").get_by_label(re.compile("Move your magician to")).select_option("padua")
+    ann.locator("#j-move").get_by_role("button", name="Move").click()
+    recorded(ann)
+    engage = ann.locator("#j-engage")
+    engage.locator(f"input[value={ball.id}]").check()
+    engage.get_by_label("Introductions drawn").select_option("1")
+    engage.get_by_label("Feat of magic taken (1)").select_option("grow-a-hedge-in-a-night")
+    engage.get_by_role("button", name="Fulfil it").click()
+    recorded(ann)
+    assert last_move(api, game_id, tokens[0]) == {"type": "engage", "card": ball.id, "introductions": 1,
+                                                  "feats": ["grow-a-hedge-in-a-night"]}
+    expect(ann.locator("#my-ledger")).to_contain_text("Grow a Hedge in a Night")
+    end = ann.locator("#j-end")
+    expect(end).to_contain_text("must discard 1 to keep five")   # 1 invitation, 3 introductions, 2 drawn
+    end.get_by_label("Invitations discarded").fill("0")
+    end.get_by_label("Introductions discarded").fill("1")
+    end.get_by_role("button", name="End my turn").click()
+    recorded(ann)
+    assert last_move(api, game_id, tokens[0]) == {"type": "end_turn", "discard": {"invitations": 0,
+                                                                                   "introductions": 1}}
+    me = view_as(api, game_id, tokens[0])["players"][0]
+    assert (me["invitations"], me["introductions"]) == (3, 2)
