@@ -230,7 +230,8 @@ def test_the_table_shows_year_fairy_card_order_and_magicians_as_the_view_says(ap
         assert f"{GAME.element(element).name} ({symbol})</span>" in page   # word and symbol, never colour alone
     order = re.search(r'<ol class="j-order" id="j-order">(.*?)</ol>', page, re.S).group(1)
     rows = re.findall(r"<strong>(\w+)</strong> · (\d+) prestige · ([\w ]+)", order)
-    assert [(name, int(p)) for name, p, _ in rows] == [(NAMES[s], view["players"][s]["prestige"]) for s in view["order"]]
+    expected = [(NAMES[s], view["players"][s]["prestige"]) for s in view["order"]]
+    assert [(name, int(p)) for name, p, _ in rows] == expected
     stacked = [p["stack"] for p in (view["players"][s] for s in view["order"])]
     assert [where for _, _, where in rows] == ["on top" if n == 0 else f"{n} below the top" for n in stacked]
     turn = view["turn"]
@@ -246,6 +247,8 @@ def test_the_table_shows_year_fairy_card_order_and_magicians_as_the_view_says(ap
         assert f"{p['feats_in_front']} feat" in row and f"{p['feats_completed']} completed" in row
     assert "j-ledger" not in page and "Magicianship:" not in page   # secret until the end
     assert all(b["name"] in page for b in view["book_row"]) and "Davey" in page and "Vinculus" in page
+    assert '<p class="hint" id="j-revealed">Cards of Marseilles revealed: Le Bateleur, La Papesse, ' \
+           f'{GAME.card("the-empress").name}.</p>' in page
     assert unlabelled(page) == []
 
 

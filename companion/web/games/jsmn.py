@@ -209,7 +209,8 @@ def _turn_forms(context: Mapping[str, Any], forms: SeatForms) -> None:
         forms.actions = [{"id": a, "name": action_name(a, me["magician"]),
                           "text": me["unique_text"] if a == "unique" else next(x.text for x in GAME.actions
                                                                               if x.id == a)}
-                         for a in (*ACTIONS, "unique") if a not in me["covered"]]
+                         for a in (*ACTIONS, "unique") if a not in me["covered"]
+                         and (a != "acquire-book" or view["book_row"])]
         forms.still = True
         return
     if step == "visits":
@@ -308,7 +309,8 @@ PAGES = GamePages(
     playable=True,
     extra={"elements": ELEMENTS, "magicians": MAGICIANS, "actions": ACTIONS, "connexions": CONNEXIONS,
            "locations": LOCATIONS, "feats": FEATS, "spells": SPELLS, "books": BOOKS, "named": NAMED,
-           "invitations": INVITATIONS, "introductions": INTRODUCTIONS, "action_name": action_name,
+           "invitations": INVITATIONS, "introductions": INTRODUCTIONS, "marseilles": MARSEILLES,
+           "action_name": action_name,
            "feat_needs": feat_needs, "place_text": place_text, "verdict": verdict, "difficulties": DIFFICULTIES,
            "spell_fields": SPELL_FIELDS, "steps": STEPS, "game": GAME, "compact": compact},
 )
