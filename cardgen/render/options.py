@@ -50,8 +50,12 @@ class ResolvedOptions:
     base_url: str
 
     def card_layout(self) -> SheetLayout:
+        return self.layout_for(self.card_size)
+
+    def layout_for(self, size: CardSize) -> SheetLayout:
+        """Sheets of ``size`` pieces on this paper with this bleed; BuildError if none fits."""
         try:
-            return plan_layout(self.paper, self.card_size, self.options.bleed, self.specs.sheet)
+            return plan_layout(self.paper, size, self.options.bleed, self.specs.sheet)
         except LayoutError as exc:
             raise BuildError(str(exc)) from exc
 

@@ -15,8 +15,7 @@ from reportlab.platypus import Flowable, Paragraph, Spacer
 from cardgen.catalog.barony_sorcery import BaronySorceryContent
 
 from ..imposition import ImpositionSettings, impose, sheet_label
-from ..layout import LayoutError, plan_layout
-from ..options import BuildError, ResolvedOptions
+from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt
 from ..print_specs import CardSize
 from ..registry import Progress
@@ -106,10 +105,7 @@ def render_setup_card(content: BaronySorceryContent, resolved: ResolvedOptions, 
                       progress: Progress) -> None:
     options = resolved.options
     style = style_for(options.ink_saver)
-    try:
-        layout = plan_layout(resolved.paper, CARD_SIZE, options.bleed, resolved.specs.sheet)
-    except LayoutError as exc:
-        raise BuildError(str(exc)) from exc
+    layout = resolved.layout_for(CARD_SIZE)
     canvas = new_canvas(path, resolved.paper.width, resolved.paper.height,
                         title=f"{content.title}: setup card ({resolved.paper.name})",
                         subject="Board by number of players, Mysterious locations, then the rest of the setup")

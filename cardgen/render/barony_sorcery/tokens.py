@@ -16,20 +16,19 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.barony_sorcery import BaronySorceryContent
 
-from ..colour import luminance, shade
 from ..faces import fit_font_size
-from ..imposition import ImpositionSettings, impose, sheet_label
-from ..layout import LayoutError, SheetLayout, plan_layout
-from ..options import BuildError, ResolvedOptions
+from ..imposition import sheet_label
+from ..layout import SheetLayout
+from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt
 from ..print_specs import CardSize
 from ..registry import Progress
-from .style import GOLD, LIGHT_OUTLINE, MAGIC_INK, PLAYER_INKS, SANS_BOLD, TERRAIN_INKS, WHITE, BaronyStyle, style_for
+from ..tokens import draw_token_ground, impose_two_sided, token_text_ink
+from .style import GOLD, MAGIC_INK, PLAYER_INKS, SANS_BOLD, TERRAIN_INKS, BaronyStyle, style_for
 from .symbols import PIECE_DRAWERS, PLAYER_DRAWERS, TERRAIN_DRAWERS, Drawer, magic
 
 TOKEN_MM = 20.0
 TOKEN_SIZE = CardSize("token", TOKEN_MM, TOKEN_MM, "square Barony: Sorcery token")
-DARK_TEXT = "#1E1E28"
 
 
 @dataclass(frozen=True)
@@ -44,29 +43,11 @@ class Token:
     picture_ink: str | None = None  # full colour: the picture's colour if not the text colour
     size: CardSize = TOKEN_SIZE
 
-    def _text_ink(self) -> str:
-        if self.style.ink_saver:
-            return shade(self.ink, 0.3)
-        return DARK_TEXT if luminance(self.ink) > 0.4 else WHITE
-
     def draw(self, canvas: Canvas, bleed_mm: float) -> None:
-        w, b = pt(self.size.width), pt(bleed_mm)
-        text_ink = self._text_ink()
-        if self.style.ink_saver:
-            canvas.setStrokeColor(LIGHT_OUTLINE)
-            canvas.setLineWidth(0.4)
-            canvas.rect(0, 0, w, w, stroke=1, fill=0)
-            canvas.setStrokeColor(self.ink)
-            canvas.setLineWidth(0.8)
-            canvas.circle(w / 2, w / 2, w / 2 - pt(1.2), stroke=1, fill=0)
-            ground = WHITE
-        else:
-            canvas.setFillColor(self.ink)
-            canvas.rect(-b, -b, w + 2 * b, w + 2 * b, stroke=0, fill=1)
-            canvas.setStrokeColor(text_ink)
-            canvas.setLineWidth(0.5)
-            canvas.circle(w / 2, w / 2, w / 2 - pt(1.2), stroke=1, fill=0)
-            ground = self.ink
+        w = pt(self.size.width)
+        text_ink = token_text_ink(self.ink, self.style.ink_saver)
+        ground = draw_token_ground(canvas, w, bleed_mm, self.ink, text_ink, self.style.ink_saver,
+                                   ring_inset_mm=1.2, ring_width=0.5, ink_saver_ring_width=0.8)
         picture_ink = text_ink if self.style.ink_saver or self.picture_ink is None else self.picture_ink
         self.picture(canvas, w / 2, w / 2 + pt(1.4), pt(9.5), picture_ink, ground)
         if self.corner is not None:
@@ -100,10 +81,7 @@ def token_faces(content: BaronySorceryContent, style: BaronyStyle) -> list[Token
 
 
 def token_layout(resolved: ResolvedOptions) -> SheetLayout:
-    try:
-        return plan_layout(resolved.paper, TOKEN_SIZE, resolved.options.bleed, resolved.specs.sheet)
-    except LayoutError as exc:
-        raise BuildError(str(exc)) from exc
+    return resolved.layout_for(TOKEN_SIZE)
 
 
 def render_tokens(content: BaronySorceryContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
@@ -114,7 +92,6 @@ def render_tokens(content: BaronySorceryContent, resolved: ResolvedOptions, path
                         title=f"{content.title}: tokens ({resolved.paper.name})",
                         subject=f"{len(faces)} tokens ({TOKEN_MM:g} mm): Magic, Control, Resource and the fifth "
                                 f"player's pieces, {layout.per_sheet} per sheet, the same picture on both sides")
-    impose(canvas, layout, resolved.specs.sheet, faces, faces, ImpositionSettings.from_options(options),
-           sheet_label("Barony: Sorcery tokens", unit="tokens"))
+    impose_two_sided(canvas, resolved, layout, faces, sheet_label("Barony: Sorcery tokens", unit="tokens"))
     canvas.save()
     progress(1)

@@ -12,8 +12,8 @@ from pathlib import Path
 from cardgen.catalog.jsmn import DECKS, JsmnContent
 
 from ..imposition import ImpositionSettings, impose, sheet_label
-from ..layout import LayoutError, SheetLayout, plan_layout
-from ..options import BuildError, ResolvedOptions
+from ..layout import SheetLayout
+from ..options import ResolvedOptions
 from ..pdf import new_canvas
 from ..print_specs import CardSize
 from ..qr import card_url, qr_matrix
@@ -33,10 +33,7 @@ def deck_size(resolved: ResolvedOptions, kind: str) -> CardSize:
 
 
 def deck_layout(resolved: ResolvedOptions, size: CardSize) -> SheetLayout:
-    try:
-        return plan_layout(resolved.paper, size, resolved.options.bleed, resolved.specs.sheet)
-    except LayoutError as exc:
-        raise BuildError(str(exc)) from exc
+    return resolved.layout_for(size)
 
 
 def card_fronts(content: JsmnContent, resolved: ResolvedOptions, kind: str) -> list[CardFront]:

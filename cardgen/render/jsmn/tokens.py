@@ -16,15 +16,15 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.jsmn import JsmnContent
 
-from ..colour import luminance, shade
 from ..faces import fit_font_size
-from ..imposition import ImpositionSettings, impose, sheet_label
-from ..layout import LayoutError, SheetLayout, plan_layout
-from ..options import BuildError, ResolvedOptions
+from ..imposition import sheet_label
+from ..layout import SheetLayout
+from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt
 from ..print_specs import CardSize
 from ..registry import Progress
-from .style import FAIRY_INK, LIGHT_OUTLINE, MAGICIAN_INKS, SANS_BOLD, WHITE, JsmnStyle, style_for
+from ..tokens import draw_token_ground, impose_two_sided, token_text_ink
+from .style import FAIRY_INK, MAGICIAN_INKS, SANS_BOLD, JsmnStyle, style_for
 from .symbols import ELEMENT_DRAWERS, MAGICIAN_DRAWERS, Drawer, hourglass, thistle_down
 
 TOKEN_MM = 16.0
@@ -32,7 +32,6 @@ DISC_MM = 12.0
 TOKEN_SIZE = CardSize("token", TOKEN_MM, TOKEN_MM, "square Strange & Norrell token")
 DISC_SIZE = CardSize("disc", DISC_MM, DISC_MM, "square Strange & Norrell player disc")
 YEAR_INK = "#5A4632"
-DARK_TEXT = "#1E1E28"
 
 
 @dataclass(frozen=True)
@@ -45,26 +44,11 @@ class Token:
     style: JsmnStyle
     size: CardSize = TOKEN_SIZE
 
-    def _text_ink(self) -> str:
-        if self.style.ink_saver:
-            return shade(self.ink, 0.3)
-        return DARK_TEXT if luminance(self.ink) > 0.4 else WHITE
-
     def draw(self, canvas: Canvas, bleed_mm: float) -> None:
-        w, b = pt(self.size.width), pt(bleed_mm)
-        text_ink = self._text_ink()
-        if self.style.ink_saver:
-            canvas.setStrokeColor(LIGHT_OUTLINE)
-            canvas.setLineWidth(0.4)
-            canvas.rect(0, 0, w, w, stroke=1, fill=0)
-            ground = WHITE
-        else:
-            canvas.setFillColor(self.ink)
-            canvas.rect(-b, -b, w + 2 * b, w + 2 * b, stroke=0, fill=1)
-            ground = self.ink
-        canvas.setStrokeColor(self.ink if self.style.ink_saver else text_ink)
-        canvas.setLineWidth(0.6 if self.style.ink_saver else 0.4)
-        canvas.circle(w / 2, w / 2, w / 2 - pt(0.9), stroke=1, fill=0)
+        w = pt(self.size.width)
+        text_ink = token_text_ink(self.ink, self.style.ink_saver)
+        ground = draw_token_ground(canvas, w, bleed_mm, self.ink, text_ink, self.style.ink_saver,
+                                   ring_inset_mm=0.9, ring_width=0.4, ink_saver_ring_width=0.6)
         self.picture(canvas, w / 2, w / 2 + w * 0.09, w * 0.5, text_ink, ground)
         canvas.setFillColor(text_ink)
         size = fit_font_size(self.caption, SANS_BOLD, w * 0.7, 4.6 * w / pt(TOKEN_MM), 3.0)
@@ -97,10 +81,7 @@ def disc_faces(content: JsmnContent, style: JsmnStyle) -> list[Token]:
 
 
 def token_layout(resolved: ResolvedOptions, size: CardSize) -> SheetLayout:
-    try:
-        return plan_layout(resolved.paper, size, resolved.options.bleed, resolved.specs.sheet)
-    except LayoutError as exc:
-        raise BuildError(str(exc)) from exc
+    return resolved.layout_for(size)
 
 
 def render_tokens(content: JsmnContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
@@ -112,10 +93,9 @@ def render_tokens(content: JsmnContent, resolved: ResolvedOptions, path: Path, p
                         subject=f"{content.contents.element_tokens} element tokens, the year token, the fairy disc, "
                                 f"{content.contents.magician_pieces} magician pieces ({TOKEN_MM:g} mm) and "
                                 f"{len(discs)} player discs ({DISC_MM:g} mm), the same picture on both sides")
-    settings = ImpositionSettings.from_options(options)
-    impose(canvas, token_layout(resolved, TOKEN_SIZE), resolved.specs.sheet, markers, markers, settings,
-           sheet_label("Strange & Norrell element tokens and markers", unit="tokens"))
-    impose(canvas, token_layout(resolved, DISC_SIZE), resolved.specs.sheet, discs, discs, settings,
-           sheet_label("Strange & Norrell player discs", unit="discs"))
+    impose_two_sided(canvas, resolved, token_layout(resolved, TOKEN_SIZE), markers,
+                     sheet_label("Strange & Norrell element tokens and markers", unit="tokens"))
+    impose_two_sided(canvas, resolved, token_layout(resolved, DISC_SIZE), discs,
+                     sheet_label("Strange & Norrell player discs", unit="discs"))
     canvas.save()
     progress(1)

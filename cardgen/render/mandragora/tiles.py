@@ -18,8 +18,8 @@ from cardgen.catalog.mandragora import MandragoraContent, ShopTile
 from ..colour import tint
 from ..faces import fit_font_size, text_width, tracked_text
 from ..imposition import ImpositionSettings, impose, sheet_label
-from ..layout import LayoutError, SheetLayout, plan_layout
-from ..options import BuildError, ResolvedOptions
+from ..layout import SheetLayout
+from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt
 from ..print_specs import CardSize
 from ..registry import Progress
@@ -32,10 +32,7 @@ WHITE = "#FFFFFF"
 
 
 def tile_layout(resolved: ResolvedOptions) -> SheetLayout:
-    try:
-        return plan_layout(resolved.paper, TILE_SIZE, resolved.options.bleed, resolved.specs.sheet)
-    except LayoutError as exc:
-        raise BuildError(str(exc)) from exc
+    return resolved.layout_for(TILE_SIZE)
 
 
 def _mini_card(canvas: Canvas, x: float, y: float, face_up: bool, ink: str, ground: str) -> None:
