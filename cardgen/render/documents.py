@@ -4,11 +4,12 @@ footer on every page, one-page sheets finished with a footer line, and the rule 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, Sequence
 from xml.sax.saxutils import escape
 
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, TableStyle
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Table, TableStyle
 from reportlab.platypus import Paragraph as PlainParagraph
 
 from cardgen.catalog import DataNote, RuleEntry
@@ -16,6 +17,7 @@ from cardgen.catalog import DataNote, RuleEntry
 from .layout import Rect
 from .pdf import apply_document_settings, pt, set_page_boxes
 from .print_specs import PaperSize
+from .symbols import Drawer
 
 FOOTER_FONT = "Helvetica"
 FOOTER_SIZE = 7
@@ -121,3 +123,43 @@ def grid_style(header_fill: str, zebra: str | None, *, line: str = GRID_LINE, va
     if zebra:
         commands.append(("ROWBACKGROUNDS", (0, 1 if header else 0), (-1, -1), ["#FFFFFF", zebra]))
     return TableStyle(commands)
+
+
+class SymbolCell(Flowable):  # type: ignore[misc]  # ReportLab ships no type information
+    """A vector symbol as a table cell: ``draw(canvas, cx, cy, size, ink, light)`` in a square ``size`` wide."""
+
+    def __init__(self, draw: Drawer, size: float, ink: str, light: str = "#FFFFFF") -> None:
+        super().__init__()
+        self.draw_symbol, self.size, self.ink, self.light = draw, size, ink, light
+        self.width = self.height = size
+
+    def draw(self) -> None:
+        self.draw_symbol(self.canv, self.size / 2, self.size / 2, self.size, self.ink, self.light)
+
+
+def short_title(title: str) -> str:
+    """'Setup: the shop circle' -> 'The shop circle' (the section heading already says 'Setup')."""
+    short = title.split(": ", 1)[-1]
+    return short[:1].upper() + short[1:]
+
+
+class NotedContent(Protocol):
+    """Any game content with data notes and a readable label for each note's subject."""
+
+    @property
+    def notes(self) -> Sequence[DataNote]: ...
+
+    def subject_label(self, subject: str) -> str: ...
+
+
+def notes_table(content: NotedContent, label: ParagraphStyle, text: ParagraphStyle, width: float, *,
+                label_mm: float, header_fill: str, zebra: str | None) -> Table:
+    """The rulebook notes as a table: what each concerns (``label_mm`` wide), and what was printed and read."""
+    rows = [[Paragraph("Concerns", label), Paragraph("What the rulebook says and how we read it", label)]]
+    for note in content.notes:
+        subject = content.subject_label(note.subject)
+        rows.append([Paragraph(escape(subject[:1].upper() + subject[1:]), label),
+                     Paragraph(note_markup(note, flagged=True), text)])
+    table = Table(rows, colWidths=[pt(label_mm), width - pt(label_mm)], repeatRows=1)
+    table.setStyle(grid_style(header_fill, zebra))
+    return table

@@ -15,12 +15,12 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table,
 from cardgen.catalog.barony_sorcery import BaronySorceryContent
 
 from ..colour import tint
-from ..documents import grid_style, note_markup, render_flowing_document, rule_text
+from ..documents import SymbolCell, grid_style, notes_table, render_flowing_document, rule_text, short_title
 from ..options import ResolvedOptions
 from ..pdf import pt
 from ..registry import Progress
 from .style import MAGIC_INK, PLAYER_INKS, SANS, SANS_BOLD, SERIF_BOLD, BaronyStyle, style_for
-from .symbols import CATEGORY_DRAWERS, PIECE_DRAWERS, PLAYER_DRAWERS, Drawer
+from .symbols import CATEGORY_DRAWERS, PIECE_DRAWERS, PLAYER_DRAWERS
 
 GAME = "barony-sorcery."
 ADDS = ("goal", "components", "location.no-build")
@@ -52,25 +52,8 @@ class _Styles:
         self.zebra = None if style.ink_saver else "#F6F3EC"
 
 
-class Picture(Flowable):  # type: ignore[misc]  # ReportLab ships no type information
-    """A symbol as a table cell, ``size`` points square."""
-
-    def __init__(self, draw: Drawer, size: float, ink: str, light: str = "#FFFFFF") -> None:
-        super().__init__()
-        self.draw_symbol, self.size, self.ink, self.light = draw, size, ink, light
-        self.width = self.height = size
-
-    def draw(self) -> None:
-        self.draw_symbol(self.canv, self.size / 2, self.size / 2, self.size, self.ink, self.light)
-
-
-def _short_title(title: str) -> str:
-    short = title.split(": ", 1)[-1]
-    return short[:1].upper() + short[1:]
-
-
 def _listed(s: _Styles, content: BaronySorceryContent, rule_ids: tuple[str, ...], width: float) -> Table:
-    rows = [[Paragraph(escape(_short_title(content.rule(i).title)), s.cell_bold),
+    rows = [[Paragraph(escape(short_title(content.rule(i).title)), s.cell_bold),
              Paragraph(escape(content.rule(i).text), s.cell)] for i in rule_ids]
     table = Table(rows, colWidths=[pt(36), width - pt(36)])
     table.setStyle(grid_style("#FFFFFF", None, header=False, valign="TOP"))
@@ -103,7 +86,7 @@ def spell_table(content: BaronySorceryContent, s: _Styles, style: BaronyStyle, w
         ink = style.category_ink(category.colour)
         text = content.rule(spell.rule).text if full_text else spell.text
         rows.append([
-            Picture(CATEGORY_DRAWERS[category.symbol], pt(5.5), ink),
+            SymbolCell(CATEGORY_DRAWERS[category.symbol], pt(5.5), ink),
             Paragraph(f"<b>{escape(spell.name)}</b>", s.cell),
             Paragraph(f"{escape(category.name)} ({category.colour}, {escape(category.symbol_name)})", s.cell),
             Paragraph(f"<b>{spell.cost}</b> Magic", s.cell),
@@ -135,13 +118,7 @@ def _combinations(content: BaronySorceryContent, s: _Styles) -> list[Flowable]:
 
 
 def _notes(content: BaronySorceryContent, s: _Styles, width: float) -> list[Flowable]:
-    rows = [[Paragraph("Concerns", s.cell_bold), Paragraph("What the rulebook says and how we read it", s.cell_bold)]]
-    for note in content.notes:
-        label = content.subject_label(note.subject)
-        rows.append([Paragraph(escape(label[:1].upper() + label[1:]), s.cell_bold),
-                     Paragraph(note_markup(note, flagged=True), s.cell)])
-    table = Table(rows, colWidths=[pt(34), width - pt(34)], repeatRows=1)
-    table.setStyle(grid_style(s.header_fill, s.zebra))
+    table = notes_table(content, s.cell_bold, s.cell, width, label_mm=34, header_fill=s.header_fill, zebra=s.zebra)
     return [Paragraph("Notes on the rulebook", s.h2),
             Paragraph("Where the rulebook is unclear, slips or is silent, the cards, the companion and these sheets all "
                       "read it the same way:", s.body), Spacer(1, pt(1.5)), table]
@@ -191,8 +168,8 @@ def _pieces_table(content: BaronySorceryContent, s: _Styles, style: BaronyStyle,
               ("score counter", "Score counter", pieces.score_counters))
     row: list[Any] = []
     for key, name, count in counts:
-        row.append([Picture(PIECE_DRAWERS[key], pt(7), ink), Paragraph(f"<b>{count}</b> {name}", s.cell)])
-    row.append([Picture(PLAYER_DRAWERS[fifth.symbol], pt(7), ink),
+        row.append([SymbolCell(PIECE_DRAWERS[key], pt(7), ink), Paragraph(f"<b>{count}</b> {name}", s.cell)])
+    row.append([SymbolCell(PLAYER_DRAWERS[fifth.symbol], pt(7), ink),
                 Paragraph(f"<b>{content.control_tokens_per_player}</b> Control tokens", s.cell)])
     table = Table([row], colWidths=[width / len(row)] * len(row))
     table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("ALIGN", (0, 0), (-1, -1), "CENTER"),

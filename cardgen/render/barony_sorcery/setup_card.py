@@ -14,12 +14,13 @@ from reportlab.platypus import Flowable, Paragraph, Spacer
 
 from cardgen.catalog.barony_sorcery import BaronySorceryContent
 
+from ..documents import short_title
 from ..imposition import ImpositionSettings, impose, sheet_label
 from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt
 from ..print_specs import CardSize
 from ..registry import Progress
-from .reference import GAME, _short_title, _Styles, board_table, ids
+from .reference import GAME, _Styles, board_table, ids
 from .style import LIGHT_OUTLINE, MAGIC_INK, BaronyStyle, style_for
 
 CARD_SIZE = CardSize("setup card", 105.0, 148.0, "A6 setup card")
@@ -91,12 +92,12 @@ class SetupBack:
         story: list[Flowable] = [Paragraph("Then", s.h2)]
         for name in ("setup.control", "setup.magic", "setup.spells"):
             rule = content.rule(GAME + name)
-            story += [Paragraph(f"<b>{escape(_short_title(rule.title))}.</b> {escape(rule.text)}", s.cell),
+            story += [Paragraph(f"<b>{escape(short_title(rule.title))}.</b> {escape(rule.text)}", s.cell),
                       Spacer(1, pt(1.2))]
         story.append(Paragraph("During the game", s.h2))
         for rule_id in ids(("explore.reward", "explore.full", "cast.action", "cast.combine", "score.control")):
             rule = content.rule(rule_id)
-            story += [Paragraph(f"<b>{escape(_short_title(rule.title))}.</b> {escape(rule.text)}", s.cell),
+            story += [Paragraph(f"<b>{escape(short_title(rule.title))}.</b> {escape(rule.text)}", s.cell),
                       Spacer(1, pt(1.2))]
         _flow(canvas, self.size, story)
 

@@ -15,12 +15,12 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer, Table
 from cardgen.catalog.jsmn import JsmnContent
 
 from ..colour import tint
-from ..documents import Paragraph, grid_style, note_markup, render_flowing_document
+from ..documents import Paragraph, SymbolCell, grid_style, notes_table, render_flowing_document
 from ..options import ResolvedOptions
 from ..pdf import pt
 from ..registry import Progress
 from .style import MAGICIAN_INKS, SANS, SANS_BOLD, SERIF_BOLD, JsmnStyle, style_for
-from .symbols import ELEMENT_DRAWERS, MAGICIAN_DRAWERS, Drawer
+from .symbols import ELEMENT_DRAWERS, MAGICIAN_DRAWERS
 
 SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("A year", ("year.sequence", "year.advance", "year.marseilles", "year.books", "turn.order", "turn.next",
@@ -52,18 +52,6 @@ class _Styles:
         self.zebra = None if style.ink_saver else "#F6F3EC"
 
 
-class Picture(Flowable):  # type: ignore[misc]  # ReportLab ships no type information
-    """A symbol as a table cell, ``size`` points square."""
-
-    def __init__(self, draw: Drawer, size: float, ink: str) -> None:
-        super().__init__()
-        self.draw_symbol, self.size, self.ink = draw, size, ink
-        self.width = self.height = size
-
-    def draw(self) -> None:
-        self.draw_symbol(self.canv, self.size / 2, self.size / 2, self.size, self.ink, "#FFFFFF")
-
-
 def _short(title: str) -> str:
     return title.split(": ", 1)[-1]
 
@@ -79,9 +67,9 @@ def _rules(content: JsmnContent, s: _Styles, names: tuple[str, ...], width: floa
 def _elements(content: JsmnContent, s: _Styles, style: JsmnStyle, width: float) -> Table:
     row: list[Any] = []
     for element in content.elements:
-        row.append([Picture(ELEMENT_DRAWERS[element.symbol], pt(7), style.element_ink(element.id)),
+        row.append([SymbolCell(ELEMENT_DRAWERS[element.symbol], pt(7), style.element_ink(element.id)),
                     Paragraph(f"<b>{element.name}</b><br/>{escape(element.symbol_name)}", s.cell)])
-    row.append([Picture(ELEMENT_DRAWERS[content.any_element_symbol], pt(7), style.ink),
+    row.append([SymbolCell(ELEMENT_DRAWERS[content.any_element_symbol], pt(7), style.ink),
                 Paragraph("<b>Any element</b><br/>compass rose", s.cell)])
     table = Table([row], colWidths=[width / len(row)] * len(row))
     table.setStyle(grid_style("#FFFFFF", None, header=False, valign="TOP"))
@@ -93,7 +81,7 @@ def _actions(content: JsmnContent, s: _Styles, style: JsmnStyle, width: float) -
     for action in content.actions:
         rows.append(["", Paragraph(f"<b>{escape(action.name)}</b>", s.cell), Paragraph(escape(action.text), s.cell)])
     for magician in content.magicians:
-        rows.append([Picture(MAGICIAN_DRAWERS[magician.symbol], pt(5.5), MAGICIAN_INKS[magician.colour]),
+        rows.append([SymbolCell(MAGICIAN_DRAWERS[magician.symbol], pt(5.5), MAGICIAN_INKS[magician.colour]),
                      Paragraph(f"<b>{escape(magician.name)}</b>: {escape(magician.unique_action)}", s.cell),
                      Paragraph(escape(magician.unique_text), s.cell)])
     table = Table(rows, colWidths=[pt(8), pt(55), width - pt(63)], repeatRows=1)
@@ -135,13 +123,7 @@ def reference_story(content: JsmnContent, resolved: ResolvedOptions, width: floa
                             Paragraph(f"Connexion spaces on the prestige track: "
                                       f"{', '.join(str(v) for v in t.connexion_spaces)}.", s.body),
                             Spacer(1, pt(1)), _connexions(content, s, width)])]
-    rows = [[Paragraph("Concerns", s.cell_bold), Paragraph("What the rulebook says and how we read it", s.cell_bold)]]
-    for note in content.notes:
-        label = content.subject_label(note.subject)
-        rows.append([Paragraph(escape(label[:1].upper() + label[1:]), s.cell_bold),
-                     Paragraph(note_markup(note, flagged=True), s.cell)])
-    table = Table(rows, colWidths=[pt(34), width - pt(34)], repeatRows=1)
-    table.setStyle(grid_style(s.header_fill, s.zebra))
+    table = notes_table(content, s.cell_bold, s.cell, width, label_mm=34, header_fill=s.header_fill, zebra=s.zebra)
     story += [Paragraph("Notes on the rulebook", s.h2), table]
     return story
 

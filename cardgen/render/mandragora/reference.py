@@ -18,7 +18,7 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 from cardgen.catalog.mandragora import EFFECT_KINDS, MandragoraContent
 
 from ..colour import tint
-from ..documents import Paragraph, grid_style, note_markup, render_flowing_document, rule_text
+from ..documents import Paragraph, SymbolCell, grid_style, notes_table, render_flowing_document, rule_text, short_title
 from ..options import ResolvedOptions
 from ..pdf import pt
 from ..registry import Progress
@@ -53,18 +53,6 @@ class _Styles:
         self.small = ParagraphStyle("small", fontName=SANS, fontSize=7.4, leading=9.2, textColor=muted)
 
 
-class Picture(Flowable):  # type: ignore[misc]  # ReportLab ships no type information
-    """A symbol as a table cell: ``draw(canvas, cx, cy, size, ink, light)`` in a square ``size`` wide."""
-
-    def __init__(self, draw: Drawer, size: float, ink: str, light: str = "#FFFFFF") -> None:
-        super().__init__()
-        self.draw_symbol, self.size, self.ink, self.light = draw, size, ink, light
-        self.width = self.height = size
-
-    def draw(self) -> None:
-        self.draw_symbol(self.canv, self.size / 2, self.size / 2, self.size, self.ink, self.light)
-
-
 def _drawer(draw: Callable[..., None], *args: str) -> Drawer:
     """A symbol drawer with its leading arguments fixed (e.g. the symbol's name)."""
     def bound(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: str) -> None:
@@ -72,15 +60,9 @@ def _drawer(draw: Callable[..., None], *args: str) -> Drawer:
     return bound
 
 
-def _short_title(title: str) -> str:
-    """'Setup: the shop circle' -> 'The shop circle' (the section heading already says 'Setup')."""
-    short = title.split(": ", 1)[-1]
-    return short[:1].upper() + short[1:]
-
-
 def _listed(s: _Styles, content: MandragoraContent, ids: tuple[str, ...], width: float) -> Table:
     """Rule entries as a two-column list: title, then the rule in our words."""
-    rows = [[Paragraph(escape(_short_title(content.rule(i).title)), s.cell_bold),
+    rows = [[Paragraph(escape(short_title(content.rule(i).title)), s.cell_bold),
              Paragraph(escape(content.rule(i).text), s.cell)] for i in ids]
     table = Table(rows, colWidths=[pt(34), width - pt(34)])
     table.setStyle(grid_style("#FFFFFF", None, header=False))
@@ -94,7 +76,7 @@ def _turn(content: MandragoraContent, s: _Styles, style: MandragoraStyle, width:
         out: list[Flowable] = [Paragraph(title, s.cell_bold)]
         for rule_id in ids:
             rule = content.rule(rule_id)
-            out.append(Paragraph(f"<b>{escape(_short_title(rule.title))}.</b> {escape(rule.text)}", s.cell))
+            out.append(Paragraph(f"<b>{escape(short_title(rule.title))}.</b> {escape(rule.text)}", s.cell))
         return out
     table = Table([[column("1  Seek magical items (the Assistant moves)", SEEK),
                     column("2  Cast a spell (the Assistant stays)", CAST)]], colWidths=[half, half])
@@ -115,10 +97,10 @@ def _spells(content: MandragoraContent, s: _Styles, style: MandragoraStyle, widt
     for spell in content.spells:
         values = ", ".join(str(v) for v in spell.values)
         rows.append([
-            Picture(_drawer(spell_glyph, spell.effect, spell.kind), pt(7), ink),
+            SymbolCell(_drawer(spell_glyph, spell.effect, spell.kind), pt(7), ink),
             Paragraph(f"<b>{escape(spell.name)}</b> \u00d7{spell.count}", s.cell),
             Paragraph(values, s.cell),
-            [Picture(EFFECT_DRAWERS[spell.kind], pt(3.6), style.ink), Paragraph(EFFECT_KINDS[spell.kind], s.cell)],
+            [SymbolCell(EFFECT_DRAWERS[spell.kind], pt(3.6), style.ink), Paragraph(EFFECT_KINDS[spell.kind], s.cell)],
             Paragraph(escape(content.rule(spell.rule).text), s.cell),
         ])
     table = Table(rows, colWidths=[pt(10), pt(30), pt(17), pt(22), width - pt(79)], repeatRows=1)
@@ -140,20 +122,20 @@ def _colours(content: MandragoraContent, s: _Styles, style: MandragoraStyle, wid
         ink = style.colour_ink(colour.id)
         books = content.cards_of("spellbook", colour.id)
         rows.append([
-            Picture(_drawer(colour_symbol, colour.symbol), pt(5.5), ink),
+            SymbolCell(_drawer(colour_symbol, colour.symbol), pt(5.5), ink),
             Paragraph(f"<b>{escape(colour.name)}</b>" + (" (black magic)" if colour.black_magic else ""), s.cell),
             Paragraph(escape(colour.symbol_name), s.cell),
             Paragraph(str(len(content.cards_of("ingredient", colour.id))), s.cell),
             Paragraph(f"{len(books)} ({', '.join(str(b.value) for b in books)})", s.cell),
             Paragraph("the rulebook" if colour.provenance == "rulebook" else "us (authored)", s.cell),
         ])
-    rows.append([Picture(mandrake, pt(5.5), style.mandrake), Paragraph("<b>Mandrake</b> (wild)", s.cell),
+    rows.append([SymbolCell(mandrake, pt(5.5), style.mandrake), Paragraph("<b>Mandrake</b> (wild)", s.cell),
                  Paragraph("mandrake", s.cell), Paragraph(str(len(content.cards_of("mandrake"))), s.cell),
                  Paragraph(f"any colour; {escape(content.mandrake_hand_colour)} in hand", s.cell),
                  Paragraph("the rulebook", s.cell)])
     scrolls = content.cards_of("cursed_scroll")
     split = ", ".join(f"{sum(1 for c in scrolls if c.curses == n)} \u00d7 {n}" for n in (1, 2, 3))
-    rows.append([Picture(scroll, pt(5.5), style.curse), Paragraph("<b>Cursed scroll</b>", s.cell),
+    rows.append([SymbolCell(scroll, pt(5.5), style.curse), Paragraph("<b>Cursed scroll</b>", s.cell),
                  Paragraph("scroll, eyes", s.cell), Paragraph(str(len(scrolls)), s.cell),
                  Paragraph(f"curses: {split}", s.cell), Paragraph("the rulebook", s.cell)])
     table = Table(rows, colWidths=[pt(9), pt(34), pt(24), pt(20), pt(48), width - pt(135)])
@@ -209,12 +191,7 @@ def _shops(content: MandragoraContent, s: _Styles) -> list[Flowable]:
 
 
 def _notes(content: MandragoraContent, s: _Styles, width: float, header_fill: str, zebra: str | None) -> list[Flowable]:
-    rows = [[Paragraph("Concerns", s.cell_bold), Paragraph("What the rulebook says and how we read it", s.cell_bold)]]
-    for note in content.notes:
-        label = content.subject_label(note.subject)
-        rows.append([Paragraph(escape(label[:1].upper() + label[1:]), s.cell_bold), Paragraph(note_markup(note, flagged=True), s.cell)])
-    table = Table(rows, colWidths=[pt(30), width - pt(30)], repeatRows=1)
-    table.setStyle(grid_style(header_fill, zebra))
+    table = notes_table(content, s.cell_bold, s.cell, width, label_mm=30, header_fill=header_fill, zebra=zebra)
     return [Paragraph("Notes on the rulebook", s.h2),
             Paragraph("Where the rulebook is unclear or slips, the cards, the companion and these sheets all read it "
                       "the same way:", s.body), Spacer(1, pt(1.5)), table]
