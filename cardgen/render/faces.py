@@ -82,6 +82,19 @@ def tracked_text(canvas: Canvas, cx: float, y: float, text: str, font: str, size
     canvas.drawString(cx - width / 2, y, text, charSpace=space)
 
 
+def card_ground(canvas: Canvas, width: float, height: float, bleed_mm: float, fill: str | None, outline: str) -> None:
+    """A face's ground: ``fill`` out to the bleed, or (no fill: ink-saver mode) a thin ``outline`` on the trim,
+    as a cut guide. ``width`` and ``height`` are the trim in points."""
+    if fill:
+        b = pt(bleed_mm)
+        canvas.setFillColor(fill)
+        canvas.rect(-b, -b, width + 2 * b, height + 2 * b, stroke=0, fill=1)
+    else:
+        canvas.setStrokeColor(outline)
+        canvas.setLineWidth(0.4)
+        canvas.rect(0, 0, width, height, stroke=1, fill=0)
+
+
 def double_border(canvas: Canvas, x: float, y: float, width: float, height: float, scale: float,
                   line_width: float) -> None:
     """A rounded frame (``line_width`` points, times ``scale``) with a hairline frame just inside it, in the

@@ -12,7 +12,7 @@ from typing import Sequence
 from reportlab.pdfgen.canvas import Canvas
 
 from .colour import luminance, shade
-from .faces import Face
+from .faces import Face, card_ground
 from .imposition import ImpositionSettings, SheetLabel, impose
 from .layout import SheetLayout
 from .options import ResolvedOptions
@@ -37,20 +37,12 @@ def draw_token_ground(canvas: Canvas, width: float, bleed_mm: float, ink: str, t
     ``width`` is the token's side in points. The ring is drawn ``ring_inset_mm`` inside the edge, in the
     text colour on a full-colour ground and in ``ink`` in ink-saver mode.
     """
-    w, b = width, pt(bleed_mm)
-    if ink_saver:
-        canvas.setStrokeColor(LIGHT_OUTLINE)
-        canvas.setLineWidth(0.4)
-        canvas.rect(0, 0, w, w, stroke=1, fill=0)
-        ground = WHITE
-    else:
-        canvas.setFillColor(ink)
-        canvas.rect(-b, -b, w + 2 * b, w + 2 * b, stroke=0, fill=1)
-        ground = ink
+    w = width
+    card_ground(canvas, w, w, bleed_mm, None if ink_saver else ink, LIGHT_OUTLINE)
     canvas.setStrokeColor(ink if ink_saver else text_ink)
     canvas.setLineWidth(ink_saver_ring_width if ink_saver else ring_width)
     canvas.circle(w / 2, w / 2, w / 2 - pt(ring_inset_mm), stroke=1, fill=0)
-    return ground
+    return WHITE if ink_saver else ink
 
 
 def impose_two_sided(canvas: Canvas, resolved: ResolvedOptions, layout: SheetLayout, faces: Sequence[Face],

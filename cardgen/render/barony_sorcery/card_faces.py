@@ -20,7 +20,7 @@ from reportlab.platypus import Paragraph
 from cardgen.catalog.barony_sorcery import BaronySorceryContent, Card
 
 from ..colour import tint
-from ..faces import double_border, fit_font_size, tracked_text
+from ..faces import card_ground, double_border, fit_font_size, tracked_text
 from ..pdf import pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix, draw_qr
@@ -65,15 +65,9 @@ class SpellFront:
     def draw(self, canvas: Canvas, bleed_mm: float) -> None:
         s = card_scale(self.size)
         style, ink = self.style, self.ink
-        w, h, b = pt(self.size.width), pt(self.size.height), pt(bleed_mm)
+        w, h = pt(self.size.width), pt(self.size.height)
         frame = style.frame(ink)
-        if frame:
-            canvas.setFillColor(frame)
-            canvas.rect(-b, -b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
-        else:
-            canvas.setStrokeColor(LIGHT_OUTLINE)
-            canvas.setLineWidth(0.4)
-            canvas.rect(0, 0, w, h, stroke=1, fill=0)
+        card_ground(canvas, w, h, bleed_mm, frame, LIGHT_OUTLINE)
         inset = pt(max(2.4, 3.0 * s))
         px, py, pw, ph = inset, inset, w - 2 * inset, h - 2 * inset
         if style.panel:
@@ -209,15 +203,9 @@ class SpellBack:
     def draw(self, canvas: Canvas, bleed_mm: float) -> None:
         s = card_scale(self.size)
         style = self.style
-        w, h, b = pt(self.size.width), pt(self.size.height), pt(bleed_mm)
+        w, h = pt(self.size.width), pt(self.size.height)
         lines = GOLD if style.back else MAGIC_INK
-        if style.back:
-            canvas.setFillColor(style.back)
-            canvas.rect(-b, -b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
-        else:
-            canvas.setStrokeColor(LIGHT_OUTLINE)
-            canvas.setLineWidth(0.4)
-            canvas.rect(0, 0, w, h, stroke=1, fill=0)
+        card_ground(canvas, w, h, bleed_mm, style.back, LIGHT_OUTLINE)
         canvas.setStrokeColor(lines)
         inset = pt(max(2.6, 3.4 * s))
         double_border(canvas, inset, inset, w - 2 * inset, h - 2 * inset, s, 1.2)

@@ -15,7 +15,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.jsmn import DECKS, Card, JsmnContent
 
-from ..faces import double_border, draw_paragraph, fit_font_size, tracked_text, wrapped_paragraph
+from ..faces import card_ground, double_border, draw_paragraph, fit_font_size, tracked_text, wrapped_paragraph
 from ..pdf import draw_reused, pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix, draw_qr
@@ -54,15 +54,9 @@ class Box:
 
 def draw_frame(canvas: Canvas, size: CardSize, bleed_mm: float, ink: str, style: JsmnStyle, s: float) -> Box:
     """The deck-coloured frame (with bleed) and the light panel inside it; returns the panel's padded area."""
-    w, h, b = pt(size.width), pt(size.height), pt(bleed_mm)
+    w, h = pt(size.width), pt(size.height)
     frame = style.fill(ink)
-    if frame:
-        canvas.setFillColor(frame)
-        canvas.rect(-b, -b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
-    else:
-        canvas.setStrokeColor(LIGHT_OUTLINE)
-        canvas.setLineWidth(0.4)
-        canvas.rect(0, 0, w, h, stroke=1, fill=0)
+    card_ground(canvas, w, h, bleed_mm, frame, LIGHT_OUTLINE)
     inset = pt(max(2.4, 3.0 * s))
     if style.panel:
         canvas.setFillColor(style.panel)
@@ -204,16 +198,10 @@ class DeckBack:
     def draw(self, canvas: Canvas, bleed_mm: float) -> None:
         s = card_scale(self.size)
         style, ink = self.style, self.style.deck_ink(self.kind)
-        w, h, b = pt(self.size.width), pt(self.size.height), pt(bleed_mm)
+        w, h = pt(self.size.width), pt(self.size.height)
         fill = style.fill(ink)
         lines = "#E9D9A6" if fill else ink
-        if fill:
-            canvas.setFillColor(fill)
-            canvas.rect(-b, -b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
-        else:
-            canvas.setStrokeColor(LIGHT_OUTLINE)
-            canvas.setLineWidth(0.4)
-            canvas.rect(0, 0, w, h, stroke=1, fill=0)
+        card_ground(canvas, w, h, bleed_mm, fill, LIGHT_OUTLINE)
         canvas.setStrokeColor(lines)
         inset = pt(max(2.6, 3.4 * s))
         double_border(canvas, inset, inset, w - 2 * inset, h - 2 * inset, s, 1.2)

@@ -19,8 +19,8 @@ from reportlab.platypus import Paragraph
 from cardgen.catalog.mandragora import EFFECT_KINDS, Card, MandragoraContent
 
 from ..colour import tint
-from ..faces import (double_border, double_ring, draw_paragraph, eight_pointed_star, fit_font_size, text_width,
-                     tracked_text, wrapped_paragraph)
+from ..faces import (card_ground, double_border, double_ring, draw_paragraph, eight_pointed_star, fit_font_size,
+                     text_width, tracked_text, wrapped_paragraph)
 from ..pdf import draw_reused, pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix, draw_qr
@@ -42,17 +42,11 @@ def draw_frame(canvas: Canvas, size: CardSize, bleed: float, scale: float, frame
                panel: str | None, edge: str) -> tuple[float, float, float, float]:
     """Bleed and border in ``frame``, the reading panel in ``panel``; ink-saver (no fills): a light cut
     guide and a thin panel edge in ``edge``. Returns the panel (x, y, w, h) in points."""
-    w, h, b = pt(size.width), pt(size.height), pt(bleed)
+    w, h = pt(size.width), pt(size.height)
     inset = pt(max(2.4, 3.0 * scale))
     box = (inset, inset, w - 2 * inset, h - 2 * inset)
     radius = pt(2.2 * scale)
-    if frame:
-        canvas.setFillColor(frame)
-        canvas.rect(-b, -b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
-    else:
-        canvas.setStrokeColor("#C4C8D2")
-        canvas.setLineWidth(0.4)
-        canvas.rect(0, 0, w, h, stroke=1, fill=0)
+    card_ground(canvas, w, h, bleed, frame, "#C4C8D2")
     if panel:
         canvas.setFillColor(panel)
         canvas.roundRect(*box, radius=radius, stroke=0, fill=1)
@@ -346,14 +340,8 @@ class CardBack:
         ground = None if style.ink_saver else (style.item_frame if self.deck == "items" else style.spell_frame)
         lines = style.outline if style.ink_saver else style.accent
         assert lines is not None
-        w, h, b = pt(self.size.width), pt(self.size.height), pt(bleed_mm)
-        if ground:
-            canvas.setFillColor(ground)
-            canvas.rect(-b, -b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
-        else:
-            canvas.setStrokeColor(lines)
-            canvas.setLineWidth(0.4)
-            canvas.rect(0, 0, w, h, stroke=1, fill=0)
+        w, h = pt(self.size.width), pt(self.size.height)
+        card_ground(canvas, w, h, bleed_mm, ground, lines)
         inset = pt(max(2.4, 3.0 * s))
         canvas.setStrokeColor(lines)
         double_border(canvas, inset, inset, w - 2 * inset, h - 2 * inset, s, 0.9)
