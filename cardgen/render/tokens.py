@@ -17,10 +17,9 @@ from .imposition import ImpositionSettings, SheetLabel, impose
 from .layout import SheetLayout
 from .options import ResolvedOptions
 from .pdf import pt
+from .style import LIGHT_OUTLINE, WHITE
 
 DARK_TEXT = "#1E1E28"
-WHITE = "#FFFFFF"
-LIGHT_OUTLINE = "#C4C8D2"
 
 
 def token_text_ink(ink: str, ink_saver: bool) -> str:

@@ -9,16 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..colour import shade, tint
+from ..style import (CAP_HEIGHT, LIGHT_OUTLINE, SANS, SANS_BOLD, SERIF, SERIF_BOLD, SERIF_CAP_HEIGHT, WHITE,
+                     InkSaverColours)
 
-SERIF_BOLD = "Times-Bold"
-SERIF = "Times-Roman"
-SANS = "Helvetica"
-SANS_BOLD = "Helvetica-Bold"
-CAP_HEIGHT = 0.718          # Helvetica
-SERIF_CAP_HEIGHT = 0.662    # Times
-WHITE = "#FFFFFF"
-LIGHT_OUTLINE = "#C4C8D2"
+__all__ = ["BaronyStyle", "CAP_HEIGHT", "CATEGORY_INKS", "GOLD", "LIGHT_OUTLINE", "MAGIC_INK", "PLAYER_INKS", "SANS",
+           "SANS_BOLD", "SERIF", "SERIF_BOLD", "SERIF_CAP_HEIGHT", "TERRAIN_INKS", "WHITE", "style_for"]
 
 #: The rulebook's card colours by category, as printing colours.
 CATEGORY_INKS: dict[str, str] = {"cyan": "#1597B8", "maroon": "#7D1F3A", "orange": "#E0721C"}
@@ -33,7 +28,7 @@ GOLD = "#E9C46A"
 
 
 @dataclass(frozen=True)
-class BaronyStyle:
+class BaronyStyle(InkSaverColours):
     ink_saver: bool
     ink: str = "#1E1E28"
     muted: str = "#6B7080"
@@ -45,21 +40,7 @@ class BaronyStyle:
 
     def frame(self, ink: str) -> str | None:
         """A face's bleed and border fill: ``ink`` in full colour, none in ink-saver mode."""
-        return None if self.ink_saver else ink
-
-    def fill(self, ink: str) -> str | None:
-        return None if self.ink_saver else ink
-
-    def pale(self, ink: str, amount: float = 0.8) -> str | None:
-        return None if self.ink_saver else tint(ink, amount)
-
-    def readable(self, ink: str) -> str:
-        """A darker form of a colour for text on a light ground."""
-        return shade(ink, 0.3)
-
-    def on(self, ground: str | None) -> str:
-        """Text and symbol colour on a ground: white on a fill, the ink on paper."""
-        return WHITE if ground is not None else self.ink
+        return self.fill(ink)
 
 
 def style_for(ink_saver: bool) -> BaronyStyle:

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 from ..colour import shade, tint
 from ..print_specs import Theme
+from ..style import LIGHT_OUTLINE
 
 UNKNOWN_FAMILY_COLOUR = "#6B7080"
-LIGHT_OUTLINE = "#C4C8D2"
 
 
 @dataclass(frozen=True)

@@ -9,18 +9,14 @@ drops every large fill.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
-from ..colour import shade, tint
+from ..style import (CAP_HEIGHT, LIGHT_OUTLINE, SANS, SANS_BOLD, SERIF, SERIF_BOLD, SERIF_CAP_HEIGHT, SERIF_ITALIC,
+                     WHITE, InkSaverColours)
 
-SERIF = "Times-Roman"
-SERIF_BOLD = "Times-Bold"
-SERIF_ITALIC = "Times-Italic"
-SANS = "Helvetica"
-SANS_BOLD = "Helvetica-Bold"
-CAP_HEIGHT = 0.718          # Helvetica cap height per point of size
-SERIF_CAP_HEIGHT = 0.662    # Times
-WHITE = "#FFFFFF"
-LIGHT_OUTLINE = "#C4C8D2"
+__all__ = ["ANY_ELEMENT_INK", "CAP_HEIGHT", "DECK_INKS", "ELEMENT_INKS", "FAIRY_INK", "JsmnStyle", "LIGHT_OUTLINE",
+           "LONDON_INK", "MAGICIAN_INKS", "RAVEN_INK", "RED_SLOT", "SANS", "SANS_BOLD", "SERIF", "SERIF_BOLD",
+           "SERIF_CAP_HEIGHT", "SERIF_ITALIC", "SILVER", "WHITE", "style_for"]
 
 #: The six elements' printing colours (each also has its own symbol).
 ELEMENT_INKS: dict[str, str] = {"birds": "#3F74A8", "hills": "#6F7F2E", "rain": "#23848A", "stones": "#6E665C",
@@ -41,11 +37,12 @@ RED_SLOT = "#B0413E"
 
 
 @dataclass(frozen=True)
-class JsmnStyle:
+class JsmnStyle(InkSaverColours):
     ink_saver: bool
     ink: str = "#1E1E28"
     muted: str = "#5E6270"
     panel: str | None = "#FBF7EE"
+    pale_amount: ClassVar[float] = 0.82
 
     def element_ink(self, element: str) -> str:
         return ELEMENT_INKS.get(element, ANY_ELEMENT_INK)
@@ -53,20 +50,6 @@ class JsmnStyle:
     def deck_ink(self, kind: str) -> str:
         return DECK_INKS[kind]
 
-    def fill(self, ink: str) -> str | None:
-        """A large fill: ``ink`` in full colour, none in ink-saver mode."""
-        return None if self.ink_saver else ink
-
-    def pale(self, ink: str, amount: float = 0.82) -> str | None:
-        return None if self.ink_saver else tint(ink, amount)
-
-    def readable(self, ink: str) -> str:
-        """A darker form of a colour for text on a light ground."""
-        return shade(ink, 0.3)
-
-    def on(self, ground: str | None) -> str:
-        """Text colour on a ground: white on a fill, the ink on paper."""
-        return WHITE if ground is not None else self.ink
 
 
 def style_for(ink_saver: bool) -> JsmnStyle:

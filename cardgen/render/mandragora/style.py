@@ -14,15 +14,12 @@ from cardgen.catalog.mandragora import Card, MandragoraContent
 from ..colour import shade, tint
 from ..print_specs import Theme
 
-LIGHT_OUTLINE = "#C4C8D2"
+from ..style import CAP_HEIGHT, LIGHT_OUTLINE, SANS, SANS_BOLD, SERIF, SERIF_BOLD, SERIF_CAP_HEIGHT, SERIF_ITALIC
+
+__all__ = ["CAP_HEIGHT", "FALLBACK_INK", "LIGHT_OUTLINE", "MandragoraStyle", "SANS", "SANS_BOLD", "SERIF", "SERIF_BOLD",
+           "SERIF_CAP_HEIGHT", "SERIF_ITALIC", "mandragora_style", "style_for"]
+
 FALLBACK_INK = "#6B7080"
-SERIF_BOLD = "Times-Bold"
-SERIF = "Times-Roman"
-SERIF_ITALIC = "Times-Italic"
-SANS = "Helvetica"
-SANS_BOLD = "Helvetica-Bold"
-CAP_HEIGHT = 0.718          # Helvetica cap height per point of size
-SERIF_CAP_HEIGHT = 0.662    # Times
 
 
 @dataclass(frozen=True)
