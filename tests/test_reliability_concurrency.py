@@ -39,6 +39,7 @@ DEADLINE_SECONDS = 40.0  # a safety stop: a whole game normally takes 2 to 5 s
 RETRY_CHANCE = 0.25      # resend the very same request, as a phone does when an answer is lost
 STALE_CHANCE = 0.05      # send a new action with the version before the one just read
 UNDO_CHANCE = 0.04
+FORCE_KINDS_AFTER = 5    # acknowledged moves after which a kind of request never sent yet is sent next
 ERROR_KEYS = {"ok", "error", "rule", "status"}
 #: Fewest acknowledged moves a raced game must reach where a whole game is shorter than 50 (Barony: Sorcery
 #: tracks only the expansion's explorations and casts: a 3-player random game is 31 to 40 moves).
@@ -109,6 +110,15 @@ class Race:
                 if self.acknowledged >= MOVE_BUDGET:
                     self.stop.set()
 
+    def kind_still_missing(self) -> str | None:
+        """A short game (Barony: Sorcery's is 31 to 40 moves) may end before chance sends an undo or a stale
+        version; once a few moves are in, the next phone to act sends whichever was never sent."""
+        with self.lock:
+            if self.acknowledged < FORCE_KINDS_AFTER:
+                return None
+            sent = {attempt.kind for attempt in self.attempts}
+        return next((kind for kind in ("undo", "stale") if kind not in sent), None)
+
     def send(self, session: requests.Session, phone: str, seat: int, kind: str, version: int,
              move: dict[str, Any] | None, action_id: str | None = None) -> Attempt:
         action_id = action_id or uuid.uuid4().hex
@@ -136,9 +146,10 @@ class Race:
                     time.sleep(0.002)  # not this seat's turn: look at the table again
                     continue
                 roll = rng.random()
-                if roll < UNDO_CHANCE:
+                missing = self.kind_still_missing()
+                if missing == "undo" or (missing is None and roll < UNDO_CHANCE):
                     self.send(session, name, seat, "undo", version, None)
-                elif roll < UNDO_CHANCE + STALE_CHANCE and version > 0:
+                elif (missing == "stale" or (missing is None and roll < UNDO_CHANCE + STALE_CHANCE)) and version > 0:
                     self.send(session, name, seat, "stale", version - 1, move)
                 else:
                     first = self.send(session, name, seat, "move", version, move)
