@@ -6,17 +6,14 @@ Decks are built once per variant for the whole module; QR codes are decoded from
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
 import shutil
 from pathlib import Path
-from typing import Callable
+from typing import Callable, cast
 
-import pypdfium2 as pdfium
 import pytest
-import zxingcpp
 from PIL import ImageStat
 from click.testing import CliRunner
 from pypdf import PdfReader
@@ -33,6 +30,7 @@ from cardgen.render.colour import contrast
 from cardgen.render.fillory.style import fillory_style
 from cardgen.render.print_specs import CardSize, PaperSize, load_print_specs, theme_problems
 from cardgen.render.registry import Document
+from pdf_checks import build_kit, card_url, flattened, qr_codes, qr_texts, rendered
 
 FILLORY = content("fillory")
 SPECS = print_specs()
@@ -59,26 +57,11 @@ def deck(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path]:
 
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    paths = build(BuildOptions(game="fillory", out_dir=tmp_path_factory.mktemp("kit")))
-    return {p.stem: p for p in paths}
+    return build_kit("fillory", tmp_path_factory.mktemp("kit"))
 
 
 def _text(path: Path, page: int) -> str:
     return PdfReader(path).pages[page].extract_text()
-
-
-def _flat(text: str) -> str:
-    return " ".join(text.split())
-
-
-@functools.lru_cache(maxsize=64)
-def _render(path: Path, page: int, dpi: float):  # type: ignore[no-untyped-def]
-    """The page as a greyscale image (cached: several tests look at the same pages)."""
-    return pdfium.PdfDocument(str(path))[page].render(scale=dpi / 72).to_pil().convert("L")
-
-
-def _url(card_id: str, base: str = "http://localhost:8000") -> str:
-    return f"{base}/c/fillory/{card_id}"
 
 
 # -- the kit -----------------------------------------------------------------------------------------
@@ -109,7 +92,7 @@ def test_every_card_is_on_its_sheet_with_name_number_traits_and_ability(kit: dic
             starts.append(start)
         for k, card in enumerate(on_sheet):
             block = lines[starts[k]:starts[k + 1] if k + 1 < len(on_sheet) else len(lines)]
-            flat = _flat(" ".join(block))
+            flat = flattened(" ".join(block))
             assert f"{card.number}/110" in block, card.name
             for trait in card.traits:  # each trait its own chip, so its own text run
                 assert trait in [line.strip() for line in block], (card.name, trait)
@@ -125,9 +108,9 @@ def test_setup_cards_are_marked_and_only_they(kit: dict[str, Path]) -> None:
 def test_qr_codes_decode_to_the_card_urls_at_200_dpi(kit: dict[str, Path]) -> None:
     decoded: list[str] = []
     for sheet in range(13):
-        results = zxingcpp.read_barcodes(_render(kit["deck"], 2 * sheet, 200))
+        results = qr_codes(kit["deck"], 2 * sheet)
         texts = sorted(r.text for r in results)
-        assert texts == sorted(_url(c.id) for c in CARDS[sheet * 9:(sheet + 1) * 9])
+        assert texts == sorted(card_url("fillory", c.id) for c in CARDS[sheet * 9:(sheet + 1) * 9])
         for r in results:
             width_mm = (r.position.top_right.x - r.position.top_left.x) / 200 * 25.4
             assert width_mm >= 14.0, (r.text, width_mm)
@@ -155,8 +138,8 @@ def test_qr_codes_are_vector_paths_not_images(kit: dict[str, Path]) -> None:
 
 def test_base_url_goes_into_the_qr_codes(deck: Callable[..., Path]) -> None:
     path = deck(base_url="https://table.example.org:8443/play/")
-    texts = sorted(r.text for r in zxingcpp.read_barcodes(_render(path, 0, 200)))
-    assert texts == sorted(_url(c.id, "https://table.example.org:8443/play") for c in CARDS[:9])
+    texts = qr_texts(path, 0)
+    assert texts == sorted(card_url("fillory", c.id, "https://table.example.org:8443/play") for c in CARDS[:9])
 
 
 def test_text_uses_only_characters_the_standard_fonts_have(kit: dict[str, Path]) -> None:
@@ -206,12 +189,12 @@ def test_a4_and_letter_media_sizes(kit: dict[str, Path], tmp_path: Path) -> None
 
 def _crop_mark_window(path: Path) -> float:
     """Darkest pixel in a window on the top crop mark of the first cut line (1 = white)."""
-    img = _render(path, 0, 100)
+    img = rendered(path, 0, 100)
     px = 100 / 25.4
     x = (210 - 189) / 2 * px                       # the left cut line
     y_top = (297 - 264) / 2 - 3 - 0.5 - 4.0       # mm from the top: inside the mark, outside the bleed
     box = (int(x - 2), int(y_top * px), int(x + 3), int((y_top + 3) * px))
-    return img.crop(box).getextrema()[0] / 255
+    return cast(int, img.crop(box).getextrema()[0]) / 255  # greyscale: (darkest, lightest)
 
 
 def test_no_crop_marks_removes_them(kit: dict[str, Path], deck: Callable[..., Path]) -> None:
@@ -222,7 +205,7 @@ def test_no_crop_marks_removes_them(kit: dict[str, Path], deck: Callable[..., Pa
 
 
 def _mean(path: Path, page: int) -> float:
-    return ImageStat.Stat(_render(path, page, 40)).mean[0] / 255
+    return ImageStat.Stat(rendered(path, page, 40)).mean[0] / 255
 
 
 def test_ink_saver_drops_the_heavy_fills(kit: dict[str, Path], deck: Callable[..., Path]) -> None:
@@ -247,11 +230,11 @@ def test_back_offset_moves_back_pages_only(kit: dict[str, Path], deck: Callable[
 
 def _slot_brightness(path: Path, page: int, column: int, row: int) -> float:
     """Brightness at the middle of an A4 poker slot (0 = dark back, 1 = empty paper)."""
-    img = _render(path, page, 30)
+    img = rendered(path, page, 30)
     px = 30 / 25.4
     x = ((210 - 189) / 2 + column * 63 + 31.5) * px
     y = ((297 - 264) / 2 + row * 88 + 1.5) * px   # on the card's top border (dark front and back)
-    return img.getpixel((int(x), int(y))) / 255
+    return cast(int, img.getpixel((int(x), int(y)))) / 255  # greyscale: one level
 
 
 def test_duplex_backs_are_mirrored_behind_their_fronts(kit: dict[str, Path], deck: Callable[..., Path]) -> None:
@@ -271,8 +254,8 @@ def test_duplex_backs_are_mirrored_behind_their_fronts(kit: dict[str, Path], dec
 def test_mini_cards_turn_sideways_and_still_scan(deck: Callable[..., Path]) -> None:
     path = deck(card_size="mini")
     assert len(PdfReader(path).pages) == 2 * 7  # 18 per sheet
-    texts = sorted(r.text for r in zxingcpp.read_barcodes(_render(path, 0, 200)))
-    assert texts == sorted(_url(c.id) for c in CARDS[:18])
+    texts = qr_texts(path, 0)
+    assert texts == sorted(card_url("fillory", c.id) for c in CARDS[:18])
 
 
 def test_progress_reports_every_card_and_sheet(tmp_path: Path) -> None:
@@ -307,7 +290,7 @@ def test_failed_render_leaves_no_partial_file(tmp_path: Path) -> None:
 
 def test_reference_sheet_content(kit: dict[str, Path]) -> None:
     reader = PdfReader(kit["reference"])
-    text = _flat(" ".join(p.extract_text() for p in reader.pages))
+    text = flattened(" ".join(p.extract_text() for p in reader.pages))
     for phase in ("1 Draw", "2 Action", "3 Card trick", "4 Score", "5 End"):
         assert phase in text
     for trait in FILLORY.traits:
@@ -316,7 +299,7 @@ def test_reference_sheet_content(kit: dict[str, Path]) -> None:
         assert f"{trait.name} {len(FILLORY.cards_with(trait.name))}" in text
     assert "Cards 1 2 3 4 5 6 7 8 9 10 VP 1 4 9 16 25 36 49 64 81 100" in text
     for note in FILLORY.notes:
-        assert _flat(note.text) in text, note.id
+        assert flattened(note.text) in text, note.id
     assert FILLORY.rule("fillory.summon").text in text
 
 

@@ -5,21 +5,17 @@ QR codes are decoded from full sheets rendered at 200 dpi; the hex size is measu
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 from collections import Counter
 from pathlib import Path
 from typing import Any, Callable
 
-import pypdfium2 as pdfium
 import pytest
-import zxingcpp
 from click.testing import CliRunner
-from PIL import Image, ImageChops, ImageStat
+from PIL import ImageStat
 from pypdf import PdfReader
 from reportlab.lib.units import mm
-from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog import content
 from cardgen.catalog.barony_sorcery import CATEGORY_SYMBOLS, PLAYER_SYMBOLS, BaronySorceryContent
@@ -27,6 +23,8 @@ from cardgen.cli import main
 from cardgen.render import BuildError, BuildOptions, build, plan_build
 from cardgen.render.barony_sorcery.style import CATEGORY_INKS, TERRAIN_INKS
 from cardgen.render.barony_sorcery.symbols import CATEGORY_DRAWERS, PLAYER_DRAWERS, TERRAIN_DRAWERS
+from pdf_checks import (build_kit, card_url, flattened, page_texts, qr_codes, qr_texts, rendered, shape_difference,
+                        symbol_image, variant_builder)
 
 BARONY: BaronySorceryContent = content("barony-sorcery")
 DOCUMENTS = ["deck", "player-sheet", "reference", "setup", "tiles", "tokens"]
@@ -35,40 +33,12 @@ A4 = (210 * mm, 297 * mm)
 
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    paths = build(BuildOptions(game="barony-sorcery", out_dir=tmp_path_factory.mktemp("barony-kit")))
-    return {p.stem: p for p in paths}
+    return build_kit("barony-sorcery", tmp_path_factory.mktemp("barony-kit"))
 
 
 @pytest.fixture(scope="module")
 def variant(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., dict[str, Path]]:
-    built: dict[str, dict[str, Path]] = {}
-
-    def make(**options: Any) -> dict[str, Path]:
-        key = repr(sorted(options.items()))
-        if key not in built:
-            out = tmp_path_factory.mktemp("variant")
-            built[key] = {p.stem: p for p in build(BuildOptions(game="barony-sorcery", out_dir=out, **options))}
-        return built[key]
-    return make
-
-
-@functools.lru_cache(maxsize=32)
-def _pages(path: Path) -> tuple[str, ...]:
-    return tuple(page.extract_text() for page in PdfReader(path).pages)
-
-
-def _flat(text: str) -> str:
-    return " ".join(text.split())
-
-
-@functools.lru_cache(maxsize=16)
-def _render(path: Path, page: int, dpi: float, mode: str = "L") -> Image.Image:
-    image: Image.Image = pdfium.PdfDocument(str(path))[page].render(scale=dpi / 72).to_pil().convert(mode)
-    return image
-
-
-def _url(card_id: str, base: str = "http://localhost:8000") -> str:
-    return f"{base}/c/barony-sorcery/{card_id}"
+    return variant_builder("barony-sorcery", tmp_path_factory)
 
 
 # -- what the kit holds --------------------------------------------------------------------------
@@ -95,19 +65,19 @@ def test_plan_names_the_documents_and_counts_every_card() -> None:
 
 
 def test_every_spell_card_shows_name_category_cost_and_effect(kit: dict[str, Path]) -> None:
-    front, back = _pages(kit["deck"])
-    flat = _flat(front)
+    front, back = page_texts(kit["deck"])
+    flat = flattened(front)
     for card in BARONY.cards:
         spell = BARONY.spell(card.spell)
         category = BARONY.category(spell.category)
         assert card.name in [line.strip() for line in front.splitlines()], card.id
         assert f"spell {card.number}/9" in front
-        assert _flat(spell.text) in flat, card.id
+        assert flattened(spell.text) in flat, card.id
     assert flat.count("MOVEMENT SPELL") == flat.count("RECRUITMENT SPELL") == flat.count("CONSTRUCTION SPELL") == 3
     assert flat.count("cost 1 Magic token") - flat.count("cost 1 Magic tokens") == 6
     assert flat.count("cost 2 Magic tokens") == 3 and flat.count("MAGIC") == 9
     assert "Barony: Sorcery spells · fronts · sheet 1/1 · cards 1–9" in front
-    assert _flat(back).count("SPELL") == 9 and "Velocity" not in back   # one back for all: they are drawn at random
+    assert flattened(back).count("SPELL") == 9 and "Velocity" not in back   # one back for all: they are drawn at random
 
 
 def _slot_box(col: int, row: int) -> tuple[float, float]:
@@ -116,7 +86,7 @@ def _slot_box(col: int, row: int) -> tuple[float, float]:
 
 
 def test_category_by_frame_colour_and_cost_on_the_left(kit: dict[str, Path]) -> None:
-    image = _render(kit["deck"], 0, 100, "RGB")
+    image = rendered(kit["deck"], 0, 100, "RGB")
     px = 100 / 25.4
     for number, card in enumerate(BARONY.cards):
         x, y = _slot_box(number % 3, number // 3)
@@ -140,8 +110,8 @@ def test_category_by_frame_colour_and_cost_on_the_left(kit: dict[str, Path]) -> 
 
 
 def test_qr_codes_on_the_sheet_decode_to_the_card_pages(kit: dict[str, Path]) -> None:
-    results = zxingcpp.read_barcodes(_render(kit["deck"], 0, 200))
-    assert sorted(r.text for r in results) == sorted(_url(c.id) for c in BARONY.cards)
+    results = qr_codes(kit["deck"], 0)
+    assert sorted(r.text for r in results) == sorted(card_url("barony-sorcery", c.id) for c in BARONY.cards)
     for r in results:
         width_mm = (r.position.top_right.x - r.position.top_left.x) / 200 * 25.4
         assert width_mm >= 13.5, (r.text, width_mm)
@@ -149,15 +119,15 @@ def test_qr_codes_on_the_sheet_decode_to_the_card_pages(kit: dict[str, Path]) ->
 
 def test_base_url_goes_into_the_qr_codes(variant: Callable[..., dict[str, Path]]) -> None:
     deck = variant(base_url="https://table.example.org/play/", documents=("deck",))["deck"]
-    texts = sorted(r.text for r in zxingcpp.read_barcodes(_render(deck, 0, 200)))
-    assert texts == sorted(_url(c.id, "https://table.example.org/play") for c in BARONY.cards)
+    texts = qr_texts(deck, 0)
+    assert texts == sorted(card_url("barony-sorcery", c.id, "https://table.example.org/play") for c in BARONY.cards)
 
 
 # -- hex tiles ----------------------------------------------------------------------------------------
 
 def test_tiles_hold_every_land_and_location(kit: dict[str, Path]) -> None:
-    pages = _pages(kit["tiles"])
-    fronts = _flat(" ".join(pages[0::2]))
+    pages = page_texts(kit["tiles"])
+    fronts = flattened(" ".join(pages[0::2]))
     for tile in BARONY.tiles:
         if tile.mysterious:
             assert tile.location in fronts, tile.id
@@ -185,10 +155,10 @@ def test_hex_size_option_measured_on_the_rendered_tile(variant: Callable[..., di
     tiles = variant(hex_size=40.0, bleed=0.0, documents=("tiles",))["tiles"]
     page = PdfReader(tiles).pages[0]
     assert float(page.trimbox.width) == pytest.approx(2 * 80 * mm, abs=0.01)
-    assert "(40 mm hexes)" in _pages(tiles)[0]
+    assert "(40 mm hexes)" in page_texts(tiles)[0]
     dpi = 200
     px = dpi / 25.4
-    image = _render(tiles, 0, dpi, "RGB")
+    image = rendered(tiles, 0, dpi, "RGB")
     left_mm = float(page.trimbox.left) / mm
     top_mm = 297 - float(page.trimbox.top) / mm
     corners = 2 * 40 / math.sqrt(3)
@@ -217,23 +187,15 @@ def test_hex_size_from_the_command_line_and_out_of_range(tmp_path: Path) -> None
 # -- tokens ---------------------------------------------------------------------------------------------
 
 def test_token_sheet_counts_both_sides(kit: dict[str, Path]) -> None:
-    for side in _pages(kit["tokens"]):
-        words = Counter(_flat(side).split())
+    for side in page_texts(kit["tokens"]):
+        words = Counter(flattened(side).split())
         assert words["MAGIC"] == 30
         for colour in BARONY.player_colours:
             assert words[colour.name.upper()] == 5, colour.id
         for resource in BARONY.resources:
             assert words[resource.terrain.upper()] == resource.count
         assert (words["KNIGHT"], words["CITY"], words["STRONGHOLD"], words["VILLAGE"], words["SCORE"]) == (7, 5, 2, 14, 1)
-    assert "tokens 1–104" in _pages(kit["tokens"])[0]
-
-
-def _symbol_image(draw: Callable[..., None], tmp_path: Path, name: str) -> Image.Image:
-    path = tmp_path / f"{name}.pdf"
-    canvas = Canvas(str(path), pagesize=(60, 60))
-    draw(canvas, 30, 30, 50, "#000000", "#FFFFFF")
-    canvas.save()
-    return pdfium.PdfDocument(str(path))[0].render(scale=1).to_pil().convert("1")
+    assert "tokens 1–104" in page_texts(kit["tokens"])[0]
 
 
 @pytest.mark.parametrize("drawers, used", [
@@ -244,16 +206,16 @@ def _symbol_image(draw: Callable[..., None], tmp_path: Path, name: str) -> Image
 def test_symbols_differ_in_shape_alone(tmp_path: Path, drawers: dict[str, Any], used: set[str]) -> None:
     """Drawn in black, every pair of symbols of one kind still differs in at least 8% of the square."""
     assert set(CATEGORY_DRAWERS) == set(CATEGORY_SYMBOLS) and set(PLAYER_DRAWERS) == set(PLAYER_SYMBOLS)
-    images = {name: _symbol_image(drawers[name], tmp_path, name) for name in used}
+    images = {name: symbol_image(drawers[name], tmp_path, name) for name in used}
     for a, b in itertools.combinations(sorted(images), 2):
-        share = ImageStat.Stat(ImageChops.logical_xor(images[a], images[b]).convert("L")).mean[0] / 255
+        share = shape_difference(images[a], images[b])
         assert share > 0.08, (a, b, share)
 
 
 # -- reference sheets and setup card ---------------------------------------------------------------------
 
 def test_reference_sheet_content(kit: dict[str, Path]) -> None:
-    text = _flat(" ".join(_pages(kit["reference"])))
+    text = flattened(" ".join(page_texts(kit["reference"])))
     for heading in ("What the expansion adds", "Setup changes", "Exploring Mysterious locations",
                     "Casting and combining spells", "The rulebook's combination examples", "The 9 spells", "Scoring",
                     "Notes on the rulebook"):
@@ -261,9 +223,9 @@ def test_reference_sheet_content(kit: dict[str, Path]) -> None:
     for rule in BARONY.rules:
         if rule.id.startswith(("barony-sorcery.explore.", "barony-sorcery.cast.", "barony-sorcery.spell.",
                                "barony-sorcery.score.", "barony-sorcery.setup.")):
-            assert _flat(rule.text) in text, rule.id
+            assert flattened(rule.text) in text, rule.id
     for note in BARONY.notes:
-        assert _flat(note.text) in text, note.id
+        assert flattened(note.text) in text, note.id
     assert "Velocity + Teleport (1 + 1 = 2 Magic tokens)" in text
     assert "Abundance + Petrify + Sanctuary (1 + 1 + 2 = 4 Magic tokens)" in text
     for row in ("2 18 3 0 15", "3 27 4 0 23", "4 36 5 0 31", "5 45 5 4 36"):
@@ -271,23 +233,23 @@ def test_reference_sheet_content(kit: dict[str, Path]) -> None:
 
 
 def test_player_sheet_and_fifth_player_pieces(kit: dict[str, Path]) -> None:
-    (text,) = _pages(kit["player-sheet"])
-    flat = _flat(text)
+    (text,) = page_texts(kit["player-sheet"])
+    flat = flattened(text)
     for pieces in ("7 Knights", "5 Cities", "2 Strongholds", "14 Villages", "1 Score counter", "5 Control tokens"):
         assert pieces in flat, pieces
     assert "The fifth player's pieces (Purple, symbol: star)" in flat
     for spell in BARONY.spells:
-        assert _flat(spell.text) in flat, spell.id
+        assert flattened(spell.text) in flat, spell.id
 
 
 def test_setup_card_front_and_back(kit: dict[str, Path]) -> None:
-    front, back = (_flat(t) for t in _pages(kit["setup"]))
+    front, back = (flattened(t) for t in page_texts(kit["setup"]))
     for row in ("2 18 3 0 15", "3 27 4 0 23", "4 36 5 0 31", "5 45 5 4 36"):
         assert row in front, row
     assert "2 players: 3, 3 players: 4, 4 players: 5, 5 players: 5" in front
     assert "1 Standing Stones, 2 Whispering Well, 3 Ruined Tower, 4 Fairy Ring, 5 Forgotten Shrine" in front
     assert "setup card · fronts" in front and "setup card · backs" in back
-    assert _flat(BARONY.rule("barony-sorcery.setup.spells").text) in back
+    assert flattened(BARONY.rule("barony-sorcery.setup.spells").text) in back
 
 
 # -- print properties ---------------------------------------------------------------------------------
@@ -300,7 +262,7 @@ def test_boxes_paper_scaling_and_fonts(kit: dict[str, Path]) -> None:
             media, bleed, trim = page.mediabox, page.bleedbox, page.trimbox
             assert (float(media.width), float(media.height)) == pytest.approx(A4, abs=0.01)
             assert media.left <= bleed.left <= trim.left and trim.right <= bleed.right <= media.right
-        text = "".join(_pages(path))
+        text = "".join(page_texts(path))
         missing = {ch for ch in text if not ch.isspace() and ch.encode("cp1252", errors="replace") == b"?"}
         assert not missing, (path.name, missing)
 
@@ -316,17 +278,17 @@ def test_ink_saver_drops_the_fills_but_keeps_the_symbols(kit: dict[str, Path],
     saver = variant(ink_saver=True, documents=("deck", "tiles", "tokens"))
 
     def mean(path: Path, page: int) -> float:
-        return float(ImageStat.Stat(_render(path, page, 40)).mean[0]) / 255
+        return float(ImageStat.Stat(rendered(path, page, 40)).mean[0]) / 255
     assert mean(kit["deck"], 1) < 0.4 and mean(kit["tokens"], 0) < 0.7
     assert mean(saver["deck"], 0) > 0.85 and mean(saver["deck"], 1) > 0.9 and mean(saver["tokens"], 0) > 0.85
     assert mean(saver["tiles"], 0) > 0.85
-    assert _flat(_pages(saver["deck"])[0]).count("MOVEMENT SPELL") == 3
-    assert sorted(r.text for r in zxingcpp.read_barcodes(_render(saver["deck"], 0, 200))) == \
-        sorted(_url(c.id) for c in BARONY.cards)
+    assert flattened(page_texts(saver["deck"])[0]).count("MOVEMENT SPELL") == 3
+    assert qr_texts(saver["deck"], 0) == \
+        sorted(card_url("barony-sorcery", c.id) for c in BARONY.cards)
 
 
 def test_no_duplex_and_back_offset(kit: dict[str, Path], variant: Callable[..., dict[str, Path]]) -> None:
-    simplex = _pages(variant(duplex=False, documents=("tiles",))["tiles"])
+    simplex = page_texts(variant(duplex=False, documents=("tiles",))["tiles"])
     assert "fronts · sheet 5/5" in simplex[4] and "backs · sheet 1/5" in simplex[5]
     shifted = variant(back_offset_x=2.0, documents=("deck", "tokens"))
     for name in ("deck", "tokens"):

@@ -9,15 +9,12 @@ neighbouring pages and comparing them.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections import Counter
 from pathlib import Path
 from typing import Any, Callable
 
-import pypdfium2 as pdfium
 import pytest
-import zxingcpp
 from PIL import Image, ImageChops, ImageStat
 from pypdf import PdfReader
 from reportlab.lib.units import mm
@@ -26,6 +23,8 @@ from cardgen.catalog import content
 from cardgen.catalog.jsmn import DECKS, JsmnContent
 from cardgen.render import BuildOptions, build, plan_build
 from cardgen.render.jsmn.deck import DECK_NAMES
+from pdf_checks import (build_kit, card_url, flattened, page_texts, qr_codes, qr_texts, rendered, shape_difference,
+                        symbol_image, variant_builder)
 
 JSMN: JsmnContent = content("jsmn")
 A4 = (210 * mm, 297 * mm)
@@ -34,41 +33,13 @@ LETTER = (215.9 * mm, 279.4 * mm)
 
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    paths = build(BuildOptions(game="jsmn", out_dir=tmp_path_factory.mktemp("jsmn-kit")))
-    return {p.stem: p for p in paths}
+    return build_kit("jsmn", tmp_path_factory.mktemp("jsmn-kit"))
 
 
 @pytest.fixture(scope="module")
 def variant(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., dict[str, Path]]:
     """``variant(**options)`` builds the kit (once per distinct options) and returns its PDFs by name."""
-    built: dict[str, dict[str, Path]] = {}
-
-    def make(**options: Any) -> dict[str, Path]:
-        key = repr(sorted(options.items()))
-        if key not in built:
-            out = tmp_path_factory.mktemp("variant")
-            built[key] = {p.stem: p for p in build(BuildOptions(game="jsmn", out_dir=out, **options))}
-        return built[key]
-    return make
-
-
-@functools.lru_cache(maxsize=64)
-def _pages(path: Path) -> tuple[str, ...]:
-    return tuple(page.extract_text() for page in PdfReader(path).pages)
-
-
-def _flat(text: str) -> str:
-    return " ".join(text.split())
-
-
-@functools.lru_cache(maxsize=64)
-def _render(path: Path, page: int, dpi: float) -> Image.Image:
-    image: Image.Image = pdfium.PdfDocument(str(path))[page].render(scale=dpi / 72).to_pil().convert("L")
-    return image
-
-
-def _url(card_id: str, base: str = "http://localhost:8000") -> str:
-    return f"{base}/c/jsmn/{card_id}"
+    return variant_builder("jsmn", tmp_path_factory)
 
 
 def _deck_pages(pages: tuple[str, ...]) -> dict[str, list[int]]:
@@ -84,7 +55,7 @@ def _deck_pages(pages: tuple[str, ...]) -> dict[str, list[int]]:
 # -- the decks -------------------------------------------------------------------------------------
 
 def test_deck_pages_and_card_counts_read_back_from_the_pdf(kit: dict[str, Path]) -> None:
-    pages = _pages(kit["deck"])
+    pages = page_texts(kit["deck"])
     # 9 poker cards a sheet either way round: 6 + 6 + 4 + 3 + 1 + 2 + 2 sheets, each followed by its backs
     assert len(pages) == 2 * 24
     fronts = _deck_pages(pages)
@@ -103,9 +74,9 @@ def test_deck_pages_and_card_counts_read_back_from_the_pdf(kit: dict[str, Path])
 
 
 def test_every_fact_of_every_card_is_on_its_front(kit: dict[str, Path]) -> None:
-    pages = _pages(kit["deck"])
+    pages = page_texts(kit["deck"])
     fronts = _deck_pages(pages)
-    text = {kind: _flat(" ".join(pages[i] for i in indexes)) for kind, indexes in fronts.items()}
+    text = {kind: flattened(" ".join(pages[i] for i in indexes)) for kind, indexes in fronts.items()}
     for card in JSMN.invitations:
         place = JSMN.map.location(card.location)
         element = JSMN.element(card.element)
@@ -113,31 +84,31 @@ def test_every_fact_of_every_card_is_on_its_front(kit: dict[str, Path]) -> None:
         assert f"element: {element.name} ({element.symbol_name})" in text["invitation"]
     assert text["invitation"].count("CITY OF LONDON") == sum(1 for c in JSMN.invitations if c.london)
     for card in JSMN.introductions:
-        assert f"Meet {_flat(card.name)}: gain {card.prestige} prestige." in text["introduction"], card.id
+        assert f"Meet {flattened(card.name)}: gain {card.prestige} prestige." in text["introduction"], card.id
         assert f"MEET IN {JSMN.map.location(card.location).name}" in text["introduction"], card.id
     for card in JSMN.feats:
         needs = ", ".join(f"{n} {JSMN.element(e).name.lower()}" for e, n in card.requires)
         assert f"Needs exactly {needs}. Complete: +{card.magicianship} magicianship" in text["feat"], card.id
     for card in JSMN.spells:
-        assert _flat(card.text) in text["spell"], card.id
+        assert flattened(card.text) in text["spell"], card.id
     assert text["spell"].count("+1 MAGICIANSHIP once played") == sum(1 for c in JSMN.spells if c.magicianship)
     assert text["spell"].count("Or discard it for 1 prestige") == 24
     for card in JSMN.named_connexions:
         kind = JSMN.connexion_type(card.connexion_type)
-        assert f"{kind.name.upper()} CONNEXION" in text["connexion"] and _flat(card.text) in text["connexion"]
+        assert f"{kind.name.upper()} CONNEXION" in text["connexion"] and flattened(card.text) in text["connexion"]
     for card in JSMN.books:
-        assert card.author in text["book"] and _flat(card.text) in text["book"], card.id
+        assert card.author in text["book"] and flattened(card.text) in text["book"], card.id
     for card in JSMN.marseilles:
         assert card.name in text["marseilles"] and card.english in text["marseilles"], card.id
         assert f"+{card.strength} FAIRY STRENGTH" in text["marseilles"], card.id
 
 
 def test_qr_codes_decode_to_the_card_urls_on_portrait_and_landscape_sheets(kit: dict[str, Path]) -> None:
-    fronts = _deck_pages(_pages(kit["deck"]))
+    fronts = _deck_pages(page_texts(kit["deck"]))
     for kind in ("introduction", "feat"):
         page = fronts[kind][1]  # the second sheet of the deck: cards 10-18
-        results = zxingcpp.read_barcodes(_render(kit["deck"], page, 200))
-        assert sorted(r.text for r in results) == sorted(_url(c.id) for c in JSMN.deck(kind)[9:18]), kind
+        results = qr_codes(kit["deck"], page)
+        assert sorted(r.text for r in results) == sorted(card_url("jsmn", c.id) for c in JSMN.deck(kind)[9:18]), kind
 
 
 def test_backs_line_up_with_their_fronts_and_differ_per_deck(kit: dict[str, Path]) -> None:
@@ -147,7 +118,8 @@ def test_backs_line_up_with_their_fronts_and_differ_per_deck(kit: dict[str, Path
         width = float(reader.pages[front].mediabox.width)
         assert float(b.left) == pytest.approx(width - float(f.right), abs=0.01)
         assert float(b.bottom) == pytest.approx(float(f.bottom), abs=0.01)
-    backs = {kind: _flat(_pages(kit["deck"])[indexes[0] + 1]) for kind, indexes in _deck_pages(_pages(kit["deck"])).items()}
+    pages = page_texts(kit["deck"])
+    backs = {kind: flattened(pages[indexes[0] + 1]) for kind, indexes in _deck_pages(pages).items()}
     for kind, text in backs.items():
         assert text.count(DECKS[kind][0].upper()) == min(9, len(JSMN.deck(kind))), kind
 
@@ -167,7 +139,7 @@ def _label_positions(path: Path, page: int) -> dict[str, tuple[float, float]]:
 
 
 def _stated_overlap_mm(path: Path) -> float:
-    match = re.search(r"pages overlap by (\d+(?:\.\d+)?) mm", _flat(_pages(path)[0]))
+    match = re.search(r"pages overlap by (\d+(?:\.\d+)?) mm", flattened(page_texts(path)[0]))
     assert match, "the assembly guide states the overlap"
     return float(match.group(1))
 
@@ -177,7 +149,7 @@ def test_poster_tiles_overlap_by_the_stated_margin_and_marks_meet(variant: Calla
                                                                   paper: str, size: tuple[float, float]) -> None:
     path = variant(paper=paper, documents=("map",))["map"]
     reader = PdfReader(path)
-    pages = _pages(path)
+    pages = page_texts(path)
     assert len(reader.pages) == 1 + 8  # the guide, then 4 across and 2 down
     names = {re.search(r"Map page ([A-D][12]) ", pages[i]).group(1): i for i in range(1, 9)}  # type: ignore[union-attr]
     assert sorted(names) == ["A1", "A2", "B1", "B2", "C1", "C2", "D1", "D2"]
@@ -221,7 +193,7 @@ def test_poster_overlap_strips_show_the_same_map(kit: dict[str, Path]) -> None:
     strip = 10 * px
 
     def difference(page: int, box: tuple[int, int, int, int], other: Image.Image) -> float:
-        image = _render(path, page, 127)
+        image = rendered(path, page, 127)
         return min(ImageStat.Stat(ImageChops.difference(
             image.crop((box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)), other)).mean[0]
             for dx in (-1, 0, 1) for dy in (-1, 0, 1))
@@ -233,14 +205,14 @@ def test_poster_overlap_strips_show_the_same_map(kit: dict[str, Path]) -> None:
         else:
             box_a, box_b = (left + 60, y1 - strip, right - 60, y1), (left + 60, y0, right - 60, y0 + strip)
             unrelated = (left + 60, y0 + 2 * strip, right - 60, y0 + 3 * strip)
-        b = _render(path, second, 127).crop(box_b)
+        b = rendered(path, second, 127).crop(box_b)
         assert ImageStat.Stat(b).stddev[0] > 10, (first, second)  # there is map in the strip
         assert difference(first, box_a, b) < 1.5, (first, second)
         assert difference(second, unrelated, b) > 3, (first, second)  # another strip differs: the check can fail
 
 
 def test_map_holds_locations_tracks_and_slots(kit: dict[str, Path]) -> None:
-    text = _flat(_pages(kit["map"])[1])  # the map is drawn once (a form) and placed on every page
+    text = flattened(page_texts(kit["map"])[1])  # the map is drawn once (a form) and placed on every page
     for loc in JSMN.map.locations:
         assert (loc.name.upper() if loc.region == "london" else loc.name) in text, loc.id
     assert "THE CITY OF LONDON" in text and "All City locations are joined to one another." in text
@@ -276,63 +248,58 @@ def test_locations_keep_their_geography_on_the_map() -> None:
 # -- boards, tokens, reference and tally --------------------------------------------------------------
 
 def test_magician_boards(kit: dict[str, Path]) -> None:
-    pages = _pages(kit["boards"])
+    pages = page_texts(kit["boards"])
     assert len(pages) == 4
     for magician, text in zip(JSMN.magicians, pages):
-        flat = _flat(text)
-        assert magician.name in flat and f"Unique: {magician.unique_action}" in flat and _flat(magician.unique_text) in flat
+        flat = flattened(text)
+        assert magician.name in flat and f"Unique: {magician.unique_action}" in flat
+        assert flattened(magician.unique_text) in flat
         assert "SILVER BASIN" in flat and flat.count("SLOT") == 6
         for action in JSMN.actions:
-            assert action.name in flat and _flat(action.text) in flat
+            assert action.name in flat and flattened(action.text) in flat
         for kind in JSMN.connexion_types:
-            assert kind.name in flat and _flat(kind.text) in flat
+            assert kind.name in flat and flattened(kind.text) in flat
     page = PdfReader(kit["boards"]).pages[0]
     assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx((A4[1], A4[0]), abs=0.01)
 
 
 def test_tokens_and_discs_counted_from_the_pdf(kit: dict[str, Path]) -> None:
-    pages = _pages(kit["tokens"])
+    pages = page_texts(kit["tokens"])
     assert len(pages) == 4  # the 16 mm sheet and its back, the 12 mm sheet and its back
-    front = Counter(_flat(pages[0]).split())
+    front = Counter(flattened(pages[0]).split())
     for element in JSMN.elements:
         assert front[element.name.upper()] == JSMN.contents.tokens_per_element == 13
     assert sum(front[e.name.upper()] for e in JSMN.elements) == JSMN.contents.element_tokens == 78
     assert front["YEAR"] == 1 and front["FAIRY"] == 1
-    discs = Counter(_flat(pages[2]).split())
+    discs = Counter(flattened(pages[2]).split())
     for magician in JSMN.magicians:
         assert discs[magician.name.split()[-1].upper()] == JSMN.contents.discs_per_colour
-    assert Counter(_flat(pages[1]).split())["BIRDS"] == 13  # two-sided
+    assert Counter(flattened(pages[1]).split())["BIRDS"] == 13  # two-sided
 
 
 def test_element_symbols_differ_in_shape_alone(tmp_path: Path) -> None:
-    from reportlab.pdfgen.canvas import Canvas
     from cardgen.render.jsmn.symbols import ELEMENT_DRAWERS
-    images = {}
-    for element in JSMN.elements:
-        path = tmp_path / f"{element.id}.pdf"
-        canvas = Canvas(str(path), pagesize=(60, 60))
-        ELEMENT_DRAWERS[element.symbol](canvas, 30, 30, 50, "#000000", "#FFFFFF")
-        canvas.save()
-        images[element.id] = pdfium.PdfDocument(str(path))[0].render(scale=1).to_pil().convert("1")
+    images = {element.id: symbol_image(ELEMENT_DRAWERS[element.symbol], tmp_path, element.id)
+              for element in JSMN.elements}
     names = sorted(images)
     for i, a in enumerate(names):
         for b in names[i + 1:]:
-            share = ImageStat.Stat(ImageChops.logical_xor(images[a], images[b]).convert("L")).mean[0] / 255
+            share = shape_difference(images[a], images[b])
             assert share > 0.08, (a, b, share)
 
 
 def test_quick_reference_and_tally(kit: dict[str, Path]) -> None:
-    text = _flat(" ".join(_pages(kit["reference"])))
+    text = flattened(" ".join(page_texts(kit["reference"])))
     for heading in ("A year", "A turn", "Visits", "Magic", "Confronting the fairy", "Scoring", "The six elements",
                     "Actions", "Connexions", "Notes on the rulebook"):
         assert heading in text, heading
     for rule_id in ("jsmn.fairy.confront", "jsmn.end.tie", "jsmn.move.london", "jsmn.magic.available",
                     "jsmn.turn.order", "jsmn.magicianship.total"):
-        assert _flat(JSMN.rule(rule_id).text) in text, rule_id
+        assert flattened(JSMN.rule(rule_id).text) in text, rule_id
     for note in JSMN.notes:
-        assert _flat(note.text) in text, note.id
-    (tally,) = _pages(kit["tally"])
-    flat = _flat(tally)
+        assert flattened(note.text) in text, note.id
+    (tally,) = page_texts(kit["tally"])
+    flat = flattened(tally)
     assert all(m.name in flat for m in JSMN.magicians)
     assert flat.count("Total magicianship") == 4 and flat.count("Pupil connexion (+3, tick)") == 4
     assert all(flat.count(str(year)) == 4 for year in JSMN.tracks.raven_years)
@@ -356,7 +323,7 @@ def test_every_page_has_boxes_and_standard_font_text(kit: dict[str, Path]) -> No
         for page in reader.pages:
             media, bleed, trim = page.mediabox, page.bleedbox, page.trimbox
             assert media.left <= bleed.left <= trim.left and trim.right <= bleed.right <= media.right, name
-        text = "".join(_pages(path))
+        text = "".join(page_texts(path))
         assert not {ch for ch in text if ch != "?" and ch.encode("cp1252", errors="replace") == b"?"}, name
 
 
@@ -372,16 +339,16 @@ def test_letter_paper_and_mini_cards(variant: Callable[..., dict[str, Path]]) ->
     assert float(deck.pages[0].mediabox.height) == pytest.approx(LETTER[1], abs=0.01)
     # 18 mini cards a sheet either way round: 3 + 3 + 2 + 2 + 1 + 1 + 1 sheets
     assert len(deck.pages) == 2 * 13
-    fronts = _deck_pages(_pages(kit["deck"]))
-    texts = sorted(r.text for r in zxingcpp.read_barcodes(_render(kit["deck"], fronts["book"][0], 200)))
-    assert texts == sorted(_url(c.id) for c in JSMN.books[:18])
+    fronts = _deck_pages(page_texts(kit["deck"]))
+    texts = qr_texts(kit["deck"], fronts["book"][0])
+    assert texts == sorted(card_url("jsmn", c.id) for c in JSMN.books[:18])
 
 
 def test_ink_saver_drops_the_heavy_fills(kit: dict[str, Path], variant: Callable[..., dict[str, Path]]) -> None:
     saver = variant(ink_saver=True, documents=("deck", "tokens", "map", "boards"))
 
     def mean(path: Path, page: int) -> float:
-        return float(ImageStat.Stat(_render(path, page, 30)).mean[0]) / 255
+        return float(ImageStat.Stat(rendered(path, page, 30)).mean[0]) / 255
     assert mean(kit["deck"], 1) < 0.5 and mean(saver["deck"], 1) > 0.88
     assert mean(kit["tokens"], 0) < 0.85 and mean(saver["tokens"], 0) > 0.92
     assert mean(kit["map"], 2) < mean(saver["map"], 2) - 0.05
@@ -389,7 +356,7 @@ def test_ink_saver_drops_the_heavy_fills(kit: dict[str, Path], variant: Callable
 
 
 def test_no_duplex_and_back_offsets(kit: dict[str, Path], variant: Callable[..., dict[str, Path]]) -> None:
-    pages = _pages(variant(duplex=False, documents=("deck",))["deck"])
+    pages = page_texts(variant(duplex=False, documents=("deck",))["deck"])
     assert len(pages) == 48
     assert "invitations · fronts · sheet 6/6" in pages[5] and "invitations · backs · sheet 1/6" in pages[6]
     shifted = variant(back_offset_x=2.0, back_offset_y=-1.0, documents=("deck", "tokens"))
@@ -405,5 +372,5 @@ def test_no_crop_marks_also_drops_the_poster_cut_marks(kit: dict[str, Path],
     plain = variant(crop_marks=False, documents=("map",))["map"]
     px = 127 / 25.4
     window = (int(8 * px), int(2 * px), int(12 * px), int(8 * px))  # beside the top-left corner's vertical cut mark
-    assert _render(kit["map"], 1, 127).crop(window).getextrema()[0] < 128
-    assert _render(plain, 1, 127).crop(window).getextrema()[0] > 240
+    assert rendered(kit["map"], 1, 127).crop(window).getextrema()[0] < 128
+    assert rendered(plain, 1, 127).crop(window).getextrema()[0] > 240

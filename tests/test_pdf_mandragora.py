@@ -6,20 +6,16 @@ rendered at 200 dpi (what a phone camera sees on a home print).
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections import Counter
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
-import pypdfium2 as pdfium
 import pytest
-import zxingcpp
 from click.testing import CliRunner
-from PIL import Image, ImageChops, ImageStat
+from PIL import ImageStat
 from pypdf import PdfReader
 from reportlab.lib.units import mm
-from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog import content
 from cardgen.catalog.mandragora import COLOUR_SYMBOLS, EFFECT_KINDS, EFFECTS, MandragoraContent
@@ -30,6 +26,8 @@ from cardgen.render.mandragora.glyphs import SPELL_GLYPHS
 from cardgen.render.mandragora.style import mandragora_style
 from cardgen.render.mandragora.symbols import COLOUR_DRAWERS
 from cardgen.render.print_specs import theme_problems
+from pdf_checks import (build_kit, card_url, flattened, page_texts, qr_codes, qr_texts, rendered, shape_difference,
+                        symbol_image, variant_builder)
 
 MANDRAGORA: MandragoraContent = content("mandragora")
 ITEMS = sorted(MANDRAGORA.items, key=lambda c: c.number)
@@ -40,42 +38,13 @@ DOCUMENTS = ["deck", "reference", "score-pad", "tiles", "tokens"]
 
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    paths = build(BuildOptions(game="mandragora", out_dir=tmp_path_factory.mktemp("mandragora-kit")))
-    return {p.stem: p for p in paths}
+    return build_kit("mandragora", tmp_path_factory.mktemp("mandragora-kit"))
 
 
 @pytest.fixture(scope="module")
 def variant(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., dict[str, Path]]:
     """``variant(**options)`` builds the kit (once per distinct options) and returns its PDFs by name."""
-    built: dict[str, dict[str, Path]] = {}
-
-    def make(**options: Any) -> dict[str, Path]:
-        key = repr(sorted(options.items()))
-        if key not in built:
-            out = tmp_path_factory.mktemp("variant")
-            built[key] = {p.stem: p for p in build(BuildOptions(game="mandragora", out_dir=out, **options))}
-        return built[key]
-    return make
-
-
-@functools.lru_cache(maxsize=32)
-def _pages(path: Path) -> tuple[str, ...]:
-    """Each page's text (cached: extracting a 26-page deck takes about a second)."""
-    return tuple(page.extract_text() for page in PdfReader(path).pages)
-
-
-def _flat(text: str) -> str:
-    return " ".join(text.split())
-
-
-@functools.lru_cache(maxsize=32)
-def _render(path: Path, page: int, dpi: float) -> Image.Image:
-    image: Image.Image = pdfium.PdfDocument(str(path))[page].render(scale=dpi / 72).to_pil().convert("L")
-    return image
-
-
-def _url(card_id: str, base: str = "http://localhost:8000") -> str:
-    return f"{base}/c/mandragora/{card_id}"
+    return variant_builder("mandragora", tmp_path_factory)
 
 
 # -- what the kit holds --------------------------------------------------------------------------
@@ -97,7 +66,7 @@ def test_page_counts(kit: dict[str, Path]) -> None:
 
 
 def test_sheet_labels_follow_both_decks(kit: dict[str, Path]) -> None:
-    pages = _pages(kit["deck"])
+    pages = page_texts(kit["deck"])
     for sheet in range(10):
         first, last = sheet * 9 + 1, min(82, sheet * 9 + 9)
         assert f"Mandragora item deck · fronts · sheet {sheet + 1}/10 · cards {first}–{last}" in pages[2 * sheet]
@@ -109,7 +78,7 @@ def test_sheet_labels_follow_both_decks(kit: dict[str, Path]) -> None:
 
 
 def test_every_card_is_on_its_sheet_with_name_kind_and_number(kit: dict[str, Path]) -> None:
-    pages = _pages(kit["deck"])
+    pages = page_texts(kit["deck"])
     for sheet, chunk in enumerate(ITEMS[i:i + 9] for i in range(0, 82, 9)):
         lines = [line.strip() for line in pages[2 * sheet].splitlines()]
         for card in chunk:
@@ -118,26 +87,26 @@ def test_every_card_is_on_its_sheet_with_name_kind_and_number(kit: dict[str, Pat
         assert Counter(line for line in lines if line in {c.name for c in chunk}) == Counter(c.name for c in chunk)
     for sheet, chunk in enumerate(SPELLS[i:i + 9] for i in range(0, 24, 9)):
         text = pages[20 + 2 * sheet]
-        flat = _flat(text)
+        flat = flattened(text)
         for card in chunk:
             spell = MANDRAGORA.spell_of(card)
             copy = MANDRAGORA.copies_of(spell.id).index(card) + 1
             assert f"spell {card.number - 82}/24" in text and f"{spell.name} {copy} of {spell.count}" in text
             assert f"{EFFECT_KINDS[spell.kind]} effect".upper() in text
-            assert _flat(spell.text) in flat, card.id
+            assert flattened(spell.text) in flat, card.id
 
 
 def test_item_faces_say_what_they_do(kit: dict[str, Path]) -> None:
-    text = _flat(" ".join(_pages(kit["deck"])[0:20:2]))
+    text = flattened(" ".join(page_texts(kit["deck"])[0:20:2]))
     for card in ITEMS:
-        assert _flat(MANDRAGORA.ability_text(card)) in text, card.id
+        assert flattened(MANDRAGORA.ability_text(card)) in text, card.id
     assert text.count("GIVES 1 CURSE") == 7 and text.count("GIVES 2 CURSES") == 4 and text.count("GIVES 3 CURSES") == 1
     assert text.count("WILD: ANY COLOUR, OR A SPELLBOOK") == 7
     assert text.count("BLACK MAGIC · WORTH 3 POINTS") == 1
 
 
 def test_cards_that_leave_smaller_games_are_marked(kit: dict[str, Path]) -> None:
-    text = " ".join(_pages(kit["deck"]))
+    text = " ".join(page_texts(kit["deck"]))
     both = [c for c in ITEMS if MANDRAGORA.removed_with(c) == (3, 2)]
     two_only = [c for c in ITEMS if MANDRAGORA.removed_with(c) == (2,)]
     assert len(both) + len(two_only) == 26 and len(both) == 5
@@ -147,8 +116,8 @@ def test_cards_that_leave_smaller_games_are_marked(kit: dict[str, Path]) -> None
 
 def test_qr_codes_on_a_full_sheet_decode_to_the_card_urls(kit: dict[str, Path]) -> None:
     for page, cards in ((4, ITEMS[18:27]), (20, SPELLS[:9])):  # a full item sheet and a full spell sheet
-        results = zxingcpp.read_barcodes(_render(kit["deck"], page, 200))
-        assert sorted(r.text for r in results) == sorted(_url(c.id) for c in cards)
+        results = qr_codes(kit["deck"], page)
+        assert sorted(r.text for r in results) == sorted(card_url("mandragora", c.id) for c in cards)
         for r in results:
             width_mm = (r.position.top_right.x - r.position.top_left.x) / 200 * 25.4
             assert width_mm >= 13.5, (r.text, width_mm)
@@ -156,16 +125,16 @@ def test_qr_codes_on_a_full_sheet_decode_to_the_card_urls(kit: dict[str, Path]) 
 
 def test_base_url_goes_into_the_qr_codes(variant: Callable[..., dict[str, Path]]) -> None:
     deck = variant(base_url="https://table.example.org/play/", documents=("deck",))["deck"]
-    texts = sorted(r.text for r in zxingcpp.read_barcodes(_render(deck, 0, 200)))
-    assert texts == sorted(_url(c.id, "https://table.example.org/play") for c in ITEMS[:9])
+    texts = qr_texts(deck, 0)
+    assert texts == sorted(card_url("mandragora", c.id, "https://table.example.org/play") for c in ITEMS[:9])
 
 
 def test_shop_tiles(kit: dict[str, Path]) -> None:
-    pages = _pages(kit["tiles"])
+    pages = page_texts(kit["tiles"])
     fronts = pages[0] + pages[2]
     for shop in MANDRAGORA.shops:
         assert shop.name in [line.strip() for line in fronts.splitlines()], shop.id
-    flat = _flat(fronts)
+    flat = flattened(fronts)
     assert flat.count("D A Y S H O P") + flat.count("DAY SHOP") == 7
     assert flat.count("N I G H T S H O P") + flat.count("NIGHT SHOP") == 3
     assert flat.count("Restock face up") == 7 and flat.count("Restock face down") == 3
@@ -179,7 +148,7 @@ def test_day_and_night_tiles_look_different(kit: dict[str, Path], variant: Calla
     night_slot, day_slot = next(i for i, s in enumerate(order) if s.time == "night"), 1
 
     def slot_mean(path: Path, slot: int, inner: bool) -> float:
-        img = _render(path, 0, 40)
+        img = rendered(path, 0, 40)
         px = 40 / 25.4
         x0, y0 = (210 - 168) / 2 + (slot % 2) * 84, (297 - 252) / 2 + (slot // 2) * 84
         box = (x0 + 20, y0 + 20, x0 + 64, y0 + 64) if inner else (x0 + 0.5, y0 + 0.5, x0 + 3.5, y0 + 83.5)
@@ -192,7 +161,7 @@ def test_day_and_night_tiles_look_different(kit: dict[str, Path], variant: Calla
 
 
 def test_markers_and_standee(kit: dict[str, Path]) -> None:
-    front, back = (_flat(t) for t in _pages(kit["tokens"]))
+    front, back = (flattened(t) for t in page_texts(kit["tokens"]))
     for text in ("CURSE", "III", "3 ROUNDS LEFT", "THE ASSISTANT", "base: fold outwards", "How to make them",
                  "Countdown marker to fold"):
         assert text in front, text
@@ -205,7 +174,7 @@ def test_marker_backs_sit_behind_their_fronts(kit: dict[str, Path], variant: Cal
     mirrored on a duplex back page and stays put on a cut-and-glue back page. Probed 13 mm left of its
     centre, beside the light eye."""
     def dark_at(path: Path, page: int, x_mm: float) -> bool:
-        img = _render(path, page, 30)
+        img = rendered(path, page, 30)
         px = 30 / 25.4
         value = img.getpixel((int(x_mm * px), int(50 * px)))
         assert isinstance(value, int)
@@ -213,11 +182,11 @@ def test_marker_backs_sit_behind_their_fronts(kit: dict[str, Path], variant: Cal
     assert dark_at(kit["tokens"], 0, 28) and dark_at(kit["tokens"], 1, 210 - 28)
     assert not dark_at(kit["tokens"], 1, 28)
     simplex = variant(duplex=False, documents=("tokens",))["tokens"]
-    assert dark_at(simplex, 1, 28) and "unmirrored, to cut and glue" in _pages(simplex)[1]
+    assert dark_at(simplex, 1, 28) and "unmirrored, to cut and glue" in page_texts(simplex)[1]
 
 
 def test_reference_sheet_content(kit: dict[str, Path]) -> None:
-    text = _flat(" ".join(_pages(kit["reference"])))
+    text = flattened(" ".join(page_texts(kit["reference"])))
     for heading in ("Setup", "Your turn: do one of two things", "1 Seek magical items (the Assistant moves)",
                     "2 Cast a spell (the Assistant stays)", "The 8 spells (24 cards)", "The curse", "End of the game",
                     "Scoring", "Fewer than four sorcerers", "Team variant (4 sorcerers)", "The shop tiles",
@@ -226,23 +195,23 @@ def test_reference_sheet_content(kit: dict[str, Path]) -> None:
     for spell in MANDRAGORA.spells:
         values = ", ".join(str(v) for v in spell.values)
         assert f"{spell.name} ×{spell.count} {values}" in text, spell.id
-        assert _flat(MANDRAGORA.rule(spell.rule).text) in text, spell.id
+        assert flattened(MANDRAGORA.rule(spell.rule).text) in text, spell.id
     for kind in EFFECT_KINDS.values():
         assert kind in text
     for rule_id in ("mandragora.end.countdown", "mandragora.score.colours", "mandragora.curse.tie",
                     "mandragora.black.magic", "mandragora.spell.one-mandrake", "mandragora.team.exchange"):
-        assert _flat(MANDRAGORA.rule(rule_id).text) in text, rule_id
+        assert flattened(MANDRAGORA.rule(rule_id).text) in text, rule_id
     for colour in MANDRAGORA.colours:
         assert colour.name in text and colour.symbol_name in text
     for note in MANDRAGORA.notes:
-        assert _flat(note.text) in text, note.id
+        assert flattened(note.text) in text, note.id
     assert "2 + 3 = 5, 0 + 2 = 2, 3 + 1 = 4, 0 + 4 = 4, 1 + 1 = 2; together 17" in text
     assert "Total 13 (the rulebook prints 12; see the notes)" in text
     assert "3 sorcerers Cursed Scroll (1 curse) (item 7); Red Ingredient (item 36)" in text
 
 
 def test_score_pad_content(kit: dict[str, Path]) -> None:
-    (text,) = _pages(kit["score-pad"])
+    (text,) = page_texts(kit["score-pad"])
     lines = [line.strip() for line in text.splitlines()]
     for label in ("Sorcerer", "Team (variant)", "Spells and spellbooks", "Colours left in hand (tick)",
                   "– 1 per colour", "Curse marker: – 2", "Total", "Spells cast (breaks a tie)", "Endgame countdown",
@@ -257,7 +226,7 @@ def test_score_pad_content(kit: dict[str, Path]) -> None:
 
 def test_text_uses_only_characters_the_standard_fonts_have(kit: dict[str, Path]) -> None:
     for path in kit.values():
-        text = "".join(_pages(path))
+        text = "".join(page_texts(path))
         missing = {ch for ch in text if not ch.isspace() and ch.encode("cp1252", errors="replace") == b"?"}
         assert not missing, (path.name, missing)
 
@@ -289,14 +258,14 @@ def test_ink_saver_drops_the_heavy_fills(kit: dict[str, Path], variant: Callable
     saver = variant(ink_saver=True, documents=("deck", "tokens"))
 
     def mean(path: Path, page: int) -> float:
-        return ImageStat.Stat(_render(path, page, 40)).mean[0] / 255
+        return ImageStat.Stat(rendered(path, page, 40)).mean[0] / 255
     assert mean(kit["deck"], 0) < 0.82 and mean(kit["deck"], 1) < 0.4
     assert mean(saver["deck"], 0) > 0.88 and mean(saver["deck"], 1) > 0.95 and mean(saver["tokens"], 0) > 0.9
-    assert "Cursed Scroll" in _pages(saver["deck"])[0]
+    assert "Cursed Scroll" in page_texts(saver["deck"])[0]
 
 
 def test_no_duplex_puts_every_back_after_the_fronts(variant: Callable[..., dict[str, Path]]) -> None:
-    pages = _pages(variant(duplex=False, documents=("deck",))["deck"])
+    pages = page_texts(variant(duplex=False, documents=("deck",))["deck"])
     assert len(pages) == 26
     assert "item deck · fronts · sheet 10/10" in pages[9] and "item deck · backs · sheet 1/10" in pages[10]
     assert "spell deck · fronts · sheet 1/3" in pages[20] and "spell deck · backs · sheet 3/3" in pages[25]
@@ -317,13 +286,13 @@ def test_letter_and_mini_cards(variant: Callable[..., dict[str, Path]]) -> None:
     assert len(deck.pages) == 2 * (5 + 2)  # 18 mini cards per sheet: items on 5 sheets, spells on 2
     assert float(deck.pages[0].mediabox.height) == pytest.approx(279.4 * mm, abs=0.01)
     assert len(PdfReader(kit["tiles"]).pages) == 4
-    texts = sorted(r.text for r in zxingcpp.read_barcodes(_render(kit["deck"], 0, 200)))
-    assert texts == sorted(_url(c.id) for c in ITEMS[:18])
+    texts = qr_texts(kit["deck"], 0)
+    assert texts == sorted(card_url("mandragora", c.id) for c in ITEMS[:18])
 
 
 def test_no_crop_marks_changes_only_the_marks(kit: dict[str, Path], variant: Callable[..., dict[str, Path]]) -> None:
     plain = variant(crop_marks=False, documents=("deck",))["deck"]
-    img, marked = _render(plain, 0, 100), _render(kit["deck"], 0, 100)
+    img, marked = rendered(plain, 0, 100), rendered(kit["deck"], 0, 100)
     px = 100 / 25.4
     x = (210 - 189) / 2 * px
     window = (int(x - 2), int(((297 - 264) / 2 - 7.5) * px), int(x + 3), int(((297 - 264) / 2 - 4.5) * px))
@@ -332,21 +301,13 @@ def test_no_crop_marks_changes_only_the_marks(kit: dict[str, Path], variant: Cal
 
 # -- colour is never the only cue -------------------------------------------------------------------
 
-def _symbol_image(draw: Callable[..., None], tmp_path: Path, name: str) -> Image.Image:
-    path = tmp_path / f"{name}.pdf"
-    canvas = Canvas(str(path), pagesize=(60, 60))
-    draw(canvas, 30, 30, 50, "#000000", "#FFFFFF")
-    canvas.save()
-    return pdfium.PdfDocument(str(path))[0].render(scale=1).to_pil().convert("1")
-
-
 def test_colour_symbols_differ_in_shape_alone(tmp_path: Path) -> None:
     """Drawn in black, every pair of colour symbols still differs in at least 12% of the square."""
     used = {c.symbol for c in MANDRAGORA.colours}
     assert used <= set(COLOUR_DRAWERS) == set(COLOUR_SYMBOLS)
-    images = {name: _symbol_image(COLOUR_DRAWERS[name], tmp_path, name) for name in used}
+    images = {name: symbol_image(COLOUR_DRAWERS[name], tmp_path, name) for name in used}
     for a, b in itertools.combinations(sorted(images), 2):
-        share = ImageStat.Stat(ImageChops.logical_xor(images[a], images[b]).convert("L")).mean[0] / 255
+        share = shape_difference(images[a], images[b])
         assert share > 0.12, (a, b, share)
 
 
