@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
 from cardgen.catalog import DataError, content, load_game
 from cardgen.catalog.base import DEFAULT_DATA_DIR
+from catalog_checks import Breakage, copy_data, problems_after, edit
 
 FILLORY = content("fillory")
 SOURCE = DEFAULT_DATA_DIR / "fillory"
@@ -121,44 +120,32 @@ def test_content_is_frozen() -> None:
 
 # -- broken copies ---------------------------------------------------------------------------------
 
-def _copy(tmp_path: Path) -> Path:
-    shutil.copytree(SOURCE, tmp_path / "fillory")
-    return tmp_path / "fillory"
-
-
-def _replace(folder: Path, file: str, old: str, new: str) -> None:
-    path = folder / file
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {file}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
 QUENTIN_TRAITS = 'traits = ["Character", "Student", "Telekinetics", "Fillory"]'
 QUENTIN_SUMMONS_JULIA = '{ action = "summon", card = "Julia" },'
 
 
 def unknown_trait(folder: Path) -> None:
-    _replace(folder, "cards.toml", QUENTIN_TRAITS, QUENTIN_TRAITS.replace("Telekinetics", "Telekinesis"))
+    edit("cards.toml", QUENTIN_TRAITS, QUENTIN_TRAITS.replace("Telekinetics", "Telekinesis"))(folder)
 
 
 def unresolvable_target(folder: Path) -> None:
-    _replace(folder, "cards.toml", QUENTIN_SUMMONS_JULIA, QUENTIN_SUMMONS_JULIA.replace("Julia", "Julio"))
+    edit("cards.toml", QUENTIN_SUMMONS_JULIA, QUENTIN_SUMMONS_JULIA.replace("Julia", "Julio"))(folder)
 
 
 def unknown_ability_trait(folder: Path) -> None:
-    _replace(folder, "cards.toml", '{ action = "summon", trait = "Spell" }', '{ action = "summon", trait = "Spells" }')
+    edit("cards.toml", '{ action = "summon", trait = "Spell" }', '{ action = "summon", trait = "Spells" }')(folder)
 
 
 def duplicate_id(folder: Path) -> None:
-    _replace(folder, "cards.toml", 'id = "alice"', 'id = "quentin"')
+    edit("cards.toml", 'id = "alice"', 'id = "quentin"')(folder)
 
 
 def duplicate_number(folder: Path) -> None:
-    _replace(folder, "cards.toml", "number = 3\n", "number = 2\n")
+    edit("cards.toml", "number = 3\n", "number = 2\n")(folder)
 
 
 def bad_toml(folder: Path) -> None:
-    _replace(folder, "rules.toml", "[[rule]]", "[[rule]\n")
+    edit("rules.toml", "[[rule]]", "[[rule]\n")(folder)
 
 
 def missing_file(folder: Path) -> None:
@@ -166,7 +153,7 @@ def missing_file(folder: Path) -> None:
 
 
 def unknown_setup_card(folder: Path) -> None:
-    _replace(folder, "game.toml", '"Jane Chatwin"', '"Jane"')
+    edit("game.toml", '"Jane Chatwin"', '"Jane"')(folder)
 
 
 @pytest.mark.parametrize("breakage, expected", [
@@ -182,17 +169,12 @@ def unknown_setup_card(folder: Path) -> None:
     (missing_file, ["notes.toml: file is missing", "notes.toml: field 'note': no [[note]] records"]),
     (unknown_setup_card, ["game.toml: game: field 'setup_neutral': 'Jane' does not name a card"]),
 ], ids=lambda v: v.__name__ if callable(v) else "")
-def test_broken_copy_fails_with_exact_messages(tmp_path: Path, breakage: Callable[[Path], None],
-                                               expected: list[str]) -> None:
-    folder = _copy(tmp_path)
-    breakage(folder)
-    with pytest.raises(DataError) as caught:
-        load_game("fillory", tmp_path)
-    assert [str(p) for p in caught.value.problems] == [f"{folder}/{line}" for line in expected]
+def test_broken_copy_fails_with_exact_messages(tmp_path: Path, breakage: Breakage, expected: list[str]) -> None:
+    assert problems_after(tmp_path, "fillory", breakage) == expected
 
 
 def test_problems_name_file_record_and_field_separately(tmp_path: Path) -> None:
-    folder = _copy(tmp_path)
+    folder = copy_data(tmp_path, "fillory")
     unknown_trait(folder)
     with pytest.raises(DataError) as caught:
         load_game("fillory", tmp_path)
@@ -202,7 +184,7 @@ def test_problems_name_file_record_and_field_separately(tmp_path: Path) -> None:
 
 
 def test_several_problems_are_reported_at_once(tmp_path: Path) -> None:
-    folder = _copy(tmp_path)
+    folder = copy_data(tmp_path, "fillory")
     for breakage in (unknown_trait, unresolvable_target, duplicate_number, missing_file):
         breakage(folder)
     with pytest.raises(DataError) as caught:
@@ -224,7 +206,7 @@ def test_unknown_game_is_a_data_error(tmp_path: Path) -> None:
 
 
 def test_broken_traits_file_is_reported_once_not_per_card(tmp_path: Path) -> None:
-    folder = _copy(tmp_path)
+    folder = copy_data(tmp_path, "fillory")
     with (folder / "traits.toml").open("a", encoding="utf-8") as fh:
         fh.write("\nbroken [\n")
     with pytest.raises(DataError) as err:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import shutil
 from collections import Counter
 from pathlib import Path
-from typing import Callable
 
 import pytest
 from click.testing import CliRunner
@@ -15,6 +14,7 @@ from cardgen.catalog import DataError, content, load_game
 from cardgen.catalog.barony_sorcery import CATEGORY_SYMBOLS, PLAYER_SYMBOLS, TERRAINS, BaronySorceryContent
 from cardgen.catalog.base import DEFAULT_DATA_DIR
 from cardgen.cli import main
+from catalog_checks import Breakage, problems_after, edit
 
 BARONY: BaronySorceryContent = content("barony-sorcery")
 SOURCE = DEFAULT_DATA_DIR / "barony-sorcery"
@@ -176,59 +176,44 @@ def test_content_is_frozen() -> None:
 
 # -- broken copies ----------------------------------------------------------------------------------------
 
-def _edit(file: str, old: str, new: str) -> Callable[[Path], None]:
-    def edit(folder: Path) -> None:
-        path = folder / file
-        text = path.read_text(encoding="utf-8")
-        assert old in text, f"{old!r} not in {file}"
-        path.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return edit
-
-
 @pytest.mark.parametrize("breakage, expected", [
-    (_edit("spells.toml", 'category = "movement"\ncost = 2', 'category = "movement"\ncost = "two"'),
+    (edit("spells.toml", 'category = "movement"\ncost = 2', 'category = "movement"\ncost = "two"'),
      ["spells.toml: spell 'tornado': field 'cost': expected a whole number, got 'two'"]),
-    (_edit("spells.toml", 'category = "recruitment"\ncost = 1', 'category = "sorcery"\ncost = 1'),
+    (edit("spells.toml", 'category = "recruitment"\ncost = 1', 'category = "sorcery"\ncost = 1'),
      ["spells.toml: spell 'charm': field 'category': unknown category 'sorcery' "
       "(known: movement, recruitment, construction)"]),
-    (_edit("spells.toml", 'rule = "barony-sorcery.spell.portal"', 'rule = "barony-sorcery.spell.gate"'),
+    (edit("spells.toml", 'rule = "barony-sorcery.spell.portal"', 'rule = "barony-sorcery.spell.gate"'),
      ["spells.toml: spell 'portal': field 'rule': no rule entry 'barony-sorcery.spell.gate' in rules.toml"]),
-    (_edit("spells.toml", 'id = "sanctuary"', 'id = "petrify"'),
+    (edit("spells.toml", 'id = "sanctuary"', 'id = "petrify"'),
      ["spells.toml: spell 'petrify': field 'id': duplicate spell id"]),
-    (_edit("spells.toml", "cost = 2\ntext = \"Build a city, as", "cost = 1\ntext = \"Build a city, as"),
+    (edit("spells.toml", "cost = 2\ntext = \"Build a city, as", "cost = 1\ntext = \"Build a city, as"),
      ["game.toml: combination 'abundance-petrify-sanctuary': field 'cost': 4 is not what the spells cost "
       "together (3)"]),
-    (_edit("tiles.toml", '["mysterious", "forest", "plains"]', '["mysterious", "forest"]'),
+    (edit("tiles.toml", '["mysterious", "forest", "plains"]', '["mysterious", "forest"]'),
      ["tiles.toml: tile 'tile-1': field 'hexes': a tile has 3 spaces, got 2"]),
-    (_edit("tiles.toml", '["lake", "forest", "mysterious"]', '["lake", "forest", "swamp"]'),
+    (edit("tiles.toml", '["lake", "forest", "mysterious"]', '["lake", "forest", "swamp"]'),
      ["tiles.toml: tile 'tile-3': field 'hexes': unknown land type 'swamp' "
       "(known: mountain, forest, plains, fields, lake, mysterious)"]),
-    (_edit("tiles.toml", 'location = "Fairy Ring"\n', ""),
+    (edit("tiles.toml", 'location = "Fairy Ring"\n', ""),
      ["tiles.toml: tile 'tile-4': field 'location': a tile with a mysterious space needs the location's name"]),
-    (_edit("game.toml", "4 = 5\n", ""),
+    (edit("game.toml", "4 = 5\n", ""),
      ["game.toml: mysterious_by_players: field '4': is missing"]),
-    (_edit("game.toml", "magic_tokens = 30", "magic_tokens = -1"),
+    (edit("game.toml", "magic_tokens = 30", "magic_tokens = -1"),
      ["game.toml: contents: field 'magic_tokens': -1 is outside 0..999"]),
-    (_edit("game.toml", 'symbol = "star"', 'symbol = "disc"'),
+    (edit("game.toml", 'symbol = "star"', 'symbol = "disc"'),
      ["game.toml: player_colour 'purple': field 'symbol': 'disc' is used by another colour too"]),
-    (_edit("game.toml", "control_tokens = 25", "control_tokens = 20"),
+    (edit("game.toml", "control_tokens = 25", "control_tokens = 20"),
      ["game.toml: contents: field 'control_tokens': 20 is not 5 per player × 5"]),
-    (_edit("notes.toml", 'subject = "teleport"', 'subject = "teleportation"'),
+    (edit("notes.toml", 'subject = "teleport"', 'subject = "teleportation"'),
      ["notes.toml: note 'isolated-village': field 'subject': unknown subject 'teleportation' (a spell id, "
       "category:<id>, tile:<id> or rulebook)"]),
-    (_edit("spells.toml", 'name = "Velocity"\ncategory = "movement"', 'name = "Velocity"\ncategroy = "movement"'),
+    (edit("spells.toml", 'name = "Velocity"\ncategory = "movement"', 'name = "Velocity"\ncategroy = "movement"'),
      ["spells.toml: spell 'velocity': field 'categroy': unknown field "
       "(known: id, name, category, cost, text, rule, provenance)",
       "spells.toml: spell 'velocity': field 'category': is missing"]),
 ])
-def test_broken_copy_names_file_record_and_field(tmp_path: Path, breakage: Callable[[Path], None],
-                                                 expected: list[str]) -> None:
-    folder = tmp_path / "barony-sorcery"
-    shutil.copytree(SOURCE, folder)
-    breakage(folder)
-    with pytest.raises(DataError) as caught:
-        load_game("barony-sorcery", tmp_path)
-    assert [str(p).removeprefix(str(folder) + "/") for p in caught.value.problems] == expected
+def test_broken_copy_names_file_record_and_field(tmp_path: Path, breakage: Breakage, expected: list[str]) -> None:
+    assert problems_after(tmp_path, "barony-sorcery", breakage) == expected
 
 
 def test_missing_file_is_named(tmp_path: Path) -> None:
@@ -244,7 +229,7 @@ def test_cardgen_check_lists_the_game_and_a_broken_copy(tmp_path: Path) -> None:
     assert "barony-sorcery: Barony: Sorcery: 9 cards, 9 spells, 9 tiles," in ok.output
     assert "    Teleport (Movement, cost 1) (teleport):\n      [isolated-village]" in ok.output
     shutil.copytree(SOURCE, tmp_path / "barony-sorcery")
-    _edit("spells.toml", "cost = 2", "cost = 0")(tmp_path / "barony-sorcery")
+    edit("spells.toml", "cost = 2", "cost = 0")(tmp_path / "barony-sorcery")
     broken = CliRunner().invoke(main, ["check", "--data", str(tmp_path)])
     assert broken.exit_code == 1
     assert broken.stderr.splitlines()[:2] == [

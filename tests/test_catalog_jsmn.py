@@ -4,19 +4,18 @@ on every record, the notes, and broken copies failing with file, record and fiel
 from __future__ import annotations
 
 import html
-import shutil
 import tomllib
 from collections import Counter
 from pathlib import Path
-from typing import Callable
 
 import pytest
 from flask.testing import FlaskClient
 
-from cardgen.catalog import DataError, content, load_game
+from cardgen.catalog import content
 from cardgen.catalog.base import DEFAULT_DATA_DIR
 from cardgen.catalog.jsmn import (BOOK_FORMS, CONNEXION_TYPE_IDS, ELEMENT_IDS, Book, Feat, Introduction, Invitation,
                                   JsmnContent, MarseillesCard, NamedConnexion, Spell)
+from catalog_checks import problems_after, edit, rewrite
 from companion.search import search
 
 JSMN: JsmnContent = content("jsmn")
@@ -214,19 +213,6 @@ def test_card_types_match_their_decks() -> None:
 
 # -- broken copies -------------------------------------------------------------------------------
 
-def _broken(tmp_path: Path, file: str, change: Callable[[str], str]) -> list[str]:
-    root = tmp_path / "data"
-    shutil.copytree(SOURCE, root / "jsmn")
-    path = root / "jsmn" / file
-    text = path.read_text(encoding="utf-8")
-    changed = change(text)
-    assert changed != text, "the test's change did not apply"
-    path.write_text(changed, encoding="utf-8")
-    with pytest.raises(DataError) as info:
-        load_game("jsmn", root)
-    return [str(p).replace(str(root / "jsmn") + "/", "") for p in info.value.problems]
-
-
 @pytest.mark.parametrize("file, old, new, expected", [
     ("feats.toml", "magicianship = 5", "magicianship = 6",
      "feats.toml: feat 'raise-an-island-from-the-sea': field 'magicianship': 6 is not a feat value ((2, 3, 4, 5))"),
@@ -250,33 +236,34 @@ def _broken(tmp_path: Path, file: str, change: Callable[[str], str]) -> list[str
 ])
 def test_a_broken_field_is_named_by_file_record_and_field(tmp_path: Path, file: str, old: str, new: str,
                                                          expected: str) -> None:
-    problems = _broken(tmp_path, file, lambda text: text.replace(old, new, 1))
+    problems = problems_after(tmp_path, "jsmn", edit(file, old, new))
     assert expected in problems, problems
 
 
 def test_a_missing_card_is_counted_against_the_rulebook(tmp_path: Path) -> None:
     def drop_last_feat(text: str) -> str:
         return text[:text.rindex("[[feat]]")].rstrip() + "\n"
-    problems = _broken(tmp_path, "feats.toml", drop_last_feat)
+    problems = problems_after(tmp_path, "jsmn", rewrite("feats.toml", drop_last_feat))
     assert problems == ["feats.toml: field 'feat': 32 cards here, but game.toml's contents say 33"]
 
 
 def test_a_disconnected_map_and_a_moved_padua_are_refused(tmp_path: Path) -> None:
     def cut_edinburgh(text: str) -> str:
         return text.replace('[[path]]\nbetween = ["edinburgh", "york"]\nprovenance = "authored"\n', "")
-    assert _broken(tmp_path, "map.toml", cut_edinburgh) == [
+    assert problems_after(tmp_path, "jsmn", rewrite("map.toml", cut_edinburgh)) == [
         "map.toml: field 'path': the map is not connected: some location cannot be reached"]
 
 
 def test_the_example_turn_is_checked_against_our_map(tmp_path: Path) -> None:
     def shortcut(text: str) -> str:
         return text + '\n[[path]]\nbetween = ["madrid", "florence"]\nprovenance = "authored"\n'
-    problems = _broken(tmp_path, "map.toml", shortcut)
+    problems = problems_after(tmp_path, "jsmn", rewrite("map.toml", shortcut))
     assert "game.toml: example: field 'steps': madrid to padua takes 2 steps on our map, the example 3" in problems
 
 
 def test_a_note_about_an_unknown_card_is_refused(tmp_path: Path) -> None:
-    problems = _broken(tmp_path, "notes.toml", lambda t: t.replace('subject = "vinculus"', 'subject = "viniculus"'))
+    problems = problems_after(tmp_path, "jsmn",
+                              edit("notes.toml", 'subject = "vinculus"', 'subject = "viniculus"'))
     assert problems == ["notes.toml: note 'viniculus-spelling': field 'subject': unknown subject 'viniculus' (a card "
                         "id, location:, magician:, element:, connexion-type:, balance or rulebook)"]
 

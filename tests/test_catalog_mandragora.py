@@ -6,7 +6,6 @@ from __future__ import annotations
 import shutil
 from collections import Counter
 from pathlib import Path
-from typing import Callable
 
 import pytest
 from click.testing import CliRunner, Result
@@ -15,6 +14,7 @@ from cardgen.catalog import DataError, content, load_game
 from cardgen.catalog.base import DEFAULT_DATA_DIR
 from cardgen.catalog.mandragora import COLOUR_SYMBOLS, EFFECTS, WHITE, MandragoraContent
 from cardgen.cli import main
+from catalog_checks import Breakage, copy_data, delete, problems_after, edit
 
 MANDRAGORA: MandragoraContent = content("mandragora")
 SOURCE = DEFAULT_DATA_DIR / "mandragora"
@@ -247,114 +247,87 @@ def test_content_is_frozen() -> None:
 
 # -- broken copies ----------------------------------------------------------------------------------------
 
-def _copy(tmp_path: Path) -> Path:
-    shutil.copytree(SOURCE, tmp_path / "mandragora")
-    return tmp_path / "mandragora"
-
-
-def _edit(file: str, old: str, new: str) -> Callable[[Path], None]:
-    def edit(folder: Path) -> None:
-        path = folder / file
-        text = path.read_text(encoding="utf-8")
-        assert old in text, f"{old!r} not in {file}"
-        path.write_text(text.replace(old, new, 1), encoding="utf-8")
-    edit.__name__ = f"{file}:{old[:30]}"
-    return edit
-
-
-def _delete(file: str) -> Callable[[Path], None]:
-    def delete(folder: Path) -> None:
-        (folder / file).unlink()
-    delete.__name__ = f"delete {file}"
-    return delete
-
-
 RED_INGREDIENTS = 'id = "ingredient-red"\nname = "Red Ingredient"\nkind = "ingredient"\ncolour = "red"'
 BLUE_COUNT = 'colour = "blue"\ncount = 12'
 
 
 @pytest.mark.parametrize("breakage, expected", [
-    (_edit("cards.toml", RED_INGREDIENTS, RED_INGREDIENTS.replace('"red"', '"orange"')),
+    (edit("cards.toml", RED_INGREDIENTS, RED_INGREDIENTS.replace('"red"', '"orange"')),
      ["cards.toml: item 'ingredient-red': field 'colour': unknown colour 'orange' "
       "(known: purple, red, green, yellow, blue, black)"]),
-    (_edit("cards.toml", BLUE_COUNT, BLUE_COUNT.replace("12", "11")),
+    (edit("cards.toml", BLUE_COUNT, BLUE_COUNT.replace("12", "11")),
      ["cards.toml: item 'ingredient-blue': field 'count': 11 blue ingredients here, but the colour table in "
       "game.toml says 12"]),
-    (_edit("cards.toml", "curses = 3", "curses = 4"),
+    (edit("cards.toml", "curses = 3", "curses = 4"),
      ["cards.toml: item 'scroll-three-curses': field 'curses': 4 is outside 1..3"]),
-    (_edit("cards.toml", "curses = 2\ncount = 4", "curses = 2\ncount = 3"),
+    (edit("cards.toml", "curses = 2\ncount = 4", "curses = 2\ncount = 3"),
      ["cards.toml: item 'scroll-two-curses': field 'count': 3 scrolls with 2 curse(s) here, but game.toml's "
       "contents say 4"]),
-    (_edit("cards.toml", 'id = "scroll-three-curses"', 'id = "mandrake-1"'),
+    (edit("cards.toml", 'id = "scroll-three-curses"', 'id = "mandrake-1"'),
      ["cards.toml: card 'mandrake-1': field 'id': two cards get this id"]),
-    (_edit("cards.toml", 'colour = "black"\nvalues = [3]', 'colour = "black"\nvalues = [4]'),
+    (edit("cards.toml", 'colour = "black"\nvalues = [3]', 'colour = "black"\nvalues = [4]'),
      ["cards.toml: item 'spellbook-black': field 'values': 4 is outside 0..3"]),
-    (_edit("spells.toml", "values = [1, 1, 2, 2]", "values = [1, 1, 2]"),
+    (edit("spells.toml", "values = [1, 1, 2, 2]", "values = [1, 1, 2]"),
      ["spells.toml: spell 'banishment': field 'values': 3 values for 4 cards"]),
-    (_edit("spells.toml", "values = [4, 5]", "values = [4, 6]"),
+    (edit("spells.toml", "values = [4, 5]", "values = [4, 6]"),
      ["spells.toml: spell 'disappearance': field 'values': 6 is outside 1..5"]),
-    (_edit("spells.toml", 'kind = "permanent"', 'kind = "immediate"'),
+    (edit("spells.toml", 'kind = "permanent"', 'kind = "immediate"'),
      ["spells.toml: spell 'swiftness': field 'kind': effect 'extra_move' is permanent, not immediate"]),
-    (_edit("spells.toml", 'rule = "mandragora.effect.purification"', 'rule = "mandragora.effect.purify"'),
+    (edit("spells.toml", 'rule = "mandragora.effect.purification"', 'rule = "mandragora.effect.purify"'),
      ["spells.toml: spell 'purification': field 'rule': no rule entry 'mandragora.effect.purify' in rules.toml"]),
-    (_edit("spells.toml", "count = 1\n", "count = 2\n"),
+    (edit("spells.toml", "count = 1\n", "count = 2\n"),
      ["spells.toml: spell 'purification': field 'values': 1 values for 2 cards"]),
-    (_edit("removals.toml", '"ingredient-red-6", "ingredient-green-9"', '"ingredient-red-7", "ingredient-green-9"'),
+    (edit("removals.toml", '"ingredient-red-6", "ingredient-green-9"', '"ingredient-red-7", "ingredient-green-9"'),
      ["removals.toml: removal for 3 players: field 'cards': 'ingredient-red-7' does not name a card"]),
-    (_edit("removals.toml", '"ingredient-red-5", "ingredient-red-6",\n', '"ingredient-red-5",\n'),
+    (edit("removals.toml", '"ingredient-red-5", "ingredient-red-6",\n', '"ingredient-red-5",\n'),
      ["removals.toml: removal for 2 players: field 'cards': 9 cards listed, the rulebook says 10"]),
-    (_edit("removals.toml", '"scroll-one-curse-6", "scroll-one-curse-7",', '"ingredient-blue-1", "scroll-one-curse-7",'),
+    (edit("removals.toml", '"scroll-one-curse-6", "scroll-one-curse-7",', '"ingredient-blue-1", "scroll-one-curse-7",'),
      ["removals.toml: removal for 2 players: field 'cards': 'ingredient-blue-1' is already removed with its colour"]),
-    (_edit("removals.toml", "colour_cards = 16", "colour_cards = 15"),
+    (edit("removals.toml", "colour_cards = 16", "colour_cards = 15"),
      ["removals.toml: removal for 2 players: field 'colour_cards': blue has 16 item cards, the rulebook says 15"]),
-    (_edit("shops.toml", 'name = "Owl Hollow"\ntime = "night"', 'name = "Owl Hollow"\ntime = "night"\nstart = true'),
+    (edit("shops.toml", 'name = "Owl Hollow"\ntime = "night"', 'name = "Owl Hollow"\ntime = "night"\nstart = true'),
      ["shops.toml: shop 'owl-hollow': field 'start': the start tile is a day shop (setup deals 6 day cards)",
       "shops.toml: field 'start': exactly one shop must be the start tile, found 2"]),
-    (_edit("shops.toml", '"scriptorium", "owl-hollow",', '"scriptorium",'),
+    (edit("shops.toml", '"scriptorium", "owl-hollow",', '"scriptorium",'),
      ["shops.toml: shops: field 'circle_order': must list every shop exactly once"]),
-    (_edit("shops.toml", 'name = "Glasshouse"\ntime = "day"', 'name = "Glasshouse"\ntime = "night"'),
+    (edit("shops.toml", 'name = "Glasshouse"\ntime = "day"', 'name = "Glasshouse"\ntime = "night"'),
      ["shops.toml: field 'shop': 6 day shops here, but game.toml's contents say 7",
       "shops.toml: field 'shop': 4 night shops here, but game.toml's contents say 3"]),
-    (_edit("game.toml", "printed_pairs_total = 17", "printed_pairs_total = 18"),
+    (edit("game.toml", "printed_pairs_total = 17", "printed_pairs_total = 18"),
      ["game.toml: scoring_example: field 'printed_pairs_total': 18 is not the sum of the pairs (17)"]),
-    (_edit("game.toml", "disappearance_pair = 4", "disappearance_pair = 1"),
+    (edit("game.toml", "disappearance_pair = 4", "disappearance_pair = 1"),
      ["game.toml: scoring_example: field 'disappearance_pair': pair 1 has spell value 3, but no Disappearance "
       "card is worth 3"]),
-    (_edit("game.toml", "pairs = [[2, 3]", "pairs = [[4, 3]"),
+    (edit("game.toml", "pairs = [[2, 3]", "pairs = [[4, 3]"),
      ["game.toml: scoring_example: field 'pairs[1]': spellbook value 4 is outside 0..3"]),
-    (_edit("notes.toml", 'used = "13"', 'used = "12"'),
+    (edit("notes.toml", 'used = "13"', 'used = "12"'),
      ["game.toml: scoring_example: field 'total_note': note 'example-total' uses '12', but the example adds up to 13"]),
-    (_edit("game.toml", 'symbol = "flame"', 'symbol = "heart"'),
+    (edit("game.toml", 'symbol = "flame"', 'symbol = "heart"'),
      ["game.toml: colour 'red': field 'symbol': unknown symbol 'heart' "
       "(known: crystal, flame, leaf, flower, drop, pentagram)"]),
-    (_edit("game.toml", "column = 1\ningredients = 3", "column = 1\ningredients = 4"),
+    (edit("game.toml", "column = 1\ningredients = 3", "column = 1\ningredients = 4"),
      ["game.toml: contents: field 'ingredients': the rulebook's 42 is not what the colour table adds up to (43)",
       "cards.toml: item 'ingredient-purple': field 'count': 3 purple ingredients here, but the colour table in "
       "game.toml says 4"]),
-    (_edit("game.toml", "items = 82", "items = 81"),
+    (edit("game.toml", "items = 82", "items = 81"),
      ["game.toml: contents: field 'items': 81 is not cursed_scrolls + mandrakes + spellbooks + ingredients (82)",
       "game.toml: contents: field 'cards': 106 is not items + spells (105)"]),
-    (_edit("notes.toml", 'subject = "colour:black"', 'subject = "colour:grey"'),
+    (edit("notes.toml", 'subject = "colour:black"', 'subject = "colour:grey"'),
      ["notes.toml: note 'colour-table-black': field 'subject': unknown subject 'colour:grey' "
       "(a card id, spell:<id>, colour:<id>, shop:<id> or rulebook)"]),
-    (_edit("rules.toml", "[[rule]]", "[[rule]\n"),
+    (edit("rules.toml", "[[rule]]", "[[rule]\n"),
      ["rules.toml: not valid TOML: Expected ']]' at the end of an array declaration (at line 6, column 7)",
       "rules.toml: field 'rule': no [[rule]] records"]),
-    (_delete("removals.toml"),
+    (delete("removals.toml"),
      ["removals.toml: file is missing", "removals.toml: field 'removal': no [[removal]] records"]),
 ], ids=lambda v: v.__name__ if callable(v) else "")
-def test_broken_copy_fails_with_exact_messages(tmp_path: Path, breakage: Callable[[Path], None],
-                                               expected: list[str]) -> None:
-    folder = _copy(tmp_path)
-    breakage(folder)
-    with pytest.raises(DataError) as caught:
-        load_game("mandragora", tmp_path)
-    assert [str(p) for p in caught.value.problems] == [f"{folder}/{line}" for line in expected]
+def test_broken_copy_fails_with_exact_messages(tmp_path: Path, breakage: Breakage, expected: list[str]) -> None:
+    assert problems_after(tmp_path, "mandragora", breakage) == expected
 
 
 def test_problem_fields_are_separate(tmp_path: Path) -> None:
-    folder = _copy(tmp_path)
-    _edit("cards.toml", BLUE_COUNT, BLUE_COUNT.replace("12", "11"))(folder)
+    folder = copy_data(tmp_path, "mandragora")
+    edit("cards.toml", BLUE_COUNT, BLUE_COUNT.replace("12", "11"))(folder)
     with pytest.raises(DataError) as caught:
         load_game("mandragora", tmp_path)
     (problem,) = caught.value.problems
@@ -377,9 +350,9 @@ def test_cardgen_check_lists_mandragora_counts_and_notes() -> None:
 
 
 def test_cardgen_check_reports_a_broken_mandragora_copy(tmp_path: Path) -> None:
-    folder = _copy(tmp_path)
+    folder = copy_data(tmp_path, "mandragora")
     shutil.copytree(DEFAULT_DATA_DIR / "print", tmp_path / "print")
-    _edit("cards.toml", BLUE_COUNT, BLUE_COUNT.replace("12", "11"))(folder)
+    edit("cards.toml", BLUE_COUNT, BLUE_COUNT.replace("12", "11"))(folder)
     theme = tmp_path / "print" / "themes" / "mandragora.toml"
     theme.write_text(theme.read_text(encoding="utf-8").replace('traits = ["blue"]', 'traits = ["bleu"]'),
                      encoding="utf-8")
@@ -390,7 +363,7 @@ def test_cardgen_check_reports_a_broken_mandragora_copy(tmp_path: Path) -> None:
         f"  {folder}/cards.toml: item 'ingredient-blue': field 'count': 11 blue ingredients here, but the colour "
         "table in game.toml says 12",
     ]
-    _edit("cards.toml", BLUE_COUNT.replace("12", "11"), BLUE_COUNT)(folder)
+    edit("cards.toml", BLUE_COUNT.replace("12", "11"), BLUE_COUNT)(folder)
     result = _check(tmp_path)
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
