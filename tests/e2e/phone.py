@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from typing import Callable, Sequence
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from .conftest import Api
 
@@ -17,13 +18,49 @@ def caught_up(page: Page, api: Api, game_id: str) -> None:
                                                     timeout=LIVE_WITHIN_MS)
 
 
+def hosted_game(page: Page) -> tuple[str, str]:
+    """After the host starts a game on the home page: wait for their seat page; returns (join code, game id)."""
+    expect(page).to_have_url(re.compile(r"/g/[0-9a-f]+/seat/0"))
+    code = page.locator(".notice.success .code").inner_text()
+    return code, page.url.split("/g/")[1].split("/")[0]
+
+
+def join_by_code(new_phone: Callable[[], BrowserContext], code: str, game_id: str, seat: int, name: str) -> Page:
+    """A new phone joins by the host's code and takes ``name``'s seat; returns its seat page."""
+    page = new_phone().new_page()
+    page.goto("/")
+    page.get_by_label("Join code from the host's phone").fill(code)
+    page.get_by_role("button", name="Join", exact=True).click()
+    page.get_by_role("button", name=f"I am {name}").click()
+    expect(page).to_have_url(re.compile(rf"/g/{game_id}/seat/{seat}$"))
+    return page
+
+
+def seat_tokens(phones: Sequence[Page], game_id: str) -> list[str]:
+    """Each phone's seat token (the cookie its seat page set), in seat order: for moves through the API."""
+    return [next(c["value"] for c in page.context.cookies() if c["name"] == f"seat_{game_id}_{seat}")
+            for seat, page in enumerate(phones)]
+
+
+def use(page: Page, api: Api, game_id: str) -> Page:
+    """Bring a phone to the front once it shows the latest state (as a player glancing at it)."""
+    page.bring_to_front()
+    caught_up(page, api, game_id)
+    return page
+
+
+def recorded(page: Page) -> None:
+    """The seat page says the move it just sent was recorded."""
+    expect(page.locator("#move-message")).to_contain_text("Recorded.")
+
+
 def report_draw(page: Page, card: str) -> None:
     page.bring_to_front()
     form = page.locator("#f-draw")
     form.get_by_label("Find a card by name or trait").fill(card)
     form.locator("label.pick", has_text=re.compile(rf"^\s*{re.escape(card)}\s", re.S)).first.click()
     form.get_by_role("button", name="Report this draw").click()
-    expect(page.locator("#move-message")).to_contain_text("Recorded.")
+    recorded(page)
 
 
 def pick(page: Page, form_id: str, card: str) -> None:

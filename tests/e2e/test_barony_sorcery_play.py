@@ -14,21 +14,11 @@ from typing import Callable
 from playwright.sync_api import BrowserContext, Page, expect
 
 from .conftest import Api, screenshot
-from .phone import LIVE_WITHIN_MS, assert_not_reloaded, caught_up, mark_page
+from .phone import LIVE_WITHIN_MS, assert_not_reloaded, hosted_game, join_by_code, mark_page, recorded, use
 from .test_accessibility import blocking_violations
 
 SPELLS = ("Velocity", "Teleport", "Tornado", "Charm", "Abundance")
 PLACES = ("Standing Stones", "Whispering Well", "Ruined Tower", "Fairy Ring")
-
-
-def recorded(page: Page) -> None:
-    expect(page.locator("#move-message")).to_contain_text("Recorded.")
-
-
-def use(page: Page, api: Api, game_id: str) -> Page:
-    page.bring_to_front()
-    caught_up(page, api, game_id)
-    return page
 
 
 def explore(page: Page, place: str, reward: int) -> None:
@@ -77,9 +67,7 @@ def test_three_phones_track_magic_spells_and_the_winner(new_phone: Callable[[], 
     screenshot(ann, "barony-home")
     assert blocking_violations(ann) == []
     form.get_by_role("button", name="Start Barony: Sorcery").click()
-    expect(ann).to_have_url(re.compile(r"/g/[0-9a-f]+/seat/0"))
-    code = ann.locator(".notice.success .code").inner_text()
-    game_id = ann.url.split("/g/")[1].split("/")[0]
+    code, game_id = hosted_game(ann)
 
     table = host.new_page()
     table.goto(f"/g/{game_id}")
@@ -91,16 +79,7 @@ def test_three_phones_track_magic_spells_and_the_winner(new_phone: Callable[[], 
     screenshot(table, "barony-table-start")
 
     # -- Ben and Cat join by code on their own phones ---------------------------------------------
-    phones = {}
-    for seat, name in ((1, "Ben"), (2, "Cat")):
-        page = new_phone().new_page()
-        page.goto("/")
-        page.get_by_label("Join code from the host's phone").fill(code)
-        page.get_by_role("button", name="Join", exact=True).click()
-        page.get_by_role("button", name=f"I am {name}").click()
-        expect(page).to_have_url(re.compile(rf"/g/{game_id}/seat/{seat}$"))
-        phones[name] = page
-    ben, cat = phones["Ben"], phones["Cat"]
+    ben, cat = (join_by_code(new_phone, code, game_id, seat, name) for seat, name in ((1, "Ben"), (2, "Cat")))
 
     # -- explorations: first, second and third visitor take 3, 2 and 1 Magic tokens ------------------
     explore(use(ann, api, game_id), "Standing Stones", 3)

@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, expect
 
 from .conftest import Api, screenshot
-from .phone import LIVE_WITHIN_MS, caught_up
+from .phone import LIVE_WITHIN_MS, caught_up, hosted_game, join_by_code, recorded, seat_tokens, use
 from .test_accessibility import blocking_violations
 
 NAMES = ["Ann", "Ben", "Cid", "Dee"]
@@ -23,17 +23,6 @@ NAMES = ["Ann", "Ben", "Cid", "Dee"]
 
 def game_view(api: Api, game_id: str) -> dict[str, Any]:
     return dict(api.http.get(f"{api.base}/api/games/{game_id}", timeout=5).json())
-
-
-def recorded(page: Page) -> None:
-    expect(page.locator("#move-message")).to_contain_text("Recorded.")
-
-
-def use(page: Page, api: Api, game_id: str) -> Page:
-    """Bring a phone to the front once it shows the latest state (as a player glancing at it)."""
-    page.bring_to_front()
-    caught_up(page, api, game_id)
-    return page
 
 
 def seek_until_the_deck_is_empty(api: Api, game_id: str, tokens: list[str]) -> dict[str, Any]:
@@ -75,25 +64,14 @@ def test_a_team_game_to_the_final_scores_on_four_phones(new_phone: Callable[[], 
     form.get_by_label("Who goes first? (whoever most resembles a sorcerer)").select_option(label="Ann")
     form.get_by_label("Team variant: 2 against 2").check()
     form.get_by_role("button", name="Start Mandragora").click()
-    expect(ann).to_have_url(re.compile(r"/g/[0-9a-f]+/seat/0"))
-    code = ann.locator(".notice.success .code").inner_text()
-    game_id = ann.url.split("/g/")[1].split("/")[0]
+    code, game_id = hosted_game(ann)
     table = host.new_page()
     table.goto(f"/g/{game_id}")
     expect(table.locator("#teams-title")).to_be_visible()
 
     # -- the other three join by code, each on their own phone ----------------------------------
-    phones = [ann]
-    for seat, name in enumerate(NAMES[1:], 1):
-        page = new_phone().new_page()
-        page.goto("/")
-        page.get_by_label("Join code from the host's phone").fill(code)
-        page.get_by_role("button", name="Join", exact=True).click()
-        page.get_by_role("button", name=f"I am {name}").click()
-        expect(page).to_have_url(re.compile(rf"/g/{game_id}/seat/{seat}$"))
-        phones.append(page)
-    tokens = [next(c["value"] for c in page.context.cookies() if c["name"] == f"seat_{game_id}_{seat}")
-              for seat, page in enumerate(phones)]
+    phones = [ann] + [join_by_code(new_phone, code, game_id, seat, name) for seat, name in enumerate(NAMES[1:], 1)]
+    tokens = seat_tokens(phones, game_id)
     ann, ben, cid, dee = phones
 
     # -- Ann seeks one shop and finds a 1-curse scroll; she takes a card from her partner ---------
