@@ -71,6 +71,14 @@ def is_local(url: str) -> bool:
     return parts.scheme in ("http", "https", "data") and (parts.scheme == "data" or parts.netloc == "localhost")
 
 
+def wire_bytes(client: Any, url: str) -> int:
+    """Bytes sent for ``url`` to a browser that accepts gzip and deflate (as Chromium does over plain HTTP)."""
+    answer = client.get(url, headers={"Accept-Encoding": "gzip, deflate"})
+    size = len(answer.get_data())
+    answer.close()
+    return size
+
+
 def play_some_moves(app: object, game_id: str, rules: object, seed: int) -> None:
     store = app.extensions["store"]  # type: ignore[attr-defined]
     rng = random.Random(seed)
@@ -109,6 +117,7 @@ def main() -> None:
 
         report.heading(f"Phone pages: first visit, HTML plus local assets, uncompressed ({len(pages)} pages)")
         asset_sizes: dict[str, int] = {}
+        wire_sizes: dict[str, int] = {}
         external: list[str] = []
         broken: list[str] = []
         for name, url in pages:
@@ -124,11 +133,13 @@ def main() -> None:
             if "default-src 'self'" not in csp:
                 external.append(f"{name}: no Content-Security-Policy limiting loads to this server")
             weight = len(answer.get_data())
+            sent = wire_bytes(client, url)
             for asset in parser_.loads:
                 if not is_local(asset) or asset.startswith("data:"):
                     continue
                 path = urlsplit(urljoin(HOST + url, asset)).path
                 if path not in asset_sizes:
+                    wire_sizes[path] = wire_bytes(client, path)
                     fetched = client.get(path)
                     asset_sizes[path] = len(fetched.get_data())
                     text = fetched.get_data(as_text=True) if fetched.mimetype in ("text/css", "text/javascript", "application/javascript") else ""
@@ -137,9 +148,11 @@ def main() -> None:
                                  if not is_local(u) and not u.startswith(NAMESPACES)]
                     fetched.close()
                 weight += asset_sizes[path]
+                sent += wire_sizes[path]
             report.target(f"pages.{name.replace(' ', '_')}_kb", f"{name} page ({url.split('?')[0][:28]})",
                           weight / 1024, "KB", "below", PAGE_TARGET_KB,
-                          note=f"HTML {len(answer.get_data()) / 1024:.1f} KB + {len(parser_.loads)} local asset(s)")
+                          note=f"HTML {len(answer.get_data()) / 1024:.1f} KB + {len(parser_.loads)} local asset(s); "
+                               f"{sent / 1024:.1f} KB on the wire compressed")
         report.target("pages.not_answering", "pages that did not answer 200", float(len(broken)), "", "at most", 0,
                       note="; ".join(broken))
         report.target("pages.external_requests", "requests a page would send elsewhere", float(len(external)), "",

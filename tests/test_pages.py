@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import random
 import re
+from pathlib import Path
 from html.parser import HTMLParser
 from typing import Any
 
@@ -21,6 +22,7 @@ from companion.web.card_facts import ability_segments, card_rules, named_by
 from companion.web.pages import token_cookie
 
 FILLORY = content("fillory")
+STATIC_DIR = Path(__file__).resolve().parents[1] / "companion" / "static"
 
 
 # -- helpers ------------------------------------------------------------------------------------
@@ -485,3 +487,23 @@ def test_a_game_at_a_dead_end_says_so_on_the_table(app: Flask, client: FlaskClie
     assert "Dead end:" in page and "nobody can reach 100 VP" in page
     leader = max(rules.score(state), key=lambda row: row["total"])
     assert f"{leader['name']} leads with {leader['total']} VP" in page
+
+
+def test_pages_and_assets_travel_compressed_but_the_json_api_does_not(client: FlaskClient) -> None:
+    import gzip
+
+    plain = client.get("/rules/fillory").get_data()
+    packed = client.get("/rules/fillory", headers={"Accept-Encoding": "gzip, deflate"})
+    assert packed.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed.headers["Vary"]
+    assert gzip.decompress(packed.get_data()) == plain and len(packed.get_data()) < len(plain) / 2
+    style = client.get("/static/css/app.css", headers={"Accept-Encoding": "gzip, deflate"})
+    assert style.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(style.get_data()) == (STATIC_DIR / "css" / "app.css").read_bytes()
+    style.close()
+    again = client.get("/static/css/app.css", headers={"If-None-Match": style.headers["ETag"],
+                                                       "Accept-Encoding": "gzip, deflate"})
+    assert again.status_code == 304  # the browser keeps its copy
+    again.close()
+    created = client.post("/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]},
+                          headers={"Accept-Encoding": "gzip, deflate"})
+    assert "Content-Encoding" not in created.headers and created.get_json()["id"]
