@@ -38,7 +38,7 @@ from .barony_sorcery_moves import MOVE_TYPES, apply
 from .barony_sorcery_play import advice, describe_move, open_locations, random_legal_move, redact_move
 from .barony_sorcery_state import (LOCATION_BY_ID, LOCATIONS, MAGIC_TOKENS, MAX_CONTROLS, POINTS_PER_CONTROL, REWARDS,
                                    SPELLS_IN_PLAY, BaronyState, find_location, state_from_json, state_to_json)
-from .base import Outcome, SetupError, check_players
+from .base import Outcome, SetupError, check_options, check_players, check_viewer
 
 TITLE: str = GAME.title
 MIN_PLAYERS: int = GAME.min_players
@@ -76,12 +76,7 @@ def setup(players: Sequence[str], options: Mapping[str, Any] | None = None,
     """A new game: the spells in play and the Mysterious locations (given, or drawn with ``rng``), every seat
     with 5 Control tokens and no Magic, all 30 Magic tokens in the supply."""
     names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
-    options = {} if options is None else options
-    if not isinstance(options, Mapping):
-        raise SetupError("options must be an object such as {\"spells\": [\"Velocity\", …]}")
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise SetupError(f"unknown option {', '.join(map(repr, unknown))}; {TITLE} knows: {', '.join(OPTIONS)}")
+    options = check_options(options, OPTIONS, TITLE, "{\"spells\": [\"Velocity\", …]}")
     rng = rng if rng is not None else random.Random()
     mysterious = MYSTERIOUS_BY_PLAYERS[len(names)]
     if "spells" in options:
@@ -100,11 +95,6 @@ def setup(players: Sequence[str], options: Mapping[str, Any] | None = None,
         locations=tuple(board), controls=tuple(() for _ in board), magic=tuple(0 for _ in names),
         supply=MAGIC_TOKENS, phase="play", base_points=tuple(None for _ in names),
     )
-
-
-def _check_viewer(state: BaronyState, seat: int | None) -> None:
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players)):
-        raise ValueError(f"there is no seat {seat!r} in this game")
 
 
 def _spell_view(spell_id: str) -> dict[str, Any]:
@@ -130,7 +120,7 @@ def _total(state: BaronyState, seat: int) -> int:
 
 def view(state: BaronyState, seat: int | None = None) -> dict[str, Any]:
     """The whole state for ``seat`` (``None``: the table); the keys are listed in the module docstring."""
-    _check_viewer(state, seat)
+    check_viewer(state, seat)
     result = outcome(state)
     players = [{"seat": s, "name": name, "magic": state.magic[s], "control_tokens_left": state.tokens_left(s),
                 "visited": state.visited(s), "control_points": state.control_points(s),

@@ -21,7 +21,7 @@ State is a frozen dataclass. Rules modules import no Flask and no SQLite.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Collection, Mapping, Protocol, Sequence
 
 
 class IllegalMove(Exception):
@@ -71,6 +71,40 @@ def check_players(players: Any, min_players: int, max_players: int) -> tuple[str
     if len({n.casefold() for n in names}) != len(names):
         raise SetupError("player names must be different")
     return names
+
+
+def check_options(options: Any, known: Collection[str], title: str, example: str) -> Mapping[str, Any]:
+    """The setup options (``None``: none), refused unless they are an object whose keys the game knows.
+
+    ``example`` is a short JSON object shown when ``options`` is not an object at all.
+    """
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise SetupError(f"options must be an object such as {example}")
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise SetupError(f"unknown option {', '.join(map(repr, unknown))}; {title} knows: {', '.join(known)}")
+    return options
+
+
+def first_seat_option(options: Mapping[str, Any], seats: int) -> int:
+    """The ``first_seat`` option (default 0): a seat number of this game."""
+    first = options.get("first_seat", 0)
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < seats:
+        raise SetupError(f"first_seat must be a seat number from 0 to {seats - 1}, got {first!r}")
+    return first
+
+
+class Seated(Protocol):
+    @property
+    def players(self) -> Sequence[str]: ...
+
+
+def check_viewer(state: Seated, seat: Any) -> None:
+    """A view's viewer: ``None`` (the table) or a seat of this game; anything else is a ValueError."""
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players)):
+        raise ValueError(f"there is no seat {seat!r} in this game")
 
 
 def move_type(move: Any, known: Mapping[str, str]) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from .base import Outcome, SetupError, check_players
+from .base import Outcome, check_options, check_players, check_viewer, first_seat_option
 from .fillory_moves import MOVE_TYPES, apply
 from .fillory_play import acting_seats, advice, random_legal_move, stalled, trait_points
 from .fillory_state import CARDS, GAME, GAME_ID, FilloryState, state_from_json, state_to_json
@@ -39,16 +39,8 @@ def setup(players: Sequence[str], options: Mapping[str, Any] | None = None,
     for the shared interface.
     """
     names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
-    if options is None:
-        options = {}
-    if not isinstance(options, Mapping):
-        raise SetupError("options must be an object such as {\"first_seat\": 0}")
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise SetupError(f"unknown option {', '.join(map(repr, unknown))}; {TITLE} knows: {', '.join(OPTIONS)}")
-    first = options.get("first_seat", 0)
-    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(names):
-        raise SetupError(f"first_seat must be a seat number from 0 to {len(names) - 1}, got {first!r}")
+    options = check_options(options, OPTIONS, TITLE, "{\"first_seat\": 0}")
+    first = first_seat_option(options, len(names))
     neutral = set(GAME.setup_neutral)
     return FilloryState(
         players=names, first_seat=first, phase="deal",
@@ -57,14 +49,9 @@ def setup(players: Sequence[str], options: Mapping[str, Any] | None = None,
     )
 
 
-def _check_viewer(state: FilloryState, seat: int | None) -> None:
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players)):
-        raise ValueError(f"there is no seat {seat!r} in this game")
-
-
 def view(state: FilloryState, seat: int | None = None) -> dict[str, Any]:
     """The state as ``seat`` may see it (``None``: the public table view); only your own hand is listed."""
-    _check_viewer(state, seat)
+    check_viewer(state, seat)
     pending = None
     if state.pending is not None:
         pending = {"card": state.pending, "options": [

@@ -60,7 +60,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from .base import Outcome, SetupError, check_players
+from .base import Outcome, SetupError, check_options, check_players, check_viewer
 from .jsmn_end import Ranking, Standing, rank
 from .jsmn_moves import MOVE_TYPES, apply
 from .jsmn_play import acting_seats, advice, random_legal_move
@@ -118,12 +118,7 @@ def setup(players: Sequence[str], options: Mapping[str, Any] | None = None,
     """A new game in 1806 (rules jsmn.setup.*): discs stacked on the wax seal, two invitations and two
     introductions in every hand, the fairy at the difficulty's start, rows of books and named connexions."""
     names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
-    options = {} if options is None else options
-    if not isinstance(options, Mapping):
-        raise SetupError("options must be an object such as {\"difficulty\": 4}")
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise SetupError(f"unknown option {', '.join(map(repr, unknown))}; {TITLE} knows: {', '.join(OPTIONS)}")
+    options = check_options(options, OPTIONS, TITLE, "{\"difficulty\": 4}")
     magicians = options.get("magicians", list(MAGICIAN_ORDER[:len(names)]))
     if not isinstance(magicians, list) or len(magicians) != len(names) or len(set(map(str, magicians))) != len(names) \
             or not all(m in MAGICIANS for m in magicians):
@@ -140,11 +135,6 @@ def setup(players: Sequence[str], options: Mapping[str, Any] | None = None,
                        introductions=LIMITS.start_introductions) for s, m in enumerate(magicians))
     return JsmnState(players=names, seats=seats, difficulty=int(difficulty), fairy=int(difficulty),
                      book_row=books, named_row=named, clock=len(names))
-
-
-def _check_viewer(state: JsmnState, seat: int | None) -> None:
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players)):
-        raise ValueError(f"there is no seat {seat!r} in this game")
 
 
 def stack_place(state: JsmnState, seat: int) -> int:
@@ -212,7 +202,7 @@ def _element_sources(state: JsmnState) -> dict[str, str]:
 
 def view(state: JsmnState, seat: int | None = None) -> dict[str, Any]:
     """The state as ``seat`` may see it (``None``: the table); the keys are listed in the module docstring."""
-    _check_viewer(state, seat)
+    check_viewer(state, seat)
     result = outcome(state)
     card = state.card
     return {

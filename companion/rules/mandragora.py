@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from .base import Outcome, SetupError, check_players
+from .base import Outcome, SetupError, check_options, check_players, check_viewer, first_seat_option
 from .mandragora_moves import MOVE_TYPES, apply, available_colours
 from .mandragora_play import acting_seats, advice, random_legal_move
 from .mandragora_score import PlayerTally, Result, final_scores
@@ -68,15 +68,8 @@ def setup(players: Sequence[str], options: Mapping[str, Any] | None = None,
     """A new game: cards removed for the player count, a mandrake in each hand, one card at every shop
     but the start tile (where the Assistant stands), the rest in the deck, full spell stacks."""
     names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
-    options = {} if options is None else options
-    if not isinstance(options, Mapping):
-        raise SetupError("options must be an object such as {\"first_seat\": 0}")
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise SetupError(f"unknown option {', '.join(map(repr, unknown))}; {TITLE} knows: {', '.join(OPTIONS)}")
-    first = options.get("first_seat", 0)
-    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(names):
-        raise SetupError(f"first_seat must be a seat number from 0 to {len(names) - 1}, got {first!r}")
+    options = check_options(options, OPTIONS, TITLE, "{\"first_seat\": 0}")
+    first = first_seat_option(options, len(names))
     teams = options.get("teams", False)
     if not isinstance(teams, bool):
         raise SetupError("teams must be true or false")
@@ -92,11 +85,6 @@ def setup(players: Sequence[str], options: Mapping[str, Any] | None = None,
         scrolls=((),) * seats, casts=((),) * seats, dropped=(False,) * seats, turn_seat=first,
         hand_notes=(None,) * seats, reveals=(None,) * seats,
     )
-
-
-def _check_viewer(state: MandragoraState, seat: int | None) -> None:
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players)):
-        raise ValueError(f"there is no seat {seat!r} in this game")
 
 
 def _spell_rows(state: MandragoraState, seat: int) -> list[dict[str, Any]]:
@@ -120,7 +108,7 @@ def _pending_view(state: MandragoraState) -> dict[str, Any] | None:
 
 def view(state: MandragoraState, seat: int | None = None) -> dict[str, Any]:
     """The state as ``seat`` may see it (``None``: the table): only your own note and hand colours."""
-    _check_viewer(state, seat)
+    check_viewer(state, seat)
     result = outcome(state)
     everyone_revealed = state.all_revealed()
     players = []
