@@ -15,7 +15,8 @@ from typing import Any
 from .barony_sorcery import (CATEGORY_IDS, CATEGORY_SYMBOLS, GAME_ID, MYSTERIOUS, PLAYER_SYMBOLS, TERRAINS,
                              BaronySorceryContent, Card, Category, Combination, FifthPlayer, PlayerColour,
                              ResourceKind, Spell, Tile)
-from .base import DataError, DataNote, Problem, Provenance, Reader, load_notes, load_rules
+from .base import (DataError, DataNote, Problem, Provenance, Reader, check_note_subjects, load_notes, load_rules,
+                   player_range)
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 CONTENT_FIELDS = ("territory_tiles", "resource_tokens", "magic_tokens", "control_tokens",
@@ -240,26 +241,17 @@ def _tiles(reader: Reader, doc: dict[str, Any], expected: int, mysterious_needed
 
 def _check_subjects(reader: Reader, notes: tuple[DataNote, ...], spells: list[Spell], categories: list[Category],
                     tiles: list[Tile]) -> None:
-    known = {"category": {c.id for c in categories}, "tile": {t.id for t in tiles}}
     spell_ids = {s.id for s in spells}
-    for note in notes:
-        kind, sep, ref = note.subject.partition(":")
-        if note.subject == "rulebook" or (not sep and note.subject in spell_ids):
-            continue
-        if sep and kind in known and ref in known[kind]:
-            continue
-        reader.problem(f"note '{note.id}'", "subject", f"unknown subject '{note.subject}' (a spell id, "
-                                                        "category:<id>, tile:<id> or rulebook)")
+    check_note_subjects(reader, notes, is_record=spell_ids.__contains__,
+                        prefixed={"category": {c.id for c in categories}, "tile": {t.id for t in tiles}},
+                        accepted="a spell id, category:<id>, tile:<id> or rulebook")
 
 
 def load_barony_sorcery(root: Path) -> BaronySorceryContent:
     """Load and validate a Barony: Sorcery data folder; raises DataError listing every problem."""
     game_r = Reader(root, "game.toml")
     game = game_r.load()
-    min_p = game_r.integer(game, "game", "min_players", minimum=1, maximum=10, default=2)
-    max_p = game_r.integer(game, "game", "max_players", minimum=1, maximum=10, default=5)
-    if min_p > max_p:
-        game_r.problem("game", "max_players", f"{max_p} is below min_players {min_p}")
+    min_p, max_p = player_range(game_r, game, default_max=5)
     ints = {key: game_r.integer(game, "game", key, minimum=low, maximum=high, default=low)
             for key, low, high in GAME_INTS}
     rewards = _rewards(game_r, game, ints["max_controls_per_location"])

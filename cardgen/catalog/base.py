@@ -9,7 +9,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, Iterable, Literal, Protocol, TypeVar
+from typing import Any, Callable, Collection, Generic, Iterable, Literal, Mapping, Protocol, TypeVar
 
 Provenance = Literal["rulebook", "authored"]
 PROVENANCES: tuple[str, ...] = ("rulebook", "authored")
@@ -264,3 +264,26 @@ def load_notes(reader: Reader) -> tuple[DataNote, ...]:
             action=action, text=reader.text(rec, label, "text"),
         ))
     return tuple(out)
+
+
+def player_range(reader: Reader, game: dict[str, Any], default_max: int) -> tuple[int, int]:
+    """game.toml's ``min_players`` and ``max_players`` (1..10 each; max below min is a problem)."""
+    min_p = reader.integer(game, "game", "min_players", minimum=1, maximum=10, default=2)
+    max_p = reader.integer(game, "game", "max_players", minimum=1, maximum=10, default=default_max)
+    if min_p > max_p:
+        reader.problem("game", "max_players", f"{max_p} is below min_players {min_p}")
+    return min_p, max_p
+
+
+def check_note_subjects(reader: Reader, notes: Iterable[DataNote], *, is_record: Callable[[str], bool],
+                        prefixed: Mapping[str, Collection[str]], accepted: str,
+                        words: Collection[str] = ("rulebook",)) -> None:
+    """Every note's subject names something: one of ``words``, a record id (``is_record``), or
+    ``kind:id`` for a kind in ``prefixed``; ``accepted`` says what may be named, for the problem."""
+    for note in notes:
+        kind, sep, ref = note.subject.partition(":")
+        if note.subject in words or (not sep and is_record(note.subject)):
+            continue
+        if sep and ref in prefixed.get(kind, ()):
+            continue
+        reader.problem(f"note '{note.id}'", "subject", f"unknown subject '{note.subject}' ({accepted})")

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from .base import CardAndRuleLookups, DataError, DataNote, Problem, Provenance, Reader, RuleEntry, load_notes, load_rules
+from .base import (CardAndRuleLookups, DataError, DataNote, Problem, Provenance, Reader, RuleEntry, load_notes,
+                   load_rules, player_range)
 
 GAME_ID = "fillory"
 
@@ -156,10 +157,7 @@ def load(root: Path) -> FilloryContent:
     game_r.unknown_fields(game, "game", GAME_FIELDS)
     title = game_r.text(game, "game", "title")
     source = game_r.text(game, "game", "source", required=False)
-    min_p = game_r.integer(game, "game", "min_players", minimum=1, maximum=10, default=2)
-    max_p = game_r.integer(game, "game", "max_players", minimum=1, maximum=10, default=2)
-    if min_p > max_p:
-        game_r.problem("game", "max_players", f"{max_p} is below min_players {min_p}")
+    min_p, max_p = player_range(game_r, game, default_max=2)
     vp = game_r.integer(game, "game", "victory_points", minimum=1, default=100)
     hand = game_r.integer(game, "game", "starting_hand", minimum=0, maximum=20, default=3)
     limit = game_r.integer(game, "game", "hand_limit", minimum=1, maximum=50, default=5)

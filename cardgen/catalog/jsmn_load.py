@@ -13,7 +13,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from .base import DataError, DataNote, Problem, Reader, RuleEntry, load_notes, load_rules
+from .base import DataError, DataNote, Problem, Reader, RuleEntry, check_note_subjects, load_notes, load_rules
 from .jsmn import (CARD_RULES, CONNEXION_TYPE_IDS, DECKS, ELEMENT_IDS, GAME_ID, SPELL_RULES, UNIQUE_EFFECTS, Action,
                    Card, ConnexionType, Contents, Element, ExampleTurn, Introduction, Invitation, JsmnContent, Limits,
                    Magician, MagicianshipValues, Tracks)
@@ -211,14 +211,9 @@ def _check_example(reader: Reader, ex: ExampleTurn, content: JsmnContent) -> Non
 def _check_subjects(reader: Reader, notes: tuple[DataNote, ...], content: JsmnContent) -> None:
     known = {"location": {loc.id for loc in content.map.locations}, "magician": {m.id for m in content.magicians},
              "element": set(ELEMENT_IDS), "connexion-type": set(CONNEXION_TYPE_IDS)}
-    for note in notes:
-        kind, sep, ref = note.subject.partition(":")
-        if note.subject in ("rulebook", "balance") or (not sep and content.find_card(note.subject)):
-            continue
-        if sep and ref in known.get(kind, set()):
-            continue
-        reader.problem(f"note '{note.id}'", "subject", f"unknown subject '{note.subject}' (a card id, location:, "
-                                                        "magician:, element:, connexion-type:, balance or rulebook)")
+    check_note_subjects(reader, notes, is_record=lambda subject: content.find_card(subject) is not None,
+                        prefixed=known, words=("rulebook", "balance"),
+                        accepted="a card id, location:, magician:, element:, connexion-type:, balance or rulebook")
 
 
 def _check_rule_links(reader: Reader, rules: tuple[RuleEntry, ...]) -> None:

@@ -13,7 +13,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .base import DataError, DataNote, Problem, Provenance, Reader, load_notes, load_rules
+from .base import (DataError, DataNote, Problem, Provenance, Reader, check_note_subjects, load_notes, load_rules,
+                   player_range)
 from .mandragora import (COLOUR_SYMBOLS, EFFECT_KINDS, EFFECTS, GAME_ID, ITEM_KINDS, Card, Colour,
                          ComponentCounts, MandragoraContent, Removal, ScoringExample, ShopTile, Spell)
 
@@ -337,25 +338,17 @@ def _removals(reader: Reader, doc: dict[str, Any], cards: dict[str, Card] | None
 
 def _check_subjects(reader: Reader, notes: tuple[DataNote, ...], cards: dict[str, Card], spells: list[Spell],
                     colours: dict[str, Colour], shops: list[ShopTile]) -> None:
-    known = {"spell": {s.id for s in spells}, "colour": set(colours), "shop": {s.id for s in shops}}
-    for note in notes:
-        kind, sep, ref = note.subject.partition(":")
-        if note.subject == "rulebook" or (not sep and note.subject in cards):
-            continue
-        if sep and kind in known and ref in known[kind]:
-            continue
-        reader.problem(f"note '{note.id}'", "subject", f"unknown subject '{note.subject}' (a card id, "
-                                                        "spell:<id>, colour:<id>, shop:<id> or rulebook)")
+    check_note_subjects(reader, notes, is_record=cards.__contains__,
+                        prefixed={"spell": {s.id for s in spells}, "colour": set(colours),
+                                  "shop": {s.id for s in shops}},
+                        accepted="a card id, spell:<id>, colour:<id>, shop:<id> or rulebook")
 
 
 def load_mandragora(root: Path) -> MandragoraContent:
     """Load and validate a Mandragora data folder; raises DataError listing every problem."""
     game_r = Reader(root, "game.toml")
     game = game_r.load()
-    min_p = game_r.integer(game, "game", "min_players", minimum=1, maximum=10, default=2)
-    max_p = game_r.integer(game, "game", "max_players", minimum=1, maximum=10, default=4)
-    if min_p > max_p:
-        game_r.problem("game", "max_players", f"{max_p} is below min_players {min_p}")
+    min_p, max_p = player_range(game_r, game, default_max=4)
     spell_range = _range(game_r, game, "spell_values", 1, 9)
     book_range = _range(game_r, game, "spellbook_values", 0, 9)
     colours = _colours(game_r, game)
