@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping
 
 from .barony_sorcery_cast import check_cast, listing, tokens
 from .barony_sorcery_state import (MAX_BASE_POINTS, MAX_CONTROLS, BaronyState, LOCATION_BY_ID, find_location)
-from .base import IllegalMove, field, move_type
+from .base import IllegalMove, applying, check_seat, field, move_type
 
 MOVE_TYPES: dict[str, str] = {
     "explore": "One of your knights reached a Mysterious location: place your Control token and take its Magic tokens.",
@@ -32,22 +32,14 @@ COMPANION_OVER = "barony-sorcery.companion.over"
 
 def apply(state: BaronyState, seat: int, move: Mapping[str, Any]) -> BaronyState:
     """The state after ``seat`` makes ``move``; raises IllegalMove (with ``seat`` and ``move`` set)."""
-    try:
-        return _apply(state, seat, move)
-    except IllegalMove as error:
-        if error.seat is None and isinstance(seat, int) and not isinstance(seat, bool):
-            error.seat = seat
-        if error.move is None and isinstance(move, Mapping):
-            error.move = dict(move)
-        raise
+    return applying(_apply, state, seat, move)
 
 
 def _apply(state: BaronyState, seat: int, move: Mapping[str, Any]) -> BaronyState:
     if state.phase == "over":
         raise IllegalMove("The game is over: every player's base-game points are in and the winner is known, "
                           "so no more moves are taken.", COMPANION_OVER)
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players):
-        raise IllegalMove(f"there is no seat {seat!r} in this game", None)
+    check_seat(state, seat, None)
     kind = move_type(move, MOVE_TYPES)
     return HANDLERS[kind](state, seat, move)
 

@@ -21,7 +21,7 @@ State is a frozen dataclass. Rules modules import no Flask and no SQLite.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Collection, Mapping, Protocol, Sequence
+from typing import Any, Callable, Collection, Mapping, Protocol, Sequence, TypeVar
 
 
 class IllegalMove(Exception):
@@ -105,6 +105,30 @@ def check_viewer(state: Seated, seat: Any) -> None:
     """A view's viewer: ``None`` (the table) or a seat of this game; anything else is a ValueError."""
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players)):
         raise ValueError(f"there is no seat {seat!r} in this game")
+
+
+def check_seat(state: Seated, seat: Any, rule: str | None) -> int:
+    """A moving seat: a seat number of this game, else IllegalMove naming ``rule``."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players):
+        raise IllegalMove(f"there is no seat {seat!r} in this game", rule)
+    return seat
+
+
+StateT = TypeVar("StateT")
+
+
+def applying(apply: Callable[[StateT, int, Mapping[str, Any]], StateT], state: StateT, seat: int,
+             move: Mapping[str, Any]) -> StateT:
+    """``apply(state, seat, move)``, with an IllegalMove it raises given its context (``seat``, ``move``)
+    where it has none yet."""
+    try:
+        return apply(state, seat, move)
+    except IllegalMove as error:
+        if error.seat is None and isinstance(seat, int) and not isinstance(seat, bool):
+            error.seat = seat
+        if error.move is None and isinstance(move, Mapping):
+            error.move = dict(move)
+        raise
 
 
 def move_type(move: Any, known: Mapping[str, str]) -> str:

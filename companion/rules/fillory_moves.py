@@ -11,7 +11,7 @@ from typing import Any, Callable, Mapping
 
 from cardgen.catalog.fillory import AbilityOption
 
-from .base import IllegalMove, field, move_type
+from .base import IllegalMove, applying, check_seat, field, move_type
 from .fillory_state import GAME, STEPS, Board, FilloryState, LedgerEntry, card_id, name, not_at, trait_of
 from .fillory_tricks import apply_trick
 
@@ -47,14 +47,7 @@ def apply(state: FilloryState, seat: int, move: Mapping[str, Any]) -> FillorySta
 
     The error carries its context: ``error.rule``, ``error.seat`` and ``error.move``.
     """
-    try:
-        return _apply(state, seat, move)
-    except IllegalMove as error:
-        if error.seat is None and isinstance(seat, int) and not isinstance(seat, bool):
-            error.seat = seat
-        if error.move is None and isinstance(move, Mapping):
-            error.move = dict(move)
-        raise
+    return applying(_apply, state, seat, move)
 
 
 def _apply(state: FilloryState, seat: int, move: Mapping[str, Any]) -> FilloryState:
@@ -62,8 +55,7 @@ def _apply(state: FilloryState, seat: int, move: Mapping[str, Any]) -> FillorySt
         winner = state.players[state.winner] if state.winner is not None else "someone"
         raise IllegalMove(f"The game is over: {winner} reached {GAME.victory_points} victory points, "
                           "so no more moves are taken.", "fillory.game.over")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players):
-        raise IllegalMove(f"there is no seat {seat!r} in this game", None)
+    check_seat(state, seat, None)
     kind = move_type(move, MOVE_TYPES)
     board = Board(state)
     if state.phase == "deal":

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .base import IllegalMove, field, move_type
+from .base import IllegalMove, check_seat, field, move_type
 from .jsmn_magic import MAGIC_MOVES, draw_spell, free_feat, gain_prestige, on_turn, start_magic, take_book
 from .jsmn_spells import cast_spell
 from .jsmn_state import (ACTION_IDS, BOOKS, CONNEXION_DISCS, CONNEXION_TYPES, ELEMENTS, GAME, INTRODUCTIONS,
@@ -301,8 +301,7 @@ def _named_effect(state: JsmnState, seat: int, effect: str, move: Mapping[str, A
 def apply(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
     """The state after ``seat`` plays ``move``; IllegalMove (with a rule id) if the rules forbid it."""
     kind = move_type(move, MOVE_TYPES)
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players):
-        raise IllegalMove(f"there is no seat {seat!r} in this game", "jsmn.players")
+    check_seat(state, seat, "jsmn.players")
     if state.phase == "over":
         raise refuse("the game is over", "jsmn.end.reign" if state.defeated_by is None else "jsmn.fairy.defeat")
     if kind == "starting_feats":

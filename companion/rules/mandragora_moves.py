@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from cardgen.catalog.mandragora import WHITE
 
-from .base import IllegalMove, field, move_type
+from .base import IllegalMove, check_seat, field, move_type
 from .mandragora_cast import cast
 from .mandragora_state import (BLACK_BOOK, COLOUR_COPIES, GAME, HAND_COLOUR_IDS, INGREDIENT_COLOURS, INGREDIENT_COPIES,
                                ITEMS, MANDRAKE, MANDRAKES, SHOP_COUNT, Board, MandragoraState, scroll_id, seat_field,
@@ -33,15 +33,9 @@ TEAM_KINDS = ("give", "receive", "exchange", "none")
 NOTE_CARDS: dict[str, str] = {c.id: c.kind for c in ITEMS if c.kind != "cursed_scroll"}
 
 
-def _check_seat(state: MandragoraState, seat: Any) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players):
-        raise IllegalMove(f"there is no seat {seat!r} in this game", "mandragora.turn.order")
-    return seat
-
-
 def apply(state: MandragoraState, seat: int, move: Mapping[str, Any]) -> MandragoraState:
     """The state after ``seat`` makes ``move``; IllegalMove (with a rule id) if the rules forbid it."""
-    seat = _check_seat(state, seat)
+    seat = check_seat(state, seat, "mandragora.turn.order")
     kind = move_type(move, MOVE_TYPES)
     board = Board(state)
     if kind == "note_hand":
