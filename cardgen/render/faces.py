@@ -19,6 +19,7 @@ from reportlab.platypus import Paragraph
 
 from .pdf import draw_reused, pt
 from .print_specs import CardSize
+from .qr import QrMatrix, draw_qr
 
 
 class Face(Protocol):
@@ -93,6 +94,18 @@ def card_ground(canvas: Canvas, width: float, height: float, bleed_mm: float, fi
         canvas.setStrokeColor(outline)
         canvas.setLineWidth(0.4)
         canvas.rect(0, 0, width, height, stroke=1, fill=0)
+
+
+def draw_card_qr(canvas: Canvas, qr: QrMatrix, edge: float, bottom: float, scale: float, square_mm: float, *,
+                 ink: str, ink_saver: bool, right: bool = False) -> tuple[float, float, float]:
+    """A card's QR code in a bottom corner of its text area: ``square_mm`` (code and quiet zone) or more on a
+    bigger card, its quiet zone reaching 1 mm (scaled) past ``edge`` (the area's left, or right if ``right``)
+    and ``bottom``; dark modules in ``ink`` (black in ink-saver mode). Returns the square (x, y, size)."""
+    size = pt(max(square_mm, square_mm * scale))
+    x = edge - size + pt(1.0 * scale) if right else edge - pt(1.0 * scale)
+    y = bottom - pt(1.0 * scale)
+    draw_qr(canvas, qr, x, y, size, dark=ink if not ink_saver else "#000000")
+    return x, y, size
 
 
 def double_border(canvas: Canvas, x: float, y: float, width: float, height: float, scale: float,

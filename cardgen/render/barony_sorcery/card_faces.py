@@ -20,10 +20,10 @@ from reportlab.platypus import Paragraph
 from cardgen.catalog.barony_sorcery import BaronySorceryContent, Card
 
 from ..colour import tint
-from ..faces import card_ground, double_border, fit_font_size, tracked_text
+from ..faces import card_ground, double_border, draw_card_qr, fit_font_size, tracked_text
 from ..pdf import pt
 from ..print_specs import CardSize
-from ..qr import QrMatrix, draw_qr
+from ..qr import QrMatrix
 from .style import (GOLD, LIGHT_OUTLINE, MAGIC_INK, SANS, SANS_BOLD, SERIF_BOLD, SERIF_CAP_HEIGHT, WHITE,
                     BaronyStyle)
 from .symbols import CATEGORY_DRAWERS, magic
@@ -175,9 +175,8 @@ class SpellFront:
 
     def _footer(self, canvas: Canvas, left: float, right: float, bottom: float, s: float) -> float:
         """QR bottom-left, the game, card number and cost beside it; returns the footer's top."""
-        qr_size = pt(max(QR_SQUARE_MM, QR_SQUARE_MM * s))
-        qr_x, qr_y = left - pt(1.0 * s), bottom - pt(1.0 * s)
-        draw_qr(canvas, self.qr, qr_x, qr_y, qr_size, dark=self.style.ink if not self.style.ink_saver else "#000000")
+        qr_x, qr_y, qr_size = draw_card_qr(canvas, self.qr, left, bottom, s, QR_SQUARE_MM, ink=self.style.ink,
+                                           ink_saver=self.style.ink_saver)
         text_left = qr_x + qr_size + pt(0.8 * s)
         width = right - text_left
         small = max(4.4, 5.2 * s)

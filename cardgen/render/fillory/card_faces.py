@@ -16,11 +16,11 @@ from reportlab.platypus import Paragraph
 
 from cardgen.catalog.fillory import Card, FilloryContent
 
-from ..faces import (double_border, double_ring, draw_paragraph, eight_pointed_star, fit_font_size, text_width,
-                     tracked_text, wrap, wrapped_paragraph)
+from ..faces import (double_border, double_ring, draw_card_qr, draw_paragraph, eight_pointed_star, fit_font_size,
+                     text_width, tracked_text, wrap, wrapped_paragraph)
 from ..pdf import draw_reused, pt
 from ..print_specs import CardSize
-from ..qr import QrMatrix, draw_qr
+from ..qr import QrMatrix
 from .style import ChipColours, FilloryStyle
 
 BOLD = "Helvetica-Bold"
@@ -223,10 +223,9 @@ class FilloryCardFront:
     # -- footer -------------------------------------------------------------------------------
     def _footer(self, canvas: Canvas, left: float, right: float, bottom: float, scale: float) -> float:
         """QR code bottom-right, number and game bottom-left; returns the footer's top."""
-        qr_size = pt(max(QR_SQUARE_MM, QR_SQUARE_MM * scale))
-        qr_x = right - qr_size + pt(1.0 * scale)  # the quiet zone may reach into the padding
-        qr_y = bottom - pt(1.0 * scale)
-        draw_qr(canvas, self.qr, qr_x, qr_y, qr_size, dark=self.style.ink if not self.style.ink_saver else "#000000")
+        # the quiet zone may reach into the padding
+        qr_x, qr_y, qr_size = draw_card_qr(canvas, self.qr, right, bottom, scale, QR_SQUARE_MM, ink=self.style.ink,
+                                           ink_saver=self.style.ink_saver, right=True)
         text_right = qr_x - pt(1.5 * scale)
         small = max(4.6, 5.2 * scale)
         canvas.setFillColor(self.style.muted)

@@ -15,10 +15,11 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.jsmn import DECKS, Card, JsmnContent
 
-from ..faces import card_ground, double_border, draw_paragraph, fit_font_size, tracked_text, wrapped_paragraph
+from ..faces import (card_ground, double_border, draw_card_qr, draw_paragraph, fit_font_size, tracked_text,
+                     wrapped_paragraph)
 from ..pdf import draw_reused, pt
 from ..print_specs import CardSize
-from ..qr import QrMatrix, draw_qr
+from ..qr import QrMatrix
 from .style import (CAP_HEIGHT, LIGHT_OUTLINE, SANS, SANS_BOLD, SERIF_BOLD, SERIF_CAP_HEIGHT, WHITE, JsmnStyle)
 from .symbols import DECK_DRAWERS, ELEMENT_DRAWERS
 
@@ -153,10 +154,8 @@ def qr_size(s: float) -> float:
 def draw_footer(canvas: Canvas, box: Box, qr: QrMatrix, lines: list[tuple[str, str]], style: JsmnStyle, s: float,
                 *, qr_right: bool = False) -> float:
     """The QR code in a bottom corner and a few small lines beside it; returns the footer's top."""
-    size = qr_size(s)
-    qr_x = box.right - size + pt(1.0 * s) if qr_right else box.left - pt(1.0 * s)
-    qr_y = box.bottom - pt(1.0 * s)
-    draw_qr(canvas, qr, qr_x, qr_y, size, dark=style.ink if not style.ink_saver else "#000000")
+    qr_x, qr_y, size = draw_card_qr(canvas, qr, box.right if qr_right else box.left, box.bottom, s, QR_SQUARE_MM,
+                                    ink=style.ink, ink_saver=style.ink_saver, right=qr_right)
     text_left = box.left if qr_right else qr_x + size + pt(0.8 * s)
     width = (qr_x - pt(0.8 * s) - box.left) if qr_right else box.right - text_left
     small = max(4.2, 5.0 * s)

@@ -19,11 +19,11 @@ from reportlab.platypus import Paragraph
 from cardgen.catalog.mandragora import EFFECT_KINDS, Card, MandragoraContent
 
 from ..colour import tint
-from ..faces import (card_ground, double_border, double_ring, draw_paragraph, eight_pointed_star, fit_font_size,
-                     text_width, tracked_text, wrapped_paragraph)
+from ..faces import (card_ground, double_border, double_ring, draw_card_qr, draw_paragraph, eight_pointed_star,
+                     fit_font_size, text_width, tracked_text, wrapped_paragraph)
 from ..pdf import draw_reused, pt
 from ..print_specs import CardSize
-from ..qr import QrMatrix, draw_qr
+from ..qr import QrMatrix
 from .glyphs import spell_glyph
 from .style import CAP_HEIGHT, SANS, SANS_BOLD, SERIF_BOLD, SERIF_CAP_HEIGHT, MandragoraStyle
 from .symbols import EFFECT_DRAWERS, book, colour_symbol, evil_eye, mandrake, scroll
@@ -292,9 +292,8 @@ class CardFront:
     # -- footer ---------------------------------------------------------------------------------
     def _footer(self, canvas: Canvas, left: float, right: float, bottom: float, s: float) -> float:
         """QR bottom-left, game and card number beside it, the turned index bottom-right (when it fits)."""
-        qr_size = pt(max(QR_SQUARE_MM, QR_SQUARE_MM * s))
-        qr_x, qr_y = left - pt(1.0 * s), bottom - pt(1.0 * s)
-        draw_qr(canvas, self.qr, qr_x, qr_y, qr_size, dark=self.style.ink if not self.style.ink_saver else "#000000")
+        qr_x, qr_y, qr_size = draw_card_qr(canvas, self.qr, left, bottom, s, QR_SQUARE_MM, ink=self.style.ink,
+                                           ink_saver=self.style.ink_saver)
         text_left = qr_x + qr_size + pt(0.6 * s)
         index_w = pt(8.0 * s)
         text_right = right - index_w - pt(1.0 * s)
