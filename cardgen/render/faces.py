@@ -20,6 +20,8 @@ from reportlab.platypus import Paragraph
 from .pdf import draw_reused, pt
 from .print_specs import CardSize
 from .qr import QrMatrix, draw_qr
+from .style import WHITE
+from .symbols import Drawer
 
 
 class Face(Protocol):
@@ -106,6 +108,24 @@ def draw_card_qr(canvas: Canvas, qr: QrMatrix, edge: float, bottom: float, scale
     y = bottom - pt(1.0 * scale)
     draw_qr(canvas, qr, x, y, size, dark=ink if not ink_saver else "#000000")
     return x, y, size
+
+
+def emblem_back(canvas: Canvas, width: float, height: float, bleed_mm: float, scale: float, *, ground: str | None,
+                outline: str, lines: str, emblem: Drawer, ring: float, emblem_size: float) -> tuple[float, float]:
+    """A card back's ground (``ground`` to the bleed, or the ``outline`` cut guide), a double border and a ring
+    (``ring`` × the card's short side in radius) round an ``emblem`` (``emblem_size`` × the ring's radius), all
+    in ``lines``; the fill colour is left at ``lines`` for the back's words. Returns (border inset, ring radius)."""
+    w, h, s = width, height, scale
+    card_ground(canvas, w, h, bleed_mm, ground, outline)
+    canvas.setStrokeColor(lines)
+    inset = pt(max(2.6, 3.4 * s))
+    double_border(canvas, inset, inset, w - 2 * inset, h - 2 * inset, s, 1.2)
+    r = min(w, h) * ring
+    canvas.setLineWidth(0.8 * s)
+    canvas.circle(w / 2, h / 2, r, stroke=1, fill=0)
+    emblem(canvas, w / 2, h / 2, r * emblem_size, lines, ground or WHITE)
+    canvas.setFillColor(lines)
+    return inset, r
 
 
 def double_border(canvas: Canvas, x: float, y: float, width: float, height: float, scale: float,

@@ -20,7 +20,7 @@ from reportlab.platypus import Paragraph
 from cardgen.catalog.barony_sorcery import BaronySorceryContent, Card
 
 from ..colour import tint
-from ..faces import card_ground, double_border, draw_card_qr, fit_font_size, tracked_text
+from ..faces import card_ground, draw_card_qr, emblem_back, fit_font_size, tracked_text
 from ..pdf import pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix
@@ -204,15 +204,8 @@ class SpellBack:
         style = self.style
         w, h = pt(self.size.width), pt(self.size.height)
         lines = GOLD if style.back else MAGIC_INK
-        card_ground(canvas, w, h, bleed_mm, style.back, LIGHT_OUTLINE)
-        canvas.setStrokeColor(lines)
-        inset = pt(max(2.6, 3.4 * s))
-        double_border(canvas, inset, inset, w - 2 * inset, h - 2 * inset, s, 1.2)
-        r = min(w, h) * 0.3
-        canvas.setLineWidth(0.8 * s)
-        canvas.circle(w / 2, h / 2, r, stroke=1, fill=0)
-        magic(canvas, w / 2, h / 2, r * 1.5, lines, style.back or WHITE)
-        canvas.setFillColor(lines)
+        emblem_back(canvas, w, h, bleed_mm, s, ground=style.back, outline=LIGHT_OUTLINE, lines=lines, emblem=magic,
+                    ring=0.3, emblem_size=1.5)
         tracked_text(canvas, w / 2, h - pt(16 * s), "BARONY", SERIF_BOLD, 13 * s, 0.25)
         tracked_text(canvas, w / 2, h - pt(21 * s), "SORCERY", SANS, 6.5 * s, 0.5)
         tracked_text(canvas, w / 2, pt(13 * s), "SPELL", SANS_BOLD, 7 * s, 0.6)

@@ -15,7 +15,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.jsmn import DECKS, Card, JsmnContent
 
-from ..faces import (card_ground, double_border, draw_card_qr, draw_paragraph, fit_font_size, tracked_text,
+from ..faces import (card_ground, draw_card_qr, draw_paragraph, emblem_back, fit_font_size, tracked_text,
                      wrapped_paragraph)
 from ..pdf import draw_reused, pt
 from ..print_specs import CardSize
@@ -200,15 +200,8 @@ class DeckBack:
         w, h = pt(self.size.width), pt(self.size.height)
         fill = style.fill(ink)
         lines = "#E9D9A6" if fill else ink
-        card_ground(canvas, w, h, bleed_mm, fill, LIGHT_OUTLINE)
-        canvas.setStrokeColor(lines)
-        inset = pt(max(2.6, 3.4 * s))
-        double_border(canvas, inset, inset, w - 2 * inset, h - 2 * inset, s, 1.2)
-        r = min(w, h) * 0.24
-        canvas.setLineWidth(0.8 * s)
-        canvas.circle(w / 2, h / 2, r, stroke=1, fill=0)
-        DECK_DRAWERS[self.kind](canvas, w / 2, h / 2, r * 1.2, lines, fill or WHITE)
-        canvas.setFillColor(lines)
+        inset, r = emblem_back(canvas, w, h, bleed_mm, s, ground=fill, outline=LIGHT_OUTLINE, lines=lines,
+                               emblem=DECK_DRAWERS[self.kind], ring=0.24, emblem_size=1.2)
         label = DECKS[self.kind][0].upper()
         size = fit_font_size(label, SERIF_BOLD, w - 2 * inset - pt(8 * s), 11 * s, 6 * s)
         tracked_text(canvas, w / 2, h / 2 + r + pt(4 * s), label, SERIF_BOLD, size, 0.12)
