@@ -15,8 +15,8 @@ from typing import Any
 from .barony_sorcery import (CATEGORY_IDS, CATEGORY_SYMBOLS, GAME_ID, MYSTERIOUS, PLAYER_SYMBOLS, TERRAINS,
                              BaronySorceryContent, Card, Category, Combination, FifthPlayer, PlayerColour,
                              ResourceKind, Spell, Tile)
-from .base import (DataError, DataNote, Problem, Provenance, Reader, check_note_subjects, load_notes, load_rules,
-                   player_range)
+from .base import (DataError, DataNote, Problem, Provenance, Reader, check_note_subjects, check_rule_links, load_notes,
+                   load_rules, player_range)
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 CONTENT_FIELDS = ("territory_tiles", "resource_tokens", "magic_tokens", "control_tokens",
@@ -287,11 +287,7 @@ def load_barony_sorcery(root: Path) -> BaronySorceryContent:
     _check_subjects(note_r, notes, spells, categories, tiles)
     rules_r = Reader(root, "rules.toml")
     rules = load_rules(rules_r, GAME_ID)
-    rule_ids = {r.id for r in rules}
-    if rules:
-        for spell in spells:
-            if spell.rule and spell.rule not in rule_ids:
-                spell_r.problem(f"spell '{spell.id}'", "rule", f"no rule entry '{spell.rule}' in rules.toml")
+    check_rule_links(spell_r, "spell", spells, rules)
     if not spell_r.problems:
         _check_combinations(game_r, combos, {s.id: s for s in spells}, {n.id for n in notes})
 

@@ -287,3 +287,21 @@ def check_note_subjects(reader: Reader, notes: Iterable[DataNote], *, is_record:
         if sep and ref in prefixed.get(kind, ()):
             continue
         reader.problem(f"note '{note.id}'", "subject", f"unknown subject '{note.subject}' ({accepted})")
+
+
+class RuleLinked(Protocol):
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def rule(self) -> str: ...
+
+
+def check_rule_links(reader: Reader, kind: str, records: Iterable[RuleLinked], rules: Iterable[RuleEntry]) -> None:
+    """Every record's ``rule`` names an entry of rules.toml (not checked when rules.toml gave none: that file's
+    own problem says why)."""
+    rule_ids = {r.id for r in rules}
+    if rule_ids:
+        for record in records:
+            if record.rule and record.rule not in rule_ids:
+                reader.problem(f"{kind} '{record.id}'", "rule", f"no rule entry '{record.rule}' in rules.toml")

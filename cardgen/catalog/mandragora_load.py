@@ -13,8 +13,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .base import (DataError, DataNote, Problem, Provenance, Reader, check_note_subjects, load_notes, load_rules,
-                   player_range)
+from .base import (DataError, DataNote, Problem, Provenance, Reader, check_note_subjects, check_rule_links, load_notes,
+                   load_rules, player_range)
 from .mandragora import (COLOUR_SYMBOLS, EFFECT_KINDS, EFFECTS, GAME_ID, ITEM_KINDS, Card, Colour,
                          ComponentCounts, MandragoraContent, Removal, ScoringExample, ShopTile, Spell)
 
@@ -392,11 +392,7 @@ def load_mandragora(root: Path) -> MandragoraContent:
     _check_subjects(note_r, notes, by_id, spells, colour_map, shops)
     rules_r = Reader(root, "rules.toml")
     rules = load_rules(rules_r, GAME_ID)
-    rule_ids = {r.id for r in rules}
-    if rules:
-        for spell in spells:
-            if spell.rule and spell.rule not in rule_ids:
-                spell_r.problem(f"spell '{spell.id}'", "rule", f"no rule entry '{spell.rule}' in rules.toml")
+    check_rule_links(spell_r, "spell", spells, rules)
     if not any(p.record == "scoring_example" for p in game_r.problems) and not spell_r.problems:
         _check_example(game_r, example, spells, notes, ints["curse_penalty"], ints["colour_penalty"])
 
