@@ -16,7 +16,7 @@ from .barony_sorcery import (CATEGORY_IDS, CATEGORY_SYMBOLS, GAME_ID, MYSTERIOUS
                              BaronySorceryContent, Card, Category, Combination, FifthPlayer, PlayerColour,
                              ResourceKind, Spell, Tile)
 from .base import (DataError, DataNote, Problem, Provenance, Reader, check_note_subjects, check_rule_links, load_notes,
-                   load_rules, player_range)
+                   load_rules, player_range, read_table)
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 CONTENT_FIELDS = ("territory_tiles", "resource_tokens", "magic_tokens", "control_tokens",
@@ -35,14 +35,6 @@ def _flag(reader: Reader, rec: dict[str, Any], record: str, key: str) -> bool:
     if not isinstance(value, bool):
         reader.problem(record, key, f"expected true or false, got {value!r}")
         return False
-    return value
-
-
-def _table(reader: Reader, doc: dict[str, Any], key: str) -> dict[str, Any]:
-    value = doc.get(key)
-    if not isinstance(value, dict):
-        reader.problem(key, "", f"expected a [{key}] table")
-        return {}
     return value
 
 
@@ -76,7 +68,7 @@ def _rewards(reader: Reader, game: dict[str, Any], max_controls: int) -> tuple[i
 
 
 def _mysterious_table(reader: Reader, game: dict[str, Any], players: tuple[int, int]) -> dict[int, int]:
-    table = _table(reader, game, "mysterious_by_players")
+    table = read_table(reader, game, "mysterious_by_players")
     out: dict[int, int] = {}
     for key, value in table.items():
         if not key.isdigit() or not players[0] <= int(key) <= players[1]:
@@ -260,12 +252,12 @@ def load_barony_sorcery(root: Path) -> BaronySorceryContent:
         game_r.problem("game", "hex_size_mm", f"expected millimetres between 20 and 120, got {hex_size!r}")
         hex_size = 50.0
     hex_provenance = _sub_provenance(game_r, game, "game", "hex_size_provenance")
-    contents = _table(game_r, game, "contents")
+    contents = read_table(game_r, game, "contents")
     counts = {key: game_r.integer(contents, "contents", key, minimum=0, maximum=999) for key in CONTENT_FIELDS}
     if contents and counts["control_tokens"] != counts["control_tokens_per_player"] * max_p:
         game_r.problem("contents", "control_tokens", f"{counts['control_tokens']} is not "
                                                      f"{counts['control_tokens_per_player']} per player × {max_p}")
-    fifth = _table(game_r, game, "fifth_player")
+    fifth = read_table(game_r, game, "fifth_player")
     fifth_player = FifthPlayer(**{key: game_r.integer(fifth, "fifth_player", key, minimum=0, maximum=99)
                                   for key in FIFTH_PLAYER_FIELDS})
     mysterious = _mysterious_table(game_r, game, (min_p, max_p))

@@ -305,3 +305,12 @@ def check_rule_links(reader: Reader, kind: str, records: Iterable[RuleLinked], r
         for record in records:
             if record.rule and record.rule not in rule_ids:
                 reader.problem(f"{kind} '{record.id}'", "rule", f"no rule entry '{record.rule}' in rules.toml")
+
+
+def read_table(reader: Reader, doc: dict[str, Any], key: str) -> dict[str, Any]:
+    """The ``[key]`` table of a TOML document ({} and a problem if it is missing or not a table)."""
+    value = doc.get(key)
+    if not isinstance(value, dict):
+        reader.problem(key, "", f"expected a [{key}] table")
+        return {}
+    return value

@@ -59,14 +59,6 @@ def read_ints(reader: Reader, rec: dict[str, Any], record: str, key: str, low: i
     return tuple(value)
 
 
-def read_table(reader: Reader, doc: dict[str, Any], key: str) -> dict[str, Any]:
-    value = doc.get(key)
-    if not isinstance(value, dict):
-        reader.problem(key, "", f"expected a [{key}] table")
-        return {}
-    return value
-
-
 def read_choice(reader: Reader, rec: dict[str, Any], record: str, key: str, known: tuple[str, ...] | dict[str, Any],
             what: str) -> str:
     value = reader.text(rec, record, key)

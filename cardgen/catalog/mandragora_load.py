@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .base import (DataError, DataNote, Problem, Provenance, Reader, check_note_subjects, check_rule_links, load_notes,
-                   load_rules, player_range)
+                   load_rules, player_range, read_table)
 from .mandragora import (COLOUR_SYMBOLS, EFFECT_KINDS, EFFECTS, GAME_ID, ITEM_KINDS, Card, Colour,
                          ComponentCounts, MandragoraContent, Removal, ScoringExample, ShopTile, Spell)
 
@@ -44,14 +44,6 @@ def _ints(reader: Reader, rec: dict[str, Any], record: str, key: str, *, low: in
         reader.problem(record, key, f"{bad[0]} is outside {low}..{high}")
         return ()
     return tuple(value)
-
-
-def _table(reader: Reader, doc: dict[str, Any], key: str) -> dict[str, Any]:
-    value = doc.get(key)
-    if not isinstance(value, dict):
-        reader.problem(key, "", f"expected a [{key}] table")
-        return {}
-    return value
 
 
 def _range(reader: Reader, doc: dict[str, Any], key: str, low: int, high: int) -> tuple[int, int]:
@@ -102,7 +94,7 @@ def _colours(reader: Reader, doc: dict[str, Any]) -> list[Colour]:
 
 
 def _contents(reader: Reader, doc: dict[str, Any]) -> ComponentCounts:
-    table = _table(reader, doc, "contents")
+    table = read_table(reader, doc, "contents")
     counts = {key: reader.integer(table, "contents", key, minimum=0, maximum=999) for key in COUNT_FIELDS}
     by_curses = _ints(reader, table, "contents", "scrolls_by_curses", low=0, high=99) if table else ()
     result = ComponentCounts(scrolls_by_curses=by_curses, **counts)
@@ -120,7 +112,7 @@ def _contents(reader: Reader, doc: dict[str, Any]) -> ComponentCounts:
 
 def _example(reader: Reader, doc: dict[str, Any], spell_range: tuple[int, int],
              book_range: tuple[int, int]) -> ScoringExample:
-    table = _table(reader, doc, "scoring_example")
+    table = read_table(reader, doc, "scoring_example")
     label = "scoring_example"
     pairs: list[tuple[int, int]] = []
     raw = table.get("pairs", [])
