@@ -4,7 +4,7 @@ footer on every page, one-page sheets finished with a footer line, and the rule 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Iterable, Protocol, Sequence
 from xml.sax.saxutils import escape
 
 from reportlab.pdfgen.canvas import Canvas
@@ -162,4 +162,16 @@ def notes_table(content: NotedContent, label: ParagraphStyle, text: ParagraphSty
                      Paragraph(note_markup(note, flagged=True), text)])
     table = Table(rows, colWidths=[pt(label_mm), width - pt(label_mm)], repeatRows=1)
     table.setStyle(grid_style(header_fill, zebra))
+    return table
+
+
+def rules_table(content: RuleSource, rule_ids: Iterable[str], label: ParagraphStyle, text: ParagraphStyle,
+                width: float, *, label_mm: float, valign: str = "MIDDLE",
+                title: Callable[[str], str] = short_title) -> Table:
+    """Rule entries as a two-column list, without a header: each rule's ``title`` (``label_mm`` wide), then
+    the rule in our words."""
+    rows = [[Paragraph(escape(title(content.rule(i).title)), label), Paragraph(escape(content.rule(i).text), text)]
+            for i in rule_ids]
+    table = Table(rows, colWidths=[pt(label_mm), width - pt(label_mm)])
+    table.setStyle(grid_style("#FFFFFF", None, header=False, valign=valign))
     return table

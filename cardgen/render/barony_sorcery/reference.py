@@ -15,7 +15,7 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table,
 from cardgen.catalog.barony_sorcery import BaronySorceryContent
 
 from ..colour import tint
-from ..documents import SymbolCell, grid_style, notes_table, render_flowing_document, rule_text, short_title
+from ..documents import SymbolCell, grid_style, notes_table, render_flowing_document, rule_text, rules_table
 from ..options import ResolvedOptions
 from ..pdf import pt
 from ..registry import Progress
@@ -53,11 +53,7 @@ class _Styles:
 
 
 def _listed(s: _Styles, content: BaronySorceryContent, rule_ids: tuple[str, ...], width: float) -> Table:
-    rows = [[Paragraph(escape(short_title(content.rule(i).title)), s.cell_bold),
-             Paragraph(escape(content.rule(i).text), s.cell)] for i in rule_ids]
-    table = Table(rows, colWidths=[pt(36), width - pt(36)])
-    table.setStyle(grid_style("#FFFFFF", None, header=False, valign="TOP"))
-    return table
+    return rules_table(content, rule_ids, s.cell_bold, s.cell, width, label_mm=36, valign="TOP")
 
 
 def board_table(content: BaronySorceryContent, s: _Styles, width: float, *, compact: bool = False) -> Table:

@@ -15,7 +15,7 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer, Table
 from cardgen.catalog.jsmn import JsmnContent
 
 from ..colour import tint
-from ..documents import Paragraph, SymbolCell, grid_style, notes_table, render_flowing_document
+from ..documents import Paragraph, SymbolCell, grid_style, notes_table, render_flowing_document, rules_table
 from ..options import ResolvedOptions
 from ..pdf import pt
 from ..registry import Progress
@@ -57,11 +57,8 @@ def _short(title: str) -> str:
 
 
 def _rules(content: JsmnContent, s: _Styles, names: tuple[str, ...], width: float) -> Table:
-    rows = [[Paragraph(escape(_short(content.rule("jsmn." + n).title)), s.cell_bold),
-             Paragraph(escape(content.rule("jsmn." + n).text), s.cell)] for n in names]
-    table = Table(rows, colWidths=[pt(38), width - pt(38)])
-    table.setStyle(grid_style("#FFFFFF", None, header=False, valign="TOP"))
-    return table
+    return rules_table(content, ("jsmn." + n for n in names), s.cell_bold, s.cell, width, label_mm=38, valign="TOP",
+                       title=_short)
 
 
 def _elements(content: JsmnContent, s: _Styles, style: JsmnStyle, width: float) -> Table:

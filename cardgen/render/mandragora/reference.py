@@ -18,7 +18,8 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 from cardgen.catalog.mandragora import EFFECT_KINDS, MandragoraContent
 
 from ..colour import tint
-from ..documents import Paragraph, SymbolCell, grid_style, notes_table, render_flowing_document, rule_text, short_title
+from ..documents import (Paragraph, SymbolCell, grid_style, notes_table, render_flowing_document, rule_text,
+                         rules_table, short_title)
 from ..options import ResolvedOptions
 from ..pdf import pt
 from ..registry import Progress
@@ -62,11 +63,7 @@ def _drawer(draw: Callable[..., None], *args: str) -> Drawer:
 
 def _listed(s: _Styles, content: MandragoraContent, ids: tuple[str, ...], width: float) -> Table:
     """Rule entries as a two-column list: title, then the rule in our words."""
-    rows = [[Paragraph(escape(short_title(content.rule(i).title)), s.cell_bold),
-             Paragraph(escape(content.rule(i).text), s.cell)] for i in ids]
-    table = Table(rows, colWidths=[pt(34), width - pt(34)])
-    table.setStyle(grid_style("#FFFFFF", None, header=False))
-    return table
+    return rules_table(content, ids, s.cell_bold, s.cell, width, label_mm=34)
 
 
 def _turn(content: MandragoraContent, s: _Styles, style: MandragoraStyle, width: float, header_fill: str) -> list[Flowable]:
