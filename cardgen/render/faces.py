@@ -31,6 +31,15 @@ class Face(Protocol):
     def draw(self, canvas: Canvas, bleed_mm: float) -> None: ...
 
 
+#: The poker card (mm) the card faces' proportions were designed on.
+REFERENCE_CARD_MM = (63.0, 88.0)
+
+
+def card_scale(size: CardSize) -> float:
+    """How much bigger than a poker card a (portrait) card is: the card faces scale their sizes by it."""
+    return min(size.width / REFERENCE_CARD_MM[0], size.height / REFERENCE_CARD_MM[1])
+
+
 def fit_font_size(text: str, font: str, max_width: float, largest: float, smallest: float) -> float:
     """The largest size (in steps of 0.25 pt) at which ``text`` fits ``max_width`` points, or ``smallest``."""
     width_at_one = stringWidth(text, font, 1.0)

@@ -20,7 +20,7 @@ from reportlab.platypus import Paragraph
 from cardgen.catalog.barony_sorcery import BaronySorceryContent, Card
 
 from ..colour import tint
-from ..faces import card_ground, draw_card_qr, emblem_back, fit_font_size, tracked_text
+from ..faces import card_ground, card_scale, draw_card_qr, emblem_back, fit_font_size, tracked_text
 from ..pdf import pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix
@@ -28,13 +28,8 @@ from .style import (GOLD, LIGHT_OUTLINE, MAGIC_INK, SANS, SANS_BOLD, SERIF_BOLD,
                     BaronyStyle)
 from .symbols import CATEGORY_DRAWERS, magic
 
-REFERENCE_SIZE = (63.0, 88.0)
 QR_SQUARE_MM = 18.5     # code plus quiet zone, like the other games' cards
 COST_BAND_MM = 12.5     # the left-hand cost column
-
-
-def card_scale(size: CardSize) -> float:
-    return min(size.width / REFERENCE_SIZE[0], size.height / REFERENCE_SIZE[1])
 
 
 def magic_token(canvas: Canvas, cx: float, cy: float, r: float, style: BaronyStyle, s: float) -> None:

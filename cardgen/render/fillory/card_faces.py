@@ -16,8 +16,8 @@ from reportlab.platypus import Paragraph
 
 from cardgen.catalog.fillory import Card, FilloryContent
 
-from ..faces import (double_border, double_ring, draw_card_qr, draw_paragraph, eight_pointed_star, fit_font_size,
-                     text_width, tracked_text, wrap, wrapped_paragraph)
+from ..faces import (card_scale, double_border, double_ring, draw_card_qr, draw_paragraph, eight_pointed_star,
+                     fit_font_size, text_width, tracked_text, wrap, wrapped_paragraph)
 from ..pdf import draw_reused, pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix
@@ -27,14 +27,9 @@ BOLD = "Helvetica-Bold"
 REGULAR = "Helvetica"
 OBLIQUE = "Helvetica-Oblique"
 CAP_HEIGHT = 0.718     # Helvetica cap height per point of size
-REFERENCE_SIZE = (63.0, 88.0)   # the poker card the proportions below were designed on
 QR_SQUARE_MM = 18.5    # code plus quiet zone: the code itself is ~15 mm across at version 4
 GAME_TITLE = "MAGICIANS OF FILLORY"
 MIN_TRICK_SIZE = 5.0  # points: below this the trick texts give way to a pointer to the reference sheet
-
-
-def card_scale(size: CardSize) -> float:
-    return min(size.width / REFERENCE_SIZE[0], size.height / REFERENCE_SIZE[1])
 
 
 def _paragraph(markup: str, font_size: float, colour: str, width: float, leading: float = 1.2) -> Paragraph:

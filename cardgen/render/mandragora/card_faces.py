@@ -19,8 +19,8 @@ from reportlab.platypus import Paragraph
 from cardgen.catalog.mandragora import EFFECT_KINDS, Card, MandragoraContent
 
 from ..colour import tint
-from ..faces import (card_ground, double_border, double_ring, draw_card_qr, draw_paragraph, eight_pointed_star,
-                     fit_font_size, text_width, tracked_text, wrapped_paragraph)
+from ..faces import (card_ground, card_scale, double_border, double_ring, draw_card_qr, draw_paragraph,
+                     eight_pointed_star, fit_font_size, text_width, tracked_text, wrapped_paragraph)
 from ..pdf import draw_reused, pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix
@@ -28,14 +28,9 @@ from .glyphs import spell_glyph
 from .style import CAP_HEIGHT, SANS, SANS_BOLD, SERIF_BOLD, SERIF_CAP_HEIGHT, MandragoraStyle
 from .symbols import EFFECT_DRAWERS, book, colour_symbol, evil_eye, mandrake, scroll
 
-REFERENCE_SIZE = (63.0, 88.0)
 QR_SQUARE_MM = 18.5     # code plus quiet zone; the code itself is ~14-15 mm across
 MIN_FOOTER_TEXT_MM = 20.0  # below this the bottom-right index gives its room to the footer text
 WHITE = "#FFFFFF"
-
-
-def card_scale(size: CardSize) -> float:
-    return min(size.width / REFERENCE_SIZE[0], size.height / REFERENCE_SIZE[1])
 
 
 def draw_frame(canvas: Canvas, size: CardSize, bleed: float, scale: float, frame: str | None,
