@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from playwright.sync_api import BrowserContext, Page, expect
 
-from .conftest import Api
+from .conftest import Api, login_seat
 
 LIVE_WITHIN_MS = 2000  # another phone's move shows up this fast, without a reload
 
@@ -23,6 +23,15 @@ def hosted_game(page: Page) -> tuple[str, str]:
     expect(page).to_have_url(re.compile(r"/g/[0-9a-f]+/seat/0"))
     code = page.locator(".notice.success .code").inner_text()
     return code, page.url.split("/g/")[1].split("/")[0]
+
+
+def open_seat(new_phone: Callable[[], BrowserContext], server: str, game: dict[str, Any], seat: int) -> Page:
+    """A new phone holding ``seat``'s cookie (of a game made through the API), on its seat page."""
+    phone = new_phone()
+    login_seat(phone, server, game["id"], seat, game["seats"][seat]["token"])
+    page = phone.new_page()
+    page.goto(f"/g/{game['id']}/seat/{seat}")
+    return page
 
 
 def join_by_code(new_phone: Callable[[], BrowserContext], code: str, game_id: str, seat: int, name: str) -> Page:

@@ -8,7 +8,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import BrowserContext, Page, expect
 
-from .conftest import Api, login_seat, screenshot
+from .conftest import Api, screenshot
+from .phone import open_seat
 
 BLOCKING = {"serious", "critical"}
 AXE = Axe()
@@ -29,14 +30,6 @@ def played_game(server: str) -> dict[str, Any]:
     api.move(game["id"], ann, {"type": "summon", "card": "Quentin", "to": "zone"})
     api.close()
     return game
-
-
-def open_seat(new_phone: Callable[[], BrowserContext], server: str, game: dict[str, Any], seat: int) -> Page:
-    phone = new_phone()
-    login_seat(phone, server, game["id"], seat, game["seats"][seat]["token"])
-    page = phone.new_page()
-    page.goto(f"/g/{game['id']}/seat/{seat}")
-    return page
 
 
 @pytest.mark.parametrize("path", ["/", "/rules", "/rules?q=summon", "/c/fillory/quentin", "/c/fillory/mercenaries",

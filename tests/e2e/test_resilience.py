@@ -6,12 +6,12 @@ import random
 from typing import Any, Callable
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, Route, expect
+from playwright.sync_api import BrowserContext, Route, expect
 
 from companion.rules import IllegalMove, fillory
 
-from .conftest import Api, login_seat, screenshot
-from .phone import LIVE_WITHIN_MS, caught_up, report_draw, set_hidden
+from .conftest import Api, screenshot
+from .phone import LIVE_WITHIN_MS, caught_up, open_seat, report_draw, set_hidden
 
 CATCH_UP_MS = 700  # quicker than one poll interval: the wake-up itself fetched the news
 
@@ -21,17 +21,9 @@ def game(api: Api) -> dict[str, Any]:
     return api.new_game(["Ann", "Ben", "Cat"])
 
 
-def seat_page(new_phone: Callable[[], BrowserContext], server: str, game: dict[str, Any], seat: int) -> Page:
-    phone = new_phone()
-    login_seat(phone, server, game["id"], seat, game["seats"][seat]["token"])
-    page = phone.new_page()
-    page.goto(f"/g/{game['id']}/seat/{seat}")
-    return page
-
-
 def test_refused_move_shows_the_reason_and_rule_and_changes_nothing(
         new_phone: Callable[[], BrowserContext], api: Api, server: str, game: dict[str, Any]) -> None:
-    ann = seat_page(new_phone, server, game, 0)
+    ann = open_seat(new_phone, server, game, 0)
     api.move(game["id"], game["seats"][1]["token"], {"type": "draw", "card": "Golem"})
     caught_up(ann, api, game["id"])
     version = api.version(game["id"])
@@ -61,7 +53,7 @@ def test_refused_move_shows_the_reason_and_rule_and_changes_nothing(
 
 def test_undo_takes_back_my_last_move(new_phone: Callable[[], BrowserContext], api: Api, server: str,
                                       game: dict[str, Any]) -> None:
-    ann = seat_page(new_phone, server, game, 0)
+    ann = open_seat(new_phone, server, game, 0)
     report_draw(ann, "Romance")
     expect(ann.locator("#hand-title")).to_contain_text("(1 of max 5)")
     ann.get_by_role("button", name="Undo my last move").click()
@@ -73,7 +65,7 @@ def test_undo_takes_back_my_last_move(new_phone: Callable[[], BrowserContext], a
 
 def test_sleeping_phone_catches_up_when_woken(new_phone: Callable[[], BrowserContext], api: Api, server: str,
                                               game: dict[str, Any]) -> None:
-    ben = seat_page(new_phone, server, game, 1)
+    ben = open_seat(new_phone, server, game, 1)
     caught_up(ben, api, game["id"])
     set_hidden(ben, True)
     api.move(game["id"], game["seats"][0]["token"], {"type": "draw", "card": "Ember"})
@@ -86,7 +78,7 @@ def test_sleeping_phone_catches_up_when_woken(new_phone: Callable[[], BrowserCon
 
 def test_phone_that_lost_the_network_reconnects_and_catches_up(
         new_phone: Callable[[], BrowserContext], api: Api, server: str, game: dict[str, Any]) -> None:
-    ben = seat_page(new_phone, server, game, 1)
+    ben = open_seat(new_phone, server, game, 1)
     caught_up(ben, api, game["id"])
     status = ben.locator("#live-status")
     ben.context.set_offline(True)
@@ -102,7 +94,7 @@ def test_phone_that_lost_the_network_reconnects_and_catches_up(
 
 def test_stale_phone_is_told_updated_and_keeps_the_choice(
         new_phone: Callable[[], BrowserContext], api: Api, server: str, game: dict[str, Any]) -> None:
-    ann = seat_page(new_phone, server, game, 0)
+    ann = open_seat(new_phone, server, game, 0)
     caught_up(ann, api, game["id"])
     set_hidden(ann, True)  # stops polling, so the screen falls behind
     api.move(game["id"], game["seats"][1]["token"], {"type": "draw", "card": "Golem"})
@@ -124,7 +116,7 @@ def test_stale_phone_is_told_updated_and_keeps_the_choice(
 
 def test_lost_answer_is_retried_with_the_same_action_id_and_counts_once(
         new_phone: Callable[[], BrowserContext], api: Api, server: str, game: dict[str, Any]) -> None:
-    ann = seat_page(new_phone, server, game, 0)
+    ann = open_seat(new_phone, server, game, 0)
     sent: list[dict[str, Any]] = []
 
     def lose_the_first_answer(route: Route) -> None:
