@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
+from .base import seat_name
 from .barony_sorcery_cast import legal_casts, listing, tokens
 from .barony_sorcery_moves import cast_cost_text
 from .barony_sorcery_state import LOCATION_BY_ID, MAX_CONTROLS, BaronyState, find_location
@@ -97,15 +98,9 @@ def redact_move(move: Mapping[str, Any], actor: int, viewer: int | None) -> dict
     return dict(move)
 
 
-def _seat(names: Sequence[str], seat: Any) -> str:
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
-        return names[seat]
-    return f"seat {seat}"
-
-
 def describe_move(move: Mapping[str, Any], actor: int, names: Sequence[str]) -> str:
     """One line for the move log, e.g. 'Ann cast Velocity and Teleport (2 Magic tokens).'"""
-    who = _seat(names, actor)
+    who = seat_name(names, actor)
     kind = move.get("type")
     if kind == "explore":
         found = find_location(move.get("location"))

@@ -107,6 +107,13 @@ def check_viewer(state: Seated, seat: Any) -> None:
         raise ValueError(f"there is no seat {seat!r} in this game")
 
 
+def seat_name(names: Sequence[str], seat: Any) -> str:
+    """The player's name for a log line, or 'seat N' for a seat the game does not have."""
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
+        return names[seat]
+    return f"seat {seat}"
+
+
 def check_seat(state: Seated, seat: Any, rule: str | None) -> int:
     """A moving seat: a seat number of this game, else IllegalMove naming ``rule``."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players):

@@ -6,6 +6,7 @@ from typing import Any, Mapping, Sequence
 
 from cardgen.catalog.fillory import Trait
 
+from .base import seat_name
 from .fillory_state import GAME, TRAIT_ALIASES, lookup_card
 
 #: Per trick effect kind, the move fields that name a card going into the actor's hand (secret).
@@ -48,12 +49,6 @@ def _card(ref: Any) -> str:
     return GAME.card(found).name if found is not None else ref
 
 
-def _seat(names: Sequence[str], seat: Any) -> str:
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
-        return names[seat]
-    return f"seat {seat}"
-
-
 def _find_trait(ref: Any) -> Trait | None:
     if not isinstance(ref, str):
         return None
@@ -75,7 +70,7 @@ def _trick_effect(move: Mapping[str, Any], names: Sequence[str]) -> str:
     if effect is None:
         return "used a card trick"
     target = _card(move.get("target"))
-    victim = _seat(names, move.get("target_seat"))
+    victim = seat_name(names, move.get("target_seat"))
     where = "their control zone" if move.get("to") == "zone" else "their hand"
     texts = {
         "peek_deck": f"looked at the top {effect.count} cards of the deck",
@@ -104,7 +99,7 @@ def _trick_effect(move: Mapping[str, Any], names: Sequence[str]) -> str:
 
 def describe_move(move: Mapping[str, Any], actor: int, names: Sequence[str]) -> str:
     """One public line for the move log, e.g. 'Ann played Quentin.' (never names a secret card)."""
-    who = _seat(names, actor)
+    who = seat_name(names, actor)
     kind = move.get("type")
     if kind == "draw":
         return f"{who} drew a card."

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from .base import seat_name
 from .jsmn_state import BOOKS, GAME, INTRODUCTIONS, INVITATIONS, MARSEILLES, NAMED, TRACKS
 
 HIDDEN_FIELDS: dict[str, tuple[str, ...]] = {
@@ -31,12 +32,6 @@ def redact_move(move: Mapping[str, Any], actor: int, viewer: int | None) -> dict
         return shown
     hidden = HIDDEN_FIELDS.get(str(kind), ())
     return {k: v for k, v in move.items() if k not in hidden}
-
-
-def _seat(names: Sequence[str], seat: Any) -> str:
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
-        return names[seat]
-    return f"seat {seat}"
 
 
 def _card_name(ref: Any) -> str:
@@ -70,7 +65,7 @@ def _engage(who: str, move: Mapping[str, Any]) -> str:
 
 def describe_move(move: Mapping[str, Any], actor: int, names: Sequence[str]) -> str:
     """One line for the move log, in the public wording (no hidden feat or spell is named)."""
-    who = _seat(names, actor)
+    who = seat_name(names, actor)
     shown = redact_move(move, actor, None)
     kind = shown.get("type")
     if kind == "starting_feats":

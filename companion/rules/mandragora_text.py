@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from .base import seat_name
 from .mandragora_state import GAME, MANDRAKE
 
 SECRET_MOVES: tuple[str, ...] = ("note_hand", "reveal_hand")
@@ -21,12 +22,6 @@ def redact_move(move: Mapping[str, Any], actor: int, viewer: int | None) -> dict
     if move.get("type") in SECRET_MOVES:
         return {"type": move["type"]}
     return dict(move)
-
-
-def _seat(names: Sequence[str], seat: Any) -> str:
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
-        return names[seat]
-    return f"seat {seat}"
 
 
 def _plural(count: int, word: str) -> str:
@@ -93,9 +88,9 @@ def _effect(spell: str, move: Mapping[str, Any], names: Sequence[str]) -> str:
     if spell == "Banishment" and move.get("scroll") is not None:
         return f" and banished {_scroll(move['scroll'])}"
     if spell == "Transfer" and move.get("scroll") is not None:
-        return f" and gave {_seat(names, move.get('to'))} {_scroll(move['scroll'])}"
+        return f" and gave {seat_name(names, move.get('to'))} {_scroll(move['scroll'])}"
     if spell == "Substitution" and move.get("from") is not None:
-        return f" and drew a card from {_seat(names, move['from'])}'s hand, giving one back"
+        return f" and drew a card from {seat_name(names, move['from'])}'s hand, giving one back"
     if spell == "Levitation" and move.get("shop") is not None:
         shop = _shop(move["shop"])
         where = f"the {shop}" if shop else f"shop {move['shop']}"
@@ -120,7 +115,7 @@ def _cast(who: str, move: Mapping[str, Any], names: Sequence[str]) -> str:
 
 def describe_move(move: Mapping[str, Any], actor: int, names: Sequence[str]) -> str:
     """One public line for the move log, e.g. 'Ann sent the Assistant 2 shops to the Moonlit Well …'."""
-    who = _seat(names, actor)
+    who = seat_name(names, actor)
     kind = move.get("type")
     if kind == "seek":
         return _seek(who, move)
@@ -131,7 +126,7 @@ def describe_move(move: Mapping[str, Any], actor: int, names: Sequence[str]) -> 
     if kind == "drop_out":
         return f"{who} dropped out for the rest of the game."
     if kind == "pass_curse_marker":
-        return f"{who} passed the Curse marker to {_seat(names, move.get('to'))}."
+        return f"{who} passed the Curse marker to {seat_name(names, move.get('to'))}."
     if kind == "team_help":
         texts = {"give": "gave their partner a card", "receive": "took a card from their partner",
                  "exchange": "swapped a card with their partner", "none": "did not trade with their partner"}
