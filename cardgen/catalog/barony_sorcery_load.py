@@ -16,7 +16,7 @@ from .barony_sorcery import (CATEGORY_IDS, CATEGORY_SYMBOLS, GAME_ID, MYSTERIOUS
                              BaronySorceryContent, Card, Category, Combination, FifthPlayer, PlayerColour,
                              ResourceKind, Spell, Tile)
 from .base import (DataError, DataNote, Problem, Provenance, Reader, check_note_subjects, check_rule_links, load_notes,
-                   load_rules, player_range, read_table)
+                   load_rules, player_range, read_flag, read_table)
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 CONTENT_FIELDS = ("territory_tiles", "resource_tokens", "magic_tokens", "control_tokens",
@@ -28,14 +28,6 @@ GAME_INTS = (("base_tiles", 1, 200), ("tiles_per_player", 1, 50), ("spells_in_pl
 
 def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")
-
-
-def _flag(reader: Reader, rec: dict[str, Any], record: str, key: str) -> bool:
-    value = rec.get(key, False)
-    if not isinstance(value, bool):
-        reader.problem(record, key, f"expected true or false, got {value!r}")
-        return False
-    return value
 
 
 def _record_id(reader: Reader, rec: dict[str, Any], kind: str, number: int, taken: list[str]) -> tuple[str, str]:
@@ -113,7 +105,7 @@ def _player_colours(reader: Reader, doc: dict[str, Any], expected: int) -> list[
         elif symbol and any(c.symbol == symbol for c in out):
             reader.problem(label, "symbol", f"'{symbol}' is used by another colour too")
         out.append(PlayerColour(id=cid, name=reader.text(rec, label, "name"), symbol=symbol,
-                                fifth_player=_flag(reader, rec, label, "fifth_player"),
+                                fifth_player=read_flag(reader, rec, label, "fifth_player", default=False),
                                 provenance=reader.provenance(rec, label)))
     if out and len(out) != expected:
         reader.problem("", "player_colour", f"{len(out)} player colours, but max_players is {expected}")

@@ -314,3 +314,12 @@ def read_table(reader: Reader, doc: dict[str, Any], key: str) -> dict[str, Any]:
         reader.problem(key, "", f"expected a [{key}] table")
         return {}
     return value
+
+
+def read_flag(reader: Reader, rec: dict[str, Any], record: str, key: str, *, default: bool | None = None) -> bool:
+    """A true/false field (``default`` if it is left out; with no default it must be there)."""
+    value = rec.get(key, default)
+    if not isinstance(value, bool):
+        reader.problem(record, key, f"expected true or false, got {value!r}")
+        return False
+    return value

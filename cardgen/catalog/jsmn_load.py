@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from .base import (DataError, DataNote, Problem, Reader, RuleEntry, check_note_subjects, load_notes, load_rules,
-                   read_table)
+                   read_flag, read_table)
 from .jsmn import (CARD_RULES, CONNEXION_TYPE_IDS, DECKS, ELEMENT_IDS, GAME_ID, SPELL_RULES, UNIQUE_EFFECTS, Action,
                    Card, ConnexionType, Contents, Element, ExampleTurn, Introduction, Invitation, JsmnContent, Limits,
                    Magician, MagicianshipValues, Tracks)
-from .jsmn_load_decks import (DECK_FILES, check_decks, read_choice, read_deck, read_elements, read_flag, read_ints,
+from .jsmn_load_decks import (DECK_FILES, check_decks, read_choice, read_deck, read_elements, read_ints,
                               read_number, read_records, required_provenance)
 from .jsmn_map import REGIONS, EuropeMap, Location, MapPath
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from .base import Provenance, Reader
+from .base import Provenance, Reader, read_flag
 from .jsmn_map import EuropeMap
 from .jsmn_types import (BOOK_FORMS, CONNEXION_TYPE_IDS, ELEMENT_IDS, NAMED_EFFECTS, PERSON_KINDS, SPELL_EFFECTS,
                          SPELL_TIMINGS, Book, Card, Contents, Feat, Introduction, Invitation, Limits,
@@ -32,14 +32,6 @@ def required_provenance(reader: Reader, rec: dict[str, Any], record: str, key: s
         reader.problem(record, key, "is missing (\"rulebook\" or \"authored\")")
         return "authored"
     return reader.provenance({"provenance": rec[key]}, record)
-
-
-def read_flag(reader: Reader, rec: dict[str, Any], record: str, key: str) -> bool:
-    value = rec.get(key)
-    if not isinstance(value, bool):
-        reader.problem(record, key, f"expected true or false, got {value!r}")
-        return False
-    return value
 
 
 def read_number(reader: Reader, rec: dict[str, Any], record: str, key: str, low: float, high: float) -> float:

@@ -14,21 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from .base import (DataError, DataNote, Problem, Provenance, Reader, check_note_subjects, check_rule_links, load_notes,
-                   load_rules, player_range, read_table)
+                   load_rules, player_range, read_flag, read_table)
 from .mandragora import (COLOUR_SYMBOLS, EFFECT_KINDS, EFFECTS, GAME_ID, ITEM_KINDS, Card, Colour,
                          ComponentCounts, MandragoraContent, Removal, ScoringExample, ShopTile, Spell)
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 COUNT_FIELDS = ("cards", "spells", "items", "cursed_scrolls", "mandrakes", "spellbooks", "ingredients",
                 "shop_tiles", "day_shops", "night_shops")
-
-
-def _flag(reader: Reader, rec: dict[str, Any], record: str, key: str) -> bool:
-    value = rec.get(key, False)
-    if not isinstance(value, bool):
-        reader.problem(record, key, f"expected true or false, got {value!r}")
-        return False
-    return value
 
 
 def _ints(reader: Reader, rec: dict[str, Any], record: str, key: str, *, low: int, high: int) -> tuple[int, ...]:
@@ -82,7 +74,8 @@ def _colours(reader: Reader, doc: dict[str, Any]) -> list[Colour]:
             id=cid, name=reader.text(rec, label, "name"), column=column,
             ingredients=reader.integer(rec, label, "ingredients", minimum=0, maximum=99),
             spellbooks=reader.integer(rec, label, "spellbooks", minimum=0, maximum=99), symbol=symbol,
-            black_magic=_flag(reader, rec, label, "black_magic"), provenance=reader.provenance(rec, label)))
+            black_magic=read_flag(reader, rec, label, "black_magic", default=False),
+            provenance=reader.provenance(rec, label)))
     symbols = [c.symbol for c in colours]
     for c in colours:
         if symbols.count(c.symbol) > 1:
@@ -132,7 +125,7 @@ def _example(reader: Reader, doc: dict[str, Any], spell_range: tuple[int, int],
             pairs.append((pair[0], pair[1]))
     example = ScoringExample(
         pairs=tuple(pairs), printed_pairs_total=reader.integer(table, label, "printed_pairs_total", minimum=0),
-        curse_marker=_flag(reader, table, label, "curse_marker"),
+        curse_marker=read_flag(reader, table, label, "curse_marker", default=False),
         colours_in_hand=reader.integer(table, label, "colours_in_hand", minimum=0, maximum=7),
         colours_removed=reader.integer(table, label, "colours_removed", minimum=0, maximum=7),
         printed_total=reader.integer(table, label, "printed_total", minimum=-99, maximum=999),
@@ -268,7 +261,7 @@ def _shops(reader: Reader, doc: dict[str, Any],
         time = reader.text(rec, label, "time")
         if time and time not in ("day", "night"):
             reader.problem(label, "time", f"must be 'day' or 'night', got '{time}'")
-        start = _flag(reader, rec, label, "start")
+        start = read_flag(reader, rec, label, "start", default=False)
         if start and time == "night":
             reader.problem(label, "start", "the start tile is a day shop (setup deals 6 day cards)")
         shops.append(ShopTile(id=sid, name=reader.text(rec, label, "name"), time=time,  # type: ignore[arg-type]
