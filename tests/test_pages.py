@@ -51,6 +51,27 @@ def sit(client: FlaskClient, game: dict[str, Any], seat: int) -> None:
     client.set_cookie(token_cookie(game["id"], seat), game["seats"][seat]["token"])
 
 
+def seat_page(client: FlaskClient, game: dict[str, Any], seat: int) -> str:
+    """A seat's page as that seat's phone sees it (the seat cookie set first)."""
+    sit(client, game, seat)
+    response = client.get(f"/g/{game['id']}/seat/{seat}")
+    assert response.status_code == 200
+    return shown(response)
+
+
+def table_page(client: FlaskClient, game: dict[str, Any]) -> str:
+    response = client.get(f"/g/{game['id']}")
+    assert response.status_code == 200
+    return shown(response)
+
+
+def form(page: str, form_id: str) -> str:
+    """The HTML of the form with this id (the test fails if the page has none)."""
+    found = re.search(rf'<form[^>]*id="{form_id}".*?</form>', page, re.S)
+    assert found, f"no form #{form_id}"
+    return found.group(0)
+
+
 def play(app: Flask, game: dict[str, Any], seat: int, *moves: dict[str, Any]) -> None:
     store = store_of(app)
     for move in moves:

@@ -21,7 +21,7 @@ from cardgen.catalog import content
 from companion.rules import jsmn as rules
 from companion.web.games import pages_for
 
-from test_pages import csrf_token, shown, sit, store_of, unlabelled
+from test_pages import csrf_token, form, seat_page, shown, sit, store_of, table_page, unlabelled
 
 GAME = content("jsmn")
 STATIC = Path(__file__).resolve().parents[1] / "companion" / "static"
@@ -118,25 +118,6 @@ def script(app: Flask, game: dict[str, Any], until: Any = None, limit: int = 200
         seat = acting_seat(rules.view(state, None))
         play(app, game, seat, next_move(rules.view(state, seat)))
     raise AssertionError("the scripted game did not get there")
-
-
-def seat_page(client: FlaskClient, game: dict[str, Any], seat: int) -> str:
-    sit(client, game, seat)
-    response = client.get(f"/g/{game['id']}/seat/{seat}")
-    assert response.status_code == 200
-    return shown(response)
-
-
-def table_page(client: FlaskClient, game: dict[str, Any]) -> str:
-    response = client.get(f"/g/{game['id']}")
-    assert response.status_code == 200
-    return shown(response)
-
-
-def form(page: str, form_id: str) -> str:
-    found = re.search(rf'<form[^>]*id="{form_id}".*?</form>', page, re.S)
-    assert found, f"no form #{form_id}"
-    return found.group(0)
 
 
 def forms_on(page: str) -> list[str]:

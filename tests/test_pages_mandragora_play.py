@@ -14,9 +14,8 @@ from flask.testing import FlaskClient
 from cardgen.catalog import content
 from companion.rules import IllegalMove, rules_for
 from companion.store import Store
-from companion.web.pages import token_cookie
 
-from test_pages import csrf_token, shown, unlabelled
+from test_pages import csrf_token, form, seat_page, shown, sit, table_page, unlabelled
 
 GAME = content("mandragora")
 STATIC = Path(__file__).resolve().parents[1] / "companion" / "static"
@@ -36,29 +35,6 @@ def play(app: Flask, game: dict[str, Any], seat: int, *moves: dict[str, Any]) ->
     for move in moves:
         version = store.version(game["id"])
         store.apply_move(game["id"], seat, version, f"t-{version}", move)
-
-
-def sit(client: FlaskClient, game: dict[str, Any], seat: int) -> None:
-    client.set_cookie(token_cookie(game["id"], seat), game["seats"][seat]["token"])
-
-
-def seat_page(client: FlaskClient, game: dict[str, Any], seat: int) -> str:
-    sit(client, game, seat)
-    response = client.get(f"/g/{game['id']}/seat/{seat}")
-    assert response.status_code == 200
-    return shown(response)
-
-
-def table_page(client: FlaskClient, game: dict[str, Any]) -> str:
-    response = client.get(f"/g/{game['id']}")
-    assert response.status_code == 200
-    return shown(response)
-
-
-def form(page: str, form_id: str) -> str:
-    found = re.search(rf'<form[^>]*id="{form_id}".*?</form>', page, re.S)
-    assert found, f"no form #{form_id}"
-    return found.group(0)
 
 
 def has_form(page: str, form_id: str) -> bool:
