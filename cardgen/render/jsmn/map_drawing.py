@@ -65,10 +65,15 @@ def place_labels(points: dict[str, tuple[float, float]], names: dict[str, str], 
                       (x, y - gap - cap, "centre"), (x + gap * 0.8, y + gap * 0.6, "left"),
                       (x - gap * 0.8, y + gap * 0.6, "right"), (x + gap * 0.8, y - gap * 0.6 - cap, "left"),
                       (x - gap * 0.8, y - gap * 0.6 - cap, "right")]
+        boxes = [(cx, cy, anchor, _text_box(cx, cy, names[key], SANS_BOLD, LABEL_PT, anchor))
+                 for cx, cy, anchor in candidates]
+        # only obstacles that touch some candidate can cost anything: test those (same costs, far fewer calls)
+        left, bottom = min(b.x for *_, b in boxes), min(b.y for *_, b in boxes)
+        reach = Rect(left, bottom, max(b.right for *_, b in boxes) - left, max(b.top for *_, b in boxes) - bottom)
+        near = [o for o in obstacles if _overlap(reach, o) > 0]
         best, best_cost = candidates[0], float("inf")
-        for cx, cy, anchor in candidates:
-            box = _text_box(cx, cy, names[key], SANS_BOLD, LABEL_PT, anchor)
-            cost = sum(_overlap(box, o) for o in obstacles)
+        for cx, cy, anchor, box in boxes:
+            cost = sum(_overlap(box, o) for o in near)
             inside = panel.x <= box.x and box.right <= panel.right and panel.y <= box.y and box.top <= panel.top
             cost += 0 if inside else 1000.0
             if cost < best_cost:
