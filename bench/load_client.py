@@ -60,28 +60,12 @@ class Connection:
 
     def _response(self) -> tuple[int, bytes]:
         assert self.sock is not None
-        while b"\r\n\r\n" not in self.buffer:
+        while (answer := _parse_response(self.buffer)) is None:
             chunk = self.sock.recv(65536)
             if not chunk:
                 raise ConnectionResetError("server closed the connection")
             self.buffer += chunk
-        head, _, rest = self.buffer.partition(b"\r\n\r\n")
-        status = int(head[9:12])
-        length = 0
-        closing = False
-        for line in head.split(b"\r\n")[1:]:
-            name, _, value = line.partition(b":")
-            lowered = name.strip().lower()
-            if lowered == b"content-length":
-                length = int(value)
-            elif lowered == b"connection" and value.strip().lower() == b"close":
-                closing = True
-        while len(rest) < length:
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise ConnectionResetError("server closed the connection mid-answer")
-            rest += chunk
-        body, self.buffer = rest[:length], rest[length:]
+        status, body, self.buffer, closing = answer
         if closing:
             self.close()
         return status, body
