@@ -49,10 +49,30 @@ def _answers(base: str) -> bool:
         return False
 
 
+def process_children(parent: int) -> list[int]:
+    """Every live process whose parent is ``parent`` (read from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == parent and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
 @contextmanager
 def running_server(folder: Path, serve_args: Sequence[str] = ("--workers", "2"), *,
-                   secret_key: str = "served-key", start_seconds: float = 20) -> Iterator[RunningServer]:
-    """Run ``companion serve`` with ``serve_args`` on a free port, its database and log in ``folder``."""
+                   secret_key: str = "served-key", start_seconds: float = 20,
+                   workers: int | None = None) -> Iterator[RunningServer]:
+    """Run ``companion serve`` with ``serve_args`` on a free port, its database and log in ``folder``.
+
+    It is ready once it answers and, if ``workers`` is given, once gunicorn has started that many worker
+    processes (the first worker answers while the others may still be booting)."""
     port = free_port()
     db_path, log_path = folder / "companion.sqlite3", folder / "server.log"
     command = [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
@@ -63,11 +83,12 @@ def running_server(folder: Path, serve_args: Sequence[str] = ("--workers", "2"),
     server = RunningServer(f"http://127.0.0.1:{port}", process, log_path, db_path)
     try:
         deadline = time.monotonic() + start_seconds
-        while not _answers(server.base):
+        while not _answers(server.base) or (workers is not None and len(process_children(process.pid)) < workers):
             if process.poll() is not None:
                 raise RuntimeError(f"companion serve exited early:\n{server.log()}")
             if time.monotonic() > deadline:
-                raise RuntimeError(f"companion serve did not answer within {start_seconds} s:\n{server.log()}")
+                raise RuntimeError(f"companion serve was not ready (answering, {workers or 1} worker(s)) within "
+                                   f"{start_seconds} s:\n{server.log()}")
             time.sleep(0.1)
         yield server
     finally:

@@ -28,7 +28,7 @@ import pytest
 import requests
 
 from companion.rules import GAMES
-from companion.served import RunningServer, running_server
+from companion.served import RunningServer, process_children, running_server
 from companion.store import Store
 from store_checks import replay_from_scratch
 
@@ -54,35 +54,12 @@ class Attempt:
     body: dict[str, Any] | None
 
 
-def process_children(parent: int) -> list[int]:
-    """Every live process whose parent is ``parent`` (read from /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat.rsplit(")", 1)[1].split()
-        if int(fields[1]) == parent and fields[0] != "Z":
-            found.append(int(entry.name))
-    return found
-
-
 def is_gone(pid: int) -> bool:
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return True
     return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")  # a zombie runs no code and holds no lock
-
-
-def wait_for_workers(server: RunningServer, count: int, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while len(process_children(server.process.pid)) < count:
-        assert time.monotonic() < deadline, f"gunicorn did not start {count} workers in {seconds} s"
-        time.sleep(0.05)
 
 
 def kill_everything(server: RunningServer) -> list[int]:
@@ -243,8 +220,7 @@ def test_kill_9_mid_game_loses_no_acknowledged_move(tmp_path: Path, game: str) -
     acknowledged: dict[str, int] = {}
     phones: Phones | None = None
     for round_number in range(CRASHES):
-        with running_server(tmp_path, SERVE_ARGS, secret_key="crash-test-key") as server:
-            wait_for_workers(server, 2)  # the first worker answers while the second may still be booting
+        with running_server(tmp_path, SERVE_ARGS, secret_key="crash-test-key", workers=2) as server:
             if phones is None:
                 created = requests.post(server.base + "/api/games", timeout=10,
                                         json={"game": game, "players": players, "options": {}}).json()
@@ -270,7 +246,7 @@ def test_kill_9_mid_game_loses_no_acknowledged_move(tmp_path: Path, game: str) -
         remember_answers(phones, acknowledged)
 
     assert phones is not None
-    with running_server(tmp_path, SERVE_ARGS, secret_key="crash-test-key") as server:
+    with running_server(tmp_path, SERVE_ARGS, secret_key="crash-test-key", workers=2) as server:
         phones.retry_unanswered(server.base)
         remember_answers(phones, acknowledged)
         check_the_log_kept_every_acknowledged_move(phones, server.db_path, acknowledged)
