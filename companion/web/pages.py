@@ -322,15 +322,11 @@ def _rule_games() -> dict[str, str]:
     return {rule.id: game for game in GAMES for rule in content(game).rules}
 
 
+@bp.app_template_global()
 def rule_url(rule_id: str) -> str:
     """Where a rule entry is shown: its game's rule list, at the entry's anchor."""
     game = _rule_games().get(rule_id) or rule_id.partition(".")[0]
     return url_for("pages.game_rules", game=game) + "#" + rule_id
-
-
-@bp.app_template_global("rule_url")
-def rule_url_global(rule_id: str) -> str:
-    return rule_url(rule_id)
 
 
 @bp.get("/rules")
