@@ -22,10 +22,9 @@ from werkzeug.datastructures import MultiDict
 from cardgen.catalog import content
 from cardgen.catalog.jsmn import JsmnContent
 from companion.rules.jsmn_magic import hand_discards, has_connexion
-from companion.web.games.mandragora import compact
 from companion.web.seat_forms import last_own_move
 
-from . import GamePages, NewGameFormError
+from . import GamePages, NewGameFormError, compact
 
 GAME: JsmnContent = content("jsmn")
 #: A glyph per element, shown beside its word (never alone).

@@ -11,12 +11,10 @@ Colour is never the only cue: every colour is shown as its word, the symbol the 
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
 from cardgen.catalog import content
@@ -24,7 +22,7 @@ from cardgen.catalog.mandragora import WHITE, MandragoraContent
 from companion.rules.mandragora_score import PlayerTally, final_scores
 from companion.web.seat_forms import last_own_move
 
-from . import GamePages, NewGameFormError
+from . import GamePages, NewGameFormError, compact
 
 GAME: MandragoraContent = content("mandragora")
 MANDRAKE = "mandrake"
@@ -46,7 +44,6 @@ CIRCLE_CHOICES = ("suggested", "random")
 EFFECT_NOTES: dict[str, str] = {
     "replication": "play again right away (or give it up)", "swiftness": "the Assistant goes 1 shop further for you",
     "disappearance": "at the end, 1 colour fewer counts", "purification": "at the end, your hand is discarded"}
-_INDENT = re.compile(r"\n\s+")
 
 
 @dataclass(frozen=True)
@@ -323,11 +320,6 @@ def table_facts(view: Mapping[str, Any], scores: Mapping[int, Mapping[str, Any]]
     else:
         facts["verdict"] = f"{who} share the win: {points} points and {winners[0][2]} spells each."
     return facts
-
-
-def compact(html: Markup) -> Markup:
-    """Rendered markup without the templates' indentation (these pages hold no pre or textarea)."""
-    return Markup(_INDENT.sub("\n", str(html)))
 
 
 def colour_chips(colours: Sequence[str]) -> list[ColourLabel]:
