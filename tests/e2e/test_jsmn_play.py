@@ -19,21 +19,11 @@ from cardgen.catalog import content
 from test_pages_jsmn import STARTING, acting_seat, next_move
 
 from .conftest import Api, login_seat, screenshot
-from .phone import LIVE_WITHIN_MS, caught_up
+from .phone import LIVE_WITHIN_MS, caught_up, hosted_game, join_by_code, recorded, seat_tokens, use
 from .test_accessibility import blocking_violations
 
 NAMES = ["Ann", "Ben", "Cid"]
 GAME = content("jsmn")
-
-
-def recorded(page: Page) -> None:
-    expect(page.locator("#move-message")).to_contain_text("Recorded.")
-
-
-def use(page: Page, api: Api, game_id: str) -> Page:
-    page.bring_to_front()
-    caught_up(page, api, game_id)
-    return page
 
 
 def view_as(api: Api, game_id: str, token: str | None) -> dict[str, Any]:
@@ -107,26 +97,15 @@ def test_three_phones_through_a_confrontation(new_phone: Callable[[], BrowserCon
     form.get_by_label("Player 3's magician").select_option("segundus")
     form.get_by_label("0: usual").check()
     form.get_by_role("button", name="Start Jonathan Strange & Mr Norrell").click()
-    expect(ann).to_have_url(re.compile(r"/g/[0-9a-f]+/seat/0"))
-    code = ann.locator(".notice.success .code").inner_text()
-    game_id = ann.url.split("/g/")[1].split("/")[0]
+    code, game_id = hosted_game(ann)
     table = host.new_page()
     table.goto(f"/g/{game_id}")
     expect(table.locator("#j-year")).to_have_text("1806")
     expect(table.locator("#j-fairy")).to_have_text("0")
 
     # -- the other two join by code, each on their own phone -------------------------------------
-    phones = [ann]
-    for seat, name in enumerate(NAMES[1:], 1):
-        page = new_phone().new_page()
-        page.goto("/")
-        page.get_by_label("Join code from the host's phone").fill(code)
-        page.get_by_role("button", name="Join", exact=True).click()
-        page.get_by_role("button", name=f"I am {name}").click()
-        expect(page).to_have_url(re.compile(rf"/g/{game_id}/seat/{seat}$"))
-        phones.append(page)
-    tokens = [next(c["value"] for c in page.context.cookies() if c["name"] == f"seat_{game_id}_{seat}")
-              for seat, page in enumerate(phones)]
+    phones = [ann] + [join_by_code(new_phone, code, game_id, seat, name) for seat, name in enumerate(NAMES[1:], 1)]
+    tokens = seat_tokens(phones, game_id)
 
     # -- every magician reports the three feats dealt, on their own phone --------------------------
     for seat, page in enumerate(phones):
