@@ -19,7 +19,8 @@ runs is kept: on a shared machine the minimum is the least noisy estimate. Figur
 - PDF bytes per card; peak memory (``ru_maxrss``) of the build process and any it started;
 - a rebuild in a fresh process after one card's data changed, with the output folder of an earlier
   build (and so its QR code cache) in place;
-- the whole kit built in one process against one forked process per game (as ``run_build`` does);
+- the whole kit built in one process against one forked process per game (as ``run_build`` does), and
+  each game in one process against its deck in one and its other documents in another;
 - what each way of making QR codes cheaper buys, per code: our mask search against ``qrcode``'s
   own, a lower error-correction level, a shorter payload, ``segno``, the disk cache, and drawing.
 """
@@ -45,6 +46,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
 from build_stages import child_breakdown, stage_order  # noqa: E402
+
+from cardgen.render.build import PARALLEL_MIN_WORK  # noqa: E402
 from figures import Report  # noqa: E402
 
 KIT_RATE_TARGET = 500.0       # cards per second, whole kit, cold
@@ -231,6 +234,14 @@ def kit_figures(report: Report, games: list[str], repeats: int, work: Path) -> N
             report.info(f"kit.{game}.floor_ratio_cpu", f"{game}: the same in CPU time (steadier when shared)",
                         ours_cpu / floor_cpu, "×", note=f"{ours_cpu * 1000:.0f} ms ÷ {floor_cpu * 1000:.0f} ms, "
                                                        f"least of {repeats} runs each")
+        if game in cold:
+            single = best([in_fresh_process("one-process", game, work / f"one-process-{game}-{i}")
+                           for i in range(repeats)])
+            report.info(f"kit.{game}.split_speedup", f"{game}: one process ÷ its deck beside its other documents",
+                        single["build_s"] / cold[game]["build_s"], "×",
+                        note=f"{single['build_s'] * 1000:.0f} ms vs {cold[game]['build_s'] * 1000:.0f} ms"
+                             + ("" if cold[game]["items"] >= PARALLEL_MIN_WORK else
+                                f"; under {PARALLEL_MIN_WORK} cards a build stays in one process"))
         stages = best([in_fresh_process("breakdown", game, work / f"breakdown-{game}-{i}") for i in range(repeats)],
                       "total_ms")["stages"]
         report.info(f"kit.{game}.stages", f"{game}: where a cold one-process build goes (ms)", sum(

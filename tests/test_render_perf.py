@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import string
@@ -183,9 +184,14 @@ def test_games_go_to_processes_whole_and_biggest_first(tmp_path: Path, monkeypat
 
     monkeypatch.setattr("os.cpu_count", lambda: 2)
     kit = plan_build(BuildOptions(out_dir=tmp_path, game="fillory"))
-    assert len(parallel_groups(kit)) == 1  # one game: its deck and sheets stay in one process
+    assert [[kit.documents[i].document.name for i in group] for group in parallel_groups(kit)] == [
+        ["deck"], ["reference", "score-pad"]]  # one game: its deck beside its sheets
+    assert len(parallel_groups(plan_build(BuildOptions(out_dir=tmp_path, game="fillory", documents=("deck",))))) == 1
     renders = {name: _writes(name) for name in ("a", "b", "c")}
-    assert len(parallel_groups(_plan_with(tmp_path, renders, one_game=True))) == 1
+    one_game = _plan_with(tmp_path, renders, one_game=True)
+    one_game = dataclasses.replace(one_game, documents=(
+        one_game.documents[0], dataclasses.replace(one_game.documents[1], work=190), one_game.documents[2]))
+    assert parallel_groups(one_game) == [[1], [0, 2]]  # the biggest document alone, the others together
     three = _plan_with(tmp_path, renders)
     assert parallel_groups(three) == [[0, 2], [1]]  # three games, two cores: least loaded first
     assert len(parallel_groups(_plan_with(tmp_path, renders, work=10))) == 1  # too little work to repay a fork

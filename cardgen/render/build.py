@@ -29,6 +29,8 @@ from .registry import Document, Progress, game_documents
 CACHE_FOLDER = ".cache"
 #: Cards (progress steps) below which a build stays in one process: a fork costs a few milliseconds.
 PARALLEL_MIN_WORK = 60
+#: A one-game build writes its deck in one process and its other documents in another.
+SPLIT_ONE_GAME = True
 
 _HEX_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}\Z")
 
@@ -124,12 +126,14 @@ def run_build(plan: BuildPlan, progress: Progress | None = None) -> list[Path]:
 
 
 def parallel_groups(plan: BuildPlan) -> list[list[int]]:
-    """Documents (plan indexes) per process: whole games, biggest first onto the least loaded.
+    """Documents (plan indexes) per process.
 
-    A game's documents stay together: splitting one game's deck from its sheets saved less than a
-    fork costs on a busy machine (measured), while two games in two processes run ~1.8x sooner.
-    Only where ``fork`` is the cheap way to start (POSIX) and this process runs no other thread
-    (forking a threaded process can deadlock), for builds big enough to repay a fork.
+    Several games: whole games, biggest first onto the least loaded process (a game's documents share
+    its warm caches; two games in two processes finish ~1.8x sooner on two idle cores). One game: its
+    biggest document (the deck) in one process and its other documents in a second, so a one-game
+    build or rebuild runs its sheets beside its deck (measured by bench/bench_build.py: see
+    SPLIT_ONE_GAME). Only where ``fork`` is the cheap way to start (POSIX) and this process runs no
+    other thread (forking a threaded process can deadlock), for builds big enough to repay a fork.
     """
     everything = [list(range(len(plan.documents)))]
     cores = os.cpu_count() or 1
@@ -137,8 +141,13 @@ def parallel_groups(plan: BuildPlan) -> list[list[int]]:
     for index, item in enumerate(plan.documents):
         games.setdefault(item.game, []).append(index)
     if (not hasattr(os, "fork") or "fork" not in multiprocessing.get_all_start_methods() or cores < 2
-            or threading.active_count() > 1 or len(games) < 2 or plan.total_work < PARALLEL_MIN_WORK):
+            or threading.active_count() > 1 or len(plan.documents) < 2 or plan.total_work < PARALLEL_MIN_WORK):
         return everything
+    if len(games) < 2:
+        if not SPLIT_ONE_GAME:
+            return everything
+        biggest = max(everything[0], key=lambda i: plan.documents[i].work)
+        return [[biggest], [i for i in everything[0] if i != biggest]]
     bins: list[list[int]] = [[] for _ in range(min(cores, len(games)))]
     loads = [0] * len(bins)
     for members in sorted(games.values(), key=lambda m: -sum(plan.documents[i].work for i in m)):
