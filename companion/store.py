@@ -20,11 +20,11 @@ import random
 import secrets
 import threading
 from collections import OrderedDict
-from types import ModuleType
 from typing import Any, Mapping
 
 import sqlite_utils
 
+from companion.fast_json import dumps_compact
 from companion.rules import IllegalMove, SetupError, rules_for
 from companion.store_db import (BUSY_TIMEOUT_SECONDS, MIGRATIONS, WRITER_LOCK_SUFFIX, NotFound, SeatTaken,
                                 SqliteFile, Stale, StoreUnavailable, _dumps, _now, _rows, hash_token)
@@ -63,7 +63,7 @@ class Store(SqliteFile):
         seed = secrets.randbits(63)
         state = rules.setup(list(players), dict(options), random.Random(seed))
         names = [p["name"] for p in rules.view(state, None)["players"]]
-        state_json = _dumps(rules.state_to_json(state))
+        state_json = dumps_compact(rules.state_to_json(state))
         seats = [{"seat": i, "name": name, "token": secrets.token_urlsafe(24)} for i, name in enumerate(names)]
         created = _now()
         with self._write() as db:
@@ -156,16 +156,29 @@ class Store(SqliteFile):
 
     def current(self, game_id: str) -> tuple[int, State]:
         """(version, state) from the cached state on the game row: no replay."""
-        row = self._game_row(self._db(), game_id, "game, version, state")
+        _, version, state = self.latest(game_id)
+        return version, state
+
+    def latest(self, game_id: str) -> tuple[str, int, State]:
+        """(game, version, state) as :meth:`current`; the state's JSON is read only when no parsed copy
+        of that version is cached (it is most of the row's bytes, and usually is cached)."""
+        row = self._game_row(self._db(), game_id, "game, version")
         version = int(row["version"])
+        cached = self._cached(game_id, version)
+        if cached is not None:
+            return row["game"], version, cached
+        row = self._game_row(self._db(), game_id, "game, version, state")  # may be newer by now: fine
+        version = int(row["version"])
+        state = rules_for(row["game"]).state_from_json(json.loads(row["state"]))
+        self._remember(game_id, version, state)
+        return row["game"], version, state
+
+    def _cached(self, game_id: str, version: int) -> State | None:
         with self._states_lock:
             cached = self._states.get((game_id, version))
             if cached is not None:
                 self._states.move_to_end((game_id, version))
-                return version, cached
-        state = rules_for(row["game"]).state_from_json(json.loads(row["state"]))
-        self._remember(game_id, version, state)
-        return version, state
+            return cached
 
     def _remember(self, game_id: str, version: int, state: State) -> None:
         """States are immutable, so one parsed per (game, version) can be shared by every request."""
@@ -191,7 +204,7 @@ class Store(SqliteFile):
                    move: Mapping[str, Any]) -> dict[str, Any]:
         """Check ``move`` against the rules and append it; a retried action_id gets its first answer."""
         with self._write() as db:
-            row = self._game_row(db, game_id, "game, version, state")
+            row = self._game_row(db, game_id, "game, version")
             earlier = self._earlier_answer(db, game_id, seat, action_id, "move")
             if earlier is not None:
                 return earlier
@@ -199,22 +212,20 @@ class Store(SqliteFile):
             if version != current:
                 raise Stale(current)
             rules = rules_for(row["game"])
-            state = self._cached_or_parse(game_id, current, rules, row["state"])
+            state = self._cached(game_id, current)
+            if state is None:  # the state's JSON is read only when this version is not cached
+                state_json = self._game_row(db, game_id, "state")["state"]
+                state = rules.state_from_json(json.loads(state_json))
             new_state = rules.apply(state, seat, move)
             seq = current + 1
             answer = {"version": seq, "seq": seq}
             db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
                        " VALUES (?, ?, ?, 'move', ?, NULL, ?, ?, ?)",
-                       [game_id, seq, seat, _dumps(dict(move)), action_id, _dumps(answer), _now()])
+                       [game_id, seq, seat, _dumps(dict(move)), action_id, dumps_compact(answer), _now()])
             db.execute("UPDATE games SET version = ?, state = ? WHERE id = ?",
-                       [seq, _dumps(rules.state_to_json(new_state)), game_id])
+                       [seq, dumps_compact(rules.state_to_json(new_state)), game_id])
         self._remember(game_id, seq, new_state)
         return answer
-
-    def _cached_or_parse(self, game_id: str, version: int, rules: ModuleType, state_json: str) -> State:
-        with self._states_lock:
-            cached = self._states.get((game_id, version))
-        return cached if cached is not None else rules.state_from_json(json.loads(state_json))
 
     def undo(self, game_id: str, seat: int, version: int, action_id: str) -> dict[str, Any]:
         """Take back the last live move (only its own seat may); appends an undo entry and replays."""
@@ -245,9 +256,9 @@ class Store(SqliteFile):
             db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
                        " VALUES (?, ?, ?, 'undo', ?, ?, ?, ?, ?)",
                        [game_id, seq, seat, _dumps({"type": "undo", "seq": last["seq"]}), last["seq"], action_id,
-                        _dumps(answer), _now()])
+                        dumps_compact(answer), _now()])
             db.execute("UPDATE games SET version = ?, state = ? WHERE id = ?",
-                       [seq, _dumps(rules.state_to_json(state)), game_id])
+                       [seq, dumps_compact(rules.state_to_json(state)), game_id])
         self._remember(game_id, seq, state)
         return answer
 

@@ -109,10 +109,19 @@ def _viewer(game_id: str) -> int | None:
 
 
 def _acting_seat(game_id: str, claimed_seat: int | None) -> int:
-    _store().version(game_id)  # NotFound first: an unknown game is a 404, not a bad token
-    seat = _viewer(game_id)
+    # An unknown game is a 404, not a bad token. A token that opens a seat of this game proves the game
+    # is there (games are never deleted), so the existence query runs only on the way to an error.
+    try:
+        token = _bearer_token()
+    except ApiError:
+        _store().version(game_id)
+        raise
+    seat = None if token is None else _store().seat_for_token(game_id, token)
     if seat is None:
-        raise ApiError(401, "this needs your seat token: send 'Authorization: Bearer <seat token>'")
+        _store().version(game_id)
+        if token is None:
+            raise ApiError(401, "this needs your seat token: send 'Authorization: Bearer <seat token>'")
+        raise ApiError(401, "that seat token does not belong to this game")
     if claimed_seat is not None and claimed_seat != seat:
         names = _store().info(game_id)["players"]
         raise ApiError(403, f"your token is for seat {seat} ({names[seat]}), not seat {claimed_seat}")
@@ -206,9 +215,10 @@ def undo(game_id: str) -> Response:
 
 def _accepted(game_id: str, seat: int, answer: dict[str, Any]) -> Response:
     """The seat's view of the game as it is now (others may already have moved on)."""
-    payload, version = _game_payload(game_id, seat)
-    return jsonify({"ok": True, "version": version, "seq": answer["seq"], "state": payload["state"],
-                    "scores": payload["scores"]})
+    game_name, version, state = _store().latest(game_id)
+    rules = rules_for(game_name)
+    return jsonify({"ok": True, "version": version, "seq": answer["seq"], "state": rules.view(state, seat),
+                    "scores": rules.score(state)})
 
 
 @bp.post("/join")
