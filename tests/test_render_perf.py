@@ -192,6 +192,9 @@ def test_games_go_to_processes_whole_and_biggest_first(tmp_path: Path, monkeypat
     one_game = dataclasses.replace(one_game, documents=(
         one_game.documents[0], dataclasses.replace(one_game.documents[1], work=190), one_game.documents[2]))
     assert parallel_groups(one_game) == [[1], [0, 2]]  # the biggest document alone, the others together
+    sheets = _plan_with(tmp_path, {name: _writes(name) for name in "abcdef"}, work=1, one_game=True)
+    assert parallel_groups(sheets) == [[0, 2, 4], [1, 3, 5]]  # six sheets cost as much as 90 cards: three each
+    assert len(parallel_groups(_plan_with(tmp_path, {"a": _writes("a"), "b": _writes("b")}, work=1, one_game=True))) == 1
     three = _plan_with(tmp_path, renders)
     assert parallel_groups(three) == [[0, 2], [1]]  # three games, two cores: least loaded first
     assert len(parallel_groups(_plan_with(tmp_path, renders, work=10))) == 1  # too little work to repay a fork

@@ -27,10 +27,11 @@ from .registry import Document, Progress, game_documents
 
 #: Per-card work kept between builds, inside the output folder (QR codes by payload).
 CACHE_FOLDER = ".cache"
-#: Cards (progress steps) below which a build stays in one process: a fork costs a few milliseconds.
+#: Cards (see ``document_cost``) below which a build stays in one process: a fork costs a few milliseconds.
 PARALLEL_MIN_WORK = 60
-#: A one-game build writes its deck in one process and its other documents in another.
-SPLIT_ONE_GAME = True
+#: A sheet (reference, tiles, score pad) takes about as long to write as this many cards: 3 to 49 ms
+#: against about 1.2 ms a card in bench/bench_build.py's breakdowns (median sheet ~13 ms).
+SHEET_COST = 15
 
 _HEX_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}\Z")
 
@@ -115,9 +116,9 @@ def code_cache_path(plan: BuildPlan, item: PlannedDocument) -> Path:
 def run_build(plan: BuildPlan, progress: Progress | None = None) -> list[Path]:
     """Write every planned document; returns the paths written, in plan order.
 
-    On a machine with several cores a build of several games is split over forked processes, a
-    game or more each: two processes building two kits at once finish about 1.8 times sooner on an
-    idle two-core machine (measured for the design notes; bench/bench_build.py measures it on yours).
+    On a machine with several cores the documents are split over forked processes (see
+    :func:`parallel_groups`): whole games when several are built, else one game's documents;
+    bench/bench_build.py measures what that saves on your machine.
     """
     groups = parallel_groups(plan)
     if len(groups) < 2:
@@ -125,35 +126,38 @@ def run_build(plan: BuildPlan, progress: Progress | None = None) -> list[Path]:
     return _write_in_processes(plan, groups, progress)
 
 
-def parallel_groups(plan: BuildPlan) -> list[list[int]]:
-    """Documents (plan indexes) per process.
+def document_cost(item: PlannedDocument) -> int:
+    """What writing a document costs, in cards: its cards, but never less than ``SHEET_COST``."""
+    return max(item.work, SHEET_COST)
 
-    Several games: whole games, biggest first onto the least loaded process (a game's documents share
-    its warm caches; two games in two processes finish ~1.8x sooner on two idle cores). One game: its
-    biggest document (the deck) in one process and its other documents in a second, so a one-game
-    build or rebuild runs its sheets beside its deck (measured by bench/bench_build.py: see
-    SPLIT_ONE_GAME). Only where ``fork`` is the cheap way to start (POSIX) and this process runs no
-    other thread (forking a threaded process can deadlock), for builds big enough to repay a fork.
+
+def parallel_groups(plan: BuildPlan) -> list[list[int]]:
+    """Documents (plan indexes) per process: the costliest unit first, each onto the least loaded process.
+
+    The units are whole games when several are built: a game's documents share warm-up work (its
+    fonts and faces), and spreading every game's documents over both processes measured slower
+    (whole kit 922 against 808 ms, best of eight interleaved runs). A one-game build spreads its
+    documents instead, so its deck is written beside its sheets (``bench/bench_build.py`` prints
+    both against one process). Only where ``fork`` is the cheap way to start (POSIX) and this
+    process runs no other thread (forking a threaded process can deadlock), for builds big enough
+    to repay a fork.
     """
-    everything = [list(range(len(plan.documents)))]
+    everything = list(range(len(plan.documents)))
     cores = os.cpu_count() or 1
     games: dict[str, list[int]] = {}
     for index, item in enumerate(plan.documents):
         games.setdefault(item.game, []).append(index)
+    units = list(games.values()) if len(games) > 1 else [[index] for index in everything]
+    costs = [sum(document_cost(plan.documents[i]) for i in unit) for unit in units]
     if (not hasattr(os, "fork") or "fork" not in multiprocessing.get_all_start_methods() or cores < 2
-            or threading.active_count() > 1 or len(plan.documents) < 2 or plan.total_work < PARALLEL_MIN_WORK):
-        return everything
-    if len(games) < 2:
-        if not SPLIT_ONE_GAME:
-            return everything
-        biggest = max(everything[0], key=lambda i: plan.documents[i].work)
-        return [[biggest], [i for i in everything[0] if i != biggest]]
-    bins: list[list[int]] = [[] for _ in range(min(cores, len(games)))]
+            or threading.active_count() > 1 or len(units) < 2 or sum(costs) < PARALLEL_MIN_WORK):
+        return [everything]
+    bins: list[list[int]] = [[] for _ in range(min(cores, len(units)))]
     loads = [0] * len(bins)
-    for members in sorted(games.values(), key=lambda m: -sum(plan.documents[i].work for i in m)):
+    for unit, cost in sorted(zip(units, costs), key=lambda pair: -pair[1]):
         lightest = loads.index(min(loads))
-        bins[lightest] += members
-        loads[lightest] += sum(plan.documents[i].work for i in members)
+        bins[lightest] += unit
+        loads[lightest] += cost
     return [sorted(b) for b in bins if b]
 
 
