@@ -4,7 +4,7 @@
 
 Starts the server as the README does (``companion serve``: gunicorn, its default workers and
 threads) on a free 127.0.0.1 port with a temporary database, then loads it from this process in
-phases, each bounded in time, one keep-alive connection per thread:
+phases, each bounded in time, over keep-alive connections driven by one client thread:
 
 - moves: every connection plays its own games, posting each move with its seat's token; every move
   is checked by the game's rules on the server and appended to the log (200 expected). The moves
