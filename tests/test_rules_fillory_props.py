@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.rules import IllegalMove, fillory
-from companion.rules.fillory_state import CARDS, GAME, FilloryState
+from companion.rules.fillory_play import _seat_trait_points
+from companion.rules.fillory_state import CARDS, GAME, Board, FilloryState, card_id, lookup_card, trait_of
 
 NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Fay")
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -147,3 +148,28 @@ def test_long_two_player_games_finish_or_reach_the_dead_end() -> None:
         stalled += fillory.stalled(state)
     assert finished + stalled == 40
     assert finished >= 35
+
+
+@settings(max_examples=60, deadline=None)
+@given(rng=st.randoms(use_true_random=False), players=st.integers(2, 6), length=st.integers(0, 250))
+def test_the_fast_counts_agree_with_the_card_by_card_ones(rng: random.Random, players: int, length: int) -> None:
+    """The playout's shortcuts (trait points and trait counts read straight off the locations) give what
+    the public, card-by-card functions give."""
+    for state, _, _ in playout(rng, players, length)[::10]:
+        board = Board(state)
+        for seat in range(players):
+            zone = state.cards_at(f"zone:{seat}")
+            assert _seat_trait_points(state, seat) == fillory.trait_points(zone, state.scored(seat))
+            for trait in GAME.traits:
+                assert board.count_with(f"zone:{seat}", trait.name) == sum(
+                    1 for c in zone if GAME.card(c).has_trait(trait.name))
+            assert state.count_at(f"hand:{seat}") == len(state.cards_at(f"hand:{seat}"))
+
+
+def test_known_card_and_trait_references_resolve_as_the_lookup_does() -> None:
+    for card in CARDS:
+        for ref in (card.id, card.name, card.name.upper(), f" {card.id} "):
+            assert card_id(ref, "card") == lookup_card(ref) == card.id
+    for trait in GAME.traits:
+        for ref in (trait.name, trait.name.lower(), f" {trait.name} "):
+            assert trait_of(ref) is GAME.find_trait(ref) is trait

@@ -84,10 +84,13 @@ def score(state: FilloryState) -> list[dict[str, Any]]:
             for s, player in enumerate(state.players)]
 
 
+NOT_OVER = Outcome(over=False)  # frozen, so one instance serves every unfinished game
+
+
 def outcome(state: FilloryState) -> Outcome:
     """Over once a seat reaches the victory points; that seat alone wins (no ties: play stops at once)."""
     if state.phase != "over" or state.winner is None:
-        return Outcome(over=False)
+        return NOT_OVER
     seat = state.winner
     return Outcome(over=True, winner=seat, winners=(seat,),
                    reason=f"{state.players[seat]} reached {state.vp(seat)} VP first "

@@ -127,7 +127,7 @@ def start_turn(board: Board, seat: int) -> None:
     board.turn_number += 1
     board.extra_action = False
     board.pending = None
-    nothing_to_draw = board.count_at("deck") == 0 and board.count_at("discard") == 0
+    nothing_to_draw = "deck" not in board.locations and "discard" not in board.locations
     board.step = "action" if nothing_to_draw else "draw"
 
 
@@ -135,8 +135,8 @@ def start_turn(board: Board, seat: int) -> None:
 
 def draw_one(board: Board, seat: int, card: str) -> None:
     """Move ``card`` from the deck into ``seat``'s hand, reshuffling the discard pile if the deck is empty."""
-    if board.count_at("deck") == 0:
-        if board.count_at("discard") == 0:
+    if "deck" not in board.locations:
+        if "discard" not in board.locations:
             raise IllegalMove("The deck and the discard pile are both empty: there is nothing to draw.",
                               "fillory.draw.reshuffle")
         board.reshuffle()
@@ -240,7 +240,7 @@ def score(board: Board, seat: int, move: Mapping[str, Any]) -> None:
     if trait.name in done:
         raise IllegalMove(f"You already scored {trait.name} ({done[trait.name]} VP); each trait scores "
                           "only once per player.", "fillory.score.once")
-    count = sum(1 for c in board.cards_at(f"zone:{seat}") if GAME.card(c).has_trait(trait.name))
+    count = board.count_with(f"zone:{seat}", trait.name)
     if count == 0:
         raise IllegalMove(f"No card in your control zone has the trait {trait.name}, so it would score "
                           "nothing.", "fillory.score.empty")

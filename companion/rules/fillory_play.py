@@ -9,22 +9,27 @@ from __future__ import annotations
 from collections import Counter
 
 import random
-from typing import Any, Iterable
+from typing import Any, Container, Iterable, Mapping
 
 from cardgen.catalog.fillory import AbilityOption
 
-from .fillory_state import CARDS, CARDS_WITH, GAME, Board, FilloryState, card_id, trait_of
+from .fillory_state import CARD_TRAITS, CARDS, CARDS_WITH, GAME, Board, FilloryState, card_id, trait_of
 
 TRICK_CHANCE = 0.4      # how often a random player uses a card trick when one is possible
 SCORE_CHANCE = 0.85     # how often a random player scores when a trait would score
 GREEDY_CHANCE = 0.6     # how often that score is the best one rather than any one
 
+#: The traits that can be scored, in the data's order (the order ties keep in trait_points).
+SCORABLE: tuple[str, ...] = tuple(trait.name for trait in GAME.traits if trait.scorable)
+#: Per card id, its traits that have a card trick.
+TRICK_TRAITS: dict[str, tuple[str, ...]] = {
+    card.id: tuple(t for t in card.traits if GAME.trait(t).trick is not None) for card in CARDS}
+
 
 def acting_seats(state: FilloryState) -> list[int]:
     """The seats that may move now: dealing seats short of a hand, else the active seat."""
     if state.phase == "deal":
-        return [s for s in range(len(state.players))
-                if len(state.cards_at(f"hand:{s}")) < GAME.starting_hand]
+        return [s for s in range(len(state.players)) if state.count_at(f"hand:{s}") < GAME.starting_hand]
     if state.phase == "play" and state.turn_seat is not None:
         return [state.turn_seat]
     return []
@@ -37,20 +42,27 @@ def trait_points(zone_card_ids: Iterable[str], scored_traits: Iterable[str] = ()
     """
     cards = {card_id(ref, "zone") for ref in zone_card_ids}
     done = {trait_of(ref, "scored").name for ref in scored_traits}
-    counts = Counter(trait for c in cards for trait in GAME.card(c).traits)
-    found: list[dict[str, Any]] = []
-    for trait in GAME.traits:
-        if not trait.scorable or trait.name in done:
-            continue
-        count = counts[trait.name]
-        if count:
-            found.append({"trait": trait.name, "cards": count, "points": count * count})
+    return _points(Counter(trait for c in cards for trait in GAME.card(c).traits), done)
+
+
+def _points(counts: Mapping[str, int], done: Container[str]) -> list[dict[str, Any]]:
+    """trait_points from the number of zone cards per trait and the traits already scored."""
+    found: list[dict[str, Any]] = [{"trait": trait, "cards": count, "points": count * count}
+                                   for trait in SCORABLE if trait not in done and (count := counts.get(trait, 0))]
     found.sort(key=lambda entry: -entry["points"])
     return found
 
 
 def _seat_trait_points(state: FilloryState, seat: int) -> list[dict[str, Any]]:
-    return trait_points(state.cards_at(f"zone:{seat}"), state.scored(seat))
+    """trait_points for the seat's control zone, counted straight from the state (one pass over the cards)."""
+    zone = f"zone:{seat}"
+    counts: dict[str, int] = {}
+    for traits, place in zip(CARD_TRAITS, state.locations):
+        if place == zone:
+            for trait in traits:
+                counts[trait] = counts.get(trait, 0) + 1
+    done = {trait_of(e.trait, "scored").name for e in state.ledger[seat] if e.kind == "score"}
+    return _points(counts, done)
 
 
 def ability_targets(state: FilloryState, seat: int, option: AbilityOption) -> list[str]:
@@ -137,7 +149,7 @@ def random_legal_move(state: FilloryState, seat: int, rng: random.Random) -> dic
     if state.step == "action" and hand and (not state.extra_action or rng.random() < 0.8):
         return {"type": "play", "card": rng.choice(hand)}
     if state.step == "trick" and hand and rng.random() < TRICK_CHANCE:
-        move = _random_trick(state, seat, rng)
+        move = _random_trick(state, seat, hand, rng)
         if move is not None:
             return move
     if state.step != "end" and rng.random() < SCORE_CHANCE:
@@ -162,9 +174,8 @@ def _random_ability(state: FilloryState, seat: int, rng: random.Random) -> dict[
     return {"type": "banish", "card": target}
 
 
-def _random_trick(state: FilloryState, seat: int, rng: random.Random) -> dict[str, Any] | None:
-    hand = state.cards_at(f"hand:{seat}")
-    options = [(c, t) for c in hand for t in GAME.card(c).traits if GAME.trait(t).trick is not None]
+def _random_trick(state: FilloryState, seat: int, hand: list[str], rng: random.Random) -> dict[str, Any] | None:
+    options = [(c, t) for c in hand for t in TRICK_TRAITS[c]]
     rng.shuffle(options)
     for card, trait_name in options[:3]:
         board = Board(state)
@@ -183,7 +194,6 @@ def _trick_fields(board: Board, seat: int, trait_name: str, rng: random.Random) 
     """Effect fields for a trick, on a board where the trick card is already discarded (None: impossible)."""
     effect = GAME.trait(trait_name).trick
     assert effect is not None
-    deck, discard = board.cards_at("deck"), board.cards_at("discard")
     kind = effect.kind
     if kind in ("peek_deck", "extra_action", "gain_vp"):
         return {}
@@ -194,16 +204,16 @@ def _trick_fields(board: Board, seat: int, trait_name: str, rng: random.Random) 
             return (("neutral" in effect.zones and place == "neutral")
                     or ("control" in effect.zones and place.startswith("zone:"))
                     or ("discard" in effect.zones and place == "discard"))
-        found = [c.id for c in CARDS if c.has_trait(effect.trait) and fits(board.where(c.id))]
+        found = [c for c in CARDS_WITH.get(effect.trait, ()) if fits(board.where(c))]
         if kind != "swap":
             return {"target": rng.choice(found)} if found else None
         pairs = [(a, b) for a in found for b in found if a < b and board.where(a) != board.where(b)]
         return {"targets": list(rng.choice(pairs))} if pairs else None
     if kind == "search_deck":
-        pool = deck or discard
+        pool = board.cards_at("deck") or board.cards_at("discard")
         return {"take": rng.choice(pool)} if pool else {}
     if kind == "draw_and_place":
-        pool = deck or discard
+        pool = board.cards_at("deck") or board.cards_at("discard")
         drawn = rng.choice(pool) if pool else None
         hand = board.cards_at(f"hand:{seat}") + ([drawn] if drawn else [])
         fields: dict[str, Any] = {"draw": drawn} if drawn else {}
@@ -213,14 +223,16 @@ def _trick_fields(board: Board, seat: int, trait_name: str, rng: random.Random) 
         held = board.cards_at(f"hand:{victim}")
         return {"target_seat": victim, **({"take": rng.choice(held)} if held else {})}
     if kind == "draw_split":
+        deck = board.cards_at("deck")
         if len(deck) >= 2:
             pair = rng.sample(deck, 2)
         else:
+            discard = board.cards_at("discard")
             pair = deck + rng.sample(discard, min(2 - len(deck), len(discard)))
             rng.shuffle(pair)
         return dict(zip(("to_hand", "to_zone"), pair))
     if kind == "from_discard":
-        return {"take": rng.choice(discard), "to": rng.choice(("hand", "zone"))}
+        return {"take": rng.choice(board.cards_at("discard")), "to": rng.choice(("hand", "zone"))}
     raise AssertionError(f"unknown trick kind {kind}")
 
 
@@ -231,7 +243,7 @@ def stalled(state: FilloryState) -> bool:
     once the deck, the discard pile and every hand are empty and every seat has scored all it can,
     nobody can reach the goal. The companion reports it instead of cycling turns forever.
     """
-    if state.phase != "play" or state.cards_at("deck") or state.cards_at("discard"):
+    if state.phase != "play" or "deck" in state.locations or "discard" in state.locations:
         return False
     seats = range(len(state.players))
-    return all(not state.cards_at(f"hand:{s}") and not _seat_trait_points(state, s) for s in seats)
+    return all(not state.count_at(f"hand:{s}") and not _seat_trait_points(state, s) for s in seats)

@@ -7,8 +7,8 @@ number order), so "every card is in exactly one place" holds by construction. A 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any, Literal, Mapping
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Literal, Mapping, TypeVar
 
 from cardgen.catalog import content
 from cardgen.catalog.fillory import Card, FilloryContent, Trait
@@ -20,6 +20,8 @@ GAME: FilloryContent = content(GAME_ID)
 CARDS: tuple[Card, ...] = tuple(sorted(GAME.cards, key=lambda card: card.number))
 CARD_IDS: tuple[str, ...] = tuple(card.id for card in CARDS)
 CARD_INDEX: dict[str, int] = {card_id: i for i, card_id in enumerate(CARD_IDS)}
+#: Each card's traits, aligned with :data:`CARDS` (and so with a state's locations).
+CARD_TRAITS: tuple[tuple[str, ...], ...] = tuple(card.traits for card in CARDS)
 #: Card ids carrying each trait, in card number order.
 CARDS_WITH: dict[str, tuple[str, ...]] = {t.name: tuple(c.id for c in CARDS if t.name in c.traits) for t in GAME.traits}
 RULE_IDS: frozenset[str] = frozenset(rule.id for rule in GAME.rules)
@@ -29,6 +31,8 @@ Step = Literal["draw", "action", "ability", "trick", "score", "end"]
 PHASES: tuple[str, ...] = ("deal", "play", "over")
 STEPS: tuple[str, ...] = ("draw", "action", "ability", "trick", "score", "end")
 FIXED_PLACES: tuple[str, ...] = ("deck", "discard", "neutral")
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,9 @@ class FilloryState:
         """Card ids at ``place`` in card number order."""
         return [card for card, loc in zip(CARD_IDS, self.locations) if loc == place]
 
+    def count_at(self, place: str) -> int:
+        return self.locations.count(place)
+
     def by_place(self) -> dict[str, list[str]]:
         """Every occupied place with its card ids in card number order (one pass over the cards)."""
         found: dict[str, list[str]] = {}
@@ -82,12 +89,15 @@ class FilloryState:
 
 
 class Board:
-    """A mutable working copy of a state while one move is applied; :meth:`freeze` gives the result."""
+    """A mutable working copy of a state while one move is applied; :meth:`freeze` gives the result.
+
+    The ledger is copied per seat only when :meth:`award` adds to it (each seat's entries stay a tuple).
+    """
 
     def __init__(self, state: FilloryState):
         self.state = state
         self.locations = list(state.locations)
-        self.ledger = [list(entries) for entries in state.ledger]
+        self.ledger: list[tuple[LedgerEntry, ...]] = list(state.ledger)
         self.phase: Phase = state.phase
         self.turn_seat = state.turn_seat
         self.step: Step | None = state.step
@@ -109,6 +119,10 @@ class Board:
     def count_at(self, place: str) -> int:
         return self.locations.count(place)
 
+    def count_with(self, place: str, trait: str) -> int:
+        """How many cards at ``place`` have ``trait``."""
+        return sum([trait in traits for traits, loc in zip(CARD_TRAITS, self.locations) if loc == place])
+
     def move(self, card_id: str, place: str) -> None:
         self.locations[CARD_INDEX[card_id]] = place
 
@@ -121,7 +135,7 @@ class Board:
 
     def award(self, seat: int, entry: LedgerEntry) -> None:
         """Add points; reaching the target ends the game at once with this seat as the winner."""
-        self.ledger[seat].append(entry)
+        self.ledger[seat] = (*self.ledger[seat], entry)
         if self.vp(seat) >= GAME.victory_points:
             self.phase = "over"
             self.winner = seat
@@ -130,9 +144,11 @@ class Board:
             self.pending = None
 
     def freeze(self) -> FilloryState:
-        return replace(
-            self.state, locations=tuple(self.locations), ledger=tuple(tuple(e) for e in self.ledger),
-            phase=self.phase, turn_seat=self.turn_seat, step=self.step, turn_number=self.turn_number,
+        state = self.state
+        return FilloryState(
+            players=state.players, first_seat=state.first_seat, phase=self.phase,
+            locations=tuple(self.locations), ledger=tuple(self.ledger),
+            turn_seat=self.turn_seat, step=self.step, turn_number=self.turn_number,
             extra_action=self.extra_action, pending=self.pending, winner=self.winner,
         )
 
@@ -165,8 +181,19 @@ def lookup_card(ref: str) -> str | None:
     return found.id if found is not None else CARD_ALIASES.get(plain.casefold())
 
 
+def _resolved(refs: Iterable[str], look: Callable[[str], T | None]) -> dict[str, T]:
+    """``look(ref)`` worked out once for each of ``refs`` it resolves."""
+    return {ref: found for ref in refs if (found := look(ref)) is not None}
+
+
+#: :func:`lookup_card` worked out once for every card id (what moves almost always carry).
+KNOWN_CARD_REFS: dict[str, str] = _resolved(CARD_IDS, lookup_card)
+
+
 def card_id(ref: Any, field_name: str) -> str:
     """A card id for a move field; IllegalMove (rule None) when the field names no card."""
+    if isinstance(ref, str) and ref in KNOWN_CARD_REFS:
+        return KNOWN_CARD_REFS[ref]
     if not isinstance(ref, str) or not ref.strip():
         raise IllegalMove(f"field '{field_name}' must name a card", None)
     found = lookup_card(ref)
@@ -175,7 +202,13 @@ def card_id(ref: Any, field_name: str) -> str:
     return found
 
 
+#: :func:`trait_of` worked out once for every trait name.
+KNOWN_TRAIT_REFS: dict[str, Trait] = _resolved((t.name for t in GAME.traits), GAME.find_trait)
+
+
 def trait_of(ref: Any, field_name: str = "trait") -> Trait:
+    if isinstance(ref, str) and ref in KNOWN_TRAIT_REFS:
+        return KNOWN_TRAIT_REFS[ref]
     if not isinstance(ref, str) or not ref.strip():
         raise IllegalMove(f"field '{field_name}' must name a trait", None)
     found = GAME.find_trait(ref) or GAME.find_trait(TRAIT_ALIASES.get(ref.strip().casefold(), ""))
