@@ -183,12 +183,12 @@ def _matching(board: Board, action: str, card: str) -> None:
     """Refuse ``card`` unless one of the waiting ability's ``action`` options names it or its trait."""
     pending = name(board.pending or "")
     options = _options(board, action)
-    labels = " or ".join(opt.label(GAME) for opt in options)
     if not options:
         others = GAME.ability_text(GAME.card(board.pending or ""))
         raise IllegalMove(f"{pending}'s ability cannot {action} ({others}).", "fillory.ability.target")
     traits = GAME.card(card).traits
     if not any(opt.target == card if opt.kind == "card" else opt.target in traits for opt in options):
+        labels = " or ".join(opt.label(GAME) for opt in options)
         raise IllegalMove(f"{pending}'s ability can {action} {labels}; {name(card)} does not match.",
                           "fillory.ability.target")
 

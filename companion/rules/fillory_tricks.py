@@ -76,11 +76,10 @@ def _in_zones(board: Board, seat: int, card: str, trait: Trait, effect: TrickEff
 
 def _draw(board: Board, seat: int, cards: list[str], rule: str) -> None:
     """Check that ``cards`` can be drawn now (the discard is reshuffled if the deck runs out)."""
-    deck = set(board.cards_at("deck"))
-    from_deck = [c for c in cards if c in deck]
-    later = [c for c in cards if c not in deck]
+    from_deck = [c for c in cards if board.where(c) == "deck"]
+    later = [c for c in cards if board.where(c) != "deck"]
     if later:
-        if len(from_deck) < len(deck):
+        if len(from_deck) < board.count_at("deck"):
             raise not_at(later[0], "the deck", board, seat, rule)
         for card in later:
             if board.where(card) != "discard":
@@ -94,8 +93,7 @@ def _drawable(board: Board) -> int:
 
 def _take_drawn(board: Board, cards: list[str], places: list[str]) -> None:
     """Move cards already checked by :func:`_draw`: deck cards first, then reshuffle for the rest."""
-    deck = set(board.cards_at("deck"))
-    order = sorted(range(len(cards)), key=lambda i: cards[i] not in deck)
+    order = sorted(range(len(cards)), key=lambda i: board.where(cards[i]) != "deck")
     for i in order:
         if board.where(cards[i]) != "deck":
             board.reshuffle()
