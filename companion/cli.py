@@ -13,6 +13,15 @@ loop and in 9 of 10 under the open loop (1,000 moves/s offered: 14-79 against 25
 quietest pairs), server CPU per move lower in 8 of 10; the most moves a second at saturation was
 lower in half the pairs (1,263-1,385 against 1,308-1,569 in the quietest). Every extra process and
 thread is one more contender for the same two cores and the one write lock.
+
+Each worker listens on the port itself (``SO_REUSEPORT``) and the kernel spreads new connections
+between them. With one shared listening socket, whichever worker woke first took most of a burst of
+connections, and kept them (keep-alive): 21 and 43 of the bench's 64, so one core's worth of CPU
+served two thirds of the phones. Spread by the kernel, 31 and 35; four interleaved pairs of
+``bench/bench_api.py --only-moves`` runs on a busy machine (load 3.6-5): open-loop move p99 at
+1,000/s 7.5-12.4 ms against 35-366 ms, 16 connections 1,756-2,019 moves/s against 1,182-1,525.
+A plain bind first checks that nothing else listens there, since SO_REUSEPORT would otherwise let a
+second server share the port without a word.
 """
 
 from __future__ import annotations
@@ -77,6 +86,18 @@ def terminal_qr(text: str) -> str:
     out = io.StringIO()
     code.print_ascii(out=out, invert=True)
     return out.getvalue()
+
+
+def _check_port_free(host: str, port: int) -> None:
+    """Fail cleanly when something already listens there. The workers bind with SO_REUSEPORT, which
+    would let a second server share the port silently; a plain bind (as any listener's would be) fails."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds: TIME_WAIT is fine
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise click.ClickException(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
 
 
 class CompanionServer(BaseApplication):  # type: ignore[misc]  # gunicorn ships no type hints
@@ -150,6 +171,7 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
           qr: bool, access_log: bool) -> None:
     """Serve the companion with gunicorn and print the address (and QR code) for the phones."""
     path = _prepare_database(db)
+    _check_port_free(host, port)
     workers = workers or default_workers()
     urls = phone_urls(host, port)
     click.echo(f"Spellbook Table companion: {workers} {worker_class} worker(s), database {path}")
@@ -171,6 +193,7 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
         "loglevel": "info",
         "proc_name": "spellbook-companion",
         "control_socket_disable": True,  # gunicorn 24+ would share one control socket between servers
+        "reuse_port": True,  # each worker listens itself and the kernel spreads connections: see above
     }
     CompanionServer(options).run()
 

@@ -51,6 +51,8 @@ class Store(SqliteFile):
         # Seat tokens are never revoked, so a token once found keeps its seat: every move and seat
         # read checks one, and this saves the hash and the query.
         self._token_seats: dict[tuple[str, str], int] = {}
+        # A game's rules module id never changes: moves look it up here before taking the write lock.
+        self._games: dict[str, str] = {}
         super().__init__(path)
 
     # -- games and seats ---------------------------------------------------------------------
@@ -192,40 +194,65 @@ class Store(SqliteFile):
                         kind: str) -> dict[str, Any] | None:
         rows = _rows(db, "SELECT seat, kind, result FROM moves WHERE game_id = ? AND action_id = ?",
                              [game_id, action_id])
-        if not rows:
-            return None
-        if rows[0]["seat"] != seat or rows[0]["kind"] != kind:
-            raise IllegalMove(f"action id '{action_id}' was already used for a different request; "
-                              "send a new action id for a new action", None)
-        answer: dict[str, Any] = json.loads(rows[0]["result"])
-        return answer
+        return _earlier(rows[0] if rows else None, seat, action_id, kind)
 
     def apply_move(self, game_id: str, seat: int, version: int, action_id: str,
                    move: Mapping[str, Any]) -> dict[str, Any]:
-        """Check ``move`` against the rules and append it; a retried action_id gets its first answer."""
+        """Check ``move`` against the rules and append it; a retried action_id gets its first answer.
+
+        The rules are applied to the state at ``version`` before the write lock is taken (a state per
+        version never changes), so writers queue only for the checks and the two writes. Inside the
+        lock the order of answers is as it always was: an earlier answer for a retried action id,
+        else 409 if the game has moved on, else the rules' verdict."""
+        prepared = self._prepare_move(game_id, seat, version, move)
+        move_json = _dumps(dict(move))
         with self._write() as db:
-            row = self._game_row(db, game_id, "game, version")
-            earlier = self._earlier_answer(db, game_id, seat, action_id, "move")
+            rows = _rows(db, "SELECT g.game, g.version, m.seat, m.kind, m.result FROM games g"
+                             " LEFT JOIN moves m ON m.game_id = g.id AND m.action_id = ? WHERE g.id = ?",
+                         [action_id, game_id])
+            if not rows:
+                raise NotFound(f"there is no game '{game_id}'")
+            row = rows[0]
+            earlier = _earlier(row if row["kind"] is not None else None, seat, action_id, "move")
             if earlier is not None:
                 return earlier
             current = int(row["version"])
             if version != current:
                 raise Stale(current)
-            rules = rules_for(row["game"])
-            state = self._cached(game_id, current)
-            if state is None:  # the state's JSON is read only when this version is not cached
+            if prepared is None:  # the state at this version was not at hand: read it now
+                rules = rules_for(row["game"])
                 state_json = self._game_row(db, game_id, "state")["state"]
-                state = rules.state_from_json(json.loads(state_json))
-            new_state = rules.apply(state, seat, move)
+                prepared = _applied(rules, rules.state_from_json(json.loads(state_json)), seat, move)
+            if isinstance(prepared, BaseException):
+                raise prepared
+            new_state, new_json = prepared
             seq = current + 1
             answer = {"version": seq, "seq": seq}
             db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
                        " VALUES (?, ?, ?, 'move', ?, NULL, ?, ?, ?)",
-                       [game_id, seq, seat, _dumps(dict(move)), action_id, dumps_compact(answer), _now()])
-            db.execute("UPDATE games SET version = ?, state = ? WHERE id = ?",
-                       [seq, dumps_compact(rules.state_to_json(new_state)), game_id])
+                       [game_id, seq, seat, move_json, action_id, dumps_compact(answer), _now()])
+            db.execute("UPDATE games SET version = ?, state = ? WHERE id = ?", [seq, new_json, game_id])
         self._remember(game_id, seq, new_state)
         return answer
+
+    def _prepare_move(self, game_id: str, seat: int, version: int,
+                      move: Mapping[str, Any]) -> tuple[State, str] | Exception | None:
+        """The rules' verdict on ``move`` at ``version`` (new state and its JSON, or the error to raise),
+        worked out without the write lock; None when the game is not at that version (or not there)."""
+        state = self._cached(game_id, version)
+        game = self._games.get(game_id)
+        if state is None or game is None:
+            rows = _rows(self._db(), "SELECT game, version, state FROM games WHERE id = ?", [game_id])
+            if not rows or int(rows[0]["version"]) != version:
+                return None
+            game = rows[0]["game"]
+            if len(self._games) >= TOKEN_CACHE_SIZE:
+                self._games.clear()  # simplest bound, as for the tokens
+            self._games[game_id] = game
+            if state is None:
+                state = rules_for(game).state_from_json(json.loads(rows[0]["state"]))
+                self._remember(game_id, version, state)
+        return _applied(rules_for(game), state, seat, move)
 
     def undo(self, game_id: str, seat: int, version: int, action_id: str) -> dict[str, Any]:
         """Take back the last live move (only its own seat may); appends an undo entry and replays."""
@@ -309,3 +336,23 @@ class Store(SqliteFile):
             out.append({"seq": e["seq"], "seat": actor, "kind": e["kind"], "move": shown, "text": text,
                         "undone": e["seq"] in undone, "at": e["created"]})
         return out
+
+
+def _earlier(row: Mapping[str, Any] | None, seat: int, action_id: str, kind: str) -> dict[str, Any] | None:
+    """The first answer to a retried action id (its log entry ``row``), None for a new one."""
+    if row is None:
+        return None
+    if row["seat"] != seat or row["kind"] != kind:
+        raise IllegalMove(f"action id '{action_id}' was already used for a different request; "
+                          "send a new action id for a new action", None)
+    answer: dict[str, Any] = json.loads(row["result"])
+    return answer
+
+
+def _applied(rules: Any, state: State, seat: int, move: Mapping[str, Any]) -> tuple[State, str] | Exception:
+    """The state after ``move`` and its JSON, or the exception the rules raised (to be raised later)."""
+    try:
+        new_state = rules.apply(state, seat, move)
+        return new_state, dumps_compact(rules.state_to_json(new_state))
+    except Exception as error:  # an IllegalMove, or a bug: raised in the same place as before
+        return error
