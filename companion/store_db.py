@@ -27,11 +27,6 @@ except ImportError:  # not POSIX: writers queue in SQLite's busy handler alone
     fcntl = None  # type: ignore[assignment]
 
 BUSY_TIMEOUT_SECONDS = 10.0
-#: Write transactions a process commits between two checkpoints of the WAL into the database file
-#: (a move writes about 7 WAL pages, so about as often as SQLite's automatic checkpoint every 1,000
-#: pages, which runs inside the committing writer's transaction: about 3-4 ms with its fsyncs, while
-#: every other writer waits for the write lock).
-CHECKPOINT_EVERY = 100
 WRITER_LOCK_SUFFIX = ".writer-lock"
 
 MIGRATIONS: tuple[tuple[str, str], ...] = (
@@ -151,7 +146,6 @@ class SqliteFile:
         # One writer per process at a time: threads queue here (fair, no sleeping) instead of in
         # SQLite's busy handler, whose back-off sleeps of up to 100 ms make the latency tail long.
         self._write_lock = threading.Lock()
-        self._commits = 0  # write transactions committed by this process (approximately: no lock)
         # ...and one writer across processes: gunicorn's workers queue on an flock of a file beside
         # the database, which the kernel hands over the moment it is free, instead of sleeping in
         # SQLite's busy handler while the lock sits free (measured with bench/bench_api.py, 16
@@ -178,7 +172,6 @@ class SqliteFile:
         if db is None or getattr(self._local, "pid", None) != os.getpid():
             conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
             conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run after the write lock: see _write
             conn.execute("PRAGMA foreign_keys=ON")
             db = sqlite_utils.Database(conn, execute_plugins=False)
             self._local.db, self._local.pid = db, os.getpid()
@@ -223,11 +216,7 @@ class SqliteFile:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite_utils.Database]:
-        """A read-modify-write transaction that holds the write lock from its first statement.
-
-        Every :data:`CHECKPOINT_EVERY` commits, the committing thread copies the WAL into the
-        database file once it has let go of the write lock (a PASSIVE checkpoint waits for nobody and
-        other writers go on meanwhile); closing the last connection checkpoints too, as SQLite does."""
+        """A read-modify-write transaction that holds the write lock from its first statement."""
         db = self._db()
         with self._write_lock, self._across_processes():
             db.conn.execute("BEGIN IMMEDIATE")
@@ -238,9 +227,6 @@ class SqliteFile:
                     db.conn.execute("ROLLBACK")
                 raise
             db.conn.execute("COMMIT")
-        self._commits += 1
-        if self._commits % CHECKPOINT_EVERY == 0:
-            db.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
     @contextmanager
     def _read(self) -> Iterator[sqlite_utils.Database]:
