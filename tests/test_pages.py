@@ -254,13 +254,16 @@ def test_claiming_a_bad_seat_is_refused(app: Flask, client: FlaskClient, seat: s
 # -- table and seat -----------------------------------------------------------------------------
 
 def qr_text(page: str) -> str:
-    """Decode the page's inline SVG QR code (path of unit squares) with zxing."""
+    """Decode the page's inline SVG QR code (a path of one-module-high runs, ``M x y h n v1 h-n z``) with zxing."""
     svg = re.search(r'<svg class="qr".*?</svg>', page, re.S).group(0)
     size = int(re.search(r'viewBox="0 0 (\d+) \d+"', svg).group(1))
+    path = re.search(r' d="([^"]*)"', svg).group(1)
+    runs = re.findall(r"M(\d+) (\d+)h(\d+)v1h-(\d+)z", path)
+    assert "".join(f"M{x} {y}h{n}v1h-{m}z" for x, y, n, m in runs) == path, "the path holds only such runs"
     scale = 8
     image = Image.new("L", (size * scale, size * scale), 255)
-    for x, y in re.findall(r"M(\d+),(\d+)H", svg):
-        image.paste(0, (int(x) * scale, int(y) * scale, (int(x) + 1) * scale, (int(y) + 1) * scale))
+    for x, y, n, _ in runs:
+        image.paste(0, (int(x) * scale, int(y) * scale, (int(x) + int(n)) * scale, (int(y) + 1) * scale))
     found = zxingcpp.read_barcodes(image)
     assert found, "the QR code did not decode"
     return str(found[0].text)

@@ -3,9 +3,12 @@ moves, live updates on other phones, refused moves, and phones that slept or los
 
 from __future__ import annotations
 
+import io
 import re
 from typing import Callable
 
+import zxingcpp
+from PIL import Image
 from playwright.sync_api import BrowserContext, expect
 
 from .conftest import Api, login_seat, screenshot
@@ -27,6 +30,8 @@ def test_three_phones_create_join_play_and_watch_live(new_phone: Callable[[], Br
     expect(ann.get_by_role("heading", level=1)).to_contain_text("Ann")
     assert re.fullmatch(r"[A-HJ-NP-Z2-9]{6}", code)
     assert ann.locator("svg.qr").get_attribute("aria-label") == f"QR code for {server}/j/{code}"
+    drawn = Image.open(io.BytesIO(ann.locator(".qr-box").screenshot()))  # as Chromium draws it on the phone
+    assert [found.text for found in zxingcpp.read_barcodes(drawn)] == [f"{server}/j/{code}"]
 
     table = host.new_page()  # the host also props a tablet in the middle: the table view
     table.goto(f"/g/{game_id}")
