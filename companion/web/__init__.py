@@ -21,6 +21,7 @@ from flask_wtf.csrf import CSRFProtect
 from companion.fast_json import FastJSONProvider
 from companion.store import Store
 
+from .assets import MINIFIERS, minified
 from .errors import register_error_handlers
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -40,11 +41,14 @@ class NoSessionOnApi(SecureCookieSessionInterface):
 
 
 def read_static_files_whole(response: Response) -> Response:
-    """Our CSS and scripts are a few KB: read them whole so they are compressed like pages (a streamed file
-    would be compressed only as a stream, and Flask-Compress's stream wrapper leaves the file to the GC)."""
+    """Our CSS and scripts are a few KB: read them whole so they are minified (:mod:`.assets`) and then
+    compressed like pages (a streamed file would be compressed only as a stream, and Flask-Compress's
+    stream wrapper leaves the file to the GC)."""
     if request.endpoint == "static" and response.status_code == 200 and response.direct_passthrough:
         response.direct_passthrough = False
         response.make_sequence()
+        if response.mimetype in MINIFIERS:
+            response.set_data(minified(response.mimetype, response.get_data()))
     return response
 
 
