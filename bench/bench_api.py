@@ -51,6 +51,7 @@ sys.path.insert(0, str(HERE))
 from figures import Report  # noqa: E402
 from load_client import Connection, Tally, request_bytes, run_open_phase, run_phase  # noqa: E402
 
+from companion.cli import default_workers  # noqa: E402
 from companion.rules import GAMES  # noqa: E402
 from companion.served import running_server  # noqa: E402
 from companion.store import Store  # noqa: E402
@@ -188,7 +189,9 @@ def main() -> None:
     top = counts[-1]
 
     with tempfile.TemporaryDirectory() as tmp:
-        with running_server(Path(tmp), args.serve_arg, secret_key="bench-key") as server:
+        # every worker listens on the port itself (SO_REUSEPORT): start loading once all of them do
+        workers = None if "--workers" in args.serve_arg else default_workers()
+        with running_server(Path(tmp), args.serve_arg, secret_key="bench-key", workers=workers) as server:
             host, port = server.base.removeprefix("http://").split(":")
             store = Store(server.db_path)
             report.heading(f"Companion under load: companion serve {' '.join(args.serve_arg) or '(defaults)'}, "
