@@ -4,8 +4,10 @@
 
 Renders each page the way a phone first opens it (home, table, seat, card, rules search) through
 the real app in this process, with a temporary database; every game in the rules registry gets a
-table and a seat page in the middle of a game (random legal moves already played), every game in
-the catalog a card page. Weight = the HTML plus every local asset it loads (CSS, scripts, icon),
+table and a seat page in the middle of a 3-player game (random legal moves already played), and with
+the most players it allows the first seat page (before any move: a deal lists the whole deck) and
+the table page once a random game has ended (every breakdown shown); every game in the catalog a
+card page. Weight = the HTML plus every local asset it loads (CSS, scripts, icon),
 uncompressed, as on a first visit. Every URL a page or its assets would load must be this server's
 (relative or same host); ``Content-Security-Policy`` must say ``default-src 'self'`` as well.
 """
@@ -37,6 +39,7 @@ from companion.web.pages import token_cookie  # noqa: E402
 PAGE_TARGET_KB = 60.0
 HOST = "http://localhost"
 MOVES_BEFORE_LOOKING = 60
+MOVES_TO_THE_END = 2000  # a random game ends well before (or stops where no move is offered)
 #: (tag, attribute) pairs that make a browser fetch something when the page loads.
 LOADING = {("script", "src"), ("link", "href"), ("img", "src"), ("img", "srcset"), ("source", "src"),
            ("source", "srcset"), ("iframe", "src"), ("video", "src"), ("video", "poster"), ("audio", "src"),
@@ -79,10 +82,10 @@ def wire_bytes(client: Any, url: str) -> int:
     return size
 
 
-def play_some_moves(app: object, game_id: str, rules: object, seed: int) -> None:
+def play_some_moves(app: object, game_id: str, rules: object, seed: int, moves: int = MOVES_BEFORE_LOOKING) -> None:
     store = app.extensions["store"]  # type: ignore[attr-defined]
     rng = random.Random(seed)
-    for _ in range(MOVES_BEFORE_LOOKING):
+    for _ in range(moves):
         version, state = store.current(game_id)
         seats = range(len(rules.view(state, None)["players"]))  # type: ignore[attr-defined]
         offered = [(s, m) for s in seats if (m := rules.random_legal_move(state, s, rng)) is not None]  # type: ignore[attr-defined]
@@ -104,11 +107,17 @@ def main() -> None:
         client = app.test_client()
         pages: list[tuple[str, str]] = [("home", "/"), ("rules", "/rules"), ("rules search", "/rules?q=summon")]
         for game, rules in sorted(GAMES.items()):
-            players = [f"Player {i + 1}" for i in range(max(rules.MIN_PLAYERS, min(3, rules.MAX_PLAYERS)))]
-            created = client.post("/api/games", json={"game": game, "players": players, "options": {}}).get_json()
-            play_some_moves(app, created["id"], rules, seed=len(pages))
-            client.set_cookie(token_cookie(created["id"], 0), created["seats"][0]["token"], domain="localhost")
-            pages += [(f"{game} table", f"/g/{created['id']}"), (f"{game} seat", f"/g/{created['id']}/seat/0")]
+            # mid-game with 3 players; then the most players: the first seat page (a deal lists the whole
+            # deck) and the table once the game is over (every score's breakdown)
+            for count, moves, kinds in ((max(rules.MIN_PLAYERS, min(3, rules.MAX_PLAYERS)), MOVES_BEFORE_LOOKING, ("table", "seat")),
+                                        (rules.MAX_PLAYERS, 0, ("seat",)), (rules.MAX_PLAYERS, MOVES_TO_THE_END, ("table",))):
+                players = [f"Player number {i + 1}" for i in range(count)]
+                created = client.post("/api/games", json={"game": game, "players": players, "options": {}}).get_json()
+                play_some_moves(app, created["id"], rules, seed=len(pages), moves=moves)
+                client.set_cookie(token_cookie(created["id"], 0), created["seats"][0]["token"], domain="localhost")
+                when = "" if moves == MOVES_BEFORE_LOOKING else f", {count} players, " + ("at the start" if not moves else "at the end")
+                pages += [(f"{game} {kind}{when}", f"/g/{created['id']}" + ("/seat/0" if kind == "seat" else ""))
+                          for kind in kinds]
         for game in CATALOG_GAMES:
             pages.append((f"{game} rules", f"/rules/{game}"))
             cards = getattr(content(game), "cards", ())

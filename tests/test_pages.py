@@ -17,6 +17,7 @@ from PIL import Image
 
 from cardgen.catalog import GAMES, content
 from companion.rules import fillory, rules_for
+from companion.rules.base import Outcome
 from companion.store import Store
 from companion.web.card_facts import ability_segments, card_rules, named_by
 from companion.web.pages import token_cookie
@@ -540,3 +541,22 @@ def test_pages_and_assets_travel_compressed_but_the_json_api_does_not(client: Fl
     created = client.post("/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]},
                           headers={"Accept-Encoding": "gzip, deflate"})
     assert "Content-Encoding" not in created.headers and created.get_json()["id"]
+
+
+def test_pages_are_sent_without_the_templates_indentation(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app)
+    table = client.get(f"/g/{game['id']}").get_data(as_text=True)
+    seat = seat_page(client, game, 0)  # the deal: every card to pick from
+    for page in (table, seat, client.get("/").get_data(as_text=True)):
+        assert "\n" in page and not re.search(r"\n[ \t]", page)
+    assert seat.count('name="card"') >= 90 and len(seat) < 30_000  # was 38 KB with the indentation
+
+
+def test_a_finished_game_invites_nobody(app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = new_game(app)
+    sit(client, game, 0)
+    assert "Join this game" in shown(client.get(f"/g/{game['id']}")) and 'class="qr"' in seat_page(client, game, 0)
+    rules = rules_for("fillory")
+    monkeypatch.setattr(rules, "outcome", lambda state: Outcome(over=True, winner=0, winners=(0,), reason="Ann won"))
+    assert "Join this game" not in shown(client.get(f"/g/{game['id']}"))
+    assert 'class="qr"' not in seat_page(client, game, 0)

@@ -170,7 +170,7 @@ def test_a_full_location_and_the_winner_with_the_breakdown(app: Flask, client: F
     play(app, game, 2, {"type": "end_game"})
     page = shown(client.get(f"/g/{game['id']}"))
     assert "Full: 3 Control tokens, no more Magic." in page
-    assert "Waiting for the base-game points of\n    Ann, Ben, Cat." in page
+    assert "Waiting for the base-game points of\nAnn, Ben, Cat." in page  # the indentation taken out
     play(app, game, 0, {"type": "base_points", "points": 49})
     play(app, game, 1, {"type": "base_points", "points": 47})
     play(app, game, 2, {"type": "base_points", "points": 12})

@@ -102,8 +102,16 @@ def join_link(join_code: str) -> str:
     return request.host_url.rstrip("/") + url_for("pages.join_code", code=join_code)
 
 
+#: A line break and the indentation after it (ASCII white space only: a no-break space is text).
+_INDENT = re.compile(rb"\n[ \t\r\n]+")
+
+
 @bp.after_request
 def page_headers(response: Response) -> Response:
+    """Security headers on every page, and the templates' indentation taken out of its HTML (no page
+    holds a ``pre`` or ``textarea``): a seat page listing the whole deck is a quarter lighter."""
+    if response.mimetype == "text/html" and not response.direct_passthrough and not response.is_streamed:
+        response.set_data(_INDENT.sub(b"\n", response.get_data()))
     response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "same-origin")
@@ -246,7 +254,9 @@ def game_context(game_id: str, viewer: int | None) -> dict[str, Any]:
     scores = {row["seat"]: row for row in rules.score(state)}
     # a game that can never change again (only some games can reach one; see fillory.stalled)
     stalled = bool(getattr(rules, "stalled", lambda _state: False)(state))
+    finished = stalled or rules.outcome(state).over
     return dict(game_id=game_id, info=info, version=version, view=view, scores=scores, rules=rules, stalled=stalled,
+                finished=finished,
                 game_pages=pages_for(info["game"]), state=state,
                 log=log, cards=cards_by_id(info["game"]), catalog=content(info["game"]), viewer=viewer,
                 names={p["seat"]: p["name"] for p in view["players"]}, title=rules.TITLE,
@@ -264,7 +274,8 @@ def table_context(game_id: str) -> dict[str, Any]:
     context = game_context(game_id, None)
     context["log"] = list(reversed(context["log"]))[:LOG_LINES_TABLE]
     context["held"] = seats_held(game_id, len(context["info"]["players"]))
-    context["qr"] = join_qr_svg(context["info"]["join_code"])
+    if not context["finished"]:  # nobody joins a game that is over
+        context["qr"] = join_qr_svg(context["info"]["join_code"])
     return context
 
 
@@ -290,7 +301,7 @@ def seat_context(game_id: str, seat: int) -> tuple[dict[str, Any], str]:
     context.update(me=context["view"]["players"][seat], seat=seat)
     context.update(context["game_pages"].seat_extras(context))
     context.update(log=list(reversed(context["log"]))[:LOG_LINES_SEAT],
-                   show_invite=context["game_pages"].show_invite(context))
+                   show_invite=not context["finished"] and context["game_pages"].show_invite(context))
     if context["show_invite"]:
         context["qr"] = join_qr_svg(info["join_code"])
     return context, token

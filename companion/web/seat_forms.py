@@ -27,10 +27,6 @@ class CardChoice:
     where: str  # e.g. "neutral zone", "Ben's zone", "your hand", "deck or a hand"
     reason: str = ""  # e.g. "Student" when an ability names a trait
 
-    @property
-    def search_text(self) -> str:
-        return " ".join((self.name, *self.traits, self.where)).casefold()
-
 
 @dataclass(frozen=True)
 class TrickCombo:

@@ -151,6 +151,9 @@
     const query = input.value.trim().toLocaleLowerCase();
     let shown = 0;
     picker.querySelectorAll(".pick").forEach((label) => {
+      if (label.dataset.search === undefined) {  // the words shown: name, traits, place (read once)
+        label.dataset.search = label.textContent.replace(/\s+/g, " ").toLocaleLowerCase();
+      }
       const match = !query || label.dataset.search.includes(query) || label.querySelector("input").checked;
       label.hidden = !match;
       if (match) shown += 1;

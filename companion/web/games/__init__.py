@@ -11,15 +11,10 @@ To add a game's pages: write ``games/<game>.py`` with a ``PAGES = GamePages(...)
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
-
-_INDENT = re.compile(r"\n\s+")
-
 
 class NewGameFormError(ValueError):
     """A new-game form the player must correct; the message is a sentence shown above the form."""
@@ -31,12 +26,6 @@ def no_options(form: MultiDict[str, str], names: list[str]) -> dict[str, Any]:
 
 def no_seat_extras(context: Mapping[str, Any]) -> dict[str, Any]:
     return {}
-
-
-def compact(html: Markup) -> Markup:
-    """Rendered markup without the templates' indentation (the games' pages hold no pre or textarea): a
-    page part wrapped in ``{% set part %}…{% endset %}{{ x.compact(part) }}`` weighs less on the wire."""
-    return Markup(_INDENT.sub("\n", str(html)))
 
 
 def invite_while_seats_free(context: Mapping[str, Any]) -> bool:
@@ -87,4 +76,4 @@ def pages_for(game: str) -> GamePages:
     return PAGES.get(game, GENERIC)
 
 
-__all__ = ["GENERIC", "GamePages", "NewGameFormError", "PAGES", "compact", "pages_for"]
+__all__ = ["GENERIC", "GamePages", "NewGameFormError", "PAGES", "pages_for"]

@@ -24,7 +24,7 @@ from cardgen.catalog.jsmn import JsmnContent
 from companion.rules.jsmn_magic import hand_discards, has_connexion
 from companion.web.seat_forms import last_own_move
 
-from . import GamePages, NewGameFormError, compact
+from . import GamePages, NewGameFormError
 
 GAME: JsmnContent = content("jsmn")
 #: A glyph per element, shown beside its word (never alone).
@@ -311,5 +311,5 @@ PAGES = GamePages(
            "invitations": INVITATIONS, "introductions": INTRODUCTIONS, "marseilles": MARSEILLES,
            "action_name": action_name,
            "feat_needs": feat_needs, "place_text": place_text, "verdict": verdict, "difficulties": DIFFICULTIES,
-           "spell_fields": SPELL_FIELDS, "steps": STEPS, "game": GAME, "compact": compact},
+           "spell_fields": SPELL_FIELDS, "steps": STEPS, "game": GAME}
 )

@@ -22,7 +22,7 @@ from cardgen.catalog.mandragora import WHITE, MandragoraContent
 from companion.rules.mandragora_score import PlayerTally, final_scores
 from companion.web.seat_forms import last_own_move
 
-from . import GamePages, NewGameFormError, compact
+from . import GamePages, NewGameFormError
 
 GAME: MandragoraContent = content("mandragora")
 MANDRAKE = "mandrake"
@@ -339,6 +339,5 @@ PAGES = GamePages(
     seat_extras=seat_extras,
     playable=True,
     extra={"table_facts": table_facts, "colours": COLOURS, "marker_text": MARKER_TEXT, "scroll_label": scroll_label,
-           "book_label": book_label, "colour_of": colour_of, "colour_chips": colour_chips, "game": GAME,
-           "compact": compact},
+           "book_label": book_label, "colour_of": colour_of, "colour_chips": colour_chips, "game": GAME}
 )
