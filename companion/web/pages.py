@@ -71,6 +71,9 @@ def join_qr_svg(join_code: str) -> Markup:
     return qr_svg(join_link(join_code))
 
 
+_DARK_RUN = re.compile("1+")
+
+
 @lru_cache(maxsize=256)
 def qr_svg(link: str) -> Markup:
     """A QR code as one SVG path (sized by CSS), labelled with what it encodes; cached per link.
@@ -82,17 +85,8 @@ def qr_svg(link: str) -> Markup:
     code.add_data(link)
     code.make(fit=True)
     matrix = code.get_matrix()
-    runs = []
-    for y, row in enumerate(matrix):
-        x = 0
-        while x < len(row):
-            if row[x]:
-                start = x
-                while x < len(row) and row[x]:
-                    x += 1
-                runs.append(f"M{start} {y}h{x - start}v1h-{x - start}z")
-            else:
-                x += 1
+    runs = [f"M{run.start()} {y}h{len(run[0])}v1h-{len(run[0])}z" for y, row in enumerate(matrix)
+            for run in _DARK_RUN.finditer("".join("1" if dark else "0" for dark in row))]
     size = len(matrix)
     return Markup(f'<svg class="qr" role="img" aria-label="QR code for {escape(link)}" viewBox="0 0 {size} {size}" '
                   f'xmlns="http://www.w3.org/2000/svg" shape-rendering="crispEdges"><path d="{"".join(runs)}"/></svg>')
