@@ -18,11 +18,11 @@ from flask_compress import Compress
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFProtect
 
-from companion.fast_json import FastJSONProvider
 from companion.store import Store
 
 from .assets import MINIFIERS, minified
 from .errors import register_error_handlers
+from .json_provider import FastJSONProvider
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = REPO_ROOT / "templates"
