@@ -91,6 +91,13 @@ class Tally:
     def rate(self) -> float:
         return self.ok / self.elapsed if self.elapsed else 0.0
 
+    def record(self, status: int, body: bytes, seconds: float, expected: Callable[[int], bool]) -> None:
+        """One answer: its latency and status, and its first words if it was not expected (five at most)."""
+        self.latencies.append(seconds)
+        self.statuses[status] = self.statuses.get(status, 0) + 1
+        if not expected(status) and len(self.failures) < 5:
+            self.failures.append(f"{status}: {body[:200].decode('utf-8', 'replace')}")
+
     def percentile_ms(self, share: float) -> float:
         if not self.latencies:
             return float("nan")
@@ -102,15 +109,30 @@ Work = Callable[[], Iterator[bytes]]
 
 
 @dataclass
-class _Looping:
-    """One connection of a closed-loop phase: its socket, its requests and the one in flight."""
+class _Slot:
+    """One connection of a phase: its socket, what it has read, its requests and the one in flight."""
 
     index: int
     requests: Iterator[bytes]
     sock: socket.socket | None = None
     buffer: bytes = b""
     pending: bytes | None = None        # the request in flight
-    began: float = 0.0                  # when it was sent
+
+    def answer(self, chunk: bytes) -> tuple[int, bytes, bool] | None:
+        """Add what was read; the whole answer (status, body, the server closes) once it is in."""
+        self.buffer += chunk
+        parsed = _parse_response(self.buffer)
+        if parsed is None:
+            return None
+        status, body, self.buffer, closing = parsed
+        return status, body, closing
+
+
+@dataclass
+class _Looping(_Slot):
+    """A connection of a closed-loop phase: it sends its next request as soon as the last is answered."""
+
+    began: float = 0.0                  # when the request in flight was sent
     retried: bool = False               # it was sent again on a new connection already
 
 
@@ -202,15 +224,11 @@ def run_phase(host: str, port: int, requests_per_connection: list[Work], seconds
                     drop(loop)
                     in_flight -= 1
                 continue
-            loop.buffer += chunk
-            parsed = _parse_response(loop.buffer)
-            if parsed is None:
+            whole = loop.answer(chunk)
+            if whole is None:
                 continue
-            status, body, loop.buffer, closing = parsed
-            tally.latencies.append(clock() - loop.began)
-            tally.statuses[status] = tally.statuses.get(status, 0) + 1
-            if not expected(status) and len(tally.failures) < 5:
-                tally.failures.append(f"{status}: {body[:200].decode('utf-8', 'replace')}")
+            status, body, closing = whole
+            tally.record(status, body, clock() - loop.began, expected)
             loop.pending = None
             if closing:
                 drop(loop)
@@ -251,15 +269,10 @@ def _parse_response(buffer: bytes) -> tuple[int, bytes, bytes, bool] | None:
 
 
 @dataclass
-class _Scheduled:
-    """One connection of the open-loop phase: its socket, its requests and its timetable."""
+class _Scheduled(_Slot):
+    """A connection of the open-loop phase: it sends each request when its timetable says."""
 
-    index: int
-    requests: Iterator[bytes]
-    sock: socket.socket | None = None
-    buffer: bytes = b""
     sent: int = 0                       # requests taken from ``requests`` so far
-    pending: bytes | None = None        # the request in flight
     intended: float = 0.0               # when the request in flight was due
 
 
@@ -344,16 +357,11 @@ def run_open_phase(host: str, port: int, requests_per_connection: list[Work], se
             if not chunk:
                 reconnect(connection)
                 continue
-            connection.buffer += chunk
-            parsed = _parse_response(connection.buffer)
-            if parsed is None:
+            whole = connection.answer(chunk)
+            if whole is None:
                 continue
-            status, body, connection.buffer, closing = parsed
-            finished = clock()
-            tally.latencies.append(finished - connection.intended)
-            tally.statuses[status] = tally.statuses.get(status, 0) + 1
-            if not expected(status) and len(tally.failures) < 5:
-                tally.failures.append(f"{status}: {body[:200].decode('utf-8', 'replace')}")
+            status, body, closing = whole
+            tally.record(status, body, clock() - connection.intended, expected)
             connection.pending = None
             unanswered -= 1
             if closing:
