@@ -34,6 +34,7 @@ from typing import Any
 
 import click
 import qrcode
+from gunicorn import glogging
 from gunicorn.app.base import BaseApplication
 
 DEFAULT_PORT = 8000
@@ -98,6 +99,17 @@ def _check_port_free(host: str, port: int) -> None:
             probe.bind((host, port))
         except OSError as error:
             raise click.ClickException(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+
+
+class CompanionLogger(glogging.Logger):  # type: ignore[misc]  # gunicorn ships no type hints
+    """gunicorn's own logger, except that it says where the server listens: with ``reuse_port`` every
+    worker opens its own socket, so the master's "Listening at" line would name no address."""
+
+    def info(self, msg: str, *args: Any, **kwargs: Any) -> None:
+        if msg == "Listening at: %s (%s)" and args and not args[0]:
+            msg, args = "Listening at: %s (each worker on its own socket, SO_REUSEPORT) (%s)", (
+                ",".join(f"http://{address}" for address in self.cfg.bind), *args[1:])
+        super().info(msg, *args, **kwargs)
 
 
 class CompanionServer(BaseApplication):  # type: ignore[misc]  # gunicorn ships no type hints
@@ -194,6 +206,7 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
         "proc_name": "spellbook-companion",
         "control_socket_disable": True,  # gunicorn 24+ would share one control socket between servers
         "reuse_port": True,  # each worker listens itself and the kernel spreads connections: see above
+        "logger_class": CompanionLogger,
     }
     CompanionServer(options).run()
 
