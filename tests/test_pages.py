@@ -560,3 +560,14 @@ def test_a_finished_game_invites_nobody(app: Flask, client: FlaskClient, monkeyp
     monkeypatch.setattr(rules, "outcome", lambda state: Outcome(over=True, winner=0, winners=(0,), reason="Ann won"))
     assert "Join this game" not in shown(client.get(f"/g/{game['id']}"))
     assert 'class="qr"' not in seat_page(client, game, 0)
+
+
+def test_a_range_of_a_minified_file_is_answered_whole(client: FlaskClient) -> None:
+    whole = client.get("/static/js/live.js")
+    ranged = client.get("/static/js/live.js", headers={"Range": "bytes=0-99"})
+    assert ranged.status_code == 200 and ranged.get_data() == whole.get_data()  # the offsets on disk differ
+    assert "Accept-Ranges" not in whole.headers
+    icon = client.get("/static/favicon.svg", headers={"Range": "bytes=0-9"})
+    assert icon.status_code == 206 and len(icon.get_data()) == 10  # files sent as they are keep their ranges
+    for response in (whole, ranged, icon):
+        response.close()

@@ -7,6 +7,7 @@ variables prefixed ``COMPANION_`` (e.g. ``COMPANION_DATABASE``), then ``test_con
 
 from __future__ import annotations
 
+import mimetypes
 import os
 import secrets
 import time
@@ -49,7 +50,16 @@ def read_static_files_whole(response: Response) -> Response:
         response.make_sequence()
         if response.mimetype in MINIFIERS:
             response.set_data(minified(response.mimetype, response.get_data()))
+            response.headers.pop("Accept-Ranges", None)  # ranges would count the source's bytes
     return response
+
+
+
+def no_ranges_of_minified_files() -> None:
+    """A ``Range`` request for a style sheet or script is answered whole (a server may ignore ``Range``):
+    the byte offsets of the file on disk are not those of the minified copy that is sent."""
+    if request.endpoint == "static" and mimetypes.guess_type(request.path)[0] in MINIFIERS:
+        request.environ.pop("HTTP_RANGE", None)
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -76,6 +86,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.session_interface = NoSessionOnApi()
     Compress(app)
     app.after_request(read_static_files_whole)  # after_request hooks run last-registered first: before Compress
+    app.before_request(no_ranges_of_minified_files)
     app.extensions["store"] = Store(app.config["DATABASE"])
     csrf = CSRFProtect(app)
     register_error_handlers(app)
