@@ -55,17 +55,27 @@ def _flow(canvas: Canvas, size: CardSize, story: list[Flowable]) -> None:
 
 
 @dataclass(frozen=True)
-class SetupFront:
+class _SetupSide:
+    """One side of the setup card: its frame, then its story flowed from the top."""
+
     content: BaronySorceryContent
     style: BaronyStyle
     size: CardSize = CARD_SIZE
 
     def draw(self, canvas: Canvas, bleed_mm: float) -> None:
-        content, s = self.content, _Styles(self.style)
         _frame(canvas, self.size, bleed_mm, self.style)
+        _flow(canvas, self.size, self.story(_Styles(self.style)))
+
+    def story(self, s: _Styles) -> list[Flowable]:
+        raise NotImplementedError
+
+
+class SetupFront(_SetupSide):
+    def story(self, s: _Styles) -> list[Flowable]:
+        content = self.content
         width = pt(self.size.width - 2 * PAD_MM)
         mysterious = ", ".join(f"{n} players: {m}" for n, m in content.mysterious_by_players.items())
-        story: list[Flowable] = [
+        return [
             Paragraph(f"{escape(content.title)}: setup", s.h2),
             Paragraph(f"Build the board as in Barony, {content.tiles_per_player} Territory tiles per player.", s.body),
             Spacer(1, pt(2)), board_table(content, s, width, compact=True), Spacer(1, pt(2)),
@@ -77,29 +87,20 @@ class SetupFront:
             Spacer(1, pt(1.5)),
             Paragraph("<b>First cities:</b> " + escape(content.rule(GAME + "setup.first-cities").text), s.cell),
         ]
-        _flow(canvas, self.size, story)
 
 
-@dataclass(frozen=True)
-class SetupBack:
-    content: BaronySorceryContent
-    style: BaronyStyle
-    size: CardSize = CARD_SIZE
-
-    def draw(self, canvas: Canvas, bleed_mm: float) -> None:
-        content, s = self.content, _Styles(self.style)
-        _frame(canvas, self.size, bleed_mm, self.style)
-        story: list[Flowable] = [Paragraph("Then", s.h2)]
-        for name in ("setup.control", "setup.magic", "setup.spells"):
-            rule = content.rule(GAME + name)
-            story += [Paragraph(f"<b>{escape(short_title(rule.title))}.</b> {escape(rule.text)}", s.cell),
-                      Spacer(1, pt(1.2))]
-        story.append(Paragraph("During the game", s.h2))
-        for rule_id in ids(("explore.reward", "explore.full", "cast.action", "cast.combine", "score.control")):
-            rule = content.rule(rule_id)
-            story += [Paragraph(f"<b>{escape(short_title(rule.title))}.</b> {escape(rule.text)}", s.cell),
-                      Spacer(1, pt(1.2))]
-        _flow(canvas, self.size, story)
+class SetupBack(_SetupSide):
+    def story(self, s: _Styles) -> list[Flowable]:
+        story: list[Flowable] = []
+        for heading, rule_ids in (("Then", ids(("setup.control", "setup.magic", "setup.spells"))),
+                                  ("During the game", ids(("explore.reward", "explore.full", "cast.action",
+                                                           "cast.combine", "score.control")))):
+            story.append(Paragraph(heading, s.h2))
+            for rule_id in rule_ids:
+                rule = self.content.rule(rule_id)
+                story += [Paragraph(f"<b>{escape(short_title(rule.title))}.</b> {escape(rule.text)}", s.cell),
+                          Spacer(1, pt(1.2))]
+        return story
 
 
 def render_setup_card(content: BaronySorceryContent, resolved: ResolvedOptions, path: Path,
