@@ -13,7 +13,7 @@ from typing import Any, Container, Iterable, Mapping
 
 from cardgen.catalog.fillory import AbilityOption
 
-from .fillory_state import CARD_TRAITS, CARDS, CARDS_WITH, GAME, Board, FilloryState, card_id, trait_of
+from .fillory_state import CARDS, CARDS_WITH, GAME, Board, FilloryState, card_id, trait_counts, trait_of
 
 TRICK_CHANCE = 0.4      # how often a random player uses a card trick when one is possible
 SCORE_CHANCE = 0.85     # how often a random player scores when a trait would score
@@ -55,14 +55,8 @@ def _points(counts: Mapping[str, int], done: Container[str]) -> list[dict[str, A
 
 def _seat_trait_points(state: FilloryState, seat: int) -> list[dict[str, Any]]:
     """trait_points for the seat's control zone, counted straight from the state (one pass over the cards)."""
-    zone = f"zone:{seat}"
-    counts: dict[str, int] = {}
-    for traits, place in zip(CARD_TRAITS, state.locations):
-        if place == zone:
-            for trait in traits:
-                counts[trait] = counts.get(trait, 0) + 1
-    done = {trait_of(e.trait, "scored").name for e in state.ledger[seat] if e.kind == "score"}
-    return _points(counts, done)
+    done = {trait_of(trait, "scored").name for trait in state.scored(seat)}
+    return _points(trait_counts(state.locations, f"zone:{seat}"), done)
 
 
 def ability_targets(state: FilloryState, seat: int, option: AbilityOption) -> list[str]:

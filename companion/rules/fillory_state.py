@@ -88,6 +88,16 @@ class FilloryState:
         return {e.trait: e.points for e in self.ledger[seat] if e.kind == "score"}
 
 
+def trait_counts(locations: Iterable[str], place: str) -> dict[str, int]:
+    """How many cards at ``place`` carry each trait, from a state's or board's locations (one pass)."""
+    counts: dict[str, int] = {}
+    for traits, where in zip(CARD_TRAITS, locations):
+        if where == place:
+            for trait in traits:
+                counts[trait] = counts.get(trait, 0) + 1
+    return counts
+
+
 class Board:
     """A mutable working copy of a state while one move is applied; :meth:`freeze` gives the result.
 
@@ -121,7 +131,7 @@ class Board:
 
     def count_with(self, place: str, trait: str) -> int:
         """How many cards at ``place`` have ``trait``."""
-        return sum([trait in traits for traits, loc in zip(CARD_TRAITS, self.locations) if loc == place])
+        return trait_counts(self.locations, place).get(trait, 0)
 
     def move(self, card_id: str, place: str) -> None:
         self.locations[CARD_INDEX[card_id]] = place
