@@ -54,7 +54,6 @@ def read_static_files_whole(response: Response) -> Response:
     return response
 
 
-
 def no_ranges_of_minified_files() -> None:
     """A ``Range`` request for a style sheet or script is answered whole (a server may ignore ``Range``):
     the byte offsets of the file on disk are not those of the minified copy that is sent."""
