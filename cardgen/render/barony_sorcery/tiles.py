@@ -96,10 +96,9 @@ def _cut_outline(canvas: Canvas, geometry: HexGeometry) -> None:
 
 
 @dataclass(frozen=True)
-class TileFront:
-    tile: Tile
-    title: str
-    rewards: tuple[int, ...]
+class _TileSide:
+    """One side of a territory tile: its style, its hexes' geometry, and whether to draw the cut line."""
+
     style: BaronyStyle
     geometry: HexGeometry
     cut_line: bool
@@ -107,6 +106,13 @@ class TileFront:
     @property
     def size(self) -> CardSize:
         return self.geometry.size
+
+
+@dataclass(frozen=True)
+class TileFront(_TileSide):
+    tile: Tile
+    title: str
+    rewards: tuple[int, ...]
 
     def draw(self, canvas: Canvas, bleed_mm: float) -> None:
         g, style = self.geometry, self.style
@@ -174,16 +180,7 @@ class TileFront:
         canvas.drawCentredString(centre[0], centre[1] - f * 0.36, f"{self.title} \u00b7 tile {self.tile.number}")
 
 
-@dataclass(frozen=True)
-class TileBack:
-    style: BaronyStyle
-    geometry: HexGeometry
-    cut_line: bool
-
-    @property
-    def size(self) -> CardSize:
-        return self.geometry.size
-
+class TileBack(_TileSide):
     def draw(self, canvas: Canvas, bleed_mm: float) -> None:
         g, style = self.geometry, self.style
         lines = GOLD if style.back else "#4B2C7F"
@@ -220,7 +217,7 @@ def render_tiles(content: BaronySorceryContent, resolved: ResolvedOptions, path:
     style = style_for(options.ink_saver)
     geometry = HexGeometry(hex_size_of(content, resolved))
     layout = tile_layout(resolved, geometry)
-    fronts = [TileFront(tile, content.title, content.exploration_rewards, style, geometry, options.crop_marks)
+    fronts = [TileFront(style, geometry, options.crop_marks, tile, content.title, content.exploration_rewards)
               for tile in content.tiles]
     back = TileBack(style, geometry, options.crop_marks)
     canvas = new_canvas(path, resolved.paper.width, resolved.paper.height,
