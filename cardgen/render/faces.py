@@ -50,6 +50,18 @@ def fit_font_size(text: str, font: str, max_width: float, largest: float, smalle
     return max(smallest, size)
 
 
+def stacked_lines(canvas: Canvas, lines: list[tuple[str, str]], left: float, bottom: float, width: float,
+                  size: float) -> float:
+    """Small (font, text) lines stacked upwards from ``bottom``, the last lowest, each shrunk (to 3.6 pt
+    at the least) to fit ``width``, in the canvas's fill colour; returns the y above the top line."""
+    y = bottom
+    for font, text in reversed(lines):
+        canvas.setFont(font, fit_font_size(text, font, width, size, 3.6))
+        canvas.drawString(left, y, text)
+        y += size * 1.3
+    return y
+
+
 def wrap(text: str, font: str, size: float, max_width: float) -> list[str]:
     """Greedy word wrap to ``max_width`` points."""
     return simpleSplit(text, font, size, max_width)

@@ -20,7 +20,8 @@ from reportlab.platypus import Paragraph
 from cardgen.catalog.barony_sorcery import BaronySorceryContent, Card
 
 from ..colour import tint
-from ..faces import card_ground, card_scale, draw_card_qr, emblem_back, fit_font_size, tracked_text
+from ..faces import (card_ground, card_scale, draw_card_qr, emblem_back, fit_font_size, stacked_lines,
+                     tracked_text)
 from ..pdf import pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix
@@ -178,12 +179,8 @@ class SpellFront:
         lines = [(SANS_BOLD, f"{self.content.title}"),
                  (SANS, f"spell {self.card.number}/{len(self.content.cards)}"),
                  (SANS, f"cost {self.card.cost} Magic token{'s' if self.card.cost > 1 else ''}")]
-        y = bottom + pt(1.0 * s)
         canvas.setFillColor(self.style.muted)
-        for font, text in reversed(lines):
-            canvas.setFont(font, fit_font_size(text, font, width, small, 3.6))
-            canvas.drawString(text_left, y, text)
-            y += small * 1.3
+        stacked_lines(canvas, lines, text_left, bottom + pt(1.0 * s), width, small)
         return qr_y + qr_size
 
 

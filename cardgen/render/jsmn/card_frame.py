@@ -15,8 +15,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.jsmn import DECKS, Card, JsmnContent
 
-from ..faces import (card_ground, draw_card_qr, draw_paragraph, emblem_back, fit_font_size, tracked_text,
-                     wrapped_paragraph)
+from ..faces import (card_ground, draw_card_qr, draw_paragraph, emblem_back, fit_font_size, stacked_lines,
+                     tracked_text, wrapped_paragraph)
 from ..pdf import draw_reused, pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix
@@ -159,12 +159,8 @@ def draw_footer(canvas: Canvas, box: Box, qr: QrMatrix, lines: list[tuple[str, s
     text_left = box.left if qr_right else qr_x + size + pt(0.8 * s)
     width = (qr_x - pt(0.8 * s) - box.left) if qr_right else box.right - text_left
     small = max(4.2, 5.0 * s)
-    y = box.bottom + pt(0.6 * s)
     canvas.setFillColor(style.muted)
-    for font, text in reversed(lines):
-        canvas.setFont(font, fit_font_size(text, font, width, small, 3.6))
-        canvas.drawString(text_left, y, text)
-        y += small * 1.3
+    y = stacked_lines(canvas, lines, text_left, box.bottom + pt(0.6 * s), width, small)
     return qr_y + size if not qr_right else y
 
 
