@@ -82,7 +82,7 @@ def wire_bytes(client: Any, url: str) -> int:
     return size
 
 
-def play_some_moves(app: object, game_id: str, rules: object, seed: int, moves: int = MOVES_BEFORE_LOOKING) -> None:
+def play_some_moves(app: object, game_id: str, rules: object, seed: int, moves: int) -> None:
     store = app.extensions["store"]  # type: ignore[attr-defined]
     rng = random.Random(seed)
     for _ in range(moves):
@@ -109,13 +109,15 @@ def main() -> None:
         for game, rules in sorted(GAMES.items()):
             # mid-game with 3 players; then the most players: the first seat page (a deal lists the whole
             # deck) and the table once the game is over (every score's breakdown)
-            for count, moves, kinds in ((max(rules.MIN_PLAYERS, min(3, rules.MAX_PLAYERS)), MOVES_BEFORE_LOOKING, ("table", "seat")),
-                                        (rules.MAX_PLAYERS, 0, ("seat",)), (rules.MAX_PLAYERS, MOVES_TO_THE_END, ("table",))):
+            most = rules.MAX_PLAYERS
+            for count, moves, kinds, when in (
+                    (max(rules.MIN_PLAYERS, min(3, most)), MOVES_BEFORE_LOOKING, ("table", "seat"), ""),
+                    (most, 0, ("seat",), f", {most} players, at the start"),
+                    (most, MOVES_TO_THE_END, ("table",), f", {most} players, at the end")):
                 players = [f"Player number {i + 1}" for i in range(count)]
                 created = client.post("/api/games", json={"game": game, "players": players, "options": {}}).get_json()
                 play_some_moves(app, created["id"], rules, seed=len(pages), moves=moves)
                 client.set_cookie(token_cookie(created["id"], 0), created["seats"][0]["token"], domain="localhost")
-                when = "" if moves == MOVES_BEFORE_LOOKING else f", {count} players, " + ("at the start" if not moves else "at the end")
                 pages += [(f"{game} {kind}{when}", f"/g/{created['id']}" + ("/seat/0" if kind == "seat" else ""))
                           for kind in kinds]
         for game in CATALOG_GAMES:
