@@ -7,10 +7,17 @@ process, so the index can never lag behind it, and the app's own database stays 
 Users type words, not FTS syntax: every term is quoted and matched as a prefix ("summ" finds Summon),
 terms joined by dots or dashes become one phrase (``fillory.score.square`` finds that rule), and
 quotes, stars, brackets or words like AND/NEAR are treated as plain text.
+
+Typos are forgiven: a word that begins no word of the index is also searched as the index's nearest
+words (Levenshtein distance through rapidfuzz: one edit for words of 4-5 letters, two from 6 on, as
+a whole word or as a word's beginning), so "banishh" finds Banish; :func:`corrections` says which
+words were used. The rulebooks' own misspellings of names, recorded in the games' data notes
+(``printed`` -> ``used``), are aliases of the entry they name: "Mayakowski" finds Professor Mayakovsky.
 """
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 import sqlite3
@@ -19,6 +26,8 @@ from typing import Any, Iterable
 from urllib.parse import quote
 
 import sqlite_utils
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
 
 from cardgen.catalog import GAMES, content
 
@@ -28,8 +37,21 @@ MAX_QUERY_CHARS = 200
 _MARK_START, _MARK_END = "\x02", "\x03"
 _WORD = re.compile(r"\w+", re.UNICODE)
 
+#: A rulebook misspelling becomes a search alias when it reads like a name (a few words, not a sentence).
+ALIAS_MAX_WORDS = 3
+#: Typo tolerance: words shorter than this are never corrected; the edits allowed by word length.
+MIN_TYPO_LENGTH = 4
+MAX_CORRECTIONS = 3
+
+
+def max_edits(word: str) -> int:
+    return 1 if len(word) < 6 else 2
+
+
 _lock = threading.Lock()
 _index: sqlite_utils.Database | None = None
+#: Every word of the index, sorted, per game (None: all games); built with the index.
+_vocabulary: dict[str | None, list[str]] = {}
 
 
 def _rule_rows(game: str, game_content: Any) -> Iterable[dict[str, Any]]:
@@ -56,36 +78,109 @@ def _card_rows(game: str, game_content: Any) -> Iterable[dict[str, Any]]:
                "body": body, "keywords": " ".join((card.id, *traits)), "url": f"/c/{game}/{card.id}"}
 
 
+def _plain_title(title: str) -> str:
+    """A title as a rulebook would name it: "Blue Spellbook (2)" -> "blue spellbook", "Trick: Heal" -> "heal"."""
+    title = re.sub(r"\s*\([^)]*\)$", "", title)
+    return title.rpartition(": ")[2].strip().casefold()
+
+
+def rulebook_aliases(game_content: Any) -> dict[str, set[str]]:
+    """What the rulebook printed for a name, by the name used instead (case-folded): its data notes'
+    normalised misspellings that read like a name ("Mayakowski" for Professor Mayakovsky)."""
+    aliases: dict[str, set[str]] = {}
+    for note in getattr(game_content, "notes", ()):
+        printed, used = note.printed.strip(), note.used.strip()
+        if (note.action != "normalised" or not _WORD.search(printed) or printed.casefold() == used.casefold()
+                or len(printed.split()) > ALIAS_MAX_WORDS or any(mark in printed for mark in ".:;/")):
+            continue
+        aliases.setdefault(used.casefold(), set()).add(printed)
+    return aliases
+
+
 def build_index(games: Iterable[str] = GAMES) -> sqlite_utils.Database:
     """A fresh in-memory index of the given games' rules and cards."""
     db = sqlite_utils.Database(sqlite3.connect(":memory:", check_same_thread=False), execute_plugins=False)
     rows: list[dict[str, Any]] = []
     for game in games:
         game_content = content(game)
-        rows.extend(_rule_rows(game, game_content))
-        rows.extend(_card_rows(game, game_content))
+        aliases = rulebook_aliases(game_content)
+        for row in (*_rule_rows(game, game_content), *_card_rows(game, game_content)):
+            spelled = aliases.get(_plain_title(row["title"]))
+            if spelled:
+                row["keywords"] = " ".join((row["keywords"], *sorted(spelled)))
+            rows.append(row)
     entries = db.table("entries")
     entries.create({"kind": str, "ref": str, "game": str, "title": str, "body": str, "keywords": str, "url": str})
     entries.insert_all(rows)
-    entries.enable_fts(["title", "body", "keywords"], tokenize="unicode61 remove_diacritics 2", create_triggers=False)
+    entries.enable_fts(["title", "body", "keywords"], tokenize="porter unicode61 remove_diacritics 2", create_triggers=False)
     return db
+
+
+def vocabulary(db: sqlite_utils.Database, game: str | None) -> list[str]:
+    """Every distinct word of the index's entries (of one game, or all), case-folded and sorted."""
+    sql = "SELECT title, body, keywords FROM entries" + (" WHERE game = ?" if game else "")
+    words = {word.casefold() for row in db.execute(sql, [game] if game else []) for text in row
+             for word in _WORD.findall(text)}
+    return sorted(words)
 
 
 def _get_index() -> sqlite_utils.Database:
     global _index
     if _index is None:
         _index = build_index()
+        _vocabulary.clear()
     return _index
 
 
-def fts_query(text: str, *, any_term: bool = False) -> str:
-    """The user's text as a safe FTS5 expression: quoted prefix phrases, ANDed (or ORed)."""
+def _words_of(game: str | None) -> list[str]:
+    if game not in _vocabulary:
+        _vocabulary[game] = vocabulary(_get_index(), game)
+    return _vocabulary[game]
+
+
+def _nearest(word: str, words: list[str]) -> list[str]:
+    """The index words nearest ``word`` (as whole words or as a word's beginning), nearest first; none
+    when some index word already begins with it (then it is not a typo)."""
+    start = bisect.bisect_left(words, word)
+    if start < len(words) and words[start].startswith(word):
+        return []
+    edits = max_edits(word)
+    whole = process.extract(word, words, scorer=Levenshtein.distance, score_cutoff=edits, limit=MAX_CORRECTIONS)
+    if whole:  # nearest whole words first: "banishh" -> banish, not banishe(d) and banishm(ent)
+        best = min(distance for _, distance, _ in whole)
+        return [match for match, distance, _ in whole if distance == best]
+    heads = sorted({candidate[:len(word)] for candidate in words if len(candidate) > len(word)})
+    begun = process.extract(word, heads, scorer=Levenshtein.distance, score_cutoff=edits, limit=MAX_CORRECTIONS)
+    best = min((distance for _, distance, _ in begun), default=0)
+    return [match for match, distance, _ in begun if distance == best]
+
+
+def corrections(text: str, game: str | None = None) -> dict[str, list[str]]:
+    """Each typed word (case-folded) that begins no index word, with the nearest words searched instead."""
+    with _lock:
+        words = _words_of(game)
+    found: dict[str, list[str]] = {}
+    for chunk in text[:MAX_QUERY_CHARS].split():
+        for word in _WORD.findall(chunk.casefold()):
+            if len(word) >= MIN_TYPO_LENGTH and not word.isdigit() and word not in found:
+                nearest = _nearest(word, words)
+                if nearest:
+                    found[word] = nearest
+    return found
+
+
+def fts_query(text: str, *, any_term: bool = False, fixes: dict[str, list[str]] | None = None) -> str:
+    """The user's text as a safe FTS5 expression: quoted prefix phrases, ANDed (or ORed); a one-word
+    phrase with ``fixes`` (from :func:`corrections`) also matches the corrected words."""
     phrases: list[str] = []
     for chunk in text[:MAX_QUERY_CHARS].split():
         words = _WORD.findall(chunk)
-        if words:
-            phrases.append('"' + " ".join(words) + '"*')
-    return (" OR " if any_term else " ").join(phrases)
+        if not words:
+            continue
+        phrase = '"' + " ".join(words) + '"*'
+        nearest = (fixes or {}).get(words[0].casefold(), []) if len(words) == 1 else []
+        phrases.append("(" + " OR ".join([phrase, *('"' + w + '"*' for w in nearest)]) + ")" if nearest else phrase)
+    return (" OR " if any_term else " AND ").join(phrases)
 
 
 def search(q: str, game: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
@@ -100,11 +195,12 @@ def search(q: str, game: str | None = None, limit: int = 20) -> list[dict[str, A
     limit = max(1, min(int(limit), MAX_LIMIT))
     if not fts_query(q):
         return []
+    fixes = corrections(q, game)
     with _lock:
         db = _get_index()
-        rows = _match(db, fts_query(q), game, limit)
+        rows = _match(db, fts_query(q, fixes=fixes), game, limit)
         if not rows:
-            rows = _match(db, fts_query(q, any_term=True), game, limit)
+            rows = _match(db, fts_query(q, any_term=True, fixes=fixes), game, limit)
         exact = _exact(db, q.strip(), game)
     if exact is not None:
         rows = [exact] + [r for r in rows if (r["kind"], r["ref"]) != (exact["kind"], exact["ref"])][:limit - 1]

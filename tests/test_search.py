@@ -7,7 +7,7 @@ import time
 import pytest
 
 from cardgen.catalog import GAMES, content
-from companion.search import MAX_LIMIT, build_index, fts_query, search
+from companion.search import MAX_LIMIT, build_index, corrections, fts_query, rulebook_aliases, search
 
 
 def ids(results: list[dict[str, object]]) -> list[object]:
@@ -53,7 +53,8 @@ def test_fts_syntax_in_queries_never_crashes(hostile: str) -> None:
 
 
 def test_queries_are_quoted_prefix_phrases() -> None:
-    assert fts_query('summ "x" OR (beast') == '"summ"* "x"* "OR"* "beast"*'
+    assert fts_query('summ "x" OR (beast') == '"summ"* AND "x"* AND "OR"* AND "beast"*'
+    assert fts_query("banishh beast", fixes={"banishh": ["banish"]}) == '("banishh"* OR "banish"*) AND "beast"*'
     assert fts_query("fillory.score.square") == '"fillory score square"*'
     assert fts_query("  ") == "" and fts_query("*()") == ""
 
@@ -102,3 +103,42 @@ def test_identical_copies_of_a_card_are_one_result() -> None:
     titles = [r["title"] for r in results if r["kind"] == "card"]
     assert titles.count("Blue Ingredient") == 1 and "Blue Spellbook (2)" in titles, titles
     assert len(titles) == len(set(titles)), titles
+
+
+# -- typos and the rulebooks' own spellings -----------------------------------------------------
+
+def test_a_typo_finds_the_word_meant() -> None:
+    assert corrections("banishh") == {"banishh": ["banish"]}
+    assert "fillory.banish" in ids(search("banishh"))[:3]
+    assert "fillory.banish" in ids(search("bansh", game="fillory"))[:2]  # one letter missing
+    assert "moonstone-knife" in ids(search("banishh the beast", limit=50))
+    assert ids(search("Quenton"))[:1] == ["quentin"]  # a name mistyped
+
+
+def test_words_in_the_index_and_short_words_are_never_corrected() -> None:
+    assert corrections("summon the beast plover") == {}
+    assert corrections("summ") == {}  # a word's beginning is not a typo
+    assert corrections("xqz") == {} and corrections("zzzzqqq") == {}  # too short, or nothing near
+    assert search("zzzzqqq") == []
+
+
+def test_corrections_come_from_the_game_searched() -> None:
+    # "Mandrak" begins words of Mandragora only; searched in Fillory it is nearest to nothing
+    assert corrections("mandrak", game="mandragora") == {}
+    assert all(r["game"] == "fillory" for r in search("banishh", game="fillory"))
+
+
+def test_the_rulebooks_misspellings_are_aliases() -> None:
+    fillory = rulebook_aliases(content("fillory"))
+    assert fillory["professor mayakovsky"] == {"Mayakowski"}
+    assert fillory["creature"] == {"Creatures"} and fillory["josh hoberman"] == {"Josh"}
+    assert rulebook_aliases(content("jsmn"))["vinculus"] == {"Viniculus"}
+    # sentences the data normalised are not names: no alias from them
+    assert not any(len(p.split()) > 3 for spelled in rulebook_aliases(content("mandragora")).values() for p in spelled)
+    assert ids(search("Mayakowski"))[:1] == ["professor-mayakovsky"]
+    assert ids(search("Viniculus"))[:1] == ["vinculus"]
+
+
+def test_plural_and_singular_find_each_other() -> None:
+    creatures = {r["id"] for r in search("creatures", game="fillory", limit=50)}
+    assert {"golem", "djinn", "mercenaries"} <= creatures

@@ -22,7 +22,7 @@ from markupsafe import Markup, escape
 from cardgen.catalog import GAMES, DataError, content
 from companion.rules import GAMES as RULES
 from companion.rules import SetupError, rules_for
-from companion.search import search
+from companion.search import corrections, search
 from companion.store import NotFound, SeatTaken, Store
 from companion.web.games import GamePages, NewGameFormError, pages_for
 from companion.web.card_facts import ability_segments, card_rules, named_by
@@ -361,9 +361,10 @@ def rules_page() -> Response:
     if game is not None and not query:
         return redirect(url_for("pages.game_rules", game=game), 303)
     results = search(query, game) if query else []
+    fixed = corrections(query, game) if query else {}
     books = [(g, content(g).title, len(content(g).rules)) for g in GAMES]
     return make_response(render_template("pages/rules.html", query=query, game=game, games=GAMES, results=results,
-                                         books=books, titles={g: content(g).title for g in GAMES}))
+                                         books=books, titles={g: content(g).title for g in GAMES}, fixed=fixed))
 
 
 @bp.get("/rules/<game>")
