@@ -1,4 +1,5 @@
-"""The README documents every command and its options, every game's move types and both set-up commands."""
+"""The docs document every command and its options, every game's move types and options, and the README
+stays a short on-ramp with both set-up commands and links that lead somewhere."""
 
 from __future__ import annotations
 
@@ -12,7 +13,12 @@ from cardgen.cli import main as cardgen_main
 from companion.cli import main as companion_main
 from companion.rules import GAMES
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parents[1]
+README_PATH = ROOT / "README.md"
+README = README_PATH.read_text(encoding="utf-8")
+DOC_PATHS = [README_PATH, ROOT / "bench" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+ALL_DOCS = "\n".join(p.read_text(encoding="utf-8") for p in DOC_PATHS)
+README_MAX_LINES = 200
 
 
 def _options(group: click.Group, command: str) -> list[str]:
@@ -30,30 +36,66 @@ PROGRAMS = {"cardgen": cardgen_main, "companion": companion_main}  # the console
 
 @pytest.mark.parametrize("program, command", [(program, command) for program, group in PROGRAMS.items()
                                               for command in sorted(group.commands)])  # type: ignore[attr-defined]
-def test_every_cli_option_is_in_the_readme(program: str, command: str) -> None:
+def test_every_cli_option_is_documented(program: str, command: str) -> None:
     group = PROGRAMS[program]
-    assert re.search(rf"\b{program} {re.escape(command)}\b", README), f"README never shows '{program} {command}'"
+    assert re.search(rf"\b{program} {re.escape(command)}\b", ALL_DOCS), f"no doc shows '{program} {command}'"
     options = _options(group, command)
-    missing = [o for o in options if not re.search(re.escape(o) + r"(?![a-z-])", README)]
-    assert not missing, f"README does not mention {command} options: {missing}"
+    missing = [o for o in options if not re.search(re.escape(o) + r"(?![a-z-])", ALL_DOCS)]
+    assert not missing, f"the docs do not mention {program} {command} options: {missing}"
+
+
+def _game_doc(game: str) -> str:
+    path = ROOT / "docs" / "games" / f"{game}.md"
+    assert path.is_file(), f"{game} has no docs/games/{game}.md"
+    return path.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
-def test_every_move_type_is_in_the_readme(game: str) -> None:
-    missing = [m for m in GAMES[game].MOVE_TYPES if f"| `{m}` |" not in README]
-    assert not missing, f"README's move table lacks {missing}"
+def test_every_move_type_is_in_its_games_move_table(game: str) -> None:
+    doc = _game_doc(game)
+    missing = [m for m in GAMES[game].MOVE_TYPES if f"| `{m}` |" not in doc]
+    assert not missing, f"docs/games/{game}.md's move table lacks {missing}"
 
 
-def test_readme_holds_the_two_commands_and_ci_runs_the_test_one() -> None:
-    root = Path(__file__).resolve().parents[1]
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_game_option_is_in_its_games_options_table(game: str) -> None:
+    doc = _game_doc(game)
+    missing = [o for o in GAMES[game].OPTIONS if f"| `{o}` |" not in doc]
+    assert not missing, f"docs/games/{game}.md's options table lacks {missing}"
+
+
+def test_the_readme_is_a_short_on_ramp_with_the_two_commands_and_ci_runs_the_test_one() -> None:
+    lines = README.count("\n")
+    assert lines <= README_MAX_LINES, f"README.md has {lines} lines (at most {README_MAX_LINES}): move detail to docs/"
     assert "scripts/start.sh" in README and "scripts/test.sh" in README
-    assert "scripts/test.sh" in (root / ".ci" / "run").read_text(encoding="utf-8")
+    assert "scripts/test.sh" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     for script in ("start.sh", "test.sh", "setup.sh"):
-        assert (root / "scripts" / script).stat().st_mode & 0o111, f"scripts/{script} is not executable"
+        assert (ROOT / "scripts" / script).stat().st_mode & 0o111, f"scripts/{script} is not executable"
+
+
+def test_the_readme_links_every_game_page() -> None:
+    missing = [game for game in GAMES if f"docs/games/{game}.md" not in README]
+    assert not missing, f"README.md links no page for {missing}"
+
+
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+@pytest.mark.parametrize("doc", DOC_PATHS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_relative_link_points_to_a_file_that_exists(doc: Path) -> None:
+    broken = []
+    for target in LINK.findall(doc.read_text(encoding="utf-8")):
+        if re.match(r"[a-z]+:", target) or target.startswith("#"):
+            continue  # a web address or an anchor in the same page
+        path = target.split("#", 1)[0]
+        if not (doc.parent / path).exists():
+            broken.append(target)
+    assert not broken, f"{doc.relative_to(ROOT)} links to missing files: {broken}"
 
 
 def test_benchmark_command_names_existing_scripts() -> None:
-    root = Path(__file__).resolve().parents[1]
-    assert "bench/run_all.py" in README
-    for script in re.findall(r'\("(bench_\w+\.py)"', (root / "bench" / "run_all.py").read_text(encoding="utf-8")):
-        assert (root / "bench" / script).exists(), script
+    bench_readme = (ROOT / "bench" / "README.md").read_text(encoding="utf-8")
+    assert "bench/run_all.py" in README and "bench/run_all.py" in bench_readme
+    for script in re.findall(r'\("(bench_\w+\.py)"', (ROOT / "bench" / "run_all.py").read_text(encoding="utf-8")):
+        assert (ROOT / "bench" / script).exists(), script
+        assert script in bench_readme, f"bench/README.md does not describe {script}"
