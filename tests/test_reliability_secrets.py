@@ -82,7 +82,7 @@ class SecretModel:
 
 
 def _fillory_places(history: list[Any]) -> dict[str, set[str]]:
-    from companion.rules.fillory_state import CARDS
+    from companion.rules.fillory.state import CARDS
 
     places: dict[str, set[str]] = {card.id: set() for card in CARDS}
     for state in history:
@@ -225,7 +225,7 @@ def jsmn_secrets(history: list[Any], moves: Moves, viewer: int | None) -> set[st
 
 
 def jsmn_twin_swap(history: list[Any], moves: Moves, seat: int) -> dict[str, str] | None:
-    from companion.rules.jsmn_state import FEATS
+    from companion.rules.jsmn.state import FEATS
 
     state = history[-1]
     mentioned = set().union(*(strings_in(move) for _, move in moves)) if moves else set()

@@ -12,8 +12,8 @@ import pytest
 
 from cardgen.catalog import content
 from companion.rules import IllegalMove, Outcome, SetupError, barony_sorcery as barony
-from companion.rules.barony_sorcery_cast import UnknownSpell, check_cast, legal_casts
-from companion.rules.barony_sorcery_state import BaronyState, state_from_json, state_to_json
+from companion.rules.barony_sorcery.cast import UnknownSpell, check_cast, legal_casts
+from companion.rules.barony_sorcery.state import BaronyState, state_from_json, state_to_json
 
 GAME = content("barony-sorcery")
 RULE_IDS = {rule.id for rule in GAME.rules}
@@ -51,7 +51,7 @@ def refused(state: BaronyState, seat: int, move: dict[str, Any]) -> IllegalMove:
 
 def test_every_rule_id_the_module_names_exists() -> None:
     named = set()
-    for path in RULES_DIR.glob("barony_sorcery*.py"):
+    for path in RULES_DIR.glob("*.py"):
         named |= set(re.findall(r'"(barony-sorcery\.[a-z-]+\.[a-z-]+)"', path.read_text(encoding="utf-8")))
     assert named and not named - RULE_IDS, sorted(named - RULE_IDS)
     companion = {"barony-sorcery.companion.turns", "barony-sorcery.companion.end", "barony-sorcery.companion.over"}

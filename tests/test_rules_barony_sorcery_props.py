@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.rules import IllegalMove, barony_sorcery as barony
-from companion.rules.barony_sorcery_state import BaronyState, find_location, state_from_json, state_to_json
+from companion.rules.barony_sorcery.state import BaronyState, find_location, state_from_json, state_to_json
 
 NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve")
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -11,7 +11,7 @@ from typing import Any, Iterable, Mapping
 import pytest
 
 from companion.rules import GAMES, IllegalMove, Outcome, SetupError, fillory
-from companion.rules.fillory_state import CARDS, GAME, FilloryState, LedgerEntry
+from companion.rules.fillory.state import CARDS, GAME, FilloryState, LedgerEntry
 
 PLAYERS = ("Ann", "Ben", "Cy")
 RULES_DIR = Path(fillory.__file__).parent
@@ -322,7 +322,7 @@ def test_unknown_seat_is_refused(seat: Any) -> None:
 
 
 def test_every_rule_id_the_module_raises_exists_and_is_tested() -> None:
-    sources = "".join(p.read_text() for p in RULES_DIR.glob("fillory*.py"))
+    sources = "".join(p.read_text() for p in RULES_DIR.glob("*.py"))
     raised = set(re.findall(r'"(fillory\.[a-z.-]+)"', sources))
     raised |= {f"fillory.trick.{t.name.lower()}" for t in GAME.traits
                if t.trick is not None and t.trick.kind not in ("peek_deck", "extra_action", "gain_vp")}
@@ -711,6 +711,6 @@ def test_json_round_trip_and_bad_state_data() -> None:
 def test_module_is_registered_and_every_move_type_is_documented() -> None:
     assert GAMES["fillory"] is fillory
     assert (fillory.MIN_PLAYERS, fillory.MAX_PLAYERS, fillory.TITLE) == (2, 6, "Magicians of Fillory")
-    from companion.rules.fillory_moves import HANDLERS
+    from companion.rules.fillory.moves import HANDLERS
     assert set(fillory.MOVE_TYPES) == set(HANDLERS)
     assert all(text.endswith(".") and len(text) > 20 for text in fillory.MOVE_TYPES.values())

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.rules import IllegalMove, fillory
-from companion.rules.fillory_play import _seat_trait_points
-from companion.rules.fillory_state import CARDS, GAME, Board, FilloryState, card_id, lookup_card, trait_of
+from companion.rules.fillory.score import seat_trait_points
+from companion.rules.fillory.state import CARDS, GAME, Board, FilloryState, card_id, lookup_card, trait_of
 
 NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Fay")
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -159,7 +159,7 @@ def test_the_fast_counts_agree_with_the_card_by_card_ones(rng: random.Random, pl
         board = Board(state)
         for seat in range(players):
             zone = state.cards_at(f"zone:{seat}")
-            assert _seat_trait_points(state, seat) == fillory.trait_points(zone, state.scored(seat))
+            assert seat_trait_points(state, seat) == fillory.trait_points(zone, state.scored(seat))
             for trait in GAME.traits:
                 assert board.count_with(f"zone:{seat}", trait.name) == sum(
                     1 for c in zone if GAME.card(c).has_trait(trait.name))

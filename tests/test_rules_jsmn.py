@@ -10,7 +10,7 @@ import pytest
 
 from cardgen.catalog import content
 from companion.rules import GAMES, IllegalMove, SetupError, jsmn
-from companion.rules.jsmn_state import FEATS, JsmnState, Turn, magicianship
+from companion.rules.jsmn.state import FEATS, JsmnState, Turn, magicianship
 
 JSMN = content("jsmn")
 RULE_IDS = {r.id for r in JSMN.rules}
@@ -558,7 +558,7 @@ def test_every_refusal_rule_used_by_the_module_exists() -> None:
     import re
     from pathlib import Path
 
-    source = "".join(p.read_text() for p in Path(jsmn.__file__).parent.glob("jsmn*.py"))
+    source = "".join(p.read_text() for p in Path(jsmn.__file__).parent.glob("*.py"))
     used = set(re.findall(r'"(jsmn\.[a-z.-]+)"', source))
     assert used and used <= RULE_IDS, used - RULE_IDS
 
@@ -583,7 +583,7 @@ def test_the_module_docstring_documents_every_view_key() -> None:
 
 
 def test_the_fast_replace_refuses_an_unknown_field() -> None:
-    from companion.rules.jsmn_state import replace as fast_replace
+    from companion.rules.jsmn.state import replace as fast_replace
 
     seat = Turn(seat=1)
     assert fast_replace(seat, moves=2) == Turn(seat=1, moves=2) and seat.moves == 0

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.rules import IllegalMove, jsmn
-from companion.rules.jsmn_state import ELEMENTS, TOKENS_PER_ELEMENT, JsmnState
+from companion.rules.jsmn.state import ELEMENTS, TOKENS_PER_ELEMENT, JsmnState
 
 MOVE_CAP = 3000
 FIELDS = ("type", "feats", "marseilles", "book", "books", "named", "action", "element", "connexion", "to", "card",

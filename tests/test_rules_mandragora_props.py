@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.rules import IllegalMove, mandragora
-from companion.rules.mandragora_state import MandragoraState
+from companion.rules.mandragora.state import MandragoraState
 
 MOVE_CAP = 1500
 FIELDS = ("type", "steps", "scrolls", "book", "ingredients", "power", "spell", "scroll", "to", "from", "shop", "kind",

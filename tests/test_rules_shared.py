@@ -63,7 +63,7 @@ def _mandragora_rearrange(state: Any, viewer: int | None, rng: random.Random) ->
 def _jsmn_rearrange(state: Any, viewer: int | None, rng: random.Random) -> Any:
     """Before the end, change another seat's private ledger: a feat in front of it (or a completed one) for a
     feat nobody holds, and the spells it has played for others: its magicianship changes, its view must not."""
-    from companion.rules.jsmn_state import FEATS, SPELLS
+    from companion.rules.jsmn.state import FEATS, SPELLS
 
     if state.phase == "over":
         return None

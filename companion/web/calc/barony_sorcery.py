@@ -2,7 +2,7 @@
 
 Both answer from the rules module: totals from :func:`companion.rules.barony_sorcery.final_totals`
 (base-game points + 3 VP per Control token, the winner or a shared win), casts from
-:func:`companion.rules.barony_sorcery_cast.check_cast` (the same check the referee uses).
+:func:`companion.rules.barony_sorcery.cast.check_cast` (the same check the referee uses).
 Shape problems (a missing field, a wrong type, a number out of range) answer 400. A name that is no
 spell, two players of the same name, or Control tokens the board cannot hold answer 422 with a
 sentence. An illegal combination is an answer, not an error: 200 with ``legal`` false, the reason
@@ -17,8 +17,8 @@ from flask import Response, jsonify
 from pydantic import Field
 
 from companion.rules.barony_sorcery import MYSTERIOUS_BY_PLAYERS, final_totals
-from companion.rules.barony_sorcery_cast import GAME, UnknownSpell, check_cast, spell_of
-from companion.rules.barony_sorcery_state import MAX_BASE_POINTS, MAX_CONTROLS
+from companion.rules.barony_sorcery.cast import GAME, UnknownSpell, check_cast, spell_of
+from companion.rules.barony_sorcery.state import MAX_BASE_POINTS, MAX_CONTROLS
 from companion.web.api import ApiError, bp, parse_body
 from companion.web.openapi import RequestBody, errors, json_body, request_body
 

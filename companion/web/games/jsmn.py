@@ -21,7 +21,7 @@ from werkzeug.datastructures import MultiDict
 
 from cardgen.catalog import content
 from cardgen.catalog.jsmn import JsmnContent
-from companion.rules.jsmn_magic import hand_discards, has_connexion
+from companion.rules.jsmn.magic import hand_discards, has_connexion
 from companion.web.seat_forms import last_own_move
 
 from . import GamePages, NewGameFormError

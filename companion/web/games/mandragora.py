@@ -19,7 +19,7 @@ from werkzeug.datastructures import MultiDict
 
 from cardgen.catalog import content
 from cardgen.catalog.mandragora import WHITE, MandragoraContent
-from companion.rules.mandragora_score import PlayerTally, final_scores
+from companion.rules.mandragora.score import PlayerTally, final_scores
 from companion.web.seat_forms import last_own_move
 
 from . import GamePages, NewGameFormError

@@ -5,15 +5,15 @@ Night shops lie face down and hands are secret, so the companion tracks the publ
 of each seat, every cast spell, the Curse marker, the countdown) and hidden cards only as counts.
 Each seat may keep a private note of its hand for advice, and reveals the colours left in hand at
 the end. Illegal moves are refused with a sentence and a rule id from ``data/mandragora/rules.toml``.
-It follows the interface in :mod:`companion.rules.base`; the work is split over ``mandragora_*``:
+It follows the interface in :mod:`companion.rules.base`; the work is split over ``companion.rules.mandragora.*``:
 
-- :mod:`.mandragora_state` — the frozen state, the working copy for a move, field readers, JSON
-- :mod:`.mandragora_moves` — ``apply``: turn order, seeking, pending choices, notes, the reckoning
-- :mod:`.mandragora_cast` — casting: spellbook, ingredients, power, spell card, effects
-- :mod:`.mandragora_turns` — the Curse marker, the team option, passing the turn, the countdown
-- :mod:`.mandragora_score` — the final score as a pure function (also the score calculator's)
-- :mod:`.mandragora_play` — advice from the hand note, random legal moves for playouts
-- :mod:`.mandragora_text` — the move log: redaction per viewer and one public line per move
+- :mod:`.state` — the frozen state, the working copy for a move, field readers, JSON
+- :mod:`.moves` — ``apply``: turn order, seeking, pending choices, notes, the reckoning
+- :mod:`.cast` — casting: spellbook, ingredients, power, spell card, effects
+- :mod:`.turns` — the Curse marker, the team option, passing the turn, the countdown
+- :mod:`.score` — the final score as a pure function (also the score calculator's)
+- :mod:`.play` — advice from the hand note, random legal moves for playouts
+- :mod:`.text` — the move log: redaction per viewer and one public line per move
 """
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from .base import Outcome, SetupError, check_options, check_players, check_viewer, first_seat_option
-from .mandragora_moves import MOVE_TYPES, apply, available_colours
-from .mandragora_play import acting_seats, advice, random_legal_move
-from .mandragora_score import PlayerTally, Result, final_scores
-from .mandragora_state import (GAME, GAME_ID, INGREDIENT_COLOURS, ITEMS, MANDRAKE, REMOVED, SHOP_COUNT, SPELL_CARDS,
-                               MandragoraState, state_from_json, state_to_json)
-from .mandragora_text import describe_move, redact_move
+from ..base import Outcome, SetupError, check_options, check_players, check_viewer, first_seat_option
+from .moves import MOVE_TYPES, apply, available_colours
+from .play import acting_seats, advice, random_legal_move
+from .score import PlayerTally, Result, final_scores
+from .state import (GAME, GAME_ID, INGREDIENT_COLOURS, ITEMS, MANDRAKE, REMOVED, SHOP_COUNT, SPELL_CARDS,
+                    MandragoraState, state_from_json, state_to_json)
+from .text import describe_move, redact_move
 
 TITLE: str = GAME.title
 MIN_PLAYERS: int = GAME.min_players

@@ -14,10 +14,10 @@ from typing import Any, Mapping
 
 from cardgen.catalog.mandragora import Spell
 
-from .base import IllegalMove, field
-from .mandragora_state import (BLACK_BOOK, GAME, INGREDIENT_COLOURS, INGREDIENT_COPIES, MANDRAKE, MANDRAKES, Board,
-                               Cast, MandragoraState, scroll_id, seat_field, shop_index)
-from .mandragora_turns import give_scrolls, recompute_curse
+from ..base import IllegalMove, field
+from .state import (BLACK_BOOK, GAME, INGREDIENT_COLOURS, INGREDIENT_COPIES, MANDRAKE, MANDRAKES, Board,
+                    Cast, MandragoraState, scroll_id, seat_field, shop_index)
+from .turns import give_scrolls, recompute_curse
 
 EFFECT_FIELDS: dict[str, tuple[str, ...]] = {
     "banishment": ("scroll",), "transfer": ("scroll", "to"), "substitution": ("from",),

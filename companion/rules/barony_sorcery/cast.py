@@ -17,7 +17,7 @@ from typing import Any, Iterable, Sequence
 from cardgen.catalog import content
 from cardgen.catalog.barony_sorcery import BaronySorceryContent, Spell
 
-from .base import IllegalMove
+from ..base import IllegalMove
 
 GAME_ID = "barony-sorcery"
 GAME: BaronySorceryContent = content(GAME_ID)

@@ -7,12 +7,12 @@ from typing import Any, Mapping
 
 from cardgen.catalog.mandragora import WHITE
 
-from .base import IllegalMove, check_seat, field, move_type
-from .mandragora_cast import cast
-from .mandragora_state import (BLACK_BOOK, COLOUR_COPIES, GAME, HAND_COLOUR_IDS, INGREDIENT_COLOURS, INGREDIENT_COPIES,
-                               ITEMS, MANDRAKE, MANDRAKES, SHOP_COUNT, Board, MandragoraState, scroll_id, seat_field,
-                               shop_index, shop_label)
-from .mandragora_turns import end_turn, give_scrolls, start_countdown_if_deck_empty
+from ..base import IllegalMove, check_seat, field, move_type
+from .cast import cast
+from .state import (BLACK_BOOK, COLOUR_COPIES, GAME, HAND_COLOUR_IDS, INGREDIENT_COLOURS, INGREDIENT_COPIES,
+                    ITEMS, MANDRAKE, MANDRAKES, SHOP_COUNT, Board, MandragoraState, scroll_id, seat_field,
+                    shop_index, shop_label)
+from .turns import end_turn, give_scrolls, start_countdown_if_deck_empty
 
 MOVE_TYPES: dict[str, str] = {
     "seek": "Send the Assistant 1 to 3 shops clockwise (more with Swiftness) and take every card there; "

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .base import IllegalMove, field
-from .jsmn_magic import discard_card, free_feat, gain_prestige, on_turn
-from .jsmn_state import (ACTION_IDS, ELEMENTS, GAME, INVITATIONS, SPELLS, JsmnState, refuse, replace)
+from ..base import IllegalMove, field
+from .magic import discard_card, free_feat, gain_prestige, on_turn
+from .state import (ACTION_IDS, ELEMENTS, GAME, INVITATIONS, SPELLS, JsmnState, refuse, replace)
 
 TIMED_ANY = "any-time"
 

@@ -9,11 +9,11 @@ Magicianship is secret (rule jsmn.magicianship.secret): each seat's ledger — i
 their tokens, completed feats, the spells it has played — shows only in its own view until the game
 ends; logs and other views leave those ids out. Confronting the fairy happens inside ``end_turn`` in
 raven years: only a defeat is announced (the game ends at once, every ledger is revealed). Refusals
-carry a sentence and a rule id from ``data/jsmn/rules.toml``. The work is split over ``jsmn_*``:
-:mod:`.jsmn_state` (state, magicianship, JSON), :mod:`.jsmn_moves` (apply: preparation, actions,
-visits, connexions), :mod:`.jsmn_magic` (magic, books, the end of a turn), :mod:`.jsmn_spells`,
-:mod:`.jsmn_end` (the ranking, shared with the calculator), :mod:`.jsmn_play` (advice, random moves),
-:mod:`.jsmn_text` (the move log).
+carry a sentence and a rule id from ``data/jsmn/rules.toml``. The work is split over ``companion.rules.jsmn.*``:
+:mod:`.state` (state, magicianship, JSON), :mod:`.moves` (apply: preparation, actions,
+visits, connexions), :mod:`.magic` (magic, books, the end of a turn), :mod:`.spells`,
+:mod:`.score` (the ranking, shared with the calculator), :mod:`.play` (advice, random moves),
+:mod:`.text` (the move log).
 
 Phases: ``"setup"`` (each seat reports its 3 starting feats) → ``"preparation"`` (``new_year``) →
 ``"turn"`` (each seat in prestige order) → ``"preparation"`` … → ``"over"`` (a defeat, or 1817 ended).
@@ -60,14 +60,14 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from .base import Outcome, SetupError, check_options, check_players, check_viewer
-from .jsmn_end import Ranking, Standing, rank
-from .jsmn_moves import MOVE_TYPES, apply
-from .jsmn_play import acting_seats, advice, random_legal_move
-from .jsmn_state import (BOOKS, ELEMENTS, FEAT_NEEDS, FEATS, GAME, GAME_ID, LIMITS, MAGICIAN_ORDER, MAGICIANS,
-                         MARSEILLES, NAMED, SPELLS, STUDY, TRACKS, JsmnState, Seat, ledger, magicianship,
-                         state_from_json, state_to_json)
-from .jsmn_text import describe_move, redact_move
+from ..base import Outcome, SetupError, check_options, check_players, check_viewer
+from .moves import MOVE_TYPES, apply
+from .play import acting_seats, advice, random_legal_move
+from .score import Ranking, Standing, rank
+from .state import (BOOKS, ELEMENTS, FEAT_NEEDS, FEATS, GAME, GAME_ID, LIMITS, MAGICIAN_ORDER, MAGICIANS,
+                    MARSEILLES, NAMED, SPELLS, STUDY, TRACKS, JsmnState, Seat, ledger, magicianship,
+                    state_from_json, state_to_json)
+from .text import describe_move, redact_move
 
 TITLE: str = GAME.title
 MIN_PLAYERS: int = GAME.min_players

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Mapping
 
-from .barony_sorcery_cast import check_cast, listing, tokens
-from .barony_sorcery_state import (MAX_BASE_POINTS, MAX_CONTROLS, BaronyState, LOCATION_BY_ID, find_location)
-from .base import IllegalMove, applying, check_seat, field, move_type
+from .cast import check_cast, listing, tokens
+from .state import (MAX_BASE_POINTS, MAX_CONTROLS, BaronyState, LOCATION_BY_ID, find_location)
+from ..base import IllegalMove, applying, check_seat, field, move_type
 
 MOVE_TYPES: dict[str, str] = {
     "explore": "One of your knights reached a Mysterious location: place your Control token and take its Magic tokens.",

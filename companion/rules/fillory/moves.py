@@ -2,7 +2,7 @@
 
 ``apply`` is pure: it copies the state into a :class:`Board`, checks the move against the rules and
 returns a new frozen state, or raises :class:`IllegalMove` with a sentence and a rule id from
-``data/fillory/rules.toml`` (rule None for a malformed move). Card tricks live in fillory_tricks.
+``data/fillory/rules.toml`` (rule None for a malformed move). Card tricks live in fillory.tricks.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from typing import Any, Callable, Mapping
 
 from cardgen.catalog.fillory import AbilityOption
 
-from .base import IllegalMove, applying, check_seat, field, move_type
-from .fillory_state import GAME, STEPS, Board, FilloryState, LedgerEntry, card_id, name, not_at, trait_of
-from .fillory_tricks import apply_trick
+from ..base import IllegalMove, applying, check_seat, field, move_type
+from .state import GAME, STEPS, Board, FilloryState, LedgerEntry, card_id, name, not_at, trait_of
+from .tricks import apply_trick
 
 MOVE_TYPES: dict[str, str] = {
     "draw": "Report the card you drew from the deck into your hand (starting hand, or your draw phase).",

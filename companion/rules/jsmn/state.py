@@ -15,7 +15,7 @@ from typing import Any, Literal, Mapping, TypeVar
 from cardgen.catalog import content
 from cardgen.catalog.jsmn import Book, Feat, Introduction, Invitation, MarseillesCard, NamedConnexion, Spell
 
-from .base import IllegalMove
+from ..base import IllegalMove
 
 GAME_ID = "jsmn"
 GAME = content(GAME_ID)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .base import seat_name
-from .jsmn_state import BOOKS, GAME, INTRODUCTIONS, INVITATIONS, MARSEILLES, NAMED, TRACKS
+from ..base import seat_name
+from .state import BOOKS, GAME, INTRODUCTIONS, INVITATIONS, MARSEILLES, NAMED, TRACKS
 
 HIDDEN_FIELDS: dict[str, tuple[str, ...]] = {
     "magic": ("feat",), "use_book": ("feats",), "street_magic": ("feat",), "place_token": ("feat",),

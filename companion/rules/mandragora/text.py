@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .base import seat_name
-from .mandragora_state import GAME, MANDRAKE
+from ..base import seat_name
+from .state import GAME, MANDRAKE
 
 SECRET_MOVES: tuple[str, ...] = ("note_hand", "reveal_hand")
 

@@ -3,13 +3,14 @@
 Players report on their phones what they did (including which card they drew, so no move needs
 randomness); this module keeps where each of the 110 cards is, the victory points with their causes,
 and refuses illegal moves with a sentence and a rule id from ``data/fillory/rules.toml``.
-It follows the interface in :mod:`companion.rules.base`; the work is split over ``fillory_*`` helpers:
+It follows the interface in :mod:`companion.rules.base`; the work is split over ``companion.rules.fillory.*`` helpers:
 
-- :mod:`.fillory_state` — the frozen state, the working copy for a move, the JSON round trip
-- :mod:`.fillory_moves` — ``apply``: turn steps, draw, play, summon/banish, score, end of turn
-- :mod:`.fillory_tricks` — the card trick phase (one effect per trait with a trick)
-- :mod:`.fillory_play` — trait scores, advice, random legal moves for playouts and benchmarks
-- :mod:`.fillory_text` — the move log: redaction per viewer and one public line per move
+- :mod:`.state` — the frozen state, the working copy for a move, the JSON round trip
+- :mod:`.moves` — ``apply``: turn steps, draw, play, summon/banish, score, end of turn
+- :mod:`.tricks` — the card trick phase (one effect per trait with a trick)
+- :mod:`.score` — what the traits in a control zone score
+- :mod:`.play` — advice, random legal moves for playouts and benchmarks
+- :mod:`.text` — the move log: redaction per viewer and one public line per move
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from .base import Outcome, check_options, check_players, check_viewer, first_seat_option
-from .fillory_moves import MOVE_TYPES, apply
-from .fillory_play import acting_seats, advice, random_legal_move, stalled, trait_points
-from .fillory_state import CARDS, GAME, GAME_ID, FilloryState, state_from_json, state_to_json
-from .fillory_text import describe_move, redact_move
+from ..base import Outcome, check_options, check_players, check_viewer, first_seat_option
+from .moves import MOVE_TYPES, apply
+from .play import acting_seats, advice, random_legal_move, stalled
+from .score import trait_points
+from .state import CARDS, GAME, GAME_ID, FilloryState, state_from_json, state_to_json
+from .text import describe_move, redact_move
 
 TITLE: str = GAME.title
 MIN_PLAYERS: int = GAME.min_players

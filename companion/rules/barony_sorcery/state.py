@@ -13,7 +13,7 @@ from typing import Any, Literal, Mapping
 
 from cardgen.catalog.barony_sorcery import Location
 
-from .barony_sorcery_cast import GAME, GAME_ID, SPELL_ORDER, find_spell
+from .cast import GAME, GAME_ID, SPELL_ORDER, find_spell
 
 Phase = Literal["play", "scoring", "over"]
 PHASES: tuple[str, ...] = ("play", "scoring", "over")

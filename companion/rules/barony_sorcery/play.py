@@ -1,20 +1,17 @@
-"""Barony: Sorcery: "what can I do now?" — advice, random legal moves, and the move log's wording.
+"""Barony: Sorcery: "what can I do now?" — advice and random legal moves.
 
 ``random_legal_move`` drives the property tests and playouts: every move it returns is legal, its
 choices come only from the ``random.Random`` it is given, and it always ends the game (once nobody
 can explore or cast, someone reports the end of the base game, then every seat enters its points).
-Nothing in this game is secret, so ``redact_move`` shows every move to everyone as it was made.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from typing import Any
 
-from .base import seat_name
-from .barony_sorcery_cast import legal_casts, listing, tokens
-from .barony_sorcery_moves import cast_cost_text
-from .barony_sorcery_state import LOCATION_BY_ID, MAX_CONTROLS, BaronyState, find_location
+from .cast import legal_casts, listing, tokens
+from .state import LOCATION_BY_ID, MAX_CONTROLS, BaronyState
 
 CAST_CHANCE = 0.5       # how often a random player casts rather than explores when both are possible
 THRIFTY_CHANCE = 0.85   # how often a random caster picks one of the cheapest single spells rather than any cast
@@ -91,25 +88,3 @@ def random_legal_move(state: BaronyState, seat: int, rng: random.Random) -> dict
         names = [s.name if rng.random() < 0.5 else s.id for s in picked.spells]
         return {"type": "cast", "spells": names}
     return {"type": "explore", "location": rng.choice(places)}
-
-
-def redact_move(move: Mapping[str, Any], actor: int, viewer: int | None) -> dict[str, Any]:
-    """Every move is public in this game: everyone sees it as it was made."""
-    return dict(move)
-
-
-def describe_move(move: Mapping[str, Any], actor: int, names: Sequence[str]) -> str:
-    """One line for the move log, e.g. 'Ann cast Velocity and Teleport (2 Magic tokens).'"""
-    who = seat_name(names, actor)
-    kind = move.get("type")
-    if kind == "explore":
-        found = find_location(move.get("location"))
-        where = f"the {found.name}" if found is not None else "a Mysterious location"
-        return f"{who} explored {where} and placed a Control token."
-    if kind == "cast":
-        return f"{who} cast {cast_cost_text(move.get('spells'))}."
-    if kind == "end_game":
-        return f"{who} reported the end of the base game."
-    if kind == "base_points":
-        return f"{who} entered {move.get('points')} base-game points."
-    return f"{who} made a move."

@@ -1,18 +1,18 @@
 """Jonathan Strange & Mr Norrell ``apply``: starting feats, the year's preparation, choosing an action or
 stilling the waters, visits (moves and engagements) and connexions. Magic, books, spells and the end of
-a turn live in :mod:`.jsmn_magic`. Every refusal names a rule id of ``data/jsmn/rules.toml``.
+a turn live in :mod:`.magic`. Every refusal names a rule id of ``data/jsmn/rules.toml``.
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .base import IllegalMove, check_seat, field, move_type
-from .jsmn_magic import MAGIC_MOVES, draw_spell, free_feat, gain_prestige, on_turn, start_magic, take_book
-from .jsmn_spells import cast_spell
-from .jsmn_state import (ACTION_IDS, BOOKS, CONNEXION_DISCS, CONNEXION_TYPES, ELEMENTS, GAME, INTRODUCTIONS,
-                         INVITATIONS, LIMITS, MAGICIANS, MARSEILLES, NAMED, STUDY, TRACKS, JsmnState, Turn,
-                         refuse, replace)
+from ..base import IllegalMove, check_seat, field, move_type
+from .magic import MAGIC_MOVES, draw_spell, free_feat, gain_prestige, on_turn, start_magic, take_book
+from .spells import cast_spell
+from .state import (ACTION_IDS, BOOKS, CONNEXION_DISCS, CONNEXION_TYPES, ELEMENTS, GAME, INTRODUCTIONS,
+                    INVITATIONS, LIMITS, MAGICIANS, MARSEILLES, NAMED, STUDY, TRACKS, JsmnState, Turn,
+                    refuse, replace)
 
 MOVE_TYPES: dict[str, str] = {
     "starting_feats": "Report the three feats of magic you were dealt at setup (ids; kept private).",

@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable, Literal, Mapping, TypeVar
 from cardgen.catalog import content
 from cardgen.catalog.fillory import Card, FilloryContent, Trait
 
-from .base import IllegalMove
+from ..base import IllegalMove
 
 GAME_ID = "fillory"
 GAME: FilloryContent = content(GAME_ID)

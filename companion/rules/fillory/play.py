@@ -1,4 +1,4 @@
-"""Magicians of Fillory: "what can I do now?" — trait scores, advice for a seat, random legal moves.
+"""Magicians of Fillory: "what can I do now?" — advice for a seat, random legal moves.
 
 ``random_legal_move`` drives property tests and load benchmarks: every move it returns is legal
 (the tests apply each one), and its choices come only from the ``random.Random`` it is given.
@@ -6,21 +6,18 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 import random
-from typing import Any, Container, Iterable, Mapping
+from typing import Any
 
 from cardgen.catalog.fillory import AbilityOption
 
-from .fillory_state import CARDS, CARDS_WITH, GAME, Board, FilloryState, card_id, trait_counts, trait_of
+from .score import seat_trait_points
+from .state import CARDS, CARDS_WITH, GAME, Board, FilloryState, card_id, trait_of
 
 TRICK_CHANCE = 0.4      # how often a random player uses a card trick when one is possible
 SCORE_CHANCE = 0.85     # how often a random player scores when a trait would score
 GREEDY_CHANCE = 0.6     # how often that score is the best one rather than any one
 
-#: The traits that can be scored, in the data's order (the order ties keep in trait_points).
-SCORABLE: tuple[str, ...] = tuple(trait.name for trait in GAME.traits if trait.scorable)
 #: Per card id, its traits that have a card trick.
 TRICK_TRAITS: dict[str, tuple[str, ...]] = {
     card.id: tuple(t for t in card.traits if GAME.trait(t).trick is not None) for card in CARDS}
@@ -33,30 +30,6 @@ def acting_seats(state: FilloryState) -> list[int]:
     if state.phase == "play" and state.turn_seat is not None:
         return [state.turn_seat]
     return []
-
-
-def trait_points(zone_card_ids: Iterable[str], scored_traits: Iterable[str] = ()) -> list[dict[str, Any]]:
-    """What each scorable, not yet scored trait would score for these control-zone cards, best first.
-
-    Cards may be given by id or name, traits by name in any case; an unknown one raises IllegalMove.
-    """
-    cards = {card_id(ref, "zone") for ref in zone_card_ids}
-    done = {trait_of(ref, "scored").name for ref in scored_traits}
-    return _points(Counter(trait for c in cards for trait in GAME.card(c).traits), done)
-
-
-def _points(counts: Mapping[str, int], done: Container[str]) -> list[dict[str, Any]]:
-    """trait_points from the number of zone cards per trait and the traits already scored."""
-    found: list[dict[str, Any]] = [{"trait": trait, "cards": count, "points": count * count}
-                                   for trait in SCORABLE if trait not in done and (count := counts.get(trait, 0))]
-    found.sort(key=lambda entry: -entry["points"])
-    return found
-
-
-def _seat_trait_points(state: FilloryState, seat: int) -> list[dict[str, Any]]:
-    """trait_points for the seat's control zone, counted straight from the state (one pass over the cards)."""
-    done = {trait_of(trait, "scored").name for trait in state.scored(seat)}
-    return _points(trait_counts(state.locations, f"zone:{seat}"), done)
 
 
 def ability_targets(state: FilloryState, seat: int, option: AbilityOption) -> list[str]:
@@ -78,7 +51,7 @@ def _entry(kind: str, text: str, move: dict[str, Any], points: int = 0, **extra:
 def _score_advice(state: FilloryState, seat: int) -> list[dict[str, Any]]:
     return [_entry("score", f"Score {t['trait']}: {t['cards']} card{'s' * (t['cards'] != 1)} for {t['points']} VP.",
                    {"type": "score", "trait": t["trait"]}, t["points"], trait=t["trait"], cards=t["cards"])
-            for t in _seat_trait_points(state, seat)]
+            for t in seat_trait_points(state, seat)]
 
 
 def _end_advice(state: FilloryState, seat: int) -> dict[str, Any]:
@@ -147,7 +120,7 @@ def random_legal_move(state: FilloryState, seat: int, rng: random.Random) -> dic
         if move is not None:
             return move
     if state.step != "end" and rng.random() < SCORE_CHANCE:
-        options = _seat_trait_points(state, seat)
+        options = seat_trait_points(state, seat)
         if options:
             pick = options[0] if rng.random() < GREEDY_CHANCE else rng.choice(options)
             return {"type": "score", "trait": pick["trait"]}
@@ -240,4 +213,4 @@ def stalled(state: FilloryState) -> bool:
     if state.phase != "play" or "deck" in state.locations or "discard" in state.locations:
         return False
     seats = range(len(state.players))
-    return all(not state.count_at(f"hand:{s}") and not _seat_trait_points(state, s) for s in seats)
+    return all(not state.count_at(f"hand:{s}") and not seat_trait_points(state, s) for s in seats)

@@ -15,8 +15,8 @@ from typing import Any, Mapping
 
 from cardgen.catalog.fillory import Trait, TrickEffect
 
-from .base import IllegalMove, field
-from .fillory_state import GAME, Board, LedgerEntry, card_id, name, not_at, rule_for_trick, trait_of
+from ..base import IllegalMove, field
+from .state import GAME, Board, LedgerEntry, card_id, name, not_at, rule_for_trick, trait_of
 
 TRICK_DISCARD = "fillory.trick.discard"
 

@@ -6,8 +6,8 @@ from typing import Any, Mapping, Sequence
 
 from cardgen.catalog.fillory import Trait
 
-from .base import seat_name
-from .fillory_state import GAME, TRAIT_ALIASES, lookup_card
+from ..base import seat_name
+from .state import GAME, TRAIT_ALIASES, lookup_card
 
 #: Per trick effect kind, the move fields that name a card going into the actor's hand (secret).
 SECRET_TRICK_FIELDS: dict[str, tuple[str, ...]] = {

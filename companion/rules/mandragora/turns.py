@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .mandragora_state import CARD, Board, Pending
+from .state import CARD, Board, Pending
 
 
 def recompute_curse(board: Board, causer: int, changed: set[int]) -> None:

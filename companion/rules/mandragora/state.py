@@ -18,7 +18,7 @@ from typing import Any, Literal, Mapping
 from cardgen.catalog import content
 from cardgen.catalog.mandragora import WHITE, Card, MandragoraContent
 
-from .base import IllegalMove
+from ..base import IllegalMove
 
 GAME_ID = "mandragora"
 GAME: MandragoraContent = content(GAME_ID)

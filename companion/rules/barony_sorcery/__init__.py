@@ -33,12 +33,13 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from .barony_sorcery_cast import CATEGORY_NAMES, GAME, GAME_ID, SPELL_ORDER, check_cast, find_spell, listing
-from .barony_sorcery_moves import MOVE_TYPES, apply
-from .barony_sorcery_play import advice, describe_move, open_locations, random_legal_move, redact_move
-from .barony_sorcery_state import (LOCATION_BY_ID, LOCATIONS, MAGIC_TOKENS, MAX_CONTROLS, POINTS_PER_CONTROL, REWARDS,
-                                   SPELLS_IN_PLAY, BaronyState, find_location, state_from_json, state_to_json)
-from .base import Outcome, SetupError, check_options, check_players, check_viewer
+from ..base import Outcome, SetupError, check_options, check_players, check_viewer
+from .cast import CATEGORY_NAMES, GAME, GAME_ID, SPELL_ORDER, check_cast, find_spell, listing
+from .moves import MOVE_TYPES, apply
+from .play import advice, open_locations, random_legal_move
+from .state import (LOCATION_BY_ID, LOCATIONS, MAGIC_TOKENS, MAX_CONTROLS, POINTS_PER_CONTROL, REWARDS,
+                    SPELLS_IN_PLAY, BaronyState, find_location, state_from_json, state_to_json)
+from .text import describe_move, redact_move
 
 TITLE: str = GAME.title
 MIN_PLAYERS: int = GAME.min_players

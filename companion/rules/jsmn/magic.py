@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from .base import IllegalMove, field
-from .jsmn_state import (BOOKS, CONNEXION_DISCS, ELEMENTS, FEATS, FEAT_NEEDS, INTRODUCTIONS, INVITATIONS, LIMITS,
-                         TRACKS, JsmnState, Turn, magicianship, refuse, replace)
+from ..base import IllegalMove, field
+from .state import (BOOKS, CONNEXION_DISCS, ELEMENTS, FEATS, FEAT_NEEDS, INTRODUCTIONS, INVITATIONS, LIMITS,
+                    TRACKS, JsmnState, Turn, magicianship, refuse, replace)
 
 
 def on_turn(state: JsmnState, seat: int) -> Turn:
