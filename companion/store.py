@@ -303,6 +303,28 @@ class Store(SqliteFile):
                 state = rules.apply(state, entry["seat"], json.loads(entry["move"]))
         return state
 
+    def options(self, game_id: str) -> dict[str, Any]:
+        """The options the game was set up with (public: every phone saw them chosen); for a rematch."""
+        options: dict[str, Any] = json.loads(self._game_row(self._db(), game_id, "options")["options"])
+        return options
+
+    def timeline(self, game_id: str) -> list[tuple[int, int | None, State]]:
+        """``(seq, seat, state after it)`` for the start (seq 0, seat None) and each move still standing
+        (undone moves and undo entries left out), in order: a finished game's score over time."""
+        with self._read() as db:
+            row = self._game_row(db, game_id, "game, initial_state")
+            entries = _rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
+                                    [game_id])
+        rules = rules_for(row["game"])
+        undone = {e["undoes"] for e in entries if e["kind"] == "undo"}
+        state = rules.state_from_json(json.loads(row["initial_state"]))
+        steps: list[tuple[int, int | None, State]] = [(0, None, state)]
+        for entry in entries:
+            if entry["kind"] == "move" and entry["seq"] not in undone:
+                state = rules.apply(state, entry["seat"], json.loads(entry["move"]))
+                steps.append((int(entry["seq"]), int(entry["seat"]), state))
+        return steps
+
     # -- the log -----------------------------------------------------------------------------
 
     def log(self, game_id: str, viewer: int | None, since: int = 0) -> list[dict[str, Any]]:

@@ -90,7 +90,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     csrf = CSRFProtect(app)
     register_error_handlers(app)
 
-    from . import api, calc, pages  # imported here: pages may import this package's helpers; calc adds API routes
+    from . import api, calc, pages, results  # noqa: F401  imported here: pages may import this package's helpers; calc adds API routes, results pages routes
 
     csrf.exempt(api.bp)
     app.register_blueprint(api.bp)

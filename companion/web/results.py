@@ -1,0 +1,175 @@
+"""After the game: a result page for every finished game, its exports, and a rematch.
+
+``/g/<id>/result`` shows the totals with their breakdown, who won and why, a score-over-time chart and
+the whole public move log; ``result.json`` is the same as data, ``result.bgstats.json`` the play in BG
+Stats' JSON export format (see docs/results.md for the fields and their limits). Everything comes from
+``view(state, None)``, ``score``, ``outcome`` and the public log: ``score`` is what the table page showed
+to everyone at each version, so the chart (the score after each standing move) tells nothing the table
+did not. ``POST /g/<id>/rematch`` starts a new game of the same kind with the same players and options;
+this phone gets the seats it held in the old one.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from flask import Response, jsonify, make_response, redirect, render_template, request, url_for
+
+from companion.rules import SetupError, rules_for
+from companion.web.chart import Series, score_chart
+from companion.web.errors import error_response
+from companion.web.pages import bp, remember_seat, seats_held, store
+
+#: A fixed namespace: a game's BG Stats ids are derived from its id, so exporting twice gives the same play.
+BGSTATS_NAMESPACE = uuid.UUID("8f3c1a52-4a0e-5d3b-9a57-5be11b00c0de")
+RESULT_FORMAT = "spellbook-table-result"
+RESULT_FORMAT_VERSION = 1
+
+
+class NotOver(Exception):
+    """The game has no result yet."""
+
+
+def is_finished(rules: Any, state: Any) -> bool:
+    return bool(getattr(rules, "stalled", lambda _state: False)(state)) or rules.outcome(state).over
+
+
+def result_data(game_id: str) -> dict[str, Any]:
+    """The finished game as plain data (the page, the JSON export and BG Stats' are made from it).
+    Raises NotOver for a game that is not over yet."""
+    info = store().info(game_id)
+    rules = rules_for(info["game"])
+    version, state = store().current(game_id)
+    if not is_finished(rules, state):
+        raise NotOver("The game is not over yet: its result page opens when it ends.")
+    view = rules.view(state, None)
+    outcome = rules.outcome(state)
+    names = [p["name"] for p in view["players"]]
+    scores = {row["seat"]: row for row in rules.score(state)}
+    winners = set(outcome.winners or (() if outcome.winner is None else (outcome.winner,)))
+    players = [{"seat": seat, "name": name, "total": scores.get(seat, {}).get("total", 0),
+                "breakdown": list(scores.get(seat, {}).get("breakdown", [])), "winner": seat in winners}
+               for seat, name in enumerate(names)]
+    order = sorted(players, key=lambda p: (not p["winner"], -p["total"]))
+    for p in players:  # rank 1 for the winners, then by total; equal totals share a rank
+        p["rank"] = 1 + sum(1 for q in order if (not q["winner"], -q["total"]) < (not p["winner"], -p["total"]))
+    steps = store().timeline(game_id)
+    over_time = [{"move": index, "seq": seq, "seat": seat,
+                  "totals": [row["total"] for row in sorted(rules.score(after), key=lambda r: r["seat"])]}
+                 for index, (seq, seat, after) in enumerate(steps)]
+    log = store().log(game_id, None)
+    return {"format": RESULT_FORMAT, "format_version": RESULT_FORMAT_VERSION, "id": game_id, "game": info["game"],
+            "title": rules.TITLE, "version": version, "started": info["created"],
+            "ended": log[-1]["at"] if log else info["created"], "players": players, "ranking": [p["seat"] for p in order],
+            "outcome": {"winners": sorted(winners), "reason": outcome.reason,
+                        "stalled": not outcome.over},
+            "options": store().options(game_id), "score_over_time": over_time,
+            "moves": [{"seq": e["seq"], "seat": e["seat"], "kind": e["kind"], "text": e["text"], "undone": e["undone"],
+                       "at": e["at"], "move": e["move"]} for e in log]}
+
+
+def chart_of(data: dict[str, Any]) -> Any:
+    series = []
+    for p in data["players"]:
+        points: list[tuple[int, int]] = []
+        for step in data["score_over_time"]:
+            total = step["totals"][p["seat"]] if p["seat"] < len(step["totals"]) else 0
+            if not points or points[-1][1] != total or step is data["score_over_time"][-1]:
+                points.append((step["move"], total))
+        series.append(Series(p["name"], tuple(points)))
+    return score_chart(series, title=f"{data['title']}: points after each move")
+
+
+def _minutes(started: str, ended: str) -> int:
+    try:
+        return max(0, round((datetime.fromisoformat(ended) - datetime.fromisoformat(started)).total_seconds() / 60))
+    except ValueError:
+        return 0
+
+
+def bgstats_data(data: dict[str, Any]) -> dict[str, Any]:
+    """The play in the shape of BG Stats' JSON export (``BGStatsExport.json``): one game, its players, one play."""
+    def uid(*parts: Any) -> str:
+        return str(uuid.uuid5(BGSTATS_NAMESPACE, "/".join(str(p) for p in (data["id"], *parts))))
+
+    started = datetime.fromisoformat(data["started"])
+    first = data["options"].get("first_seat") if isinstance(data["options"].get("first_seat"), int) else None
+    return {
+        "games": [{"id": 1, "uuid": str(uuid.uuid5(BGSTATS_NAMESPACE, "game/" + data["game"])), "name": data["title"],
+                   "bggId": 0, "cooperative": False, "highestWins": True, "noPoints": False, "usesTeams": False}],
+        "players": [{"id": p["seat"] + 1, "uuid": uid("player", p["seat"]), "name": p["name"], "isAnonymous": False}
+                    for p in data["players"]],
+        "locations": [],
+        "plays": [{
+            "uuid": uid("play"), "gameRefId": 1, "playDate": started.strftime("%Y-%m-%d %H:%M:%S"),
+            "durationMin": _minutes(data["started"], data["ended"]), "ignored": False, "manualWinner": False,
+            "rounds": 0, "usesTeams": False, "scoringSetting": 0, "rating": 0, "playImages": "[]",
+            "comments": f"{data['outcome']['reason']} (Spellbook Table game {data['id']}, "
+                        f"{len(data['score_over_time']) - 1} moves)",
+            "playerScores": [{"playerRefId": p["seat"] + 1, "score": str(p["total"]), "winner": p["winner"],
+                              "newPlayer": False, "startPlayer": p["seat"] == first, "rank": p["rank"],
+                              "seatOrder": p["seat"] + 1} for p in data["players"]],
+        }],
+    }
+
+
+def _finished_or_page(game_id: str) -> dict[str, Any] | Response:
+    try:
+        return result_data(game_id)
+    except NotOver as exc:
+        return error_response(409, str(exc))
+
+
+@bp.get("/g/<game_id>/result")
+def result(game_id: str) -> Response:
+    data = _finished_or_page(game_id)
+    if isinstance(data, Response):
+        return data
+    held = seats_held(game_id, len(data["players"]))
+    share_url = request.host_url.rstrip("/") + url_for("pages.result", game_id=game_id)
+    page = render_template("pages/result.html", result=data, chart=chart_of(data), held=held, share_url=share_url,
+                           title=f"{data['title']} result", game_id=game_id)
+    return make_response(page)
+
+
+def _download(body: dict[str, Any], filename: str) -> Response:
+    response = jsonify(body)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@bp.get("/g/<game_id>/result.json")
+def result_json(game_id: str) -> Response:
+    data = _finished_or_page(game_id)
+    if isinstance(data, Response):
+        return data
+    return _download(data, f"spellbook-{data['game']}-{game_id}.json")
+
+
+@bp.get("/g/<game_id>/result.bgstats.json")
+def result_bgstats(game_id: str) -> Response:
+    data = _finished_or_page(game_id)
+    if isinstance(data, Response):
+        return data
+    return _download(bgstats_data(data), f"spellbook-{data['game']}-{game_id}.bgstats.json")
+
+
+@bp.post("/g/<game_id>/rematch")
+def rematch(game_id: str) -> Response:
+    """A new game of the same kind, same players in the same seats, same options; this phone keeps its seats."""
+    data = _finished_or_page(game_id)
+    if isinstance(data, Response):
+        return data
+    held = seats_held(game_id, len(data["players"]))
+    try:
+        created = store().create_game(data["game"], [p["name"] for p in data["players"]], data["options"])
+    except SetupError as exc:
+        return error_response(400, f"Cannot start the rematch: {exc}.")
+    if not held:
+        return redirect(url_for("pages.table", game_id=created["id"]), 303)
+    response = redirect(url_for("pages.seat", game_id=created["id"], seat=held[0], created=1), 303)
+    for seat in held:
+        remember_seat(response, created["id"], seat, store().claim_seat(created["id"], seat))
+    return response

@@ -1,0 +1,109 @@
+"""After the game, on a phone at 390×844: the table leads to the result page (totals with their breakdown,
+a score chart told apart without colour, the move log), the exports download, the share link carries no
+secret, and Rematch starts the same players again with this phone in its seat."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any, Callable
+
+from playwright.sync_api import BrowserContext, expect
+
+from companion.rules import rules_for
+
+from .conftest import Api, login_seat, screenshot
+
+
+def finished_fillory_game(api: Api, players: list[str], seed: int) -> tuple[dict[str, Any], int]:
+    """A Fillory game played to its end through the API: Fillory's setup holds no chance, so the same
+    moves replayed here give the server's state, and the rules pick each move. Returns (game, moves)."""
+    rules = rules_for("fillory")
+    game = api.new_game(players)
+    state = rules.setup(players, {"first_seat": 0}, random.Random(0))
+    rng = random.Random(seed)
+    tokens = [seat["token"] for seat in game["seats"]]
+    version = 0
+    while not rules.outcome(state).over and not rules.stalled(state):
+        offered = [(s, m) for s in range(len(players)) if (m := rules.random_legal_move(state, s, rng)) is not None]
+        seat, move = rng.choice(offered)
+        answer = api.http.post(f"{api.base}/api/games/{game['id']}/moves",
+                               headers={"Authorization": f"Bearer {tokens[seat]}"},
+                               json={"version": version, "action_id": f"end-{version}", "move": move}, timeout=5)
+        assert answer.status_code == 200, answer.text
+        version = answer.json()["version"]
+        state = rules.apply(state, seat, move)
+    return game, version
+
+
+def test_a_finished_game_has_a_result_page_with_chart_exports_and_rematch(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str, tmp_path: Path) -> None:
+    game, moves = finished_fillory_game(api, ["Ann", "Ben", "Cat"], seed=14)
+    phone = new_phone()
+    login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
+    page = phone.new_page()
+    page.goto(f"/g/{game['id']}/seat/0")
+    page.locator("#see-result").click()
+    expect(page).to_have_url(f"{server}/g/{game['id']}/result")
+    expect(page.locator("#verdict")).to_contain_text("VP")
+
+    # totals, best first, each with its breakdown open; the winner marked in words
+    totals = page.locator(".result-totals > li")
+    expect(totals).to_have_count(3)
+    assert "winner" in totals.first.inner_text()
+    first_breakdown = totals.first.locator(".breakdown li")
+    assert first_breakdown.count() >= 2 and "Total:" in first_breakdown.last.inner_text()
+
+    # the chart: one line per player, each with its own dash and marker, named at its end
+    chart = page.locator("svg.score-chart")
+    expect(chart).to_be_visible()
+    series = chart.locator("g.series")
+    expect(series).to_have_count(3)
+    dashes = {series.nth(i).locator("path.line").get_attribute("stroke-dasharray") for i in range(3)}
+    shapes = {series.nth(i).get_attribute("data-shape") for i in range(3)}
+    assert len(dashes) == 3 and len(shapes) == 3
+    labels = [t.split()[0] for t in chart.locator("text.end-label").all_text_contents()]
+    assert sorted(labels) == ["Ann", "Ben", "Cat"]
+    box = chart.bounding_box()
+    assert box and box["width"] <= 390 and box["height"] > 150
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390  # nothing wider than the phone
+
+    # the whole move log
+    expect(page.locator(".log li")).to_have_count(moves)
+
+    # share link: this page, nothing secret in it
+    share = page.locator("#share-url").input_value()
+    assert share == f"{server}/g/{game['id']}/result"
+    assert all(seat["token"] not in page.content() for seat in game["seats"])
+    assert game["join_code"] not in page.content()
+    screenshot(page, "result")
+
+    # exports: JSON and BG Stats' format
+    with page.expect_download() as download:
+        page.locator("#export-json").click()
+    path = tmp_path / "result.json"
+    download.value.save_as(path)
+    data = json.loads(path.read_text())
+    shown_totals = {p["name"]: p["total"] for p in data["players"]}
+    assert data["format"] == "spellbook-table-result" and len(data["moves"]) == moves
+    assert data["score_over_time"][-1]["totals"] == [shown_totals[n] for n in ("Ann", "Ben", "Cat")]
+    with page.expect_download() as download:
+        page.locator("#export-bgstats").click()
+    path = tmp_path / "bgstats.json"
+    download.value.save_as(path)
+    bgstats = json.loads(path.read_text())
+    (play,) = bgstats["plays"]
+    names = {p["id"]: p["name"] for p in bgstats["players"]}
+    assert {names[s["playerRefId"]]: int(s["score"]) for s in play["playerScores"]} == shown_totals
+    assert [s["winner"] for s in play["playerScores"]] == [p["winner"] for p in data["players"]]
+    assert bgstats["games"][0]["name"] == "Magicians of Fillory"
+
+    # rematch: a new game, same players, this phone back in Ann's seat
+    page.locator("#rematch").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Ann")
+    new_id = page.url.split("/g/")[1].split("/")[0]
+    assert new_id != game["id"]
+    again = api.http.get(f"{server}/api/games/{new_id}", timeout=5).json()
+    assert again["players"] == ["Ann", "Ben", "Cat"] and again["game"] == "fillory"
+    assert again["version"] == 0

@@ -1,0 +1,146 @@
+"""After the game: the result page, its JSON and BG Stats exports, the rematch, and the chart module."""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.rules import rules_for
+from companion.web.chart import DASHES, MARKERS, Series, nice_step, score_chart, spread_labels, thinned
+from companion.web.pages import token_cookie
+
+
+def play_to_the_end(app: Flask, game: str, players: list[str], seed: int, options: dict[str, Any] | None = None
+                    ) -> dict[str, Any]:
+    store = app.extensions["store"]
+    created = store.create_game(game, players, options or {})
+    rules = rules_for(game)
+    rng = random.Random(seed)
+    while True:
+        version, state = store.current(created["id"])
+        if rules.outcome(state).over or getattr(rules, "stalled", lambda s: False)(state):
+            return created
+        offered = [(s, m) for s in range(len(players)) if (m := rules.random_legal_move(state, s, rng)) is not None]
+        seat, move = rng.choice(offered)
+        store.apply_move(created["id"], seat, version, f"r-{version}", move)
+
+
+def csrf(client: FlaskClient, path: str) -> str:
+    return re.search(r'name="csrf_token" value="([^"]+)"', client.get(path).get_data(as_text=True)).group(1)
+
+
+@pytest.mark.parametrize("game", ["fillory", "mandragora", "barony-sorcery", "jsmn"])
+def test_every_finished_game_has_a_result_page_and_exports(app: Flask, client: FlaskClient, game: str) -> None:
+    created = play_to_the_end(app, game, ["Ann", "Ben", "Cat"], seed=7)
+    store = app.extensions["store"]
+    rules = rules_for(game)
+    _, state = store.current(created["id"])
+    page = html.unescape(client.get(f"/g/{created['id']}/result").get_data(as_text=True))
+    data = client.get(f"/g/{created['id']}/result.json").get_json()
+    scores = {row["seat"]: row for row in rules.score(state)}
+    for p in data["players"]:  # totals and breakdowns are the rules' own
+        assert (p["total"], p["breakdown"]) == (scores[p["seat"]]["total"], scores[p["seat"]]["breakdown"])
+        assert f'id="total-{p["seat"]}"' in page
+    assert data["outcome"]["reason"] == rules.outcome(state).reason and rules.outcome(state).reason in page
+    assert {p["seat"] for p in data["players"] if p["winner"]} == set(data["outcome"]["winners"])
+    assert data["score_over_time"][0]["totals"] == [0] * 3 or game == "barony-sorcery"
+    assert data["score_over_time"][-1]["totals"] == [scores[s]["total"] for s in range(3)]
+    public_log = store.log(created["id"], None)
+    assert [m["text"] for m in data["moves"]] == [e["text"] for e in public_log]
+    assert page.count('<svg class="score-chart"') == 1 and page.count('class="series series-') == 3
+    for token in (seat["token"] for seat in created["seats"]):
+        assert token not in page and token not in json.dumps(data)
+    bgstats = client.get(f"/g/{created['id']}/result.bgstats.json")
+    assert bgstats.headers["Content-Disposition"].endswith('.bgstats.json"')
+    (play,) = bgstats.get_json()["plays"]
+    assert [s["score"] for s in play["playerScores"]] == [str(scores[s]["total"]) for s in range(3)]
+    assert sum(1 for s in play["playerScores"] if s["rank"] == 1) >= 1
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"])
+
+
+def test_an_unfinished_game_has_no_result_yet(app: Flask, client: FlaskClient) -> None:
+    created = app.extensions["store"].create_game("fillory", ["Ann", "Ben"], {})
+    for path in ("result", "result.json", "result.bgstats.json"):
+        answer = client.get(f"/g/{created['id']}/{path}")
+        assert answer.status_code == 409
+        assert "not over yet" in answer.get_data(as_text=True)
+    assert client.get("/g/nosuchgame/result").status_code == 404
+    assert 'id="see-result"' not in client.get(f"/g/{created['id']}").get_data(as_text=True)
+
+
+def test_the_table_links_to_the_result_once_the_game_is_over(app: Flask, client: FlaskClient) -> None:
+    created = play_to_the_end(app, "mandragora", ["Ann", "Ben"], seed=2)
+    assert f'href="/g/{created["id"]}/result"' in client.get(f"/g/{created['id']}").get_data(as_text=True)
+    assert f'href="/g/{created["id"]}/result"' in client.get(f"/g/{created['id']}/live").get_data(as_text=True)
+
+
+def test_exporting_twice_gives_the_same_bgstats_play(app: Flask, client: FlaskClient) -> None:
+    created = play_to_the_end(app, "barony-sorcery", ["Ann", "Ben"], seed=3)
+    first = client.get(f"/g/{created['id']}/result.bgstats.json").get_json()
+    assert client.get(f"/g/{created['id']}/result.bgstats.json").get_json() == first
+    other = play_to_the_end(app, "barony-sorcery", ["Ann", "Ben"], seed=3)
+    assert client.get(f"/g/{other['id']}/result.bgstats.json").get_json()["plays"][0]["uuid"] != first["plays"][0]["uuid"]
+
+
+def test_rematch_starts_the_same_players_and_options_with_this_phone_in_its_seats(app: Flask,
+                                                                                  client: FlaskClient) -> None:
+    created = play_to_the_end(app, "fillory", ["Ann", "Ben", "Cat"], seed=5, options={"first_seat": 2})
+    client.set_cookie(token_cookie(created["id"], 1), created["seats"][1]["token"])
+    token = csrf(client, f"/g/{created['id']}/result")
+    answer = client.post(f"/g/{created['id']}/rematch", data={"csrf_token": token})
+    assert answer.status_code == 303
+    new_id = re.search(r"/g/([0-9a-f]+)/seat/1", answer.headers["Location"]).group(1)
+    store = app.extensions["store"]
+    assert store.info(new_id)["players"] == ["Ann", "Ben", "Cat"] and store.info(new_id)["game"] == "fillory"
+    assert store.options(new_id) == {"first_seat": 2} and store.version(new_id) == 0
+    assert store.info(new_id)["claimed"] == [False, True, False]
+    assert client.get(f"/g/{new_id}/seat/1").status_code == 200  # the cookie was given
+    assert client.post(f"/g/{created['id']}/rematch").status_code == 400  # no CSRF token: refused
+
+
+def test_a_rematch_from_a_phone_without_a_seat_opens_the_new_table(app: Flask, client: FlaskClient) -> None:
+    created = play_to_the_end(app, "mandragora", ["Ann", "Ben"], seed=4)
+    answer = client.post(f"/g/{created['id']}/rematch", data={"csrf_token": csrf(client, f"/g/{created['id']}/result")})
+    assert re.fullmatch(r"/g/[0-9a-f]+", answer.headers["Location"])
+
+
+# -- the chart ----------------------------------------------------------------------------------
+
+def test_nice_steps_and_label_spreading() -> None:
+    assert [nice_step(s) for s in (0, 4, 9, 23, 104, 880)] == [1, 1, 2, 5, 50, 200]
+    assert spread_labels([50, 52, 51], 12, 0, 200) == [50, 74, 62]
+    placed = spread_labels([198, 199, 200], 12, 0, 200)
+    assert max(placed) <= 200 and sorted(placed)[1] - sorted(placed)[0] >= 12
+
+
+def test_thinning_keeps_changes_first_and_last() -> None:
+    points = [(i, i // 3) for i in range(100)]
+    kept = thinned(points, 5)
+    assert len(kept) == 5 and kept[0] == (0, 0) and kept[-1] == (99, 33)
+    assert thinned([(0, 0), (1, 0), (2, 5)], 8) == [(0, 0), (2, 5)]
+
+
+def test_each_line_has_its_own_dash_marker_and_end_label() -> None:
+    lines = [Series(name, ((0, 0), (3, 4 * k), (9, 9 * k))) for k, name in enumerate("ABCDEF", start=1)]
+    svg = str(score_chart(lines, title="Test & chart"))
+    groups = re.findall(r'<g class="series series-(\d)" data-label="(\w)" data-shape="(\w+)"><path class="line" d="[^"]+"'
+                        r'(?: stroke-dasharray="([^"]+)")?', svg)
+    assert [g[1] for g in groups] == list("ABCDEF")
+    assert len({g[2] for g in groups}) == 6 == len({g[3] for g in groups})
+    assert [g[2] for g in groups] == list(MARKERS) and [g[3] for g in groups] == list(DASHES)
+    assert re.findall(r'class="end-label"[^>]*>(\w) (\d+)<', svg) == [(n, str(9 * k)) for k, n in enumerate("ABCDEF", 1)]
+    assert "<title id=\"chart-title\">Test &amp; chart</title>" in svg and "A: 9 at the end" in svg
+
+
+def test_a_long_name_is_cut_at_its_label_and_scores_below_zero_fit() -> None:
+    svg = str(score_chart([Series("Bartholomew <b>", ((0, 0), (4, -3)))], title="t"))
+    assert "Barthol… -3</text>" in svg and "<b>" not in svg and "&lt;b&gt;" in svg  # the whole name in data-label
+    ticks = [int(v) for v in re.findall(r'text-anchor="end">(-?\d+)<', svg)]
+    assert min(ticks) <= -3 and max(ticks) >= 0 and 0 in ticks
