@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from cardgen.catalog.jsmn import JsmnContent
-from cardgen.catalog.jsmn_map import Location
+from cardgen.catalog.jsmn.map import Location
 
 from ..layout import Rect
 from ..print_specs import CardSize

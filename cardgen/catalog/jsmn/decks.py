@@ -1,7 +1,7 @@
 """Jonathan Strange & Mr Norrell loader, part one: the shared field readers and the seven decks.
 
 Each deck file is read into typed cards (one builder per kind), every field checked, and the decks are
-counted against the rulebook's component list. :mod:`cardgen.catalog.jsmn_load` builds the rest.
+counted against the rulebook's component list. :mod:`cardgen.catalog.jsmn.loader` builds the rest.
 """
 
 from __future__ import annotations
@@ -9,13 +9,11 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from .base import Provenance, Reader, read_flag
-from .jsmn_map import EuropeMap
-from .jsmn_types import (BOOK_FORMS, CONNEXION_TYPE_IDS, ELEMENT_IDS, NAMED_EFFECTS, PERSON_KINDS, SPELL_EFFECTS,
-                         SPELL_TIMINGS, Book, Card, Contents, Feat, Introduction, Invitation, Limits,
-                         MagicianshipValues, MarseillesCard, NamedConnexion, Spell, Tracks)
-
-GAME_ID = "jsmn"
+from ..base import Provenance, Reader, read_flag
+from .map import EuropeMap
+from .types import (BOOK_FORMS, CONNEXION_TYPE_IDS, ELEMENT_IDS, GAME_ID, NAMED_EFFECTS, PERSON_KINDS, SPELL_EFFECTS,
+                    SPELL_TIMINGS, Book, Card, Contents, Feat, Introduction, Invitation, Limits, MagicianshipValues,
+                    MarseillesCard, NamedConnexion, Spell, Tracks)
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,47}$")
 DECK_FILES: dict[str, tuple[str, str]] = {  # kind -> (file, record key)

@@ -13,10 +13,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .base import (DataError, DataNote, Problem, Provenance, Reader, check_note_subjects, check_rule_links, load_notes,
-                   load_rules, player_range, read_flag, read_table)
-from .mandragora import (COLOUR_SYMBOLS, EFFECT_KINDS, EFFECTS, GAME_ID, ITEM_KINDS, Card, Colour,
-                         ComponentCounts, MandragoraContent, Removal, ScoringExample, ShopTile, Spell)
+from ..base import (DataError, DataNote, Problem, Provenance, Reader, check_note_subjects, check_rule_links, load_notes,
+                    load_rules, player_range, read_flag, read_table)
+from .content import MandragoraContent
+from .types import (COLOUR_SYMBOLS, EFFECT_KINDS, EFFECTS, GAME_ID, ITEM_KINDS, Card, Colour, ComponentCounts,
+                    Removal, ScoringExample, ShopTile, Spell)
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 COUNT_FIELDS = ("cards", "spells", "items", "cursed_scrolls", "mandrakes", "spellbooks", "ingredients",
@@ -329,7 +330,7 @@ def _check_subjects(reader: Reader, notes: tuple[DataNote, ...], cards: dict[str
                         accepted="a card id, spell:<id>, colour:<id>, shop:<id> or rulebook")
 
 
-def load_mandragora(root: Path) -> MandragoraContent:
+def load(root: Path) -> MandragoraContent:
     """Load and validate a Mandragora data folder; raises DataError listing every problem."""
     game_r = Reader(root, "game.toml")
     game = game_r.load()

@@ -12,7 +12,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .base import Provenance
+from ..base import Provenance
 
 Region = Literal["europe", "city", "london"]
 REGIONS: tuple[str, ...] = ("europe", "city", "london")

@@ -5,28 +5,18 @@ magician boards, the connexion types, the elements, the token counts, rules and 
 (invitations 1..48, introductions 49..96, feats 97..129, spells 130..153, named connexions 154..159,
 books 160..177, cards of Marseilles 178..189); a card's id is its record's id (``private-ball``,
 ``flora-greysteel``, ``teilos-hand``). Game facts and boards are typed objects too; the loader lives in
-:mod:`cardgen.catalog.jsmn_load`, the map's movement rules in :mod:`cardgen.catalog.jsmn_map`.
+:mod:`cardgen.catalog.jsmn.loader`, the map's movement rules in :mod:`cardgen.catalog.jsmn.map`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
-from .base import CardAndRuleLookups, DataNote, RuleEntry, by_id_or_name
-from .jsmn_map import EuropeMap
-from .jsmn_types import (BOOK_FORMS, CONNEXION_TYPE_IDS, DECKS, ELEMENT_IDS, NAMED_EFFECTS, PERSON_KINDS,
-                         SPELL_EFFECTS, SPELL_TIMINGS, UNIQUE_EFFECTS, Action, AnyCard, Book, Card, CardKind, Contents,
-                         ConnexionType, Element, ExampleTurn, Feat, Introduction, Invitation, Limits, Magician,
-                         MagicianshipValues, MarseillesCard, NamedConnexion, Spell, Tracks)
-
-GAME_ID = "jsmn"
-
-__all__ = ["BOOK_FORMS", "CARD_RULES", "CONNEXION_TYPE_IDS", "DECKS", "ELEMENT_IDS", "GAME_ID", "NAMED_EFFECTS",
-           "PERSON_KINDS", "SPELL_EFFECTS", "SPELL_RULES", "SPELL_TIMINGS", "UNIQUE_EFFECTS", "Action", "AnyCard",
-           "Book", "Card", "CardKind", "Contents", "ConnexionType", "Element", "ExampleTurn", "Feat", "Introduction",
-           "Invitation", "JsmnContent", "Limits", "Magician", "MagicianshipValues", "MarseillesCard",
-           "NamedConnexion", "Spell", "Tracks", "load"]
+from ..base import CardAndRuleLookups, DataNote, RuleEntry, by_id_or_name
+from .map import EuropeMap
+from .types import (DECKS, SPELL_TIMINGS, Action, Book, Card, Contents, ConnexionType, Element, ExampleTurn, Feat,
+                    Introduction, Invitation, Limits, Magician, MagicianshipValues, MarseillesCard, NamedConnexion,
+                    Spell, Tracks)
 
 
 @dataclass(frozen=True)
@@ -220,9 +210,3 @@ CARD_RULES: dict[str, tuple[str, ...]] = {
                    "jsmn.year.sequence"),
 }
 SPELL_RULES: dict[str, str] = {"teilos-hand": "jsmn.spell.teilos-hand", "daedaluss-rose": "jsmn.spell.daedaluss-rose"}
-
-
-def load(root: Path) -> JsmnContent:
-    """Load and validate a Jonathan Strange & Mr Norrell data folder; raises DataError listing every problem."""
-    from .jsmn_load import load_jsmn  # the loader imports this module's types
-    return load_jsmn(root)

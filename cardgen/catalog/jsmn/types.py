@@ -8,7 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .base import DataNote, Provenance
+from ..base import DataNote, Provenance
+
+GAME_ID = "jsmn"
 
 ELEMENT_IDS: tuple[str, ...] = ("birds", "hills", "rain", "stones", "trees", "wind")
 CONNEXION_TYPE_IDS: tuple[str, ...] = ("advisor", "man-of-business", "confidant", "street-magician", "pupil",

@@ -13,14 +13,15 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from .base import (DataError, DataNote, Problem, Reader, RuleEntry, check_note_subjects, load_notes, load_rules,
-                   read_flag, read_table)
-from .jsmn import (CARD_RULES, CONNEXION_TYPE_IDS, DECKS, ELEMENT_IDS, GAME_ID, SPELL_RULES, UNIQUE_EFFECTS, Action,
-                   Card, ConnexionType, Contents, Element, ExampleTurn, Introduction, Invitation, JsmnContent, Limits,
-                   Magician, MagicianshipValues, Tracks)
-from .jsmn_load_decks import (DECK_FILES, check_decks, read_choice, read_deck, read_elements, read_ints,
-                              read_number, read_records, required_provenance)
-from .jsmn_map import REGIONS, EuropeMap, Location, MapPath
+from ..base import (DataError, DataNote, Problem, Reader, RuleEntry, check_note_subjects, load_notes, load_rules,
+                    read_flag, read_table)
+from .content import CARD_RULES, SPELL_RULES, JsmnContent
+from .decks import (DECK_FILES, check_decks, read_choice, read_deck, read_elements, read_ints, read_number,
+                    read_records, required_provenance)
+from .map import REGIONS, EuropeMap, Location, MapPath
+from .types import (CONNEXION_TYPE_IDS, DECKS, ELEMENT_IDS, GAME_ID, UNIQUE_EFFECTS, Action, Card, ConnexionType,
+                    Contents, Element, ExampleTurn, Introduction, Invitation, Limits, Magician, MagicianshipValues,
+                    Tracks)
 
 #: Locations the rulebook names (its example turn); they must be on the map, where history puts them.
 NAMED_LOCATIONS: dict[str, tuple[float, float]] = {"madrid": (40.4, -3.7), "florence": (43.8, 11.3),
@@ -241,7 +242,7 @@ def _example(reader: Reader, game: dict[str, Any]) -> ExampleTurn:
     return ExampleTurn(**values)
 
 
-def load_jsmn(root: Path) -> JsmnContent:
+def load(root: Path) -> JsmnContent:
     """Load and validate a Jonathan Strange & Mr Norrell data folder; raises DataError listing every problem."""
     game_r = Reader(root, "game.toml")
     game = game_r.load()

@@ -1,140 +1,16 @@
-"""Magicians of Fillory content: cards, traits, card tricks, setup, rule entries and data notes."""
+"""The Magicians of Fillory loader: reads ``data/fillory/*.toml``, checks every fact, builds the content.
+
+Problems are collected per file (file, record, field) and raised together as one DataError.
+"""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
-from .base import (CardAndRuleLookups, DataError, DataNote, Problem, Provenance, Reader, RuleEntry, load_notes,
-                   load_rules, player_range)
-
-GAME_ID = "fillory"
-
-Action = Literal["summon", "banish"]
-TargetKind = Literal["card", "trait"]
-
-#: The card-trick effects the rules module knows how to apply. Data names one per trait and gives
-#: its numbers; ``needs`` lists the move fields a player reports for it.
-TRICK_KINDS: dict[str, tuple[str, ...]] = {
-    "peek_deck": (),                   # look at the top N cards of the deck (nothing moves)
-    "peek_hand": ("target_seat",),     # look at an opponent's hand (nothing moves)
-    "to_neutral": ("target",),         # a card with <trait> in a control zone goes to the neutral zone
-    "swap": ("targets",),              # two cards with <trait> in neutral/control zones swap places
-    "search_deck": ("take",),          # look at the top N cards, take one into your hand
-    "revive": ("target",),             # a card with <trait> in the discard goes to your control zone
-    "extra_action": (),                # another action phase at once
-    "draw_and_place": ("draw", "place"),  # draw one card, then put a hand card into your zone
-    "gain_vp": (),                     # score N victory points
-    "steal_random": ("target_seat", "take"),  # take a random card from an opponent's hand
-    "draw_split": ("to_hand", "to_zone"),     # draw two: one to hand, one to control zone
-    "from_discard": ("take", "to"),    # a random discard card to your hand or control zone
-    "force_discard": ("target_seat", "take"),  # an opponent discards a random card from hand
-}
-
-
-@dataclass(frozen=True)
-class TrickEffect:
-    kind: str
-    text: str
-    count: int = 0        # peek_deck / search_deck: how many cards; gain_vp: points
-    trait: str = ""       # to_neutral / swap / revive: the trait the moved card must have
-    zones: tuple[str, ...] = ()  # where such a card may be: "neutral", "control"
-
-
-@dataclass(frozen=True)
-class Trait:
-    name: str
-    trick: TrickEffect | None
-    scorable: bool = True
-    provenance: Provenance = "rulebook"
-
-
-@dataclass(frozen=True)
-class AbilityOption:
-    """One choice of a card's special ability: summon or banish a named card or any card of a trait."""
-
-    action: Action
-    kind: TargetKind
-    target: str  # a card id or a trait name
-
-    def label(self, content: "FilloryContent") -> str:
-        return content.card(self.target).name if self.kind == "card" else self.target
-
-
-@dataclass(frozen=True)
-class Card:
-    game: str
-    id: str
-    number: int
-    name: str
-    traits: tuple[str, ...]
-    ability: tuple[AbilityOption, ...]
-    provenance: Provenance
-    notes: tuple[DataNote, ...] = ()
-
-    def has_trait(self, trait: str) -> bool:
-        return trait in self.traits
-
-
-@dataclass(frozen=True)
-class FilloryContent(CardAndRuleLookups[Card]):
-    game: str
-    title: str
-    source: str
-    min_players: int
-    max_players: int
-    victory_points: int
-    starting_hand: int
-    hand_limit: int
-    cards: tuple[Card, ...]
-    traits: tuple[Trait, ...]
-    setup_neutral: tuple[str, ...]  # card ids
-    rules: tuple[RuleEntry, ...]
-    notes: tuple[DataNote, ...]
-    players_provenance: Provenance = "authored"
-
-    def __post_init__(self) -> None:
-        index: dict[str, Card] = {}
-        for c in self.cards:
-            index[c.id] = c
-            index[c.name.casefold()] = c
-        self._index_lookups(index)  # card() by id or by name in any case, find_card(), rule()
-        object.__setattr__(self, "_traits", {t.name.casefold(): t for t in self.traits})
-
-    def trait(self, name: str) -> Trait:
-        traits: dict[str, Trait] = self._traits  # type: ignore[attr-defined]
-        found = traits.get(name.strip().casefold())
-        if found is None:
-            raise KeyError(f"no trait '{name}' in {self.title}")
-        return found
-
-    def find_trait(self, name: str) -> Trait | None:
-        try:
-            return self.trait(name)
-        except KeyError:
-            return None
-
-    def ability_text(self, card: Card) -> str:
-        """The special ability as one short sentence, e.g. 'Summon Julia, Alice or Penny'."""
-        parts: list[str] = []
-        groups: list[tuple[str, list[str]]] = []
-        for opt in card.ability:
-            if groups and groups[-1][0] == opt.action:
-                groups[-1][1].append(opt.label(self))
-            else:
-                groups.append((opt.action, [opt.label(self)]))
-        # "Summon or Banish Plot" when both actions name the same single target
-        if len(groups) == 2 and groups[0][1] == groups[1][1] and len(groups[0][1]) == 1:
-            return f"{groups[0][0].title()} or {groups[1][0].title()} {groups[0][1][0]}"
-        for action, labels in groups:
-            listed = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " or " + labels[-1]
-            parts.append(f"{action.title()} {listed}")
-        return " or ".join(parts)
-
-    def cards_with(self, trait: str) -> tuple[Card, ...]:
-        return tuple(c for c in self.cards if trait in c.traits)
+from ..base import DataError, Problem, Reader, load_notes, load_rules, player_range
+from .content import FilloryContent
+from .types import GAME_ID, TRICK_KINDS, AbilityOption, Card, Trait, TrickEffect
 
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
@@ -310,4 +186,3 @@ def load(root: Path) -> FilloryContent:
         traits=tuple(traits), setup_neutral=tuple(neutral), rules=rules, notes=notes,
         players_provenance=players_prov,
     )
-

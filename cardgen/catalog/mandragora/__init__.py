@@ -1,0 +1,23 @@
+"""Mandragora in the card-data layer: :func:`load` reads ``data/mandragora/``
+into a frozen :class:`MandragoraContent`.
+
+Every game's package has the same modules:
+
+- ``types``: the typed records (cards and the rest) and the vocabularies they use;
+- ``content``: :class:`MandragoraContent`, the loaded content with its look-ups;
+- ``loader``: reads and checks every file, naming file, record and field on a problem.
+
+This front re-exports their public names, so callers import from ``cardgen.catalog.mandragora``.
+"""
+
+from __future__ import annotations
+
+from .content import MandragoraContent
+from .loader import load
+from .types import (COLOUR_SYMBOLS, EFFECTS, EFFECT_ICONS, EFFECT_KINDS, GAME_ID, ITEM_KINDS, KIND_LABELS, WHITE,
+                    Card, CardKind, Colour, ComponentCounts, EffectKind, ExampleBreakdown, Removal, ScoringExample,
+                    ShopTile, ShopTime, Spell)
+
+__all__ = ["COLOUR_SYMBOLS", "EFFECTS", "EFFECT_ICONS", "EFFECT_KINDS", "GAME_ID", "ITEM_KINDS", "KIND_LABELS",
+           "WHITE", "Card", "CardKind", "Colour", "ComponentCounts", "EffectKind", "ExampleBreakdown",
+           "MandragoraContent", "Removal", "ScoringExample", "ShopTile", "ShopTime", "Spell", "load"]
