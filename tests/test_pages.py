@@ -19,11 +19,20 @@ from cardgen.catalog import GAMES, content
 from companion.rules import fillory, rules_for
 from companion.rules.base import Outcome
 from companion.store import Store
+from companion.web.assets import minified
 from companion.web.card_facts import ability_segments, card_rules, named_by
 from companion.web.pages import token_cookie
 
 FILLORY = content("fillory")
 STATIC_DIR = Path(__file__).resolve().parents[1] / "companion" / "static"
+#: what every game page loads besides its game's own style sheet
+PAGE_ASSETS = ("css/app.css", "js/live.js", "js/signals.js")
+
+
+def sent_size(*paths: str) -> int:
+    """The bytes of these static files as a phone receives them (minified, as companion.web.assets sends)."""
+    kinds = {".css": "text/css", ".js": "text/javascript"}
+    return sum(len(minified(kinds[Path(path).suffix], (STATIC_DIR / path).read_bytes())) for path in paths)
 
 
 # -- helpers ------------------------------------------------------------------------------------

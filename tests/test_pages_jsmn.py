@@ -21,11 +21,11 @@ from cardgen.catalog import content
 from companion.rules import jsmn as rules
 from companion.web.games import pages_for
 
-from test_pages import csrf_token, form, seat_page, shown, sit, store_of, table_page, unlabelled
+from test_pages import PAGE_ASSETS, csrf_token, sent_size, form, seat_page, shown, sit, store_of, table_page, unlabelled
 
 GAME = content("jsmn")
 STATIC = Path(__file__).resolve().parents[1] / "companion" / "static"
-ASSETS = sum((STATIC / path).stat().st_size for path in ("css/app.css", "css/jsmn.css", "js/live.js"))
+ASSETS = sent_size(*PAGE_ASSETS, "css/jsmn.css")
 NAMES = ["Ann", "Ben", "Cid"]
 MAGICIANS = ["norrell", "strange", "segundus"]
 
@@ -218,7 +218,7 @@ def test_the_table_shows_year_fairy_card_order_and_magicians_as_the_view_says(ap
     turn = view["turn"]
     action = GAME.action(turn["action"]).name if turn["action"] != "still" else "Still the waters"
     step = "visits" if turn["step"] == "visits" else "doing magic"
-    assert f'<p id="j-turn">Turn: <strong>{NAMES[turn["seat"]]}</strong>, {step} ({action}; moves ' \
+    assert f'<p id="j-turn" data-turn>Turn: <strong>{NAMES[turn["seat"]]}</strong>, {step} ({action}; moves ' \
            f'{turn["moves"]}/2, engagements {turn["engagements"]}/2)</p>' in page
     for p in view["players"]:
         row = re.search(rf'id="magician-{p["seat"]}">(.*?)</li>', page, re.S).group(1)

@@ -4,7 +4,6 @@ that follow the rules' state, secrets kept to their own seat, escaping, and the 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,10 +14,9 @@ from cardgen.catalog import content
 from companion.rules import IllegalMove, rules_for
 from companion.store import Store
 
-from test_pages import csrf_token, form, seat_page, shown, sit, table_page, unlabelled
+from test_pages import PAGE_ASSETS, csrf_token, sent_size, form, seat_page, shown, sit, table_page, unlabelled
 
 GAME = content("mandragora")
-STATIC = Path(__file__).resolve().parents[1] / "companion" / "static"
 FOUR = ["Ann", "Ben", "Cid", "Dee"]
 
 
@@ -344,7 +342,7 @@ def test_seat_and_table_pages_weigh_under_60_kb(app: Flask, client: FlaskClient)
         for seat in range(4):
             play(app, game, seat, {"type": "seek", "steps": 3})
     play(app, game, 0, {"type": "note_hand", "cards": ["mandrake", "yellow", "yellow", "spellbook-yellow-2"]})
-    assets = sum((STATIC / path).stat().st_size for path in ("css/app.css", "css/mandragora.css", "js/live.js"))
+    assets = sent_size(*PAGE_ASSETS, "css/mandragora.css")
     turn = seat_page(client, game, 0)
     assert has_form(turn, "m-cast") and "m-advice" in turn
     pages = [turn, seat_page(client, game, 1), table_page(client, game)]

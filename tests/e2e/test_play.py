@@ -121,7 +121,7 @@ def test_card_trick_with_its_effect_fields(new_phone: Callable[[], BrowserContex
     group.get_by_label("Which card did you draw?").fill("Ember")
     group.get_by_label("Which card goes into your zone?").select_option(label="The card I just drew")
     ann.get_by_role("button", name="Do the trick").click()
-    expect(ann.get_by_role("alert")).to_contain_text("Recorded.")
+    expect(ann.locator("#move-message")).to_contain_text("Recorded.")
     expect(ann.locator("#zone-title + .chips")).to_contain_text("Ember")
     expect(ann.locator("#hand-title + .chips")).not_to_contain_text("Magic Missile")
     expect(ann.locator("#f-trick")).to_have_count(0)  # one trick per turn: on to scoring

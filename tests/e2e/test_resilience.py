@@ -36,7 +36,7 @@ def test_refused_move_shows_the_reason_and_rule_and_changes_nothing(
     ann.locator("#f-draw").get_by_label("Find a card by name or trait").fill("Golem")
     ann.locator("#f-draw label.pick", has_text="Golem").click()
     ann.get_by_role("button", name="Report this draw").click()
-    alert = ann.get_by_role("alert")
+    alert = ann.locator("#move-message")
     expect(alert).to_contain_text(refusal.value.message)
     expect(alert.locator(".notice")).to_have_attribute("data-rule", "fillory.card.location")
     rule_link = alert.get_by_role("link", name="fillory.card.location")
@@ -57,7 +57,7 @@ def test_undo_takes_back_my_last_move(new_phone: Callable[[], BrowserContext], a
     report_draw(ann, "Romance")
     expect(ann.locator("#hand-title")).to_contain_text("(1 of max 5)")
     ann.get_by_role("button", name="Undo my last move").click()
-    expect(ann.get_by_role("alert")).to_contain_text("Undone.")
+    expect(ann.locator("#move-message")).to_contain_text("Undone.")
     expect(ann.locator("#hand-title")).to_contain_text("(0 of max 5)")
     expect(ann.locator(".log li.undone")).to_contain_text("Ann drew a card")
     assert api.version(game["id"]) == 2
@@ -102,14 +102,14 @@ def test_stale_phone_is_told_updated_and_keeps_the_choice(
     filter_box.fill("Romance")
     ann.locator("#f-draw label.pick", has_text="Romance").click()
     ann.get_by_role("button", name="Report this draw").click()
-    expect(ann.get_by_role("alert")).to_contain_text("Another phone moved first")
+    expect(ann.locator("#move-message")).to_contain_text("Another phone moved first")
     expect(ann.locator("#live")).to_have_attribute("data-version", "1")  # re-read before acting again
     assert api.version(game["id"]) == 1  # the stale move was not recorded
     expect(ann.locator("#f-draw input[value=romance]")).to_be_checked()
     expect(filter_box).to_have_value("Romance")
     screenshot(ann, "seat-stale")
     ann.get_by_role("button", name="Report this draw").click()
-    expect(ann.get_by_role("alert")).to_contain_text("Recorded.")
+    expect(ann.locator("#move-message")).to_contain_text("Recorded.")
     expect(ann.locator("#hand-title")).to_contain_text("(1 of max 5)")
     assert api.version(game["id"]) == 2
 

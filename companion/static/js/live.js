@@ -77,10 +77,12 @@
     if (!keepChoices) state.fields = {}; // after an accepted move, start the next step fresh
     live.innerHTML = html;
     restore(state);
+    placeAnswer(false);
     const newVersion = Number(response.headers.get("X-Game-Version"));
     if (!Number.isNaN(newVersion)) version = newVersion;
     live.dataset.version = String(version);
     setBusy(busy);
+    document.dispatchEvent(new CustomEvent("live:swapped")); // signals.js: whose turn, your-turn signal
   }
 
   // tell screen-reader users what changed: the newest line of the move log
@@ -328,10 +330,10 @@
     });
   }
 
-  function say(kind, text, rule) {
-    if (!messageEl) return;
-    messageEl.replaceChildren();
-    if (!text) return;
+  // ---- answers: next to the control that was used, and in the sticky status bar ----
+  let answer = null; // {form, kind, text, rule}: the last answer, kept across live swaps
+
+  function notice(kind, text, rule) {
     const box = document.createElement("div");
     box.className = `notice ${kind}`;
     const p = document.createElement("p");
@@ -345,7 +347,32 @@
       p.append(link);
     }
     box.append(p);
-    messageEl.append(box);
+    return box;
+  }
+
+  // the answer under the form's last submit button (the form is found again by id after a swap); a
+  // success leaves it after a few seconds, the status bar keeps the last answer until the next one
+  function placeAnswer(scroll) {
+    live.querySelectorAll(".move-feedback").forEach((el) => el.remove());
+    if (!answer || answer.done) return;
+    const form = answer.form && document.getElementById(answer.form);
+    if (!form || !live.contains(form)) return; // the form is gone (the move moved the game on): the bar says it
+    const spot = document.createElement("div");
+    spot.className = "move-feedback";
+    spot.append(notice(answer.kind, answer.text, answer.rule));
+    const buttons = form.querySelectorAll('button:not([type="button"])');
+    if (buttons.length) buttons[buttons.length - 1].after(spot);
+    else form.append(spot);
+    if (scroll) spot.scrollIntoView({ block: "nearest" });
+  }
+
+  function say(kind, text, rule, formId) {
+    answer = text ? { form: formId || (answer && answer.form), kind, text, rule } : null;
+    if (messageEl) { // the live region: errors interrupt, progress and success wait their turn
+      messageEl.setAttribute("aria-live", kind === "error" ? "assertive" : "polite");
+      messageEl.replaceChildren(...(answer ? [notice(kind, text, rule)] : []));
+    }
+    placeAnswer(kind === "error");
   }
 
   const sleep = (ms) => new Promise((resolve) => window.setTimeout(resolve, ms));
@@ -378,7 +405,7 @@
     }
     const url = `/api/games/${encodeURIComponent(game)}/${undo ? "undo" : "moves"}`;
     setBusy(true);
-    say("info", undo ? "Undoing…" : "Sending…");
+    say("info", undo ? "Undoing…" : "Sending…", null, form.id);
     const response = await post(url, body);
     if (!response) {
       setBusy(false);
@@ -400,8 +427,8 @@
     }
     if (response.ok) {
       say("success", undo ? "Undone." : "Recorded.");
-      const shown = messageEl && messageEl.firstChild;
-      window.setTimeout(() => { if (messageEl && messageEl.firstChild === shown) say("", ""); }, 4000);
+      const shown = answer;
+      window.setTimeout(() => { if (answer === shown) { shown.done = true; placeAnswer(false); } }, 4000);
     } else if (response.status === 409 && "version" in data) {
       say("error", "Another phone moved first, so your screen has been brought up to date. Check your choice and send it again.");
     } else if (response.status === 401 || response.status === 403) {

@@ -1,0 +1,129 @@
+"""The phone at the table: feedback where the finger is, a status bar that stays, your-turn signals.
+
+At 390 × 844 (the fixtures' phone): a refused move sent from a control far down a long seat page shows
+its reason next to that control, inside the viewport, and in the sticky status bar that screen readers
+hear; the bar says whose turn it is; a seat whose move it becomes is told by its tab title and a
+vibration; the screen is kept on while a game is open unless this phone switched that off.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+from .conftest import Api, screenshot
+from .phone import caught_up, open_seat, recorded
+from .test_accessibility import blocking_violations
+
+VIEWPORT_HEIGHT = 844
+
+
+def in_viewport(page: Page, selector: str) -> bool:
+    """Whether the element's box lies wholly inside the visible part of the page."""
+    return bool(page.evaluate("""sel => { const r = document.querySelector(sel).getBoundingClientRect();
+        return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight; }""", selector))
+
+
+def barony_game(api: Api) -> dict[str, Any]:
+    answer = api.http.post(f"{api.base}/api/games", json={
+        "game": "barony-sorcery", "players": ["Ann", "Ben", "Cat"],
+        "options": {"spells": ["Velocity", "Teleport", "Tornado", "Charm", "Abundance"],
+                    "locations": ["Standing Stones", "Whispering Well", "Ruined Tower", "Fairy Ring"]}}, timeout=5)
+    assert answer.status_code == 201, answer.text
+    return dict(answer.json())
+
+
+def test_a_refused_move_far_down_the_page_is_answered_where_the_finger_is(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    game = barony_game(api)
+    api.move(game["id"], game["seats"][0]["token"], {"type": "explore", "location": "standing-stones"})
+    ann = open_seat(new_phone, server, game, 0)
+    caught_up(ann, api, game["id"])
+    form = ann.locator("#f-cast")
+    for spell in ("Velocity", "Charm"):  # Movement and Recruitment do not combine
+        form.locator("label.pick", has_text=spell).click()
+    button = form.get_by_role("button", name="Cast")
+    button.scroll_into_view_if_needed()
+    scrolled = ann.evaluate("window.scrollY")
+    assert scrolled > VIEWPORT_HEIGHT  # the control is more than a screen down the page
+    button.click()
+
+    feedback = form.locator(".move-feedback .notice.error")
+    expect(feedback).to_contain_text("Only spells of one category combine")
+    expect(feedback.get_by_role("link", name="barony-sorcery.cast.same-category")).to_be_visible()
+    assert in_viewport(ann, "#f-cast .move-feedback")
+    # the status bar never scrolled away and carries the same answer, in an assertive live region
+    assert in_viewport(ann, "#status-bar")
+    bar = ann.locator("#move-message")
+    expect(bar).to_contain_text("Only spells of one category combine")
+    expect(bar).to_have_attribute("aria-live", "assertive")
+    expect(ann.locator("#live-status")).to_have_attribute("data-state", "live")
+    screenshot(ann, "ux-refused-far-down")
+    assert blocking_violations(ann) == []
+
+    # a legal move from the same control: "Recorded." next to it, then the answer stays in the bar only
+    form.locator("label.pick", has_text="Charm").click()
+    form.locator("label.pick", has_text="Teleport").click()
+    button.click()
+    recorded(ann)
+    expect(bar).to_have_attribute("aria-live", "polite")
+    expect(form.locator(".move-feedback")).to_contain_text("Recorded.")
+    assert in_viewport(ann, "#f-cast .move-feedback")
+    expect(form.locator(".move-feedback")).to_have_count(0, timeout=6000)
+    expect(bar).to_contain_text("Recorded.")
+
+
+def test_the_status_bar_says_whose_turn_and_the_seat_is_told_when_it_is_theirs(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    game = api.new_game(["Ann", "Ben"])
+    ann_token, ben_token = (seat["token"] for seat in game["seats"])
+    for card in ("Physical Kids", "Time Loop", "Magic Missile"):
+        api.move(game["id"], ann_token, {"type": "draw", "card": card})
+    phone = new_phone()
+    phone.add_init_script("window.__buzz = []; navigator.vibrate = (p) => { window.__buzz.push(p); return true; };")
+    ann = open_seat(lambda: phone, server, game, 0)
+    turn = ann.locator("#status-turn")
+    expect(turn).to_contain_text("Dealing")
+    expect(ann).not_to_have_title(re.compile("Your move"))  # Ann has dealt herself; Ben has not
+
+    ann.mouse.wheel(0, 1500)  # far down the page, the bar is still there
+    assert in_viewport(ann, "#status-bar")
+    for card in ("Golem", "Cocaine", "Mentors"):
+        api.move(game["id"], ben_token, {"type": "draw", "card": card})
+    expect(ann).to_have_title(re.compile(r"^● Your move · "))
+    expect(turn).to_contain_text("Your move Turn 1 · Ann · Draw step")
+    assert ann.evaluate("window.__buzz") == [[120, 80, 120]]
+
+    # Ann's move: no longer hers, the title goes back; no buzz for a turn that is not hers
+    ann.locator("#f-draw").get_by_label("Find a card by name or trait").fill("Romance")
+    ann.locator("#f-draw label.pick", has_text="Romance").click()
+    ann.get_by_role("button", name="Report this draw").click()
+    recorded(ann)
+    expect(turn).to_contain_text("Action step")
+    assert ann.evaluate("window.__buzz") == [[120, 80, 120]]
+
+    # the table page says whose turn too, without a "your move"
+    table = new_phone().new_page()
+    table.goto(f"/g/{game['id']}")
+    expect(table.locator("#status-turn")).to_have_text("Turn 1 · Ann · Action step")
+    expect(table).not_to_have_title(re.compile("Your move"))
+
+
+def test_the_screen_stays_on_unless_this_phone_says_not(new_phone: Callable[[], BrowserContext], api: Api,
+                                                        server: str) -> None:
+    game = api.new_game(["Ann", "Ben"])
+    ann = open_seat(new_phone, server, game, 0)
+    root = ann.locator("html")
+    expect(root).to_have_attribute("data-wake-lock", "on")
+    ann.locator("#phone-settings > summary").click()
+    keep_on = ann.get_by_label("Keep the screen on while a game is open")
+    expect(keep_on).to_be_checked()
+    keep_on.uncheck()
+    expect(root).to_have_attribute("data-wake-lock", "off")
+    ann.reload()  # the choice is this phone's, kept across visits
+    expect(root).to_have_attribute("data-wake-lock", "off")
+    ann.locator("#phone-settings > summary").click()
+    expect(ann.get_by_label("Keep the screen on while a game is open")).not_to_be_checked()
+    assert blocking_violations(ann) == []
