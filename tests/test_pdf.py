@@ -327,7 +327,8 @@ def _layout_summary() -> dict[str, dict[str, object]]:
             g = layout.grid
             out[f"{paper.name}/{card.name}"] = {
                 "columns": layout.columns, "rows": layout.rows, "rotated": layout.rotated,
-                "grid_mm": [round(v, 2) for v in (g.x, g.y, g.width, g.height)]}
+                "grid_mm": [round(v, 2) for v in (g.x, g.y, g.width, g.height)],
+                "outer_bleed_mm": [round(v, 2) for v in layout.outer_bleed]}
     return out
 
 
@@ -365,8 +366,8 @@ def test_slots_stay_inside_the_margin_and_backs_mirror(paper: str, card_size: st
 def test_layout_that_cannot_fit_is_a_clear_error() -> None:
     with pytest.raises(LayoutError) as caught:
         plan_layout(PaperSize("Postcard", 100, 148), CardSize("giant", 90, 130), 3.0, SPECS.sheet)
-    assert str(caught.value) == ("a giant card (90 x 130 mm) with 3 mm bleed does not fit on Postcard "
-                                 "(100 x 148 mm) inside a 4 mm margin")
+    assert str(caught.value) == ("a giant card (90 x 130 mm) does not fit on Postcard (100 x 148 mm) with 7 mm kept "
+                                 "clear along each edge (the 5 mm printable margin and the crop marks)")
 
 
 @pytest.mark.parametrize("options, message", [

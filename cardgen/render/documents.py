@@ -14,13 +14,16 @@ from reportlab.platypus import Paragraph as PlainParagraph
 
 from cardgen.catalog import DataNote, RuleEntry
 
+from .fonts import BASE_FONT, KIT
 from .layout import Rect
 from .pdf import apply_document_settings, pt, set_page_boxes
 from .print_specs import PaperSize
 from .symbols import Drawer
 
-FOOTER_FONT = "Helvetica"
+FOOTER_FONT = KIT.regular
 FOOTER_SIZE = 7
+#: Where a page's footer line sits (mm above the bottom edge): inside the 5 mm no home printer reaches.
+FOOTER_BASELINE_MM = 6.5
 FOOTER_INK = "#6B7080"
 GRID_LINE = "#C9CCD6"
 REFERENCE_MARGIN_MM = 14.0
@@ -88,7 +91,8 @@ def render_flowing_document(path: Path, paper: PaperSize, *, title: str, subject
 
     doc = BaseDocTemplate(str(path), pagesize=(page_w, page_h), leftMargin=margin, rightMargin=margin,
                           topMargin=margin, bottomMargin=margin, invariant=1, pageCompression=1,
-                          title=title, author="Spellbook Table", creator="Spellbook Table cardgen")
+                          title=title, author="Spellbook Table", creator="Spellbook Table cardgen",
+                          initialFontName=BASE_FONT)
     frame = Frame(margin, margin, page_w - 2 * margin, page_h - 2 * margin, id="body",
                   leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
     doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=on_page)])

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Callable, Literal, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
-from .faces import Face, fit_font_size
+from .faces import Face, fit_font_size, text_width
+from .fonts import KIT
 from .layout import Rect, SheetLayout, Slot
 from .pdf import draw_reused, pt, set_page_boxes
 from .print_specs import SheetRules
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 Side = Literal["front", "back"]
 MARK_COLOUR = "#000000"
 LABEL_COLOUR = "#6B7080"
+LABEL_FONT = KIT.regular
 
 
 @dataclass(frozen=True)
@@ -90,27 +92,33 @@ def draw_face(canvas: Canvas, face: Face, slot: Slot, bleed: float, *, reuse: bo
     canvas.restoreState()
 
 
-def draw_crop_marks(canvas: Canvas, layout: SheetLayout, rules: SheetRules) -> None:
-    """Short hairlines outside the bleed, in line with every cut, stopping at the paper edge."""
+def crop_mark_segments(layout: SheetLayout, rules: SheetRules) -> list[tuple[float, float, float, float]]:
+    """The crop marks as (x0, y0, x1, y1) in mm: short lines outside the bleed, in line with every
+    cut, stopping at the printable margin (``plan_layout`` leaves each at least
+    ``rules.crop_min_length`` of room)."""
     xs, ys = layout.cut_lines()
     outer = layout.bleed_area
-    w, h = layout.paper.width, layout.paper.height
+    w, h, margin = layout.paper.width, layout.paper.height, rules.margin
     gap, length = rules.crop_gap, rules.crop_length
+    segments: list[tuple[float, float, float, float]] = []
+    for x in xs:
+        segments.append((x, outer.top + gap, x, min(h - margin, outer.top + gap + length)))
+        segments.append((x, outer.y - gap, x, max(margin, outer.y - gap - length)))
+    for y in ys:
+        segments.append((outer.x - gap, y, max(margin, outer.x - gap - length), y))
+        segments.append((outer.right + gap, y, min(w - margin, outer.right + gap + length), y))
+    return [s for s in segments if abs(s[2] - s[0]) + abs(s[3] - s[1]) >= rules.crop_min_length - 1e-6]
+
+
+def draw_crop_marks(canvas: Canvas, layout: SheetLayout, rules: SheetRules) -> None:
+    """Short hairlines outside the bleed, in line with every cut (see :func:`crop_mark_segments`)."""
     canvas.saveState()
     canvas.setStrokeColor(MARK_COLOUR)
     canvas.setLineWidth(rules.crop_line_width_pt)
     path = canvas.beginPath()
-    segments: list[tuple[float, float, float, float]] = []
-    for x in xs:
-        segments.append((x, outer.top + gap, x, min(h, outer.top + gap + length)))
-        segments.append((x, outer.y - gap, x, max(0.0, outer.y - gap - length)))
-    for y in ys:
-        segments.append((outer.x - gap, y, max(0.0, outer.x - gap - length), y))
-        segments.append((outer.right + gap, y, min(w, outer.right + gap + length), y))
-    for x0, y0, x1, y1 in segments:
-        if abs(x1 - x0) + abs(y1 - y0) >= 1.0:  # skip marks the paper edge leaves no room for
-            path.moveTo(pt(x0), pt(y0))
-            path.lineTo(pt(x1), pt(y1))
+    for x0, y0, x1, y1 in crop_mark_segments(layout, rules):
+        path.moveTo(pt(x0), pt(y0))
+        path.lineTo(pt(x1), pt(y1))
     canvas.drawPath(path, stroke=1, fill=0)
     canvas.restoreState()
 
@@ -118,14 +126,16 @@ def draw_crop_marks(canvas: Canvas, layout: SheetLayout, rules: SheetRules) -> N
 def registration_points(layout: SheetLayout, rules: SheetRules) -> list[tuple[float, float]]:
     """Centres of the registration targets on a front page (mm).
 
-    They go into whichever pair of margins is roomier, 1 mm outside the bleed, level with the middle
-    of the top row (left and right margins) or of the first and last columns (top margin): never on a
-    cut line, never where the sheet label goes, and at the mirrored spots on a duplex back.
+    They go into whichever pair of margins is roomier, 1 mm outside the bleed and wholly inside the
+    printable margin, level with the middle of the top row (left and right margins) or of the first and
+    last columns (top margin): never on a cut line, never where the sheet label goes, and at the
+    mirrored spots on a duplex back.
     """
     outer, grid = layout.bleed_area, layout.grid
     col_w, row_h = layout.footprint
     radius = rules.registration_diameter / 2
-    side_room, end_room = outer.x - 1.0, layout.paper.height - outer.top - 1.0
+    side_room = outer.x - 1.0 - rules.margin
+    end_room = layout.paper.height - outer.top - 1.0 - rules.margin
     if max(side_room, end_room) < rules.registration_diameter:
         return []
     if side_room >= end_room:
@@ -148,29 +158,64 @@ def draw_registration(canvas: Canvas, points: Sequence[tuple[float, float]], rul
     canvas.restoreState()
 
 
-def draw_sheet_label(canvas: Canvas, layout: SheetLayout, grid: Rect, text: str) -> None:
-    """A short grey caption in the bottom margin, or up the left margin when the bottom is too tight.
+#: Sheet labels: largest and smallest size (pt), and the clearance kept from the bleed (mm).
+LABEL_LARGEST, LABEL_SMALLEST, LABEL_CLEARANCE = 6.5, 5.0, 1.0
+_PT_MM = 25.4 / 72
+
+
+def _label_baseline(low: float, high: float, size: float) -> float | None:
+    """Where a label's baseline goes in the band [low, high] (mm), or None if the band is too narrow."""
+    ascent, descent = 0.75 * size * _PT_MM, 0.25 * size * _PT_MM
+    baseline = high - LABEL_CLEARANCE - ascent
+    return baseline if baseline - descent >= low else None
+
+
+def _fitting_label(text: str, room: float) -> tuple[str, float] | None:
+    """The label and its size for ``room`` points: the whole text if it fits at the smallest size, else
+    with its last parts left off (the card numbers, then the sheet number), else the side and sheet
+    alone; None if nothing fits."""
+    parts = text.split(" \u00b7 ")
+    candidates = [parts[:end] for end in range(len(parts), 0, -1)] + [parts[start:] for start in range(1, len(parts))]
+    for chosen in candidates:
+        candidate = " \u00b7 ".join(chosen)
+        size = fit_font_size(candidate, LABEL_FONT, room, LABEL_LARGEST, LABEL_SMALLEST)
+        if text_width(candidate, LABEL_FONT, size) <= room:
+            return candidate, size
+    return None
+
+
+def draw_sheet_label(canvas: Canvas, layout: SheetLayout, grid: Rect, text: str, margin: float = 5.0) -> None:
+    """A short grey caption in the bottom margin, or up the left margin when the bottom is too tight,
+    always inside the printable ``margin`` and never longer than one card (shortened if need be).
 
     It is centred on a card's middle (never on a cut line) so it does not cross a crop mark.
     """
     col_w, row_h = layout.footprint
-    outer_bottom = grid.y - layout.bleed
-    outer_left = grid.x - layout.bleed
+    bx, by = layout.outer_bleed
+    outer_bottom = grid.y - by
+    outer_left = grid.x - bx
     canvas.saveState()
     canvas.setFillColor(LABEL_COLOUR)
-    if outer_bottom >= 7.0:
-        size = fit_font_size(text, "Helvetica", pt(col_w - 4), 6.5, 4.5)
+    fitted = _fitting_label(text, pt(col_w - 4))
+    bottom = _label_baseline(margin, outer_bottom, fitted[1]) if fitted else None
+    if fitted and bottom is not None:
         column = (layout.columns - 1) // 2
         centre_x = grid.x + column * (col_w + layout.gutter) + col_w / 2
-        canvas.setFont("Helvetica", size)
-        canvas.drawCentredString(pt(centre_x), pt(outer_bottom - 3.5), text)
-    elif outer_left >= 7.0:
-        size = fit_font_size(text, "Helvetica", pt(row_h - 4), 6.5, 4.5)
-        centre_y = grid.y + row_h / 2  # middle of the bottom row
-        canvas.translate(pt(outer_left - 1.5), pt(centre_y))
-        canvas.rotate(90)
-        canvas.setFont("Helvetica", size)
-        canvas.drawCentredString(0, 0, text)
+        canvas.setFont(LABEL_FONT, fitted[1])
+        canvas.drawCentredString(pt(centre_x), pt(bottom), fitted[0])
+    else:
+        fitted = _fitting_label(text, pt(row_h - 4))
+        if fitted:
+            # Up the left margin, reading bottom to top: the letters' tops face the paper edge.
+            label, size = fitted
+            ascent, descent = 0.75 * size * _PT_MM, 0.25 * size * _PT_MM
+            baseline_x = outer_left - LABEL_CLEARANCE - descent
+            if baseline_x - ascent >= margin:
+                centre_y = grid.y + row_h / 2  # middle of the bottom row
+                canvas.translate(pt(baseline_x), pt(centre_y))
+                canvas.rotate(90)
+                canvas.setFont(LABEL_FONT, size)
+                canvas.drawCentredString(0, 0, label)
     canvas.restoreState()
 
 
@@ -214,7 +259,7 @@ def impose(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts: Seque
         if settings.crop_marks:
             draw_crop_marks(canvas, layout, rules)
         draw_registration(canvas, reg_front, rules)
-        draw_sheet_label(canvas, layout, layout.grid, label(info("front", sheet)))
+        draw_sheet_label(canvas, layout, layout.grid, label(info("front", sheet)), rules.margin)
         set_page_boxes(canvas, layout.grid, layout.bleed_area, w, h)
         canvas.showPage()
         pages += 1
@@ -229,9 +274,9 @@ def impose(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts: Seque
         grid = _mirrored_grid(layout, settings) if mirrored else layout.grid
         if mirrored:
             draw_registration(canvas, [(w - x + dx, y + dy) for x, y in reg_front], rules)
-        draw_sheet_label(canvas, layout, grid, label(info("back", sheet)))
-        b = layout.bleed
-        set_page_boxes(canvas, grid, grid.grown(b, b, b, b), w, h)
+        draw_sheet_label(canvas, layout, grid, label(info("back", sheet)), rules.margin)
+        bx, by = layout.outer_bleed
+        set_page_boxes(canvas, grid, grid.grown(bx, by, bx, by), w, h)
         canvas.showPage()
         pages += 1
 

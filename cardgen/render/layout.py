@@ -67,7 +67,13 @@ class Slot:
 
 @dataclass(frozen=True)
 class SheetLayout:
-    """A grid of ``columns x rows`` cards centred on the paper, optionally turned sideways."""
+    """A grid of ``columns x rows`` cards centred on the paper, optionally turned sideways.
+
+    Between cards, each card's bleed fills half the gutter (``min(bleed, gutter / 2)``). Around the
+    grid the bleed is ``outer_bleed_x`` (left and right) and ``outer_bleed_y`` (top and bottom): the
+    full bleed where the paper leaves room, less where it does not, so that the crop marks outside it
+    still print inside the paper's printable margin.
+    """
 
     paper: PaperSize
     card: CardSize
@@ -76,6 +82,8 @@ class SheetLayout:
     columns: int
     rows: int
     rotated: bool
+    outer_bleed_x: float = -1.0   # negative: the full bleed
+    outer_bleed_y: float = -1.0
 
     @property
     def per_sheet(self) -> int:
@@ -97,9 +105,16 @@ class SheetLayout:
         return Rect((self.paper.width - width) / 2, (self.paper.height - height) / 2, width, height)
 
     @property
+    def outer_bleed(self) -> tuple[float, float]:
+        """The bleed around the grid: (left and right, top and bottom)."""
+        x = self.bleed if self.outer_bleed_x < 0 else self.outer_bleed_x
+        y = self.bleed if self.outer_bleed_y < 0 else self.outer_bleed_y
+        return x, y
+
+    @property
     def bleed_area(self) -> Rect:
-        b = self.bleed
-        return self.grid.grown(b, b, b, b)
+        bx, by = self.outer_bleed
+        return self.grid.grown(bx, by, bx, by)
 
     def sheets_for(self, count: int) -> int:
         return max(1, math.ceil(count / self.per_sheet)) if count else 0
@@ -113,13 +128,14 @@ class SheetLayout:
         x = grid.x + column * (w + self.gutter)
         y = grid.top - h - row * (h + self.gutter)
         inner = min(self.bleed, self.gutter / 2)
+        bx, by = self.outer_bleed
         return Slot(
             index=index, column=column, row=row, trim=Rect(x, y, w, h),
             rotation=90 if self.rotated else 0,
-            bleed_left=self.bleed if column == 0 else inner,
-            bleed_right=self.bleed if column == self.columns - 1 else inner,
-            bleed_top=self.bleed if row == 0 else inner,
-            bleed_bottom=self.bleed if row == self.rows - 1 else inner,
+            bleed_left=bx if column == 0 else inner,
+            bleed_right=bx if column == self.columns - 1 else inner,
+            bleed_top=by if row == 0 else inner,
+            bleed_bottom=by if row == self.rows - 1 else inner,
         )
 
     def back_slot(self, index: int, offset_x: float = 0.0, offset_y: float = 0.0, *,
@@ -156,28 +172,38 @@ def _fit(space: float, size: float, gutter: float) -> int:
     return max(0, math.floor((space + gutter + _EPSILON) / (size + gutter)))
 
 
-def plan_layout(paper: PaperSize, card: CardSize, bleed: float, rules: SheetRules) -> SheetLayout:
-    """The grid that fits most cards on ``paper`` with ``bleed`` and the sheet margin around it.
+def plan_layout(paper: PaperSize, card: CardSize, bleed: float, rules: SheetRules,
+                gutter: float | None = None) -> SheetLayout:
+    """The grid that fits most cards on ``paper``, with room for the crop marks inside the margin.
 
-    The grid plus its outer bleed must stay inside the paper's clear margin. Portrait cards are
-    preferred; sideways cards are used only when strictly more of them fit (and rules allow it).
+    The trim edge of the grid keeps ``margin + crop_gap + crop_min_length`` from the paper edge, so
+    every crop mark prints at least ``crop_min_length`` inside the printable margin; the bleed around
+    the grid is the full ``bleed`` where the paper leaves room for it too, and shrinks where it does
+    not (poker cards on Letter: 0.7 mm above and below the grid). Between the cards the ``gutter``
+    (``rules.gutter`` unless given) is filled by each card's bleed. Portrait cards are preferred;
+    sideways cards are used only when strictly more of them fit (and the rules allow it).
     """
     if bleed < 0:
         raise LayoutError(f"bleed must not be negative (got {bleed} mm)")
-    space_w = paper.width - 2 * (rules.margin + bleed)
-    space_h = paper.height - 2 * (rules.margin + bleed)
+    gutter = rules.gutter if gutter is None else gutter
+    keep = rules.margin + rules.crop_gap + rules.crop_min_length
+    space_w, space_h = paper.width - 2 * keep, paper.height - 2 * keep
     best: SheetLayout | None = None
     orientations = [(False, card.width, card.height)]
     if rules.allow_rotation:
         orientations.append((True, card.height, card.width))
     for rotated, w, h in orientations:
-        columns, rows = _fit(space_w, w, rules.gutter), _fit(space_h, h, rules.gutter)
+        columns, rows = _fit(space_w, w, gutter), _fit(space_h, h, gutter)
         if columns * rows == 0:
             continue
+        grid_w, grid_h = columns * w + (columns - 1) * gutter, rows * h + (rows - 1) * gutter
+        outer_x = max(0.0, min(bleed, (space_w - grid_w) / 2))
+        outer_y = max(0.0, min(bleed, (space_h - grid_h) / 2))
         if best is None or columns * rows > best.per_sheet:
-            best = SheetLayout(paper, card, bleed, rules.gutter, columns, rows, rotated)
+            best = SheetLayout(paper, card, bleed, gutter, columns, rows, rotated, round(outer_x, 4), round(outer_y, 4))
     if best is None:
         raise LayoutError(
-            f"a {card.name} card ({card.width:g} x {card.height:g} mm) with {bleed:g} mm bleed does not fit "
-            f"on {paper.name} ({paper.width:g} x {paper.height:g} mm) inside a {rules.margin:g} mm margin")
+            f"a {card.name} card ({card.width:g} x {card.height:g} mm) does not fit on {paper.name} "
+            f"({paper.width:g} x {paper.height:g} mm) with {keep:g} mm kept clear along each edge "
+            f"(the {rules.margin:g} mm printable margin and the crop marks)")
     return best

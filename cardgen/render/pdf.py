@@ -10,6 +10,7 @@ from reportlab import rl_config
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from .fonts import BASE_FONT
 from .layout import Rect
 
 # Same input, same bytes: no creation dates and a document ID derived from the content.
@@ -29,7 +30,7 @@ def pt(value_mm: float) -> float:
 def new_canvas(path: Path, width_mm: float, height_mm: float, *, title: str, subject: str) -> Canvas:
     """A canvas that writes a reproducible PDF that printers must not rescale."""
     canvas = Canvas(str(path), pagesize=(pt(width_mm), pt(height_mm)), invariant=1, pageCompression=1,
-                    pdfVersion=(1, 6))
+                    pdfVersion=(1, 6), initialFontName=BASE_FONT)
     apply_document_settings(canvas, title=title, subject=subject)
     return canvas
 

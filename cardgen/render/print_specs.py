@@ -39,11 +39,12 @@ class CardSize:
 class SheetRules:
     """How cards are placed on a sheet and what marks surround them (all mm unless noted)."""
 
-    margin: float = 4.0
+    margin: float = 5.0            # printable margin: nothing is printed closer to the paper edge
     gutter: float = 0.0
     allow_rotation: bool = True
     crop_gap: float = 0.5
     crop_length: float = 5.0
+    crop_min_length: float = 1.5   # what a crop mark keeps at the least inside the printable margin
     crop_line_width_pt: float = 0.3
     registration_diameter: float = 5.0
     registration_line_width_pt: float = 0.3
@@ -151,11 +152,13 @@ def _sheet(reader: Reader) -> SheetRules:
         reader.problem("sheet", "allow_rotation", f"expected true or false, got {rotation!r}")
         rotation = True
     return SheetRules(
-        margin=_positive(reader, doc, "sheet", "margin", maximum=50.0, default=4.0, allow_zero=True),
+        margin=_positive(reader, doc, "sheet", "margin", maximum=50.0, default=5.0, allow_zero=True),
         gutter=_positive(reader, doc, "sheet", "gutter", maximum=50.0, default=0.0, allow_zero=True),
         allow_rotation=rotation,
         crop_gap=_positive(reader, marks, "crop_marks", "gap", maximum=10.0, default=0.5, allow_zero=True),
         crop_length=_positive(reader, marks, "crop_marks", "length", maximum=30.0, default=5.0),
+        crop_min_length=_positive(reader, marks, "crop_marks", "min_length", maximum=30.0, default=1.5,
+                                  required=False),
         crop_line_width_pt=_positive(reader, marks, "crop_marks", "line_width_pt", maximum=5.0, default=0.3),
         registration_diameter=_positive(reader, reg, "registration", "diameter", maximum=30.0, default=5.0),
         registration_line_width_pt=_positive(reader, reg, "registration", "line_width_pt", maximum=5.0,

@@ -1,4 +1,4 @@
-"""What every game's look shares: the kit's fonts (PDF base fonts, no embedding), the light cut-guide colour,
+"""What every game's look shares: the kit's default type pairing (embedded TrueType, see :mod:`.fonts`), the light cut-guide colour,
 and the colour choices of a style with a full-colour and an ink-saver form.
 
 Each game keeps its own colours and style class in ``cardgen/render/<game>/style.py``.
@@ -6,18 +6,44 @@ Each game keeps its own colours and style class in ``cardgen/render/<game>/style
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from .colour import shade, tint
+from .fonts import KIT, cap_height, family
 
-SERIF = "Times-Roman"
-SERIF_BOLD = "Times-Bold"
-SERIF_ITALIC = "Times-Italic"
-SANS = "Helvetica"
-SANS_BOLD = "Helvetica-Bold"
-CAP_HEIGHT = 0.718          # Helvetica cap height per point of size
-SERIF_CAP_HEIGHT = 0.662    # Times
+# The default pairing: Source Serif Pro for names and titles, Source Sans Pro for text. A game's own
+# style module may pair other families (each game's style.py says which and why).
+_SERIF = family("SourceSerif")
+SERIF = _SERIF.regular
+SERIF_BOLD = _SERIF.bold
+SERIF_ITALIC = _SERIF.italic
+SANS = KIT.regular
+SANS_BOLD = KIT.bold
+SANS_ITALIC = KIT.italic
+CAP_HEIGHT = cap_height(SANS_BOLD)          # cap height per point of size
+SERIF_CAP_HEIGHT = cap_height(SERIF_BOLD)
 WHITE = "#FFFFFF"
+
+
+@dataclass(frozen=True)
+class TypePair:
+    """A game's two families: a display face for names and titles, a text face for everything else."""
+
+    serif: str
+    serif_bold: str
+    serif_italic: str
+    sans: str
+    sans_bold: str
+    sans_italic: str
+    cap_height: float          # the text face's bold capitals, per point of size
+    serif_cap_height: float    # the display face's bold capitals
+
+
+def type_pair(display: str, text: str) -> TypePair:
+    """The pairing of two registered families (names from :data:`.fonts.FAMILIES`)."""
+    d, t = family(display), family(text)
+    return TypePair(d.regular, d.bold, d.italic, t.regular, t.bold, t.italic, cap_height(t.bold), cap_height(d.bold))
 LIGHT_OUTLINE = "#C4C8D2"   # ink-saver mode: the thin cut guide on a face's trim
 
 

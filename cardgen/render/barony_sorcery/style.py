@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..style import (CAP_HEIGHT, LIGHT_OUTLINE, SANS, SANS_BOLD, SERIF, SERIF_BOLD, SERIF_CAP_HEIGHT, WHITE,
-                     InkSaverColours)
+from ..style import LIGHT_OUTLINE, WHITE, InkSaverColours, type_pair
 
 __all__ = ["BaronyStyle", "CAP_HEIGHT", "CATEGORY_INKS", "GOLD", "LIGHT_OUTLINE", "MAGIC_INK", "PLAYER_INKS", "SANS",
            "SANS_BOLD", "SERIF", "SERIF_BOLD", "SERIF_CAP_HEIGHT", "TERRAIN_INKS", "WHITE", "style_for"]
@@ -25,6 +24,13 @@ TERRAIN_INKS: dict[str, str] = {"mountain": "#8C8A86", "forest": "#3E7A3A", "pla
                                 "fields": "#E3C35A", "lake": "#5B9BD5", "mysterious": "#3B2A5C"}
 MAGIC_INK = "#2A2140"   # near-black violet: never mistaken for the purple player colour
 GOLD = "#E9C46A"
+
+# Caladea's bold capitals for spell names and titles (a medieval-manuscript feel for a game of barons),
+# Source Sans Pro for the effects and rules: compact and clear at small sizes.
+TYPE = type_pair("Caladea", "SourceSans")
+SERIF, SERIF_BOLD = TYPE.serif, TYPE.serif_bold
+SANS, SANS_BOLD = TYPE.sans, TYPE.sans_bold
+CAP_HEIGHT, SERIF_CAP_HEIGHT = TYPE.cap_height, TYPE.serif_cap_height
 
 
 @dataclass(frozen=True)

@@ -21,12 +21,8 @@ from ..faces import (card_scale, double_border, double_ring, draw_card_qr, draw_
 from ..pdf import draw_reused, pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix
-from .style import ChipColours, FilloryStyle
+from .style import BOLD, CAP_HEIGHT, REGULAR, ChipColours, FilloryStyle
 
-BOLD = "Helvetica-Bold"
-REGULAR = "Helvetica"
-OBLIQUE = "Helvetica-Oblique"
-CAP_HEIGHT = 0.718     # Helvetica cap height per point of size
 QR_SQUARE_MM = 18.5    # code plus quiet zone: the code itself is ~15 mm across at version 4
 GAME_TITLE = "MAGICIANS OF FILLORY"
 MIN_TRICK_SIZE = 5.0  # points: below this the trick texts give way to a pointer to the reference sheet

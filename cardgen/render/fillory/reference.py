@@ -20,7 +20,7 @@ from ..documents import GRID_LINE, Paragraph, grid_style, note_markup, render_fl
 from ..options import ResolvedOptions
 from ..pdf import pt
 from ..registry import Progress
-from .style import FilloryStyle, fillory_style
+from .style import BOLD, REGULAR, FilloryStyle, fillory_style
 
 SCORING_ROWS = 10
 
@@ -37,14 +37,14 @@ ABILITY_RULES = ("fillory.summon", "fillory.banish", "fillory.ability.target")
 
 class _Styles:
     def __init__(self, ink: str, heading: str, muted: str) -> None:
-        self.title = ParagraphStyle("title", fontName="Helvetica-Bold", fontSize=22, leading=26, textColor=heading)
-        self.subtitle = ParagraphStyle("subtitle", fontName="Helvetica", fontSize=10, leading=13, textColor=muted)
-        self.h2 = ParagraphStyle("h2", fontName="Helvetica-Bold", fontSize=12.5, leading=15, textColor=heading,
+        self.title = ParagraphStyle("title", fontName=BOLD, fontSize=22, leading=26, textColor=heading)
+        self.subtitle = ParagraphStyle("subtitle", fontName=REGULAR, fontSize=10, leading=13, textColor=muted)
+        self.h2 = ParagraphStyle("h2", fontName=BOLD, fontSize=12.5, leading=15, textColor=heading,
                                  spaceBefore=9, spaceAfter=4)
-        self.body = ParagraphStyle("body", fontName="Helvetica", fontSize=9, leading=11.6, textColor=ink)
-        self.cell = ParagraphStyle("cell", fontName="Helvetica", fontSize=8.6, leading=10.6, textColor=ink)
-        self.cell_bold = ParagraphStyle("cellb", parent=self.cell, fontName="Helvetica-Bold")
-        self.small = ParagraphStyle("small", fontName="Helvetica", fontSize=7.6, leading=9.4, textColor=muted)
+        self.body = ParagraphStyle("body", fontName=REGULAR, fontSize=9, leading=11.6, textColor=ink)
+        self.cell = ParagraphStyle("cell", fontName=REGULAR, fontSize=8.6, leading=10.6, textColor=ink)
+        self.cell_bold = ParagraphStyle("cellb", parent=self.cell, fontName=BOLD)
+        self.small = ParagraphStyle("small", fontName=REGULAR, fontSize=7.6, leading=9.4, textColor=muted)
 
 
 class _Swatch(Flowable):
@@ -114,7 +114,7 @@ def reference_story(content: FilloryContent, resolved: ResolvedOptions, width: f
         ("GRID", (0, 0), (-1, -1), 0.4, line),
         ("BACKGROUND", (0, 0), (0, -1), header_fill),
         ("ALIGN", (1, 0), (-1, -1), "CENTER"),
-        ("FONTNAME", (1, 1), (-1, 1), "Helvetica-Bold"),
+        ("FONTNAME", (1, 1), (-1, 1), BOLD),
         ("FONTSIZE", (1, 0), (-1, -1), 10),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
     ]))

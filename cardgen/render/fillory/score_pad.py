@@ -18,7 +18,7 @@ from ..documents import finish_single_page
 from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt
 from ..registry import Progress
-from .style import FilloryStyle, fillory_style
+from .style import BOLD, OBLIQUE, REGULAR, FilloryStyle, fillory_style
 
 MARGIN_MM = 12.0
 ROW_MM = 6.6
@@ -33,9 +33,9 @@ def _header(canvas: Canvas, content: FilloryContent, style: FilloryStyle, left: 
             top: float) -> float:
     heading = style.frame or style.ink
     canvas.setFillColor(heading)
-    canvas.setFont("Helvetica-Bold", 18)
+    canvas.setFont(BOLD, 18)
     canvas.drawString(left, top - 18 * 0.72, content.title)
-    canvas.setFont("Helvetica", 11)
+    canvas.setFont(REGULAR, 11)
     canvas.setFillColor(style.muted)
     canvas.drawString(left, top - pt(11.5), "Score sheet")
     canvas.setStrokeColor(style.ink)
@@ -43,12 +43,12 @@ def _header(canvas: Canvas, content: FilloryContent, style: FilloryStyle, left: 
     field_left = right - pt(72)
     for i, label in enumerate(("Player", "Game / date")):
         y = top - pt(5) - i * pt(8)
-        canvas.setFont("Helvetica-Bold", 8.5)
+        canvas.setFont(BOLD, 8.5)
         canvas.setFillColor(style.ink)
         canvas.drawString(field_left, y, label)
         canvas.line(field_left + pt(20), y - pt(0.8), right, y - pt(0.8))
     y = top - pt(22)
-    canvas.setFont("Helvetica", 8.3)
+    canvas.setFont(REGULAR, 8.3)
     canvas.setFillColor(style.ink)
     lines = (
         f"First to {content.victory_points} VP wins. In your score phase you may score one trait: "
@@ -76,12 +76,12 @@ def _turn_table(canvas: Canvas, style: FilloryStyle, left: float, top: float, bo
         canvas.setFillColor(tint(style.accent, 0.8))
         canvas.rect(left + width - widths[-1], table_bottom, widths[-1], rows * row_h, stroke=0, fill=1)
     canvas.setFillColor(style.ink)
-    canvas.setFont("Helvetica-Bold", 8.5)
+    canvas.setFont(BOLD, 8.5)
     x = left
     for (name, _), w in zip(COLUMNS, widths):
         canvas.drawString(x + pt(1.6), top - head_h + pt(3), name)
         x += w
-    canvas.setFont("Helvetica", 7.5)
+    canvas.setFont(REGULAR, 7.5)
     canvas.setFillColor(style.muted)
     for r in range(rows):
         canvas.drawRightString(left + widths[0] - pt(2), top - head_h - (r + 1) * row_h + pt(2.1), str(r + 1))
@@ -104,9 +104,9 @@ def _trait_checklist(canvas: Canvas, content: FilloryContent, style: FilloryStyl
                      top: float) -> float:
     """A checkbox per scorable trait, alphabetically, with how many cards carry it; returns the bottom."""
     canvas.setFillColor(style.frame or style.ink)
-    canvas.setFont("Helvetica-Bold", 10)
+    canvas.setFont(BOLD, 10)
     canvas.drawString(left, top - pt(3.5), "Traits scored")
-    canvas.setFont("Helvetica", 7.2)
+    canvas.setFont(REGULAR, 7.2)
     canvas.setFillColor(style.muted)
     canvas.drawString(left, top - pt(7.6), "Tick a trait the turn you score it: never again.")
     y = top - pt(10)
@@ -124,9 +124,9 @@ def _trait_checklist(canvas: Canvas, content: FilloryContent, style: FilloryStyl
             canvas.setFillColor(chip.fill)
         canvas.roundRect(left + pt(5.5), y + pt(1.3), pt(4.5), pt(2.8), pt(1.4), stroke=1, fill=1 if chip.fill else 0)
         canvas.setFillColor(style.ink)
-        canvas.setFont("Helvetica-Bold", 9)
+        canvas.setFont(BOLD, 9)
         canvas.drawString(left + pt(12), y + pt(1.6), trait.name)
-        canvas.setFont("Helvetica", 7.5)
+        canvas.setFont(REGULAR, 7.5)
         canvas.setFillColor(style.muted)
         canvas.drawRightString(right, y + pt(1.6), f"{len(content.cards_with(trait.name))} cards")
         canvas.setStrokeColor(GRID_LINE)
@@ -134,7 +134,7 @@ def _trait_checklist(canvas: Canvas, content: FilloryContent, style: FilloryStyl
         canvas.line(left, y, right, y)
     y -= pt(4.5)
     unscorable = ", ".join(t.name for t in content.traits if not t.scorable)
-    canvas.setFont("Helvetica-Oblique", 7.5)
+    canvas.setFont(OBLIQUE, 7.5)
     canvas.setFillColor(style.muted)
     canvas.drawString(left, y, f"{unscorable} can never be scored.")
     return y
@@ -143,7 +143,7 @@ def _trait_checklist(canvas: Canvas, content: FilloryContent, style: FilloryStyl
 def _squares(canvas: Canvas, style: FilloryStyle, left: float, right: float, top: float) -> None:
     """n cards score n×n VP, for n = 1..10, as two rows of five."""
     canvas.setFillColor(style.frame or style.ink)
-    canvas.setFont("Helvetica-Bold", 10)
+    canvas.setFont(BOLD, 10)
     canvas.drawString(left, top - pt(3.5), "Points for n cards of one trait")
     cell_w, cell_h = (right - left) / 5, pt(9)
     y0 = top - pt(6) - 2 * cell_h
@@ -155,10 +155,10 @@ def _squares(canvas: Canvas, style: FilloryStyle, left: float, right: float, top
         y = y0 + (1 - i // 5) * cell_h
         canvas.rect(x, y, cell_w, cell_h, stroke=1, fill=0)
         canvas.setFillColor(style.muted)
-        canvas.setFont("Helvetica", 7)
+        canvas.setFont(REGULAR, 7)
         canvas.drawCentredString(x + cell_w / 2, y + cell_h - pt(3), f"{n} card{'s' if n > 1 else ''}")
         canvas.setFillColor(style.ink)
-        canvas.setFont("Helvetica-Bold", 11)
+        canvas.setFont(BOLD, 11)
         canvas.drawCentredString(x + cell_w / 2, y + pt(1.6), str(n * n))
 
 

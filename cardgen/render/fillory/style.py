@@ -6,9 +6,15 @@ from dataclasses import dataclass
 
 from ..colour import shade, tint
 from ..print_specs import Theme
-from ..style import LIGHT_OUTLINE
+from ..style import LIGHT_OUTLINE, type_pair
 
 UNKNOWN_FAMILY_COLOUR = "#6B7080"
+
+# Lato (a warm, modern sans: the books' Brakebills is today's world) for names, traits and rules, paired
+# with Source Serif Pro's italic for the storybook voice of Fillory's flavour lines.
+TYPE = type_pair("SourceSerif", "Lato")
+BOLD, REGULAR, OBLIQUE = TYPE.sans_bold, TYPE.sans, TYPE.serif_italic
+CAP_HEIGHT = TYPE.cap_height
 
 
 @dataclass(frozen=True)

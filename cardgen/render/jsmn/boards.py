@@ -15,7 +15,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.jsmn import Action, JsmnContent, Magician
 
-from ..documents import FOOTER_FONT, FOOTER_INK, FOOTER_SIZE, RETOLD_NOTICE, set_full_page_boxes
+from ..documents import FOOTER_FONT, FOOTER_INK, RETOLD_NOTICE, set_full_page_boxes
 from ..faces import draw_paragraph, wrapped_paragraph
 from ..pdf import new_canvas, pt
 from ..print_specs import PaperSize
@@ -73,13 +73,12 @@ def draw_board(canvas: Canvas, content: JsmnContent, magician: Magician, style: 
                height: float) -> None:
     ink = MAGICIAN_INKS[magician.colour]
     margin = 10.0
-    if not style.ink_saver:
-        canvas.setFillColor("#FBF7EE")
-        canvas.rect(0, 0, pt(width), pt(height), stroke=0, fill=1)
     canvas.setStrokeColor(ink)
     canvas.setLineWidth(2.0)
-    canvas.rect(pt(margin - 4), pt(margin - 4), pt(width - 2 * margin + 8), pt(height - 2 * margin + 8), stroke=1,
-                fill=0)
+    if not style.ink_saver:  # the board's cream ground fills its frame (no home printer reaches the paper edge)
+        canvas.setFillColor("#FBF7EE")
+    canvas.rect(pt(margin - 2.5), pt(margin - 2.5), pt(width - 2 * margin + 5), pt(height - 2 * margin + 5), stroke=1,
+                fill=0 if style.ink_saver else 1)
     top = height - margin - 3
     MAGICIAN_DRAWERS[magician.symbol](canvas, pt(margin + 6), pt(top - 6), pt(10), ink, WHITE)
     canvas.setFillColor(style.ink)
@@ -151,10 +150,10 @@ def draw_board(canvas: Canvas, content: JsmnContent, magician: Magician, style: 
         canvas.setFillColor(style.ink)
         canvas.drawString(pt(tx), pt(y + 4.5), kind.name)
         _paragraph(canvas, _escape(kind.text), tx, y + 2.5, width - margin - tx - 2, 7.0, style.ink)
-    canvas.setFont(FOOTER_FONT, FOOTER_SIZE)
+    canvas.setFont(FOOTER_FONT, 6)  # between the printable margin and the frame
     canvas.setFillColor(FOOTER_INK)
-    canvas.drawString(pt(margin), pt(margin - 8), f"{content.title} \u00b7 {magician.name}'s board")
-    canvas.drawRightString(pt(width - margin), pt(margin - 8), RETOLD_NOTICE)
+    canvas.drawString(pt(margin), pt(5.7), f"{content.title} \u00b7 {magician.name}'s board")
+    canvas.drawRightString(pt(width - margin), pt(5.7), RETOLD_NOTICE)
 
 
 def render_boards(content: JsmnContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:

@@ -21,7 +21,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.jsmn import JsmnContent
 
-from ..documents import FOOTER_FONT, FOOTER_INK, RETOLD_NOTICE
+from ..documents import FOOTER_BASELINE_MM, FOOTER_FONT, FOOTER_INK, RETOLD_NOTICE
 from ..layout import Rect
 from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt, set_page_boxes
@@ -33,6 +33,7 @@ from .map_layout import MapLayout
 from .style import SANS, SANS_BOLD, SERIF_BOLD, JsmnStyle, style_for
 
 PAGE_MARGIN = 10.0      # white round each page's window: printers cannot print to the edge
+PRINTABLE_MARGIN_MM = 5.0
 OVERLAP = 10.0          # neighbouring windows share this much of the poster
 MARK_RADIUS = 3.0
 MAP_FORM = "JsmnMap"
@@ -126,7 +127,7 @@ def _draw_mark(canvas: Canvas, mark: Mark, x: float, y: float, below: bool) -> N
 def _cut_marks(canvas: Canvas, window: Rect, paper: PaperSize) -> None:
     canvas.setStrokeColor("#000000")
     canvas.setLineWidth(0.3)
-    gap, length = 0.8, min(6.0, PAGE_MARGIN - 2.0)
+    gap, length = 0.8, PAGE_MARGIN - 0.8 - PRINTABLE_MARGIN_MM  # the marks stop at the printable margin
     for x in (window.x, window.right):
         for y, sign in ((window.y, -1), (window.top, 1)):
             canvas.line(pt(x), pt(y + sign * gap), pt(x), pt(y + sign * (gap + length)))
@@ -164,12 +165,12 @@ def draw_tile_page(canvas: Canvas, plan: PosterPlan, tile: Tile, crop_marks: boo
         _cut_marks(canvas, page_window, paper)
     canvas.setFont(SANS_BOLD, 7)
     canvas.setFillColor(FOOTER_INK)
-    canvas.drawString(pt(PAGE_MARGIN + 3), pt(PAGE_MARGIN / 2 - 1), f"Map page {tile.name} (column {tile.column + 1} of "
+    canvas.drawString(pt(PAGE_MARGIN + 3), pt(FOOTER_BASELINE_MM), f"Map page {tile.name} (column {tile.column + 1} of "
                       f"{plan.columns}, row {tile.row + 1} of {plan.rows})")
     canvas.setFont(FOOTER_FONT, 6.5)
-    canvas.drawRightString(pt(paper.width - PAGE_MARGIN - 3), pt(PAGE_MARGIN / 2 - 1),
+    canvas.drawRightString(pt(paper.width - PAGE_MARGIN - 3), pt(FOOTER_BASELINE_MM),
                            f"{title} \u00b7 pages overlap by {OVERLAP:g} mm")
-    canvas.drawString(pt(PAGE_MARGIN + 3), pt(paper.height - PAGE_MARGIN / 2 - 1),
+    canvas.drawString(pt(PAGE_MARGIN + 3), pt(paper.height - FOOTER_BASELINE_MM - 2),
                       f"{_neighbours(plan, tile)} \u00b7 trim the left and top margins along the cut marks, "
                       "except on column A and row 1")
     set_page_boxes(canvas, page_window, page_window, paper.width, paper.height)
@@ -238,8 +239,8 @@ def draw_guide(canvas: Canvas, plan: PosterPlan, style: JsmnStyle, title: str) -
         y -= 1.5
     canvas.setFont(FOOTER_FONT, 6.5)
     canvas.setFillColor(FOOTER_INK)
-    canvas.drawString(pt(PAGE_MARGIN), pt(PAGE_MARGIN / 2 - 1), f"{title} \u00b7 map assembly guide")
-    canvas.drawRightString(pt(paper.width - PAGE_MARGIN), pt(PAGE_MARGIN / 2 - 1), RETOLD_NOTICE)
+    canvas.drawString(pt(PAGE_MARGIN), pt(FOOTER_BASELINE_MM), f"{title} \u00b7 map assembly guide")
+    canvas.drawRightString(pt(paper.width - PAGE_MARGIN), pt(FOOTER_BASELINE_MM), RETOLD_NOTICE)
     page = Rect(0, 0, paper.width, paper.height)
     set_page_boxes(canvas, page, page, paper.width, paper.height)
     canvas.showPage()

@@ -11,7 +11,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.jsmn import JsmnContent, Magician
 
-from ..documents import finish_single_page
+from ..documents import FOOTER_BASELINE_MM, finish_single_page
 from ..layout import Rect
 from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt
@@ -95,5 +95,5 @@ def render_tally(content: JsmnContent, resolved: ResolvedOptions, path: Path, pr
         rect = Rect(MARGIN + column * w, paper.height - MARGIN - (row + 1) * h, w, h)
         draw_slip(canvas, content, magician, rect, style)
     finish_single_page(canvas, paper, f"{content.title} \u00b7 private magicianship tally \u00b7 cut along the dashed "
-                       "lines", pt(MARGIN), pt(MARGIN / 2 - 1))
+                       "lines", pt(MARGIN), pt(FOOTER_BASELINE_MM))
     progress(1)

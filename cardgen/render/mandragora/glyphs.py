@@ -11,6 +11,7 @@ import math
 from reportlab.pdfgen.canvas import Canvas
 
 from ..symbols import Drawer, Unit, star_points
+from .style import SERIF_BOLD
 from .symbols import EFFECT_DRAWERS, scroll
 
 
@@ -103,7 +104,7 @@ def again(canvas: Canvas, cx: float, cy: float, size: float, ink: str, light: st
         head.lineTo(tip[0] - 0.02, tip[1] - 0.12)
         head.close()
         canvas.drawPath(head, stroke=0, fill=1)
-        canvas.setFont("Times-Bold", 0.42)
+        canvas.setFont(SERIF_BOLD, 0.42)
         canvas.drawCentredString(0, -0.14, "+1")
 
 

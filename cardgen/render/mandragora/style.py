@@ -14,12 +14,19 @@ from cardgen.catalog.mandragora import Card, MandragoraContent
 from ..colour import shade, tint
 from ..print_specs import Theme
 
-from ..style import CAP_HEIGHT, LIGHT_OUTLINE, SANS, SANS_BOLD, SERIF, SERIF_BOLD, SERIF_CAP_HEIGHT, SERIF_ITALIC
+from ..style import LIGHT_OUTLINE, type_pair
 
 __all__ = ["CAP_HEIGHT", "FALLBACK_INK", "LIGHT_OUTLINE", "MandragoraStyle", "SANS", "SANS_BOLD", "SERIF", "SERIF_BOLD",
            "SERIF_CAP_HEIGHT", "SERIF_ITALIC", "mandragora_style", "style_for"]
 
 FALLBACK_INK = "#6B7080"
+
+# Caladea (an old-style serif with sturdy bold capitals) for names and titles, paired with Lato (a
+# humanist sans, open at small sizes) for the recipes and rules.
+TYPE = type_pair("Caladea", "Lato")
+SERIF, SERIF_BOLD, SERIF_ITALIC = TYPE.serif, TYPE.serif_bold, TYPE.serif_italic
+SANS, SANS_BOLD = TYPE.sans, TYPE.sans_bold
+CAP_HEIGHT, SERIF_CAP_HEIGHT = TYPE.cap_height, TYPE.serif_cap_height
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,124 @@
+"""The whole print kit as a printer sees it, on A4 and on Letter: every font embedded, nothing printed in
+the 5 mm band along the paper edge that home printers cannot reach."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+from pypdf.generic import DictionaryObject
+
+from cardgen.render import BuildOptions, build
+
+PAPERS = ("A4", "Letter")
+PRINTABLE_MARGIN_MM = 5.0
+#: Rendering puts a soft edge of about half a pixel around marks lying right on the 5 mm line.
+BAND_MM = PRINTABLE_MARGIN_MM - 0.25
+DPI = 100
+
+
+@pytest.fixture(scope="module", params=PAPERS)
+def kit(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, list[Path]]:
+    """Every game's every document on one paper size (the default options otherwise)."""
+    paper = request.param
+    out = tmp_path_factory.mktemp(f"kit-{paper}")
+    return paper, build(BuildOptions(game="all", paper=paper, out_dir=out, base_url="https://cards.example.org"))
+
+
+def _fonts(resources: Any, seen: set[int]) -> list[tuple[str, DictionaryObject]]:
+    """Every font a resource dictionary uses, forms (XObjects) included, as (name, font dictionary)."""
+    found: list[tuple[str, DictionaryObject]] = []
+    if resources is None:
+        return found
+    resources = resources.get_object()
+    for font in (resources.get("/Font") or {}).values():
+        font = font.get_object()
+        found.append((str(font.get("/BaseFont")), font))
+    for xobject in (resources.get("/XObject") or {}).values():
+        if id(xobject.get_object()) in seen:
+            continue
+        seen.add(id(xobject.get_object()))
+        form = xobject.get_object()
+        if form.get("/Subtype") == "/Form":
+            found += _fonts(form.get("/Resources"), seen)
+    return found
+
+
+def _embedded(font: DictionaryObject) -> bool:
+    if font.get("/Subtype") == "/Type0":
+        font = font["/DescendantFonts"][0].get_object()
+    descriptor = font.get("/FontDescriptor")
+    if descriptor is None:  # the 14 base fonts carry none: the viewer substitutes them
+        return False
+    descriptor = descriptor.get_object()
+    return any(key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3"))
+
+
+def test_every_font_of_every_document_is_embedded(kit: tuple[str, list[Path]]) -> None:
+    paper, paths = kit
+    assert len(paths) >= 20
+    for path in paths:
+        reader = PdfReader(path)
+        names: set[str] = set()
+        for number, page in enumerate(reader.pages, 1):
+            for name, font in _fonts(page.get("/Resources"), set()):
+                names.add(name)
+                assert _embedded(font), f"{paper} {path.parent.name}/{path.name} page {number}: {name} is not embedded"
+        assert names, f"{path} uses no font at all"
+        assert not any("Helvetica" in n or "Times" in n for n in names), names
+
+
+def _ink_in_band(image: Image.Image, band_px: int) -> list[str]:
+    """Which edges of a greyscale page have ink within ``band_px`` of the paper edge."""
+    width, height = image.size
+    boxes = {"left": (0, 0, band_px, height), "right": (width - band_px, 0, width, height),
+             "bottom": (0, height - band_px, width, height), "top": (0, 0, width, band_px)}
+    return [edge for edge, box in boxes.items() if image.crop(box).getextrema()[0] < 250]
+
+
+def test_nothing_is_printed_within_5_mm_of_the_paper_edge(kit: tuple[str, list[Path]]) -> None:
+    paper, paths = kit
+    band_px = int(BAND_MM / 25.4 * DPI)
+    problems = []
+    for path in paths:
+        document = pdfium.PdfDocument(str(path))
+        for number in range(len(document)):
+            image = document[number].render(scale=DPI / 72).to_pil().convert("L")
+            edges = _ink_in_band(image, band_px)
+            if edges:
+                problems.append(f"{path.parent.name}/{path.name} page {number + 1}: {', '.join(edges)}")
+        document.close()
+    assert problems == [], f"{paper}: ink within {BAND_MM} mm of the edge:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("card_size", ["poker", "bridge", "tarot", "mini"])
+@pytest.mark.parametrize("gutter", [0.0, 2.0, 6.0])
+def test_every_crop_mark_prints_at_least_1_5_mm_inside_the_margin(paper: str, card_size: str, gutter: float) -> None:
+    from cardgen.render import plan_layout, print_specs
+    from cardgen.render.imposition import crop_mark_segments, registration_points
+
+    specs = print_specs()
+    rules = specs.sheet
+    layout = plan_layout(specs.paper(paper), specs.card_size(card_size), 3.0, rules, gutter)
+    w, h, m = layout.paper.width, layout.paper.height, PRINTABLE_MARGIN_MM
+    segments = crop_mark_segments(layout, rules)
+    xs, ys = layout.cut_lines()
+    assert len(segments) == 2 * (len(xs) + len(ys)), "every cut has a mark at both ends"
+    outer = layout.bleed_area
+    for x0, y0, x1, y1 in segments:
+        assert abs(x1 - x0) + abs(y1 - y0) >= 1.5 - 1e-9
+        assert all(m - 1e-9 <= x <= w - m + 1e-9 for x in (x0, x1)), (x0, x1)
+        assert all(m - 1e-9 <= y <= h - m + 1e-9 for y in (y0, y1)), (y0, y1)
+        inside_x = outer.x < min(x0, x1) and max(x0, x1) < outer.right
+        inside_y = outer.y < min(y0, y1) and max(y0, y1) < outer.top
+        assert not (inside_x and inside_y), "a crop mark never lies on the printed bleed"
+    radius = rules.registration_diameter / 2
+    for x, y in registration_points(layout, rules):
+        assert m <= x - radius and x + radius <= w - m and m <= y - radius and y + radius <= h - m
+    if (card_size == "poker" or paper == "A4" and card_size == "bridge") and gutter == 0.0:
+        assert layout.per_sheet == 9, f"{card_size} on {paper}: {layout.per_sheet} a sheet"
