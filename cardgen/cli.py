@@ -8,17 +8,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 import click
 
 from cardgen import __version__
-from cardgen.catalog import GAMES, DataError, data_dir, load_game
+from cardgen.catalog import GAMES, DataError, catalogs, data_dir, load_game
 from cardgen.catalog.base import Problem
 
 DEFAULT_PAPERS = ("A4", "Letter")
 DEFAULT_CARD_SIZES = ("poker", "bridge", "tarot", "mini")
-COUNTED = ("cards", "traits", "spells", "colours", "shops", "tiles", "tokens", "rules", "notes")
 
 
 def _print_choices() -> tuple[tuple[str, ...], tuple[str, ...], str]:
@@ -59,19 +57,6 @@ def _human_size(size: int) -> str:
     return f"{size / (1024 * 1024):.2f} MB"
 
 
-def _subject_label(content: Any, subject: str) -> str:
-    labeller = getattr(content, "subject_label", None)  # a game that names its own note subjects
-    if labeller is not None:
-        return str(labeller(subject))
-    if subject == "rulebook":
-        return "the rulebook"
-    if subject.startswith("trait:"):
-        return f"trait {subject[6:]}"
-    finder = getattr(content, "find_card", None)
-    card = finder(subject) if finder else None
-    return f"{card.name} ({subject})" if card is not None else subject
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="cardgen")
 def main() -> None:
@@ -88,6 +73,7 @@ def check(data_folder: Path | None) -> None:
     concerns. On problems, prints one line per problem (file, record, field) and exits 1.
     """
     from cardgen.render.print_specs import PRINT_FOLDER, load_print_specs, theme_problems
+    from cardgen.render.registry import print_kits
 
     root = data_folder if data_folder is not None else data_dir()
     if not root.is_dir():
@@ -115,21 +101,17 @@ def check(data_folder: Path | None) -> None:
             _fail_with_problems(game, exc.problems)
             failed = True
             continue
-        counts = ", ".join(f"{len(getattr(content, name))} {name}" for name in COUNTED if hasattr(content, name))
+        counts = ", ".join(f"{len(getattr(content, name))} {name}" for name in catalogs()[game].counted)
         click.echo(f"{game}: {content.title}: {counts}")
-        if specs is not None and hasattr(content, "traits"):
-            problems = theme_problems(specs, root, game, [t.name for t in content.traits])
-            if problems:
-                _fail_with_problems(f"{game} colour theme", problems)
-                failed = True
-        elif specs is not None and hasattr(content, "colours"):
-            problems = theme_problems(specs, root, game, [c.id for c in content.colours], member="colour")
+        kit = print_kits().get(game)
+        if specs is not None and kit is not None and kit.theme is not None:
+            problems = theme_problems(specs, root, game, kit.theme.members(content), member=kit.theme.member)
             if problems:
                 _fail_with_problems(f"{game} colour theme", problems)
                 failed = True
         grouped: dict[str, list[str]] = {}
-        for note in getattr(content, "notes", ()):
-            grouped.setdefault(_subject_label(content, note.subject), []).append(note.describe())
+        for note in content.notes:
+            grouped.setdefault(content.subject_label(note.subject), []).append(note.describe())
         if grouped:
             click.echo(f"  data notes ({sum(len(v) for v in grouped.values())}):")
         for subject, lines in grouped.items():
@@ -172,8 +154,8 @@ def check(data_folder: Path | None) -> None:
 @click.option("--only", "documents", multiple=True, type=click.Choice(_document_names()),
               help="Build only this document (repeatable); default: all of them.")
 @click.option("--hex-size", type=click.FloatRange(20, 120), default=None, metavar="MM",
-              help="Hex tiles (Barony: Sorcery's Territory tiles): width of a hex across flats, to match your "
-                   "base game's tiles (default: the game data's, 50 mm for Barony: Sorcery, our choice).")
+              help="Hex tiles: width of a hex across flats, to match your base game's tiles (default: the game "
+                   "data's).")
 @click.option("--data", "data_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Data folder to read (default: the project's data/, or $SPELLBOOK_DATA).")
 def build(game: str, paper: str, card_size: str, bleed: float, crop_marks: bool, duplex: bool,

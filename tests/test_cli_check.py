@@ -91,7 +91,7 @@ def test_check_reports_a_trait_missing_from_the_colour_theme(tmp_path: Path) -> 
 
 @pytest.mark.parametrize("make, message", [
     (lambda root: root / "nowhere", "data folder {root}/nowhere does not exist"),
-    (lambda root: root, "no game folders in {root} (expected one of: fillory, mandragora, barony-sorcery, jsmn)"),
+    (lambda root: root, "no game folders in {root} (expected one of: barony-sorcery, fillory, jsmn, mandragora)"),
 ])
 def test_check_unusable_folder_is_a_clean_error(tmp_path: Path, make, message: str) -> None:  # type: ignore[no-untyped-def]
     result = CliRunner().invoke(main, ["check", "--data", str(make(tmp_path))])

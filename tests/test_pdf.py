@@ -378,7 +378,7 @@ def test_layout_that_cannot_fit_is_a_clear_error() -> None:
     (dict(base_url="ftp://files.example"),
      "base URL must start with http:// or https:// and name a host, got 'ftp://files.example'"),
     (dict(base_url="http://host/?x=1"), "base URL must not carry a query or fragment, got 'http://host/?x=1'"),
-    (dict(game="barony"), "unknown game 'barony' (known: fillory, mandragora, barony-sorcery, jsmn, or all)"),
+    (dict(game="barony"), "unknown game 'barony' (known: barony-sorcery, fillory, jsmn, mandragora, or all)"),
     (dict(documents=("poster",)), "unknown document 'poster' (known: boards, deck, map, player-sheet, reference, score-pad, "
                                         "setup, tally, tiles, tokens)"),
 ])

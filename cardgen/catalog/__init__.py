@@ -1,27 +1,30 @@
 """The card-data layer: one loader turning ``data/<game>/*.toml`` into frozen, typed objects.
 
-Used by both the print generator and the companion. ``load_game("fillory")`` returns the content
-or raises :class:`DataError` with one message per problem (file, record, field).
+Used by both the print generator and the companion. ``load_game(game_id)`` returns the content
+or raises :class:`DataError` with one message per problem (file, record, field). The games are found,
+not listed: every package ``cardgen/catalog/<game>/`` that declares a :class:`GameCatalog` as
+``CATALOG`` is one (:func:`catalogs`).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from . import barony_sorcery, fillory, jsmn, mandragora
 from .base import DEFAULT_DATA_DIR, DataError, DataNote, Problem, RuleEntry
+from .spec import GameCatalog, discover
 
-LOADERS: dict[str, Callable[[Path], Any]] = {
-    fillory.GAME_ID: fillory.load,
-    mandragora.GAME_ID: mandragora.load,
-    barony_sorcery.GAME_ID: barony_sorcery.load,
-    jsmn.GAME_ID: jsmn.load,
-}
 
-GAMES: tuple[str, ...] = tuple(LOADERS)
+@lru_cache(maxsize=None)
+def catalogs() -> dict[str, GameCatalog]:
+    """Every game's declaration, by game id."""
+    return discover(sys.modules[__name__], "CATALOG", GameCatalog)
+
+
+GAMES: tuple[str, ...] = tuple(catalogs())
 
 
 def data_dir() -> Path:
@@ -31,10 +34,11 @@ def data_dir() -> Path:
 
 def load_game(game: str, root: Path | str | None = None) -> Any:
     """Load one game's content from ``root/<game>`` (default: the project's data folder)."""
-    if game not in LOADERS:
+    found = catalogs().get(game)
+    if found is None:
         raise DataError([Problem(str(root or data_dir()), "", "game", f"unknown game '{game}' (known: {', '.join(GAMES)})")])
     base = Path(root) if root is not None else data_dir()
-    return LOADERS[game](base / game)
+    return found.load(base / game)
 
 
 @lru_cache(maxsize=None)
@@ -47,4 +51,5 @@ def content(game: str) -> Any:
     return _cached(game, str(data_dir()))
 
 
-__all__ = ["DataError", "DataNote", "Problem", "RuleEntry", "GAMES", "load_game", "content", "data_dir"]
+__all__ = ["DataError", "DataNote", "GameCatalog", "Problem", "RuleEntry", "GAMES", "catalogs", "load_game", "content",
+           "data_dir"]

@@ -64,7 +64,7 @@ class DataNote:
 
 @dataclass(frozen=True)
 class RuleEntry:
-    """A rule in our own words with a stable ID such as ``fillory.score.square``."""
+    """A rule in our own words with a stable ID ``<game>.<area>.<rule>``."""
 
     id: str
     game: str
@@ -103,6 +103,16 @@ class CardAndRuleLookups(Generic[CardT]):
             return self.card(ref)
         except KeyError:
             return None
+
+    def subject_label(self, subject: str) -> str:
+        """What a data note is about, in words: "the rulebook", "trait X" or a card's name and id. A game
+        whose notes have other subjects (tiles, categories) overrides this."""
+        if subject == "rulebook":
+            return "the rulebook"
+        if subject.startswith("trait:"):
+            return f"trait {subject[6:]}"
+        card = self.find_card(subject)
+        return f"{getattr(card, 'name')} ({subject})" if card is not None else subject
 
     def rule(self, rule_id: str) -> RuleEntry:
         found = self._rules_by_id.get(rule_id)

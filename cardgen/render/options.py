@@ -12,7 +12,7 @@ from .qr import validate_base_url
 DEFAULT_BASE_URL = "http://localhost:8000"
 MAX_BLEED_MM = 10.0
 MAX_BACK_OFFSET_MM = 20.0
-HEX_SIZE_RANGE_MM = (20.0, 120.0)   # hex tiles (Barony: Sorcery), across flats
+HEX_SIZE_RANGE_MM = (20.0, 120.0)   # hex tiles, across flats
 
 
 class BuildError(Exception):

@@ -229,7 +229,7 @@ def print_specs(root: Path | str | None = None) -> PrintSpecs:
 
 def theme_problems(specs: PrintSpecs, root: Path | str | None, game: str, trait_names: list[str],
                    member: str = "trait") -> list[Problem]:
-    """Mismatches between a game's colour theme and its traits (or, for Mandragora, its card colours):
+    """Mismatches between a game's colour theme and its traits (or card colours):
     every member needs exactly one family. ``member`` names what the members are in messages."""
     base = Path(root) if root is not None else data_dir()
     label = str(base / PRINT_FOLDER / "themes" / f"{game}.toml")

@@ -1,10 +1,15 @@
-"""Which documents each game's print kit has. A game adds its own by listing them here."""
+"""What each game's print kit declares, found by discovery: a game adds its kit by declaring a
+:class:`PrintKit` as ``KIT`` in its own package ``cardgen/render/<game>/``; no shared module lists games."""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
+
+from cardgen.catalog.spec import discover
 
 from .options import ResolvedOptions
 
@@ -13,7 +18,7 @@ Progress = Callable[[int], None]
 
 @dataclass(frozen=True)
 class Document:
-    """One PDF of a game's kit, e.g. the Fillory deck.
+    """One PDF of a game's kit, e.g. a deck.
 
     ``work`` says how many progress steps rendering takes (cards for a deck, 1 for a sheet);
     ``render`` writes the PDF to the path it is given and reports those steps.
@@ -26,13 +31,32 @@ class Document:
     render: Callable[[Any, ResolvedOptions, Path, Progress], None]
 
 
+@dataclass(frozen=True)
+class ThemeCheck:
+    """A kit coloured by a theme (``data/print/themes/<game>.toml``): every member the content names
+    must be in exactly one of the theme's families. ``member`` is what messages call one ("trait",
+    "colour"); ``members`` lists them from the game's content."""
+
+    member: str
+    members: Callable[[Any], list[str]]
+
+
+@dataclass(frozen=True)
+class PrintKit:
+    """One game's print kit: its id (the catalog's), its documents in build order, and the colour theme
+    it needs checked, if any."""
+
+    id: str
+    documents: tuple[Document, ...]
+    theme: ThemeCheck | None = None
+
+
+@lru_cache(maxsize=None)
+def print_kits() -> dict[str, PrintKit]:
+    """Every game with a print kit, by game id (each game's faces are imported at the first call)."""
+    return discover(sys.modules[__package__], "KIT", PrintKit)  # cardgen.render's game packages
+
+
 def game_documents() -> dict[str, tuple[Document, ...]]:
-    """Every game with a print kit, mapped to its documents (imported lazily: a game's faces load only
-    when that game is built)."""
-    from . import barony_sorcery, fillory, jsmn, mandragora
-    return {
-        fillory.GAME_ID: fillory.DOCUMENTS,
-        mandragora.GAME_ID: mandragora.DOCUMENTS,
-        barony_sorcery.GAME_ID: barony_sorcery.DOCUMENTS,
-        jsmn.GAME_ID: jsmn.DOCUMENTS,
-    }
+    """Every game with a print kit, mapped to its documents."""
+    return {game: kit.documents for game, kit in print_kits().items()}

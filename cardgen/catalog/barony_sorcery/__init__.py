@@ -12,12 +12,16 @@ This front re-exports their public names, so callers import from ``cardgen.catal
 
 from __future__ import annotations
 
+from ..spec import GameCatalog
 from .content import BaronySorceryContent
 from .loader import load
 from .types import (CATEGORY_IDS, CATEGORY_SYMBOLS, GAME_ID, MYSTERIOUS, PLAYER_SYMBOLS, TERRAINS, Card, Category,
                     CategoryId, Combination, FifthPlayer, Location, PlayerColour, ResourceKind, SetupCounts, Spell,
                     Tile)
 
-__all__ = ["CATEGORY_IDS", "CATEGORY_SYMBOLS", "GAME_ID", "MYSTERIOUS", "PLAYER_SYMBOLS", "TERRAINS",
+CATALOG = GameCatalog(id=GAME_ID, title="Barony: Sorcery", load=load,
+                      counted=("cards", "spells", "tiles", "rules", "notes"))
+
+__all__ = ["CATALOG", "CATEGORY_IDS", "CATEGORY_SYMBOLS", "GAME_ID", "MYSTERIOUS", "PLAYER_SYMBOLS", "TERRAINS",
            "BaronySorceryContent", "Card", "Category", "CategoryId", "Combination", "FifthPlayer", "Location",
            "PlayerColour", "ResourceKind", "SetupCounts", "Spell", "Tile", "load"]

@@ -12,9 +12,13 @@ This front re-exports their public names, so callers import from ``cardgen.catal
 
 from __future__ import annotations
 
+from ..spec import GameCatalog
 from .content import FilloryContent
 from .loader import load
 from .types import (GAME_ID, TRICK_KINDS, AbilityOption, Action, Card, TargetKind, Trait, TrickEffect)
 
-__all__ = ["GAME_ID", "TRICK_KINDS", "AbilityOption", "Action", "Card", "FilloryContent", "TargetKind", "Trait",
-           "TrickEffect", "load"]
+CATALOG = GameCatalog(id=GAME_ID, title="Magicians of Fillory", load=load,
+                      counted=("cards", "traits", "rules", "notes"))
+
+__all__ = ["CATALOG", "GAME_ID", "TRICK_KINDS", "AbilityOption", "Action", "Card", "FilloryContent", "TargetKind",
+           "Trait", "TrickEffect", "load"]

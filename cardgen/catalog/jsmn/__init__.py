@@ -14,6 +14,7 @@ This front re-exports their public names, so callers import from ``cardgen.catal
 
 from __future__ import annotations
 
+from ..spec import GameCatalog
 from .content import (CARD_RULES, SPELL_RULES, JsmnContent)
 from .loader import load
 from .types import (BOOK_FORMS, CONNEXION_TYPE_IDS, DECKS, ELEMENT_IDS, GAME_ID, NAMED_EFFECTS, PERSON_KINDS,
@@ -21,8 +22,11 @@ from .types import (BOOK_FORMS, CONNEXION_TYPE_IDS, DECKS, ELEMENT_IDS, GAME_ID,
                     ConnexionType, Contents, Element, ExampleTurn, Feat, Introduction, Invitation, Limits, Magician,
                     MagicianshipValues, MarseillesCard, NamedConnexion, Spell, Tracks)
 
-__all__ = ["BOOK_FORMS", "CARD_RULES", "CONNEXION_TYPE_IDS", "DECKS", "ELEMENT_IDS", "GAME_ID", "NAMED_EFFECTS",
-           "PERSON_KINDS", "SPELL_EFFECTS", "SPELL_RULES", "SPELL_TIMINGS", "UNIQUE_EFFECTS", "Action", "AnyCard",
-           "Book", "Card", "CardKind", "ConnexionType", "Contents", "Element", "ExampleTurn", "Feat", "Introduction",
-           "Invitation", "JsmnContent", "Limits", "Magician", "MagicianshipValues", "MarseillesCard",
-           "NamedConnexion", "Spell", "Tracks", "load"]
+CATALOG = GameCatalog(id=GAME_ID, title="Jonathan Strange & Mr Norrell", load=load,
+                      counted=("cards", "spells", "rules", "notes"))
+
+__all__ = ["CATALOG", "BOOK_FORMS", "CARD_RULES", "CONNEXION_TYPE_IDS", "DECKS", "ELEMENT_IDS", "GAME_ID",
+           "NAMED_EFFECTS", "PERSON_KINDS", "SPELL_EFFECTS", "SPELL_RULES", "SPELL_TIMINGS", "UNIQUE_EFFECTS",
+           "Action", "AnyCard", "Book", "Card", "CardKind", "ConnexionType", "Contents", "Element", "ExampleTurn",
+           "Feat", "Introduction", "Invitation", "JsmnContent", "Limits", "Magician", "MagicianshipValues",
+           "MarseillesCard", "NamedConnexion", "Spell", "Tracks", "load"]

@@ -12,12 +12,16 @@ This front re-exports their public names, so callers import from ``cardgen.catal
 
 from __future__ import annotations
 
+from ..spec import GameCatalog
 from .content import MandragoraContent
 from .loader import load
 from .types import (COLOUR_SYMBOLS, EFFECTS, EFFECT_ICONS, EFFECT_KINDS, GAME_ID, ITEM_KINDS, KIND_LABELS, WHITE,
                     Card, CardKind, Colour, ComponentCounts, EffectKind, ExampleBreakdown, Removal, ScoringExample,
                     ShopTile, ShopTime, Spell)
 
-__all__ = ["COLOUR_SYMBOLS", "EFFECTS", "EFFECT_ICONS", "EFFECT_KINDS", "GAME_ID", "ITEM_KINDS", "KIND_LABELS",
-           "WHITE", "Card", "CardKind", "Colour", "ComponentCounts", "EffectKind", "ExampleBreakdown",
+CATALOG = GameCatalog(id=GAME_ID, title="Mandragora", load=load,
+                      counted=("cards", "spells", "colours", "shops", "rules", "notes"))
+
+__all__ = ["CATALOG", "COLOUR_SYMBOLS", "EFFECTS", "EFFECT_ICONS", "EFFECT_KINDS", "GAME_ID", "ITEM_KINDS",
+           "KIND_LABELS", "WHITE", "Card", "CardKind", "Colour", "ComponentCounts", "EffectKind", "ExampleBreakdown",
            "MandragoraContent", "Removal", "ScoringExample", "ShopTile", "ShopTime", "Spell", "load"]

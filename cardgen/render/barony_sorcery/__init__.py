@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cardgen.catalog.barony_sorcery import GAME_ID
 
-from ..registry import Document
+from ..registry import Document, PrintKit
 from .deck import render_deck
 from .reference import render_player_sheet, render_reference
 from .setup_card import render_setup_card
@@ -27,4 +27,6 @@ DOCUMENTS: tuple[Document, ...] = (
              work=lambda content: 1, render=render_setup_card),
 )
 
-__all__ = ["GAME_ID", "DOCUMENTS"]
+KIT = PrintKit(GAME_ID, DOCUMENTS)
+
+__all__ = ["GAME_ID", "DOCUMENTS", "KIT"]

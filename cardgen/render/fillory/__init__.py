@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cardgen.catalog.fillory import GAME_ID
 
-from ..registry import Document
+from ..registry import Document, PrintKit, ThemeCheck
 from .deck import render_deck
 from .reference import render_reference
 from .score_pad import render_score_pad
@@ -18,4 +18,7 @@ DOCUMENTS: tuple[Document, ...] = (
              work=lambda content: 1, render=render_score_pad),
 )
 
-__all__ = ["GAME_ID", "DOCUMENTS"]
+KIT = PrintKit(GAME_ID, DOCUMENTS,
+               theme=ThemeCheck("trait", lambda content: [trait.name for trait in content.traits]))
+
+__all__ = ["GAME_ID", "DOCUMENTS", "KIT"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from cardgen.catalog.jsmn import GAME_ID
 
-from ..registry import Document
+from ..registry import Document, PrintKit
 from .boards import render_boards
 from .deck import render_deck
 from .poster import render_map
@@ -31,4 +31,6 @@ DOCUMENTS: tuple[Document, ...] = (
              "years)", work=lambda content: 1, render=render_tally),
 )
 
-__all__ = ["GAME_ID", "DOCUMENTS"]
+KIT = PrintKit(GAME_ID, DOCUMENTS)
+
+__all__ = ["GAME_ID", "DOCUMENTS", "KIT"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cardgen.catalog.mandragora import GAME_ID
 
-from ..registry import Document
+from ..registry import Document, PrintKit, ThemeCheck
 from .deck import render_deck
 from .reference import render_reference
 from .score_pad import render_score_pad
@@ -25,4 +25,7 @@ DOCUMENTS: tuple[Document, ...] = (
              work=lambda content: 1, render=render_score_pad),
 )
 
-__all__ = ["GAME_ID", "DOCUMENTS"]
+KIT = PrintKit(GAME_ID, DOCUMENTS,
+               theme=ThemeCheck("colour", lambda content: [colour.id for colour in content.colours]))
+
+__all__ = ["GAME_ID", "DOCUMENTS", "KIT"]

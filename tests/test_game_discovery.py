@@ -1,0 +1,73 @@
+"""Games are found, not listed: every catalog package and every print-kit package declares itself, and a
+new game's packages are picked up with no edit to a shared module."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardgen.catalog import GAMES, GameCatalog, catalogs, content
+from cardgen.catalog.spec import discover
+from cardgen.render import PrintKit, print_kits
+
+CATALOG_ROOT = Path(__file__).resolve().parents[1] / "cardgen" / "catalog"
+
+
+def test_every_catalog_game_has_a_print_kit_and_every_kit_a_catalog_game() -> None:
+    assert set(print_kits()) == set(GAMES)
+    assert len(GAMES) == len({p.name for p in CATALOG_ROOT.iterdir() if (p / "__init__.py").is_file()})
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_declaration_agrees_with_the_games_data_and_package(game: str) -> None:
+    declared = catalogs()[game]
+    loaded = content(game)
+    module = importlib.import_module(f"cardgen.catalog.{game.replace('-', '_')}")
+    assert declared.id == module.GAME_ID == loaded.game
+    assert declared.title == loaded.title
+    for collection in declared.counted:
+        assert len(getattr(loaded, collection)) > 0, f"{game} counts '{collection}', which is empty"
+    kit = print_kits()[game]
+    if kit.theme is not None:
+        members = kit.theme.members(loaded)
+        assert members and all(isinstance(m, str) for m in members)
+
+
+def _package(root: Path, name: str, body: str) -> None:
+    (root / name).mkdir(parents=True)
+    (root / name / "__init__.py").write_text(body, encoding="utf-8")
+
+
+def test_a_new_games_package_is_discovered_and_a_helper_package_is_skipped(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    _package(tmp_path, "tinygames", "")
+    _package(tmp_path / "tinygames", "tiny_game",
+             "from cardgen.catalog import GameCatalog\n"
+             "CATALOG = GameCatalog(id='tiny-game', title='Tiny Game', load=lambda root: root, counted=())\n")
+    _package(tmp_path / "tinygames", "shared_helpers", "HELPER = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    found = discover(importlib.import_module("tinygames"), "CATALOG", GameCatalog)
+    assert list(found) == ["tiny-game"]
+    assert found["tiny-game"].title == "Tiny Game" and found["tiny-game"].load(tmp_path) == tmp_path
+    for name in [m for m in sys.modules if m.startswith("tinygames")]:
+        monkeypatch.delitem(sys.modules, name)
+
+
+def test_a_declaration_of_the_wrong_type_or_a_second_one_for_an_id_is_refused(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    _package(tmp_path, "badgames", "")
+    _package(tmp_path / "badgames", "a_game", "from cardgen.render import PrintKit\nKIT = PrintKit('one', ())\n")
+    _package(tmp_path / "badgames", "b_game", "KIT = {'id': 'two'}\n")
+    _package(tmp_path, "twicegames", "")
+    for name in ("a_game", "b_game"):
+        _package(tmp_path / "twicegames", name, "from cardgen.render import PrintKit\nKIT = PrintKit('same', ())\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(TypeError, match=r"badgames\.b_game\.KIT is a dict, not a PrintKit"):
+        discover(importlib.import_module("badgames"), "KIT", PrintKit)
+    with pytest.raises(ValueError, match=r"twicegames\.b_game declares game 'same' a second time"):
+        discover(importlib.import_module("twicegames"), "KIT", PrintKit)
+    for name in [m for m in sys.modules if m.startswith(("badgames", "twicegames"))]:
+        monkeypatch.delitem(sys.modules, name)
