@@ -580,3 +580,31 @@ def test_a_range_of_a_minified_file_is_answered_whole(client: FlaskClient) -> No
     assert icon.status_code == 206 and len(icon.get_data()) == 10  # files sent as they are keep their ranges
     for response in (whole, ranged, icon):
         response.close()
+
+
+def test_your_games_lists_only_the_seats_this_phone_really_holds(app: Flask, client: FlaskClient) -> None:
+    older, newer, other = new_game(app), new_game(app, ("Dee", "Eve")), new_game(app, ("Zed", "Yan"))
+    sit(client, older, 1)
+    sit(client, newer, 0)
+    client.set_cookie(token_cookie(other["id"], 0), other["seats"][1]["token"])  # another seat's token
+    client.set_cookie(token_cookie("no-such-game", 0), "x" * 32)
+    client.set_cookie("seat_" + older["id"] + "_99", older["seats"][0]["token"])
+    response = client.get("/")
+    assert response.status_code == 200
+    assert response.headers["Cache-Control"] == "private, no-store" and "Cookie" in response.headers["Vary"]
+    page = response.get_data(as_text=True)
+    links = re.findall(r'<a class="my-game" href="([^"]+)"', page)
+    assert links == [f"/g/{newer['id']}/seat/0", f"/g/{older['id']}/seat/1"]   # newest first
+    assert "Magicians of Fillory <span class=\"sub\">as Ben</span>" in page and "with Ann, Cat" in page
+    assert other["id"] not in page and "Zed" not in page
+
+    stranger = app.test_client()   # another phone: no cookies, no list
+    assert 'id="your-games"' not in stranger.get("/").get_data(as_text=True)
+
+
+def test_the_join_link_focuses_the_code_field_and_new_game_forms_are_folded(client: FlaskClient) -> None:
+    home = client.get("/").get_data(as_text=True)
+    joining = client.get("/join").get_data(as_text=True)
+    assert " autofocus" not in home and 'placeholder="ABC234" autofocus>' in joining
+    assert "<details class=\"new-game\" id=" in home and "<details class=\"new-game\" open" not in home
+    assert home.index('id="join"') < home.index('id="new-title"')

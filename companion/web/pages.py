@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from functools import lru_cache
 from typing import Any
 
@@ -142,19 +143,78 @@ def playable_games() -> list[str]:
     return [game for game in RULES if pages_for(game).playable]
 
 
+@dataclass(frozen=True)
+class HeldSeat:
+    """A seat whose token this browser's cookie holds, for "Your games" on the home page."""
+
+    game_id: str
+    seat: int
+    title: str
+    name: str
+    others: list[str]
+    created: datetime
+
+    @property
+    def started(self) -> str:
+        """How long ago the game was created, in words that need no time zone."""
+        minutes = int((datetime.now(timezone.utc) - self.created).total_seconds() // 60)
+        if minutes < 1:
+            return "just now"
+        if minutes < 60:
+            return f"{minutes} min ago"
+        if minutes < 24 * 60:
+            return f"{minutes // 60} h ago"
+        days = minutes // (24 * 60)
+        return "yesterday" if days == 1 else f"{days} days ago"
+
+
+_SEAT_COOKIE = re.compile(r"seat_([A-Za-z0-9_-]+)_(\d{1,2})")
+YOUR_GAMES_SHOWN = 12
+
+
+def your_games() -> list[HeldSeat]:
+    """The seats this browser holds (its own seat cookies, each checked against the store), newest game
+    first: only the phone that holds a seat's token sees it listed."""
+    found = []
+    for cookie, token in request.cookies.items():
+        match = _SEAT_COOKIE.fullmatch(cookie)
+        if not match or not token:
+            continue
+        game_id, seat = match.group(1), int(match.group(2))
+        try:
+            if store().seat_for_token(game_id, token) != seat:
+                continue
+            info = store().info(game_id)
+        except NotFound:
+            continue  # a game that is gone (expired or purged)
+        if not 0 <= seat < len(info["players"]) or info["game"] not in RULES:
+            continue
+        players = info["players"]
+        found.append(HeldSeat(game_id=game_id, seat=seat, title=rules_for(info["game"]).TITLE, name=players[seat],
+                              others=[n for i, n in enumerate(players) if i != seat],
+                              created=datetime.fromisoformat(info["created"])))
+    found.sort(key=lambda held: (held.created, held.seat), reverse=True)
+    return found[:YOUR_GAMES_SHOWN]
+
+
 def render_home(status: int = 200, error: str | None = None, names: list[str] | None = None,
-                first: int = 0, code: str = "", game: str | None = None) -> Response:
+                first: int = 0, code: str = "", game: str | None = None, join_first: bool = False) -> Response:
     forms = []
-    for index, name in enumerate(playable_games()):
+    for name in playable_games():
         rules = rules_for(name)
         mine = name == game
         typed = ((names or []) if mine else []) + [""] * rules.MAX_PLAYERS
         forms.append(NewGameForm(game=name, title=rules.TITLE, pages=pages_for(name), min_players=rules.MIN_PLAYERS,
                                  max_players=rules.MAX_PLAYERS, names=typed[:rules.MAX_PLAYERS],
                                  first=first if mine else 0, error=error if mine else None,
-                                 open=mine or (game is None and index == 0)))
-    page = render_template("pages/home.html", forms=forms, error=error, code=code, form_values=request.form)
-    return make_response(page, status)
+                                 open=mine))
+    held = your_games()
+    page = render_template("pages/home.html", forms=forms, error=error, code=code, form_values=request.form,
+                           held=held, join_first=join_first)
+    response = make_response(page, status)
+    response.headers["Cache-Control"] = "private, no-store"  # "Your games" is this phone's alone
+    response.vary.add("Cookie")
+    return response
 
 
 @bp.get("/")
@@ -197,8 +257,8 @@ def new_game() -> Response:
 @bp.get("/join")
 def join() -> Response:
     code = request.args.get("code", "").strip().upper()
-    if not code:
-        return render_home()
+    if not code:  # the "Join" link: the code field has the focus
+        return render_home(join_first=True)
     return redirect(url_for("pages.join_code", code=code), 303)
 
 

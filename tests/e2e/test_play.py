@@ -19,6 +19,7 @@ def test_three_phones_create_join_play_and_watch_live(new_phone: Callable[[], Br
     host = new_phone()
     ann = host.new_page()
     ann.goto("/")
+    ann.locator("#new-section > summary").click()  # every game's new-game form is folded below joining
     form = ann.locator("#new-game")  # Fillory's form; other games have their own on the same page
     form.get_by_label("Player 1").fill("Ann")
     form.get_by_label("Player 2").fill("Ben")

@@ -127,3 +127,74 @@ def test_the_screen_stays_on_unless_this_phone_says_not(new_phone: Callable[[], 
     ann.locator("#phone-settings > summary").click()
     expect(ann.get_by_label("Keep the screen on while a game is open")).not_to_be_checked()
     assert blocking_violations(ann) == []
+
+
+def box(page: Page, selector: str) -> dict[str, float]:
+    found = page.locator(selector).first.bounding_box()
+    assert found is not None, selector
+    return found
+
+
+def test_join_from_the_first_screen_and_back_to_your_games_in_one_tap(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    # -- the home page: the join code is on the first screen, every new-game form folded below ------
+    host = new_phone().new_page()
+    host.goto("/")
+    assert box(host, "#code")["y"] + box(host, "#code")["height"] <= VIEWPORT_HEIGHT
+    assert host.evaluate("[...document.querySelectorAll('details.new-game')].every(d => !d.open)")
+    expect(host.locator("#your-games")).to_have_count(0)  # a new phone holds no seat
+    screenshot(host, "ux-home")
+    assert blocking_violations(host) == []
+
+    # -- the host starts a game: the join QR is first on the page, and large ------------------------
+    host.locator("#mandragora-new-section > summary").click()
+    form = host.locator("#new-mandragora")
+    for number, name in enumerate(("Ann", "Ben", "Cat"), 1):
+        form.get_by_label(f"Player {number}", exact=True).fill(name)
+    form.get_by_role("button", name="Start Mandragora").click()
+    expect(host).to_have_url(re.compile(r"/g/[0-9a-f]+/seat/0"))
+    game_id = host.url.split("/g/")[1].split("/")[0]
+    code = host.locator(".invite-first .code").inner_text()
+    qr = box(host, ".invite-first svg.qr")
+    assert qr["y"] + qr["height"] <= VIEWPORT_HEIGHT and qr["width"] >= 300
+    assert host.evaluate("""() => { const invite = document.querySelector('.invite-first');
+        return [...document.querySelectorAll('#live section')].indexOf(invite) === 0; }""")
+    expect(host.locator("svg.qr")).to_have_count(1)
+
+    # -- Ben reaches the home page by the "Join" link: the code field has the focus ---------------
+    ben = new_phone().new_page()
+    ben.goto("/rules")
+    ben.get_by_role("navigation", name="Main").get_by_role("link", name="Join").click()
+    code_field = ben.get_by_label("Join code from the host's phone")
+    expect(code_field).to_be_focused()
+    ben.keyboard.type(code.lower())
+    ben.keyboard.press("Enter")
+    ben.get_by_role("button", name="I am Ben").click()
+    expect(ben).to_have_url(re.compile(rf"/g/{game_id}/seat/1$"))
+
+    # -- the tab is closed; back on the home page (after a reload), the seat is one tap away --------
+    older = api.new_game(["Zed", "Ben"])  # a game Ben does not hold is not listed
+    ben.goto("/")
+    ben.reload()
+    games = ben.locator("#your-games .my-game")
+    expect(games).to_have_count(1)
+    expect(games.first).to_contain_text("Mandragora as Ben")
+    expect(games.first).to_contain_text("with Ann, Cat")
+    assert box(ben, "#your-games .my-game")["y"] < VIEWPORT_HEIGHT  # on the first screen too
+    assert older["id"] not in ben.content()
+    assert blocking_violations(ben) == []
+    games.first.click()
+    expect(ben).to_have_url(re.compile(rf"/g/{game_id}/seat/1$"))
+
+    # -- a second game on the same phone lists first (newest first) --------------------------------
+    newer = api.new_game(["Ben", "Dee"])
+    ben.context.add_cookies([{"name": f"seat_{newer['id']}_0", "value": newer["seats"][0]["token"], "url": server}])
+    ben.goto("/")
+    expect(games).to_have_count(2)
+    expect(games.first).to_contain_text("Magicians of Fillory as Ben")
+    expect(games.nth(1)).to_contain_text("Mandragora as Ben")
+
+    # -- once every seat is taken the host's QR goes, live -------------------------------------------
+    api.http.post(f"{server}/api/join", json={"code": code, "seat": 2}, timeout=5).raise_for_status()
+    expect(host.locator("svg.qr")).to_have_count(0, timeout=3000)
+    expect(host.locator(".invite-first")).to_have_count(0)

@@ -100,6 +100,8 @@
   window.addEventListener("focus", wake);
   window.addEventListener("pageshow", wake);
   window.addEventListener("online", wake);
+  // signals.js asks for a swap when a seat was claimed (a claim is no move, so the version stays)
+  document.addEventListener("live:refresh", () => { if (!busy) refresh().catch(() => setStatus("reconnecting")); });
   window.addEventListener("offline", () => setStatus("reconnecting"));
 
   // ---- keeping what the player picked or typed across a swap ----

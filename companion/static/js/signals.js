@@ -46,6 +46,7 @@
     }
     yourMove = mine;
     wake();
+    watchSeats();
   }
 
   // ---- Screen Wake Lock: on while the page is shown and the game not over ----
@@ -86,6 +87,31 @@
     box.checked = isOn(name);
     box.addEventListener("change", () => { setOn(name, box.checked); wake(); });
   });
+
+  // ---- while seats are free: a claimed seat (no move, so no new version) updates the invitation ----
+  const INVITE_MS = 3000;
+  let etag = "";
+  let seatTimer = 0;
+  function watchSeats() {
+    if (!seatTimer && live.querySelector(".invite[data-claimed]")) seatTimer = window.setTimeout(checkSeats, INVITE_MS);
+  }
+  async function checkSeats() {
+    seatTimer = 0;
+    const invite = live.querySelector(".invite[data-claimed]");
+    if (!invite) return; // every seat is taken: watchSeats starts again if one is freed
+    if (!document.hidden) {
+      try {
+        const response = await fetch(`/api/games/${encodeURIComponent(live.dataset.game)}`, {
+          cache: "no-cache", headers: { Accept: "application/json", ...(etag ? { "If-None-Match": etag } : {}) } });
+        if (response.status === 200) {
+          etag = response.headers.get("ETag") || "";
+          const claimed = (await response.json()).claimed.map(Number).join(",");
+          if (claimed !== invite.dataset.claimed) document.dispatchEvent(new CustomEvent("live:refresh"));
+        }
+      } catch (error) { /* live.js shows the connection's state */ }
+    }
+    watchSeats();
+  }
 
   document.addEventListener("live:swapped", update);
   document.addEventListener("visibilitychange", wake);
