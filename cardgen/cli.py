@@ -140,7 +140,7 @@ def check(data_folder: Path | None) -> None:
               help="Short lines outside the cards showing where to cut.")
 @click.option("--duplex/--no-duplex", default=True, show_default=True,
               help="Put each sheet's backs right after it, mirrored for long-edge double-sided printing; "
-                   "with --no-duplex all backs come after all fronts, unmirrored (to cut and glue).")
+                   "with --no-duplex each deck's backs come after that deck's fronts, unmirrored (to cut and glue).")
 @click.option("--back-offset-x", type=click.FloatRange(-20, 20), default=0.0, show_default=True, metavar="MM",
               help="Shift back pages right (negative: left) to correct a printer's duplex misregistration.")
 @click.option("--back-offset-y", type=click.FloatRange(-20, 20), default=0.0, show_default=True, metavar="MM",
@@ -156,11 +156,18 @@ def check(data_folder: Path | None) -> None:
 @click.option("--hex-size", type=click.FloatRange(20, 120), default=None, metavar="MM",
               help="Hex tiles: width of a hex across flats, to match your base game's tiles (default: the game "
                    "data's).")
+@click.option("--gutter", type=click.FloatRange(0, 20), default=None, metavar="MM",
+              help="Space between neighbouring cards, filled by each card's own bleed (up to the bleed on "
+                   "each side), so a slightly-off cut never shows the neighbour's colour; crop marks stay "
+                   "in line with every cut (default 0: neighbours share one cut).")
+@click.option("--strict", is_flag=True, default=False,
+              help="Fail (exit 1) instead of warning when the QR codes would point at a loopback address.")
 @click.option("--data", "data_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Data folder to read (default: the project's data/, or $SPELLBOOK_DATA).")
 def build(game: str, paper: str, card_size: str, bleed: float, crop_marks: bool, duplex: bool,
           back_offset_x: float, back_offset_y: float, ink_saver: bool, base_url: str, out_dir: Path,
-          documents: tuple[str, ...], hex_size: float | None, data_folder: Path | None) -> None:
+          documents: tuple[str, ...], hex_size: float | None, gutter: float | None, strict: bool,
+          data_folder: Path | None) -> None:
     """Build print-ready PDFs: card decks, reference sheets and score pads.
 
     Writes OUT/<game>/deck.pdf, reference.pdf and score-pad.pdf and lists them with their sizes.
@@ -170,7 +177,8 @@ def build(game: str, paper: str, card_size: str, bleed: float, crop_marks: bool,
     options = BuildOptions(game=game, paper=paper, card_size=card_size, bleed=bleed, crop_marks=crop_marks,
                            duplex=duplex, back_offset_x=back_offset_x, back_offset_y=back_offset_y,
                            ink_saver=ink_saver, base_url=base_url, out_dir=out_dir, data_dir=data_folder,
-                           documents=documents, hex_size=hex_size)
+                           documents=documents, hex_size=hex_size, gutter=gutter)
+    _check_base_url(base_url, strict)
     try:
         plan = plan_build(options)
         layout = plan.resolved.card_layout()
@@ -192,6 +200,66 @@ def build(game: str, paper: str, card_size: str, bleed: float, crop_marks: bool,
     width = max(len(str(p)) for p in written) if written else 0
     for path in written:
         click.echo(f"  {str(path):<{width}}  {_human_size(path.stat().st_size):>9}")
+
+
+def _check_base_url(base_url: str, strict: bool) -> None:
+    """Warn (or with ``strict`` stop, exit 1) when the cards' QR codes would point at a loopback address."""
+    from cardgen.render.options import base_url_warning
+
+    warning = base_url_warning(base_url)
+    if warning is None:
+        return
+    if strict:
+        raise click.ClickException(warning)
+    click.secho(f"Warning: {warning}.", fg="yellow", err=True)
+
+
+@main.command()
+@click.option("--game", type=click.Choice([*_printable_games(), "all"]), default="all", show_default=True,
+              help="Which game's cards to export.")
+@click.option("--format", "file_format", type=click.Choice(["png", "pdf"]), default="pdf", show_default=True,
+              help="png: one image per card face; pdf: one card face a page, TrimBox on the cut, BleedBox round it.")
+@click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
+              help="Resolution of the PNG images (a poker card with 3 mm bleed at 300 dpi is 815 × 1110 px).")
+@click.option("--card-size", type=click.Choice(CARD_SIZES, case_sensitive=False), default="poker",
+              show_default=True, help="Card trim size.")
+@click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True, metavar="MM",
+              help="Background printed beyond the cut line, on every side of every card.")
+@click.option("--cmyk", is_flag=True, default=False,
+              help="PDF only: every colour as DeviceCMYK (a plain conversion, no ICC profile).")
+@click.option("--ink-saver", is_flag=True, default=False,
+              help="No full-bleed fills or heavy backgrounds: white cards with light outlines.")
+@click.option("--base-url", default="http://localhost:8000", show_default=True, metavar="URL",
+              help="Companion address the QR codes point to (each card opens URL/c/<game>/<card-id>).")
+@click.option("--strict", is_flag=True, default=False,
+              help="Fail (exit 1) instead of warning when the QR codes would point at a loopback address.")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output/export"),
+              show_default=True, help="Folder to write <game>/... into.")
+@click.option("--data", "data_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Data folder to read (default: the project's data/, or $SPELLBOOK_DATA).")
+def export(game: str, file_format: str, dpi: int, card_size: str, bleed: float, cmyk: bool, ink_saver: bool,
+           base_url: str, strict: bool, out_dir: Path, data_folder: Path | None) -> None:
+    """Export every card on its own for a card printer or print shop.
+
+    PNG: OUT/<game>/NNN-<deck>-<card>-1-front.png and ...-2-back.png, the card plus its bleed at --dpi,
+    named in upload order. PDF: OUT/<game>/<game>-<deck>.pdf, one face a page (front, back, ...).
+    """
+    from cardgen.render import BuildError, BuildOptions
+    from cardgen.render.export import ExportSettings, export_cards
+
+    options = BuildOptions(game=game, card_size=card_size, bleed=bleed, ink_saver=ink_saver, base_url=base_url,
+                           out_dir=out_dir, data_dir=data_folder)
+    _check_base_url(base_url, strict)
+    try:
+        written = export_cards(options, ExportSettings(format=file_format, dpi=dpi, cmyk=cmyk))
+    except DataError as exc:
+        _fail_with_problems("game data", exc.problems)
+        sys.exit(1)
+    except BuildError as exc:
+        raise click.ClickException(str(exc)) from exc
+    total = sum(p.stat().st_size for p in written)
+    folders = sorted({str(p.parent) for p in written})
+    click.echo(f"Wrote {len(written)} file(s), {_human_size(total)}, into {', '.join(folders)}")
 
 
 @main.command("jsmn-balance")

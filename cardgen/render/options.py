@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .layout import LayoutError, SheetLayout, plan_layout
 from .print_specs import CardSize, PaperSize, PrintSpecs
@@ -12,6 +14,7 @@ from .qr import validate_base_url
 DEFAULT_BASE_URL = "http://localhost:8000"
 MAX_BLEED_MM = 10.0
 MAX_BACK_OFFSET_MM = 20.0
+MAX_GUTTER_MM = 20.0
 HEX_SIZE_RANGE_MM = (20.0, 120.0)   # hex tiles, across flats
 
 
@@ -37,6 +40,7 @@ class BuildOptions:
     data_dir: Path | None = None          # None: the project's data/ (or $SPELLBOOK_DATA)
     documents: tuple[str, ...] = field(default=())  # empty: every document of each game
     hex_size: float | None = None         # hex tiles across flats; None: the game's own default
+    gutter: float | None = None           # space between cards, filled by their bleed; None: data/print/sheet.toml's
 
 
 @dataclass(frozen=True)
@@ -55,7 +59,7 @@ class ResolvedOptions:
     def layout_for(self, size: CardSize) -> SheetLayout:
         """Sheets of ``size`` pieces on this paper with this bleed; BuildError if none fits."""
         try:
-            return plan_layout(self.paper, size, self.options.bleed, self.specs.sheet)
+            return plan_layout(self.paper, size, self.options.bleed, self.specs.sheet, self.options.gutter)
         except LayoutError as exc:
             raise BuildError(str(exc)) from exc
 
@@ -72,6 +76,8 @@ def resolve(options: BuildOptions, specs: PrintSpecs) -> ResolvedOptions:
     for name, value in (("back offset x", options.back_offset_x), ("back offset y", options.back_offset_y)):
         if abs(value) > MAX_BACK_OFFSET_MM:
             raise BuildError(f"{name} must be within ±{MAX_BACK_OFFSET_MM:g} mm, got {value:g}")
+    if options.gutter is not None and not 0 <= options.gutter <= MAX_GUTTER_MM:
+        raise BuildError(f"gutter must be between 0 and {MAX_GUTTER_MM:g} mm, got {options.gutter:g}")
     low, high = HEX_SIZE_RANGE_MM
     if options.hex_size is not None and not low <= options.hex_size <= high:
         raise BuildError(f"hex size must be between {low:g} and {high:g} mm across flats, got {options.hex_size:g}")
@@ -80,3 +86,25 @@ def resolve(options: BuildOptions, specs: PrintSpecs) -> ResolvedOptions:
     except ValueError as exc:
         raise BuildError(str(exc)) from exc
     return ResolvedOptions(options, specs, paper, card_size, base_url)
+
+
+def base_url_warning(base_url: str) -> str | None:
+    """Why printed QR codes with this address would be dead on every phone, or None.
+
+    A loopback address (localhost, 127.0.0.0/8, ::1) names the phone itself, not the machine serving
+    the companion: such a deck opens nothing.
+    """
+    host = (urlsplit(base_url.strip()).hostname or "").rstrip(".").lower()
+    loopback = host == "localhost" or host.endswith(".localhost")
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        address = None
+    if address is not None:
+        mapped = getattr(address, "ipv4_mapped", None)
+        loopback = address.is_loopback or address.is_unspecified or bool(mapped and mapped.is_loopback)
+    if not loopback:
+        return None
+    return (f"the QR codes point at {base_url}, a loopback address: on a phone it opens nothing. "
+            "Pass --base-url with this machine's LAN address or the companion's public address "
+            "(scripts/start.sh does this for you)")

@@ -43,12 +43,14 @@ class ThemeCheck:
 
 @dataclass(frozen=True)
 class PrintKit:
-    """One game's print kit: its id (the catalog's), its documents in build order, and the colour theme
-    it needs checked, if any."""
+    """One game's print kit: its id (the catalog's), its documents in build order, the colour theme
+    it needs checked, if any, and its cards as (front, back) faces deck by deck for ``cardgen export``
+    (``deck_faces(content, resolved)`` returning :class:`~cardgen.render.export_faces.DeckFaces`)."""
 
     id: str
     documents: tuple[Document, ...]
     theme: ThemeCheck | None = None
+    deck_faces: Callable[[Any, ResolvedOptions], list[Any]] | None = None
 
 
 @lru_cache(maxsize=None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from cardgen.catalog.barony_sorcery import GAME_ID
 
 from ..registry import Document, PrintKit
-from .deck import render_deck
+from .deck import deck_faces, render_deck
 from .reference import render_player_sheet, render_reference
 from .setup_card import render_setup_card
 from .tiles import render_tiles
@@ -27,6 +27,6 @@ DOCUMENTS: tuple[Document, ...] = (
              work=lambda content: 1, render=render_setup_card),
 )
 
-KIT = PrintKit(GAME_ID, DOCUMENTS)
+KIT = PrintKit(GAME_ID, DOCUMENTS, deck_faces=deck_faces)
 
 __all__ = ["GAME_ID", "DOCUMENTS", "KIT"]

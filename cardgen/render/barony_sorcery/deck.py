@@ -6,6 +6,7 @@ from pathlib import Path
 
 from cardgen.catalog.barony_sorcery import BaronySorceryContent
 
+from ..export_faces import CardFaces, DeckFaces
 from ..imposition import ImpositionSettings, impose, sheet_label
 from ..options import ResolvedOptions
 from ..pdf import new_canvas
@@ -20,6 +21,12 @@ def spell_fronts(content: BaronySorceryContent, resolved: ResolvedOptions) -> li
     return [SpellFront(card=card, content=content, style=style, size=resolved.card_size,
                        qr=qr_matrix(card_url(resolved.base_url, content.game, card.id)))
             for card in sorted(content.cards, key=lambda c: c.number)]
+
+
+def deck_faces(content: BaronySorceryContent, resolved: ResolvedOptions) -> list[DeckFaces]:
+    """The spell cards as (front, back) pairs, for the print-shop export."""
+    back = SpellBack(style_for(resolved.options.ink_saver), resolved.card_size)
+    return [DeckFaces("spells", [CardFaces(f.card.id, f, back) for f in spell_fronts(content, resolved)])]
 
 
 def render_deck(content: BaronySorceryContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from cardgen.catalog.fillory import GAME_ID
 
 from ..registry import Document, PrintKit, ThemeCheck
-from .deck import render_deck
+from .deck import deck_faces, render_deck
 from .reference import render_reference
 from .score_pad import render_score_pad
 
@@ -18,7 +18,7 @@ DOCUMENTS: tuple[Document, ...] = (
              work=lambda content: 1, render=render_score_pad),
 )
 
-KIT = PrintKit(GAME_ID, DOCUMENTS,
+KIT = PrintKit(GAME_ID, DOCUMENTS, deck_faces=deck_faces,
                theme=ThemeCheck("trait", lambda content: [trait.name for trait in content.traits]))
 
 __all__ = ["GAME_ID", "DOCUMENTS", "KIT"]

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from cardgen.catalog.fillory import FilloryContent
 
+from ..export_faces import CardFaces, DeckFaces
 from ..imposition import ImpositionSettings, impose, sheet_label
 from ..options import ResolvedOptions
 from ..pdf import new_canvas
@@ -25,6 +26,13 @@ def card_fronts(content: FilloryContent, resolved: ResolvedOptions) -> list[Fill
                          in_setup=card.id in setup)
         for card in sorted(content.cards, key=lambda c: c.number)
     ]
+
+
+def deck_faces(content: FilloryContent, resolved: ResolvedOptions) -> list[DeckFaces]:
+    """The deck as (front, back) pairs, for the print-shop export."""
+    fronts = card_fronts(content, resolved)
+    back = FilloryCardBack(style=fronts[0].style, size=resolved.card_size)
+    return [DeckFaces("deck", [CardFaces(f.card.id, f, back) for f in fronts])]
 
 
 def render_deck(content: FilloryContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:

@@ -8,7 +8,7 @@ from cardgen.catalog.jsmn import GAME_ID
 
 from ..registry import Document, PrintKit
 from .boards import render_boards
-from .deck import render_deck
+from .deck import deck_faces, render_deck
 from .poster import render_map
 from .reference import render_reference
 from .tally import render_tally
@@ -31,6 +31,6 @@ DOCUMENTS: tuple[Document, ...] = (
              "years)", work=lambda content: 1, render=render_tally),
 )
 
-KIT = PrintKit(GAME_ID, DOCUMENTS)
+KIT = PrintKit(GAME_ID, DOCUMENTS, deck_faces=deck_faces)
 
 __all__ = ["GAME_ID", "DOCUMENTS", "KIT"]

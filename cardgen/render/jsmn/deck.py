@@ -11,6 +11,7 @@ from pathlib import Path
 
 from cardgen.catalog.jsmn import DECKS, JsmnContent
 
+from ..export_faces import CardFaces, DeckFaces
 from ..imposition import ImpositionSettings, impose, sheet_label
 from ..layout import SheetLayout
 from ..options import ResolvedOptions
@@ -42,6 +43,16 @@ def card_fronts(content: JsmnContent, resolved: ResolvedOptions, kind: str) -> l
     return [CardFront(card=card, content=content, style=style, size=size,
                       qr=qr_matrix(card_url(resolved.base_url, content.game, card.id)))
             for card in content.deck(kind)]
+
+
+def deck_faces(content: JsmnContent, resolved: ResolvedOptions) -> list[DeckFaces]:
+    """The seven decks as (front, back) pairs, for the print-shop export."""
+    style = style_for(resolved.options.ink_saver)
+    decks = []
+    for kind in DECKS:
+        back = DeckBack(kind, style, deck_size(resolved, kind))
+        decks.append(DeckFaces(kind, [CardFaces(f.card.id, f, back) for f in card_fronts(content, resolved, kind)]))
+    return decks
 
 
 def render_deck(content: JsmnContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from cardgen.catalog.mandragora import GAME_ID
 
 from ..registry import Document, PrintKit, ThemeCheck
-from .deck import render_deck
+from .deck import deck_faces, render_deck
 from .reference import render_reference
 from .score_pad import render_score_pad
 from .tiles import render_tiles
@@ -25,7 +25,7 @@ DOCUMENTS: tuple[Document, ...] = (
              work=lambda content: 1, render=render_score_pad),
 )
 
-KIT = PrintKit(GAME_ID, DOCUMENTS,
+KIT = PrintKit(GAME_ID, DOCUMENTS, deck_faces=deck_faces,
                theme=ThemeCheck("colour", lambda content: [colour.id for colour in content.colours]))
 
 __all__ = ["GAME_ID", "DOCUMENTS", "KIT"]

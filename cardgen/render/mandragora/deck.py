@@ -7,6 +7,7 @@ from pathlib import Path
 
 from cardgen.catalog.mandragora import MandragoraContent
 
+from ..export_faces import CardFaces, DeckFaces
 from ..imposition import ImpositionSettings, impose, sheet_label
 from ..options import ResolvedOptions
 from ..pdf import new_canvas
@@ -23,6 +24,17 @@ def card_fronts(content: MandragoraContent, resolved: ResolvedOptions,
     return [CardFront(card=card, content=content, style=style, size=resolved.card_size,
                       qr=qr_matrix(card_url(resolved.base_url, content.game, card.id)))
             for card in sorted(content.cards, key=lambda c: c.number)]
+
+
+def deck_faces(content: MandragoraContent, resolved: ResolvedOptions) -> list[DeckFaces]:
+    """The item and spell decks as (front, back) pairs, for the print-shop export."""
+    style = style_for(content, resolved.specs.theme(content.game), resolved.options.ink_saver)
+    fronts = card_fronts(content, resolved, style)
+    symbols = tuple(c.symbol for c in content.colours)
+    item_back = CardBack(style, resolved.card_size, "items", symbols)
+    spell_back = CardBack(style, resolved.card_size, "spells")
+    return [DeckFaces("items", [CardFaces(f.card.id, f, item_back) for f in fronts if f.card.kind != "spell"]),
+            DeckFaces("spells", [CardFaces(f.card.id, f, spell_back) for f in fronts if f.card.kind == "spell"])]
 
 
 def render_deck(content: MandragoraContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
