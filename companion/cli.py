@@ -2,17 +2,14 @@
 
 A thin click layer over :func:`companion.web.create_app`; library errors become one clean line.
 
-Worker choice: the phone pages poll ``/api/games/<id>/version`` every couple of seconds and browsers
-keep those connections alive. Sync workers close every connection and a slow client blocks a whole
-process; ``gthread`` workers keep idle keep-alive connections cheaply and serve requests from a thread
-pool, while several processes still use both cores. SQLite writes are serialised by
-``BEGIN IMMEDIATE`` either way, so the default is gthread with one process per core (at least 2) and
-4 threads each. Measured with ``bench/bench_api.py`` on 2 cores, ten interleaved pairs of runs against
-the earlier 2 processes per core with 8 threads: the move p99 lower in 9 of 10 pairs under the closed
-loop and in 9 of 10 under the open loop (1,000 moves/s offered: 14-79 against 25-125 ms in the
-quietest pairs), server CPU per move lower in 8 of 10; the most moves a second at saturation was
-lower in half the pairs (1,263-1,385 against 1,308-1,569 in the quietest). Every extra process and
-thread is one more contender for the same two cores and the one write lock.
+Worker choice: gunicorn's gevent worker (:mod:`companion.serving`). Every open phone page holds one
+connection for live updates (server-sent events, :mod:`companion.web.live_updates`), and a client
+on the Wi-Fi may send half a request and go silent: on gevent each connection is a greenlet, so
+thousands of them cost sockets and memory, not threads. gthread (a few threads per process, the
+default before) was stopped by eight half-sent requests, and kept every phone polling once a
+second. The figures behind the choice, measured with ``bench/bench_serving.py`` against the
+gthread server, are in docs/serving.md. SQLite writes are serialised by ``BEGIN IMMEDIATE`` and a
+writer lock across processes either way; one process per core (at least 2) uses both cores.
 
 Each worker listens on the port itself (``SO_REUSEPORT``) and the kernel spreads new connections
 between them. With one shared listening socket, whichever worker woke first took most of a burst of
@@ -26,10 +23,12 @@ second server share the port without a word.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import socket
 import sys
+import time
 from typing import Any
 
 import click
@@ -41,6 +40,9 @@ DEFAULT_PORT = 8000
 
 
 DEFAULT_THREADS = 4
+#: connections one gevent worker serves at once (each open phone page holds one for live updates)
+DEFAULT_WORKER_CONNECTIONS = 10000
+WORKER_CLASSES = {"gevent": "companion.serving.CompanionWorker", "gthread": "gthread", "sync": "sync"}
 
 
 def default_workers() -> int:
@@ -89,16 +91,36 @@ def terminal_qr(text: str) -> str:
     return out.getvalue()
 
 
-def _check_port_free(host: str, port: int) -> None:
+PORT_WAIT_SECONDS = 8.0  # longer than a stopping worker's graceful_timeout below
+
+
+def _check_port_free(host: str, port: int, wait: float = PORT_WAIT_SECONDS) -> None:
     """Fail cleanly when something already listens there. The workers bind with SO_REUSEPORT, which
-    would let a second server share the port silently; a plain bind (as any listener's would be) fails."""
+    would let a second server share the port silently; a plain bind (as any listener's would be) fails.
+
+    Right after a crash the old workers may still hold the port for a few seconds (they notice that
+    their master is gone within a second and stop within the graceful timeout), so a busy port is
+    tried again for ``wait`` seconds before giving up."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds: TIME_WAIT is fine
-        try:
-            probe.bind((host, port))
-        except OSError as error:
-            raise click.ClickException(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    deadline = time.monotonic() + wait
+    told = False
+    while True:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds: TIME_WAIT is fine
+            try:
+                probe.bind((host, port))
+                return
+            except OSError as error:
+                if error.errno != errno.EADDRINUSE or time.monotonic() > deadline:
+                    raise click.ClickException(
+                        f"cannot listen on {host}:{port}: {error.strerror or error}"
+                        + (" (another server is still listening there: stop it, or choose another --port)"
+                           if error.errno == errno.EADDRINUSE else "")) from None
+        if not told:
+            click.echo(f"{host}:{port} is still in use (a previous server stopping?); waiting up to "
+                       f"{wait:g} s for it to be free", err=True)
+            told = True
+        time.sleep(0.25)
 
 
 class CompanionLogger(glogging.Logger):  # type: ignore[misc]  # gunicorn ships no type hints
@@ -173,14 +195,17 @@ def init_db(db: str | None) -> None:
               help="Worker processes [default: 1 per CPU core, 2 to 8].")
 @click.option("--threads", type=click.IntRange(1, 128), default=DEFAULT_THREADS, show_default=True,
               help="Threads per worker (gthread workers only).")
-@click.option("--worker-class", type=click.Choice(["gthread", "sync"]), default="gthread", show_default=True,
-              help="gthread keeps polling phones' keep-alive connections cheaply; sync is one request per process.")
+@click.option("--worker-class", type=click.Choice(sorted(WORKER_CLASSES)), default="gevent", show_default=True,
+              help="gevent serves every connection (live-update streams, slow clients) as a cheap greenlet; "
+                   "gthread and sync give each request a thread or process (slow clients can hold them all).")
+@click.option("--worker-connections", type=click.IntRange(10, 100000), default=DEFAULT_WORKER_CONNECTIONS,
+              show_default=True, help="Connections each gevent worker serves at once (open phone pages).")
 @click.option("--qr/--no-qr", default=True, show_default=True,
               help="Print a terminal QR code of the address for phones to scan.")
 @click.option("--access-log/--no-access-log", default=False, show_default=True,
               help="Log every request to standard error.")
 def serve(host: str, port: int, db: str | None, workers: int | None, threads: int, worker_class: str,
-          qr: bool, access_log: bool) -> None:
+          worker_connections: int, qr: bool, access_log: bool) -> None:
     """Serve the companion with gunicorn and print the address (and QR code) for the phones."""
     path = _prepare_database(db)
     _check_port_free(host, port)
@@ -192,11 +217,16 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
     if qr and urls:
         click.echo(terminal_qr(urls[0]))
     sys.stdout.flush()
+    from companion.serving import raise_open_file_limit
+
+    raise_open_file_limit()  # every open phone page is a socket; the workers inherit the limit
     options: dict[str, Any] = {
         "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
         "workers": workers,
-        "worker_class": worker_class,
+        "worker_class": WORKER_CLASSES[worker_class],
         "threads": threads if worker_class == "gthread" else 1,
+        "worker_connections": worker_connections,
+        "backlog": 4096,
         "keepalive": 5,
         "timeout": 30,
         "graceful_timeout": 5,

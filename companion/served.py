@@ -68,12 +68,12 @@ def process_children(parent: int) -> list[int]:
 @contextmanager
 def running_server(folder: Path, serve_args: Sequence[str] = ("--workers", "2"), *,
                    secret_key: str = "served-key", start_seconds: float = 20,
-                   workers: int | None = None) -> Iterator[RunningServer]:
+                   workers: int | None = None, port: int | None = None) -> Iterator[RunningServer]:
     """Run ``companion serve`` with ``serve_args`` on a free port, its database and log in ``folder``.
 
     It is ready once it answers and, if ``workers`` is given, once gunicorn has started that many worker
     processes (the first worker answers while the others may still be booting)."""
-    port = free_port()
+    port = port or free_port()
     db_path, log_path = folder / "companion.sqlite3", folder / "server.log"
     command = [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
                "--db", str(db_path), "--no-qr", *serve_args]

@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import sys
 import threading
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -135,12 +136,47 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+def _gevent_hub() -> Any:
+    """gevent's hub when this process runs on gevent's monkey-patched threading (the server's gevent
+    workers), else None. Imported lazily: the store itself never needs gevent."""
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is None or not monkey.is_module_patched("threading"):
+        return None
+    return sys.modules["gevent"].get_hub()
+
+
+def _os_thread_local() -> Any:
+    """A ``threading.local`` of real OS threads. Under gevent ``threading.local`` is per greenlet, i.e.
+    per client connection: each would open (and keep) a SQLite connection of its own. Greenlets of one
+    thread never run a statement at the same time, and no store code yields inside a transaction, so
+    they can share the thread's connection."""
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is not None and monkey.is_module_patched("threading"):
+        return monkey.get_original("threading", "local")()
+    return threading.local()
+
+
+def _flock_exclusive(fd: int) -> None:
+    """Take the writer lock; under gevent a contended wait runs in gevent's thread pool so the other
+    greenlets (reads, live updates) go on meanwhile instead of the whole worker blocking."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return
+    except BlockingIOError:
+        pass
+    hub = _gevent_hub()
+    if hub is None:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # blocks without holding the GIL
+    else:
+        hub.threadpool.apply(fcntl.flock, (fd, fcntl.LOCK_EX))
+
+
 class SqliteFile:
     """One SQLite file opened per thread, migrated on open; safe across threads and processes."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        self._local = threading.local()
+        self._local = _os_thread_local()
         self._connections: list[sqlite3.Connection] = []
         self._connections_lock = threading.Lock()
         # One writer per process at a time: threads queue here (fair, no sleeping) instead of in
@@ -188,7 +224,7 @@ class SqliteFile:
             if self._writer_fd is not None and self._writer_fd[0] == os.getpid():
                 os.close(self._writer_fd[1])
             self._writer_fd = None
-        self._local = threading.local()
+        self._local = _os_thread_local()
 
     def _writer_lock_fd(self) -> int | None:
         """This process's descriptor of the writer lock file (None where flock is unavailable)."""
@@ -208,7 +244,7 @@ class SqliteFile:
         if fd is None:
             yield
             return
-        fcntl.flock(fd, fcntl.LOCK_EX)  # blocks without holding the GIL
+        _flock_exclusive(fd)
         try:
             yield
         finally:

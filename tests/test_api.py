@@ -87,9 +87,17 @@ def test_create_game_400_names_the_field(client: FlaskClient, body: Any, message
     assert response.status_code == 400 and response.get_json() == error(400, message)
 
 
-def test_body_that_is_not_json_is_400(client: FlaskClient) -> None:
+def test_body_that_is_not_json_is_415(client: FlaskClient) -> None:
     response = client.post("/api/games", data="players=Ann", content_type="application/x-www-form-urlencoded")
-    assert response.status_code == 400 and response.get_json() == error(400, "the request body must be JSON")
+    assert response.status_code == 415 and response.get_json() == error(
+        415, "the request body must be JSON sent with 'Content-Type: application/json' (this one's content type: "
+             "'application/x-www-form-urlencoded')")
+
+
+def test_broken_json_is_400(client: FlaskClient) -> None:
+    response = client.post("/api/games", data='{"game": ', content_type="application/json")
+    assert response.status_code == 400
+    assert response.get_json()["error"].startswith("The request body must be standard JSON (")
 
 
 @pytest.mark.parametrize("body, message", [
@@ -104,7 +112,8 @@ def test_create_game_422_for_a_game_that_cannot_be_set_up(client: FlaskClient, b
 
 def test_too_large_a_body_is_413(client: FlaskClient) -> None:
     response = client.post("/api/games", json={"game": "fillory", "players": ["x" * 70_000, "Ben"]})
-    assert response.status_code == 413 and response.get_json() == error(413, "the request is too large")
+    assert response.status_code == 413 and response.get_json() == error(
+        413, f"the request body is {len(response.request.get_data()):,} bytes; at most 65,536 are taken")
 
 
 # -- GET /api/games/<id>, version, log ---------------------------------------------------------

@@ -91,7 +91,7 @@ def move(server: Server, game: dict[str, Any], seat: int, body: dict[str, Any], 
 
 def test_serve_prints_the_address(server: Server) -> None:
     assert f"Open on the phones: {server.base}/" in server.log()
-    assert "Using worker: gthread" in server.log()
+    assert "Using worker: companion.serving.CompanionWorker" in server.log()
     host_port = server.base.removeprefix("http://")
     assert f"Listening at: http://{host_port} (each worker on its own socket, SO_REUSEPORT)" in server.log()
 

@@ -22,8 +22,11 @@ from flask_wtf.csrf import CSRFProtect
 from companion.store import Store
 
 from .assets import MINIFIERS, minified
-from .errors import register_error_handlers
+from .errors import error_response, register_error_handlers
+from .headers import security_headers
 from .json_provider import FastJSONProvider
+from .limits import BODY_ERROR, BODY_SECONDS, WholeBody
+from .live_updates import VersionWatch
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = REPO_ROOT / "templates"
@@ -61,6 +64,15 @@ def no_ranges_of_minified_files() -> None:
         request.environ.pop("HTTP_RANGE", None)
 
 
+def refuse_bad_body() -> Response | None:
+    """A body :class:`.limits.WholeBody` could not take (too large, too slow, cut short) is answered
+    here, in the one error shape, before any view runs."""
+    problem = request.environ.get(BODY_ERROR)
+    if problem is None:
+        return None
+    return error_response(*problem)
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True, template_folder=str(TEMPLATES),
                 static_folder=str(STATIC))
@@ -68,6 +80,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "companion.sqlite3"),
         MAX_CONTENT_LENGTH=64 * 1024,
+        BODY_SECONDS=BODY_SECONDS,  # a request's body must arrive within this time of its headers
         # pages, styles and scripts travel compressed (tables have bad Wi-Fi); the JSON API does not:
         # its answers are small and its latency is what the load benchmark measures
         COMPRESS_MIMETYPES=["text/html", "text/css", "text/javascript", "application/javascript", "image/svg+xml"],
@@ -86,7 +99,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     Compress(app)
     app.after_request(read_static_files_whole)  # after_request hooks run last-registered first: before Compress
     app.before_request(no_ranges_of_minified_files)
+    app.before_request(refuse_bad_body)
+    app.after_request(security_headers)
+    app.wsgi_app = WholeBody(app.wsgi_app, int(app.config["MAX_CONTENT_LENGTH"]),  # type: ignore[method-assign]
+                             float(app.config["BODY_SECONDS"]))
     app.extensions["store"] = Store(app.config["DATABASE"])
+    app.extensions["live"] = VersionWatch(app.extensions["store"].path)
     csrf = CSRFProtect(app)
     register_error_handlers(app)
 

@@ -18,7 +18,9 @@ from companion import search as search_index
 from companion.rules import IllegalMove, SetupError, rules_for
 from companion.store import NotFound, SeatTaken, Stale, Store
 
+from . import live_updates
 from .errors import error_json
+from .limits import BadJson, parse_json
 from .openapi import (JoinRequest, MoveRequest, NewGameRequest, RequestBody, UndoRequest,
                       openapi_document, validation_sentence)
 
@@ -75,10 +77,11 @@ def _store() -> Store:
 
 
 def parse_body(model: type[Body]) -> Body:
-    """The JSON body validated by ``model``, or a 400 naming the field."""
-    data = request.get_json(force=True, silent=True)
-    if data is None:
-        raise ApiError(400, "the request body must be JSON")
+    """The JSON body validated by ``model``, or a 4xx saying what is wrong (:mod:`.limits`, the field)."""
+    try:
+        data = parse_json(request.mimetype, request.get_data(cache=True))
+    except BadJson as error:
+        raise ApiError(error.status, error.message) from None
     if not isinstance(data, dict):
         raise ApiError(400, "the request body must be a JSON object")
     try:
@@ -187,6 +190,17 @@ def game(game_id: str) -> Response:
 def game_version(game_id: str) -> Response:
     response = jsonify({"version": _store().version(game_id)})
     response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/games/<game_id>/events")
+def game_events(game_id: str) -> Response:
+    """Server-sent events: the game's version now and at every change (see :mod:`.live_updates`)."""
+    version = _store().version(game_id)
+    response = Response(live_updates.stream(current_app.extensions["live"], game_id, version),
+                        mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"  # a proxy in front (nginx) must pass each event on at once
     return response
 
 

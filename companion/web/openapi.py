@@ -156,6 +156,12 @@ def _paths() -> dict[str, Any]:
             "summary": "The current version only (cheapest poll)", "parameters": [_GAME_ID],
             "responses": {"200": json_body({"type": "object", "properties": {"version": {"type": "integer"}}}, "version"),
                           **errors(404)}}},
+        "/api/games/{game_id}/events": {"get": {
+            "summary": "Server-sent events: `event: version` with {\"version\": n} now, at every change and every "
+                       "15 s; the stream ends after 5 minutes (EventSource reconnects)", "parameters": [_GAME_ID],
+            "responses": {"200": {"description": "an event stream",
+                                  "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                          **errors(404)}}},
         "/api/games/{game_id}/log": {"get": {
             "summary": "Log entries after `since`, moves redacted for the viewer",
             "parameters": [_GAME_ID, {"name": "since", "in": "query", "schema": {"type": "integer", "minimum": 0}}],

@@ -34,8 +34,6 @@ bp = Blueprint("pages", __name__)
 TOKEN_COOKIE_DAYS = 30
 LOG_LINES_TABLE = 40
 LOG_LINES_SEAT = 8
-CONTENT_SECURITY_POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-                           "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
 _SAFE_ID = re.compile(r"[^A-Za-z0-9_-]")
 
 
@@ -103,13 +101,11 @@ _INDENT = re.compile(rb"\n[ \t\r\n]+")
 
 @bp.after_request
 def page_headers(response: Response) -> Response:
-    """Security headers on every page, and the templates' indentation taken out of its HTML (no page
-    holds a ``pre`` or ``textarea``): a seat page listing the whole deck is a quarter lighter."""
+    """The templates' indentation taken out of every page's HTML (no page holds a ``pre`` or
+    ``textarea``): a seat page listing the whole deck is a quarter lighter. (Security headers are set
+    on every answer by the app, :mod:`.headers`.)"""
     if response.mimetype == "text/html" and not response.direct_passthrough and not response.is_streamed:
         response.set_data(_INDENT.sub(b"\n", response.get_data()))
-    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "same-origin")
     return response
 
 

@@ -1,9 +1,10 @@
-/* Live table and seat pages: poll the game's version, swap in the new HTML part, send moves.
+/* Live table and seat pages: hear of each new version, swap in the new HTML part, send moves.
  *
  * The page's [data-live] element names the game, the version it shows and the URL of its HTML part.
- * About every second the script asks /api/games/<id>/version (a tiny JSON answer); when the number
- * changed it fetches the part and swaps it in, keeping whatever the player had picked or typed.
- * Hidden pages stop polling and catch up at once when they become visible, get focus or go online.
+ * The server pushes every new version over /api/games/<id>/events (server-sent events; browsers
+ * without EventSource ask /api/games/<id>/version about every second instead); when the number
+ * changed the script fetches the part and swaps it in, keeping whatever the player had picked or typed.
+ * Hidden pages close the stream and catch up at once when they become visible, get focus or go online.
  * On the seat page ([data-token]) move forms are sent as JSON to the API with the bearer token,
  * the version on screen and an action id that is reused when the same move is retried.
  */
@@ -15,6 +16,7 @@
 
   const POLL_MS = 1000;
   const MAX_BACKOFF_MS = 8000;
+  const QUIET_MS = 40000; // no event for this long (heartbeats come every 15 s): open a new stream
   const SEND_ATTEMPTS = 3;
   const game = live.dataset.game;
   const token = live.dataset.token || "";
@@ -27,6 +29,10 @@
   let failures = 0;
   let checking = null;
   let busy = false;
+  let stream = null; // the open EventSource, if any
+  let again = false; // asked to check again while a check was on its way
+  const events = typeof window.EventSource === "function";
+  const eventsUrl = live.dataset.eventsUrl || live.dataset.versionUrl.replace(/\/version$/, "/events");
   let lastSend = null; // {key, body}: a move whose answer never arrived, resent as is
 
   // ---- the live indicator ----
@@ -36,23 +42,70 @@
     statusEl.querySelector(".live-text").textContent = state === "live" ? "Live" : "Reconnecting…";
   }
 
-  // ---- polling ----
+  // ---- live updates: the server pushes each new version (server-sent events) ----
+  // One EventSource per page: the server sends the version when it opens, at every change and as a
+  // heartbeat. Without EventSource the page asks for the version every POLL_MS instead. A hidden page
+  // closes its stream (a phone asleep costs nothing) and catches up when it is shown again.
   function schedule() {
     window.clearTimeout(timer);
     if (document.hidden) return; // asleep: catch up on visibilitychange
+    if (stream) { // a stream that went quiet for too long is replaced (the server beats every 15 s)
+      timer = window.setTimeout(reconnect, QUIET_MS);
+      return;
+    }
     const delay = failures ? Math.min(POLL_MS * 2 ** failures, MAX_BACKOFF_MS) : POLL_MS;
-    timer = window.setTimeout(checkNow, delay);
+    timer = window.setTimeout(events ? connect : checkNow, delay);
   }
 
-  function checkNow() {
-    if (checking) return checking;
-    window.clearTimeout(timer);
+  function connect() {
+    if (!events || stream || document.hidden) return;
+    stream = new EventSource(eventsUrl);
+    stream.addEventListener("open", () => { failures = 0; setStatus("live"); });
+    stream.addEventListener("version", (message) => {
+      failures = 0;
+      setStatus("live");
+      let data = {};
+      try { data = JSON.parse(message.data); } catch (error) { return; }
+      schedule();
+      if (typeof data.version === "number" && data.version !== version) checkNow(data.version);
+    });
+    stream.addEventListener("error", () => {
+      setStatus("reconnecting");
+      if (stream && stream.readyState === EventSource.CLOSED) { // refused for good: try again later
+        disconnect();
+        failures += 1;
+        schedule();
+      } // else the browser reconnects by itself after the server's retry delay
+    });
+    schedule();
+  }
+
+  function disconnect() {
+    if (stream) stream.close();
+    stream = null;
+  }
+
+  function reconnect() {
+    disconnect();
+    checkNow();
+    connect();
+  }
+
+  // bring the screen up to date: to the version the stream announced, or the one the server says now.
+  // Never while hidden (a page hidden while an answer was on its way catches up when shown) or while
+  // a move is being sent (its answer refreshes the screen itself).
+  function checkNow(announced) {
+    if (checking) { again = true; return checking; }
     checking = (async () => {
+      await null; // the rest runs once `checking` is set, so its `finally` always clears it
       try {
-        const response = await fetch(live.dataset.versionUrl, { cache: "no-store", headers: { Accept: "application/json" } });
-        if (!response.ok) throw new Error(`version answered ${response.status}`);
-        const data = await response.json();
-        if (data.version !== version && !busy) {
+        let latest = announced;
+        if (latest === undefined) {
+          const response = await fetch(live.dataset.versionUrl, { cache: "no-store", headers: { Accept: "application/json" } });
+          if (!response.ok) throw new Error(`version answered ${response.status}`);
+          latest = (await response.json()).version;
+        }
+        if (latest !== version && !busy && !document.hidden) {
           await refresh();
           announce();
         }
@@ -63,7 +116,8 @@
         setStatus("reconnecting");
       } finally {
         checking = null;
-        schedule();
+        if (again) { again = false; checkNow(); }
+        else if (!stream) schedule();
       }
     })();
     return checking;
@@ -92,14 +146,18 @@
     if (region && newest) region.textContent = newest.textContent.replace(/\s+/g, " ").trim();
   }
 
-  const wake = () => { if (!document.hidden) checkNow(); };
+  const wake = () => { if (!document.hidden) { checkNow(); connect(); } };
   document.addEventListener("visibilitychange", () => {
-    if (document.hidden) window.clearTimeout(timer); // screen off: stop asking until it is back
-    else checkNow();
+    if (document.hidden) { // screen off: stop listening until it is back
+      window.clearTimeout(timer);
+      disconnect();
+    } else {
+      wake();
+    }
   });
   window.addEventListener("focus", wake);
   window.addEventListener("pageshow", wake);
-  window.addEventListener("online", wake);
+  window.addEventListener("online", () => { if (!document.hidden) reconnect(); });
   // signals.js asks for a swap when a seat was claimed (a claim is no move, so the version stays)
   document.addEventListener("live:refresh", () => { if (!busy) refresh().catch(() => setStatus("reconnecting")); });
   window.addEventListener("offline", () => setStatus("reconnecting"));
@@ -452,5 +510,6 @@
 
   fillOptions();
   enhance();
-  schedule();
+  if (events) connect();
+  else schedule();
 })();

@@ -1,0 +1,81 @@
+"""The gunicorn worker ``companion serve`` runs: gunicorn's gevent worker with the companion's limits.
+
+Why gevent (measured with ``bench/bench_serving.py``, see docs/serving.md): every connection is a
+greenlet, so a phone holding a live-update stream open, or a client that sends half a request and
+goes silent, costs a socket and a few kilobytes instead of one of a handful of threads. gunicorn's
+gevent worker also bounds the wait for a request's headers by the keep-alive time, on the first
+request of a connection as on the later ones. On top of that this worker
+
+- puts a time limit on every read and write of a client socket (:data:`SOCKET_SECONDS`), so a
+  client that stops reading or sending mid-request is dropped; the body as a whole has a deadline
+  of its own (:mod:`companion.web.limits`);
+- answers gunicorn's own refusals (a malformed request line 400, a too-long URL 414, too many or
+  too large headers 431) in the API's one JSON error shape, with the same security headers as
+  every other answer, instead of gunicorn's HTML page;
+- raises its open-file limit to the hard limit, since every phone is an open socket.
+"""
+
+from __future__ import annotations
+
+import resource
+from typing import Any
+
+from gunicorn import util
+from gunicorn.workers.base_async import AsyncWorker
+from gunicorn.workers.ggevent import GeventWorker
+
+from companion.fast_json import dumps_compact
+from companion.web.errors import error_body
+from companion.web.headers import SECURITY_HEADERS
+
+SOCKET_SECONDS = 10.0
+#: gunicorn's own reason phrases for the statuses it answers itself, as sentences of ours
+SERVER_SENTENCES = {
+    400: "the request could not be understood: {detail}",
+    403: "the request is forbidden",
+    414: "the address (URL) is too long; it may be at most {limit} characters",
+    417: "the server does not support that Expect header",
+    431: "the request's headers are too many or too large",
+    500: "something went wrong on our side; the error has been logged",
+    501: "the request uses a transfer coding the server does not support",
+}
+
+
+def raise_open_file_limit() -> tuple[int, int]:
+    """Raise this process's soft limit of open files to its hard limit; returns (soft, hard)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+    if soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    return soft, hard
+
+
+def server_error_answer(status: int, reason: str, detail: str) -> bytes:
+    """The bytes gunicorn sends for a request it refuses before the app sees it: our JSON shape."""
+    template = SERVER_SENTENCES.get(status, reason.lower() or "the request was refused")
+    message = template.format(detail=detail.strip() or reason.lower(), limit=4094)
+    body = dumps_compact(error_body(status, message)).encode()
+    headers = [f"HTTP/1.1 {status} {reason}", "Connection: close", "Content-Type: application/json",
+               f"Content-Length: {len(body)}", *(f"{name}: {value}" for name, value in SECURITY_HEADERS.items())]
+    return ("\r\n".join(headers) + "\r\n\r\n").encode("latin-1") + body
+
+
+def _write_json_error(sock: Any, status_int: int, reason: str, mesg: str) -> None:
+    util.write_nonblock(sock, server_error_answer(status_int, reason, mesg))
+
+
+class CompanionWorker(GeventWorker):  # type: ignore[misc]  # gunicorn ships no type hints
+    """gunicorn's gevent worker, with socket time limits and JSON answers for gunicorn's own errors."""
+
+    def init_process(self) -> None:
+        raise_open_file_limit()
+        util.write_error = _write_json_error  # base.Worker.handle_error writes its answer through this
+        super().init_process()
+
+    def handle(self, listener: Any, client: Any, addr: Any) -> None:
+        client.settimeout(SOCKET_SECONDS)  # (the gevent worker would make the socket wait forever)
+        AsyncWorker.handle(self, listener, client, addr)

@@ -1,0 +1,127 @@
+"""Limits on what a request may be, each refused with a clear 4xx in the one error shape.
+
+- The body: at most ``MAX_CONTENT_LENGTH`` bytes (64 KB; 413), read in full within
+  :data:`BODY_SECONDS` of the headers (408) by :class:`WholeBody`, before the app sees it, so no
+  request handler ever waits on a slow client.
+- JSON bodies (:func:`parse_json`): only with ``Content-Type: application/json`` (415: a web page
+  elsewhere can send ``text/plain`` to any address without asking, but not JSON), standard JSON only
+  (no ``NaN``, ``Infinity``, numbers beyond a double, or lone surrogates), nested at most
+  :data:`MAX_DEPTH` deep, text at most :data:`MAX_TEXT` characters, lists and objects at most
+  :data:`MAX_ITEMS` entries (400).
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from typing import Any, Callable, Iterable
+
+import orjson
+
+BODY_SECONDS = 10.0
+MAX_DEPTH = 16
+MAX_TEXT = 200
+MAX_ITEMS = 500
+BODY_ERROR = "companion.body_error"
+_CHUNK = 16384
+
+
+class BadJson(ValueError):
+    """The body is not JSON the API takes; the message says why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+class WholeBody:
+    """WSGI middleware: read a request's whole body before the app runs, within a deadline.
+
+    A body declared longer than ``max_bytes`` is not read at all (413; gunicorn skips its bytes
+    before the connection's next request, within the keep-alive time); one that does not arrive within
+    ``seconds`` is answered 408. The app finds the problem in ``environ[BODY_ERROR]`` and answers it
+    in its own error shape (:func:`companion.web.create_app`)."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]], max_bytes: int, seconds: float = BODY_SECONDS) -> None:
+        self.app, self.max_bytes, self.seconds = app, max_bytes, seconds
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        length = environ.get("CONTENT_LENGTH") or ""
+        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        if length or chunked:
+            declared = int(length) if length.isdigit() else None
+            if declared is not None and declared > self.max_bytes:
+                environ[BODY_ERROR] = (413, f"the request body is {declared:,} bytes; at most "
+                                            f"{self.max_bytes:,} are taken")
+                environ["wsgi.input"], environ["CONTENT_LENGTH"] = io.BytesIO(), "0"
+            else:
+                self._read(environ, declared)
+        return self.app(environ, start_response)
+
+    def _read(self, environ: dict[str, Any], declared: int | None) -> None:
+        stream = environ["wsgi.input"]
+        deadline = time.monotonic() + self.seconds
+        chunks, size = [], 0
+        try:
+            while declared is None or size < declared:
+                chunk = stream.read(_CHUNK if declared is None else min(_CHUNK, declared - size))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > self.max_bytes:
+                    environ[BODY_ERROR] = (413, f"the request body is over {self.max_bytes:,} bytes; "
+                                                f"at most {self.max_bytes:,} are taken")
+                    break
+                if time.monotonic() > deadline:
+                    raise TimeoutError
+            if declared is not None and size < declared and BODY_ERROR not in environ:
+                environ[BODY_ERROR] = (400, f"the request body ended after {size:,} of the {declared:,} bytes "
+                                            "its Content-Length announced")
+        except TimeoutError:
+            environ[BODY_ERROR] = (408, f"the request body did not arrive within {self.seconds:g} seconds")
+        except OSError:  # the client went away mid-body (gunicorn's NoMoreData is one)
+            environ[BODY_ERROR] = (400, f"the request body was cut short after {size:,} bytes")
+        if BODY_ERROR in environ:
+            chunks = []
+        body = b"".join(chunks)
+        environ["wsgi.input"], environ["CONTENT_LENGTH"] = io.BytesIO(body), str(len(body))
+        environ.pop("HTTP_TRANSFER_ENCODING", None)
+
+
+def parse_json(mimetype: str, raw: bytes) -> Any:
+    """The JSON value of a request body, or :class:`BadJson` saying what is wrong with it."""
+    if mimetype != "application/json":
+        shown = f"'{mimetype}'" if mimetype else "none"
+        raise BadJson(415, f"the request body must be JSON sent with 'Content-Type: application/json' "
+                           f"(this one's content type: {shown})")
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError as error:
+        reason = str(error).split(":", 1)[0]
+        if reason.startswith("depth limit"):
+            reason = f"it is nested more than {MAX_DEPTH} deep"
+        raise BadJson(400, f"the request body must be standard JSON ({reason}); NaN and Infinity are "
+                           "not numbers JSON has") from None
+    _check(value, 1)
+    return value
+
+
+def _check(value: Any, depth: int) -> None:
+    if depth > MAX_DEPTH:
+        raise BadJson(400, f"the request body is nested more than {MAX_DEPTH} deep")
+    if isinstance(value, str):
+        if len(value) > MAX_TEXT:
+            raise BadJson(400, f"a text in the request body is {len(value):,} characters; at most {MAX_TEXT} "
+                               "are taken")
+    elif isinstance(value, dict):
+        if len(value) > MAX_ITEMS:
+            raise BadJson(400, f"an object in the request body has {len(value):,} fields; at most {MAX_ITEMS}")
+        for key, item in value.items():
+            _check(key, depth)
+            _check(item, depth + 1)
+    elif isinstance(value, list):
+        if len(value) > MAX_ITEMS:
+            raise BadJson(400, f"a list in the request body has {len(value):,} items; at most {MAX_ITEMS}")
+        for item in value:
+            _check(item, depth + 1)

@@ -1,0 +1,284 @@
+"""The serving stack outside the happy path: slow and silent clients, hostile bodies, gunicorn's own
+refusals, live updates pushed to the phones, security headers, and a restart right after a crash.
+
+The app-level checks use Flask's test client; the rest run against a real ``companion serve``
+(gunicorn's gevent worker, two processes) on loopback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import click
+import pytest
+import requests
+from flask.testing import FlaskClient
+
+from companion.cli import _check_port_free
+from companion.served import RunningServer, free_port, running_server
+from companion.store import Store
+from companion.web import create_app
+from companion.web.headers import SECURITY_HEADERS
+from companion.web.limits import MAX_DEPTH, MAX_ITEMS, MAX_TEXT
+from companion.web.live_updates import VersionWatch, stream
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[FlaskClient]:
+    app = create_app({"DATABASE": str(tmp_path / "c.sqlite3"), "SECRET_KEY": "k", "TESTING": True})
+    yield app.test_client()
+    app.extensions["store"].close()
+
+
+def new_game(client: FlaskClient) -> dict[str, Any]:
+    response = client.post("/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]})
+    assert response.status_code == 201
+    return dict(response.get_json())
+
+
+def game_count(client: FlaskClient) -> int:
+    store: Store = client.application.extensions["store"]
+    return int(store._db().execute("SELECT count(*) FROM games").fetchone()[0])
+
+
+# -- headers and bodies (app level) ---------------------------------------------------------------
+
+@pytest.mark.parametrize("method, path", [
+    ("GET", "/"), ("GET", "/rules"), ("GET", "/static/js/live.js"), ("GET", "/static/favicon.svg"),
+    ("GET", "/api/games/nope/version"), ("GET", "/api/openapi.json"), ("DELETE", "/api/games"),
+    ("GET", "/no/such/page"), ("POST", "/api/games"),
+])
+def test_security_headers_on_every_answer(client: FlaskClient, method: str, path: str) -> None:
+    with client.open(path, method=method) as response:
+        for name, value in SECURITY_HEADERS.items():
+            assert response.headers.get(name) == value, (path, name)
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data",
+                                          None])
+@pytest.mark.parametrize("path", ["/api/games", "/api/join"])
+def test_json_only_with_application_json(client: FlaskClient, path: str, content_type: str | None) -> None:
+    body = json.dumps({"game": "fillory", "players": ["Ann", "Ben"]} if path == "/api/games" else
+                      {"code": "ABCDEF", "seat": 0})
+    headers = {} if content_type is None else {"Content-Type": content_type}
+    response = client.post(path, data=body, headers=headers)
+    assert response.status_code == 415
+    assert response.get_json()["error"].startswith("The request body must be JSON sent with 'Content-Type: "
+                                                   "application/json'")
+    assert game_count(client) == 0
+
+
+@pytest.mark.parametrize("raw, reason", [
+    ('{"game": "fillory", "players": ["Ann", "Ben"], "options": {"x": NaN}}', "standard JSON"),
+    ('{"game": "fillory", "players": ["Ann", "Ben"], "options": {"x": Infinity}}', "standard JSON"),
+    ('{"game": "fillory", "players": ["Ann", "Ben"], "options": {"x": -Infinity}}', "standard JSON"),
+    ('{"game": "fillory", "players": ["Ann", "Ben"], "options": {"x": 1e999}}', "standard JSON"),
+    ('{"game": "fillory", "players": ["Ann", "Ben"], "options": {"x": "\\ud800"}}', "standard JSON"),
+    ('{"game": "fillory", "players": ["Ann", "Ben"], "options": {"x": ' + "[" * 3000 + "]" * 3000 + "}}",
+     f"nested more than {MAX_DEPTH} deep"),
+    ('{"game": "fillory", "players": ["Ann", "Ben"], "options": {"x": ' + "[" * MAX_DEPTH + "]" * MAX_DEPTH + "}}",
+     f"nested more than {MAX_DEPTH} deep"),
+    ('{"game": "fillory", "players": ["Ann", "' + "x" * (MAX_TEXT + 1) + '"]}', f"at most {MAX_TEXT}"),
+    ('{"game": "fillory", "players": ["Ann", "Ben"], "options": {"x": [' + ",".join(["1"] * (MAX_ITEMS + 1)) + "]}}",
+     f"at most {MAX_ITEMS}"),
+])
+def test_bodies_beyond_the_limits_are_400_and_store_nothing(client: FlaskClient, raw: str, reason: str) -> None:
+    response = client.post("/api/games", data=raw, content_type="application/json")
+    assert response.status_code == 400, response.get_json()
+    body = response.get_json()
+    assert set(body) == {"ok", "error", "rule", "status"} and body["status"] == 400
+    assert reason in body["error"]
+    assert game_count(client) == 0
+
+
+def test_a_move_with_a_non_finite_number_is_refused_and_the_log_stays_standard_json(client: FlaskClient) -> None:
+    game = new_game(client)
+    raw = '{"version": 0, "action_id": "a", "move": {"type": "draw", "card": "golem", "extra": -Infinity}}'
+    response = client.post(f"/api/games/{game['id']}/moves", data=raw, content_type="application/json",
+                           headers={"Authorization": f"Bearer {game['seats'][0]['token']}"})
+    assert response.status_code == 400
+    store: Store = client.application.extensions["store"]
+    rows = store._db().execute("SELECT count(*) FROM moves WHERE json_valid(move) = 0").fetchone()[0]
+    assert rows == 0 and store.version(game["id"]) == 0
+
+
+def test_the_event_stream_opens_with_the_current_version(client: FlaskClient) -> None:
+    game = new_game(client)
+    response = client.get(f"/api/games/{game['id']}/events")
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    assert response.headers["Cache-Control"] == "no-store"
+    first = next(response.response)
+    response.close()
+    assert b"retry: " in first and b'event: version\ndata: {"version": 0}\n\n' in first
+    assert client.get("/api/games/nope/events").status_code == 404
+
+
+def test_the_watch_hears_a_move_stored_by_another_connection(tmp_path: Path) -> None:
+    path = tmp_path / "w.sqlite3"
+    writer = Store(path)  # another process's store, as far as the watch can tell: its own connection
+    app = create_app({"DATABASE": str(path), "SECRET_KEY": "k", "TESTING": True})
+    game = app.test_client().post("/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]}).get_json()
+    watch = VersionWatch(path, check_seconds=0.01)
+    events = stream(watch, game["id"], 0, heartbeat=5, lifetime=10)
+    assert b'"version": 0' in next(events)
+    started = time.monotonic()
+    writer.apply_move(game["id"], 0, 0, "a1", {"type": "draw", "card": "golem"})
+    assert next(events) == b'event: version\ndata: {"version": 1}\n\n'
+    assert time.monotonic() - started < 2
+    events.close()
+    assert watch._games == {}  # the phone left: nothing watched any more
+    watch.stop()
+    writer.close()
+    app.extensions["store"].close()
+
+
+def test_the_stream_beats_while_nothing_happens_and_ends_by_itself(tmp_path: Path) -> None:
+    path = tmp_path / "b.sqlite3"
+    store = Store(path)
+    game = store.create_game("fillory", ["Ann", "Ben"], {})
+    watch = VersionWatch(path, check_seconds=0.01)
+    chunks = list(stream(watch, game["id"], 0, heartbeat=0.05, lifetime=0.3))
+    assert 3 <= len(chunks) <= 9 and all(c.endswith(b'data: {"version": 0}\n\n') for c in chunks)
+    watch.stop()
+    store.close()
+
+
+# -- a real server ----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    old = os.environ.get("COMPANION_BODY_SECONDS")
+    os.environ["COMPANION_BODY_SECONDS"] = "1"
+    try:
+        with running_server(tmp_path_factory.mktemp("serving"), ("--workers", "2"), secret_key="k", workers=2) as run:
+            yield run
+    finally:
+        if old is None:
+            os.environ.pop("COMPANION_BODY_SECONDS", None)
+        else:
+            os.environ["COMPANION_BODY_SECONDS"] = old
+
+
+def address(server: RunningServer) -> tuple[str, int]:
+    host, port = server.base.removeprefix("http://").split(":")
+    return host, int(port)
+
+
+def raw_answer(server: RunningServer, raw: bytes) -> tuple[int, dict[str, str], bytes]:
+    with socket.create_connection(address(server), timeout=10) as sock:
+        sock.sendall(raw)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+            if b"\r\n\r\n" in data:
+                head, _, body = data.partition(b"\r\n\r\n")
+                length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                               if line.lower().startswith(b"content-length:")), None)
+                if length is not None and len(body) >= length:
+                    break
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, body
+
+
+@pytest.mark.served
+@pytest.mark.parametrize("raw, status", [
+    (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+    (b"GET / HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(200)) + b"\r\n", 431),
+    (b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"y" * 9000 + b"\r\n\r\n", 431),
+    (b"GET /\x01 HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+    (b"NOT A REQUEST\r\n\r\n", 400),
+    (b"GET /api/games HTTP/9.9\r\nHost: x\r\n\r\n", 400),
+])
+def test_the_servers_own_refusals_are_in_the_one_json_shape(served: RunningServer, raw: bytes, status: int) -> None:
+    got, headers, body = raw_answer(served, raw)
+    assert got == status
+    assert headers["content-type"] == "application/json"
+    answer = json.loads(body)
+    assert set(answer) == {"ok", "error", "rule", "status"} and answer["status"] == status and not answer["ok"]
+    assert answer["error"][:1].isupper()
+    for name, value in SECURITY_HEADERS.items():
+        assert headers[name.lower()] == value
+
+
+@pytest.mark.served
+def test_stalled_clients_hold_nobody_up_and_are_dropped(served: RunningServer) -> None:
+    stalled = []
+    for i in range(300):
+        sock = socket.create_connection(address(served), timeout=10)
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n" if i % 2 else
+                     b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 500\r\n\r\n{\"game\":")
+        stalled.append(sock)
+    try:
+        with requests.Session() as session:
+            for _ in range(20):
+                started = time.monotonic()
+                response = session.get(served.base + "/api/games/none/version", timeout=5)
+                assert response.status_code == 404 and time.monotonic() - started < 2
+        # a half-sent body is answered 408 after the body deadline (1 s here); half-sent headers are
+        # dropped after the keep-alive time (5 s)
+        answers = []
+        deadline = time.monotonic() + 15
+        for sock in stalled:
+            sock.settimeout(max(0.1, deadline - time.monotonic()))
+            try:
+                answers.append(sock.recv(65536))
+            except TimeoutError:
+                answers.append(None)
+        posts, gets = answers[0::2], answers[1::2]
+        assert all(a is not None and a.startswith(b"HTTP/1.1 408 ") for a in posts), posts[:3]
+        assert all(a == b"" for a in gets)  # closed by the server without a word
+    finally:
+        for sock in stalled:
+            sock.close()
+
+
+@pytest.mark.served
+def test_a_phone_hears_a_move_made_on_the_other_worker(served: RunningServer) -> None:
+    game = requests.post(served.base + "/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]},
+                         timeout=5).json()
+    listeners = [requests.get(served.base + f"/api/games/{game['id']}/events", stream=True, timeout=10)
+                 for _ in range(6)]  # spread over both workers by the kernel
+    lines = [listener.iter_lines() for listener in listeners]
+    for each in lines:
+        assert next(line for line in each if line.startswith(b"data:")) == b'data: {"version": 0}'
+    answer = requests.post(served.base + f"/api/games/{game['id']}/moves", timeout=5,
+                           headers={"Authorization": f"Bearer {game['seats'][0]['token']}"},
+                           json={"version": 0, "action_id": "a1", "move": {"type": "draw", "card": "golem"}})
+    assert answer.status_code == 200
+    for each in lines:
+        assert next(line for line in each if line.startswith(b"data:")) == b'data: {"version": 1}'
+    for listener in listeners:
+        listener.close()
+
+
+def test_a_port_still_held_by_a_stopping_server_is_waited_for(capsys: pytest.CaptureFixture[str]) -> None:
+    """Right after a crash the old workers hold the port for a moment: the new server waits for it."""
+    port = free_port()
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", port))
+    holder.listen()
+    threading.Timer(1.0, holder.close).start()
+    started = time.monotonic()
+    _check_port_free("127.0.0.1", port, wait=8)
+    assert 0.9 < time.monotonic() - started < 5
+    assert "still in use" in capsys.readouterr().err
+
+
+def test_a_port_another_server_keeps_is_a_clear_error() -> None:
+    port = free_port()
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", port))
+        holder.listen()
+        with pytest.raises(click.ClickException) as refused:
+            _check_port_free("127.0.0.1", port, wait=0.5)
+    assert refused.value.message == (f"cannot listen on 127.0.0.1:{port}: Address already in use (another server "
+                                     "is still listening there: stop it, or choose another --port)")
