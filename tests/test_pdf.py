@@ -378,6 +378,8 @@ def test_layout_that_cannot_fit_is_a_clear_error() -> None:
     (dict(base_url="ftp://files.example"),
      "base URL must start with http:// or https:// and name a host, got 'ftp://files.example'"),
     (dict(base_url="http://host/?x=1"), "base URL must not carry a query or fragment, got 'http://host/?x=1'"),
+    (dict(base_url="http://host/" + "a" * 2400), "base URL must be at most 200 characters (the cards' QR codes "
+                                                 "must stay small enough to scan), got 2412"),
     (dict(game="barony"), "unknown game 'barony' (known: barony-sorcery, fillory, jsmn, mandragora, or all)"),
     (dict(documents=("poster",)), "unknown document 'poster' (known: boards, deck, map, player-sheet, reference, score-pad, "
                                         "setup, tally, tiles, tokens)"),

@@ -42,7 +42,8 @@ def test_too_much_data_is_refused(encode: object) -> None:
 
 
 def _decoded(matrix: qr.QrMatrix) -> str:
-    """What a scanner reads from the matrix, drawn 4 px a module with its quiet zone."""
+    """What a scanner reads from the matrix, drawn 4 px a module with its quiet zone; the scanner must
+    also read the level (M) and the fixed mask from the code's format information."""
     border, scale = qr.QUIET_ZONE_MODULES, 4
     side = (matrix.modules + 2 * border) * scale
     image = Image.new("L", (side, side), 255)
@@ -55,6 +56,7 @@ def _decoded(matrix: qr.QrMatrix) -> str:
                         pixels[(c + border) * scale + dx, (r + border) * scale + dy] = 0
     found = zxingcpp.read_barcodes(image)
     assert len(found) == 1, f"{matrix.payload!r}: {len(found)} codes read"
+    assert found[0].extra["ECLevel"] == "M" and found[0].extra["DataMask"] == qr.FIXED_MASK, found[0].extra
     return str(found[0].text)
 
 
