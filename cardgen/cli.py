@@ -162,18 +162,33 @@ def check(data_folder: Path | None) -> None:
                    "in line with every cut (default 0: neighbours share one cut).")
 @click.option("--strict", is_flag=True, default=False,
               help="Fail (exit 1) instead of warning when the QR codes would point at a loopback address.")
+@click.option("--printer", default=None, metavar="NAME",
+              help="Apply a saved printer profile's back offsets (see cardgen calibrate and cardgen printer save); "
+                   "--back-offset-x/-y given as well win.")
 @click.option("--data", "data_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Data folder to read (default: the project's data/, or $SPELLBOOK_DATA).")
-def build(game: str, paper: str, card_size: str, bleed: float, crop_marks: bool, duplex: bool,
+@click.pass_context
+def build(ctx: click.Context, game: str, paper: str, card_size: str, bleed: float, crop_marks: bool, duplex: bool,
           back_offset_x: float, back_offset_y: float, ink_saver: bool, base_url: str, out_dir: Path,
           documents: tuple[str, ...], hex_size: float | None, gutter: float | None, strict: bool,
-          data_folder: Path | None) -> None:
+          printer: str | None, data_folder: Path | None) -> None:
     """Build print-ready PDFs: card decks, reference sheets and score pads.
 
     Writes OUT/<game>/deck.pdf, reference.pdf and score-pad.pdf and lists them with their sizes.
     """
     from cardgen.render import BuildError, BuildOptions, plan_build, run_build
 
+    if printer is not None:
+        from cardgen.render.calibrate import profile
+        try:
+            saved = profile(printer)
+        except BuildError as exc:
+            raise click.ClickException(str(exc)) from exc
+        if ctx.get_parameter_source("back_offset_x") is not click.core.ParameterSource.COMMANDLINE:
+            back_offset_x = saved.back_offset_x
+        if ctx.get_parameter_source("back_offset_y") is not click.core.ParameterSource.COMMANDLINE:
+            back_offset_y = saved.back_offset_y
+        click.echo(f"printer {printer}: backs shifted {back_offset_x:g} mm across, {back_offset_y:g} mm up", err=True)
     options = BuildOptions(game=game, paper=paper, card_size=card_size, bleed=bleed, crop_marks=crop_marks,
                            duplex=duplex, back_offset_x=back_offset_x, back_offset_y=back_offset_y,
                            ink_saver=ink_saver, base_url=base_url, out_dir=out_dir, data_dir=data_folder,
@@ -260,6 +275,79 @@ def export(game: str, file_format: str, dpi: int, card_size: str, bleed: float, 
     total = sum(p.stat().st_size for p in written)
     folders = sorted({str(p.parent) for p in written})
     click.echo(f"Wrote {len(written)} file(s), {_human_size(total)}, into {', '.join(folders)}")
+
+
+@main.command()
+@click.option("--paper", type=click.Choice(PAPERS, case_sensitive=False), default="A4", show_default=True,
+              metavar="[" + "|".join(PAPERS) + "]", help="Paper size of the sheet.")
+@click.option("--back-offset-x", type=click.FloatRange(-20, 20), default=0.0, show_default=True, metavar="MM",
+              help="Shift the back as a build would (to check a correction: both pointers then sit on 0).")
+@click.option("--back-offset-y", type=click.FloatRange(-20, 20), default=0.0, show_default=True, metavar="MM",
+              help="Shift the back up (negative: down) as a build would.")
+@click.option("--printer", default=None, metavar="NAME", help="Use a saved printer profile's offsets.")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
+              show_default=True, help="Folder to write calibration.pdf into.")
+def calibrate(paper: str, back_offset_x: float, back_offset_y: float, printer: str | None, out_dir: Path) -> None:
+    """Write a two-sided duplex calibration sheet: OUT/calibration.pdf.
+
+    Print it double-sided (long edge, 100 %), hold it to a light and read where each line from the back
+    crosses its scale: those are the --back-offset-x and --back-offset-y to save with cardgen printer save.
+    """
+    from cardgen.render import BuildError, print_specs
+    from cardgen.render.calibrate import profile, render_calibration
+
+    try:
+        if printer is not None:
+            saved = profile(printer)
+            back_offset_x, back_offset_y = saved.back_offset_x, saved.back_offset_y
+        out_dir.mkdir(parents=True, exist_ok=True)
+        path = out_dir / "calibration.pdf"
+        render_calibration(path, print_specs().paper(paper), back_offset_x, back_offset_y)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write into {out_dir}: {exc.strerror or exc}") from exc
+    except BuildError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"Wrote {path}: print it duplex (long edge, 100 %), then cardgen printer save NAME "
+               "--back-offset-x X --back-offset-y Y")
+
+
+@main.group()
+def printer() -> None:
+    """Saved printer profiles: the back offsets of a duplex printer, given once."""
+
+
+@printer.command("save")
+@click.argument("name")
+@click.option("--back-offset-x", type=click.FloatRange(-20, 20), required=True, metavar="MM",
+              help="What the calibration sheet's across scale read.")
+@click.option("--back-offset-y", type=click.FloatRange(-20, 20), required=True, metavar="MM",
+              help="What the calibration sheet's upright scale read.")
+def printer_save(name: str, back_offset_x: float, back_offset_y: float) -> None:
+    """Save (or replace) printer NAME's back offsets; cardgen build --printer NAME applies them."""
+    from cardgen.render import BuildError
+    from cardgen.render.calibrate import PrinterProfile, save_profile
+
+    try:
+        path = save_profile(PrinterProfile(name, back_offset_x, back_offset_y))
+    except BuildError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"Saved printer {name} (x {back_offset_x:g} mm, y {back_offset_y:g} mm) in {path}")
+
+
+@printer.command("list")
+def printer_list() -> None:
+    """List the saved printer profiles."""
+    from cardgen.render import BuildError
+    from cardgen.render.calibrate import load_profiles, profiles_path
+
+    try:
+        profiles = load_profiles()
+    except BuildError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if not profiles:
+        click.echo(f"No printer profiles in {profiles_path()}.")
+    for entry in profiles.values():
+        click.echo(f"{entry.name}: back offset x {entry.back_offset_x:g} mm, y {entry.back_offset_y:g} mm")
 
 
 @main.command("jsmn-balance")

@@ -122,3 +122,17 @@ def test_every_crop_mark_prints_at_least_1_5_mm_inside_the_margin(paper: str, ca
         assert m <= x - radius and x + radius <= w - m and m <= y - radius and y + radius <= h - m
     if (card_size == "poker" or paper == "A4" and card_size == "bridge") and gutter == 0.0:
         assert layout.per_sheet == 9, f"{card_size} on {paper}: {layout.per_sheet} a sheet"
+
+
+def test_crop_marks_only_for_slots_that_hold_a_card() -> None:
+    from cardgen.render import plan_layout, print_specs
+    from cardgen.render.imposition import crop_mark_segments
+
+    specs = print_specs()
+    layout = plan_layout(specs.paper("A4"), specs.card_size("poker"), 3.0, specs.sheet)
+    assert len(crop_mark_segments(layout, specs.sheet)) == 2 * (4 + 4)
+    one = crop_mark_segments(layout, specs.sheet, used=1)   # the top-left card: 2 vertical and 2 horizontal cuts
+    first = layout.slot(0).trim
+    assert sorted({round(s[0], 4) for s in one if s[0] == s[2]}) == [round(first.x, 4), round(first.right, 4)]
+    assert sorted({round(s[1], 4) for s in one if s[1] == s[3]}) == [round(first.y, 4), round(first.top, 4)]
+    assert len(one) == 8

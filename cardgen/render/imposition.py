@@ -92,11 +92,12 @@ def draw_face(canvas: Canvas, face: Face, slot: Slot, bleed: float, *, reuse: bo
     canvas.restoreState()
 
 
-def crop_mark_segments(layout: SheetLayout, rules: SheetRules) -> list[tuple[float, float, float, float]]:
+def crop_mark_segments(layout: SheetLayout, rules: SheetRules,
+                       used: int | None = None) -> list[tuple[float, float, float, float]]:
     """The crop marks as (x0, y0, x1, y1) in mm: short lines outside the bleed, in line with every
-    cut, stopping at the printable margin (``plan_layout`` leaves each at least
-    ``rules.crop_min_length`` of room)."""
-    xs, ys = layout.cut_lines()
+    cut of the first ``used`` slots (those that hold a card; default all), stopping at the printable
+    margin (``plan_layout`` leaves each at least ``rules.crop_min_length`` of room)."""
+    xs, ys = layout.cut_lines(used)
     outer = layout.bleed_area
     w, h, margin = layout.paper.width, layout.paper.height, rules.margin
     gap, length = rules.crop_gap, rules.crop_length
@@ -110,13 +111,14 @@ def crop_mark_segments(layout: SheetLayout, rules: SheetRules) -> list[tuple[flo
     return [s for s in segments if abs(s[2] - s[0]) + abs(s[3] - s[1]) >= rules.crop_min_length - 1e-6]
 
 
-def draw_crop_marks(canvas: Canvas, layout: SheetLayout, rules: SheetRules) -> None:
-    """Short hairlines outside the bleed, in line with every cut (see :func:`crop_mark_segments`)."""
+def draw_crop_marks(canvas: Canvas, layout: SheetLayout, rules: SheetRules, used: int | None = None) -> None:
+    """Short hairlines outside the bleed, in line with every cut of the slots that hold a card (see
+    :func:`crop_mark_segments`)."""
     canvas.saveState()
     canvas.setStrokeColor(MARK_COLOUR)
     canvas.setLineWidth(rules.crop_line_width_pt)
     path = canvas.beginPath()
-    for x0, y0, x1, y1 in crop_mark_segments(layout, rules):
+    for x0, y0, x1, y1 in crop_mark_segments(layout, rules, used):
         path.moveTo(pt(x0), pt(y0))
         path.lineTo(pt(x1), pt(y1))
     canvas.drawPath(path, stroke=1, fill=0)
@@ -257,7 +259,7 @@ def impose(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts: Seque
             if on_card:
                 on_card(1)
         if settings.crop_marks:
-            draw_crop_marks(canvas, layout, rules)
+            draw_crop_marks(canvas, layout, rules, len(chunk))
         draw_registration(canvas, reg_front, rules)
         draw_sheet_label(canvas, layout, layout.grid, label(info("front", sheet)), rules.margin)
         set_page_boxes(canvas, layout.grid, layout.bleed_area, w, h)

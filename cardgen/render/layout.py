@@ -157,11 +157,12 @@ class SheetLayout:
         return Slot(front.index, self.columns - 1 - front.column, front.row, trim, -front.rotation,
                     front.bleed_right, front.bleed_bottom, front.bleed_left, front.bleed_top)
 
-    def cut_lines(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
-        """The x positions of vertical cuts and the y positions of horizontal cuts (deduplicated)."""
+    def cut_lines(self, used: int | None = None) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """The x positions of vertical cuts and the y positions of horizontal cuts (deduplicated) of the
+        first ``used`` slots (default: all of them)."""
         xs: set[float] = set()
         ys: set[float] = set()
-        for i in range(self.per_sheet):
+        for i in range(self.per_sheet if used is None else min(used, self.per_sheet)):
             t = self.slot(i).trim
             xs.update((round(t.x, 4), round(t.right, 4)))
             ys.update((round(t.y, 4), round(t.top, 4)))

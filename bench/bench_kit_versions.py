@@ -1,0 +1,119 @@
+"""The whole print kit built by this checkout and by an earlier commit, side by side: build time and bytes.
+
+    .venv/bin/python bench/bench_kit_versions.py [--before REV] [--repeats 3]
+
+The earlier commit is unpacked (``git archive``) into a temporary folder and both versions
+are built with this virtualenv, each run in a fresh interpreter with an empty output folder (no QR code
+cache), interleaved (before, after, before, after, ...) so that a busy machine slows both alike; the best
+of ``--repeats`` is kept. Printed: the kit's build time (from loading the data to the last PDF), its bytes
+per game and per document, and how many of this version's bytes are embedded font programs (the
+``FontFile2`` streams: the price of embedding the fonts). The load average is printed beside the figures.
+
+The default ``--before`` is the last commit before the fonts were embedded and the 5 mm margins came in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The commit before "Print kit: every font embedded ... nothing printed within 5 mm of the paper edge".
+DEFAULT_BEFORE = "55d541a"
+
+CHILD = r"""
+import json, sys, time
+tree, out = sys.argv[1], sys.argv[2]
+sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in repr(f)]   # this tree's cardgen, not the venv's
+sys.path.insert(0, tree)
+started = time.perf_counter()
+import cardgen
+assert cardgen.__file__.startswith(tree), cardgen.__file__
+from cardgen.render import BuildOptions, game_documents, plan_build, run_build
+game_documents()
+imported = time.perf_counter()
+paths = run_build(plan_build(BuildOptions(game="all", out_dir=out, base_url="https://cards.example.org")))
+done = time.perf_counter()
+print(json.dumps({"import_s": imported - started, "build_s": done - imported,
+                  "files": {f"{p.parent.name}/{p.name}": p.stat().st_size for p in paths},
+                  "paths": [str(p) for p in paths]}))
+"""
+
+
+def build_in(tree: Path, out: Path) -> dict[str, Any]:
+    done = subprocess.run([sys.executable, "-c", CHILD, str(tree), str(out)], capture_output=True, text=True,
+                          cwd=tree, timeout=600)
+    if done.returncode != 0:
+        raise RuntimeError(f"build in {tree} failed:\n{done.stderr}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def font_program_bytes(paths: list[str]) -> int:
+    """Bytes of the embedded font programs (compressed, as stored) in these PDFs."""
+    from pypdf import PdfReader
+    total = 0
+    for path in paths:
+        reader = PdfReader(path)
+        seen: set[int] = set()
+        for obj_id in _object_ids(reader):
+            if obj_id in seen:
+                continue
+            seen.add(obj_id)
+            obj = reader.get_object(obj_id)
+            if hasattr(obj, "get") and obj.get("/FontFile2") is not None:
+                stream = obj["/FontFile2"].get_object()
+                total += int(stream.get("/Length", len(stream._data)))
+    return total
+
+
+def _object_ids(reader: Any) -> list[int]:
+    ids: list[int] = []
+    for generation in reader.xref.values():
+        ids.extend(generation)
+    ids.extend(reader.xref_objStm)
+    return ids
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", default=DEFAULT_BEFORE, help="the earlier commit (default: %(default)s)")
+    parser.add_argument("--repeats", type=int, default=3, help="interleaved runs of each version (best kept)")
+    args = parser.parse_args()
+    print(f"load average before: {open('/proc/loadavg').read().split()[:3]}")
+    with tempfile.TemporaryDirectory() as tmp:
+        old_tree = Path(tmp) / "before"
+        old_tree.mkdir()
+        archive = subprocess.run(["git", "archive", args.before], cwd=ROOT, check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(old_tree)], input=archive, check=True)
+        runs: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
+        for repeat in range(args.repeats):
+            for name, tree in (("before", old_tree), ("after", ROOT)):
+                runs[name].append(build_in(tree, Path(tmp) / f"{name}-{repeat}"))
+        best = {name: min(results, key=lambda r: r["build_s"]) for name, results in runs.items()}
+        fonts = font_program_bytes(best["after"]["paths"])
+    before, after = best["before"], best["after"]
+    print(f"whole kit, best of {args.repeats} interleaved cold builds ({args.before} -> this checkout)")
+    print(f"  build time   {before['build_s']:7.2f} s -> {after['build_s']:7.2f} s   "
+          f"x{after['build_s'] / before['build_s']:.2f}")
+    b_total, a_total = sum(before["files"].values()), sum(after["files"].values())
+    print(f"  bytes        {b_total / 1024:7.0f} KB -> {a_total / 1024:7.0f} KB   x{a_total / b_total:.2f} "
+          f"({(a_total - b_total) / 1024:+.0f} KB)")
+    print(f"  of which embedded font programs: {fonts / 1024:.0f} KB "
+          f"({fonts / len(after['files']) / 1024:.1f} KB a document on average)")
+    print("  per document (KB): before -> after")
+    for name in sorted(set(before["files"]) | set(after["files"])):
+        b, a = before["files"].get(name, 0), after["files"].get(name, 0)
+        print(f"    {name:<34} {b / 1024:7.1f} -> {a / 1024:7.1f}  ({(a - b) / 1024:+6.1f})")
+    print(f"load average after: {open('/proc/loadavg').read().split()[:3]}")
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    main()

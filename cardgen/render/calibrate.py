@@ -1,0 +1,220 @@
+"""A duplex calibration sheet and saved printer profiles.
+
+``cardgen calibrate`` writes a two-page PDF: the front carries two millimetre scales (one across, one
+upright), the back a pointer line over each, at the spot a perfect long-edge duplex print puts it. Printed
+duplex and held against a light, each pointer crosses its scale at the number to pass as
+``--back-offset-x`` and ``--back-offset-y`` (the scales are labelled so that no sign needs working out).
+Printed again with those offsets, both pointers sit on 0.
+
+A printer profile keeps the two numbers under a name (``cardgen printer save NAME``), in a small TOML file
+outside the project (``$SPELLBOOK_PRINTERS``, else ``$XDG_CONFIG_HOME/spellbook-table/printers.toml``, else
+``~/.config/spellbook-table/printers.toml``); ``cardgen build --printer NAME`` then applies them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.pdfgen.canvas import Canvas
+
+from .documents import FOOTER_BASELINE_MM, FOOTER_FONT, FOOTER_INK, set_full_page_boxes
+from .fonts import KIT
+from .options import MAX_BACK_OFFSET_MM, BuildError
+from .pdf import new_canvas, pt
+from .print_specs import PaperSize
+
+#: Half the range of each scale (mm) and the step between ticks.
+SCALE_REACH_MM = 10
+TICK_STEP_MM = 0.5
+LABEL_EVERY_MM = 5
+POINTER_HALF_MM = 7.0
+
+
+@dataclass(frozen=True)
+class CalibrationGeometry:
+    """Where the scales sit on the front page (mm, origin bottom left): the x scale's zero and line, the y
+    scale's zero and line."""
+
+    x_zero: float
+    x_scale_y: float
+    y_zero: float
+    y_scale_x: float
+
+    def x_label(self, front_x: float) -> float:
+        """The --back-offset-x a pointer seen at ``front_x`` on the front asks for."""
+        return front_x - self.x_zero
+
+    def y_label(self, front_y: float) -> float:
+        """The --back-offset-y a pointer seen at ``front_y`` asks for (a back printed too high needs a
+        negative offset)."""
+        return -(front_y - self.y_zero)
+
+
+def calibration_geometry(paper: PaperSize) -> CalibrationGeometry:
+    return CalibrationGeometry(x_zero=paper.width / 2, x_scale_y=paper.height * 0.62,
+                               y_zero=paper.height * 0.38, y_scale_x=paper.width / 2)
+
+
+def _tick_length(t: float, whole: bool) -> float:
+    """Ticks: 5 mm at 0, 3.5 mm every 5 mm, 2.5 mm every millimetre, 1.2 mm at the half millimetres."""
+    if abs(t) < 1e-9:
+        return 5.0
+    if whole:
+        return 3.5 if round(t) % LABEL_EVERY_MM == 0 else 2.5
+    return 1.2
+
+
+def _label(value: float) -> str:
+    whole = int(round(value))
+    return "0" if whole == 0 else f"{whole:+d}"
+
+
+def _ticks() -> list[float]:
+    steps = int(SCALE_REACH_MM / TICK_STEP_MM)
+    return [i * TICK_STEP_MM for i in range(-steps, steps + 1)]
+
+
+def _front(canvas: Canvas, paper: PaperSize, geo: CalibrationGeometry) -> None:
+    canvas.setFillColor("#1E1E28")
+    canvas.setFont(KIT.bold, 14)
+    canvas.drawCentredString(pt(paper.width / 2), pt(paper.height - 25), "Duplex calibration sheet")
+    canvas.setFont(KIT.regular, 9)
+    lines = ["Print both pages on one sheet: double-sided, flip on the long edge, at 100 % (no scaling).",
+             "Hold the sheet against a light. Where each line from the back crosses its scale, read the number:",
+             "cardgen printer save NAME --back-offset-x <across> --back-offset-y <upright>",
+             "then build with --printer NAME. Printed again with those offsets, both lines sit on 0."]
+    for i, line in enumerate(lines):
+        canvas.drawCentredString(pt(paper.width / 2), pt(paper.height - 35 - i * 5), line)
+    canvas.setStrokeColor("#000000")
+    canvas.setLineWidth(0.25)
+    # across: ticks upwards from a base line, labelled with the x offset to pass
+    y = geo.x_scale_y
+    canvas.line(pt(geo.x_zero - SCALE_REACH_MM), pt(y), pt(geo.x_zero + SCALE_REACH_MM), pt(y))
+    canvas.setFont(KIT.regular, 6)
+    for t in _ticks():
+        whole = abs(t - round(t)) < 1e-9
+        length = _tick_length(t, whole)
+        canvas.line(pt(geo.x_zero + t), pt(y), pt(geo.x_zero + t), pt(y + length))
+        if whole and round(t) % LABEL_EVERY_MM == 0:
+            canvas.drawCentredString(pt(geo.x_zero + t), pt(y - 3), _label(geo.x_label(geo.x_zero + t)))
+    canvas.setFont(KIT.bold, 8)
+    canvas.drawCentredString(pt(geo.x_zero), pt(y - 9), "--back-offset-x (mm)")
+    # upright: ticks to the right of a base line, labelled with the y offset to pass
+    x = geo.y_scale_x
+    canvas.line(pt(x), pt(geo.y_zero - SCALE_REACH_MM), pt(x), pt(geo.y_zero + SCALE_REACH_MM))
+    canvas.setFont(KIT.regular, 6)
+    for t in _ticks():
+        whole = abs(t - round(t)) < 1e-9
+        length = _tick_length(t, whole)
+        canvas.line(pt(x), pt(geo.y_zero + t), pt(x + length), pt(geo.y_zero + t))
+        if whole and round(t) % LABEL_EVERY_MM == 0:
+            canvas.drawRightString(pt(x - 1.5), pt(geo.y_zero + t - 0.7),
+                                   _label(geo.y_label(geo.y_zero + t)))
+    canvas.setFont(KIT.bold, 8)
+    canvas.drawString(pt(x + 8), pt(geo.y_zero - 1), "--back-offset-y (mm)")
+
+
+def back_pointers(paper: PaperSize, geo: CalibrationGeometry, offset_x: float, offset_y: float
+                  ) -> tuple[float, float]:
+    """Where the back page draws its two pointers (x of the upright one, y of the level one), in the back
+    page's own coordinates: mirrored for long-edge duplex, shifted by the offsets like every back."""
+    return paper.width - geo.x_zero + offset_x, geo.y_zero + offset_y
+
+
+def _back(canvas: Canvas, paper: PaperSize, geo: CalibrationGeometry, offset_x: float, offset_y: float) -> None:
+    px, py = back_pointers(paper, geo, offset_x, offset_y)
+    canvas.setStrokeColor("#000000")
+    canvas.setLineWidth(0.5)
+    canvas.line(pt(px), pt(geo.x_scale_y - POINTER_HALF_MM), pt(px), pt(geo.x_scale_y + POINTER_HALF_MM))
+    level_x = paper.width - geo.y_scale_x + offset_x   # the upright scale, mirrored
+    canvas.line(pt(level_x - POINTER_HALF_MM), pt(py), pt(level_x + POINTER_HALF_MM), pt(py))
+    canvas.setFillColor("#1E1E28")
+    canvas.setFont(KIT.regular, 9)
+    canvas.drawCentredString(pt(paper.width / 2), pt(paper.height - 25),
+                             f"Back of the calibration sheet (offsets in this print: x {offset_x:g} mm, "
+                             f"y {offset_y:g} mm)")
+
+
+def render_calibration(path: Path, paper: PaperSize, offset_x: float = 0.0, offset_y: float = 0.0) -> None:
+    geo = calibration_geometry(paper)
+    canvas = new_canvas(path, paper.width, paper.height, title=f"Duplex calibration sheet ({paper.name})",
+                        subject="Two-sided: scales on the front, pointers on the back, for --back-offset-x/-y")
+    for draw in (lambda: _front(canvas, paper, geo), lambda: _back(canvas, paper, geo, offset_x, offset_y)):
+        draw()
+        canvas.setFont(FOOTER_FONT, 7)
+        canvas.setFillColor(FOOTER_INK)
+        canvas.drawString(pt(12), pt(FOOTER_BASELINE_MM), f"Spellbook Table \u00b7 duplex calibration \u00b7 {paper.name}")
+        set_full_page_boxes(canvas, paper)
+        canvas.showPage()
+    canvas.save()
+
+
+# -- printer profiles ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PrinterProfile:
+    name: str
+    back_offset_x: float
+    back_offset_y: float
+
+
+def profiles_path() -> Path:
+    explicit = os.environ.get("SPELLBOOK_PRINTERS")
+    if explicit:
+        return Path(explicit)
+    config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(config) / "spellbook-table" / "printers.toml"
+
+
+def load_profiles(path: Path | None = None) -> dict[str, PrinterProfile]:
+    path = path or profiles_path()
+    if not path.exists():
+        return {}
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise BuildError(f"cannot read the printer profiles in {path}: {exc}") from exc
+    profiles: dict[str, PrinterProfile] = {}
+    for name, entry in (data.get("printer") or {}).items():
+        try:
+            x, y = float(entry.get("back_offset_x", 0.0)), float(entry.get("back_offset_y", 0.0))
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise BuildError(f"{path}: printer '{name}': back_offset_x and back_offset_y must be numbers") from exc
+        profiles[name] = PrinterProfile(name, x, y)
+    return profiles
+
+
+def save_profile(profile: PrinterProfile, path: Path | None = None) -> Path:
+    """Add or replace a profile; the file is rewritten whole (write to a temporary name, then rename)."""
+    for value in (profile.back_offset_x, profile.back_offset_y):
+        if abs(value) > MAX_BACK_OFFSET_MM:
+            raise BuildError(f"back offsets must be within ±{MAX_BACK_OFFSET_MM:g} mm, got {value:g}")
+    if not profile.name.strip():
+        raise BuildError("a printer profile needs a name")
+    path = path or profiles_path()
+    profiles = load_profiles(path)
+    profiles[profile.name] = profile
+    lines = ["# Printer profiles for `cardgen build --printer NAME` (written by `cardgen printer save`).", ""]
+    for entry in sorted(profiles.values(), key=lambda p: p.name):
+        lines += [f"[printer.{json.dumps(entry.name)}]", f"back_offset_x = {entry.back_offset_x!r}",
+                  f"back_offset_y = {entry.back_offset_y!r}", ""]
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(path.name + ".partial")
+        partial.write_text("\n".join(lines), encoding="utf-8")
+        os.replace(partial, path)
+    except OSError as exc:
+        raise BuildError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    return path
+
+
+def profile(name: str, path: Path | None = None) -> PrinterProfile:
+    profiles = load_profiles(path)
+    if name not in profiles:
+        known = ", ".join(sorted(profiles)) or "none saved yet: run cardgen calibrate, then cardgen printer save"
+        raise BuildError(f"unknown printer '{name}' (known: {known})")
+    return profiles[name]
