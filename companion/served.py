@@ -68,18 +68,22 @@ def process_children(parent: int) -> list[int]:
 @contextmanager
 def running_server(folder: Path, serve_args: Sequence[str] = ("--workers", "2"), *,
                    secret_key: str = "served-key", start_seconds: float = 20,
-                   workers: int | None = None, port: int | None = None) -> Iterator[RunningServer]:
+                   workers: int | None = None, port: int | None = None,
+                   root: Path = REPO) -> Iterator[RunningServer]:
     """Run ``companion serve`` with ``serve_args`` on a free port, its database and log in ``folder``.
 
     It is ready once it answers and, if ``workers`` is given, once gunicorn has started that many worker
-    processes (the first worker answers while the others may still be booting)."""
+    processes (the first worker answers while the others may still be booting). ``root`` is the
+    source tree to run (the benchmark runs an earlier version of the project beside this one)."""
     port = port or free_port()
     db_path, log_path = folder / "companion.sqlite3", folder / "server.log"
     command = [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
                "--db", str(db_path), "--no-qr", *serve_args]
     env = {**os.environ, "COMPANION_SECRET_KEY": secret_key, "PYTHONUNBUFFERED": "1"}
+    if root != REPO:
+        env["PYTHONPATH"] = str(root)
     with log_path.open("wb") as log:
-        process = subprocess.Popen(command, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
     server = RunningServer(f"http://127.0.0.1:{port}", process, log_path, db_path)
     try:
         deadline = time.monotonic() + start_seconds

@@ -136,15 +136,6 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def _gevent_hub() -> Any:
-    """gevent's hub when this process runs on gevent's monkey-patched threading (the server's gevent
-    workers), else None. Imported lazily: the store itself never needs gevent."""
-    monkey = sys.modules.get("gevent.monkey")
-    if monkey is None or not monkey.is_module_patched("threading"):
-        return None
-    return sys.modules["gevent"].get_hub()
-
-
 def _os_thread_local() -> Any:
     """A ``threading.local`` of real OS threads. Under gevent ``threading.local`` is per greenlet, i.e.
     per client connection: each would open (and keep) a SQLite connection of its own. Greenlets of one
@@ -157,18 +148,11 @@ def _os_thread_local() -> Any:
 
 
 def _flock_exclusive(fd: int) -> None:
-    """Take the writer lock; under gevent a contended wait runs in gevent's thread pool so the other
-    greenlets (reads, live updates) go on meanwhile instead of the whole worker blocking."""
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return
-    except BlockingIOError:
-        pass
-    hub = _gevent_hub()
-    if hub is None:
-        fcntl.flock(fd, fcntl.LOCK_EX)  # blocks without holding the GIL
-    else:
-        hub.threadpool.apply(fcntl.flock, (fd, fcntl.LOCK_EX))
+    """Take the writer lock. Under gevent the wait blocks the whole worker (the GIL is released): it
+    lasts as long as the other process's write transaction, a fraction of a millisecond, and measured
+    cheaper than handing the wait to gevent's thread pool, whose hand-over of the GIL cost more than
+    the wait itself (``bench/bench_api.py --only-moves``, docs/serving.md)."""
+    fcntl.flock(fd, fcntl.LOCK_EX)
 
 
 class SqliteFile:

@@ -1,0 +1,472 @@
+"""The serving stack under slow, idle and many clients: the old server and this one side by side.
+
+    .venv/bin/python bench/bench_serving.py [--rounds 1] [--seconds 6] [--phones 5000] [--old REF]
+
+Runs two real servers on free 127.0.0.1 ports, one after the other and interleaved (old, new, old,
+new... for ``--rounds``): *old* is the project as it was at ``--old`` (default: the commit before the
+gevent worker and live updates, gthread workers and pages polling once a second), extracted with
+``git archive`` and run with this checkout's virtualenv; *new* is this checkout. Each round and server:
+
+1. **stalled**: 1,000 connections that each send half a request and go silent (half stop inside the
+   headers, half inside a JSON body; one dropped by the server is opened again at once), while 16 other
+   connections offer 100 state reads a second (open loop, latency from each intended send time);
+2. **idle phones**: ``--phones`` phones, four per table, connected as the pages connect (old: each asks
+   ``/version`` a second after its last answer; new: each holds the live-update stream open), in a
+   process of their own, while moves are offered at 200 a second on 50 of the tables (open loop). Every
+   phone records when it first saw each version, so a move's delivery time is from its intended send to
+   the moment each *other* phone at its table saw the new version;
+3. **throughput**: moves (closed loop, 64 connections, as ``bench_api.py``) and state reads.
+
+Every figure is printed beside its target with the old and new server's values. Loopback only; every
+phase ends by itself. The open-file limit is raised inside the processes (no root settings).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import random
+import resource
+import selectors
+import socket
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from bench_api import moves_phase, open_tables, players_for, prepared, move_requests, repeated  # noqa: E402
+from load_client import Connection, request_bytes, run_phase, _parse_response  # noqa: E402
+
+from companion.rules import GAMES  # noqa: E402
+from companion.served import REPO, running_server  # noqa: E402
+from companion.store import Store  # noqa: E402
+
+OLD_REF = "91d2af4~1"  # the last commit before the gevent worker and the live-update stream
+STALLED = 1000
+PHONES_PER_TABLE = 4
+ACTIVE_TABLES = 50
+MOVE_RATE = 200.0
+READ_RATE = 100.0
+TARGETS = {"stalled_p99_ms": 100.0, "idle_moves_p99_ms": 100.0, "delivery_p95_ms": 300.0,
+           "moves_per_second": 1600.0, "reads_per_second": 4000.0}
+
+
+def raise_fd_limit() -> int:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+# -- an open-loop driver that remembers when each request was due --------------------------------------
+
+def open_loop(address: tuple[str, int], works: list[list[tuple[Any, bytes]]], rate: float, seconds: float,
+              grace: float = 5.0) -> dict[str, Any]:
+    """Send each connection's requests at ``rate`` in all (spread evenly), one in flight per connection;
+    returns latencies (s, from the intended send), answered (key -> (due, status)) and what went wrong."""
+    selector = selectors.DefaultSelector()
+    interval = len(works) / rate
+    began = time.monotonic() + 0.05
+    slots = []
+    for i, work in enumerate(works):
+        sock = socket.create_connection(address, timeout=30)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.setblocking(False)
+        slot = {"sock": sock, "work": work, "next": 0, "due": began + interval * i / len(works),
+                "sent": None, "buffer": b""}
+        slots.append(slot)
+        selector.register(sock, selectors.EVENT_READ, slot)
+    end, hard_end = began + seconds, began + seconds + grace
+    latencies: list[float] = []
+    answered: dict[Any, tuple[float, int]] = {}
+    statuses: dict[int, int] = {}
+    unanswered = 0
+
+    def send(slot: dict[str, Any]) -> None:
+        key, raw = slot["work"][slot["next"]]
+        slot["sent"] = (key, slot["due"])
+        try:
+            slot["sock"].sendall(raw)
+        except (BlockingIOError, OSError):
+            pass
+
+    while True:
+        now = time.monotonic()
+        if now > hard_end:
+            break
+        pending = False
+        for slot in slots:
+            if slot["sent"] is None and slot["next"] < len(slot["work"]) and slot["due"] < end:
+                pending = True
+                if slot["due"] <= now:
+                    send(slot)
+            elif slot["sent"] is not None:
+                pending = True
+        if not pending:
+            break
+        wake = min([s["due"] for s in slots if s["sent"] is None and s["due"] < end] or [now + 0.01])
+        for key, _ in selector.select(max(0.0, min(wake - time.monotonic(), 0.01))):
+            slot = key.data
+            try:
+                chunk = slot["sock"].recv(65536)
+            except BlockingIOError:
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                selector.unregister(slot["sock"])
+                slot["sock"].close()
+                slot["next"] = len(slot["work"])
+                if slot["sent"] is not None:
+                    unanswered += 1
+                slot["sent"] = None
+                continue
+            slot["buffer"] += chunk
+            while slot["sent"] is not None and (parsed := _parse_response(slot["buffer"])) is not None:
+                status, _, slot["buffer"], _ = parsed
+                key_sent, due = slot["sent"]
+                done = time.monotonic()
+                latencies.append(done - due)
+                answered[key_sent] = (due, status)
+                statuses[status] = statuses.get(status, 0) + 1
+                slot["sent"] = None
+                slot["next"] += 1
+                slot["due"] = max(due + interval, 0.0)  # open loop: the next is due on schedule
+    for slot in slots:
+        if slot["sent"] is not None:
+            unanswered += 1
+            latencies.append(float("inf"))
+        try:
+            selector.unregister(slot["sock"])
+        except (KeyError, ValueError):
+            pass
+        slot["sock"].close()
+    selector.close()
+    return {"latencies": latencies, "answered": answered, "statuses": statuses, "unanswered": unanswered}
+
+
+# -- stalled clients -------------------------------------------------------------------------------------
+
+class Stallers:
+    """``count`` connections that each sent half a request; one the server drops is opened again."""
+
+    HALF_HEADERS = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    HALF_BODY = (b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 b"Content-Length: 400\r\n\r\n{\"game\": \"fil")
+
+    def __init__(self, address: tuple[str, int], count: int) -> None:
+        self.address, self.selector, self.reopened, self.failed = address, selectors.DefaultSelector(), 0, 0
+        for i in range(count):
+            self._open(i)
+
+    def _open(self, i: int) -> None:
+        try:
+            sock = socket.create_connection(self.address, timeout=5)
+            sock.sendall(self.HALF_HEADERS if i % 2 else self.HALF_BODY)
+            sock.setblocking(False)
+            self.selector.register(sock, selectors.EVENT_READ, i)
+        except OSError:
+            self.failed += 1
+
+    def tend(self) -> None:
+        for key, _ in self.selector.select(0):
+            self.selector.unregister(key.fileobj)
+            key.fileobj.close()
+            self.reopened += 1
+            self._open(key.data)
+
+    def close(self) -> None:
+        for key in list(self.selector.get_map().values()):
+            key.fileobj.close()
+        self.selector.close()
+
+
+def stalled_phase(address: tuple[str, int], game_ids: list[str], seconds: float) -> dict[str, Any]:
+    import threading
+
+    stallers = Stallers(address, STALLED)
+    stop = threading.Event()
+
+    def tend() -> None:
+        while not stop.wait(0.05):
+            stallers.tend()
+
+    tender = threading.Thread(target=tend, daemon=True)
+    tender.start()
+    time.sleep(0.5)
+    count = int(READ_RATE * seconds / 16) + 2
+    works = [[((c, i), request_bytes("GET", f"/api/games/{game_ids[c % len(game_ids)]}")) for i in range(count)]
+             for c in range(16)]
+    try:
+        result = open_loop(address, works, READ_RATE, seconds)
+    except OSError as error:  # the server accepted no new connection at all
+        result = {"latencies": [], "answered": {}, "statuses": {}, "unanswered": 16, "error": str(error)}
+    stop.set()
+    tender.join()
+    result["reopened"], result["failed_to_open"] = stallers.reopened, stallers.failed
+    stallers.close()
+    return result
+
+
+# -- idle phones (a process of their own) ----------------------------------------------------------------
+
+def phones_main(address: tuple[str, int], mode: str, games: list[str], seconds: float, out: str,
+                ready: Any, go: Any) -> None:
+    """Connect one phone per entry of ``games``; record the first time each phone saw each version."""
+    raise_fd_limit()
+    selector = selectors.DefaultSelector()
+    phones = []
+    failed = 0
+    for i, game_id in enumerate(games):
+        try:
+            sock = socket.create_connection(address, timeout=30)
+        except OSError:
+            failed += 1
+            continue
+        sock.setblocking(False)
+        phone = {"i": i, "game": game_id, "sock": sock, "buffer": b"", "seen": {}, "due": None, "waiting": False}
+        if mode == "events":
+            sock.sendall(request_bytes("GET", f"/api/games/{game_id}/events"))
+        phones.append(phone)
+        selector.register(sock, selectors.EVENT_READ, phone)
+    poll = request_bytes("GET", "/api/games/{}/version")
+    ready.set()
+    go.wait()
+    began = time.monotonic()
+    rng = random.Random(1)
+    for phone in phones:
+        phone["due"] = began + rng.random()  # the pages opened at different moments
+    end = began + seconds
+    errors = 0
+    polls = 0
+    while (now := time.monotonic()) < end:
+        if mode == "poll":
+            for phone in phones:
+                if not phone["waiting"] and phone["due"] is not None and phone["due"] <= now:
+                    try:
+                        phone["sock"].send(poll.replace(b"{}", phone["game"].encode()))
+                        phone["waiting"] = True
+                        polls += 1
+                    except OSError:
+                        errors += 1
+                        phone["due"] = None
+        for key, _ in selector.select(0.005):
+            phone = key.data
+            try:
+                chunk = phone["sock"].recv(65536)
+            except BlockingIOError:
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                selector.unregister(phone["sock"])
+                phone["sock"].close()
+                phone["due"] = None
+                errors += 1
+                continue
+            at = time.monotonic()
+            phone["buffer"] += chunk
+            if mode == "events":
+                *events, phone["buffer"] = phone["buffer"].split(b"\n\n")
+                for event in events:
+                    for line in event.split(b"\n"):
+                        if line.startswith(b"data: "):
+                            version = json.loads(line[6:])["version"]
+                            phone["seen"].setdefault(version, at)
+            else:
+                while (parsed := _parse_response(phone["buffer"])) is not None:
+                    status, body, phone["buffer"], closing = parsed
+                    phone["waiting"] = False
+                    phone["due"] = at + 1.0  # live.js asked again a second after each answer
+                    if status == 200:
+                        phone["seen"].setdefault(json.loads(body)["version"], at)
+                    else:
+                        errors += 1
+    seen: dict[str, list[dict[int, float]]] = {}
+    for phone in phones:
+        seen.setdefault(phone["game"], []).append(phone["seen"])
+        phone["sock"].close()
+    Path(out).write_text(json.dumps({"seen": seen, "failed": failed, "errors": errors, "polls": polls,
+                                     "connected": len(phones)}))
+
+
+def idle_phones_phase(address: tuple[str, int], mode: str, tables: list[Any], watched: list[str],
+                      phones: int, seconds: float, folder: Path) -> dict[str, Any]:
+    games = [watched[i // PHONES_PER_TABLE % len(watched)] for i in range(phones)]
+    out = folder / f"phones-{mode}.json"
+    context = multiprocessing.get_context("spawn")
+    ready, go = context.Event(), context.Event()
+    process = context.Process(target=phones_main, args=(address, mode, games, seconds + 2, str(out), ready, go))
+    process.start()
+    ready.wait(120)
+    go.set()
+    time.sleep(1.0)  # every phone has asked (or listened) once
+    count = int(MOVE_RATE * seconds / len(tables)) + 2
+    works = []
+    for table in tables:
+        version_moves = list(enumerate(table.moves))[:count]
+        works.append([((table.game_id, version + 1), request_bytes(
+            "POST", f"/api/games/{table.game_id}/moves", {"version": version, "action_id": f"i{version}", "move": move},
+            {"Authorization": f"Bearer {table.tokens[seat]}"})) for version, (seat, move) in version_moves])
+    moves = open_loop(address, works, MOVE_RATE, seconds)
+    process.join(60)
+    if process.is_alive():
+        process.kill()
+    phones_seen = json.loads(out.read_text())
+    delivery = []
+    missed = 0
+    for (game_id, version), (due, status) in moves["answered"].items():
+        if status != 200:
+            continue
+        for seen in phones_seen["seen"].get(game_id, [])[1:]:  # the first phone made the move
+            at = seen.get(str(version))
+            if at is None:
+                later = [t for v, t in seen.items() if int(v) > version]
+                at = min(later) if later else None
+            if at is None:
+                missed += 1
+            else:
+                delivery.append(at - due)
+    return {"moves": moves, "delivery": delivery, "missed": missed, "phones": phones_seen}
+
+
+# -- the two servers ---------------------------------------------------------------------------------------
+
+@contextmanager
+def old_tree(ref: str) -> Iterator[Path]:
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "archive", ref], cwd=REPO, capture_output=True, check=True).stdout
+        with tarfile.open(fileobj=__import__("io").BytesIO(archive)) as tar:
+            tar.extractall(tmp, filter="data")
+        yield Path(tmp)
+
+
+def measure(label: str, root: Path, args: argparse.Namespace) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp, running_server(Path(tmp), ["--workers", "2"], secret_key="bench",
+                                                                workers=2, root=root) as server:
+        host, port = server.base.removeprefix("http://").split(":")
+        address = (host, int(port))
+        store = Store(server.db_path)
+        tables = open_tables(server.base, store, ACTIVE_TABLES, seed=5)
+        connection = Connection(host, int(port))
+        games = sorted(GAMES)
+        watched = [t.game_id for t in tables]
+        for i in range(args.phones // PHONES_PER_TABLE - len(tables)):  # idle tables: nobody moves there
+            game = games[i % len(games)]
+            status, body = connection.send(request_bytes("POST", "/api/games", {
+                "game": game, "players": players_for(GAMES[game]), "options": {}}))
+            watched.append(json.loads(body)["id"])
+        connection.close()
+        figures: dict[str, Any] = {"label": label, "loadavg_before": os.getloadavg()[0]}
+        stalled = stalled_phase(address, watched[:50], args.seconds)
+        figures["stalled"] = stalled
+        mode = "poll" if label == "old" else "events"
+        idle = idle_phones_phase(address, mode, tables, watched, args.phones, args.seconds, Path(tmp))
+        figures["idle"] = idle
+        played: list[Any] = []
+        tally, played = moves_phase(server.base, store, 64, args.seconds, seed=64)
+        figures["moves_per_second"] = tally.rate()
+        reads = [repeated(request_bytes("GET", f"/api/games/{t.game_id}",
+                                        headers={"Authorization": f"Bearer {t.tokens[0]}"}), 10**6)
+                 for t in (played * 64)[:64]]
+        figures["reads_per_second"] = run_phase(host, int(port), reads, args.seconds).rate()
+        figures["loadavg_after"] = os.getloadavg()[0]
+        store.close()
+        log = server.log()
+        figures["tracebacks"] = log.count("Traceback")
+    return figures
+
+
+def summary(figures: dict[str, Any]) -> dict[str, tuple[float, str]]:
+    stalled, idle = figures["stalled"], figures["idle"]
+    moves = idle["moves"]
+    s_lat = stalled["latencies"]
+    answered = sum(1 for x in s_lat if x != float("inf"))
+    phones = idle["phones"]
+    return {
+        "stalled_p99_ms": (percentile(s_lat, 0.99) * 1000,
+                           f"{answered:,} of {len(s_lat) + stalled['unanswered'] - sum(1 for x in s_lat if x == float('inf')):,} "
+                           f"reads answered; {stalled['reopened']:,} stalled sockets dropped by the server and reopened"),
+        "idle_moves_p99_ms": (percentile(moves["latencies"], 0.99) * 1000,
+                              f"{phones['connected']:,} phones connected ({phones['failed']:,} refused, "
+                              f"{phones['errors']:,} dropped/failed, {phones['polls']:,} polls); "
+                              f"statuses {moves['statuses']}, unanswered {moves['unanswered']}"),
+        "delivery_p95_ms": (percentile(idle["delivery"], 0.95) * 1000,
+                            f"median {percentile(idle['delivery'], 0.5) * 1000:.0f} ms over {len(idle['delivery']):,} "
+                            f"deliveries, {idle['missed']:,} never seen"),
+        "moves_per_second": (figures["moves_per_second"], "64 connections, closed loop"),
+        "reads_per_second": (figures["reads_per_second"], "64 connections, closed loop, seat views"),
+    }
+
+
+LABELS = {
+    "stalled_p99_ms": ("state read p99 with 1,000 stalled connections open", "ms", "at most"),
+    "idle_moves_p99_ms": ("move p99 at 200 moves/s offered, phones connected", "ms", "at most"),
+    "delivery_p95_ms": ("a move reaches every other phone at its table, p95", "ms", "at most"),
+    "moves_per_second": ("moves/s, closed loop", "/s", "at least"),
+    "reads_per_second": ("state reads/s, closed loop", "/s", "at least"),
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--seconds", type=float, default=6.0)
+    parser.add_argument("--phones", type=int, default=5000)
+    parser.add_argument("--old", default=OLD_REF, help="git ref of the old server")
+    parser.add_argument("--figures", type=Path, default=None, help="also write the raw summaries to this JSON file")
+    args = parser.parse_args()
+    limit = raise_fd_limit()
+    print(f"Serving bench: old = {args.old} (gthread, polling pages), new = this checkout (gevent, live-update "
+          f"stream); {args.phones:,} phones, {args.seconds:g} s a phase, {args.rounds} round(s); open files {limit:,}; "
+          f"load average {os.getloadavg()[0]:.2f}")
+    results: list[tuple[str, dict[str, tuple[float, str]], dict[str, Any]]] = []
+    with old_tree(args.old) as old_root:
+        for round_number in range(args.rounds):
+            for label, root in (("old", old_root), ("new", REPO)):
+                started = time.perf_counter()
+                figures = measure(label, root, args)
+                results.append((label, summary(figures), figures))
+                print(f"  round {round_number + 1} {label}: {time.perf_counter() - started:.0f} s, load average "
+                      f"{figures['loadavg_before']:.2f} -> {figures['loadavg_after']:.2f}, tracebacks in its log "
+                      f"{figures['tracebacks']}")
+    print()
+    print(f"  {'figure':<56} {'target':>10} {'old':>10} {'new':>10}  verdict (new)")
+    for key, (label, unit, goal) in LABELS.items():
+        target = TARGETS[key]
+        olds = [s[key][0] for lab, s, _ in results if lab == "old"]
+        news = [s[key][0] for lab, s, _ in results if lab == "new"]
+        shown = lambda values: "/".join("∞" if v == float("inf") else f"{v:,.0f}" for v in values)  # noqa: E731
+        met = all((v <= target) if goal == "at most" else (v >= target) for v in news)
+        sign = "≤" if goal == "at most" else "≥"
+        print(f"  {label:<56} {sign + format(target, ',.0f') + ' ' + unit:>10} {shown(olds):>10} {shown(news):>10}  "
+              f"{'OK' if met else 'MISSED'}")
+        for lab, s, _ in results:
+            print(f"      {lab}: {s[key][1]}")
+    if args.figures:
+        args.figures.write_text(json.dumps([{"server": lab, **{k: v[0] for k, v in s.items()}}
+                                            for lab, s, _ in results], indent=1))
+    print(f"  load average at the end {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    started = time.perf_counter()
+    main()
+    print(f"  (bench_serving took {time.perf_counter() - started:.0f} s)")
