@@ -156,8 +156,8 @@ def main() -> None:
     pass
 
 
-def _prepare_database(db: str | None) -> str:
-    """Point the app at ``db`` (through COMPANION_DATABASE), create or migrate it, return its path."""
+def _prepare_database(db: str | None) -> tuple[str, int]:
+    """Point the app at ``db`` (through COMPANION_DATABASE), create or migrate it; its path and games."""
     from cardgen.catalog import DataError
 
     try:
@@ -171,8 +171,10 @@ def _prepare_database(db: str | None) -> str:
         app = create_app()
     except Exception as error:  # any failure here is the user's path or file: one clean line
         raise click.ClickException(f"cannot open the database: {error}") from None
-    app.extensions["store"].close()
-    return str(app.config["DATABASE"])
+    store = app.extensions["store"]
+    games = store.game_count()
+    store.close()
+    return str(app.config["DATABASE"]), games
 
 
 @main.command("init-db")
@@ -180,7 +182,7 @@ def _prepare_database(db: str | None) -> str:
               help="SQLite file to create or migrate [default: instance/companion.sqlite3].")
 def init_db(db: str | None) -> None:
     """Create the database (or bring its schema up to date) and say where it is."""
-    path = _prepare_database(db)
+    path, _ = _prepare_database(db)
     click.echo(f"Database ready: {path}")
 
 
@@ -207,11 +209,12 @@ def init_db(db: str | None) -> None:
 def serve(host: str, port: int, db: str | None, workers: int | None, threads: int, worker_class: str,
           worker_connections: int, qr: bool, access_log: bool) -> None:
     """Serve the companion with gunicorn and print the address (and QR code) for the phones."""
-    path = _prepare_database(db)
+    path, games = _prepare_database(db)
     _check_port_free(host, port)
     workers = workers or default_workers()
     urls = phone_urls(host, port)
-    click.echo(f"Spellbook Table companion: {workers} {worker_class} worker(s), database {path}")
+    held = f"{games:,} game(s)" if games else "no games yet: a new, empty database"
+    click.echo(f"Spellbook Table companion: {workers} {worker_class} worker(s), database {path} ({held})")
     for url in urls:
         click.echo(f"Open on the phones: {url}")
     if qr and urls:

@@ -151,6 +151,9 @@ class Store(SqliteFile):
                        [hash_token(token), game_id, seat, _now()])
         return token
 
+    def game_count(self) -> int:
+        return int(self._db().execute("SELECT count(*) FROM games").fetchone()[0])
+
     # -- state -------------------------------------------------------------------------------
 
     def version(self, game_id: str) -> int:

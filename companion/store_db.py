@@ -115,6 +115,17 @@ def _unavailable(path: Path, error: BaseException) -> StoreUnavailable:
     return StoreUnavailable(f"{path}: {reason}")
 
 
+#: What to do, after each reason the database cannot take a move (each names the file first)
+DELETED = ("was deleted while the server ran, so no move can be kept; nothing since was saved. Stop the "
+           "server and start it again (a new, empty database is made) or restore the file from a backup first")
+REPLACED = ("was replaced by another file while the server ran; the server will not write to a file it did "
+            "not open. Restart the server to use the new file")
+READ_ONLY = ("is read-only, and the companion writes every move to it; make it writable (chmod u+w) and "
+             "try again, or start the server with another --db")
+DAMAGED = ("is damaged ({detail}); restore it from a backup, or move it away to start with an empty "
+           "database")
+
+
 class SeatTaken(Exception):
     """Somebody already claimed that seat."""
 
@@ -160,6 +171,7 @@ class SqliteFile:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
+        self._identity: tuple[int, int] | None = None  # (device, inode) of the file as opened
         self._local = _os_thread_local()
         self._connections: list[sqlite3.Connection] = []
         self._connections_lock = threading.Lock()
@@ -180,9 +192,33 @@ class SqliteFile:
             db = self._db()
             db.enable_wal()
             self._migrate(db)
+            problems = [row[0] for row in db.execute("PRAGMA quick_check(3)").fetchall()]
+            self._identity = self._file_identity()
         except (OSError, sqlite3.Error) as error:
             self.close()
             raise _unavailable(self.path, error) from None
+        if problems != ["ok"]:
+            self.close()
+            raise StoreUnavailable(f"{self.path} " + DAMAGED.format(
+                detail="SQLite's quick_check: " + "; ".join(problems)))
+
+    # -- the file itself ----------------------------------------------------------------------
+
+    def _file_identity(self) -> tuple[int, int]:
+        info = os.stat(self.path)
+        return info.st_dev, info.st_ino
+
+    def check_file(self) -> None:
+        """Refuse (:class:`StoreUnavailable`) when the file this store opened was deleted or replaced
+        since: SQLite would go on writing to the open, unlinked file and every move would be lost."""
+        try:
+            identity = self._file_identity()
+        except FileNotFoundError:
+            raise StoreUnavailable(f"{self.path} {DELETED}") from None
+        except OSError as error:
+            raise _unavailable(self.path, error) from None
+        if identity != self._identity:
+            raise StoreUnavailable(f"{self.path} {REPLACED}")
 
     # -- connections -----------------------------------------------------------------------
 
@@ -239,14 +275,42 @@ class SqliteFile:
         """A read-modify-write transaction that holds the write lock from its first statement."""
         db = self._db()
         with self._write_lock, self._across_processes():
-            db.conn.execute("BEGIN IMMEDIATE")
+            if self._identity is not None:  # (the migrations at open come first)
+                self.check_file()
+            try:
+                db.conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as error:
+                raise self._write_failed(error) from None
             try:
                 yield db
+            except sqlite3.Error as error:
+                if db.conn.in_transaction:
+                    db.conn.execute("ROLLBACK")
+                raise self._write_failed(error) from None
             except BaseException:
                 if db.conn.in_transaction:
                     db.conn.execute("ROLLBACK")
                 raise
-            db.conn.execute("COMMIT")
+            try:
+                db.conn.execute("COMMIT")
+            except sqlite3.Error as error:
+                if db.conn.in_transaction:
+                    db.conn.execute("ROLLBACK")
+                raise self._write_failed(error) from None
+
+    def _write_failed(self, error: sqlite3.Error) -> Exception:
+        """A write SQLite refused, as a sentence naming the file (an IntegrityError is our own bug)."""
+        if isinstance(error, sqlite3.IntegrityError):
+            return error
+        if "readonly" in str(error):
+            return StoreUnavailable(f"{self.path} {READ_ONLY}")
+        if "malformed" in str(error) or "not a database" in str(error):
+            return StoreUnavailable(f"{self.path} " + DAMAGED.format(detail=str(error)))
+        if "disk" in str(error) or "full" in str(error):
+            return StoreUnavailable(f"{self.path} could not be written ({error}): free some disk space and "
+                                    "send the move again")
+        return StoreUnavailable(f"{self.path} could not be written ({error}); send the move again, and if "
+                                "this goes on, restart the server")
 
     @contextmanager
     def _read(self) -> Iterator[sqlite_utils.Database]:

@@ -36,6 +36,7 @@ from cardgen.cli import main as cardgen_main
 from companion.cli import main as companion_main
 from companion.served import REPO, RunningServer, running_server
 from companion.store import JOIN_ALPHABET, JOIN_CODE_LENGTH, Store, StoreUnavailable
+from companion.store_db import READ_ONLY
 from companion.web import create_app
 from companion.web.pages import token_cookie
 
@@ -405,10 +406,10 @@ def folder_is_a_file(tmp: Path) -> tuple[Path, Path | None]:
 
 
 @pytest.mark.parametrize("setup, reason", [
-    (read_only_file, "the file is read-only, and the companion writes every move to it"),
-    (not_sqlite, "the file is not a SQLite database"),
-    (read_only_folder, "the file cannot be opened or created (is its folder writable?)"),
-    (folder_is_a_file, "its folder cannot be created (file exists: {tmp}/a-file)"),
+    (read_only_file, " " + READ_ONLY),
+    (not_sqlite, ": the file is not a SQLite database"),
+    (read_only_folder, ": the file cannot be opened or created (is its folder writable?)"),
+    (folder_is_a_file, ": its folder cannot be created (file exists: {tmp}/a-file)"),
 ])
 def test_an_unusable_database_is_one_clear_sentence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                     setup: Callable[[Path], tuple[Path, Path | None]],
@@ -416,7 +417,7 @@ def test_an_unusable_database_is_one_clear_sentence(tmp_path: Path, monkeypatch:
     monkeypatch.setenv("COMPANION_SECRET_KEY", "database-test")
     monkeypatch.setenv("COMPANION_DATABASE", "restored-after-the-test")
     path, lock = setup(tmp_path)
-    expected = f"{path}: {reason.format(tmp=tmp_path)}"
+    expected = f"{path}{reason.format(tmp=tmp_path)}"
     with read_only(lock) if lock is not None else nullcontext():
         with pytest.raises(StoreUnavailable) as raised:
             create_app({"DATABASE": str(path), "SECRET_KEY": "x"})

@@ -16,6 +16,8 @@ from jinja2 import TemplateNotFound
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
+from companion.store import StoreUnavailable
+
 log = logging.getLogger(__name__)
 
 #: Our own sentence for each status the framework raises with its stock description.
@@ -91,6 +93,13 @@ def register_error_handlers(app: Flask) -> None:
         valid_methods = getattr(error, "valid_methods", None)
         if error.code == 405 and valid_methods:
             response.headers["Allow"] = ", ".join(sorted(valid_methods))
+        return response
+
+    @app.errorhandler(StoreUnavailable)
+    def store_unavailable(error: StoreUnavailable) -> Response:
+        log.error("refused a write: %s", error)
+        response = error_response(503, f"nothing was saved: {error}")
+        response.headers["Retry-After"] = "10"
         return response
 
     @app.errorhandler(Exception)

@@ -1,0 +1,103 @@
+"""The database file changing under a running server: deleted, replaced, made read-only or damaged.
+
+The store must refuse a move it cannot keep, with a sentence naming the file and what to do, rather
+than answer 200 for a move that is gone after a restart.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.store import Store, StoreUnavailable
+from companion.store_db import DAMAGED, DELETED, READ_ONLY, REPLACED
+from companion.web import create_app
+
+from test_input_safety import read_only
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Flask]:
+    app = create_app({"DATABASE": str(tmp_path / "games.sqlite3"), "SECRET_KEY": "k", "TESTING": True})
+    yield app
+    app.extensions["store"].close()
+
+
+def new_game(client: FlaskClient) -> dict[str, Any]:
+    response = client.post("/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]})
+    assert response.status_code == 201, response.get_json()
+    return dict(response.get_json())
+
+
+def draw(client: FlaskClient, game: dict[str, Any], card: str = "golem", version: int = 0) -> Any:
+    return client.post(f"/api/games/{game['id']}/moves", headers={"Authorization": f"Bearer {game['seats'][0]['token']}"},
+                       json={"version": version, "action_id": f"a-{card}", "move": {"type": "draw", "card": card}})
+
+
+def refused(response: Any, path: Path, sentence: str) -> None:
+    assert response.status_code == 503
+    assert response.headers["Retry-After"]
+    assert response.get_json() == {"ok": False, "status": 503, "rule": None,
+                                   "error": f"Nothing was saved: {path} {sentence}"}
+
+
+def test_a_deleted_database_refuses_moves_and_new_games(app: Flask) -> None:
+    client = app.test_client()
+    game = new_game(client)
+    path = Path(app.config["DATABASE"])
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    refused(draw(client, game), path, DELETED)
+    refused(client.post("/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]}), path, DELETED)
+    assert not path.exists()  # nothing was written to a new file behind the host's back either
+
+
+def test_a_replaced_database_refuses_writes(app: Flask, tmp_path: Path) -> None:
+    client = app.test_client()
+    game = new_game(client)
+    path = Path(app.config["DATABASE"])
+    other = tmp_path / "other.sqlite3"
+    Store(other).close()
+    os.replace(other, path)
+    refused(draw(client, game), path, REPLACED)
+
+
+def test_a_database_made_read_only_while_serving_is_a_503_not_a_500(app: Flask) -> None:
+    client = app.test_client()
+    game = new_game(client)
+    path = Path(app.config["DATABASE"])
+    answers: list[Any] = []
+    with read_only(path):
+        # a worker thread that opens its connection now gets a read-only one
+        thread = threading.Thread(target=lambda: answers.append(draw(client, game)))
+        thread.start()
+        thread.join()
+    refused(answers[0], path, READ_ONLY)
+    assert draw(client, game).status_code == 200  # writable again: the move goes through
+
+
+def test_a_damaged_database_is_refused_at_start(tmp_path: Path) -> None:
+    path = tmp_path / "damaged.sqlite3"
+    store = Store(path)
+    for i in range(30):
+        store.create_game("fillory", ["Ann", "Ben"], {})
+    store.close()
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page_size = db.execute("PRAGMA page_size").fetchone()[0]
+        root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'games'").fetchone()[0]
+    with open(path, "r+b") as raw:  # scribble over the games table's first page: quick_check finds it
+        raw.seek((root - 1) * page_size)
+        raw.write(b"\x07" * 64)
+    with pytest.raises(StoreUnavailable) as raised:
+        create_app({"DATABASE": str(path), "SECRET_KEY": "k"})
+    message = str(raised.value)
+    assert message.startswith(f"{path} is damaged (SQLite's quick_check: ")
+    assert message.endswith(DAMAGED.split("); ", 1)[1])
