@@ -160,6 +160,9 @@ def check(data_folder: Path | None) -> None:
               help="Space between neighbouring cards, filled by each card's own bleed (up to the bleed on "
                    "each side), so a slightly-off cut never shows the neighbour's colour; crop marks stay "
                    "in line with every cut (default 0: neighbours share one cut).")
+@click.option("--gutter-fold", is_flag=True, default=False,
+              help="For single-sided printers: each page holds fronts on one half and their backs mirrored on "
+                   "the other; fold along the dashed middle line and glue (--duplex is then ignored).")
 @click.option("--strict", is_flag=True, default=False,
               help="Fail (exit 1) instead of warning when the QR codes would point at a loopback address.")
 @click.option("--printer", default=None, metavar="NAME",
@@ -170,8 +173,8 @@ def check(data_folder: Path | None) -> None:
 @click.pass_context
 def build(ctx: click.Context, game: str, paper: str, card_size: str, bleed: float, crop_marks: bool, duplex: bool,
           back_offset_x: float, back_offset_y: float, ink_saver: bool, base_url: str, out_dir: Path,
-          documents: tuple[str, ...], hex_size: float | None, gutter: float | None, strict: bool,
-          printer: str | None, data_folder: Path | None) -> None:
+          documents: tuple[str, ...], hex_size: float | None, gutter: float | None, gutter_fold: bool,
+          strict: bool, printer: str | None, data_folder: Path | None) -> None:
     """Build print-ready PDFs: card decks, reference sheets and score pads.
 
     Writes OUT/<game>/deck.pdf, reference.pdf and score-pad.pdf and lists them with their sizes.
@@ -192,15 +195,20 @@ def build(ctx: click.Context, game: str, paper: str, card_size: str, bleed: floa
     options = BuildOptions(game=game, paper=paper, card_size=card_size, bleed=bleed, crop_marks=crop_marks,
                            duplex=duplex, back_offset_x=back_offset_x, back_offset_y=back_offset_y,
                            ink_saver=ink_saver, base_url=base_url, out_dir=out_dir, data_dir=data_folder,
-                           documents=documents, hex_size=hex_size, gutter=gutter)
+                           documents=documents, hex_size=hex_size, gutter=gutter, gutter_fold=gutter_fold)
     _check_base_url(base_url, strict)
     try:
         plan = plan_build(options)
         layout = plan.resolved.card_layout()
+        if gutter_fold:
+            from cardgen.render.gutter_fold import plan_fold_layout
+            layout = plan_fold_layout(layout.paper, layout.card, layout.bleed, plan.resolved.specs.sheet,
+                                      layout.gutter).half
         click.echo(f"{plan.resolved.card_size.name} cards "
                    f"({plan.resolved.card_size.width:g}×{plan.resolved.card_size.height:g} mm, {bleed:g} mm bleed): "
                    f"{layout.per_sheet} per {plan.resolved.paper.name} sheet"
-                   f"{' (turned sideways)' if layout.rotated else ''}", err=True)
+                   f"{' (turned sideways)' if layout.rotated else ''}"
+                   f"{', with their backs beside them to fold' if gutter_fold else ''}", err=True)
         if sys.stderr.isatty():
             with click.progressbar(length=plan.total_work, label="Building", file=sys.stderr) as bar:
                 written = run_build(plan, bar.update)

@@ -136,3 +136,35 @@ def test_crop_marks_only_for_slots_that_hold_a_card() -> None:
     assert sorted({round(s[0], 4) for s in one if s[0] == s[2]}) == [round(first.x, 4), round(first.right, 4)]
     assert sorted({round(s[1], 4) for s in one if s[1] == s[3]}) == [round(first.y, 4), round(first.top, 4)]
     assert len(one) == 8
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_gutter_fold_pages_put_each_back_behind_its_front(paper: str, tmp_path: Path) -> None:
+    from cardgen.render import print_specs
+    from cardgen.render.gutter_fold import plan_fold_layout
+
+    specs = print_specs()
+    fold = plan_fold_layout(specs.paper(paper), specs.card_size("poker"), 3.0, specs.sheet)
+    assert fold.half.per_sheet == 4
+    for index in range(fold.half.per_sheet):
+        front, back = fold.front_slot(index), fold.back_slot(index)
+        assert back.trim.x == pytest.approx(fold.width - front.trim.right)   # folded: one on the other
+        assert (back.trim.y, back.trim.height) == (front.trim.y, front.trim.height)
+        assert back.rotation == -front.rotation
+        assert front.bleed_rect.right <= fold.fold_x - PRINTABLE_MARGIN_MM + 1e-9
+        assert back.bleed_rect.x >= fold.fold_x + PRINTABLE_MARGIN_MM - 1e-9
+    paths = build(BuildOptions(game="barony-sorcery", paper=paper, gutter_fold=True, documents=("deck", "tokens"),
+                               out_dir=tmp_path, base_url="https://cards.example.org"))
+    deck = next(p for p in paths if p.name == "deck.pdf")
+    reader = PdfReader(deck)
+    assert len(reader.pages) == 3   # 9 spells, 4 a page, no separate back pages
+    assert "fold on the dashed line" in reader.pages[0].extract_text()
+    band_px = int(BAND_MM / 25.4 * DPI)
+    for path in paths:
+        document = pdfium.PdfDocument(str(path))
+        for number in range(len(document)):
+            image = document[number].render(scale=DPI / 72).to_pil().convert("L")
+            assert _ink_in_band(image, band_px) == [], f"{path.name} page {number + 1}"
+            middle = image.crop((image.width // 2 - 1, 0, image.width // 2 + 2, image.height))
+            assert middle.getextrema()[0] < 230, "the fold line is printed"
+        document.close()

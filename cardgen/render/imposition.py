@@ -33,12 +33,14 @@ class ImpositionSettings:
     duplex: bool = True          # backs right after each front sheet, mirrored for long-edge flipping
     back_offset_x: float = 0.0   # mm, to the right as seen on the back page
     back_offset_y: float = 0.0   # mm, upwards
+    gutter_fold: bool = False    # fronts and backs on one page, to fold along the middle (duplex ignored)
 
     @classmethod
     def from_options(cls, options: BuildOptions) -> ImpositionSettings:
         """The imposition part of a build's options."""
         return cls(crop_marks=options.crop_marks, duplex=options.duplex,
-                   back_offset_x=options.back_offset_x, back_offset_y=options.back_offset_y)
+                   back_offset_x=options.back_offset_x, back_offset_y=options.back_offset_y,
+                   gutter_fold=options.gutter_fold)
 
 
 @dataclass(frozen=True)
@@ -237,6 +239,8 @@ def impose(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts: Seque
     """
     if len(backs) != len(fronts):
         raise ValueError(f"{len(fronts)} fronts but {len(backs)} backs")
+    if settings.gutter_fold:
+        return impose_folded(canvas, layout, rules, fronts, backs, settings, label, on_card)
     per_sheet = layout.per_sheet
     sheets = layout.sheets_for(len(fronts))
     w, h = layout.paper.width, layout.paper.height
@@ -291,3 +295,51 @@ def impose(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts: Seque
             back_page(sheet, mirrored=False)
     return pages
 
+
+
+FOLD_COLOUR = "#6B7080"
+
+
+def impose_folded(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts: Sequence[Face],
+                  backs: Sequence[Face], settings: ImpositionSettings, label: SheetLabel,
+                  on_card: Callable[[int], None] | None = None) -> int:
+    """Gutter-fold pages (see :mod:`.gutter_fold`): each page holds a half-sheet of fronts and, mirrored
+    about the dashed fold line, their backs; returns the number of pages written."""
+    from .gutter_fold import plan_fold_layout
+
+    fold = plan_fold_layout(layout.paper, layout.card, layout.bleed, rules, layout.gutter)
+    half = fold.half
+    per_sheet, sheets = half.per_sheet, half.sheets_for(len(fronts))
+    seen: dict[int, int] = {}
+    for face in (*fronts, *backs):
+        seen[id(face)] = seen.get(id(face), 0) + 1
+    for sheet in range(sheets):
+        canvas.setPageSize((pt(fold.width), pt(fold.height)))
+        start = sheet * per_sheet
+        chunk = list(zip(fronts[start:start + per_sheet], backs[start:start + per_sheet]))
+        for i, (front, back) in enumerate(chunk):
+            draw_face(canvas, front, fold.front_slot(i), layout.bleed, reuse=seen[id(front)] > 1)
+            draw_face(canvas, back, fold.back_slot(i), layout.bleed, reuse=seen[id(back)] > 1)
+            if on_card:
+                on_card(1)
+        if settings.crop_marks:
+            draw_crop_marks(canvas, half, rules, len(chunk))
+            canvas.saveState()               # the same marks, mirrored about the fold, for the backs
+            canvas.translate(pt(fold.width), 0)
+            canvas.scale(-1, 1)
+            draw_crop_marks(canvas, half, rules, len(chunk))
+            canvas.restoreState()
+        canvas.saveState()
+        canvas.setStrokeColor(FOLD_COLOUR)
+        canvas.setLineWidth(0.4)
+        canvas.setDash(3, 2)
+        canvas.line(pt(fold.fold_x), pt(rules.margin), pt(fold.fold_x), pt(fold.height - rules.margin))
+        canvas.restoreState()
+        info = SheetInfo("front", sheet + 1, sheets, start + 1, min(len(fronts), start + per_sheet))
+        draw_sheet_label(canvas, half, half.grid, label(info) + " \u00b7 fold on the dashed line", rules.margin)
+        back_grid = fold.back_grid()
+        trim = Rect(half.grid.x, half.grid.y, back_grid.right - half.grid.x, half.grid.height)
+        bx, by = half.outer_bleed
+        set_page_boxes(canvas, trim, trim.grown(bx, by, bx, by), fold.width, fold.height)
+        canvas.showPage()
+    return sheets

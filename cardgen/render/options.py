@@ -41,6 +41,7 @@ class BuildOptions:
     documents: tuple[str, ...] = field(default=())  # empty: every document of each game
     hex_size: float | None = None         # hex tiles across flats; None: the game's own default
     gutter: float | None = None           # space between cards, filled by their bleed; None: data/print/sheet.toml's
+    gutter_fold: bool = False             # fronts and backs side by side on one page, folded along the middle
 
 
 @dataclass(frozen=True)
