@@ -310,7 +310,8 @@ def game_context(game_id: str, viewer: int | None) -> dict[str, Any]:
                 game_pages=pages_for(info["game"]), state=state,
                 log=log, cards=cards_by_id(info["game"]), catalog=content(info["game"]), viewer=viewer,
                 names={p["seat"]: p["name"] for p in view["players"]}, title=rules.TITLE,
-                join_url=join_link(info["join_code"]))
+                join_url=join_link(info["join_code"]),
+                setup=pages_for(info["game"]).setup_steps(content(info["game"]), len(info["players"])))
 
 
 def live_part(template: str, context: dict[str, Any]) -> Response:

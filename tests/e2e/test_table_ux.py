@@ -160,6 +160,12 @@ def test_join_from_the_first_screen_and_back_to_your_games_in_one_tap(
     assert host.evaluate("""() => { const invite = document.querySelector('.invite-first');
         return [...document.querySelectorAll('#live section')].indexOf(invite) === 0; }""")
     expect(host.locator("svg.qr")).to_have_count(1)
+    # ... and under it the setup checklist for 3 sorcerers, open: the 5 item cards to return to the box
+    checklist = host.locator("#setup-checklist")
+    expect(checklist).to_contain_text("Item cards for 3 sorcerers")
+    expect(checklist.locator(".setup-cards a")).to_have_count(5)
+    screenshot(host, "ux-host-start")
+    assert blocking_violations(host) == []
 
     # -- Ben reaches the home page by the "Join" link: the code field has the focus ---------------
     ben = new_phone().new_page()

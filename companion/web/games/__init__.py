@@ -28,6 +28,12 @@ def no_seat_extras(context: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
 
+def default_setup_steps(catalog: Any, players: int) -> list[Any] | None:
+    from companion.web.setup_checklist import rule_steps
+
+    return rule_steps(catalog, players)
+
+
 def invite_while_seats_free(context: Mapping[str, Any]) -> bool:
     return not all(context["info"]["claimed"])
 
@@ -52,6 +58,9 @@ class GamePages:
     seat_extras: Callable[[Mapping[str, Any]], dict[str, Any]] = no_seat_extras
     #: (seat context) -> whether the seat page still shows the join QR code
     show_invite: Callable[[Mapping[str, Any]], bool] = invite_while_seats_free
+    #: (catalog, player count) -> the setup checklist shown as the game starts (setup_checklist.SetupStep),
+    #: or None where the game's own pages show one
+    setup_steps: Callable[[Any, int], list[Any] | None] = default_setup_steps
     #: a stylesheet of the game's own under static/ (loaded by its pages and the home page), or None
     stylesheet: str | None = None
     #: has its own move forms (False: the generic pages say moves go through the API)

@@ -160,6 +160,7 @@ def verdict(view: Mapping[str, Any]) -> str | None:
 
 PAGES = GamePages(
     game="barony-sorcery",
+    setup_steps=lambda catalog, players: None,  # its table page has its own checklist (board_setup)
     stylesheet="css/barony_sorcery.css",
     intro="For tables playing Barony with this expansion. Each player reports explorations and casts; the "
           "companion keeps the spells, Magic and Control tokens, then adds them to your base-game points.",

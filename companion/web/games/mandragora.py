@@ -22,6 +22,8 @@ from cardgen.catalog.mandragora import WHITE, MandragoraContent
 from companion.rules.mandragora.score import PlayerTally, final_scores
 from companion.web.seat_forms import last_own_move
 
+from companion.web.setup_checklist import SetupCard, SetupStep, rule_steps, with_cards
+
 from . import GamePages, NewGameFormError
 
 GAME: MandragoraContent = content("mandragora")
@@ -326,6 +328,24 @@ def colour_chips(colours: Sequence[str]) -> list[ColourLabel]:
     return [COLOURS[c] for c in colours if c in COLOURS]
 
 
+def setup_steps(catalog: MandragoraContent, players: int) -> list[SetupStep]:
+    """The rule book's setup; for fewer than 4 sorcerers, the item cards this table returns to the box (how
+    many is the rulebook's, which ones the data's own list, marked as it is)."""
+    steps = rule_steps(catalog, players)
+    removal = catalog.removal_for(players)
+    title = f"Item cards for {players} sorcerers"
+    if removal is None:
+        return with_cards(steps, "mandragora.setup.players", (), title=title,
+                          text=f"With {players} sorcerers every item card is used: return nothing to the box.")
+    listed = tuple(SetupCard("mandragora", card.id, f"{catalog.label(card)} · {card.id}")
+                   for card in catalog.items if card.id in removal.cards)
+    colours = " and ".join(catalog.colour(c).name.lower() for c in removal.colours)
+    whole = f"every {colours} card ({removal.colour_cards}: ingredients and spellbooks) and " if colours else ""
+    return with_cards(steps, "mandragora.setup.players", listed, removal.provenance, title=title,
+                      text=f"With {players} sorcerers, return {whole}these {len(listed)} item cards to the box "
+                           "(this print kit marks each on its face):")
+
+
 PAGES = GamePages(
     game="mandragora",
     stylesheet="css/mandragora.css",
@@ -339,5 +359,6 @@ PAGES = GamePages(
     seat_extras=seat_extras,
     playable=True,
     extra={"table_facts": table_facts, "colours": COLOURS, "marker_text": MARKER_TEXT, "scroll_label": scroll_label,
-           "book_label": book_label, "colour_of": colour_of, "colour_chips": colour_chips, "game": GAME}
+           "book_label": book_label, "colour_of": colour_of, "colour_chips": colour_chips, "game": GAME},
+    setup_steps=setup_steps,
 )
