@@ -204,3 +204,68 @@ def test_join_from_the_first_screen_and_back_to_your_games_in_one_tap(
     api.http.post(f"{server}/api/join", json={"code": code, "seat": 2}, timeout=5).raise_for_status()
     expect(host.locator("svg.qr")).to_have_count(0, timeout=3000)
     expect(host.locator(".invite-first")).to_have_count(0)
+
+
+SMALL_TARGETS = """() => {
+  // every control and link a finger may hit: >= 44 px tall (a radio or checkbox counts with its label), a
+  // link inside running text >= 24 px; what is hidden or folded away is not measured
+  const small = [];
+  for (const el of document.querySelectorAll('a[href], button, input:not([type=hidden]), select, summary, textarea')) {
+    if (el.classList.contains('skip-link') || !el.getClientRects().length) continue;
+    const target = (el.type === 'radio' || el.type === 'checkbox') && el.closest('label') ? el.closest('label') : el;
+    const box = target.getBoundingClientRect();
+    if (!box.width || !box.height) continue;
+    const inText = el.tagName === 'A' && el.parentElement.textContent.trim().length > el.textContent.trim().length + 2;
+    const need = inText ? 24 : 44;
+    if (box.height < need - 0.5 || box.width < 23.5) {
+      small.push(`${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''} "${(el.textContent || el.value || '').trim().slice(0, 30)}" ${Math.round(box.width)}x${Math.round(box.height)} < ${need}`);
+    }
+  }
+  return small;
+}"""
+
+SIDEWAYS = """limit => {
+  // what sticks out of a page laid out `limit` px wide (a scrolling region inside the page is fine)
+  const wide = [];
+  if (document.documentElement.scrollWidth > limit + 2) wide.push(`page ${document.documentElement.scrollWidth} px`);
+  for (const el of document.querySelectorAll('body *')) {
+    const box = el.getBoundingClientRect();
+    if (box.width && box.right > limit + 2 && !el.closest('.table-scroll, .pick-list.long')) {
+      wide.push(`${el.tagName.toLowerCase()}.${el.className.baseVal ?? el.className} right ${Math.round(box.right)}`);
+    }
+  }
+  return wide.slice(0, 8);
+}"""
+
+
+def every_page(api: Api, server: str, phone: BrowserContext) -> list[str]:
+    """The home, join, rules and card pages, and each game's table, first seat and join page (at their start)."""
+    paths = ["/", "/join", "/rules", "/rules?q=summon", "/c/fillory/quentin", "/c/mandragora/spellbook-blue-2"]
+    for game in ("fillory", "mandragora", "barony-sorcery", "jsmn"):
+        answer = api.http.post(f"{api.base}/api/games", json={"game": game, "players": ["Ann", "Ben", "Cat"]}, timeout=5)
+        assert answer.status_code == 201, answer.text
+        made = answer.json()
+        phone.add_cookies([{"name": f"seat_{made['id']}_0", "value": made["seats"][0]["token"], "url": server}])
+        paths += [f"/g/{made['id']}", f"/g/{made['id']}/seat/0", f"/j/{made['join_code']}"]
+    return paths
+
+
+def test_tap_targets_are_big_enough_and_nothing_is_clipped_at_200_percent_zoom(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    phone = new_phone()
+    paths = every_page(api, server, phone)
+    page = phone.new_page()
+    small, wide = {}, {}
+    for path in paths:
+        page.set_viewport_size({"width": 390, "height": VIEWPORT_HEIGHT})
+        page.goto(path)
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")  # folded parts too
+        small[path] = page.evaluate(SMALL_TARGETS)
+        page.set_viewport_size({"width": 195, "height": VIEWPORT_HEIGHT // 2})  # 200 % zoom: half the CSS width
+        wide[path] = page.evaluate(SIDEWAYS, 195)
+        nav = page.get_by_role("navigation", name="Main").get_by_role("link")
+        for index in range(nav.count()):
+            link = nav.nth(index).bounding_box()
+            assert link is not None and link["x"] >= 0 and link["x"] + link["width"] <= 197, (path, index, link)
+    assert {p: found for p, found in small.items() if found} == {}
+    assert {p: found for p, found in wide.items() if found} == {}
