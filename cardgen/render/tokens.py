@@ -1,4 +1,4 @@
-"""Square two-sided tokens shared by the games' token sheets (Barony: Sorcery, Jonathan Strange & Mr Norrell).
+"""Square two-sided tokens shared by the games' token sheets.
 
 A token has the same picture on both sides: the back page repeats the fronts (mirrored for long-edge duplex,
 or unmirrored after the fronts to cut and glue). This module draws a token's ground and ring and lays a
