@@ -25,7 +25,7 @@ from test_pages import PAGE_ASSETS, csrf_token, sent_size, form, seat_page, show
 
 GAME = content("jsmn")
 STATIC = Path(__file__).resolve().parents[1] / "companion" / "static"
-ASSETS = sent_size(*PAGE_ASSETS, "css/jsmn.css")
+ASSETS = sent_size(*PAGE_ASSETS, "css/jsmn.css", "js/forms.js")  # forms.js: its own form templates
 NAMES = ["Ann", "Ben", "Cid"]
 MAGICIANS = ["norrell", "strange", "segundus"]
 
@@ -419,6 +419,8 @@ def test_every_page_of_a_random_game_is_labelled_and_under_60_kb(app: Flask, cli
             response = client.get(path)
             assert response.status_code == 200
             heaviest = max(heaviest, len(response.data))
+            if "seat" in path:
+                assert b"/static/js/forms.js" in response.data   # counted in ASSETS
             if step % 25 == 0:
                 page = shown(response)
                 assert unlabelled(page) == [], path

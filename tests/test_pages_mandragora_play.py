@@ -3,7 +3,9 @@ that follow the rules' state, secrets kept to their own seat, escaping, and the 
 
 from __future__ import annotations
 
+import json
 import re
+from html.parser import HTMLParser
 from typing import Any
 
 import pytest
@@ -37,6 +39,89 @@ def play(app: Flask, game: dict[str, Any], seat: int, *moves: dict[str, Any]) ->
 
 def has_form(page: str, form_id: str) -> bool:
     return f'id="{form_id}"' in page
+
+
+class Inputs(HTMLParser):
+    """Every input of some HTML with the words of the label around it and the attributes of its fieldset."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[dict[str, Any]] = []
+        self.fieldsets: list[dict[str, str | None]] = []
+        self.label: dict[str, Any] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "fieldset":
+            self.fieldsets.append(dict(attrs))
+        elif tag == "label":
+            self.label = {"words": [], "attrs": dict(attrs), "inputs": []}
+        elif tag == "input":
+            item = {**dict(attrs), "fieldset": self.fieldsets[-1] if self.fieldsets else {}, "label": ""}
+            self.found.append(item)
+            if self.label is not None:
+                self.label["inputs"].append(item)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "fieldset" and self.fieldsets:
+            self.fieldsets.pop()
+        elif tag == "label" and self.label is not None:
+            words = [w.strip() for w in self.label["words"] if w.strip()]
+            for item in self.label["inputs"]:
+                item["label"] = self.label["attrs"].get("aria-label") or " ".join(words)
+                item["name_shown"] = self.label["attrs"].get("aria-label") or (words[0] if words else "")
+            self.label = None
+
+    def handle_data(self, data: str) -> None:
+        if self.label is not None:
+            self.label["words"].append(data)
+
+
+def inputs(html: str, name: str, kind: str = "radio") -> list[dict[str, Any]]:
+    parser = Inputs()
+    parser.feed(html)
+    return [i for i in parser.found if (i.get("data-field") or i.get("name")) == name and i.get("type") == kind]
+
+
+def radios(html: str, name: str) -> list[str]:
+    """The values of a form's radio buttons called ``name``, in page order."""
+    return [str(i.get("value")) for i in inputs(html, name)]
+
+
+def picks(html: str, name: str) -> list[tuple[str, str]]:
+    """(value, the name it is shown with) of each radio button called ``name``."""
+    return [(str(i.get("value")), i.get("name_shown") or i["label"]) for i in inputs(html, name)]
+
+
+def labelled(html: str, name: str) -> list[tuple[str, str]]:
+    """(value, every word of its label) of each radio button called ``name``."""
+    return [(str(i.get("value")), i["label"]) for i in inputs(html, name)]
+
+
+def whole_numbers(html: str, name: str) -> bool:
+    """Whether the page sends the values of ``name`` as numbers (data-type="int" on it or its fieldset)."""
+    found = inputs(html, name)
+    return bool(found) and all("int" in (i.get("data-type"), i["fieldset"].get("data-type")) for i in found)
+
+
+def field_of(html: str, legend: str) -> str:
+    """The fieldset of a form whose legend is ``legend`` (with the fieldsets inside it)."""
+    start = html.index(f"<legend>{legend}</legend>")
+    start = html.rindex("<fieldset", 0, start)
+    depth, at = 0, start
+    for match in re.finditer(r"<(/?)fieldset", html[start:]):
+        depth += -1 if match.group(1) else 1
+        if depth == 0:
+            at = start + match.end()
+            break
+    return html[start:at]
+
+
+def field_for(html: str, spell: str) -> str:
+    """The fields a cast form shows only for ``spell`` (hidden and disabled until it is picked)."""
+    found = re.findall(rf'<fieldset[^>]*data-when=\'{{"spell": \["{spell}"\]}}\' hidden disabled>.*?</fieldset>', html,
+                       re.S)
+    assert found, f"no fields for {spell}"
+    return "".join(found)
 
 
 def text_of(page: str) -> str:
@@ -141,12 +226,16 @@ def test_the_turn_seat_gets_seek_with_its_range_and_others_wait(app: Flask, clie
     game = new_game(app)
     page = seat_page(client, game, 0)
     seek = form(page, "m-seek")
-    steps = re.findall(r'name="steps" value="(\d)\|([a-z-]+)" data-split="steps:int,shop"', seek)
+    steps = [(i["value"], json.loads(i["data-also"])["shop"]) for i in inputs(seek, "steps")]
+    assert whole_numbers(seek, "steps")
     assert steps == [(str(i), GAME.circle_order[i]) for i in (1, 2, 3)]
     steps = [number for number, _ in steps]
     names = [GAME.shop(GAME.circle_order[i]).name for i in (1, 2, 3)]
-    assert [re.search(rf"{n} shop[s]? → ([^<]+)<", seek).group(1) for n in steps] == names  # type: ignore[union-attr]
-    assert 'name="scrolls" data-repeat="3" data-repeat-type="int"' in seek
+    assert [label.partition(" → ")[2] for _, label in picks(seek, "steps")] == names
+    assert [label.partition(" → ")[0] for _, label in picks(seek, "steps")] == ["1 shop", "2 shops", "3 shops"]
+    scrolls = inputs(seek, "scrolls", "number")
+    assert [i["data-repeat"] for i in scrolls] == ["1", "2", "3"]
+    assert all(i["fieldset"].get("data-type") == "int" for i in scrolls)
     assert not has_form(page, "m-cast")        # one mandrake: no spellbook and ingredient yet
     assert not has_form(page, "m-drop") and not has_form(page, "m-decline") and not has_form(page, "m-reveal")
     assert "Your turn: send the Assistant to seek, or cast a spell." in page
@@ -164,21 +253,28 @@ def test_the_cast_form_offers_books_ingredients_powers_and_spell_effects(app: Fl
     play(app, game, 1, {"type": "seek", "steps": 1})
     page = seat_page(client, game, 0)
     cast = form(page, "m-cast")
-    assert 'data-lists="ingredients" data-groups="spell"' in cast
-    assert '<option value="mandrake">Mandrake as the spellbook (worth 0)</option>' in cast
+    assert 'data-move="cast" data-lists="ingredients"' in cast
+    books = picks(cast, "book")
+    assert books[0] == ("mandrake", "Mandrake as the spellbook (worth 0)")
     assert "spellbook-blue" not in cast         # blue is out of a 2-player game
-    assert 'value="spellbook-black">Black Spellbook (3)</option>' in cast
-    assert 'id="m-cast-yellow" name="ingredients" data-repeat="yellow" value="0"' in cast
+    assert ("spellbook-black", "3") in books and ("spellbook-red-0", "0") in books   # by colour, then value
+    rows = re.findall(r'<legend class="row-name">([^<]+)</legend>', field_of(cast, "Spellbook"))
+    assert rows == ["Black (pentagram)", "Green (leaf)", "Purple (crystal)", "Red (flame)", "Yellow (flower)"]
+    assert len(books) == 1 + 16 + 1       # a mandrake, four books of each colour but blue, the black book
+    assert re.search(r'name="ingredients" data-repeat="yellow"[^>]*value="0"', cast)
     assert 'data-repeat="blue"' not in cast
-    assert 'name="ingredients" value="1" data-repeat="mandrake"' in cast
+    wild = [i for i in inputs(cast, "ingredients", "number") if i["data-repeat"] == "mandrake"]
+    assert [(i["max"], i["label"]) for i in wild] == [("1", "A mandrake as an ingredient wild: any colour; one mandrake a spell")]
     assert re.findall(r'name="spell" value="([a-z]+)"', cast) == [s.id for s in GAME.spells]
-    banish = re.search(r'data-group="banishment" hidden disabled>.*?</fieldset>', cast, re.S)
-    assert banish and "Banish which of your scrolls?" in banish.group(0)
-    assert 'value="scroll-one-curse-1">Cursed scroll (1 curse)' in banish.group(0)
-    transfer = re.search(r'data-group="transfer" hidden disabled>.*?</fieldset>', cast, re.S)
-    assert transfer and '<option value="1">Ben</option>' in transfer.group(0)
-    assert 'id="m-sub-from" name="from" data-type="int"' in cast
-    assert 'id="m-lev-shop" name="shop" data-type="int"' in cast and '<option value="">No: it goes into my hand' in cast
+    banish = field_for(cast, "banishment")
+    assert "Banish which of your scrolls?" in banish
+    assert picks(banish, "scroll") == [("scroll-one-curse-1", "Cursed scroll (1 curse)")]
+    assert picks(field_for(cast, "transfer"), "to") == [("1", "Ben")]
+    assert radios(field_for(cast, "substitution"), "from") == ["1"]
+    levitation = field_for(cast, "levitation")
+    assert radios(levitation, "shop") == [str(i) for i, cards in enumerate(view_of(app, game)["shops"]) if cards["cards"]]
+    assert whole_numbers(levitation, "shop") and 'data-filter' in levitation   # ten shops: search as you type
+    assert picks(levitation, "scroll")[0] == ("", "No: it goes into my hand")
     assert unlabelled(page) == []
 
 
@@ -193,7 +289,7 @@ def test_a_used_up_power_and_a_cast_book_leave_the_form(app: Flask, client: Flas
     play(app, game, 1, {"type": "seek", "steps": 3})
     cast = form(seat_page(client, game, 0), "m-cast")
     assert "spellbook-red-3" not in cast and "spellbook-red-2" in cast
-    assert '<option value="1">1 — 4 cards left</option>' in cast
+    assert ("1", "1 4 cards left") in labelled(cast, "power")
     assert 'data-repeat="mandrake"' in cast     # six mandrakes are still out of spells
 
 
@@ -213,7 +309,7 @@ def test_the_curse_tie_and_the_team_option_go_to_the_right_seats(app: Flask, cli
     assert view_of(app, game)["pending"] == {"kind": "curse_marker", "chooser": 1, "candidates": [0, 2]}
     ben = seat_page(client, game, 1)
     curse = form(ben, "m-curse")
-    assert re.findall(r'name="to" value="(\d)" data-type="int"', curse) == ["0", "2"]
+    assert radios(curse, "to") == ["0", "2"] and whole_numbers(curse, "to")
     assert "A tie for the most curses" in ben
     cid = seat_page(client, game, 2)
     assert not has_form(cid, "m-curse") and not has_form(cid, "m-seek") and not has_form(cid, "m-team")
@@ -277,7 +373,8 @@ def test_hand_notes_and_colours_stay_on_their_own_seat(app: Flask, client: Flask
     play(app, game, 0, {"type": "note_hand", "cards": ["mandrake"]})
     ann = seat_page(client, game, 0)
     assert "Noted: mandrake" in ann
-    assert 'id="m-note-mandrake" name="cards" data-repeat="mandrake" value="1" min="0"' in form(ann, "m-note")
+    mandrakes = [i for i in inputs(form(ann, "m-note"), "cards", "number") if i["data-repeat"] == "mandrake"]
+    assert [(i["min"], i["value"], i["label"]) for i in mandrakes] == [("0", "1", "Mandrakes white")]
     ben = seat_page(client, game, 1)
     assert "Noted:" not in ben and "No note yet." in ben
     assert "Noted:" not in table_page(client, game)
@@ -333,8 +430,9 @@ def test_names_are_escaped_everywhere(app: Flask, client: FlaskClient) -> None:
 
 
 def test_seat_and_table_pages_weigh_under_60_kb(app: Flask, client: FlaskClient) -> None:
-    """HTML plus the stylesheet and script a phone loads with it, in heavy states: a seat on its turn with
-    the cast form, a hand note and advice; a waiting seat; the table at the countdown."""
+    """HTML plus the stylesheet and script a phone loads with it (as served: minified, the way
+    bench/bench_pages.py weighs pages), in heavy states: a seat on its turn with the cast form, a hand
+    note and advice; a waiting seat; the table at the countdown."""
     game = new_game(app, teams=True)
     for seat in range(4):
         store_of(app).claim_seat(game["id"], seat)   # no invitation QR code on the seat pages
@@ -342,9 +440,10 @@ def test_seat_and_table_pages_weigh_under_60_kb(app: Flask, client: FlaskClient)
         for seat in range(4):
             play(app, game, seat, {"type": "seek", "steps": 3})
     play(app, game, 0, {"type": "note_hand", "cards": ["mandrake", "yellow", "yellow", "spellbook-yellow-2"]})
-    assets = sent_size(*PAGE_ASSETS, "css/mandragora.css")
+    assets = sent_size(*PAGE_ASSETS, "css/mandragora.css", "js/choices.js", "css/choices.css")
     turn = seat_page(client, game, 0)
     assert has_form(turn, "m-cast") and "m-advice" in turn
+    assert "/static/js/choices.js" in turn and "/static/css/choices.css" in turn  # counted above: the choice forms
     pages = [turn, seat_page(client, game, 1), table_page(client, game)]
     drive_to_countdown(app, game)
     pages.append(table_page(client, game))
@@ -371,7 +470,7 @@ def test_the_note_gives_advice_that_fills_the_forms_on_that_seat_only(app: Flask
     assert "Send the Assistant" in advice.group(0)   # seek advice too, without a button
     assert "4 points" in advice.group(0)
     cast = form(ann, "m-cast")
-    assert "Red Spellbook (2) · in your note" in cast
+    assert labelled(cast, "book")[1] == ("spellbook-red-2", "Red Spellbook (2) in your note")   # first after a mandrake
     ben = seat_page(client, game, 1)
     assert "m-advice" not in ben and "Noted:" not in ben and "in your note" not in ben
 
@@ -399,12 +498,11 @@ def test_team_effects_target_only_the_other_team(app: Flask, client: FlaskClient
     for seat in (1, 2, 3):
         play(app, game, seat, {"type": "seek", "steps": 3})
     cast = form(seat_page(client, game, 0), "m-cast")
-    transfer = re.search(r'id="m-tr-to".*?</select>', cast, re.S)
-    assert transfer and re.findall(r'<option value="(\d)">(\w+)</option>', transfer.group(0)) == [("1", "Ben"),
-                                                                                              ("3", "Dee")]
-    substitution = re.search(r'id="m-sub-from".*?</select>', cast, re.S)
-    assert substitution and "Cid" not in substitution.group(0) and "Ben (" in substitution.group(0)
-    assert "Replication</span>" in cast and "play again right away (or give it up)" in cast
+    assert picks(field_for(cast, "transfer"), "to") == [("1", "Ben"), ("3", "Dee")]
+    substitution = field_for(cast, "substitution")
+    assert "Cid" not in substitution and labelled(substitution, "from")[0] == ("1", "Ben 2 in hand")
+    assert ("replication", "Replication Immediate · values left: 3, 4, 5 · play again right away (or give it up)") \
+        in labelled(cast, "spell")
 
 
 def test_only_the_seat_that_made_the_last_move_may_undo_it(app: Flask, client: FlaskClient) -> None:

@@ -349,7 +349,10 @@ def seat_context(game_id: str, seat: int) -> tuple[dict[str, Any], str]:
         raise PermissionError(f"This phone does not hold {info['players'][seat]}'s seat. Join the game with "
                               f"its code {info['join_code']} to claim a free seat.")
     context = game_context(game_id, seat)
-    context.update(me=context["view"]["players"][seat], seat=seat)
+    rules, state = context["rules"], context["state"]
+    context.update(me=context["view"]["players"][seat], seat=seat,
+                   choices=rules.choices(state, seat) if hasattr(rules, "choices") else [],
+                   advice=rules.advice(state, seat))
     context.update(context["game_pages"].seat_extras(context))
     context.update(log=list(reversed(context["log"]))[:LOG_LINES_SEAT],
                    show_invite=not context["finished"] and context["game_pages"].show_invite(context))

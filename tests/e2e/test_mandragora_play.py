@@ -78,7 +78,7 @@ def test_a_team_game_to_the_final_scores_on_four_phones(new_phone: Callable[[], 
     use(ann, api, game_id)
     seek = ann.locator("#m-seek")
     seek.locator("label.pick", has_text="1 shop →").click()
-    seek.get_by_label("Scrolls with 1 curse").select_option("1")
+    seek.get_by_label("Scrolls with 1 curse").fill("1")
     seek.get_by_role("button", name="Seek").click()
     recorded(ann)
     log = api.http.get(f"{server}/api/games/{game_id}/log", timeout=5).json()["entries"]
@@ -123,11 +123,14 @@ def test_a_team_game_to_the_final_scores_on_four_phones(new_phone: Callable[[], 
         "button", name="Fill in the cast form").click()
     cast = ann.locator("#m-cast")
     expect(cast).to_be_visible()
-    expect(cast.get_by_label("Spellbook")).to_have_value("mandrake")
+    expect(cast.locator("input[name=book][value=mandrake]")).to_be_checked()
     expect(cast.get_by_label("Red (flame) ingredients")).to_have_value("1")
+    expect(cast.locator("input[name=power][value='1']")).to_be_checked()
     expect(cast.locator("input[name=spell][value=banishment]")).to_be_checked()
-    expect(cast.get_by_label("Banish which of your scrolls?")).to_be_visible()
-    expect(cast.locator("fieldset.effect-group[data-group=transfer]")).to_be_hidden()
+    expect(cast.get_by_role("group", name="Banish which of your scrolls?")).to_be_visible()
+    expect(cast.get_by_role("group", name="Give which of your scrolls?")).to_be_hidden()   # Transfer's field
+    expect(cast.locator("input[name=ingredients][data-repeat=mandrake]")).to_be_hidden()  # one mandrake a spell
+    expect(cast.locator("input[name=ingredients][data-repeat=yellow]")).to_be_visible()   # any colour on a mandrake
     screenshot(ann, "mandragora-seat-cast")
     assert blocking_violations(ann) == []   # the seat page with every form open
     cast.get_by_role("button", name="Cast").click()

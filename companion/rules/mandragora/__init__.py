@@ -12,6 +12,7 @@ It follows the interface in :mod:`companion.rules.base`; the work is split over 
 - :mod:`.cast` — casting: spellbook, ingredients, power, spell card, effects
 - :mod:`.turns` — the Curse marker, the team option, passing the turn, the countdown
 - :mod:`.score` — the final score as a pure function (also the score calculator's)
+- :mod:`.choices` — what a seat may do now, for the phone's forms
 - :mod:`.play` — advice from the hand note, random legal moves for playouts
 - :mod:`.text` — the move log: redaction per viewer and one public line per move
 """
@@ -22,6 +23,7 @@ import random
 from typing import Any, Mapping, Sequence
 
 from ..base import Outcome, SetupError, check_options, check_players, check_viewer, first_seat_option
+from .choices import choices
 from .moves import MOVE_TYPES, apply, available_colours
 from .play import acting_seats, advice, random_legal_move
 from .score import PlayerTally, Result, final_scores
@@ -202,6 +204,6 @@ def outcome(state: MandragoraState) -> Outcome:
 __all__ = [
     "GAME_ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "MOVE_TYPES", "OPTIONS", "State", "MandragoraState",
     "setup", "apply", "view", "score", "outcome", "advice", "redact_move", "describe_move", "state_to_json",
-    "state_from_json", "random_legal_move", "acting_seats", "tallies", "final_result", "available_colours",
-    "INGREDIENT_COLOURS", "MANDRAKE", "SPELL_CARDS",
+    "state_from_json", "random_legal_move", "choices", "acting_seats", "tallies", "final_result", "available_colours",
+    "INGREDIENT_COLOURS", "MANDRAKE", "SPELL_CARDS", "PlayerTally", "Result", "final_scores",
 ]

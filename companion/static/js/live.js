@@ -182,7 +182,7 @@
   }
 
   function restore(state) {
-    fillOptions();
+    if (window.SpellbookForms) window.SpellbookForms.prepare(live); // long option lists, before their values
     live.querySelectorAll("input, select, textarea").forEach((el) => {
       const key = fieldKey(el);
       if (!(key in state.fields)) return;
@@ -207,7 +207,7 @@
     enhance();
   }
 
-  // ---- pickers: filter long lists, show the fields of the chosen card trick ----
+  // ---- pickers: filter long lists ----
   function applyFilter(input) {
     const picker = input.closest("fieldset");
     const query = input.value.trim().toLocaleLowerCase();
@@ -224,62 +224,14 @@
     if (none) none.hidden = shown > 0;
   }
 
-  function showTrickGroup(form) {
-    const chosen = form.querySelector('input[name="combo"]:checked');
-    form.querySelectorAll("fieldset.trick-group").forEach((group) => {
-      const on = Boolean(chosen) && group.dataset.group === chosen.dataset.group;
-      group.hidden = !on;
-      group.disabled = !on;
-    });
-  }
-
-  // a form[data-groups="spell"] shows only the fieldset.effect-group whose data-group the checked spell names
-  function showEffectGroup(form) {
-    const list = form.querySelector(`select[name="${form.dataset.groups}"]`); // or a select: its chosen option
-    const chosen = form.querySelector(`input[name="${form.dataset.groups}"]:checked`) || (list && list.selectedOptions[0]);
-    form.querySelectorAll("fieldset.effect-group").forEach((group) => {
-      const on = Boolean(chosen) && group.dataset.group === (chosen.dataset.group || chosen.value);
-      group.hidden = !on;
-      group.disabled = !on;
-    });
-  }
-
-  // a select[data-options="id"] takes the options and optgroups of <template id="id"> (one copy of a long
-  // list per page, however many forms offer it); data-only="a,b" keeps the optgroups whose data-key is listed
-  function fillOptions() {
-    live.querySelectorAll("select[data-options]:not([data-filled])").forEach((select) => {
-      const source = document.getElementById(select.dataset.options);
-      if (!source) return;
-      const only = (select.dataset.only || "").split(",").filter(Boolean);
-      [...source.content.children].forEach((item) => {
-        if (item.tagName === "OPTGROUP" && only.length && !only.includes(item.dataset.key)) return;
-        select.append(item.cloneNode(true));
-      });
-      select.dataset.filled = "1";
-    });
-  }
+  // The move forms' own script: js/choices.js for the forms rendered from the rules' choices
+  // (form[data-choice]), js/forms.js for a game's own form templates. Each offers apply(root) (show what
+  // fits the picks so far), collect(form) (the move to send) and fill(form, move) (advice).
+  const kit = (form) => window[form.hasAttribute("data-choice") ? "SpellbookChoices" : "SpellbookForms"];
 
   function enhance() {
+    [window.SpellbookChoices, window.SpellbookForms].forEach((k) => k && k.apply(live));
     live.querySelectorAll("input[data-filter]").forEach(applyFilter);
-    live.querySelectorAll("form#f-trick").forEach(showTrickGroup);
-    live.querySelectorAll("form[data-groups]").forEach(showEffectGroup);
-    live.querySelectorAll("form[data-cost-total]").forEach(showCostTotal);
-  }
-
-  // a form[data-cost-total] (Barony: Sorcery's cast) sums the data-cost of its ticked boxes into its
-  // [data-cost-out], against the form's data-magic, and says when the ticked spells mix categories
-  function showCostTotal(form) {
-    const out = form.querySelector("[data-cost-out]");
-    if (!out) return;
-    const ticked = [...form.querySelectorAll("input[data-cost]:checked")];
-    const total = ticked.reduce((sum, box) => sum + Number(box.dataset.cost), 0);
-    const magic = Number(form.dataset.magic);
-    const kinds = [...new Set(ticked.map((box) => box.dataset.category))];
-    let text = `Total: ${total} Magic token${total === 1 ? "" : "s"} (you have ${magic}).`;
-    if (kinds.length > 1) text += ` ${kinds.join(" and ")} do not combine: only spells of one category do.`;
-    else if (total > magic) text += " Not enough Magic tokens.";
-    out.textContent = text;
-    out.classList.toggle("warn", kinds.length > 1 || total > magic);
   }
 
   // a button[data-fill] (advice) fills the form named by data-fill-form with its move's fields
@@ -289,22 +241,7 @@
     const move = JSON.parse(button.dataset.fill);
     const details = form.closest("details");
     if (details) details.open = true;
-    for (const el of form.elements) {
-      if (!el.name) continue;
-      const key = el.name.replace(/\[\]$/, "");
-      if (!(key in move)) continue;
-      const value = move[key];
-      if (el.dataset.repeat !== undefined) {
-        const times = (Array.isArray(value) ? value : []).filter((item) => String(item) === el.dataset.repeat).length;
-        if (el.type === "checkbox") el.checked = times > 0;
-        else el.value = String(times);
-      } else if (el.type === "radio" || el.type === "checkbox") {
-        el.checked = String(el.value) === String(value);
-      } else {
-        el.value = String(value);
-      }
-    }
-    if (form.dataset.groups) showEffectGroup(form);
+    if (kit(form)) kit(form).fill(form, move);
     form.scrollIntoView({ block: "start" });
   }
 
@@ -316,16 +253,6 @@
   live.addEventListener("input", (event) => {
     if (event.target.matches("input[data-filter]")) applyFilter(event.target);
   });
-  live.addEventListener("change", (event) => {
-    if (event.target.name === "combo") showTrickGroup(event.target.form);
-    const form = event.target.form;
-    if (form && form.dataset.groups && event.target.name === form.dataset.groups) showEffectGroup(form);
-  });
-  live.addEventListener("change", (event) => {
-    const form = event.target.form;
-    if (form && form.hasAttribute("data-cost-total")) showCostTotal(form);
-  });
-
   // ---- sending moves ----
   function newActionId() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID(); // secure contexts only
@@ -334,52 +261,6 @@
     bytes[8] = (bytes[8] & 0x3f) | 0x80;
     const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-  }
-
-  function collect(form) {
-    const move = { type: form.dataset.move };
-    // data-lists="a,b": these fields are lists, sent as [] when nothing is picked
-    (form.dataset.lists || "").split(",").filter(Boolean).forEach((key) => { move[key] = []; });
-    for (const el of form.elements) {
-      if (!el.name || el.disabled || el.closest("fieldset:disabled")) continue;
-      if ((el.type === "radio" || el.type === "checkbox") && !el.checked) continue;
-      let value = el.value;
-      if (el.dataset.split) {
-        const parts = value.split("|");
-        el.dataset.split.split(",").forEach((key, i) => {
-          const [name, type] = key.split(":"); // "steps:int" sends that part as a number
-          move[name] = type === "int" ? Number.parseInt(parts[i], 10) : parts[i];
-        });
-        continue;
-      }
-      // data-repeat="yellow": the field's number says how many times that item goes into the list
-      if (el.dataset.repeat !== undefined) {
-        const times = Number.parseInt(value, 10) || 0;
-        const item = el.dataset.repeatType === "int" ? Number(el.dataset.repeat) : el.dataset.repeat;
-        const list = (move[el.name] = move[el.name] || []);
-        for (let i = 0; i < times; i += 1) list.push(item);
-        continue;
-      }
-      if (el.dataset.type === "int" && value === "") continue; // an optional number left empty
-      if (el.dataset.type === "int") value = Number.parseInt(value, 10);
-      if (value === "" && el.dataset.optional !== undefined) continue; // "none" picked in an optional list item
-      if (el.name.includes(".")) { // "discard.invitations": a field of an object inside the move
-        const [outer, inner] = el.name.split(".");
-        (move[outer] = move[outer] || {})[inner] = value;
-        continue;
-      }
-      if (el.name.endsWith("[]")) {
-        const key = el.name.slice(0, -2);
-        (move[key] = move[key] || []).push(value);
-        continue;
-      }
-      if (value === "") continue;
-      move[el.name] = value;
-    }
-    if (move.type === "end_turn" && !move.discard) move.discard = [];
-    if (move.place === "@draw") move.place = move.draw; // "the card I just drew"
-    for (const key of ["target", "take"]) if (move[key] === "@card") move[key] = move.card; // "the card I discard"
-    return move;
   }
 
   function setBusy(on) {
@@ -454,7 +335,7 @@
 
   async function send(form) {
     const undo = form.hasAttribute("data-undo");
-    const payload = undo ? { undo: true } : { move: collect(form) };
+    const payload = undo ? { undo: true } : { move: kit(form).collect(form) };
     const key = JSON.stringify(payload);
     let body;
     if (lastSend && lastSend.key === key) {
@@ -508,7 +389,6 @@
     });
   }
 
-  fillOptions();
   enhance();
   if (events) connect();
   else schedule();

@@ -65,6 +65,8 @@ class GamePages:
     stylesheet: str | None = None
     #: has its own move forms (False: the generic pages say moves go through the API)
     playable: bool = False
+    #: its seat forms are the rules' choices rendered by templates/pages/_choices.html (loads js/choices.js)
+    choice_forms: bool = False
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 

@@ -19,7 +19,8 @@ from werkzeug.datastructures import MultiDict
 
 from cardgen.catalog import content
 from cardgen.catalog.mandragora import WHITE, MandragoraContent
-from companion.rules.mandragora.score import PlayerTally, final_scores
+from companion.rules.choices import Choice
+from companion.rules.mandragora import PlayerTally, final_scores
 from companion.web.seat_forms import last_own_move
 
 from companion.web.setup_checklist import SetupCard, SetupStep, rule_steps, with_cards
@@ -38,14 +39,7 @@ MARKER_TEXT: dict[str, str] = {
     "II": "Countdown II: two rounds left (the marker is in front of {who}).",
     "final": "Final round: it ends when play comes back to {who}.",
 }
-TEAM_KINDS: tuple[tuple[str, str], ...] = (
-    ("give", "Give {partner} a card of my choice"), ("receive", "Take a card {partner} chooses"),
-    ("exchange", "Swap one card each with {partner}"), ("none", "No help this time"))
 CIRCLE_CHOICES = ("suggested", "random")
-#: What a spell without effect fields does, in a few words, on its choice in the cast form.
-EFFECT_NOTES: dict[str, str] = {
-    "replication": "play again right away (or give it up)", "swiftness": "the Assistant goes 1 shop further for you",
-    "disappearance": "at the end, 1 colour fewer counts", "purification": "at the end, your hand is discarded"}
 
 
 @dataclass(frozen=True)
@@ -64,7 +58,6 @@ COLOURS: dict[str, ColourLabel] = {
     **{c.id: ColourLabel(c.id, c.name, c.symbol_name, GLYPHS.get(c.symbol, "■")) for c in GAME.colours},
     WHITE: ColourLabel(WHITE, GAME.mandrake_hand_colour, "mandrakes", WHITE_GLYPH),
 }
-INGREDIENT_COLOURS: tuple[str, ...] = tuple(c.id for c in GAME.colours if c.ingredients)
 
 
 def scroll_label(card_id: str) -> str:
@@ -99,103 +92,22 @@ def parse_options(form: MultiDict[str, str], names: list[str]) -> dict[str, Any]
 
 @dataclass
 class SeatForms:
+    """The seat's move forms, as the rules module's choices (rendered by templates/pages/_choices.html)."""
+
     headline: str
-    my_turn: bool = False
-    seek: list[dict[str, Any]] = field(default_factory=list)
-    scroll_max: dict[int, int] = field(default_factory=dict)
-    cast: dict[str, Any] | None = None
-    decline: bool = False
-    drop_out: bool = False
-    curse_candidates: list[tuple[int, str]] = field(default_factory=list)
-    team_help: list[tuple[str, str]] = field(default_factory=list)
-    note: dict[str, Any] | None = None
-    reveal: list[ColourLabel] = field(default_factory=list)
+    choices: list[Choice] = field(default_factory=list)
+    note: Choice | None = None
+    note_text: str = ""
     advice: list[dict[str, Any]] = field(default_factory=list)
     undo_text: str | None = None
 
     @property
     def has_forms(self) -> bool:
-        return bool(self.seek or self.cast or self.decline or self.drop_out or self.curse_candidates
-                    or self.team_help or self.reveal)
+        return bool(self.choices)
 
-
-def free_scrolls(state: Any) -> Counter[int]:
-    """Cursed scrolls still in the deck or at a shop, per curse value (public: scrolls lie face up)."""
-    found: Counter[int] = Counter()
-    for card in state.free_scrolls():
-        found[card.curses] += 1
-    return found
-
-
-def _cast_form(view: Mapping[str, Any], me: Mapping[str, Any]) -> dict[str, Any] | None:
-    hand = me["hand_count"]
-    if hand < 2:
-        return None   # a spell needs a spellbook and at least one ingredient
-    seats = len(view["players"])
-    removed = {c.id for c in GAME.removed_for(seats)}
-    used_books = {s["book"] for p in view["players"] for s in p["spells"]}
-    used: Counter[str] = Counter()
-    for p in view["players"]:
-        for s in p["spells"]:
-            used.update(s["ingredients"])
-            used[MANDRAKE] += s["book"] == MANDRAKE
-    note = Counter(me["hand_note"] or ())
-    books = [{"id": c.id, "label": GAME.label(c), "colour": COLOURS[c.colour or WHITE], "noted": c.id in note}
-             for c in GAME.cards_of("spellbook") if c.id not in used_books and c.id not in removed]
-    books.sort(key=lambda b: not b["noted"])
-    copies = Counter(c.colour for c in GAME.cards_of("ingredient") if c.id not in removed)
-    ingredients = [{"colour": COLOURS[colour], "max": min(hand - 1, copies[colour] - used[colour])}
-                   for colour in INGREDIENT_COLOURS if copies[colour] - used[colour] > 0]
-    mandrakes_left = len(GAME.cards_of("mandrake")) - used[MANDRAKE]
-    stacks = {stack["value"]: stack["cards"] for stack in view["spell_stacks"]}
-    spells = []
-    for spell in GAME.spells:
-        values = sorted({GAME.card(c).value or 0 for cards in stacks.values() for c in cards
-                         if GAME.card(c).spell == spell.id})
-        if values:
-            spells.append({"id": spell.id, "name": spell.name, "kind": spell.kind_label,
-                           "values_left": values, "note": EFFECT_NOTES.get(spell.id, "")})
-    partner = (me["seat"] + 2) % 4 if view["teams"] else None
-    opponents = [(p["seat"], p["name"], p["hand_count"]) for p in view["players"]
-                 if p["seat"] not in (me["seat"], partner)]
-    return {
-        "texts": {spell.id: spell.text for spell in GAME.spells},
-        "books": books, "ingredients": ingredients, "mandrake": mandrakes_left > 0, "spells": spells,
-        "powers": [(value, len(stacks.get(value, []))) for value in sorted(stacks)],
-        "own_scrolls": [(s, scroll_label(s)) for s in me["scrolls"]],
-        "opponents": [(s, name) for s, name, _ in opponents],
-        "opponents_with_cards": [(s, f"{name} ({count} in hand)") for s, name, count in opponents if count],
-        "shops_with_cards": [(shop["index"], f"{shop['name']} ({shop['time']}, {shop['cards']} "
-                              f"card{'s' * (shop['cards'] != 1)})") for shop in view["shops"] if shop["cards"]],
-    }
-
-
-def _note_form(view: Mapping[str, Any], me: Mapping[str, Any]) -> dict[str, Any]:
-    note = list(me["hand_note"] or [])
-    counts: Counter[str] = Counter()
-    for token in note:
-        if token == MANDRAKE or token.startswith("mandrake-"):
-            counts[MANDRAKE] += 1
-        elif token in INGREDIENT_COLOURS:
-            counts[token] += 1
-        elif token.startswith("ingredient-"):
-            counts[GAME.card(token).colour or ""] += 1
-    removed = {c.id for c in GAME.removed_for(len(view["players"]))}
-    used_books = {s["book"] for p in view["players"] for s in p["spells"]}
-    hand = me["hand_count"]
-    groups: dict[str, list[dict[str, Any]]] = {}   # spellbooks still possible in a hand, by colour
-    for card in GAME.cards_of("spellbook"):
-        if card.id not in removed and card.id not in used_books:
-            groups.setdefault(card.colour or WHITE, []).append(
-                {"id": card.id, "value": card.value, "checked": card.id in note})
-    copies = Counter(c.colour for c in GAME.cards_of("ingredient") if c.id not in removed)
-    rows = [{"colour": COLOURS[colour], "count": counts[colour], "max": min(hand, copies[colour])}
-            for colour in INGREDIENT_COLOURS if copies[colour]]
-    mandrakes_left = len(GAME.cards_of("mandrake")) - sum(
-        (s["book"] == MANDRAKE) + s["ingredients"].count(MANDRAKE) for p in view["players"] for s in p["spells"])
-    return {"books": [(COLOURS[colour], group) for colour, group in groups.items()], "ingredients": rows,
-            "mandrakes": counts[MANDRAKE], "mandrake_max": min(hand, mandrakes_left), "hand": hand,
-            "noted": len(note), "text": ", ".join(_note_word(token) for token in note)}
+    @property
+    def cast(self) -> bool:
+        return any(c.move == "cast" for c in self.choices)
 
 
 def _note_word(token: str) -> str:
@@ -207,64 +119,46 @@ def _note_word(token: str) -> str:
     return GAME.label(card) if card is not None else token
 
 
-def build_forms(context: Mapping[str, Any]) -> SeatForms:
-    view, seat, rules, names = context["view"], context["seat"], context["rules"], context["names"]
+def _headline(view: Mapping[str, Any], seat: int, names: Mapping[int, str], moves: set[str]) -> str:
+    """What this seat should do now, in one sentence (the moves come from the rules' choices)."""
     me = view["players"][seat]
-    state = context["state"]
-    undo = last_own_move(context["log"], seat)
-    note = _note_form(view, me) if not view["over"] else None
     if view["over"]:
-        return SeatForms(headline="The game is over: see the final scores on the table.", undo_text=undo)
+        return "The game is over: see the final scores on the table."
     if view["phase"] == "reckoning":
-        if me["revealed"]:
-            waiting = [p["name"] for p in view["players"] if not p["revealed"]]
-            return SeatForms(headline=f"Hand revealed. Waiting for {', '.join(waiting)} to reveal.",
-                             note=note, undo_text=undo)
-        colours = rules.available_colours(state)
-        return SeatForms(headline="The game has ended: tick the colours left in your hand.", note=note,
-                         reveal=[COLOURS[c] for c in colours], undo_text=undo)
+        if "reveal_hand" in moves:
+            return "The game has ended: tick the colours left in your hand."
+        waiting = [p["name"] for p in view["players"] if not p["revealed"]]
+        return f"Hand revealed. Waiting for {', '.join(waiting)} to reveal."
     pending = view["pending"]
     if pending and pending["kind"] == "curse_marker":
-        chooser = pending["chooser"]
-        if chooser != seat:
-            return SeatForms(headline=f"Waiting for {names[chooser]} to pass the Curse marker.", note=note,
-                             undo_text=undo)
-        return SeatForms(headline="A tie for the most curses: pass the Curse marker to one of the tied sorcerers.",
-                         curse_candidates=[(s, names[s]) for s in pending["candidates"]], note=note, undo_text=undo)
-    if pending and pending["kind"] == "team_help":
-        helper, partner = pending["seat"], pending["partner"]
-        if helper != seat:
-            return SeatForms(headline=f"Waiting for {names[helper]} to choose how to help {names[partner]}.",
-                             note=note, undo_text=undo)
-        return SeatForms(headline=f"You received cursed scrolls: you may help your partner {names[partner]}.",
-                         team_help=[(kind, text.format(partner=names[partner])) for kind, text in TEAM_KINDS],
-                         note=note, undo_text=undo)
-    turn = view["turn"]
+        if "pass_curse_marker" in moves:
+            return "A tie for the most curses: pass the Curse marker to one of the tied sorcerers."
+        return f"Waiting for {names[pending['chooser']]} to pass the Curse marker."
+    if pending:
+        if "team_help" in moves:
+            return f"You received cursed scrolls: you may help your partner {names[pending['partner']]}."
+        return f"Waiting for {names[pending['seat']]} to choose how to help {names[pending['partner']]}."
     if me["dropped_out"]:
-        return SeatForms(headline="You have dropped out: you take no more turns.", note=note, undo_text=undo)
-    if turn["seat"] != seat:
-        return SeatForms(headline=f"{names.get(turn['seat'], 'Nobody')}'s turn. Your turn comes later.", note=note,
-                         undo_text=undo)
-    reach = view["move_range"]
-    circle = view["shops"]
-    seek = []
-    for steps in range(1, reach + 1):
-        shop = circle[(view["assistant"] + steps) % len(circle)]
-        seek.append({"steps": steps, "shop": shop})
-    most_cards = max(s["shop"]["cards"] for s in seek)
-    free = free_scrolls(state)
+        return "You have dropped out: you take no more turns."
+    if "seek" not in moves:
+        return f"{names.get(view['turn']['seat'], 'Nobody')}'s turn. Your turn comes later."
     headline = "Your turn: send the Assistant to seek, or cast a spell."
-    if turn["extra_turn"]:
+    if "decline_extra_turn" in moves:
         headline = "Extra turn from Replication: seek, cast, or give it up."
-    countdown = view["countdown"]
-    can_drop = bool(countdown and countdown["marker"] in ("III", "II", "final"))
-    if can_drop:
+    if "drop_out" in moves:
         headline += " You may also drop out now."
-    advice = rules.advice(state, seat)
-    return SeatForms(headline=headline, my_turn=True, seek=seek,
-                     scroll_max={value: min(free[value], most_cards) for value in (1, 2, 3) if free[value]},
-                     cast=_cast_form(view, me), decline=turn["extra_turn"], drop_out=can_drop,
-                     note=note, advice=advice, undo_text=undo)
+    return headline
+
+
+def build_forms(context: Mapping[str, Any]) -> SeatForms:
+    view, seat, names = context["view"], context["seat"], context["names"]
+    offered: list[Choice] = list(context["choices"])
+    note = next((c for c in offered if c.move == "note_hand"), None)
+    moves = [c for c in offered if c.move != "note_hand"]
+    mine = view["players"][seat]["hand_note"] or []
+    return SeatForms(headline=_headline(view, seat, names, {c.move for c in moves}), choices=moves, note=note,
+                     note_text=", ".join(_note_word(token) for token in mine), advice=context["advice"],
+                     undo_text=last_own_move(context["log"], seat))
 
 
 def seat_extras(context: Mapping[str, Any]) -> dict[str, Any]:
@@ -358,6 +252,7 @@ PAGES = GamePages(
     seat_template="pages/mandragora/_seat_live.html",
     seat_extras=seat_extras,
     playable=True,
+    choice_forms=True,
     extra={"table_facts": table_facts, "colours": COLOURS, "marker_text": MARKER_TEXT, "scroll_label": scroll_label,
            "book_label": book_label, "colour_of": colour_of, "colour_chips": colour_chips, "game": GAME},
     setup_steps=setup_steps,

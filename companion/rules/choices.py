@@ -1,0 +1,316 @@
+"""What a seat may do now, as data: the moves it may make and the values each field may take.
+
+Every rules module offers ``choices(state, seat) -> list[Choice]``. The phone's move forms are
+rendered from it by one set of templates (``templates/pages/_choices.html``), so no page or script
+works out a rule again; a printed card's QR code can offer the moves that name that card.
+
+A :class:`Choice` is one move type the seat may make now, with its :class:`Field` s; each field
+lists its :class:`Option` s (value sent, name shown) or, for numbers, its ``min``/``max``. A few
+declared dependencies tie fields together, all checked by the page's script and by
+:func:`satisfied` (tests build moves from choices with :func:`sample_move`):
+
+- ``Field.when`` / ``Option.when``: only while another one-value field holds one of these values, or
+  an option tagged with one of them (a spell's effect fields, the spells of the power chosen, the
+  ingredients a spellbook of that colour takes); ``unless`` the opposite;
+- ``Option.needs``: only while a list field holds at least that many items (a power needs as many
+  ingredients);
+- ``Option.caps``: while this option is chosen, a list field holds at most that many items (the
+  cursed scrolls among the cards of the shop the Assistant reaches);
+- ``Option.also``: fields sent with this option (the shop the steps reach, for the server's check).
+
+Rules a form cannot pre-filter (a relation between several picks) are named in ``Choice.checks``:
+the server still judges them and refuses with that rule id. Secrets: choices for a seat come only
+from what that seat may know; a value is never listed or left out because of another seat's
+hidden cards.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+#: Field kinds: one value from ``options``; several distinct values; a whole number in min..max;
+#: a list made of ``options`` values, each repeated 0..``Option.max`` times (ingredients by colour).
+KINDS = ("one", "many", "number", "counts")
+#: How many options a list may show before the page gives it a search-as-you-type filter.
+SEARCH_FROM = 9
+
+
+@dataclass(frozen=True)
+class Option:
+    value: Any
+    label: str
+    detail: str = ""
+    #: counts fields: how many times this value may go into the list
+    max: int = 1
+    when: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    unless: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    needs: Mapping[str, int] = field(default_factory=dict)
+    caps: Mapping[str, int] = field(default_factory=dict)
+    also: Mapping[str, Any] = field(default_factory=dict)
+    #: a card page this option is about: (game, card id), or None
+    card: tuple[str, str] | None = None
+    #: words other fields' ``when``/``unless`` may name instead of this value (e.g. its colour)
+    tags: tuple[str, ...] = ()
+    #: shown in a row of short buttons under this heading (``short`` on the button), e.g. "Red spellbooks"
+    group: str = ""
+    short: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"value": self.value, "label": self.label}
+        for name in ("detail", "when", "unless", "needs", "caps", "also", "tags", "group", "short"):
+            if getattr(self, name):
+                data[name] = _plain(getattr(self, name))
+        if self.max != 1:
+            data["max"] = self.max
+        if self.card:
+            data["card"] = list(self.card)
+        return data
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str           # the move's key; "outer.inner" for a key of an object inside the move
+    label: str
+    kind: str = "one"
+    options: tuple[Option, ...] = ()
+    min: int = 0        # number: the least value; many/counts: the fewest items
+    max: int | None = None  # number: the greatest value; many/counts: the most items (None: no limit)
+    required: bool = True   # one: a value must be picked (False: may be left out)
+    when: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    unless: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    #: a value filled in beforehand (never on an irreversible choice)
+    default: Any = None
+    hint: str = ""
+    #: one, not required: the words of the answer that leaves the field out
+    none_label: str = "None"
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"field {self.name}: kind must be one of {', '.join(KINDS)}, not {self.kind!r}")
+
+    @property
+    def searchable(self) -> bool:
+        """A long list gets a search-as-you-type filter (options in grouped rows are short already)."""
+        return sum(1 for o in self.options if not o.group) >= SEARCH_FROM
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"name": self.name, "label": self.label, "kind": self.kind,
+                                "required": self.required}
+        if self.options:
+            data["options"] = [o.to_json() for o in self.options]
+        if self.kind != "one":
+            data["min"] = self.min
+            data["max"] = self.max
+        for name in ("when", "unless", "hint"):
+            if getattr(self, name):
+                data[name] = _plain(getattr(self, name))
+        if self.default is not None:
+            data["default"] = self.default
+        return data
+
+
+@dataclass(frozen=True)
+class Choice:
+    move: str            # the move type sent
+    label: str           # the button's words, e.g. "Seek"
+    fields: tuple[Field, ...] = ()
+    title: str = ""      # what the form asks, e.g. "Cast a spell"
+    hint: str = ""
+    rule: str | None = None  # the rule entry the form links to
+    irreversible: bool = False
+    checks: tuple[str, ...] = ()
+    fixed: Mapping[str, Any] = field(default_factory=dict)  # fields always sent as they are
+    id: str = ""         # a stable name for the form (the page's element id)
+    folded: bool = False  # shown folded under its title (a move people make now and then)
+    primary: bool = True
+
+    def __post_init__(self) -> None:
+        if self.irreversible and any(f.default is not None for f in self.fields):
+            raise ValueError(f"{self.move}: an irreversible choice has no preselected answer")
+
+    @property
+    def form_id(self) -> str:
+        return self.id or f"c-{self.move.replace('_', '-')}"
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"move": self.move, "id": self.form_id, "label": self.label, "title": self.title,
+                                "irreversible": self.irreversible,
+                                "fields": [f.to_json() for f in self.fields]}
+        for name in ("hint", "rule", "checks", "fixed"):
+            if getattr(self, name):
+                data[name] = _plain(getattr(self, name))
+        return data
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def to_json(choices: Iterable[Choice]) -> list[dict[str, Any]]:
+    return [c.to_json() for c in choices]
+
+
+# -- building moves from choices, and checking a move against them -----------------------------------
+
+def _tags(choice: Choice, move: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
+    """The tags of the option chosen in each one-value field."""
+    found: dict[str, tuple[str, ...]] = {}
+    for f in choice.fields:
+        if f.kind == "one":
+            value = _get(move, f.name)
+            for option in f.options:
+                if option.tags and option.value == value:
+                    found[f.name] = option.tags
+    return found
+
+
+def _holds(conditions: Mapping[str, tuple[Any, ...]], move: Mapping[str, Any], tags: Mapping[str, tuple[str, ...]],
+           negate: bool = False) -> bool:
+    for name, values in conditions.items():
+        inside = _get(move, name) in values or any(tag in values for tag in tags.get(name, ()))
+        if inside == negate:
+            return False
+    return True
+
+
+def _get(move: Mapping[str, Any], name: str) -> Any:
+    outer, _, inner = name.partition(".")
+    value = move.get(outer)
+    if inner:
+        return value.get(inner) if isinstance(value, Mapping) else None
+    return value
+
+
+def _count(move: Mapping[str, Any], name: str) -> int:
+    value = _get(move, name)
+    return len(value) if isinstance(value, list) else 0
+
+
+def active(choice: Choice, item: Field | Option, move: Mapping[str, Any]) -> bool:
+    """Whether a field or option of ``choice`` applies, given the move's other values."""
+    tags = _tags(choice, move)
+    if not (_holds(item.when, move, tags) and _holds(item.unless, move, tags, negate=True)):
+        return False
+    return all(_count(move, name) >= least for name, least in getattr(item, "needs", {}).items())
+
+
+def _caps(choice: Choice, move: Mapping[str, Any]) -> dict[str, int]:
+    """Limits on list fields set by the options chosen in one-value fields."""
+    found: dict[str, int] = {}
+    for f in choice.fields:
+        if f.kind != "one":
+            continue
+        for option in f.options:
+            if option.caps and _get(move, f.name) == option.value:
+                for name, most in option.caps.items():
+                    found[name] = min(most, found.get(name, most))
+    return found
+
+
+def _set(move: dict[str, Any], name: str, value: Any) -> None:
+    outer, _, inner = name.partition(".")
+    if inner:
+        move.setdefault(outer, {})[inner] = value
+    else:
+        move[name] = value
+
+
+def sample_move(choice: Choice, rng: random.Random) -> dict[str, Any] | None:
+    """A move built from the choice as a player filling in its form could (fields in order, each
+    honouring the choices made above it); None if some required field has nothing to offer."""
+    move: dict[str, Any] = {"type": choice.move, **dict(choice.fixed)}
+    for f in choice.fields:
+        if not active(choice, f, move):
+            continue
+        options = [o for o in f.options if active(choice, o, move)]
+        if f.kind == "one":
+            if not options:
+                if f.required:
+                    return None
+                continue
+            if not f.required and rng.random() < 0.25:
+                continue
+            picked = rng.choice(options)
+            _set(move, f.name, picked.value)
+            for name, value in picked.also.items():
+                _set(move, name, value)
+        elif f.kind == "number":
+            top = f.max if f.max is not None else f.min + 20
+            if top < f.min:
+                return None
+            _set(move, f.name, rng.randint(f.min, top))
+        else:
+            most = _caps(choice, move).get(f.name, f.max)
+            pool = [o for o in options for _ in range(o.max if f.kind == "counts" else 1)]
+            rng.shuffle(pool)
+            top = len(pool) if most is None else min(most, len(pool))
+            if top < f.min:
+                return None
+            size = rng.randint(f.min, top)
+            items = [o.value for o in pool[:size]]
+            order = {o.value: i for i, o in enumerate(f.options)}
+            _set(move, f.name, sorted(items, key=lambda v: order[v]))
+    return move
+
+
+def satisfied(choice: Choice, move: Mapping[str, Any]) -> bool:
+    """Whether ``move`` is one a player could build from ``choice`` (every field within its options)."""
+    if move.get("type") != choice.move:
+        return False
+    if any(move.get(k) != v for k, v in choice.fixed.items()):
+        return False
+    known = {"type", *choice.fixed}
+    caps = _caps(choice, move)
+    for f in choice.fields:
+        known.add(f.name.partition(".")[0])
+        if not active(choice, f, move):
+            if _get(move, f.name) is not None and not any(g.name == f.name and active(choice, g, move)
+                                                          for g in choice.fields):
+                return False
+            continue
+        value = _get(move, f.name)
+        options = [o for o in f.options if active(choice, o, move)]
+        if f.kind == "one":
+            if value is None:
+                if f.required and options:
+                    return False
+                continue
+            picked = next((o for o in options if o.value == value and type(o.value) is type(value)), None)
+            if picked is None:
+                return False
+            known.update(name.partition(".")[0] for name in picked.also)
+            if any(_get(move, name) not in (None, also) for name, also in picked.also.items()):
+                return False
+        elif f.kind == "number":
+            if not isinstance(value, int) or isinstance(value, bool):
+                return False
+            if value < f.min or (f.max is not None and value > f.max):
+                return False
+        else:
+            items = value if value is not None else []
+            if not isinstance(items, list):
+                return False
+            most = caps.get(f.name, f.max)
+            if len(items) < f.min or (most is not None and len(items) > most):
+                return False
+            allowed = {o.value: (o.max if f.kind == "counts" else 1) for o in options}
+            for item in set(map(repr, items)):
+                matches = [i for i in items if repr(i) == item]
+                if matches[0] not in allowed or len(matches) > allowed[matches[0]]:
+                    return False
+    return set(move) <= known
+
+
+def find(choices: Sequence[Choice], move: Mapping[str, Any]) -> Choice | None:
+    """The choice ``move`` fits, if any."""
+    return next((c for c in choices if satisfied(c, move)), None)
+
+
+__all__ = ["Choice", "Field", "KINDS", "Option", "SEARCH_FROM", "active", "find", "sample_move", "satisfied",
+           "to_json"]

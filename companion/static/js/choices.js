@@ -1,0 +1,140 @@
+/* Forms rendered from the rules' choices (templates/pages/_choices.html), for every game that has them.
+ *
+ * A field or option shows only while its data-when / data-unless / data-needs hold for what is picked
+ * so far (a spell's effect fields, the spells of the power chosen, a power that needs as many
+ * ingredients); a list field is checked against its data-min / data-max and the data-caps of the option
+ * chosen elsewhere (the scrolls among the cards of the shop the Assistant reaches), with a sentence next
+ * to it. collect reads the move the form sends (live.js sends it); fill puts advice's move into it.
+ *
+ * Markup: an input's field is its data-field or its name ("a[]": one item of list a, "a.b": key b of
+ * object a); a fieldset[data-type="int"] holds whole numbers; data-repeat="x" with a number n puts x
+ * n times into the list; a checked option's data-also adds fields; the form's data-fixed too.
+ */
+(() => {
+  "use strict";
+
+  const json = (el, key) => JSON.parse(el.dataset[key] || "{}");
+  const key = (el) => (el.dataset.field || el.name).replace(/\[\]$/, "");
+  const whole = (el) => Boolean(el.closest('fieldset[data-type="int"]'));
+
+  function collect(form) {
+    const move = { type: form.dataset.move, ...json(form, "fixed") };
+    (form.dataset.lists || "").split(",").filter(Boolean).forEach((name) => { move[name] = []; });
+    for (const el of form.elements) {
+      if (!el.name || el.matches(":disabled") || ((el.type === "radio" || el.type === "checkbox") && !el.checked)) continue;
+      const name = key(el);
+      const number = whole(el);
+      if (el.dataset.repeat !== undefined) {
+        const item = number ? Number(el.dataset.repeat) : el.dataset.repeat;
+        for (let i = Number.parseInt(el.value, 10) || 0; i > 0; i -= 1) (move[name] = move[name] || []).push(item);
+        continue;
+      }
+      if (el.value === "") continue; // an optional pick left at "none", a number left empty
+      const value = number || el.type === "number" ? Number.parseInt(el.value, 10) : el.value;
+      const [outer, inner] = name.split(".");
+      if (inner) (move[outer] = move[outer] || {})[inner] = value;
+      else if (el.name.endsWith("[]")) (move[name] = move[name] || []).push(value);
+      else move[name] = value;
+      Object.assign(move, json(el, "also")); // e.g. the shop the steps reach
+    }
+    return move;
+  }
+
+  function fill(form, move) {
+    for (const el of form.elements) {
+      if (!el.name || !(key(el) in move)) continue;
+      const value = move[key(el)];
+      if (el.dataset.repeat !== undefined) {
+        const times = (Array.isArray(value) ? value : []).filter((item) => String(item) === el.dataset.repeat).length;
+        if (el.type === "checkbox") el.checked = times > 0;
+        else el.value = String(times);
+      } else if (el.type === "radio" || el.type === "checkbox") {
+        el.checked = [].concat(value).some((v) => String(v) === el.value);
+      } else {
+        el.value = String(value);
+      }
+    }
+    apply(form);
+  }
+
+  // the field's value, or a tag of the option picked there (on the option or on its row), is one of values
+  function matches(form, move, name, values) {
+    const picked = [...form.querySelectorAll("input:checked:enabled")].find((input) => (input.dataset.field || input.name) === name);
+    const tags = picked?.closest("[data-tags]")?.dataset.tags.split(" ") || [];
+    return values.some((v) => String(v) === String(move[name]) || tags.includes(String(v)));
+  }
+
+  function holds(el, move, form) {
+    return Object.entries(json(el, "when")).every(([name, values]) => matches(form, move, name, values))
+      && !Object.entries(json(el, "unless")).some(([name, values]) => matches(form, move, name, values))
+      && Object.entries(json(el, "needs")).every(([name, least]) => (move[name] || []).length >= least);
+  }
+
+  function apply(form) {
+    form.querySelectorAll("fieldset[data-required] input[type=radio]").forEach((radio) => { radio.required = true; });
+    // an id for each count, so a live update keeps what was typed in each (live.js keys fields by id)
+    form.querySelectorAll("input[data-repeat]:not([id])").forEach((input) => { input.id = `${form.id}-${key(input)}-${input.dataset.repeat}`; });
+    // fields and options in page order depend on those above them: repeat until nothing changes
+    for (let pass = 0, changed = true; changed && pass < 4; pass += 1) {
+      const move = collect(form);
+      changed = false;
+      form.querySelectorAll("[data-when], [data-unless], [data-needs]").forEach((el) => {
+        const on = holds(el, move, form);
+        const option = el.tagName === "LABEL" ? el.querySelector("input") : null;
+        if (el.classList.contains("off") === !on) return;
+        changed = true;
+        el.classList.toggle("off", !on); // an option's label: hidden by CSS (the filter uses hidden)
+        if (!option) el.hidden = !on;
+        (option ? [option] : el.tagName === "FIELDSET" ? [el] : el.querySelectorAll("input")).forEach((input) => { input.disabled = !on; });
+        if (option && !on) {
+          if (option.type === "number") option.value = "0";
+          else option.checked = false;
+        }
+      });
+    }
+    const move = collect(form);
+    const caps = {};
+    form.querySelectorAll("input[data-caps]:checked").forEach((input) => {
+      Object.entries(json(input, "caps")).forEach(([name, most]) => { caps[name] = Math.min(most, caps[name] ?? most); });
+    });
+    form.querySelectorAll("fieldset[data-min]:enabled").forEach((field) => {
+      const inputs = field.querySelectorAll("input:not([data-filter]):enabled");
+      const name = field.dataset.counts || inputs[0]?.name.replace(/\[\]$/, "");
+      const count = (move[name] || []).length;
+      const most = Math.min(field.dataset.max ?? Infinity, caps[name] ?? Infinity);
+      const problem = count > most ? (most ? `Pick at most ${most} here.` : "Pick none here.")
+        : count < field.dataset.min ? `Pick at least ${field.dataset.min} here.` : "";
+      inputs.forEach((input, i) => input.setCustomValidity(i ? "" : problem));
+      let out = field.querySelector(".c-count");
+      if (!out && problem) {
+        out = Object.assign(document.createElement("p"), { className: "c-count" });
+        out.setAttribute("aria-live", "polite");
+        field.append(out);
+      }
+      if (out) Object.assign(out, { hidden: !problem, textContent: problem });
+    });
+  }
+
+  // Enter in a filter picks the single match (and never sends the form)
+  function pickSingleMatch(input) {
+    const shown = [...input.closest("fieldset").querySelectorAll(".pick:not(.off)")].filter((label) => !label.hidden);
+    const box = shown.length === 1 && shown[0].querySelector("input");
+    if (box && box.type !== "number" && !box.checked) box.click();
+  }
+
+  const refresh = (event) => { if (event.target.form?.hasAttribute("data-choice")) apply(event.target.form); };
+  document.addEventListener("input", refresh);
+  document.addEventListener("change", refresh);
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || !event.target.matches("form[data-choice] input[data-filter]")) return;
+    event.preventDefault();
+    pickSingleMatch(event.target);
+  });
+  // every choice form in root, or root itself: live.js calls it after a live update or an advice fill
+  window.SpellbookChoices = {
+    apply: (root) => (root.matches("form[data-choice]") ? [root] : root.querySelectorAll("form[data-choice]")).forEach(apply),
+    collect,
+    fill,
+  };
+  document.querySelectorAll("[data-live]").forEach(window.SpellbookChoices.apply);
+})();
