@@ -174,6 +174,8 @@ def _prepare_database(db: str | None) -> tuple[str, int]:
     store = app.extensions["store"]
     games = store.game_count()
     store.close()
+    for problem in app.extensions["unavailable_games"].values():
+        click.echo(f"Warning: {problem}", err=True)
     return str(app.config["DATABASE"]), games
 
 
@@ -206,9 +208,14 @@ def init_db(db: str | None) -> None:
               help="Print a terminal QR code of the address for phones to scan.")
 @click.option("--access-log/--no-access-log", default=False, show_default=True,
               help="Log every request to standard error.")
+@click.option("--data", "data_folder", type=click.Path(file_okay=False, exists=True), default=None,
+              help="Game data folder to serve (default: the project's data/, or $SPELLBOOK_DATA); a game whose "
+                   "data is broken is left out and the home page says why.")
 def serve(host: str, port: int, db: str | None, workers: int | None, threads: int, worker_class: str,
-          worker_connections: int, qr: bool, access_log: bool) -> None:
+          worker_connections: int, qr: bool, access_log: bool, data_folder: str | None) -> None:
     """Serve the companion with gunicorn and print the address (and QR code) for the phones."""
+    if data_folder is not None:  # read by the card-data layer in this process and in every worker
+        os.environ["SPELLBOOK_DATA"] = os.path.abspath(data_folder)
     path, games = _prepare_database(db)
     _check_port_free(host, port)
     workers = workers or default_workers()

@@ -25,7 +25,7 @@ from typing import Any, Mapping
 import sqlite_utils
 
 from companion.fast_json import dumps_compact
-from companion.rules import IllegalMove, SetupError, rules_for
+from companion.rules import IllegalMove, SetupError, rules_for, spec_for
 from companion.store_db import (BUSY_TIMEOUT_SECONDS, MIGRATIONS, WRITER_LOCK_SUFFIX, NotFound, SeatTaken,
                                 SqliteFile, Stale, StoreUnavailable, _dumps, _now, _rows, hash_token)
 
@@ -65,7 +65,7 @@ class Store(SqliteFile):
         seed = secrets.randbits(63)
         state = rules.setup(list(players), dict(options), random.Random(seed))
         names = [p["name"] for p in rules.view(state, None)["players"]]
-        state_json = dumps_compact(rules.state_to_json(state))
+        state_json = _state_json(game, rules, state)
         seats = [{"seat": i, "name": name, "token": secrets.token_urlsafe(24)} for i, name in enumerate(names)]
         created = _now()
         with self._write() as db:
@@ -174,7 +174,7 @@ class Store(SqliteFile):
             return row["game"], version, cached
         row = self._game_row(self._db(), game_id, "game, version, state")  # may be newer by now: fine
         version = int(row["version"])
-        state = rules_for(row["game"]).state_from_json(json.loads(row["state"]))
+        state = _state_from(row["game"], row["state"])
         self._remember(game_id, version, state)
         return row["game"], version, state
 
@@ -225,7 +225,7 @@ class Store(SqliteFile):
             if prepared is None:  # the state at this version was not at hand: read it now
                 rules = rules_for(row["game"])
                 state_json = self._game_row(db, game_id, "state")["state"]
-                prepared = _applied(rules, rules.state_from_json(json.loads(state_json)), seat, move)
+                prepared = _applied(rules, _state_from(row["game"], state_json), seat, move, row["game"])
             if isinstance(prepared, BaseException):
                 raise prepared
             new_state, new_json = prepared
@@ -253,9 +253,9 @@ class Store(SqliteFile):
                 self._games.clear()  # simplest bound, as for the tokens
             self._games[game_id] = game
             if state is None:
-                state = rules_for(game).state_from_json(json.loads(rows[0]["state"]))
+                state = _state_from(game, rows[0]["state"])
                 self._remember(game_id, version, state)
-        return _applied(rules_for(game), state, seat, move)
+        return _applied(rules_for(game), state, seat, move, game)
 
     def undo(self, game_id: str, seat: int, version: int, action_id: str) -> dict[str, Any]:
         """Take back the last live move (only its own seat may); appends an undo entry and replays."""
@@ -278,7 +278,7 @@ class Store(SqliteFile):
                 names = json.loads(row["players"])
                 raise IllegalMove(f"only {names[last['seat']]}, who made the last move, can take it back", None)
             rules = rules_for(row["game"])
-            state = rules.state_from_json(json.loads(row["initial_state"]))
+            state = _state_from(row["game"], row["initial_state"])
             for entry in live[:-1]:
                 state = rules.apply(state, entry["seat"], json.loads(entry["move"]))
             seq = current + 1
@@ -288,7 +288,7 @@ class Store(SqliteFile):
                        [game_id, seq, seat, _dumps({"type": "undo", "seq": last["seq"]}), last["seq"], action_id,
                         dumps_compact(answer), _now()])
             db.execute("UPDATE games SET version = ?, state = ? WHERE id = ?",
-                       [seq, dumps_compact(rules.state_to_json(state)), game_id])
+                       [seq, _state_json(row["game"], rules, state), game_id])
         self._remember(game_id, seq, state)
         return answer
 
@@ -300,7 +300,7 @@ class Store(SqliteFile):
                                     [game_id])
         rules = rules_for(row["game"])
         undone = {e["undoes"] for e in entries if e["kind"] == "undo"}
-        state = rules.state_from_json(json.loads(row["initial_state"]))
+        state = _state_from(row["game"], row["initial_state"])
         for entry in entries:
             if entry["kind"] == "move" and entry["seq"] not in undone:
                 state = rules.apply(state, entry["seat"], json.loads(entry["move"]))
@@ -320,7 +320,7 @@ class Store(SqliteFile):
                                     [game_id])
         rules = rules_for(row["game"])
         undone = {e["undoes"] for e in entries if e["kind"] == "undo"}
-        state = rules.state_from_json(json.loads(row["initial_state"]))
+        state = _state_from(row["game"], row["initial_state"])
         steps: list[tuple[int, int | None, State]] = [(0, None, state)]
         for entry in entries:
             if entry["kind"] == "move" and entry["seq"] not in undone:
@@ -374,10 +374,21 @@ def _earlier(row: Mapping[str, Any] | None, seat: int, action_id: str, kind: str
     return answer
 
 
-def _applied(rules: Any, state: State, seat: int, move: Mapping[str, Any]) -> tuple[State, str] | Exception:
+def _state_json(game: str, rules: Any, state: State) -> str:
+    """A state as the store keeps it: the rules' JSON with the game's state format version."""
+    return dumps_compact(spec_for(game).stored_state(rules.state_to_json(state)))
+
+
+def _state_from(game: str, stored: str) -> State:
+    """A stored state, upgraded from whatever format it was stored in (see ``GameSpec.upgraded_state``)."""
+    return rules_for(game).state_from_json(spec_for(game).upgraded_state(json.loads(stored)))
+
+
+def _applied(rules: Any, state: State, seat: int, move: Mapping[str, Any],
+             game: str) -> tuple[State, str] | Exception:
     """The state after ``move`` and its JSON, or the exception the rules raised (to be raised later)."""
     try:
         new_state = rules.apply(state, seat, move)
-        return new_state, dumps_compact(rules.state_to_json(new_state))
+        return new_state, _state_json(game, rules, new_state)
     except Exception as error:  # an IllegalMove, or a bug: raised in the same place as before
         return error

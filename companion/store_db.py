@@ -34,7 +34,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("create games, seats, seat tokens and the move log", """
         CREATE TABLE games (
             id TEXT PRIMARY KEY,
-            game TEXT NOT NULL,                 -- rules module id, e.g. 'fillory'
+            game TEXT NOT NULL,                 -- the game's spec id (companion.rules.SPECS)
             join_code TEXT NOT NULL UNIQUE,
             players TEXT NOT NULL,              -- JSON list of names, in seat order
             options TEXT NOT NULL,              -- JSON object given at setup

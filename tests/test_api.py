@@ -22,9 +22,15 @@ fillory = rules_for("fillory")
 ALL_CARDS = [card.id for card in content("fillory").cards]
 
 
+def as_sentence(message: str) -> str:
+    """How every error reads (the one message style): a capital first letter and a full stop at the end."""
+    message = message[:1].upper() + message[1:]
+    return message if message.endswith((".", "!", "?", "…")) else message + "."
+
+
 def error(status: int, message: str, rule: str | None = None, **extra: Any) -> dict[str, Any]:
-    """The expected error body; every error reads as a sentence, so it starts with a capital."""
-    return {"ok": False, "error": message[:1].upper() + message[1:], "rule": rule, "status": status, **extra}
+    """The expected error body; every error reads as a sentence."""
+    return {"ok": False, "error": as_sentence(message), "rule": rule, "status": status, **extra}
 
 
 def bearer(token: str) -> dict[str, str]:

@@ -12,8 +12,14 @@ TOTALS = "/api/calc/barony-sorcery"
 CAST = "/api/calc/barony-sorcery/cast"
 
 
+def as_sentence(message: str) -> str:
+    """How every error reads (the one message style): a capital first letter and a full stop at the end."""
+    message = message[:1].upper() + message[1:]
+    return message if message.endswith((".", "!", "?", "…")) else message + "."
+
+
 def error(status: int, message: str, rule: str | None = None) -> dict[str, Any]:
-    return {"ok": False, "error": message[:1].upper() + message[1:], "rule": rule, "status": status}
+    return {"ok": False, "error": as_sentence(message), "rule": rule, "status": status}
 
 
 def test_totals_add_three_per_control_token_with_a_breakdown(client: FlaskClient) -> None:

@@ -18,8 +18,14 @@ def pad(name: str, **fields: Any) -> dict[str, Any]:
     return {"name": name, **fields}
 
 
+def as_sentence(message: str) -> str:
+    """How every error reads (the one message style): a capital first letter and a full stop at the end."""
+    message = message[:1].upper() + message[1:]
+    return message if message.endswith((".", "!", "?", "…")) else message + "."
+
+
 def error(status: int, message: str, rule: str | None = None) -> dict[str, Any]:
-    return {"ok": False, "error": message[:1].upper() + message[1:], "rule": rule, "status": status}
+    return {"ok": False, "error": as_sentence(message), "rule": rule, "status": status}
 
 
 def test_the_issue_example_sums_feats_books_pupil_and_spells(client: FlaskClient) -> None:

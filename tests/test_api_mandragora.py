@@ -16,7 +16,9 @@ URL = "/api/calc/mandragora"
 
 
 def error(status: int, sentence: str, rule: str | None = None) -> dict[str, Any]:
-    return {"ok": False, "error": sentence, "rule": rule, "status": status}
+    """The expected error body; every error is a sentence, ending with a full stop."""
+    ended = sentence if sentence.endswith((".", "!", "?", "…")) else sentence + "."
+    return {"ok": False, "error": ended, "rule": rule, "status": status}
 
 
 def spells(*pairs: tuple[int, int]) -> list[dict[str, int]]:

@@ -197,8 +197,8 @@ def test_a_game_without_pages_of_its_own_gets_the_generic_table_and_seat(app: Fl
 
 
 @pytest.mark.parametrize("players, first, sentence", [
-    (["Ann", "", "", "", "", ""], "0", "Cannot start this game: this game takes 2 to 6 players, not 1."),
-    (["Ann", "Ann", "", "", "", ""], "0", "Cannot start this game: player names must be different."),
+    (["Ann", "", "", "", "", ""], "0", "Cannot start this game: This game takes 2 to 6 players, not 1."),
+    (["Ann", "Ann", "", "", "", ""], "0", "Cannot start this game: Player names must be different."),
     (["Ann", "Ben", "", "", "", ""], "3", "Player 4 goes first but has no name."),
     (["Ann", "Ben", "", "", "", ""], "first", "Pick who goes first from the list."),
 ])

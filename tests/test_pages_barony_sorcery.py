@@ -110,7 +110,7 @@ def test_new_game_drawn_at_random_takes_5_spells_and_the_locations_for_the_playe
      "With 3 players the board holds 4 tiles with a Mysterious location: you ticked 3. "
      "Or let the companion pick them."),
     ({"bs-spells": "some"}, "Pick whether the companion draws the spells or you tick the ones your table has."),
-    ({"player": ["Ann", "", "", "", ""]}, "Cannot start this game: this game takes 2 to 5 players, not 1."),
+    ({"player": ["Ann", "", "", "", ""]}, "Cannot start this game: This game takes 2 to 5 players, not 1."),
 ])
 def test_bad_choices_give_a_400_page_with_a_sentence(app: Flask, client: FlaskClient, fields: dict[str, Any],
                                                      sentence: str) -> None:

@@ -163,9 +163,9 @@ def test_a_team_game_with_a_shuffled_circle_from_the_home_page(app: Flask, clien
 
 @pytest.mark.parametrize("players, extra, sentence", [
     (["Ann", "Ben", "Cid", ""], {"teams": "1"},
-     "Cannot start this game: the team variant is for exactly 4 sorcerers, not 3."),
+     "Cannot start this game: The team variant is for exactly 4 sorcerers, not 3."),
     (FOUR, {"circle": "hexagon"}, "Pick the suggested shop circle or let the companion shuffle it."),
-    (["Ann", "", "", ""], {}, "Cannot start this game: this game takes 2 to 4 players, not 1."),
+    (["Ann", "", "", ""], {}, "Cannot start this game: This game takes 2 to 4 players, not 1."),
 ])
 def test_a_bad_mandragora_form_comes_back_with_a_sentence(client: FlaskClient, players: list[str],
                                                           extra: dict[str, str], sentence: str) -> None:

@@ -29,7 +29,7 @@ import requests
 from companion.rules import GAMES
 from companion.served import RunningServer, running_server
 from companion.store import Store
-from store_checks import replay_from_scratch
+from store_checks import replay_from_scratch, stored_state
 
 pytestmark = pytest.mark.served
 
@@ -253,7 +253,7 @@ def test_racing_phones_play_a_whole_game_with_one_true_log(server: RunningServer
 
     stored = stored_game(server.db_path, race.game_id)
     rules = race.rules
-    cached = rules.state_from_json(json.loads(stored["state"]))
+    cached = stored_state(rules, stored["state"])
     assert is_finished(rules, cached), f"the game did not end within {elapsed:.1f} s"
     assert stored["version"] == len(rows)
     assert replay_from_scratch(rules, stored["initial_state"], rows) == cached

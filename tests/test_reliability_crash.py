@@ -30,7 +30,7 @@ import requests
 from companion.rules import GAMES
 from companion.served import RunningServer, process_children, running_server
 from companion.store import Store
-from store_checks import replay_from_scratch
+from store_checks import replay_from_scratch, stored_state
 
 pytestmark = pytest.mark.served
 
@@ -194,7 +194,7 @@ def check_the_log_kept_every_acknowledged_move(phones: Phones, db_path: Path, ac
     assert set(logged) <= set(sent), "the log holds a move no phone sent"
     for action, row in logged.items():
         assert json.loads(row["move"]) == sent[action].move and row["seat"] == sent[action].seat
-    cached = phones.rules.state_from_json(json.loads(game["state"]))
+    cached = stored_state(phones.rules, game["state"])
     assert game["version"] == len(rows)
     assert replay_from_scratch(phones.rules, game["initial_state"], rows) == cached
     checker = Store(db_path)

@@ -444,4 +444,4 @@ def test_a_seat_page_is_refused_to_any_other_seat(server: RunningServer) -> None
         for path in ("/api/games/{id}", "/api/games/{id}/log"):
             wrong = played.get(path, 0, token=other.tokens[0])
             assert wrong.status_code == 401
-            assert wrong.json()["error"] == "That seat token does not belong to this game"
+            assert wrong.json()["error"] == "That seat token does not belong to this game."

@@ -85,21 +85,21 @@ def test_setup_takes_the_spells_and_locations_the_table_laid_out() -> None:
 
 @pytest.mark.parametrize("players, options, message", [
     (2, {"spells": ["Velocity", "Teleport"]},
-     "option 'spells' needs exactly 5 spells, not 2 (rule barony-sorcery.setup.spells)"),
+     "Option 'spells' needs exactly 5 spells, not 2 (rule barony-sorcery.setup.spells)"),
     (2, {"spells": ["Velocity", "velocity", "Charm", "Portal", "Petrify"]},
-     "option 'spells' names the same spell twice"),
+     "Option 'spells' names the same spell twice"),
     (2, {"spells": ["Velocity", "Fireball", "Charm", "Portal", "Petrify"]},
-     "option 'spells': there is no spell 'Fireball'"),
-    (2, {"spells": "Velocity"}, "option 'spells' must be a list of names"),
+     "Option 'spells': there is no spell 'Fireball'"),
+    (2, {"spells": "Velocity"}, "Option 'spells' must be a list of names"),
     (2, {"locations": ["Fairy Ring"]},
-     "option 'locations' needs exactly 3 locations, not 1 (rule barony-sorcery.setup.mysterious)"),
+     "Option 'locations' needs exactly 3 locations, not 1 (rule barony-sorcery.setup.mysterious)"),
     (4, {"locations": list(BOARD[:4])}, "needs exactly 5 locations, not 4"),
     (3, {"locations": ["Fairy Ring", "Atlantis", "tile-1", "tile-2"]}, "there is no location 'Atlantis'"),
-    (3, {"locations": [1, 2, 3, 4]}, "option 'locations' must be a list of names"),
-    (3, {"first_seat": 0}, "unknown option 'first_seat'; Barony: Sorcery knows: spells, locations"),
-    (3, [], "options must be an object"),
-    (1, {}, "this game takes 2 to 5 players, not 1"),
-    (6, {}, "this game takes 2 to 5 players, not 6"),
+    (3, {"locations": [1, 2, 3, 4]}, "Option 'locations' must be a list of names"),
+    (3, {"first_seat": 0}, "Unknown option 'first_seat'; Barony: Sorcery knows: spells, locations"),
+    (3, [], "Options must be an object"),
+    (1, {}, "This game takes 2 to 5 players, not 1"),
+    (6, {}, "This game takes 2 to 5 players, not 6"),
 ])
 def test_setup_refuses_what_the_table_cannot_have(players: int, options: Any, message: str) -> None:
     with pytest.raises(SetupError, match=re.escape(message)):
@@ -147,12 +147,12 @@ def test_the_reward_is_capped_by_what_the_supply_holds(supply: int, reward: int)
 
 
 @pytest.mark.parametrize("move, message", [
-    ({"type": "explore", "location": "Atlantis"}, "there is no Mysterious location 'Atlantis' on this board"),
+    ({"type": "explore", "location": "Atlantis"}, "There is no Mysterious location 'Atlantis' on this board"),
     ({"type": "explore", "location": "Forgotten Shrine"},
      "(it has Standing Stones, Whispering Well, Ruined Tower and Fairy Ring)"),
-    ({"type": "explore", "location": 3}, "field 'location' must be str, got int"),
-    ({"type": "explore"}, "the 'explore' move needs a 'location' field"),
-    ({"type": "teleport"}, "unknown move type 'teleport'"),
+    ({"type": "explore", "location": 3}, "Field 'location' must be str, got int"),
+    ({"type": "explore"}, "The 'explore' move needs a 'location' field"),
+    ({"type": "teleport"}, "Unknown move type 'teleport'"),
 ])
 def test_malformed_explorations_are_refused_without_a_rule(move: dict[str, Any], message: str) -> None:
     error = refused(position(), 0, move)
@@ -220,11 +220,11 @@ def test_check_cast_without_magic_or_spells_in_play_checks_only_the_combination(
 
 
 @pytest.mark.parametrize("spells, message", [
-    (["Fireball"], "there is no spell called 'Fireball' in Barony: Sorcery (the spells: Velocity, Teleport, Tornado,"),
-    ([], "name at least one spell to cast"),
-    ([7], "a spell must be given by its name, got 7"),
-    ("Velocity", "field 'spells' must be list, got str"),
-    (None, "the 'cast' move needs a 'spells' field"),
+    (["Fireball"], "There is no spell called 'Fireball' in Barony: Sorcery (the spells: Velocity, Teleport, Tornado,"),
+    ([], "Name at least one spell to cast"),
+    ([7], "A spell must be given by its name, got 7"),
+    ("Velocity", "Field 'spells' must be list, got str"),
+    (None, "The 'cast' move needs a 'spells' field"),
 ])
 def test_malformed_casts_are_refused_without_a_rule(spells: Any, message: str) -> None:
     error = refused(position(magic=[3, 0, 0]), 0, {"type": "cast", "spells": spells})
@@ -263,8 +263,8 @@ def test_base_points_wait_for_the_end_of_the_base_game() -> None:
 
 
 @pytest.mark.parametrize("points, message", [
-    (-1, "field 'points' must be from 0 to 999, got -1"), (1000, "field 'points' must be from 0 to 999, got 1000"),
-    ("40", "field 'points' must be int, got str"), (True, "field 'points' must be a whole number"),
+    (-1, "Field 'points' must be from 0 to 999, got -1."), (1000, "Field 'points' must be from 0 to 999, got 1000."),
+    ("40", "Field 'points' must be int, got str."), (True, "Field 'points' must be a whole number."),
 ])
 def test_base_points_must_be_a_plausible_whole_number(points: Any, message: str) -> None:
     error = refused(position(phase="scoring"), 0, {"type": "base_points", "points": points})

@@ -82,7 +82,7 @@ ILLEGAL: list[tuple[str, FilloryState, int, Any, str | None, str]] = [
     ("out of turn draw", table(hands=HAND, step="draw"), 1, {"type": "draw", "card": "Brakebills"},
      "fillory.turn.not-your-turn", "It is Ann's turn"),
     ("out of turn play", table(hands=HAND), 2, {"type": "play", "card": "Pete"},
-     "fillory.turn.not-your-turn", "only the active player"),
+     "fillory.turn.not-your-turn", "It is Ann's turn, not Cy's."),
     ("play before drawing", table(hands=HAND, step="draw"), 0, {"type": "play", "card": "Quentin"},
      "fillory.turn.phase-order", "Draw your card first"),
     ("second draw", table(hands=HAND), 0, {"type": "draw", "card": "Mentors"},
@@ -240,14 +240,14 @@ ILLEGAL[[c[0] for c in ILLEGAL].index("deal: a fourth starting card")] = (
 
 MALFORMED: list[tuple[str, str, Any, str]] = [
     ("not an object", "action", ["draw"], "must be a JSON object"),
-    ("unknown type", "action", {"type": "cast"}, "unknown move type 'cast'"),
+    ("unknown type", "action", {"type": "cast"}, "Unknown move type 'cast'; Magicians of Fillory knows: draw, play"),
     ("missing card", "action", {"type": "play"}, "needs a 'card' field"),
-    ("card is a number", "action", {"type": "play", "card": 7}, "field 'card' must be str"),
+    ("card is a number", "action", {"type": "play", "card": 7}, "Field 'card' must be str"),
     ("unknown card", "action", {"type": "play", "card": "Hermione"}, "no card called 'Hermione'"),
     ("unknown trait", "trick", {"type": "trick", "card": "Eliza", "trait": "Luck"}, "no trait called 'Luck'"),
-    ("discard is not a list", "end", {"type": "end_turn", "discard": "Quentin"}, "field 'discard' must be list"),
+    ("discard is not a list", "end", {"type": "end_turn", "discard": "Quentin"}, "Field 'discard' must be list"),
     ("discard lists a card twice", "end", {"type": "end_turn", "discard": ["Eliza", "eliza"]}, "same card twice"),
-    ("discard names nothing", "end", {"type": "end_turn", "discard": [3]}, "field 'discard' must name a card"),
+    ("discard names nothing", "end", {"type": "end_turn", "discard": [3]}, "Field 'discard' must name a card"),
 ]
 
 
@@ -292,7 +292,7 @@ def test_a_refusal_carries_its_move_and_seat() -> None:
     move = {"type": "play", "card": "Penny"}
     error = refused(table(hands=HAND), 0, move)
     assert (error.rule, error.seat, error.move) == ("fillory.card.location", 0, move)
-    assert str(error) == "Penny is not in your hand; it is in the neutral zone [fillory.card.location]"
+    assert str(error) == "Penny is not in your hand; it is in the neutral zone. [fillory.card.location]"
 
 
 @pytest.mark.parametrize("ref,card", [
@@ -356,11 +356,11 @@ def test_setup_puts_the_thirteen_cards_in_the_neutral_zone() -> None:
     (["Ann"], {}, "2 to 6 players"),
     (["A", "B", "C", "D", "E", "F", "G"], {}, "2 to 6 players"),
     (["Ann", "ann"], {}, "must be different"),
-    (["Ann", "Ben"], {"first_seat": 2}, "first_seat must be a seat number from 0 to 1"),
+    (["Ann", "Ben"], {"first_seat": 2}, "Option 'first_seat' must be a seat number from 0 to 1"),
     (["Ann", "Ben"], {"first_seat": "1"}, "got '1'"),
-    (["Ann", "Ben"], {"first_seat": True}, "first_seat must be"),
-    (["Ann", "Ben"], {"variant": "fast"}, "unknown option 'variant'"),
-    (["Ann", "Ben"], ["first_seat"], "options must be an object"),
+    (["Ann", "Ben"], {"first_seat": True}, "Option 'first_seat' must be"),
+    (["Ann", "Ben"], {"variant": "fast"}, "Unknown option 'variant'"),
+    (["Ann", "Ben"], ["first_seat"], "Options must be an object"),
 ])
 def test_setup_errors(players: list[str], options: Any, fragment: str) -> None:
     with pytest.raises(SetupError, match=re.escape(fragment)):

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.rules import IllegalMove, fillory
-from companion.rules.fillory.score import seat_trait_points
+from companion.rules.fillory.scoring import seat_trait_points
 from companion.rules.fillory.state import CARDS, GAME, Board, FilloryState, card_id, lookup_card, trait_of
 
 NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Fay")

@@ -85,11 +85,11 @@ def test_setup_options() -> None:
 @pytest.mark.parametrize("options, message", [
     ({"teams": True}, "exactly 4 sorcerers"),
     ({"teams": "yes"}, "true or false"),
-    ({"first_seat": 3}, "first_seat must be"),
+    ({"first_seat": 3}, "Option 'first_seat' must be"),
     ({"circle": ["herb-garden"]}, "each of the 10 shops"),
     ({"circle": ["apothecary", *[s for s in GAME.circle_order if s != "apothecary"]]}, "start with the start tile"),
-    ({"circle": ["nowhere"] * 10}, "circle"),
-    ({"shops": 3}, "unknown option"),
+    ({"circle": ["nowhere"] * 10}, "Circle: "),
+    ({"shops": 3}, "Unknown option"),
 ])
 def test_bad_setup_options_are_refused(options: dict[str, Any], message: str) -> None:
     with pytest.raises(SetupError, match=message):

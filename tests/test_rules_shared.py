@@ -182,3 +182,31 @@ def test_every_game_declares_the_shared_interface(game: str) -> None:
     assert game in HIDDEN_REARRANGERS, f"add {game} to HIDDEN_REARRANGERS"
     assert 1 <= module.MIN_PLAYERS <= module.MAX_PLAYERS
     assert module.MOVE_TYPES and all(isinstance(text, str) and text for text in module.MOVE_TYPES.values())
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_game_is_declared_once_by_its_spec(game: str) -> None:
+    """The spec (what shared code reads) agrees with the rules and the content: declared, not sniffed."""
+    from cardgen.catalog import content
+    from companion.rules import SPECS
+
+    spec, module = SPECS[game], GAMES[game]
+    assert spec.id == module.GAME_ID == game and spec.rules_module == module.__name__
+    found = content(game)
+    assert (spec.title, spec.min_players, spec.max_players) == (found.title, found.min_players, found.max_players)
+    assert (module.TITLE, module.MIN_PLAYERS, module.MAX_PLAYERS) == (spec.title, spec.min_players, spec.max_players)
+    assert module.MOVE_TYPES == spec.move_types and module.OPTIONS == dict(spec.options)
+    for name in ("setup", "apply", "view", "score", "outcome"):  # a submodule never shadows the front
+        assert callable(getattr(module, name)), f"{game}.{name} is not the front's function"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_base_refuses_a_field_the_move_does_not_declare(game: str) -> None:
+    module = GAMES[game]
+    state = module.setup([f"Player {i + 1}" for i in range(module.MIN_PLAYERS)], {}, random.Random(0))
+    kind = next(iter(module.MOVE_TYPES))
+    with pytest.raises(IllegalMove) as refused:
+        module.apply(state, 0, {"type": kind, "colour_of_the_sky": "blue"})
+    assert refused.value.message.startswith(f"The '{kind}' move has no field 'colour_of_the_sky'; it takes ")
+    assert refused.value.rule is None and refused.value.seat == 0
+    assert refused.value.move == {"type": kind, "colour_of_the_sky": "blue"}

@@ -77,9 +77,9 @@ def test_info_lists_players_claims_and_version(store: Store, game: dict[str, Any
 
 
 @pytest.mark.parametrize("players, options, message", [
-    (["Ann"], {}, "this game takes 2 to 6 players, not 1"),
-    (["Ann", "ann"], {}, "player names must be different"),
-    (["Ann", " "], {}, "every player needs a name"),
+    (["Ann"], {}, "This game takes 2 to 6 players, not 1"),
+    (["Ann", "ann"], {}, "Player names must be different"),
+    (["Ann", " "], {}, "Every player needs a name"),
 ])
 def test_bad_players_raise_setup_error(store: Store, players: list[str], options: dict[str, Any], message: str) -> None:
     with pytest.raises(SetupError, match=re.escape(message)):
@@ -88,7 +88,7 @@ def test_bad_players_raise_setup_error(store: Store, players: list[str], options
 
 
 def test_unknown_game_is_a_setup_error(store: Store) -> None:
-    with pytest.raises(SetupError, match="unknown game 'chess'"):
+    with pytest.raises(SetupError, match="Unknown game 'chess'"):
         store.create_game("chess", ["Ann", "Ben"], {})
 
 
@@ -149,7 +149,7 @@ def test_a_retried_action_id_gets_the_first_answer_and_applies_once(store: Store
 
 def test_an_action_id_cannot_be_reused_by_another_seat(store: Store, game: dict[str, Any]) -> None:
     draw(store, game["id"], 0, "shared")
-    with pytest.raises(IllegalMove, match="action id 'shared' was already used for a different request"):
+    with pytest.raises(IllegalMove, match="Action id 'shared' was already used for a different request"):
         draw(store, game["id"], 1, "shared")
 
 
@@ -223,14 +223,14 @@ def test_undo_walks_back_one_live_move_at_a_time(store: Store, game: dict[str, A
     store.undo(game["id"], 0, 2, "u1")
     store.undo(game["id"], 0, 3, "u2")
     assert hand(store, game["id"], 0) == []
-    with pytest.raises(IllegalMove, match="there is no move left to take back"):
+    with pytest.raises(IllegalMove, match="There is no move left to take back."):
         store.undo(game["id"], 0, 4, "u3")
     assert store.version(game["id"]) == 4
 
 
 def test_only_the_seat_that_moved_may_undo(store: Store, game: dict[str, Any]) -> None:
     draw(store, game["id"], 0, "a1")
-    with pytest.raises(IllegalMove, match="only Ann, who made the last move, can take it back"):
+    with pytest.raises(IllegalMove, match="Only Ann, who made the last move, can take it back."):
         store.undo(game["id"], 1, 1, "u1")
     with pytest.raises(Stale):
         store.undo(game["id"], 0, 0, "u1")

@@ -1,21 +1,82 @@
-"""One pure rules module per game, looked up by game id."""
+"""The games' rules, found by discovery: every game declares a :class:`GameSpec` (see :mod:`.spec`).
+
+``SPECS`` maps each game id to its spec; ``GAMES`` maps it to the game's public front (its rules module,
+imported on first use); ``rules_for(game)`` and ``spec_for(game)`` look one up, refusing an unknown game.
+Nothing here names a game: a new game is a new package ``companion/rules/<game>/`` (or an entry point, or
+an extra module given to :func:`add_games`).
+"""
 
 from __future__ import annotations
 
+from functools import lru_cache
+from pathlib import Path
 from types import ModuleType
+from typing import Iterable, Iterator, Mapping
 
-from . import barony_sorcery, fillory, jsmn, mandragora
 from .base import IllegalMove, Outcome, SetupError
+from .spec import GameSpec, MoveSpec, discover
 
-GAMES: dict[str, ModuleType] = {fillory.GAME_ID: fillory, mandragora.GAME_ID: mandragora,
-                                 barony_sorcery.GAME_ID: barony_sorcery, jsmn.GAME_ID: jsmn}
+SPECS: dict[str, GameSpec] = discover()
+
+
+class _Fronts(Mapping[str, ModuleType]):
+    """Game id -> the game's rules module, imported on first use (listing games imports no rules)."""
+
+    def __getitem__(self, game: str) -> ModuleType:
+        return SPECS[game].rules()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SPECS)
+
+    def __len__(self) -> int:
+        return len(SPECS)
+
+    def __contains__(self, game: object) -> bool:
+        return game in SPECS
+
+
+GAMES: Mapping[str, ModuleType] = _Fronts()
+
+
+def add_games(modules: Iterable[str]) -> list[GameSpec]:
+    """Discover the specs of extra modules (a game outside this tree) and add them; returns them."""
+    added = discover(modules)
+    for game, spec in added.items():
+        if SPECS.get(game, spec) is not spec:
+            raise ValueError(f"two games have the id '{game}'")
+        SPECS[game] = spec
+    return [added[g] for g in added]
+
+
+@lru_cache(maxsize=None)
+def _data_problem(game: str, data_dir: str) -> str | None:
+    from cardgen.catalog import DataError  # the card-data layer, imported only when data is checked
+
+    spec = SPECS[game]
+    try:
+        spec.content(Path(data_dir))
+    except DataError as error:
+        return f"{spec.title} is unavailable: its data in {data_dir} is broken. {error}"
+    return None
+
+
+def unavailable_games(data_dir: str | Path) -> dict[str, str]:
+    """Per game whose content does not load from ``data_dir``: why (the loader names file, record and field).
+    A broken game is left out; the others are served. Checked once per game and folder in a process."""
+    problems = {game: _data_problem(game, str(data_dir)) for game in SPECS}
+    return {game: problem for game, problem in problems.items() if problem is not None}
+
+
+def spec_for(game: str) -> GameSpec:
+    try:
+        return SPECS[game]
+    except (KeyError, TypeError):
+        raise SetupError(f"unknown game '{game}' (known: {', '.join(SPECS)})") from None
 
 
 def rules_for(game: str) -> ModuleType:
-    try:
-        return GAMES[game]
-    except KeyError:
-        raise SetupError(f"unknown game '{game}' (known: {', '.join(GAMES)})") from None
+    return spec_for(game).rules()
 
 
-__all__ = ["GAMES", "IllegalMove", "Outcome", "SetupError", "rules_for"]
+__all__ = ["GAMES", "SPECS", "GameSpec", "IllegalMove", "MoveSpec", "Outcome", "SetupError", "add_games",
+           "discover", "rules_for", "spec_for", "unavailable_games"]

@@ -1,11 +1,12 @@
-"""What every game's rules module shares: the move error, turn/seat/game-over checks, JSON helpers.
+"""What every game's rules share: the move error, the one message style, the shared checks, JSON helpers.
 
-A rules module (one per game, e.g. ``companion.rules.fillory``) is a plain Python module with:
+A game is a package ``companion/rules/<game>/`` whose ``__init__.py`` declares ``SPEC`` (a
+:class:`~companion.rules.spec.GameSpec`) and whose public front offers:
 
-- ``GAME_ID``, ``TITLE``, ``MIN_PLAYERS``, ``MAX_PLAYERS``
-- ``MOVE_TYPES: dict[str, str]`` — every move type with a one-line description (docs are tested)
+- ``GAME_ID``, ``TITLE``, ``MIN_PLAYERS``, ``MAX_PLAYERS``, ``MOVE_TYPES`` and ``OPTIONS`` (from the spec)
 - ``setup(players, options, rng) -> State`` — randomness only from the injected ``random.Random``
-- ``apply(state, seat, move) -> State`` — pure; raises :class:`IllegalMove` naming the rule
+- ``apply(state, seat, move) -> State`` — pure; :func:`referee` does the shared checks (move type, fields,
+  seat, game over, turn) first; raises :class:`IllegalMove` naming the rule, with its seat and move
 - ``view(state, seat | None) -> dict`` — the only way state leaves the server; ``None`` is the
   public (table) view; every other seat's secrets are stripped
 - ``score(state) -> list[dict]`` — per seat ``{"seat", "name", "total", "breakdown": [{"cause", "points"}]}``
@@ -14,6 +15,7 @@ A rules module (one per game, e.g. ``companion.rules.fillory``) is a plain Pytho
 - ``redact_move(move, actor, viewer) -> dict`` — a logged move as ``viewer`` may see it
 - ``describe_move(move, actor, names) -> str`` — one human line for the move log (public wording)
 - ``state_to_json(state) -> dict`` / ``state_from_json(data) -> State`` — exact round trip
+- ``random_legal_move(state, seat, rng)`` — a legal move or None, for playouts and benchmarks
 
 State is a frozen dataclass. Rules modules import no Flask and no SQLite.
 """
@@ -21,14 +23,32 @@ State is a frozen dataclass. Rules modules import no Flask and no SQLite.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Collection, Mapping, Protocol, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Protocol, Sequence, TypeVar
+
+if TYPE_CHECKING:
+    from .spec import GameSpec
+
+
+def sentence(message: str) -> str:
+    """The one message style: a sentence — capital first letter, a full stop (or ! ?) at the end."""
+    text = message.strip()
+    if not text:
+        return text
+    first = text.split(" ", 1)[0]
+    if "_" not in first:  # an identifier such as first_seat keeps its spelling
+        text = text[:1].upper() + text[1:]
+    return text + ("" if text.endswith((".", "!", "?", "…")) else ".")
 
 
 class IllegalMove(Exception):
-    """A move the rules forbid. ``rule`` is a stable rule ID (or None for a malformed move)."""
+    """A move the rules forbid. ``rule`` is a stable rule ID (or None for a malformed move).
+
+    The message is always a sentence (:func:`sentence`); ``seat`` and ``move`` are the context, set by
+    the base (:func:`referee`) for every game's refusals."""
 
     def __init__(self, message: str, rule: str | None = None, *, move: Mapping[str, Any] | None = None,
                  seat: int | None = None):
+        message = sentence(message)
         super().__init__(message)
         self.message = message
         self.rule = rule
@@ -40,7 +60,10 @@ class IllegalMove(Exception):
 
 
 class SetupError(ValueError):
-    """Bad players or options for a new game (the web layer answers 400/422 with the message)."""
+    """Bad players or options for a new game (the web layer answers 400/422 with the message, a sentence)."""
+
+    def __init__(self, message: str):
+        super().__init__(sentence(message))
 
 
 @dataclass(frozen=True)
@@ -92,7 +115,7 @@ def first_seat_option(options: Mapping[str, Any], seats: int) -> int:
     """The ``first_seat`` option (default 0): a seat number of this game."""
     first = options.get("first_seat", 0)
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < seats:
-        raise SetupError(f"first_seat must be a seat number from 0 to {seats - 1}, got {first!r}")
+        raise SetupError(f"option 'first_seat' must be a seat number from 0 to {seats - 1}, got {first!r}")
     return first
 
 
@@ -162,3 +185,62 @@ def field(move: Mapping[str, Any], name: str, kind: type | tuple[type, ...] = st
         names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
         raise IllegalMove(f"field '{name}' must be {names}, got {type(value).__name__}", None)
     return value
+
+
+def referee(spec: "GameSpec", apply: Callable[[StateT, int, Mapping[str, Any]], StateT], *,
+            over: Callable[[StateT], str | None], turn: Callable[[StateT], int | None],
+            rule_when_over: Callable[[StateT], str | None] | None = None) -> Callable[[StateT, int, Mapping[str, Any]], StateT]:
+    """A game's ``apply`` with the checks every game shares done first, in one order and one wording:
+
+    1. the move is an object whose ``type`` is one of the spec's move types;
+    2. it carries no field its move type does not declare (the field is named);
+    3. the seat is a seat of this game (rule ``spec.seat_rule``);
+    4. the game is not over, unless the move type may be made after the end (rule ``spec.over_rule``, or
+       ``rule_when_over(state)``); ``over(state)`` is None while the game goes on, else why it ended;
+    5. it is the seat's turn, unless the move type is not bound to the turn or ``turn(state)`` is None (no
+       single seat's turn now; rule ``spec.turn_rule``).
+
+    Then the game's own ``apply`` runs; every IllegalMove that leaves carries the seat and the move.
+    """
+    by_type = {m.type: m for m in spec.moves}
+    known = ", ".join(by_type)
+
+    def checked(state: StateT, seat: int, move: Mapping[str, Any]) -> StateT:
+        if not isinstance(move, Mapping):
+            raise IllegalMove("A move must be a JSON object with a 'type'", None, seat=_seat_or_none(seat))
+        try:
+            kind = move.get("type")
+            if not isinstance(kind, str) or kind not in by_type:
+                shown = repr(kind) if not isinstance(kind, str) else repr(kind[:40])
+                raise IllegalMove(f"Unknown move type {shown}; {spec.title} knows: {known}", None)
+            declared = by_type[kind]
+            unknown = sorted(str(name)[:40] for name in move if name != "type" and name not in declared.fields)
+            if unknown:
+                takes = f"it takes {', '.join(repr(f) for f in declared.fields)}" if declared.fields else \
+                    "it takes no other field"
+                raise IllegalMove(f"The '{kind}' move has no field {', '.join(map(repr, unknown))}; {takes}", None)
+            players = getattr(state, "players")
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(players):
+                raise IllegalMove(f"There is no seat {seat!r} in this game", spec.seat_rule)
+            ended = over(state)
+            if ended is not None and not declared.after_the_end:
+                rule = rule_when_over(state) if rule_when_over is not None else spec.over_rule
+                raise IllegalMove(f"The game is over: {ended}, so no more moves are taken", rule)
+            if not declared.any_seat:
+                active = turn(state)
+                if active is not None and seat != active:
+                    raise IllegalMove(f"It is {players[active]}'s turn, not {players[seat]}'s", spec.turn_rule)
+            return apply(state, seat, move)
+        except IllegalMove as error:
+            if error.seat is None:
+                error.seat = _seat_or_none(seat)
+            if error.move is None:
+                error.move = dict(move)
+            raise
+
+    checked.__doc__ = apply.__doc__
+    return checked
+
+
+def _seat_or_none(seat: Any) -> int | None:
+    return seat if isinstance(seat, int) and not isinstance(seat, bool) else None

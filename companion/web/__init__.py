@@ -2,7 +2,12 @@
 
 Configuration, lowest to highest priority: defaults below, ``instance/config.py``, environment
 variables prefixed ``COMPANION_`` (e.g. ``COMPANION_DATABASE``), then ``test_config`` when given
-(tests pass a temporary database; the instance config file is then not read).
+(tests pass a temporary database; the instance config file is then not read). ``EXTRA_GAMES``: module
+names of games outside this tree, each declaring a ``SPEC`` (see :mod:`companion.rules.spec`).
+``DATA_DIR``: the game data folder checked at start (default: ``cardgen.catalog.data_dir()``, i.e.
+``$SPELLBOOK_DATA`` or the project's ``data/``); a game whose data is broken is not served and the home
+page and API say why, naming file, record and field. The content itself is read from
+``cardgen.catalog.data_dir()``, so ``companion serve --data DIR`` sets ``SPELLBOOK_DATA`` for the workers.
 """
 
 from __future__ import annotations
@@ -94,6 +99,19 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
+
+    if app.config.get("EXTRA_GAMES"):  # module names of games outside this tree (each declares a SPEC)
+        from companion.rules import add_games
+
+        extra = app.config["EXTRA_GAMES"]
+        add_games([extra] if isinstance(extra, str) else list(extra))
+
+    from cardgen.catalog import data_dir
+    from companion.rules import unavailable_games
+
+    app.config["DATA_DIR"] = str(app.config.get("DATA_DIR") or data_dir())
+    #: game id -> why it is not served (its data is broken); every other game is
+    app.extensions["unavailable_games"] = unavailable_games(app.config["DATA_DIR"])
 
     app.session_interface = NoSessionOnApi()
     Compress(app)

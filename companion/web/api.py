@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from cardgen.catalog import GAMES
 from companion import search as search_index
 from companion.rules import IllegalMove, SetupError, rules_for
+from companion.rules.base import sentence
 from companion.store import NotFound, SeatTaken, Stale, Store
 
 from . import live_updates
@@ -32,6 +33,7 @@ _WHOLE_NUMBER = re.compile(r"^[0-9]{1,9}$")
 
 class ApiError(Exception):
     def __init__(self, status: int, message: str, rule: str | None = None, **extra: Any) -> None:
+        message = sentence(message)
         super().__init__(message)
         self.status, self.message, self.rule, self.extra = status, message, rule, extra
 
@@ -163,6 +165,9 @@ def _whole_number_arg(name: str, default: int, *, minimum: int = 0, maximum: int
 @bp.post("/games")
 def create_game() -> tuple[Response, int, dict[str, str]]:
     body = parse_body(NewGameRequest)
+    unavailable = current_app.extensions["unavailable_games"].get(body.game)
+    if unavailable is not None:
+        raise ApiError(503, unavailable)
     created = _store().create_game(body.game, body.players, body.options)
     payload = {"id": created["id"], "game": created["game"], "join_code": created["join_code"],
                "version": created["version"], "seats": created["seats"]}

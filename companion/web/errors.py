@@ -16,6 +16,7 @@ from jinja2 import TemplateNotFound
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
+from companion.rules.base import sentence  # the one message style (rules errors are built in it)
 from companion.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -31,11 +32,6 @@ STOCK_SENTENCES: dict[int, str] = {
     415: "the request body has an unsupported content type",
     500: "something went wrong on our side; the error has been logged",
 }
-
-
-def sentence(message: str) -> str:
-    """Every error reads as a sentence: capital first letter, whoever raised it."""
-    return message[:1].upper() + message[1:]
 
 
 def error_body(status: int, message: str, rule: str | None = None) -> dict[str, Any]:
@@ -101,6 +97,13 @@ def register_error_handlers(app: Flask) -> None:
         response = error_response(503, f"nothing was saved: {error}")
         response.headers["Retry-After"] = "10"
         return response
+
+    from cardgen.catalog import DataError
+
+    @app.errorhandler(DataError)
+    def broken_game_data(error: DataError) -> Response:
+        log.error("game data is broken: %s", error)
+        return error_response(503, f"This game's data is broken, so it is not served. {error}")
 
     @app.errorhandler(Exception)
     def unexpected_error(error: Exception) -> Response:

@@ -22,7 +22,7 @@ class RequestBody(BaseModel):
 
 
 class NewGameRequest(RequestBody):
-    game: str = Field(min_length=1, max_length=40, description="rules module id, e.g. 'fillory'")
+    game: str = Field(min_length=1, max_length=40, description="a game's id (its spec's id, as in data/<id>/)")
     players: list[str] = Field(min_length=1, max_length=12, description="player names in seat order")
     options: dict[str, Any] = Field(default_factory=dict, description="game options, e.g. {\"first_seat\": 1}")
 
@@ -82,7 +82,7 @@ REQUEST_MODELS: tuple[type[RequestBody], ...] = (NewGameRequest, MoveRequest, Un
 
 _ERROR = {"type": "object", "required": ["ok", "error", "rule", "status"], "properties": {
     "ok": {"const": False}, "error": {"type": "string", "description": "a sentence for the player"},
-    "rule": {"type": ["string", "null"], "description": "the rule that forbids it, e.g. fillory.score.once"},
+    "rule": {"type": ["string", "null"], "description": "the rule that forbids it: <game>.<area>.<rule>"},
     "status": {"type": "integer"}, "version": {"type": "integer", "description": "409 only: the current version"},
 }}
 _CARD_IDS = {"type": "array", "items": {"type": "string"}}

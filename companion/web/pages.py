@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import lru_cache
-from typing import Any
+from typing import Any, Container
 
 import qrcode
 import qrcode.constants
@@ -134,9 +134,10 @@ class NewGameForm:
         return "new-game" if self.game == "fillory" else f"new-{self.game}"
 
 
-def playable_games() -> list[str]:
-    """Games with rules and phone forms, in registry order: the ones the home page can start."""
-    return [game for game in RULES if pages_for(game).playable]
+def playable_games(unavailable: Container[str] = ()) -> list[str]:
+    """Games with rules and phone forms, in the specs' order, leaving out ``unavailable`` ones (broken data):
+    the ones the home page can start."""
+    return [game for game in RULES if game not in unavailable and pages_for(game).playable]
 
 
 @dataclass(frozen=True)
@@ -196,7 +197,7 @@ def your_games() -> list[HeldSeat]:
 def render_home(status: int = 200, error: str | None = None, names: list[str] | None = None,
                 first: int = 0, code: str = "", game: str | None = None, join_first: bool = False) -> Response:
     forms = []
-    for name in playable_games():
+    for name in playable_games(current_app.extensions["unavailable_games"]):
         rules = rules_for(name)
         mine = name == game
         typed = ((names or []) if mine else []) + [""] * rules.MAX_PLAYERS
@@ -206,7 +207,8 @@ def render_home(status: int = 200, error: str | None = None, names: list[str] | 
                                  open=mine))
     held = your_games()
     page = render_template("pages/home.html", forms=forms, error=error, code=code, form_values=request.form,
-                           held=held, join_first=join_first)
+                           held=held, join_first=join_first,
+                           unavailable=list(current_app.extensions["unavailable_games"].values()))
     response = make_response(page, status)
     response.headers["Cache-Control"] = "private, no-store"  # "Your games" is this phone's alone
     response.vary.add("Cookie")
@@ -221,7 +223,7 @@ def home() -> Response:
 @bp.post("/new")
 def new_game() -> Response:
     game = request.form.get("game", "fillory")
-    if game not in playable_games():
+    if game not in playable_games(current_app.extensions["unavailable_games"]):
         return render_home(400, f"There is no game '{game}' to start here. Pick one from the list.")
     rules = rules_for(game)
     game_pages = pages_for(game)
@@ -244,7 +246,7 @@ def new_game() -> Response:
     except NewGameFormError as exc:
         return render_home(400, str(exc), typed, first_position, game=game)
     except SetupError as exc:
-        return render_home(400, f"Cannot start this game: {exc}.", typed, first_position, game=game)
+        return render_home(400, f"Cannot start this game: {exc}", typed, first_position, game=game)
     token = store().claim_seat(created["id"], 0)  # this phone is Player 1: the seat shows as taken
     response = redirect(url_for("pages.seat", game_id=created["id"], seat=0, created=1), 303)
     return remember_seat(response, created["id"], 0, token)
@@ -437,15 +439,9 @@ def game_rules(game: str) -> Response:
                                          games=GAMES, titles={g: content(g).title for g in GAMES}, query=""))
 
 
-def sentence(text: str) -> str:
-    """Store messages are lower-case clauses; pages show them as sentences."""
-    text = text.strip()
-    return (text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")) if text else text
-
-
 @bp.errorhandler(NotFound)
 def not_found(exc: NotFound) -> Response:
-    return error_response(404, sentence(exc.message))
+    return error_response(404, exc.message)
 
 
 @bp.errorhandler(PermissionError)

@@ -166,7 +166,7 @@ def rematch(game_id: str) -> Response:
     try:
         created = store().create_game(data["game"], [p["name"] for p in data["players"]], data["options"])
     except SetupError as exc:
-        return error_response(400, f"Cannot start the rematch: {exc}.")
+        return error_response(400, f"Cannot start the rematch: {exc}")
     if not held:
         return redirect(url_for("pages.table", game_id=created["id"]), 303)
     response = redirect(url_for("pages.seat", game_id=created["id"], seat=held[0], created=1), 303)

@@ -13,14 +13,10 @@ from typing import Any, Callable, Mapping
 
 from .cast import check_cast, listing, tokens
 from .state import (MAX_BASE_POINTS, MAX_CONTROLS, BaronyState, LOCATION_BY_ID, find_location)
-from ..base import IllegalMove, applying, check_seat, field, move_type
+from . import SPEC
+from ..base import IllegalMove, field, referee
 
-MOVE_TYPES: dict[str, str] = {
-    "explore": "One of your knights reached a Mysterious location: place your Control token and take its Magic tokens.",
-    "cast": "Cast one spell, or combine spells of one category, paying their Magic tokens back to the supply.",
-    "end_game": "The base game has ended: stop exploring and casting, and enter everyone's base-game points.",
-    "base_points": "Enter (or correct) your base-game points once the base game has ended.",
-}
+MOVE_TYPES: dict[str, str] = SPEC.move_types
 
 EXPLORE_ONCE = "barony-sorcery.explore.once"
 EXPLORE_FULL = "barony-sorcery.explore.full"
@@ -30,18 +26,13 @@ COMPANION_END = "barony-sorcery.companion.end"
 COMPANION_OVER = "barony-sorcery.companion.over"
 
 
-def apply(state: BaronyState, seat: int, move: Mapping[str, Any]) -> BaronyState:
-    """The state after ``seat`` makes ``move``; raises IllegalMove (with ``seat`` and ``move`` set)."""
-    return applying(_apply, state, seat, move)
+def _ended(state: BaronyState) -> str | None:
+    """Why the game is over (None while it goes on)."""
+    return "every player's base-game points are in and the winner is known" if state.phase == "over" else None
 
 
 def _apply(state: BaronyState, seat: int, move: Mapping[str, Any]) -> BaronyState:
-    if state.phase == "over":
-        raise IllegalMove("The game is over: every player's base-game points are in and the winner is known, "
-                          "so no more moves are taken.", COMPANION_OVER)
-    check_seat(state, seat, None)
-    kind = move_type(move, MOVE_TYPES)
-    return HANDLERS[kind](state, seat, move)
+    return HANDLERS[move["type"]](state, seat, move)
 
 
 def _in_play(state: BaronyState, what: str) -> None:
@@ -115,6 +106,10 @@ def base_points(state: BaronyState, seat: int, move: Mapping[str, Any]) -> Baron
 HANDLERS: dict[str, Callable[[BaronyState, int, Mapping[str, Any]], BaronyState]] = {
     "explore": explore, "cast": cast, "end_game": end_game, "base_points": base_points,
 }
+
+#: The state after ``seat`` makes ``move``; raises IllegalMove (rule, seat and move set). The base checks the
+#: move type, its fields, the seat and the end first; Barony's turns are not refereed (any seat reports).
+apply = referee(SPEC, _apply, over=_ended, turn=lambda state: None)
 
 
 def cast_cost_text(refs: Any) -> str:

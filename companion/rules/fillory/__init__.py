@@ -8,99 +8,48 @@ It follows the interface in :mod:`companion.rules.base`; the work is split over 
 - :mod:`.state` — the frozen state, the working copy for a move, the JSON round trip
 - :mod:`.moves` — ``apply``: turn steps, draw, play, summon/banish, score, end of turn
 - :mod:`.tricks` — the card trick phase (one effect per trait with a trick)
-- :mod:`.score` — what the traits in a control zone score
+- :mod:`.scoring` — what the traits in a control zone score
 - :mod:`.play` — advice, random legal moves for playouts and benchmarks
 - :mod:`.text` — the move log: redaction per viewer and one public line per move
+
+The package declares the game (``SPEC``, a :class:`~companion.rules.spec.GameSpec`); the rest of
+this front (from :mod:`.game`) loads on first use, so listing the games loads no game's content.
 """
 
 from __future__ import annotations
 
-import random
-from typing import Any, Mapping, Sequence
+from ..spec import GameSpec, MoveSpec, lazy_front
 
-from ..base import Outcome, check_options, check_players, check_viewer, first_seat_option
-from .moves import MOVE_TYPES, apply
-from .play import acting_seats, advice, random_legal_move, stalled
-from .score import trait_points
-from .state import CARDS, GAME, GAME_ID, FilloryState, state_from_json, state_to_json
-from .text import describe_move, redact_move
+MOVES: tuple[MoveSpec, ...] = (
+    MoveSpec("draw", "Report the card you drew from the deck into your hand (starting hand, or your draw phase).",
+             ("card",)),
+    MoveSpec("play", "Put a card from your hand into your control zone; its special ability then waits.",
+             ("card",)),
+    MoveSpec("summon", "Resolve the waiting ability: take a matching card into your hand or control zone.",
+             ("card", "to")),
+    MoveSpec("banish", "Resolve the waiting ability: send a matching card from the neutral zone or an opponent's zone to the discard.",
+             ("card",)),
+    MoveSpec("decline", "Give up the waiting special ability (for example when nothing can be targeted).",
+             ()),
+    MoveSpec("trick", "Discard a card from your hand and use the card trick of one of its traits.",
+             ("card", "trait", "target", "targets", "target_seat", "to", "take", "draw", "place", "to_hand", "to_zone")),
+    MoveSpec("score", "Score one trait: the square of the number of your control-zone cards that have it.",
+             ("trait",)),
+    MoveSpec("end_turn", "Discard down to the hand limit and pass the turn to the next player.",
+             ("discard",)),
+)
 
-TITLE: str = GAME.title
-MIN_PLAYERS: int = GAME.min_players
-MAX_PLAYERS: int = GAME.max_players
-OPTIONS: dict[str, str] = {"first_seat": "Seat number (from 0) of the most magical player, who takes the first turn."}
+OPTIONS: dict[str, str] = {
+    "first_seat": "Seat number (from 0) of the most magical player, who takes the first turn.",
+}
 
-State = FilloryState
-
-
-def setup(players: Sequence[str], options: Mapping[str, Any] | None = None,
-          rng: random.Random | None = None) -> FilloryState:
-    """A new game: the 13 setup cards in the neutral zone, the rest in the deck, hands still to be drawn.
-
-    Needs no randomness (players shuffle the real deck and report their draws); ``rng`` is accepted
-    for the shared interface.
-    """
-    names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
-    options = check_options(options, OPTIONS, TITLE, "{\"first_seat\": 0}")
-    first = first_seat_option(options, len(names))
-    neutral = set(GAME.setup_neutral)
-    return FilloryState(
-        players=names, first_seat=first, phase="deal",
-        locations=tuple("neutral" if card.id in neutral else "deck" for card in CARDS),
-        ledger=tuple(() for _ in names),
-    )
+SPEC = GameSpec(
+    id="fillory", title="Magicians of Fillory", min_players=2, max_players=6, moves=MOVES, options=OPTIONS,
+    rules_module=__name__,
+    pages_module="companion.web.games.fillory",
+    calculator_module="companion.web.calc.fillory", print_kit="fillory",
+    order=1, hidden_information=True, over_rule="fillory.game.over", turn_rule="fillory.turn.not-your-turn", seat_rule=None,
+)
 
 
-def view(state: FilloryState, seat: int | None = None) -> dict[str, Any]:
-    """The state as ``seat`` may see it (``None``: the public table view); only your own hand is listed."""
-    check_viewer(state, seat)
-    pending = None
-    if state.pending is not None:
-        pending = {"card": state.pending, "options": [
-            {"action": opt.action, "kind": opt.kind, "target": opt.target, "label": opt.label(GAME)}
-            for opt in GAME.card(state.pending).ability]}
-    places = state.by_place()
-    players = []
-    for s, player in enumerate(state.players):
-        hand = places.get(f"hand:{s}", [])
-        players.append({
-            "seat": s, "name": player, "vp": state.vp(s), "scored": state.scored(s),
-            "zone": places.get(f"zone:{s}", []), "hand_count": len(hand),
-            "hand": list(hand) if s == seat else None,
-        })
-    return {
-        "game": GAME_ID, "phase": state.phase,
-        "turn": {"seat": state.turn_seat, "step": state.step, "number": state.turn_number,
-                 "extra_action": state.extra_action},
-        "pending": pending, "players": players,
-        "neutral": places.get("neutral", []), "discard": places.get("discard", []),
-        "deck_count": len(places.get("deck", [])),
-        "you": seat, "over": state.phase == "over", "winner": state.winner,
-    }
-
-
-def score(state: FilloryState) -> list[dict[str, Any]]:
-    """Every seat's total with its breakdown, one entry per cause in the order the points came."""
-    return [{"seat": s, "name": player, "total": state.vp(s),
-             "breakdown": [{"cause": entry.cause(), "points": entry.points} for entry in state.ledger[s]]}
-            for s, player in enumerate(state.players)]
-
-
-NOT_OVER = Outcome(over=False)  # frozen, so one instance serves every unfinished game
-
-
-def outcome(state: FilloryState) -> Outcome:
-    """Over once a seat reaches the victory points; that seat alone wins (no ties: play stops at once)."""
-    if state.phase != "over" or state.winner is None:
-        return NOT_OVER
-    seat = state.winner
-    return Outcome(over=True, winner=seat, winners=(seat,),
-                   reason=f"{state.players[seat]} reached {state.vp(seat)} VP first "
-                          f"(the goal is {GAME.victory_points})")
-
-
-__all__ = [
-    "GAME_ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "MOVE_TYPES", "OPTIONS", "State", "FilloryState",
-    "setup", "apply", "view", "score", "outcome", "advice", "redact_move", "describe_move",
-    "state_to_json", "state_from_json", "trait_points", "random_legal_move", "acting_seats", "stalled",
-]
+lazy_front(__name__)  # the rest of the front (from .game) loads on first use

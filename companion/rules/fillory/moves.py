@@ -11,20 +11,12 @@ from typing import Any, Callable, Mapping
 
 from cardgen.catalog.fillory import AbilityOption
 
-from ..base import IllegalMove, applying, check_seat, field, move_type
+from . import SPEC
+from ..base import IllegalMove, field, referee
 from .state import GAME, STEPS, Board, FilloryState, LedgerEntry, card_id, name, not_at, trait_of
 from .tricks import apply_trick
 
-MOVE_TYPES: dict[str, str] = {
-    "draw": "Report the card you drew from the deck into your hand (starting hand, or your draw phase).",
-    "play": "Put a card from your hand into your control zone; its special ability then waits.",
-    "summon": "Resolve the waiting ability: take a matching card into your hand or control zone.",
-    "banish": "Resolve the waiting ability: send a matching card from the neutral zone or an opponent's zone to the discard.",
-    "decline": "Give up the waiting special ability (for example when nothing can be targeted).",
-    "trick": "Discard a card from your hand and use the card trick of one of its traits.",
-    "score": "Score one trait: the square of the number of your control-zone cards that have it.",
-    "end_turn": "Discard down to the hand limit and pass the turn to the next player.",
-}
+MOVE_TYPES: dict[str, str] = SPEC.move_types
 
 #: The steps in which each move type may be made (score and end_turn may also skip a spent action).
 ALLOWED_STEPS: dict[str, tuple[str, ...]] = {
@@ -42,21 +34,21 @@ PHASE_ORDER = "fillory.turn.phase-order"
 LOCATION = "fillory.card.location"
 
 
-def apply(state: FilloryState, seat: int, move: Mapping[str, Any]) -> FilloryState:
-    """The state after ``seat`` makes ``move``; raises IllegalMove and leaves ``state`` untouched.
+def _ended(state: FilloryState) -> str | None:
+    """Why the game is over (None while it goes on)."""
+    if state.phase != "over":
+        return None
+    winner = state.players[state.winner] if state.winner is not None else "someone"
+    return f"{winner} reached {GAME.victory_points} victory points"
 
-    The error carries its context: ``error.rule``, ``error.seat`` and ``error.move``.
-    """
-    return applying(_apply, state, seat, move)
+
+def _turn(state: FilloryState) -> int | None:
+    """The active seat; None while the starting hands are dealt (every seat draws its own)."""
+    return state.turn_seat if state.phase == "play" else None
 
 
 def _apply(state: FilloryState, seat: int, move: Mapping[str, Any]) -> FilloryState:
-    if state.phase == "over":
-        winner = state.players[state.winner] if state.winner is not None else "someone"
-        raise IllegalMove(f"The game is over: {winner} reached {GAME.victory_points} victory points, "
-                          "so no more moves are taken.", "fillory.game.over")
-    check_seat(state, seat, None)
-    kind = move_type(move, MOVE_TYPES)
+    kind = move["type"]
     board = Board(state)
     if state.phase == "deal":
         if kind != "draw":
@@ -64,10 +56,6 @@ def _apply(state: FilloryState, seat: int, move: Mapping[str, Any]) -> FillorySt
                               "the first turn starts after that.", "fillory.setup.deal")
         deal_draw(board, seat, move)
         return board.freeze()
-    if seat != state.turn_seat:
-        active = state.players[state.turn_seat] if state.turn_seat is not None else "nobody"
-        raise IllegalMove(f"It is {active}'s turn, not yours: only the active player moves.",
-                          "fillory.turn.not-your-turn")
     check_step(board, seat, kind)
     HANDLERS[kind](board, seat, move)
     return board.freeze()
@@ -269,3 +257,7 @@ HANDLERS: dict[str, Callable[[Board, int, Mapping[str, Any]], None]] = {
     "draw": turn_draw, "play": play, "summon": summon, "banish": banish, "decline": decline,
     "trick": trick, "score": score, "end_turn": end_turn,
 }
+
+#: The state after ``seat`` makes ``move``; raises IllegalMove (rule, seat and move set) and leaves ``state``
+#: untouched. The base checks the move type, its fields, the seat, the end and the turn first.
+apply = referee(SPEC, _apply, over=_ended, turn=_turn)

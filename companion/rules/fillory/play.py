@@ -11,7 +11,7 @@ from typing import Any
 
 from cardgen.catalog.fillory import AbilityOption
 
-from .score import seat_trait_points
+from .scoring import seat_trait_points
 from .state import CARDS, CARDS_WITH, GAME, Board, FilloryState, card_id, trait_of
 
 TRICK_CHANCE = 0.4      # how often a random player uses a card trick when one is possible

@@ -7,30 +7,15 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..base import IllegalMove, check_seat, field, move_type
+from . import SPEC
+from ..base import IllegalMove, field, referee
 from .magic import MAGIC_MOVES, draw_spell, free_feat, gain_prestige, on_turn, start_magic, take_book
 from .spells import cast_spell
 from .state import (ACTION_IDS, BOOKS, CONNEXION_DISCS, CONNEXION_TYPES, ELEMENTS, GAME, INTRODUCTIONS,
                     INVITATIONS, LIMITS, MAGICIANS, MARSEILLES, NAMED, STUDY, TRACKS, JsmnState, Turn,
-                    refuse, replace)
+                    refuse, replace, rule)
 
-MOVE_TYPES: dict[str, str] = {
-    "starting_feats": "Report the three feats of magic you were dealt at setup (ids; kept private).",
-    "new_year": "The year's preparation: the card of Marseilles revealed and, after 1806, the book revealed.",
-    "choose_action": "Choose an uncovered action (kings-roads, acquire-book, a study action or unique).",
-    "still_waters": "Still the waters: every action disc returns to the basin; no action this turn.",
-    "move": "Move your magician to a location (one of at most two moves a turn).",
-    "engage": "Fulfil an invitation or introduction where your magician stands.",
-    "connexion": "Choose the connexion just gained: a free connexion type or one of the two named connexions.",
-    "magic": "Discard an invitation or introduction to place a token of its element on one of your feats.",
-    "use_book": "Use one of your books of magic: discard a card and place the tokens the book gives.",
-    "street_magic": "Street Magician: discard two cards of one element to place a token of any allowed element.",
-    "place_token": "Place a token a spell or Vinculus gave you, without a discard.",
-    "advisor": "Advisor: discard an invitation or introduction and draw one of the same kind (once a turn).",
-    "cast_spell": "Cast a spell from your hand for its effect.",
-    "discard_spell": "Discard a spell from your hand for 1 prestige.",
-    "end_turn": "End your turn: confront the fairy in raven years, draw invitations, discard down to five, tidy.",
-}
+MOVE_TYPES: dict[str, str] = SPEC.move_types
 
 
 def _location(ref: Any, rule_id: str) -> str:
@@ -298,12 +283,26 @@ def _named_effect(state: JsmnState, seat: int, effect: str, move: Mapping[str, A
     return draw_spell(state, seat)
 
 
-def apply(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
-    """The state after ``seat`` plays ``move``; IllegalMove (with a rule id) if the rules forbid it."""
-    kind = move_type(move, MOVE_TYPES)
-    check_seat(state, seat, "jsmn.players")
-    if state.phase == "over":
-        raise refuse("the game is over", "jsmn.end.reign" if state.defeated_by is None else "jsmn.fairy.defeat")
+def _ended(state: JsmnState) -> str | None:
+    """Why the game is over (None while it goes on)."""
+    if state.phase != "over":
+        return None
+    if state.defeated_by is not None:
+        return f"{state.players[state.defeated_by]} defeated the fairy"
+    return "the reign of 1817 has ended"
+
+
+def _over_rule(state: JsmnState) -> str:
+    return rule("jsmn.end.reign" if state.defeated_by is None else "jsmn.fairy.defeat")
+
+
+def _turn(state: JsmnState) -> int | None:
+    """The seat whose turn is being played; None in the preparation of a year and before the first."""
+    return state.turn.seat if state.phase == "turn" and state.turn is not None else None
+
+
+def _apply(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
+    kind = move["type"]
     if kind == "starting_feats":
         return _starting_feats(state, seat, move)
     if kind == "new_year":
@@ -328,5 +327,10 @@ def apply(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
         return cast_spell(state, seat, move)
     return MAGIC_MOVES[kind](state, seat, move)
 
+
+
+#: The state after ``seat`` plays ``move``; IllegalMove (rule, seat and move set) if the rules forbid it. The
+#: base checks the move type, its fields, the seat, the end and the turn first.
+apply = referee(SPEC, _apply, over=_ended, turn=_turn, rule_when_over=_over_rule)
 
 __all__ = ["MOVE_TYPES", "apply"]

@@ -7,42 +7,41 @@ from typing import Any, Mapping
 
 from cardgen.catalog.mandragora import WHITE
 
-from ..base import IllegalMove, check_seat, field, move_type
+from . import SPEC
+from ..base import IllegalMove, field, referee
 from .cast import cast
 from .state import (BLACK_BOOK, COLOUR_COPIES, GAME, HAND_COLOUR_IDS, INGREDIENT_COLOURS, INGREDIENT_COPIES,
                     ITEMS, MANDRAKE, MANDRAKES, SHOP_COUNT, Board, MandragoraState, scroll_id, seat_field,
                     shop_index, shop_label)
 from .turns import end_turn, give_scrolls, start_countdown_if_deck_empty
 
-MOVE_TYPES: dict[str, str] = {
-    "seek": "Send the Assistant 1 to 3 shops clockwise (more with Swiftness) and take every card there; "
-            "'steps', optional 'scrolls' (cursed scrolls among them, by id or curses) and 'shop' (a check).",
-    "cast": "Cast a spell: 'book' (a spellbook card or 'mandrake'), 'ingredients' (colours or 'mandrake'), "
-            "'power', 'spell', and the spell's effect fields.",
-    "decline_extra_turn": "Give up the extra turn a Replication spell gave you.",
-    "drop_out": "During the last three rounds, drop out and take no more turns.",
-    "pass_curse_marker": "On a tie for the most curses, the marker's holder gives it to a tied seat: 'to'.",
-    "team_help": "Team game, after you receive cursed scrolls: 'kind' give, receive, exchange or none.",
-    "note_hand": "Any time: a private note of your hand for advice, 'cards' (card ids, colour words, 'mandrake'), "
-                 "at most your hand count.",
-    "reveal_hand": "After the last round: 'colours' left in your hand (colour ids, 'white' for mandrakes).",
-}
+MOVE_TYPES: dict[str, str] = SPEC.move_types
 TURN_MOVES = ("seek", "cast", "decline_extra_turn", "drop_out")
 TEAM_KINDS = ("give", "receive", "exchange", "none")
 #: Card ids a hand note may name (items that can be in a hand: no scrolls).
 NOTE_CARDS: dict[str, str] = {c.id: c.kind for c in ITEMS if c.kind != "cursed_scroll"}
 
 
-def apply(state: MandragoraState, seat: int, move: Mapping[str, Any]) -> MandragoraState:
-    """The state after ``seat`` makes ``move``; IllegalMove (with a rule id) if the rules forbid it."""
-    seat = check_seat(state, seat, "mandragora.turn.order")
-    kind = move_type(move, MOVE_TYPES)
+def _ended(state: MandragoraState) -> str | None:
+    """Why the game is over (None while it goes on)."""
+    if state.phase != "over":
+        return None
+    from .game import outcome  # the front's outcome: scores every hand, only needed for this refusal
+
+    return outcome(state).reason or "every hand is revealed and scored"
+
+
+def _turn(state: MandragoraState) -> int | None:
+    """The seat whose turn it is; None in the reckoning and while a choice waits (others make those)."""
+    return None if state.phase == "reckoning" or state.pending else state.turn_seat
+
+
+def _apply(state: MandragoraState, seat: int, move: Mapping[str, Any]) -> MandragoraState:
+    kind = move["type"]
     board = Board(state)
     if kind == "note_hand":
         _note_hand(board, seat, move)
         return board.freeze()
-    if state.phase == "over":
-        raise IllegalMove("the game is over", "mandragora.end.game-over")
     if state.phase == "reckoning":
         if kind != "reveal_hand":
             raise IllegalMove("the game has ended: every sorcerer now reveals the colours left in hand",
@@ -61,10 +60,6 @@ def apply(state: MandragoraState, seat: int, move: Mapping[str, Any]) -> Mandrag
     if kind == "team_help":
         raise IllegalMove("you may help your partner only right after you receive cursed scrolls in the team game",
                           "mandragora.team.exchange")
-    if seat != state.turn_seat:
-        turn = state.turn_seat
-        raise IllegalMove(f"it is {state.players[turn] if turn is not None else 'nobody'}'s turn, not "
-                          f"{state.players[seat]}'s", "mandragora.turn.order")
     if kind == "decline_extra_turn":
         if not state.extra_turn:
             raise IllegalMove("you have no extra turn from Replication to give up", "mandragora.effect.replication")
@@ -79,6 +74,11 @@ def apply(state: MandragoraState, seat: int, move: Mapping[str, Any]) -> Mandrag
     end_turn(board)
     return board.freeze()
 
+
+
+#: The state after ``seat`` makes ``move``; IllegalMove (rule, seat and move set) if the rules forbid it. The
+#: base checks the move type, its fields, the seat, the end (a hand note is still taken) and the turn first.
+apply = referee(SPEC, _apply, over=_ended, turn=_turn)
 
 def _seek(board: Board, seat: int, move: Mapping[str, Any]) -> None:
     """Move the Assistant, take the cards there, restock the shops passed (mandragora.seek.*)."""

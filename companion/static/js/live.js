@@ -278,7 +278,7 @@
     const box = document.createElement("div");
     box.className = `notice ${kind}`;
     const p = document.createElement("p");
-    p.textContent = /[.!?…]$/.test(text) ? text : `${text}.`;
+    p.textContent = text; // every answer is a sentence already (one message style, from the server)
     if (rule) {
       box.dataset.rule = rule;
       p.append(" Rule: ");
@@ -375,7 +375,7 @@
     } else if (response.status === 401 || response.status === 403) {
       say("error", `${data.error || "This phone is not allowed to move for this seat."} Join again with the game's code.`);
     } else {
-      const reason = data.error || `the server answered ${response.status}`;
+      const reason = data.error || `The server answered ${response.status}.`;
       say("error", `Not recorded: ${reason}`, data.rule || null);
     }
   }

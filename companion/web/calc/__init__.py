@@ -6,17 +6,36 @@ handlers, its JSON error shape and its CSRF exemption) and exposes, for the Open
 - ``REQUEST_MODELS``: the pydantic request bodies it validates with
 - ``OPENAPI_PATHS``: ``{"/api/calc/<game>": {"post": {...}}}``
 
-To add a calculator: write ``calc/<game>.py`` and list it in ``CALCULATORS`` below.
+To add a calculator: write a module (this folder's ``<game>.py`` for the games in this tree) and name it in
+the game's spec (``GameSpec.calculator_module``); the calculators of every discovered game are imported
+here, before the API blueprint is registered. Nothing here lists games.
 """
 
 from __future__ import annotations
 
+import importlib
 from types import ModuleType
 from typing import Any
 
-from . import barony_sorcery, fillory, jsmn, mandragora
+from companion.rules import SPECS
 
-CALCULATORS: tuple[ModuleType, ...] = (fillory, mandragora, barony_sorcery, jsmn)
+
+
+def _calculators() -> tuple[ModuleType, ...]:
+    """Every discovered game's calculator; a game whose data is broken has none (its routes answer 404)."""
+    from cardgen.catalog import DataError
+
+    found = []
+    for spec in SPECS.values():
+        if spec.calculator_module is not None:
+            try:
+                found.append(importlib.import_module(spec.calculator_module))
+            except DataError:
+                continue
+    return tuple(found)
+
+
+CALCULATORS: tuple[ModuleType, ...] = _calculators()
 
 
 def request_models() -> tuple[Any, ...]:

@@ -3,7 +3,7 @@
 Each player's magicianship (completed feats, books of magic, pupil, spells that grant magicianship) with
 its breakdown, whether anyone reaches the fairy's strength, and the winner with the tie-break used
 (magicianship, then prestige, then the disc on top of the stack: rules jsmn.end.total, jsmn.end.tie). The
-sums are :func:`companion.rules.jsmn.score.calculate`, the ranking the tracked game's own.
+sums are :func:`companion.rules.jsmn.scoring.calculate`, the ranking the tracked game's own.
 Shape problems answer 400; a tally no game could reach (a feat worth other than 2-5, more feats, books or
 magicianship spells than the game has, a stack that is not one disc per place) answers 422 with the rule.
 """
@@ -16,7 +16,7 @@ from typing import Any
 from flask import Response, jsonify
 from pydantic import Field
 
-from companion.rules.jsmn.score import Pad, calculate
+from companion.rules.jsmn.scoring import Pad, calculate
 from companion.rules.jsmn.state import BOOK_VALUE, GAME, PUPIL, SPELLS
 from companion.web.api import ApiError, bp, parse_body
 from companion.web.openapi import RequestBody, errors, json_body, request_body

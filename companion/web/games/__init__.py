@@ -5,14 +5,16 @@ the live-update frame around a table or seat page, the move log, invitations, ca
 and asks a :class:`GamePages` for the rest. A game without its own entry gets :data:`GENERIC`: its
 table and seats show names, scores and the log, and moves go through the JSON API.
 
-To add a game's pages: write ``games/<game>.py`` with a ``PAGES = GamePages(...)``, its templates under
-``templates/pages/<game>/``, and list it in ``_registry`` below.
+To add a game's pages: write a module with a ``PAGES = GamePages(...)`` (this folder's ``<game>.py`` for the
+games in this tree), its templates under ``templates/pages/<game>/``, and name the module in the game's
+spec (``GameSpec.pages_module``). Nothing here lists games.
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from werkzeug.datastructures import MultiDict
 
@@ -73,14 +75,30 @@ class GamePages:
 GENERIC = GamePages(game="")
 
 
-def _registry() -> dict[str, GamePages]:
-    from . import barony_sorcery, fillory, jsmn, mandragora
+class _Discovered(Mapping[str, GamePages]):
+    """Game id -> its pages, for every game whose spec names a pages module (imported on first use)."""
 
-    modules = (fillory, mandragora, barony_sorcery, jsmn)
-    return {module.PAGES.game: module.PAGES for module in modules}
+    def __getitem__(self, game: str) -> GamePages:
+        from companion.rules import SPECS
+
+        spec = SPECS.get(game)
+        if spec is None or spec.pages_module is None:
+            raise KeyError(game)
+        pages = importlib.import_module(spec.pages_module).PAGES
+        if not isinstance(pages, GamePages) or pages.game != game:
+            raise TypeError(f"{spec.pages_module}.PAGES must be a GamePages for '{game}'")
+        return pages
+
+    def __iter__(self) -> Iterator[str]:
+        from companion.rules import SPECS
+
+        return iter([game for game, spec in SPECS.items() if spec.pages_module is not None])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
-PAGES: dict[str, GamePages] = _registry()
+PAGES: Mapping[str, GamePages] = _Discovered()
 
 
 def pages_for(game: str) -> GamePages:

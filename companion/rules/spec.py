@@ -1,0 +1,216 @@
+"""A game declares itself once: a :class:`GameSpec`, found by :func:`discover` — no shared list names games.
+
+Each game package ``companion/rules/<game>/`` declares ``SPEC = GameSpec(...)`` in its ``__init__.py``,
+which imports nothing heavy (no content, no rules code): everything else of the package's public front is
+loaded on first use. So the companion can list every game, and say which one's data is broken, without
+loading any game's rules.
+
+Where specs come from, in this order (the first spec for an id wins; a second one is an error):
+
+1. every subpackage of :mod:`companion.rules` that has a ``SPEC``;
+2. the ``spellbook.games`` entry points of installed distributions (each names a module with a ``SPEC``,
+   or a ``GameSpec`` itself): a game packaged outside this tree;
+3. extra modules named by the caller, e.g. ``create_app({"EXTRA_GAMES": ["toygame"]})`` or the environment
+   variable ``COMPANION_EXTRA_GAMES`` (comma-separated module names) — the test game in ``tests/toygame``.
+
+Rules modules import no Flask and no SQLite; neither does this module.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pkgutil
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable, Iterable, Mapping
+
+ENTRY_POINT_GROUP = "spellbook.games"
+FORMAT_KEY = "format_version"
+EXTRA_GAMES_ENV = "COMPANION_EXTRA_GAMES"
+
+
+@dataclass(frozen=True)
+class MoveSpec:
+    """One move type: its ``type``, a one-line description (the docs are tested against it) and every field
+    it may carry besides ``type``. The base refuses a move with any other field, naming it."""
+
+    type: str
+    description: str
+    fields: tuple[str, ...] = ()
+    #: the move may still be made once the game is over (e.g. a private note of one's hand)
+    after_the_end: bool = False
+    #: the move is not bound to the turn: any seat may make it when the rules say so
+    any_seat: bool = False
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything shared code needs to know about one game, declared (never found out by duck typing)."""
+
+    id: str                                   # the game's id: URLs, the store's game column, data/<id>/
+    title: str                                # the game's name as players know it
+    min_players: int
+    max_players: int
+    moves: tuple[MoveSpec, ...]
+    #: the module of the public front (setup, apply, view, score, outcome, ...), usually the spec's own package
+    rules_module: str
+    #: setup options: name -> one-line description
+    options: Mapping[str, str] = field(default_factory=dict)
+    #: the module of the game's phone pages (a ``PAGES = GamePages(...)``), or None for the generic pages
+    pages_module: str | None = None
+    #: the module adding the game's quick score calculator to the API (``/api/calc/<id>``), or None
+    calculator_module: str | None = None
+    #: the print kit's id for this game (cardgen), or None when there is nothing to print
+    print_kit: str | None = None
+    #: whether some of the state is secret from some seats (then ``view`` strips it per seat)
+    hidden_information: bool = True
+    #: (data folder) -> the game's content; default: the card-data layer's loader for ``id``.
+    #: Raises :class:`cardgen.catalog.DataError` naming file, record and field when the data is broken.
+    load_content: Callable[[Path], Any] | None = None
+    #: the stored state format's version (the store keeps it beside the state as ``format_version``)
+    state_version: int = 1
+    #: per older version v: a function turning a version-v state JSON into a version-(v+1) one. Format 0 is a
+    #: state stored before formats were versioned; 0 -> 1 only adds the version, unless a game says otherwise.
+    state_upgrades: Mapping[int, Callable[[dict[str, Any]], dict[str, Any]]] = field(default_factory=dict)
+    #: the rule id a move after the end is refused with
+    over_rule: str | None = None
+    #: the rule id a move out of turn is refused with
+    turn_rule: str | None = None
+    #: the rule id a move from a seat the game does not have is refused with
+    seat_rule: str | None = None
+    #: where the game is listed among the others (home page, search): lower first, then by id
+    order: int = 100
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.min_players <= self.max_players:
+            raise ValueError(f"{self.id}: players must be 1 <= min <= max, got {self.min_players}..{self.max_players}")
+        types = [m.type for m in self.moves]
+        if not types or len(set(types)) != len(types):
+            raise ValueError(f"{self.id}: move types must be given, each once: {types}")
+
+    @property
+    def move_types(self) -> dict[str, str]:
+        """Move type -> description, in the declared order."""
+        return {m.type: m.description for m in self.moves}
+
+    def move(self, kind: str) -> MoveSpec:
+        return next(m for m in self.moves if m.type == kind)
+
+    def rules(self) -> ModuleType:
+        """The game's public front (imported, and so its content loaded, on first use)."""
+        return importlib.import_module(self.rules_module)
+
+    def stored_state(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """A state's JSON (``state_to_json``) as the store keeps it: with this spec's format version."""
+        if FORMAT_KEY in data:
+            raise ValueError(f"{self.id}: a state's JSON may not use the key '{FORMAT_KEY}'")
+        return {**data, FORMAT_KEY: self.state_version}
+
+    def upgraded_state(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """A stored state's JSON brought to this spec's format (for ``state_from_json``), whatever format
+        it was stored in; a ValueError for a format newer than this code knows."""
+        state = dict(data)
+        version = state.pop(FORMAT_KEY, 0)
+        if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+            raise ValueError(f"malformed {self.id} state: '{FORMAT_KEY}' must be a whole number, got {version!r}")
+        if version > self.state_version:
+            raise ValueError(f"this {self.title} game was stored in format {version} by a newer companion; "
+                             f"this one reads formats up to {self.state_version}")
+        while version < self.state_version:
+            upgrade = self.state_upgrades.get(version)
+            if upgrade is None and version != 0:
+                raise ValueError(f"{self.id}: no upgrade from state format {version}")
+            state = upgrade(state) if upgrade is not None else state
+            version += 1
+        return state
+
+    def content(self, data_dir: Path) -> Any:
+        """The game's content from ``data_dir`` (a DataError when broken)."""
+        if self.load_content is not None:
+            return self.load_content(Path(data_dir))
+        from cardgen.catalog import load_game  # the card-data layer; imported here so specs stay light
+
+        return load_game(self.id, Path(data_dir))
+
+
+#: The public front's functions every game may offer. A submodule of a game package with one of these names
+#: (``choices.py``) is not bound as the package's attribute, so it never shadows the front's function.
+FRONT_FUNCTIONS = frozenset({"setup", "apply", "view", "score", "outcome", "advice", "choices", "redact_move",
+                             "describe_move", "state_to_json", "state_from_json", "random_legal_move"})
+
+
+class LazyFront(ModuleType):
+    """A game package whose public front (everything but ``SPEC``) loads from its ``front`` module on first use."""
+
+    _front = "game"
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name == self._front:
+            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
+        front = importlib.import_module(f"{self.__name__}.{self._front}")
+        try:
+            return getattr(front, name)
+        except AttributeError:
+            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}") from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in FRONT_FUNCTIONS and isinstance(value, ModuleType):
+            return  # the import system binding a submodule such as choices.py: the front's function wins
+        super().__setattr__(name, value)
+
+    def __dir__(self) -> list[str]:
+        front = importlib.import_module(f"{self.__name__}.{self._front}")
+        return sorted({*super().__dir__(), *getattr(front, "__all__", ())})
+
+
+def lazy_front(module_name: str) -> None:
+    """Make the package ``module_name`` a :class:`LazyFront` (call at the end of its ``__init__.py``)."""
+    import sys
+
+    sys.modules[module_name].__class__ = LazyFront
+
+
+class DuplicateGame(ValueError):
+    """Two specs claim the same game id."""
+
+
+def _spec_of(module: ModuleType | GameSpec, where: str) -> GameSpec:
+    spec = module if isinstance(module, GameSpec) else getattr(module, "SPEC", None)
+    if not isinstance(spec, GameSpec):
+        raise TypeError(f"{where} declares no SPEC = GameSpec(...)")
+    return spec
+
+
+def _add(found: dict[str, GameSpec], spec: GameSpec, where: str) -> None:
+    other = found.get(spec.id)
+    if other is not None and other is not spec:
+        raise DuplicateGame(f"two games have the id '{spec.id}' ({other.rules_module} and {where})")
+    found[spec.id] = spec
+
+
+def extra_modules_from_env() -> tuple[str, ...]:
+    return tuple(name.strip() for name in os.environ.get(EXTRA_GAMES_ENV, "").split(",") if name.strip())
+
+
+def discover(extra: Iterable[str] = ()) -> dict[str, GameSpec]:
+    """Every game spec: this package's subpackages, installed entry points, then ``extra`` module names."""
+    from companion import rules as package
+
+    found: dict[str, GameSpec] = {}
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+        if info.ispkg:
+            module = importlib.import_module(f"{package.__name__}.{info.name}")
+            if isinstance(getattr(module, "SPEC", None), GameSpec):
+                _add(found, _spec_of(module, module.__name__), module.__name__)
+    for point in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
+        _add(found, _spec_of(point.load(), point.value), point.value)
+    for name in (*extra_modules_from_env(), *extra):
+        _add(found, _spec_of(importlib.import_module(name), name), name)
+    return dict(sorted(found.items(), key=lambda item: (item[1].order, item[0])))
+
+
+__all__ = ["DuplicateGame", "ENTRY_POINT_GROUP", "EXTRA_GAMES_ENV", "FORMAT_KEY", "FRONT_FUNCTIONS", "GameSpec",
+           "LazyFront", "MoveSpec", "discover", "lazy_front"]
