@@ -207,6 +207,14 @@ def search(q: str, game: str | None = None, limit: int = 20) -> list[dict[str, A
     return [_result(r) for r in rows]
 
 
+def offline_entries() -> list[dict[str, Any]]:
+    """Every entry of the index as the offline look-up searches it (companion/static/js/offline-search.js)."""
+    with _lock:
+        cursor = _get_index().execute("SELECT kind, ref, game, title, body, keywords, url FROM entries ORDER BY rowid")
+        keys = [d[0] for d in cursor.description]
+        return [dict(zip(keys, row)) for row in cursor.fetchall()]
+
+
 def _match(db: sqlite_utils.Database, expression: str, game: str | None, limit: int) -> list[dict[str, Any]]:
     sql = ("SELECT e.kind, e.ref, e.game, e.title, e.body, e.url,"
            " snippet(entries_fts, 1, ?, ?, '…', 24) AS snippet"

@@ -1,0 +1,8 @@
+/* Installs the service worker where the browser allows one (https, or http://localhost): rules search and
+   visited card pages then work without network. On a plain http:// LAN address nothing happens. */
+(() => {
+  "use strict";
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => { /* the pages work without it */ });
+  }
+})();

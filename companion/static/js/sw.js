@@ -1,0 +1,84 @@
+/* Spellbook Table's service worker (served as /sw.js, after the two lines the server puts first:
+   VERSION, a hash of everything below and of the files it keeps, and PRECACHE, the files kept at install).
+
+   Kept, for use without network: the static files, the rule lists, card pages once visited, and the
+   offline look-up (/offline/rules searching /offline/index.json). Never kept: game, seat, join and API
+   answers (a seat page holds its seat's hand and token), and searches (the offline look-up answers them). */
+"use strict";
+const CACHE = "spellbook-" + VERSION;
+const KEEP = [/^\/c\/[^/]+\/[^/]+$/, /^\/rules(\/[^/]+)?$/, /^\/static\//, /^\/icons\//, /^\/offline\//,
+  /^\/manifest\.webmanifest$/];
+const FIRST_FROM_CACHE = /^\/(static|icons)\//;
+
+function keepable(url) {
+  return url.origin === self.location.origin && KEEP.some((pattern) => pattern.test(url.pathname));
+}
+
+function storable(url) {  // a search's answer is not stored: the offline look-up answers any search
+  return keepable(url) && !(url.pathname === "/rules" && url.search);
+}
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const key of await caches.keys()) {
+      if (key !== CACHE) await caches.delete(key);
+    }
+    await self.clients.claim();
+    // the page that installed this worker was loaded before it ran: keep it too, if it is one to keep
+    const cache = await caches.open(CACHE);
+    for (const client of await self.clients.matchAll({ type: "window" })) {
+      const url = new URL(client.url);
+      if (storable(url)) {
+        try { await cache.add(url.pathname + url.search); } catch (error) { /* offline again: next time */ }
+      }
+    }
+  })());
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (!keepable(url)) return;  // games, seats, joining, the API: the network only, as without a worker
+  event.respondWith(FIRST_FROM_CACHE.test(url.pathname) ? fromCache(request, url) : fromNetwork(request, url));
+});
+
+async function fromCache(request, url) {
+  const cache = await caches.open(CACHE);
+  const kept = await cache.match(request);
+  if (kept) return kept;
+  const answer = await fetch(request);
+  if (answer.ok && storable(url)) await cache.put(request, answer.clone());
+  return answer;
+}
+
+async function fromNetwork(request, url) {
+  const cache = await caches.open(CACHE);
+  try {
+    const answer = await fetch(request);
+    if (answer.ok && answer.type === "basic" && storable(url)) await cache.put(request, answer.clone());
+    return answer;
+  } catch (offline) {
+    const kept = await cache.match(request);
+    if (kept) return kept;
+    if (url.pathname === "/rules") {  // a search with no network: the offline look-up runs it
+      const lookup = await cache.match("/offline/rules");
+      if (lookup) return lookup;
+    }
+    if (request.mode === "navigate") return notKept();
+    throw offline;
+  }
+}
+
+function notKept() {
+  const page = '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Offline · Spellbook Table</title>' +
+    '<link rel="stylesheet" href="/static/css/app.css"></head><body><main id="main"><section class="panel">' +
+    "<h1>No network</h1><p>This page was not opened on this phone before, so there is no copy of it here.</p>" +
+    '<p><a class="button" href="/offline/rules">Search the rules and cards offline</a></p></section></main></body></html>';
+  return new Response(page, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+}

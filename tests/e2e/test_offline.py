@@ -1,0 +1,88 @@
+"""The installable web app at 390×844: a manifest with locally drawn icons, and a service worker under
+which the rules search and the card pages already visited work with the network gone."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+from .conftest import Api, login_seat, screenshot
+
+KEPT = "url => caches.keys().then(keys => Promise.all(keys.map(k => caches.open(k).then(c => c.match(url)))))" \
+       ".then(found => found.some(Boolean))"
+KEPT_URLS = ("() => caches.keys().then(keys => Promise.all(keys.map(k => caches.open(k).then(c => c.keys()))))"
+             ".then(lists => lists.flat().map(r => new URL(r.url).pathname))")
+
+
+def worker_ready(page: Page) -> None:
+    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+
+def test_rules_search_and_visited_card_pages_work_offline(new_phone: Callable[[], BrowserContext], api: Api,
+                                                          server: str) -> None:
+    phone = new_phone()
+    page = phone.new_page()
+    page.goto("/c/fillory/quentin")  # a card's QR code opened: the first visit installs the worker
+    manifest = page.locator('link[rel="manifest"]').get_attribute("href")
+    assert manifest == "/manifest.webmanifest"
+    worker_ready(page)
+    page.wait_for_function(KEPT, arg="/c/fillory/quentin")  # kept although fetched before the worker ran
+    page.goto("/rules/fillory")
+    page.wait_for_function(KEPT, arg="/rules/fillory")
+
+    # a game and a seat page are never kept (the seat page holds a hand and a token)
+    game = api.new_game(["Ann", "Ben"])
+    login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
+    page.goto(f"/g/{game['id']}/seat/0")
+    page.goto(f"/g/{game['id']}")
+    kept = page.evaluate(KEPT_URLS)
+    assert "/c/fillory/quentin" in kept and not any(url.startswith(("/g/", "/api/", "/j/")) for url in kept), kept
+
+    phone.set_offline(True)
+    page.goto("/rules/fillory")  # the rule list, from the phone's copy
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Magicians of Fillory")
+    page.locator("#q").fill("banishh")
+    page.locator("#q").press("Enter")
+    results = page.locator("#offline-results")
+    expect(results.get_by_role("heading", level=2)).to_contain_text("for “banishh” in Magicians of Fillory (offline)")
+    expect(results.locator(".spelling")).to_have_text("Also searched for banish (for “banishh”).")
+    first = results.locator(".result").first
+    expect(first.locator("strong")).to_have_text("Banish")
+    expect(first.locator(".game-tag")).to_have_text("Magicians of Fillory")
+    screenshot(page, "offline-search")
+
+    page.locator("#game").select_option("")  # all games: every result labelled with its game
+    page.locator("#q").fill("Mayakowski")
+    page.locator("#q").press("Enter")
+    expect(results.locator(".result").first.locator("strong")).to_have_text("Professor Mayakovsky")
+
+    page.locator("#q").fill("quentin")
+    page.locator("#q").press("Enter")
+    results.get_by_role("link", name="Quentin", exact=True).click()
+    expect(page).to_have_url(f"{server}/c/fillory/quentin")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Quentin")  # the visited card page, offline
+
+    answer = page.goto("/c/fillory/julia")  # never opened: said plainly, with the way to the offline search
+    assert answer is not None and answer.status == 503
+    expect(page.get_by_role("heading", level=1)).to_have_text("No network")
+    expect(page.get_by_role("link", name="Search the rules and cards offline")).to_be_visible()
+    phone.set_offline(False)
+
+
+def test_the_manifest_and_its_icons(new_phone: Callable[[], BrowserContext]) -> None:
+    page = new_phone().new_page()
+    page.goto("/")
+    manifest = page.request.get("/manifest.webmanifest")
+    assert manifest.headers["content-type"] == "application/manifest+json"
+    body = manifest.json()
+    assert body["display"] == "standalone" and body["start_url"] == "/" and body["name"] == "Spellbook Table"
+    sizes = {icon["sizes"]: icon for icon in body["icons"]}
+    assert {"192x192", "512x512"} <= set(sizes) and any(i["purpose"] == "maskable" for i in body["icons"])
+    for icon in body["icons"]:
+        answer = page.request.get(icon["src"])
+        assert answer.ok and answer.headers["content-type"].split(";")[0] == icon["type"]
+        if icon["type"] == "image/png":
+            width, height = int.from_bytes(answer.body()[16:20], "big"), int.from_bytes(answer.body()[20:24], "big")
+            assert f"{width}x{height}" == icon["sizes"]
