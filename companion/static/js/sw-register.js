@@ -2,7 +2,7 @@
    visited card pages then work without network. On a plain http:// LAN address nothing happens. */
 (() => {
   "use strict";
-  if ("serviceWorker" in navigator && window.isSecureContext) {
-    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => { /* the pages work without it */ });
-  }
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  const register = () => navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => { /* pages work without */ });
+  if (document.readyState === "complete") register(); else window.addEventListener("load", register, { once: true });
 })();
