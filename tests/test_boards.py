@@ -31,13 +31,13 @@ def test_the_shop_circle_shows_every_shop_its_cards_and_the_assistant() -> None:
     rules = rules_for("mandragora")
     view = rules.view(played("mandragora", 3, 9, seed=4), None)
     svg = str(mandragora_circle(view))
-    shops = re.findall(r'<g class="shop (day|night)( here)?" data-shop="([\w-]+)">(.*?)</g>', svg)
+    shops = re.findall(r'<g class="shop (day|night)( here)?" data-shop="([\w-]+)"[^>]*>(.*?)</g>', svg)
     assert [s[2] for s in shops] == [shop["id"] for shop in view["shops"]]
     for (time, here, _, inner), shop in zip(shops, view["shops"]):
         assert time == shop["time"] and bool(here) == shop["assistant"]
         assert f'{shop["cards"]} {"hidden" if time == "night" else "up"}</text>' in inner  # night cards lie face down
         assert ("☾" if time == "night" else "☀") in inner
-    assert svg.count('<g class="assistant">') == 1 and f">{view['deck_count']}</text>" in svg
+    assert svg.count('<g class="assistant"') == 1 and f">{view['deck_count']}</text>" in svg
     assert 'role="img"' in svg and "<desc" in svg
 
 
@@ -62,13 +62,13 @@ def test_the_map_shows_every_place_path_and_magician() -> None:
     view = rules.view(played("jsmn", 3, 60, seed=2), None)
     europe_map = content("jsmn").map
     svg = str(jsmn_map(view, europe_map))
-    places = re.findall(r'data-place="([\w-]+)">', svg)
+    places = re.findall(r'<g class="place [^"]*" data-place="([\w-]+)"', svg)
     assert set(places) >= {loc.id for loc in europe_map.locations}
     assert svg.count("<path d=") >= len(europe_map.paths)  # every path (a path to London ends at its diamond)
     standing = [p for p in view["players"] if p.get("location")]
     assert standing, "some magician has moved by now"
     for p in standing:
-        assert re.search(rf'<g class="magician series-{p["seat"]}" data-seat="{p["seat"]}" data-place="{p["location"]}">', svg)
+        assert re.search(rf'<g class="magician series-{p["seat"]}" data-seat="{p["seat"]}" data-place="{p["location"]}"', svg)
         assert f"{p['name']} ({p['magician_name']}): {p['location_name']}" in svg  # said in words too
     assert "City of London" in svg and svg.count('class="legend series-') == 3
 

@@ -23,6 +23,12 @@ from cardgen.catalog import content
 from companion.web.chart import MARKERS, marker
 from companion.web.pages import bp
 
+#: The pages' colours (companion/static/css/app.css), as the pictures' own SVG attributes: a seat page
+#: shares the game's style sheet but shows no board, so the pictures carry their styling themselves.
+INK, INK_SOFT, LINE, CARD = "#1f1a2e", "#4a4458", "#d8d0c2", "#ffffff"
+PLUM, PLUM_DARK, PLUM_SOFT, GOLD, GOLD_INK = "#3b1f6e", "#2e1a52", "#ece5f7", "#f3c969", "#6b4a00"
+SEAT_COLOURS = (PLUM, "#a3470a", "#1f6b3a", "#0b4f8a", "#8a1c5b", INK_SOFT)
+
 # -- Mandragora: the shop circle -----------------------------------------------------------------
 
 CIRCLE_SIZE = 360
@@ -83,18 +89,18 @@ def mandragora_circle(view: dict[str, Any]) -> Markup:
             f"{' face down' if s['time'] == 'night' and s['cards'] else ''}{', the Assistant is here' if s['assistant'] else ''}"
             for s in shops]
     parts = [f'<svg class="board m-board" role="img" aria-labelledby="m-board-title m-board-desc" '
-             f'viewBox="0 0 {CIRCLE_SIZE} {CIRCLE_SIZE}" xmlns="http://www.w3.org/2000/svg">',
+             f'viewBox="0 0 {CIRCLE_SIZE} {CIRCLE_SIZE}" xmlns="http://www.w3.org/2000/svg" font-size="9" fill="{INK}">',
              '<title id="m-board-title">The shop circle, clockwise from the start tile at the top</title>',
              f'<desc id="m-board-desc">{escape("; ".join(desc))}.</desc>',
-             f'<circle class="ring" cx="{centre}" cy="{centre}" r="{radius:.1f}"/>']
+             f'<circle class="ring" cx="{centre}" cy="{centre}" r="{radius:.1f}" fill="none" stroke="{LINE}" stroke-width="2"/>']
     if options:  # the reachable arc: from the Assistant to the farthest shop it can reach
         steps = max(o.steps for o in options.values())
         start, end = point(here, radius - SHOP_H / 2 - 8), point(here + steps, radius - SHOP_H / 2 - 8)
         large = 1 if steps > n / 2 else 0
-        parts.append(f'<path class="reach" d="M{start[0]:.1f} {start[1]:.1f}A{radius - SHOP_H / 2 - 8:.1f} '
+        parts.append(f'<path class="reach" fill="none" stroke="{GOLD_INK}" stroke-width="2" stroke-dasharray="5 3" d="M{start[0]:.1f} {start[1]:.1f}A{radius - SHOP_H / 2 - 8:.1f} '
                      f'{radius - SHOP_H / 2 - 8:.1f} 0 {large} 1 {end[0]:.1f} {end[1]:.1f}"/>')
     deck = int(view.get("deck_count", 0))
-    parts.append(f'<text class="deck" x="{centre}" y="{centre - 4}" text-anchor="middle">{deck}</text>'
+    parts.append(f'<text class="deck" x="{centre}" y="{centre - 4}" text-anchor="middle" font-size="22" font-weight="700">{deck}</text>'
                  f'<text x="{centre}" y="{centre + 12}" text-anchor="middle">card{"s" if deck != 1 else ""} in the deck</text>')
     for shop in shops:
         x, y = point(shop["index"])
@@ -102,29 +108,33 @@ def mandragora_circle(view: dict[str, Any]) -> Markup:
         classes = "shop night" if night else "shop day"
         if shop["assistant"]:
             classes += " here"
-        parts.append(f'<g class="{classes}" data-shop="{escape(shop["id"])}">'
-                     f'<rect x="{x - SHOP_W / 2:.1f}" y="{y - SHOP_H / 2:.1f}" width="{SHOP_W}" height="{SHOP_H}" rx="7"/>')
+        edge = (f'stroke="{GOLD_INK}" stroke-width="3.5"' if shop["assistant"] else f'stroke="{INK_SOFT}" stroke-width="1.2"')
+        parts.append(f'<g class="{classes}" data-shop="{escape(shop["id"])}" fill="{"#ffffff" if night else INK}">'
+                     f'<rect x="{x - SHOP_W / 2:.1f}" y="{y - SHOP_H / 2:.1f}" width="{SHOP_W}" height="{SHOP_H}" rx="7" '
+                     f'fill="{PLUM_DARK if night else CARD}" {edge}/>')
         for line_no, line in enumerate(_two_lines(shop["name"])):
             parts.append(f'<text x="{x:.1f}" y="{y - 10 + line_no * 10:.1f}" text-anchor="middle">{escape(line)}</text>')
         symbol = "☾" if night else "☀"
         count = f'{shop["cards"]} {"hidden" if night else "up"}'
-        parts.append(f'<text class="count" x="{x:.1f}" y="{y + 17:.1f}" text-anchor="middle">'
+        parts.append(f'<text class="count" x="{x:.1f}" y="{y + 17:.1f}" text-anchor="middle" font-weight="700">'
                      f'<tspan aria-hidden="true">{symbol}</tspan> {count}</text>')
         if shop["start"]:
-            parts.append(f'<text class="start" x="{x:.1f}" y="{y - SHOP_H / 2 - 4:.1f}" text-anchor="middle">start</text>')
+            parts.append(f'<text class="start" x="{x:.1f}" y="{y - SHOP_H / 2 - 4:.1f}" text-anchor="middle" '
+                         f'font-weight="700" fill="{GOLD_INK}">start</text>')
         parts.append("</g>")
         option = options.get(shop["index"])
         inner = point(shop["index"], radius - SHOP_H / 2 - 8)
         if option:  # steps to reach this shop
-            parts.append(f'<g class="step"><circle cx="{inner[0]:.1f}" cy="{inner[1]:.1f}" r="8"/>'
+            parts.append(f'<g class="step"><circle cx="{inner[0]:.1f}" cy="{inner[1]:.1f}" r="8" fill="{GOLD}" stroke="{GOLD_INK}"/>'
                          f'<text x="{inner[0]:.1f}" y="{inner[1] + 3.5:.1f}" text-anchor="middle">{option.steps}</text></g>')
         if restock_counts.get(shop["index"]):  # a card comes here if the Assistant leaves or passes it
             rx, ry = x + SHOP_W / 2 - 2, y - SHOP_H / 2 + 2
-            parts.append(f'<g class="restock"><circle cx="{rx:.1f}" cy="{ry:.1f}" r="7"/>'
-                         f'<text x="{rx:.1f}" y="{ry + 3:.1f}" text-anchor="middle">+1</text></g>')
+            parts.append(f'<g class="restock"><circle cx="{rx:.1f}" cy="{ry:.1f}" r="7" fill="{GOLD}" stroke="{GOLD_INK}"/>'
+                         f'<text x="{rx:.1f}" y="{ry + 3:.1f}" text-anchor="middle" font-size="8" font-weight="700" '
+                         f'fill="{INK}">+1</text></g>')
         if shop["assistant"]:
             ax, ay = point(shop["index"], radius - SHOP_H / 2 - 8) if not option else inner
-            parts.append(f'<g class="assistant"><circle cx="{ax:.1f}" cy="{ay - 5:.1f}" r="4"/>'
+            parts.append(f'<g class="assistant" fill="{GOLD_INK}" font-weight="700"><circle cx="{ax:.1f}" cy="{ay - 5:.1f}" r="4"/>'
                          f'<path d="M{ax - 6:.1f} {ay + 7:.1f}Q{ax:.1f} {ay - 6:.1f} {ax + 6:.1f} {ay + 7:.1f}Z"/>'
                          f'<text x="{ax:.1f}" y="{ay + 18:.1f}" text-anchor="middle">Assistant</text></g>')
     parts.append("</svg>")
@@ -214,16 +224,17 @@ def jsmn_map(view: dict[str, Any], europe_map: Any) -> Markup:
     desc = [f"{p['name']} ({p.get('magician_name') or 'magician'}): "
             f"{p.get('location_name') or names.get(p.get('location') or '', 'not on the map yet')}" for p in view["players"]]
     parts = [f'<svg class="board j-board" role="img" aria-labelledby="j-board-title j-board-desc" '
-             f'viewBox="0 0 {MAP_W} {height}" xmlns="http://www.w3.org/2000/svg">',
+             f'viewBox="0 0 {MAP_W} {height}" xmlns="http://www.w3.org/2000/svg" font-size="8.5" fill="{INK}">',
              "<title id=\"j-board-title\">The map: Europe, London and the City of London</title>",
              f'<desc id="j-board-desc">{escape("; ".join(desc))}.</desc>']
     if city:
         x, y, w, h = city_box
         lx, ly = where[london]
-        parts.append(f'<rect class="inset" x="{x}" y="{y}" width="{w}" height="{h}" rx="6"/>'
-                     f'<path class="to-city" d="M{lx:.1f} {ly:.1f}V{y:.1f}"/>'
-                     f'<text class="inset-title" x="{x + 6}" y="{y + 11}">City of London (the London space leads here)</text>')
-    parts.append('<g class="paths">')
+        parts.append(f'<rect class="inset" x="{x}" y="{y}" width="{w}" height="{h}" rx="6" fill="{PLUM_SOFT}" stroke="{INK_SOFT}"/>'
+                     f'<path class="to-city" d="M{lx:.1f} {ly:.1f}V{y:.1f}" stroke="{INK_SOFT}" stroke-dasharray="3 2"/>'
+                     f'<text class="inset-title" x="{x + 6}" y="{y + 11}" font-size="8" font-weight="700">'
+                     f'City of London (the London space leads here)</text>')
+    parts.append(f'<g class="paths" stroke="{INK_SOFT}" fill="none">')
     for path in europe_map.paths:
         a, b = path.between
         if a in where and b in where:
@@ -238,11 +249,13 @@ def jsmn_map(view: dict[str, Any], europe_map: Any) -> Markup:
         x, y = where[loc.id]
         kind = "london" if loc.id == london else loc.region
         occupied = loc.id in here
-        parts.append(f'<g class="place {kind}{" occupied" if occupied else ""}" data-place="{escape(loc.id)}">')
+        weight = ' font-weight="700"' if occupied else ""
+        parts.append(f'<g class="place {kind}{" occupied" if occupied else ""}" data-place="{escape(loc.id)}"{weight}>')
         if loc.id == london:
-            parts.append(f'<rect x="{x - 4.5:.1f}" y="{y - 4.5:.1f}" width="9" height="9" transform="rotate(45 {x:.1f} {y:.1f})"/>')
+            parts.append(f'<rect x="{x - 4.5:.1f}" y="{y - 4.5:.1f}" width="9" height="9" transform="rotate(45 {x:.1f} {y:.1f})" '
+                         f'fill="{GOLD}" stroke="{INK}"/>')
         else:
-            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3"/>')
+            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{CARD}" stroke="{INK}" stroke-width="1.2"/>')
         tx, ty, anchor = spots[loc.id]
         parts.append(f'<text x="{tx:.1f}" y="{ty:.1f}" text-anchor="{anchor}">{escape(loc.name)}</text></g>')
     for location, players in here.items():
@@ -252,13 +265,15 @@ def jsmn_map(view: dict[str, Any], europe_map: Any) -> Markup:
         for k, p in enumerate(players):
             px = x + (k - (len(players) - 1) / 2) * 10
             shape = MARKERS[p["seat"] % len(MARKERS)]
-            parts.append(f'<g class="magician series-{p["seat"]}" data-seat="{p["seat"]}" data-place="{escape(location)}">'
-                         f'{marker(shape, px, y, 4.2)}</g>')
+            colour = SEAT_COLOURS[p["seat"] % len(SEAT_COLOURS)]
+            parts.append(f'<g class="magician series-{p["seat"]}" data-seat="{p["seat"]}" data-place="{escape(location)}" '
+                         f'fill="{colour}" color="{colour}" stroke="#ffffff" stroke-width="0.8">{marker(shape, px, y, 4.2)}</g>')
     for k, p in enumerate(view["players"]):  # the legend: each magician's marker and name
         row, col = divmod(k, 3)
         x, y = 12 + col * 118, height - rows * LEGEND_ROW + row * LEGEND_ROW + 9
         name = p["name"] if len(p["name"]) <= 16 else p["name"][:15] + "…"
-        parts.append(f'<g class="legend series-{p["seat"]}">{marker(MARKERS[p["seat"] % len(MARKERS)], x, y, 4.2)}'
+        colour = SEAT_COLOURS[p["seat"] % len(SEAT_COLOURS)]
+        parts.append(f'<g class="legend series-{p["seat"]}"><g fill="{colour}" color="{colour}">{marker(MARKERS[p["seat"] % len(MARKERS)], x, y, 4.2)}</g>'
                      f'<text x="{x + 9}" y="{y + 4}">{escape(name)}</text></g>')
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -71,7 +71,7 @@ def marker(shape: str, x: float, y: float, r: float = 3.2) -> str:
     if shape == "diamond":
         return f'<path d="M{x:.1f} {y - r - 0.8:.1f}L{x + r + 0.8:.1f} {y:.1f}L{x:.1f} {y + r + 0.8:.1f}L{x - r - 0.8:.1f} {y:.1f}Z"/>'
     if shape == "cross":
-        return f'<path class="stroke" d="M{x - r:.1f} {y - r:.1f}L{x + r:.1f} {y + r:.1f}M{x + r:.1f} {y - r:.1f}L{x - r:.1f} {y + r:.1f}"/>'
+        return f'<path class="stroke" fill="none" stroke="currentColor" stroke-width="1.8" d="M{x - r:.1f} {y - r:.1f}L{x + r:.1f} {y + r:.1f}M{x + r:.1f} {y - r:.1f}L{x - r:.1f} {y + r:.1f}"/>'
     points = []  # a five-pointed star
     for k in range(10):
         radius = r + 1 if k % 2 == 0 else (r + 1) / 2.3
