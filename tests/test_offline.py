@@ -7,10 +7,12 @@ import io
 import json
 import re
 
+from flask import Flask
 from flask.testing import FlaskClient
 from PIL import Image
 
 from companion.web import STATIC
+from companion.web.pages import token_cookie
 
 
 def worker(client: FlaskClient) -> str:
@@ -26,11 +28,15 @@ def keep_patterns(source: str) -> list[re.Pattern[str]]:
     return [re.compile(p) for p in re.findall(r"/(\^(?:\\/|\[[^\]]*\]|[^/\n])*)/", listed)]
 
 
-def test_every_page_links_the_manifest_and_registers_the_worker(client: FlaskClient) -> None:
-    for path in ("/", "/rules", "/rules/fillory", "/c/fillory/quentin"):
+def test_pages_link_the_manifest_and_register_the_worker_but_seat_pages(app: Flask, client: FlaskClient) -> None:
+    game = app.extensions["store"].create_game("fillory", ["Ann", "Ben"], {})
+    for path in ("/", "/rules", "/rules/fillory", "/c/fillory/quentin", f"/j/{game['join_code']}", f"/g/{game['id']}"):
         page = client.get(path).get_data(as_text=True)
-        assert '<link rel="manifest" href="/manifest.webmanifest">' in page
-        assert '<script src="/static/js/sw-register.js" defer></script>' in page
+        assert '<link rel="manifest" href="/manifest.webmanifest">' in page, path
+        assert '<script src="/static/js/sw-register.js" defer></script>' in page, path
+    client.set_cookie(token_cookie(game["id"], 0), game["seats"][0]["token"])
+    seat = client.get(f"/g/{game['id']}/seat/0").get_data(as_text=True)  # the heaviest page goes without
+    assert "manifest" not in seat and "sw-register" not in seat
 
 
 def test_the_manifest_names_the_app_and_its_icons_exist_at_their_sizes(client: FlaskClient) -> None:

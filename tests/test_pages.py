@@ -27,7 +27,7 @@ from companion.web.pages import token_cookie
 FILLORY = content("fillory")
 STATIC_DIR = Path(__file__).resolve().parents[1] / "companion" / "static"
 #: what every game page loads besides its game's own style sheet
-PAGE_ASSETS = ("css/app.css", "js/live.js", "js/signals.js", "js/sw-register.js")
+PAGE_ASSETS = ("css/app.css", "js/live.js", "js/signals.js")
 
 
 def sent_size(*paths: str) -> int:

@@ -23,8 +23,8 @@ from cardgen.catalog import content
 from companion.web.chart import MARKERS, marker
 from companion.web.pages import bp
 
-#: The pages' colours (companion/static/css/app.css), as the pictures' own SVG attributes: a seat page
-#: shares the game's style sheet but shows no board, so the pictures carry their styling themselves.
+#: The pages' colours (companion/static/css/app.css), as the pictures' own SVG attributes (and their width):
+#: seat pages share the style sheets but show no board, so the pictures carry their styling themselves.
 INK, INK_SOFT, LINE, CARD = "#1f1a2e", "#4a4458", "#d8d0c2", "#ffffff"
 PLUM, PLUM_DARK, PLUM_SOFT, GOLD, GOLD_INK = "#3b1f6e", "#2e1a52", "#ece5f7", "#f3c969", "#6b4a00"
 SEAT_COLOURS = (PLUM, "#a3470a", "#1f6b3a", "#0b4f8a", "#8a1c5b", INK_SOFT)
@@ -89,7 +89,7 @@ def mandragora_circle(view: dict[str, Any]) -> Markup:
             f"{' face down' if s['time'] == 'night' and s['cards'] else ''}{', the Assistant is here' if s['assistant'] else ''}"
             for s in shops]
     parts = [f'<svg class="board m-board" role="img" aria-labelledby="m-board-title m-board-desc" '
-             f'viewBox="0 0 {CIRCLE_SIZE} {CIRCLE_SIZE}" xmlns="http://www.w3.org/2000/svg" font-size="9" fill="{INK}">',
+             f'width="100%" viewBox="0 0 {CIRCLE_SIZE} {CIRCLE_SIZE}" xmlns="http://www.w3.org/2000/svg" font-size="9" fill="{INK}">',
              '<title id="m-board-title">The shop circle, clockwise from the start tile at the top</title>',
              f'<desc id="m-board-desc">{escape("; ".join(desc))}.</desc>',
              f'<circle class="ring" cx="{centre}" cy="{centre}" r="{radius:.1f}" fill="none" stroke="{LINE}" stroke-width="2"/>']
@@ -224,7 +224,7 @@ def jsmn_map(view: dict[str, Any], europe_map: Any) -> Markup:
     desc = [f"{p['name']} ({p.get('magician_name') or 'magician'}): "
             f"{p.get('location_name') or names.get(p.get('location') or '', 'not on the map yet')}" for p in view["players"]]
     parts = [f'<svg class="board j-board" role="img" aria-labelledby="j-board-title j-board-desc" '
-             f'viewBox="0 0 {MAP_W} {height}" xmlns="http://www.w3.org/2000/svg" font-size="8.5" fill="{INK}">',
+             f'width="100%" viewBox="0 0 {MAP_W} {height}" xmlns="http://www.w3.org/2000/svg" font-size="8.5" fill="{INK}">',
              "<title id=\"j-board-title\">The map: Europe, London and the City of London</title>",
              f'<desc id="j-board-desc">{escape("; ".join(desc))}.</desc>']
     if city:
