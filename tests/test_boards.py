@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import random
 import re
 from typing import Any
@@ -62,9 +63,11 @@ def test_the_map_shows_every_place_path_and_magician() -> None:
     view = rules.view(played("jsmn", 3, 60, seed=2), None)
     europe_map = content("jsmn").map
     svg = str(jsmn_map(view, europe_map))
-    places = re.findall(r'<g class="place [^"]*" data-place="([\w-]+)"', svg)
-    assert set(places) >= {loc.id for loc in europe_map.locations}
-    assert svg.count("<path d=") >= len(europe_map.paths)  # every path (a path to London ends at its diamond)
+    names = re.findall(r'<text x="\d+" y="\d+"[^>]*>([^<]+)</text>', svg)
+    assert {html.unescape(n) for n in names} >= {loc.name for loc in europe_map.locations}
+    assert svg.count('<circle cx=') >= len(europe_map.locations) - 1 and svg.count('class="london"') == 1
+    lines = re.search(r'<path class="paths"[^>]* d="([^"]+)"', svg).group(1)
+    assert lines.count("M") == len(europe_map.paths)  # every path (a path to London ends at its diamond)
     standing = [p for p in view["players"] if p.get("location")]
     assert standing, "some magician has moved by now"
     for p in standing:

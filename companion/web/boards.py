@@ -92,13 +92,13 @@ def mandragora_circle(view: dict[str, Any]) -> Markup:
              f'width="100%" viewBox="0 0 {CIRCLE_SIZE} {CIRCLE_SIZE}" xmlns="http://www.w3.org/2000/svg" font-size="9" fill="{INK}">',
              '<title id="m-board-title">The shop circle, clockwise from the start tile at the top</title>',
              f'<desc id="m-board-desc">{escape("; ".join(desc))}.</desc>',
-             f'<circle class="ring" cx="{centre}" cy="{centre}" r="{radius:.1f}" fill="none" stroke="{LINE}" stroke-width="2"/>']
+             f'<circle class="ring" cx="{centre}" cy="{centre}" r="{radius:.0f}" fill="none" stroke="{LINE}" stroke-width="2"/>']
     if options:  # the reachable arc: from the Assistant to the farthest shop it can reach
         steps = max(o.steps for o in options.values())
         start, end = point(here, radius - SHOP_H / 2 - 8), point(here + steps, radius - SHOP_H / 2 - 8)
         large = 1 if steps > n / 2 else 0
-        parts.append(f'<path class="reach" fill="none" stroke="{GOLD_INK}" stroke-width="2" stroke-dasharray="5 3" d="M{start[0]:.1f} {start[1]:.1f}A{radius - SHOP_H / 2 - 8:.1f} '
-                     f'{radius - SHOP_H / 2 - 8:.1f} 0 {large} 1 {end[0]:.1f} {end[1]:.1f}"/>')
+        parts.append(f'<path class="reach" fill="none" stroke="{GOLD_INK}" stroke-width="2" stroke-dasharray="5 3" d="M{start[0]:.0f} {start[1]:.0f}A{radius - SHOP_H / 2 - 8:.0f} '
+                     f'{radius - SHOP_H / 2 - 8:.0f} 0 {large} 1 {end[0]:.0f} {end[1]:.0f}"/>')
     deck = int(view.get("deck_count", 0))
     parts.append(f'<text class="deck" x="{centre}" y="{centre - 4}" text-anchor="middle" font-size="22" font-weight="700">{deck}</text>'
                  f'<text x="{centre}" y="{centre + 12}" text-anchor="middle">card{"s" if deck != 1 else ""} in the deck</text>')
@@ -110,33 +110,33 @@ def mandragora_circle(view: dict[str, Any]) -> Markup:
             classes += " here"
         edge = (f'stroke="{GOLD_INK}" stroke-width="3.5"' if shop["assistant"] else f'stroke="{INK_SOFT}" stroke-width="1.2"')
         parts.append(f'<g class="{classes}" data-shop="{escape(shop["id"])}" fill="{"#ffffff" if night else INK}">'
-                     f'<rect x="{x - SHOP_W / 2:.1f}" y="{y - SHOP_H / 2:.1f}" width="{SHOP_W}" height="{SHOP_H}" rx="7" '
+                     f'<rect x="{x - SHOP_W / 2:.0f}" y="{y - SHOP_H / 2:.0f}" width="{SHOP_W}" height="{SHOP_H}" rx="7" '
                      f'fill="{PLUM_DARK if night else CARD}" {edge}/>')
         for line_no, line in enumerate(_two_lines(shop["name"])):
-            parts.append(f'<text x="{x:.1f}" y="{y - 10 + line_no * 10:.1f}" text-anchor="middle">{escape(line)}</text>')
+            parts.append(f'<text x="{x:.0f}" y="{y - 10 + line_no * 10:.0f}" text-anchor="middle">{escape(line)}</text>')
         symbol = "☾" if night else "☀"
         count = f'{shop["cards"]} {"hidden" if night else "up"}'
-        parts.append(f'<text class="count" x="{x:.1f}" y="{y + 17:.1f}" text-anchor="middle" font-weight="700">'
+        parts.append(f'<text class="count" x="{x:.0f}" y="{y + 17:.0f}" text-anchor="middle" font-weight="700">'
                      f'<tspan aria-hidden="true">{symbol}</tspan> {count}</text>')
         if shop["start"]:
-            parts.append(f'<text class="start" x="{x:.1f}" y="{y - SHOP_H / 2 - 4:.1f}" text-anchor="middle" '
+            parts.append(f'<text class="start" x="{x:.0f}" y="{y - SHOP_H / 2 - 4:.0f}" text-anchor="middle" '
                          f'font-weight="700" fill="{GOLD_INK}">start</text>')
         parts.append("</g>")
         option = options.get(shop["index"])
         inner = point(shop["index"], radius - SHOP_H / 2 - 8)
         if option:  # steps to reach this shop
-            parts.append(f'<g class="step"><circle cx="{inner[0]:.1f}" cy="{inner[1]:.1f}" r="8" fill="{GOLD}" stroke="{GOLD_INK}"/>'
-                         f'<text x="{inner[0]:.1f}" y="{inner[1] + 3.5:.1f}" text-anchor="middle">{option.steps}</text></g>')
+            parts.append(f'<g class="step"><circle cx="{inner[0]:.0f}" cy="{inner[1]:.0f}" r="8" fill="{GOLD}" stroke="{GOLD_INK}"/>'
+                         f'<text x="{inner[0]:.0f}" y="{inner[1] + 3.5:.0f}" text-anchor="middle">{option.steps}</text></g>')
         if restock_counts.get(shop["index"]):  # a card comes here if the Assistant leaves or passes it
             rx, ry = x + SHOP_W / 2 - 2, y - SHOP_H / 2 + 2
-            parts.append(f'<g class="restock"><circle cx="{rx:.1f}" cy="{ry:.1f}" r="7" fill="{GOLD}" stroke="{GOLD_INK}"/>'
-                         f'<text x="{rx:.1f}" y="{ry + 3:.1f}" text-anchor="middle" font-size="8" font-weight="700" '
+            parts.append(f'<g class="restock"><circle cx="{rx:.0f}" cy="{ry:.0f}" r="7" fill="{GOLD}" stroke="{GOLD_INK}"/>'
+                         f'<text x="{rx:.0f}" y="{ry + 3:.0f}" text-anchor="middle" font-size="8" font-weight="700" '
                          f'fill="{INK}">+1</text></g>')
         if shop["assistant"]:
             ax, ay = point(shop["index"], radius - SHOP_H / 2 - 8) if not option else inner
-            parts.append(f'<g class="assistant" fill="{GOLD_INK}" font-weight="700"><circle cx="{ax:.1f}" cy="{ay - 5:.1f}" r="4"/>'
-                         f'<path d="M{ax - 6:.1f} {ay + 7:.1f}Q{ax:.1f} {ay - 6:.1f} {ax + 6:.1f} {ay + 7:.1f}Z"/>'
-                         f'<text x="{ax:.1f}" y="{ay + 18:.1f}" text-anchor="middle">Assistant</text></g>')
+            parts.append(f'<g class="assistant" fill="{GOLD_INK}" font-weight="700"><circle cx="{ax:.0f}" cy="{ay - 5:.0f}" r="4"/>'
+                         f'<path d="M{ax - 6:.0f} {ay + 7:.0f}Q{ax:.0f} {ay - 6:.0f} {ax + 6:.0f} {ay + 7:.0f}Z"/>'
+                         f'<text x="{ax:.0f}" y="{ay + 18:.0f}" text-anchor="middle">Assistant</text></g>')
     parts.append("</svg>")
     return Markup("".join(parts))
 
@@ -234,30 +234,28 @@ def jsmn_map(view: dict[str, Any], europe_map: Any) -> Markup:
                      f'<path class="to-city" d="M{lx:.1f} {ly:.1f}V{y:.1f}" stroke="{INK_SOFT}" stroke-dasharray="3 2"/>'
                      f'<text class="inset-title" x="{x + 6}" y="{y + 11}" font-size="8" font-weight="700">'
                      f'City of London (the London space leads here)</text>')
-    parts.append(f'<g class="paths" stroke="{INK_SOFT}" fill="none">')
-    for path in europe_map.paths:
-        a, b = path.between
-        if a in where and b in where:
-            (x1, y1), (x2, y2) = where[a], where[b]
-            parts.append(f'<path d="M{x1:.1f} {y1:.1f}L{x2:.1f} {y2:.1f}"/>')
-    parts.append("</g>")
+    lines = "".join(f"M{where[a][0]:.0f} {where[a][1]:.0f}L{where[b][0]:.0f} {where[b][1]:.0f}"
+                    for a, b in (path.between for path in europe_map.paths) if a in where and b in where)
+    parts.append(f'<path class="paths" stroke="{INK_SOFT}" fill="none" d="{lines}"/>')
     dots = [where[loc.id] for loc in europe_map.locations]
     spots = {**place_labels([(loc.id, *where[loc.id], loc.name) for loc in europe], dots, (0, 0, MAP_W, EUROPE_H)),
              **place_labels([(loc.id, *where[loc.id], loc.name) for loc in city], dots,
                             (city_box[0], city_box[1] + 12, city_box[0] + city_box[2], city_box[1] + city_box[3]))}
+    # places: one group of dots (the London space a diamond), one of names (a magician's place in bold)
+    parts.append(f'<g class="places" fill="{CARD}" stroke="{INK}" stroke-width="1.2">')
     for loc in europe_map.locations:
         x, y = where[loc.id]
-        kind = "london" if loc.id == london else loc.region
-        occupied = loc.id in here
-        weight = ' font-weight="700"' if occupied else ""
-        parts.append(f'<g class="place {kind}{" occupied" if occupied else ""}" data-place="{escape(loc.id)}"{weight}>')
         if loc.id == london:
-            parts.append(f'<rect x="{x - 4.5:.1f}" y="{y - 4.5:.1f}" width="9" height="9" transform="rotate(45 {x:.1f} {y:.1f})" '
-                         f'fill="{GOLD}" stroke="{INK}"/>')
+            parts.append(f'<rect class="london" x="{x - 4.5:.0f}" y="{y - 4.5:.0f}" width="9" height="9" '
+                         f'transform="rotate(45 {x:.0f} {y:.0f})" fill="{GOLD}"/>')
         else:
-            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{CARD}" stroke="{INK}" stroke-width="1.2"/>')
+            parts.append(f'<circle cx="{x:.0f}" cy="{y:.0f}" r="3"/>')
+    parts.append('</g><g class="names">')
+    for loc in europe_map.locations:
         tx, ty, anchor = spots[loc.id]
-        parts.append(f'<text x="{tx:.1f}" y="{ty:.1f}" text-anchor="{anchor}">{escape(loc.name)}</text></g>')
+        extra = (f' text-anchor="{anchor}"' if anchor != "start" else "") + (' font-weight="700"' if loc.id in here else "")
+        parts.append(f'<text x="{tx:.0f}" y="{ty:.0f}"{extra}>{escape(loc.name)}</text>')
+    parts.append("</g>")
     for location, players in here.items():
         if location not in where:
             continue
