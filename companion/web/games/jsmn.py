@@ -143,8 +143,8 @@ def _reachable(state: Any, seat: int) -> list[tuple[str, str]]:
             continue
         if far <= reach:
             found.append((loc, f"{name} ({far} away)" if far > 1 else name))
-        elif turn.kings_roads:
-            found.append((loc, f"{name} (King's Roads)"))
+        elif turn.kings_roads:   # the form says once that King's Roads reach every place
+            found.append((loc, name))
     return found
 
 
