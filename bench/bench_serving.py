@@ -243,7 +243,7 @@ def phones_main(address: tuple[str, int], mode: str, games: list[str], seconds: 
         sock.setblocking(False)
         phone = {"i": i, "game": game_id, "sock": sock, "buffer": b"", "seen": {}, "due": None, "waiting": False}
         if mode == "events":
-            sock.sendall(request_bytes("GET", f"/api/games/{game_id}/events"))
+            sock.sendall(request_bytes("GET", f"/api/games/{game_id}/events", headers={"Accept": "text/event-stream"}))
         phones.append(phone)
         selector.register(sock, selectors.EVENT_READ, phone)
     poll = request_bytes("GET", "/api/games/{}/version")

@@ -29,7 +29,7 @@ from companion.rules import IllegalMove, SetupError, rules_for, spec_for
 from companion.store_db import (BUSY_TIMEOUT_SECONDS, MIGRATIONS, WRITER_LOCK_SUFFIX, NotFound, SeatTaken,
                                 SqliteFile, Stale, StoreUnavailable, _dumps, _now, _rows, hash_token)
 
-__all__ = ["BUSY_TIMEOUT_SECONDS", "JOIN_ALPHABET", "JOIN_CODE_LENGTH", "MIGRATIONS", "STATE_CACHE_SIZE",
+__all__ = ["BUSY_TIMEOUT_SECONDS", "JOIN_ALPHABET", "JOIN_CODE_LENGTH", "MAX_LOG_ENTRIES", "MIGRATIONS", "STATE_CACHE_SIZE",
            "WRITER_LOCK_SUFFIX", "NotFound", "SeatTaken", "Stale", "State", "Store", "StoreUnavailable",
            "hash_token"]
 
@@ -39,6 +39,8 @@ State = Any  # each rules module has its own frozen State dataclass
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 JOIN_CODE_LENGTH = 6
 STATE_CACHE_SIZE = 256
+#: the most log entries (moves and undos) one game keeps: several times the longest real game
+MAX_LOG_ENTRIES = 5000
 TOKEN_CACHE_SIZE = 4096
 
 
@@ -96,10 +98,14 @@ class Store(SqliteFile):
                 return candidate
 
     def game_id_for_code(self, join_code: str) -> str | None:
-        """The game with this join code (any case, surrounding spaces ignored), or None."""
+        """The game with this join code (any case, surrounding spaces ignored), or None; a code expires
+        when its game is over (nobody joins a finished game, and its code is no clue to anyone)."""
         code = join_code.strip().upper()
         rows = _rows(self._db(), "SELECT id FROM games WHERE join_code = ?", [code])
-        return rows[0]["id"] if rows else None
+        if not rows:
+            return None
+        game, _, state = self.latest(rows[0]["id"])
+        return None if rules_for(game).outcome(state).over else str(rows[0]["id"])
 
     def _game_row(self, db: sqlite_utils.Database, game_id: str, columns: str = "*") -> dict[str, Any]:
         rows = _rows(db, f"SELECT {columns} FROM games WHERE id = ?", [game_id])
@@ -222,6 +228,9 @@ class Store(SqliteFile):
             current = int(row["version"])
             if version != current:
                 raise Stale(current)
+            if current >= MAX_LOG_ENTRIES:
+                raise IllegalMove(f"this game has reached {MAX_LOG_ENTRIES:,} moves, the most one game keeps; "
+                                  "start a new game to go on", None)
             if prepared is None:  # the state at this version was not at hand: read it now
                 rules = rules_for(row["game"])
                 state_json = self._game_row(db, game_id, "state")["state"]

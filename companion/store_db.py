@@ -29,6 +29,7 @@ except ImportError:  # not POSIX: writers queue in SQLite's busy handler alone
 
 BUSY_TIMEOUT_SECONDS = 10.0
 WRITER_LOCK_SUFFIX = ".writer-lock"
+WAL_SIZE_LIMIT = 4 * 1024 * 1024
 
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("create games, seats, seat tokens and the move log", """
@@ -229,6 +230,9 @@ class SqliteFile:
             conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
+            # after a checkpoint has written the log back, SQLite cuts the -wal file down to this size
+            # instead of leaving it at its peak (it is reused from its start either way)
+            conn.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
             db = sqlite_utils.Database(conn, execute_plugins=False)
             self._local.db, self._local.pid = db, os.getpid()
             with self._connections_lock:

@@ -287,6 +287,10 @@ def test_undo_200_409_422(client: FlaskClient, store: Store, game: dict[str, Any
 
 # -- POST /api/join -----------------------------------------------------------------------------
 
+def no_free_seat(code: str, seat: int) -> dict[str, Any]:
+    return error(404, f"no game with the join code '{code}' has a free seat {seat}; check the code on the host's phone")
+
+
 def test_join_claims_a_seat_once(client: FlaskClient, store: Store, game: dict[str, Any]) -> None:
     joined = client.post("/api/join", json={"code": game["join_code"].lower(), "seat": 1})
     assert joined.status_code == 200
@@ -294,15 +298,21 @@ def test_join_claims_a_seat_once(client: FlaskClient, store: Store, game: dict[s
     assert body["id"] == game["id"] and body["seat"] == 1
     assert store.seat_for_token(game["id"], body["token"]) == 1
     again = client.post("/api/join", json={"code": game["join_code"], "seat": 1})
-    assert again.status_code == 409 and again.get_json() == error(409, "seat 1 (Ben) is already taken")
+    assert again.status_code == 404 and again.get_json() == no_free_seat(game["join_code"], 1)
 
 
-def test_join_404_for_a_bad_code_or_seat(client: FlaskClient, game: dict[str, Any]) -> None:
+def test_join_answers_alike_for_a_bad_code_a_missing_seat_and_a_taken_one(client: FlaskClient,
+                                                                          game: dict[str, Any]) -> None:
     code = "AAAAAA" if game["join_code"] != "AAAAAA" else "BBBBBB"
-    wrong = client.post("/api/join", json={"code": code.lower(), "seat": 0})
-    assert wrong.status_code == 404 and wrong.get_json() == error(404, f"no game has the join code '{code}'")
-    seat = client.post("/api/join", json={"code": game["join_code"], "seat": 5})
-    assert seat.status_code == 404 and seat.get_json() == error(404, "this game has no seat 5; its seats are 0 to 1")
+    assert client.post("/api/join", json={"code": game["join_code"], "seat": 0}).status_code == 200
+    answers = [client.post("/api/join", json={"code": c, "seat": s})
+               for c, s in ((code.lower(), 0), (game["join_code"], 5), (game["join_code"], 0))]
+    assert [a.status_code for a in answers] == [404, 404, 404]
+    assert answers[0].get_json() == no_free_seat(code, 0)
+    assert answers[1].get_json() == no_free_seat(game["join_code"], 5)
+    assert answers[2].get_json() == no_free_seat(game["join_code"], 0)
+    assert {k: v for k, v in answers[0].headers.items() if k != "Content-Length"} == {
+        k: v for k, v in answers[2].headers.items() if k != "Content-Length"}
     missing = client.post("/api/join", json={"code": game["join_code"]})
     assert missing.status_code == 400 and missing.get_json() == error(400, "the request needs a 'seat' field")
 

@@ -110,13 +110,22 @@ def test_a_move_with_a_non_finite_number_is_refused_and_the_log_stays_standard_j
 
 def test_the_event_stream_opens_with_the_current_version(client: FlaskClient) -> None:
     game = new_game(client)
-    response = client.get(f"/api/games/{game['id']}/events")
+    response = client.get(f"/api/games/{game['id']}/events", headers={"Accept": "text/event-stream"})
     assert response.status_code == 200 and response.mimetype == "text/event-stream"
     assert response.headers["Cache-Control"] == "no-store"
     first = next(response.response)
     response.close()
     assert b"retry: " in first and b'event: version\ndata: {"version": 0}\n\n' in first
     assert client.get("/api/games/nope/events").status_code == 404
+    once = client.get(f"/api/games/{game['id']}/events")  # no stream asked for: the first event and the end
+    assert once.get_data() == b'event: version\ndata: {"version": 0}\n\n'
+
+
+def test_the_live_page_script_asks_for_a_stream() -> None:
+    """EventSource sends Accept: text/event-stream by itself: the script needs no header of its own."""
+    from companion.web import STATIC
+
+    assert "new EventSource(eventsUrl)" in (STATIC / "js" / "live.js").read_text(encoding="utf-8")
 
 
 def test_the_watch_hears_a_move_stored_by_another_connection(tmp_path: Path) -> None:
@@ -245,7 +254,8 @@ def test_stalled_clients_hold_nobody_up_and_are_dropped(served: RunningServer) -
 def test_a_phone_hears_a_move_made_on_the_other_worker(served: RunningServer) -> None:
     game = requests.post(served.base + "/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]},
                          timeout=5).json()
-    listeners = [requests.get(served.base + f"/api/games/{game['id']}/events", stream=True, timeout=10)
+    listeners = [requests.get(served.base + f"/api/games/{game['id']}/events", stream=True, timeout=10,
+                              headers={"Accept": "text/event-stream"})
                  for _ in range(6)]  # spread over both workers by the kernel
     lines = [listener.iter_lines() for listener in listeners]
     for each in lines:
@@ -282,3 +292,53 @@ def test_a_port_another_server_keeps_is_a_clear_error() -> None:
             _check_port_free("127.0.0.1", port, wait=0.5)
     assert refused.value.message == (f"cannot listen on 127.0.0.1:{port}: Address already in use (another server "
                                      "is still listening there: stop it, or choose another --port)")
+
+
+# -- join codes and new games: limited per address ---------------------------------------------------
+
+def from_address(client: FlaskClient, address: str) -> FlaskClient:
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+def test_join_codes_are_limited_per_address_with_retry_after(tmp_path: Path) -> None:
+    app = create_app({"DATABASE": str(tmp_path / "j.sqlite3"), "SECRET_KEY": "k", "TESTING": True,
+                      "JOIN_LIMIT": "5 per minute"})
+    phone = from_address(app.test_client(), "192.0.2.7")
+    game = new_game(phone)
+    codes = [phone.post("/api/join", json={"code": "ZZZZZ" + str(i), "seat": 0}) for i in range(5)]
+    assert [c.status_code for c in codes] == [404] * 5
+    limited = phone.post("/api/join", json={"code": game["join_code"], "seat": 1})  # even the right one now
+    assert limited.status_code == 429
+    assert 1 <= int(limited.headers["Retry-After"]) <= 60
+    body = limited.get_json()
+    assert body["status"] == 429 and body["error"].startswith("Too many join codes tried from your address "
+                                                              "(at most 5 per 1 minute); try again in ")
+    assert phone.get(f"/j/{game['join_code']}").status_code == 429  # the join page counts too
+    other = from_address(app.test_client(), "192.0.2.8")  # another phone is not held up
+    assert other.post("/api/join", json={"code": game["join_code"], "seat": 1}).status_code == 200
+    host = from_address(app.test_client(), "127.0.0.1")  # the server's own machine is never limited
+    assert all(host.post("/api/join", json={"code": "ZZZZZZ", "seat": 0}).status_code == 404 for _ in range(8))
+    app.extensions["store"].close()
+
+
+def test_the_limit_is_shared_by_every_worker_process(tmp_path: Path) -> None:
+    config = {"DATABASE": str(tmp_path / "s.sqlite3"), "SECRET_KEY": "k", "TESTING": True, "NEW_GAME_LIMIT": "4 per minute"}
+    workers = [create_app(config), create_app(config)]  # two apps, as two gunicorn workers hold
+    phones = [from_address(app.test_client(), "198.51.100.3") for app in workers]
+    statuses = [phones[i % 2].post("/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]}).status_code
+                for i in range(6)]
+    assert statuses == [201, 201, 201, 201, 429, 429]
+    for app in workers:
+        app.extensions["store"].close()
+
+
+def test_a_finished_games_code_expires(tmp_path: Path) -> None:
+    store = Store(tmp_path / "f.sqlite3")
+    game = store.create_game("barony-sorcery", ["Ann", "Ben"], {})
+    assert store.game_id_for_code(game["join_code"]) == game["id"]
+    for version, (seat, move) in enumerate([(0, {"type": "end_game"}), (0, {"type": "base_points", "points": 3}),
+                                            (1, {"type": "base_points", "points": 4})]):
+        store.apply_move(game["id"], seat, version, f"a{version}", move)
+    assert store.game_id_for_code(game["join_code"]) is None
+    store.close()

@@ -101,3 +101,38 @@ def test_a_damaged_database_is_refused_at_start(tmp_path: Path) -> None:
     message = str(raised.value)
     assert message.startswith(f"{path} is damaged (SQLite's quick_check: ")
     assert message.endswith(DAMAGED.split("); ", 1)[1])
+
+
+def test_a_game_keeps_at_most_so_many_moves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import companion.store as store_module
+
+    monkeypatch.setattr(store_module, "MAX_LOG_ENTRIES", 2)
+    store = Store(tmp_path / "m.sqlite3")
+    game = store.create_game("fillory", ["Ann", "Ben"], {})
+    for version, card in enumerate(("golem", "ember")):
+        store.apply_move(game["id"], 0, version, f"a{version}", {"type": "draw", "card": card})
+    with pytest.raises(store_module.IllegalMove) as refused:
+        store.apply_move(game["id"], 0, 2, "a2", {"type": "draw", "card": "djinn"})
+    assert str(refused.value) == "this game has reached 2 moves, the most one game keeps; start a new game to go on"
+    assert store.version(game["id"]) == 2
+    store.close()
+
+
+def test_the_wal_is_cut_back_after_a_checkpoint(tmp_path: Path) -> None:
+    from companion.store_db import WAL_SIZE_LIMIT
+
+    path = tmp_path / "w.sqlite3"
+    store = Store(path)
+    db = store._db()
+    db.conn.execute("PRAGMA wal_autocheckpoint=0")  # let the log grow past the limit first
+    db.conn.execute("CREATE TABLE filler (x BLOB)")
+    for _ in range(12):
+        db.conn.execute("INSERT INTO filler VALUES (randomblob(1000000))")
+        db.conn.commit()
+    wal = Path(f"{path}-wal")
+    assert wal.stat().st_size > 2 * WAL_SIZE_LIMIT
+    db.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    db.conn.execute("INSERT INTO filler VALUES (1)")  # the next write starts the log again, cut to the limit
+    db.conn.commit()
+    assert wal.stat().st_size <= WAL_SIZE_LIMIT
+    store.close()

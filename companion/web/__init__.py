@@ -32,6 +32,7 @@ from .headers import security_headers
 from .json_provider import FastJSONProvider
 from .limits import BODY_ERROR, BODY_SECONDS, WholeBody
 from .live_updates import VersionWatch
+from .rate_limits import init_rate_limits
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = REPO_ROOT / "templates"
@@ -131,6 +132,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     csrf.exempt(api.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    init_rate_limits(app)
     return app
 
 

@@ -200,10 +200,14 @@ def game_version(game_id: str) -> Response:
 
 @bp.get("/games/<game_id>/events")
 def game_events(game_id: str) -> Response:
-    """Server-sent events: the game's version now and at every change (see :mod:`.live_updates`)."""
+    """Server-sent events: the game's version now and at every change (see :mod:`.live_updates`), to a
+    client that accepts ``text/event-stream``."""
     version = _store().version(game_id)
-    response = Response(live_updates.stream(current_app.extensions["live"], game_id, version),
-                        mimetype="text/event-stream")
+    if "text/event-stream" in request.accept_mimetypes.values():
+        events: Any = live_updates.stream(current_app.extensions["live"], game_id, version)
+    else:  # a client that does not ask for a stream (EventSource does) gets the first event, and the end
+        events = [live_updates.event(version)]
+    response = Response(events, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"  # a proxy in front (nginx) must pass each event on at once
     return response
@@ -243,10 +247,17 @@ def _accepted(game_id: str, seat: int, answer: dict[str, Any]) -> Response:
 @bp.post("/join")
 def join() -> Response:
     body = parse_body(JoinRequest)
+    # one answer whether the code is unknown, its game over, or the seat taken or not there, so that
+    # trying codes tells nothing about which exist (and tries are limited: .rate_limits)
+    nothing = ApiError(404, f"no game with the join code '{body.code.strip().upper()}' has a free seat "
+                            f"{body.seat}; check the code on the host's phone")
     game_id = _store().game_id_for_code(body.code)
     if game_id is None:
-        raise ApiError(404, f"no game has the join code '{body.code.strip().upper()}'")
-    token = _store().claim_seat(game_id, body.seat)
+        raise nothing
+    try:
+        token = _store().claim_seat(game_id, body.seat)
+    except (NotFound, SeatTaken):
+        raise nothing from None
     return jsonify({"id": game_id, "seat": body.seat, "token": token})
 
 

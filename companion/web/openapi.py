@@ -157,10 +157,14 @@ def _paths() -> dict[str, Any]:
             "responses": {"200": json_body({"type": "object", "properties": {"version": {"type": "integer"}}}, "version"),
                           **errors(404)}}},
         "/api/games/{game_id}/events": {"get": {
-            "summary": "Server-sent events: `event: version` with {\"version\": n} now, at every change and every "
+            "summary": "Server-sent events (with Accept: text/event-stream; else the first event only): `event: version` with {\"version\": n} now, at every change and every "
                        "15 s; the stream ends after 5 minutes (EventSource reconnects)", "parameters": [_GAME_ID],
             "responses": {"200": {"description": "an event stream",
-                                  "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                                  "content": {"text/event-stream": {"schema": {
+                                      "type": "object", "description": "one event",
+                                      "properties": {"event": {"const": "version"},
+                                                     "data": {"type": "string",
+                                                              "description": "JSON: {\"version\": n}"}}}}}},
                           **errors(404)}}},
         "/api/games/{game_id}/log": {"get": {
             "summary": "Log entries after `since`, moves redacted for the viewer",
