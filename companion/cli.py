@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import errno
 import io
+import json
 import os
 import socket
 import sys
@@ -186,6 +187,70 @@ def init_db(db: str | None) -> None:
     """Create the database (or bring its schema up to date) and say where it is."""
     path, _ = _prepare_database(db)
     click.echo(f"Database ready: {path}")
+
+
+def _store(db: str | None) -> Any:
+    from companion.store import Store
+
+    path, _ = _prepare_database(db)
+    return Store(path)
+
+
+@main.command("games")
+@click.option("--db", type=click.Path(dir_okay=False), default=None, help="SQLite file [default: instance/companion.sqlite3].")
+@click.option("--due", is_flag=True, help="Only the games the purge schedule would remove now.")
+def list_games(db: str | None, due: bool) -> None:
+    """List the games: id, game, players, moves, last move, over or not."""
+    from companion import archive
+
+    store = _store(db)
+    try:
+        for game in archive.due(store) if due else archive.games(store):
+            state = "over" if game["over"] else "playing"
+            click.echo(f"{game['id']}  {game['game']:<15} {state:<8} {game['version']:>5} entries  last "
+                       f"{game['last'][:16]}  {', '.join(game['players'])}")
+    finally:
+        store.close()
+
+
+@main.command("export")
+@click.argument("game_id")
+@click.option("--db", type=click.Path(dir_okay=False), default=None, help="SQLite file [default: instance/companion.sqlite3].")
+def export_game(game_id: str, db: str | None) -> None:
+    """Write one game (setup, every log entry as reported, scores) to standard output as JSON."""
+    from companion import archive
+    from companion.store import NotFound
+
+    store = _store(db)
+    try:
+        click.echo(json.dumps(archive.export(store, game_id), ensure_ascii=False, indent=1))
+    except NotFound as error:
+        raise click.ClickException(error.message) from None
+    finally:
+        store.close()
+
+
+@main.command("purge")
+@click.option("--db", type=click.Path(dir_okay=False), default=None, help="SQLite file [default: instance/companion.sqlite3].")
+@click.option("--finished-days", type=click.IntRange(0), default=30, show_default=True,
+              help="Remove games that are over this many days after their last move.")
+@click.option("--idle-days", type=click.IntRange(0), default=90, show_default=True,
+              help="Remove any other game this many days after its last move.")
+@click.option("--dry-run", is_flag=True, help="Only list what would be removed.")
+def purge_games(db: str | None, finished_days: int, idle_days: int, dry_run: bool) -> None:
+    """Remove finished and idle games past the schedule (export first what you want to keep)."""
+    from companion import archive
+
+    store = _store(db)
+    try:
+        due = archive.due(store, finished_days=finished_days, idle_days=idle_days)
+        for game in due:
+            click.echo(f"{'would remove' if dry_run else 'removing'} {game['id']} ({game['game']}, "
+                       f"{'over' if game['over'] else 'idle'} since {game['last'][:10]})")
+        removed = 0 if dry_run else archive.purge(store, [g["id"] for g in due])
+        click.echo(f"{removed} game(s) removed" if not dry_run else f"{len(due)} game(s) would be removed")
+    finally:
+        store.close()
 
 
 @main.command()

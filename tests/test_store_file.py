@@ -6,6 +6,7 @@ than answer 200 for a move that is gone after a restart.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import threading
@@ -135,4 +136,47 @@ def test_the_wal_is_cut_back_after_a_checkpoint(tmp_path: Path) -> None:
     db.conn.execute("INSERT INTO filler VALUES (1)")  # the next write starts the log again, cut to the limit
     db.conn.commit()
     assert wal.stat().st_size <= WAL_SIZE_LIMIT
+    store.close()
+
+
+def test_games_are_listed_exported_and_purged_on_the_schedule(tmp_path: Path) -> None:
+    from datetime import datetime, timedelta, timezone
+
+    from click.testing import CliRunner
+
+    from companion import archive
+    from companion.cli import main
+
+    path = tmp_path / "p.sqlite3"
+    store = Store(path)
+    finished = store.create_game("barony-sorcery", ["Ann", "Ben"], {})
+    for version, (seat, move) in enumerate([(0, {"type": "end_game"}), (0, {"type": "base_points", "points": 3}),
+                                            (1, {"type": "base_points", "points": 4})]):
+        store.apply_move(finished["id"], seat, version, f"a{version}", move)
+    playing = store.create_game("fillory", ["Cat", "Dan"], {})
+    store.apply_move(playing["id"], 0, 0, "p0", {"type": "draw", "card": "golem"})
+    now = datetime.now(timezone.utc)
+    assert archive.due(store, now) == []
+    assert [g["id"] for g in archive.due(store, now + timedelta(days=31))] == [finished["id"]]
+    assert {g["id"] for g in archive.due(store, now + timedelta(days=91))} == {finished["id"], playing["id"]}
+    store.close()
+
+    runner = CliRunner()
+    listed = runner.invoke(main, ["games", "--db", str(path)])
+    assert listed.exit_code == 0 and finished["id"] in listed.output and "over" in listed.output
+    exported = runner.invoke(main, ["export", finished["id"], "--db", str(path)])
+    record = json.loads(exported.output)
+    assert [entry["move"]["type"] for entry in record["log"]] == ["end_game", "base_points", "base_points"]
+    assert record["over"] is True and record["players"] == ["Ann", "Ben"]
+    assert runner.invoke(main, ["export", "nope", "--db", str(path)]).output == "Error: there is no game 'nope'\n"
+    dry = runner.invoke(main, ["purge", "--db", str(path), "--finished-days", "0", "--dry-run"])
+    assert f"would remove {finished['id']}" in dry.output and "1 game(s) would be removed" in dry.output
+    purged = runner.invoke(main, ["purge", "--db", str(path), "--finished-days", "0"])
+    assert purged.exit_code == 0 and "1 game(s) removed" in purged.output
+    store = Store(path)
+    assert [g["id"] for g in archive.games(store)] == [playing["id"]]
+    with sqlite3.connect(path) as db:  # the log is append-only again for the server
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):  # the playing game's move stays
+            db.execute("DELETE FROM moves")
+        assert db.execute("SELECT count(*) FROM seats WHERE game_id = ?", [finished["id"]]).fetchone()[0] == 0
     store.close()

@@ -1,0 +1,76 @@
+"""Finished and idle games: list them, export one, purge the old ones (``companion games``,
+``companion export``, ``companion purge``).
+
+The schedule: a game that is over is kept :data:`FINISHED_DAYS` days after its last move, any other
+game :data:`IDLE_DAYS` days after its last move (or its start). ``companion purge`` removes what is
+past that (run it from cron, e.g. daily); ``companion export`` first writes a game out as JSON for
+whoever wants to keep it. The move log is append-only for the server; only a purge removes a game,
+its seats, tokens and log, in one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from companion.rules import rules_for
+from companion.store import Store
+from companion.store_db import _rows
+
+FINISHED_DAYS = 30
+IDLE_DAYS = 90
+_NO_DELETE = ("CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves\n"
+              "            BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;")
+
+
+def games(store: Store) -> list[dict[str, Any]]:
+    """Every game: id, game, players, version, created, last (its last entry or its start), over."""
+    rows = _rows(store._db(), "SELECT g.id, g.game, g.players, g.version, g.created,"
+                              " (SELECT max(created) FROM moves m WHERE m.game_id = g.id) AS last"
+                              " FROM games g ORDER BY g.created")
+    out = []
+    for row in rows:
+        _, _, state = store.latest(row["id"])
+        out.append({"id": row["id"], "game": row["game"], "players": json.loads(row["players"]),
+                    "version": row["version"], "created": row["created"], "last": row["last"] or row["created"],
+                    "over": bool(rules_for(row["game"]).outcome(state).over)})
+    return out
+
+
+def due(store: Store, now: datetime | None = None, finished_days: int = FINISHED_DAYS,
+        idle_days: int = IDLE_DAYS) -> list[dict[str, Any]]:
+    """The games the schedule says to remove now."""
+    now = now or datetime.now(timezone.utc)
+    return [g for g in games(store)
+            if now - datetime.fromisoformat(g["last"]) > timedelta(days=finished_days if g["over"] else idle_days)]
+
+
+def export(store: Store, game_id: str) -> dict[str, Any]:
+    """One game in full, as the host's own record: setup, every log entry as reported, the scores."""
+    db = store._db()
+    row = store._game_row(db, game_id, "id, game, join_code, players, options, seed, initial_state, version, created")
+    entries = _rows(db, "SELECT seq, seat, kind, move, undoes, created FROM moves WHERE game_id = ? ORDER BY seq",
+                    [game_id])
+    rules = rules_for(row["game"])
+    _, _, state = store.latest(game_id)
+    return {"id": row["id"], "game": row["game"], "players": json.loads(row["players"]),
+            "options": json.loads(row["options"]), "seed": row["seed"], "created": row["created"],
+            "version": row["version"], "initial_state": json.loads(row["initial_state"]),
+            "log": [{**e, "move": json.loads(e["move"])} for e in entries], "scores": rules.score(state),
+            "over": bool(rules.outcome(state).over)}
+
+
+def purge(store: Store, game_ids: list[str]) -> int:
+    """Remove these games with their seats, tokens and move log; returns how many were removed."""
+    if not game_ids:
+        return 0
+    marks = ",".join("?" * len(game_ids))
+    with store._write() as db:
+        db.execute("DROP TRIGGER moves_no_delete")
+        db.execute(f"DELETE FROM moves WHERE game_id IN ({marks})", game_ids)
+        db.execute(_NO_DELETE)
+        db.execute(f"DELETE FROM seat_tokens WHERE game_id IN ({marks})", game_ids)
+        db.execute(f"DELETE FROM seats WHERE game_id IN ({marks})", game_ids)
+        removed = db.execute(f"DELETE FROM games WHERE id IN ({marks})", game_ids).rowcount
+    return int(removed)
