@@ -15,6 +15,7 @@ and replays the live (not undone) moves once. Version = number of log entries (0
 from __future__ import annotations
 
 import json
+import logging
 import os
 import random
 import secrets
@@ -34,6 +35,7 @@ __all__ = ["BUSY_TIMEOUT_SECONDS", "JOIN_ALPHABET", "JOIN_CODE_LENGTH", "MAX_LOG
            "hash_token"]
 
 State = Any  # each rules module has its own frozen State dataclass
+log = logging.getLogger(__name__)
 
 #: Join codes avoid characters that are easy to misread on a phone: no 0/O and no 1/I.
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -65,7 +67,15 @@ class Store(SqliteFile):
         if not isinstance(options, Mapping):
             raise SetupError("options must be an object")
         seed = secrets.randbits(63)
-        state = rules.setup(list(players), dict(options), random.Random(seed))
+        try:
+            state = rules.setup(list(players), dict(options), random.Random(seed))
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as error:
+            # an option of a type the rules did not expect (a list where a name goes, ...): the rules
+            # should have said so themselves; logged for them, answered as the setup error it is
+            log.warning("setup of %s refused options %r", game, dict(options), exc_info=True)
+            names = ", ".join(f"'{name}'" for name in options) or "none given"
+            raise SetupError(f"the options do not fit {rules.TITLE} (given: {names}); see its page in "
+                             f"docs/games for what each takes") from error
         names = [p["name"] for p in rules.view(state, None)["players"]]
         state_json = _state_json(game, rules, state)
         seats = [{"seat": i, "name": name, "token": secrets.token_urlsafe(24)} for i, name in enumerate(names)]
