@@ -69,6 +69,8 @@ class Store(SqliteFile):
         seed = secrets.randbits(63)
         try:
             state = rules.setup(list(players), dict(options), random.Random(seed))
+        except SetupError:
+            raise
         except (TypeError, ValueError, KeyError, IndexError, AttributeError) as error:
             # an option of a type the rules did not expect (a list where a name goes, ...): the rules
             # should have said so themselves; logged for them, answered as the setup error it is
