@@ -55,8 +55,13 @@ def rendered(path: Path, page: int, dpi: float, mode: str = "L") -> Image.Image:
 
 
 def card_url(game: str, card_id: str, base: str = LOCAL_BASE_URL) -> str:
-    """What a card's QR code should open."""
-    return f"{base}/c/{game}/{card_id}"
+    """What a card's QR code should open: its page, with the card's content version."""
+    from cardgen.catalog import content
+    from cardgen.catalog.versions import card_version
+
+    card = content(game).find_card(card_id)
+    assert card is not None, f"{game} has no card {card_id}"
+    return f"{base}/c/{game}/{card_id}?v={card_version(card)}"
 
 
 def qr_codes(path: Path, page: int, dpi: float = 200) -> list[Any]:

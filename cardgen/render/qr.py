@@ -227,9 +227,12 @@ def validate_base_url(base_url: str) -> str:
     return url
 
 
-def card_url(base_url: str, game: str, card_id: str) -> str:
-    """The companion page a printed card's QR code opens: ``<base>/c/<game>/<card id>``."""
-    return f"{base_url.rstrip('/')}/c/{game}/{card_id}"
+def card_url(base_url: str, game: str, card_id: str, version: str | None = None) -> str:
+    """The companion page a printed card's QR code opens: ``<base>/c/<game>/<card id>``, with
+    ``?v=<version>`` (the card's content version, :func:`cardgen.catalog.versions.card_version`) when
+    given, so that the page can say when a print is out of date."""
+    url = f"{base_url.rstrip('/')}/c/{game}/{card_id}"
+    return f"{url}?v={version}" if version else url
 
 
 # -- drawing ----------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from flask import Blueprint, Response, current_app, make_response, redirect, ren
 from markupsafe import Markup, escape
 
 from cardgen.catalog import GAMES, DataError, content
+from cardgen.catalog.versions import VERSION_LENGTH, card_version
 from companion.rules import GAMES as RULES
 from companion.rules import SetupError, rules_for
 from companion.search import corrections, search
@@ -390,14 +391,26 @@ def card_page(game: str, card_id: str) -> Response:
     card = catalog.find_card(card_id)
     if card is None:
         raise NotFound(f"{catalog.title} has no card '{card_id}'.")
+    stale = _stale_print(request.args.get("v"), card_version(card))
     if hasattr(catalog, "card_facts"):  # a game whose catalog describes its own cards (Mandragora)
         return make_response(render_template(
             "pages/card_facts.html", card=card, catalog=catalog, facts=catalog.card_facts(card),
-            rules=catalog.card_rules(card), title=catalog.label(card)))
+            rules=catalog.card_rules(card), title=catalog.label(card), stale=stale))
     return make_response(render_template(
         "pages/card.html", card=card, catalog=catalog, segments=ability_segments(catalog, card),
         rules=card_rules(catalog, card), named_by=named_by(catalog, card),
-        traits=[catalog.trait(t) for t in card.traits], title=card.name))
+        traits=[catalog.trait(t) for t in card.traits], title=card.name, stale=stale))
+
+
+_VERSION = re.compile(rf"[0-9a-f]{{{VERSION_LENGTH}}}")
+
+
+def _stale_print(printed: str | None, current: str) -> dict[str, str] | None:
+    """The printed and current versions when a card's QR code (``?v=``, from the print kit) names another
+    version of the card than the data's today; None for a current print or a link without a version."""
+    if printed is None or not _VERSION.fullmatch(printed) or printed == current:
+        return None
+    return {"printed": printed, "current": current}
 
 
 @lru_cache(maxsize=1)

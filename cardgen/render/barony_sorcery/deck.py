@@ -6,6 +6,8 @@ from pathlib import Path
 
 from cardgen.catalog.barony_sorcery import BaronySorceryContent
 
+from cardgen.catalog.versions import card_version
+
 from ..export_faces import CardFaces, DeckFaces
 from ..imposition import ImpositionSettings, impose, sheet_label
 from ..options import ResolvedOptions
@@ -19,7 +21,7 @@ from .style import style_for
 def spell_fronts(content: BaronySorceryContent, resolved: ResolvedOptions) -> list[SpellFront]:
     style = style_for(resolved.options.ink_saver)
     return [SpellFront(card=card, content=content, style=style, size=resolved.card_size,
-                       qr=qr_matrix(card_url(resolved.base_url, content.game, card.id)))
+                       qr=qr_matrix(card_url(resolved.base_url, content.game, card.id, card_version(card))))
             for card in sorted(content.cards, key=lambda c: c.number)]
 
 

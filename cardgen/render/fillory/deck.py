@@ -6,6 +6,8 @@ from pathlib import Path
 
 from cardgen.catalog.fillory import FilloryContent
 
+from cardgen.catalog.versions import card_version
+
 from ..export_faces import CardFaces, DeckFaces
 from ..imposition import ImpositionSettings, impose, sheet_label
 from ..options import ResolvedOptions
@@ -22,7 +24,7 @@ def card_fronts(content: FilloryContent, resolved: ResolvedOptions) -> list[Fill
     setup = set(content.setup_neutral)
     return [
         FilloryCardFront(card=card, content=content, style=style, size=resolved.card_size,
-                         qr=qr_matrix(card_url(resolved.base_url, content.game, card.id)),
+                         qr=qr_matrix(card_url(resolved.base_url, content.game, card.id, card_version(card))),
                          in_setup=card.id in setup)
         for card in sorted(content.cards, key=lambda c: c.number)
     ]

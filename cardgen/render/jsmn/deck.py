@@ -11,6 +11,8 @@ from pathlib import Path
 
 from cardgen.catalog.jsmn import DECKS, JsmnContent
 
+from cardgen.catalog.versions import card_version
+
 from ..export_faces import CardFaces, DeckFaces
 from ..imposition import ImpositionSettings, impose, sheet_label
 from ..layout import SheetLayout
@@ -41,7 +43,7 @@ def card_fronts(content: JsmnContent, resolved: ResolvedOptions, kind: str) -> l
     style = style_for(resolved.options.ink_saver)
     size = deck_size(resolved, kind)
     return [CardFront(card=card, content=content, style=style, size=size,
-                      qr=qr_matrix(card_url(resolved.base_url, content.game, card.id)))
+                      qr=qr_matrix(card_url(resolved.base_url, content.game, card.id, card_version(card))))
             for card in content.deck(kind)]
 
 

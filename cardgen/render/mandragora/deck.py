@@ -7,6 +7,8 @@ from pathlib import Path
 
 from cardgen.catalog.mandragora import MandragoraContent
 
+from cardgen.catalog.versions import card_version
+
 from ..export_faces import CardFaces, DeckFaces
 from ..imposition import ImpositionSettings, impose, sheet_label
 from ..options import ResolvedOptions
@@ -22,7 +24,7 @@ def card_fronts(content: MandragoraContent, resolved: ResolvedOptions,
     """One front per card in card-number order (items 1..82, then spells)."""
     style = style or style_for(content, resolved.specs.theme(content.game), resolved.options.ink_saver)
     return [CardFront(card=card, content=content, style=style, size=resolved.card_size,
-                      qr=qr_matrix(card_url(resolved.base_url, content.game, card.id)))
+                      qr=qr_matrix(card_url(resolved.base_url, content.game, card.id, card_version(card))))
             for card in sorted(content.cards, key=lambda c: c.number)]
 
 
