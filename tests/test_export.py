@@ -16,6 +16,7 @@ from cardgen.cli import main
 from cardgen.render import BuildOptions, plan_layout, print_specs
 from cardgen.render.export import ExportSettings, export_cards, pixel_size
 from cardgen.render.options import BuildError, base_url_warning
+from pdf_checks import card_url
 
 BASE = "https://cards.example.org"
 MM = 72 / 25.4
@@ -38,7 +39,7 @@ def test_png_export_writes_one_image_per_face_at_the_card_size_plus_bleed(tmp_pa
     with Image.open(written[0]) as image:
         codes = zxingcpp.read_barcodes(image.convert("L"))
     card_id = names[0].split("-spells-")[1].removesuffix("-1-front.png")
-    assert [c.text for c in codes] == [f"{BASE}/c/barony-sorcery/{card_id}"]
+    assert [c.text for c in codes] == [card_url("barony-sorcery", card_id, BASE)]
 
 
 @pytest.mark.parametrize(("width", "height", "dpi", "expected"), [
