@@ -144,3 +144,14 @@ def test_a_long_name_is_cut_at_its_label_and_scores_below_zero_fit() -> None:
     assert "Barthol… -3</text>" in svg and "<b>" not in svg and "&lt;b&gt;" in svg  # the whole name in data-label
     ticks = [int(v) for v in re.findall(r'text-anchor="end">(-?\d+)<', svg)]
     assert min(ticks) <= -3 and max(ticks) >= 0 and 0 in ticks
+
+
+def test_a_result_is_kept_per_version_and_an_undo_is_seen(app: Flask, client: FlaskClient) -> None:
+    created = play_to_the_end(app, "barony-sorcery", ["Ann", "Ben"], seed=6)
+    store = app.extensions["store"]
+    first = client.get(f"/g/{created['id']}/result.json").get_json()
+    assert client.get(f"/g/{created['id']}/result.json").get_json() == first
+    last = store.log(created["id"], None)[-1]
+    version = store.version(created["id"])
+    store.undo(created["id"], last["seat"], version, "take-back")  # the game is open again: no result
+    assert client.get(f"/g/{created['id']}/result.json").status_code == 409
