@@ -8,12 +8,23 @@ tries to upgrade. The database runs in WAL mode (readers never wait for the writ
 ``synchronous=NORMAL`` and a busy timeout.
 
 State is the replay of the move log from the state stored right after setup. The latest state and
-its version are cached on the game row, so a read never replays; an undo appends an ``undo`` entry
-and replays the live (not undone) moves once. Version = number of log entries (0 after setup).
+its version are cached on the game row, so a read never replays. The log is never rewritten: an
+undo appends an ``undo`` entry, a correction a ``correct`` entry (the new move for an earlier seq,
+or none), and seat events (release, hand-over, rename) a ``seat`` entry; the live moves are the
+moves with every undo and correction applied. Undo and correction replay the live moves from the
+nearest state this process still holds that the change leaves untouched, before the write lock is
+taken; inside the lock they only check that the game has not moved on and write.
+Version = number of log entries (0 after setup).
+
+Seats: a seat is held by at most one phone. The tokens ``create_game`` hands out hold their seats
+from the start (the home page asks for a token of the first seat only); ``claim_seat`` gives a free
+seat to the phone that joins with the code; ``release_seat`` (the host) and a hand-over revoke the
+seat's token at once.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
@@ -21,7 +32,9 @@ import random
 import secrets
 import threading
 from collections import OrderedDict
-from typing import Any, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Any, Collection, Mapping, Sequence
 
 import sqlite_utils
 
@@ -30,9 +43,9 @@ from companion.rules import IllegalMove, SetupError, rules_for, spec_for
 from companion.store_db import (BUSY_TIMEOUT_SECONDS, MIGRATIONS, WRITER_LOCK_SUFFIX, NotFound, SeatTaken,
                                 SqliteFile, Stale, StoreUnavailable, _dumps, _now, _rows, hash_token)
 
-__all__ = ["BUSY_TIMEOUT_SECONDS", "JOIN_ALPHABET", "JOIN_CODE_LENGTH", "MAX_LOG_ENTRIES", "MIGRATIONS", "STATE_CACHE_SIZE",
-           "WRITER_LOCK_SUFFIX", "NotFound", "SeatTaken", "Stale", "State", "Store", "StoreUnavailable",
-           "hash_token"]
+__all__ = ["BUSY_TIMEOUT_SECONDS", "HANDOVER_MINUTES", "JOIN_ALPHABET", "JOIN_CODE_LENGTH", "MAX_LOG_ENTRIES",
+           "MIGRATIONS", "STATE_CACHE_SIZE", "WRITER_LOCK_SUFFIX", "CorrectionRefused", "NotFound", "SeatTaken",
+           "Stale", "State", "Store", "StoreUnavailable", "hash_token"]
 
 State = Any  # each rules module has its own frozen State dataclass
 log = logging.getLogger(__name__)
@@ -40,10 +53,30 @@ log = logging.getLogger(__name__)
 #: Join codes avoid characters that are easy to misread on a phone: no 0/O and no 1/I.
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 JOIN_CODE_LENGTH = 6
+HANDOVER_CODE_LENGTH = 8
+#: A hand-over code works once, for this long after the seat's holder asked for it.
+HANDOVER_MINUTES = 15
 STATE_CACHE_SIZE = 256
 #: the most log entries (moves and undos) one game keeps: several times the longest real game
 MAX_LOG_ENTRIES = 5000
-TOKEN_CACHE_SIZE = 4096
+GAME_CACHE_SIZE = 4096
+
+
+class CorrectionRefused(IllegalMove):
+    """A correction (or undo) after which a later move no longer fits: ``seq`` names that move."""
+
+    def __init__(self, message: str, rule: str | None, seq: int) -> None:
+        super().__init__(message, rule)
+        self.seq = seq
+
+
+@dataclass(frozen=True)
+class LiveMove:
+    """One move of the game as it stands: its seq in the log, its author and the move (as corrected)."""
+
+    seq: int
+    seat: int
+    move: dict[str, Any]
 
 
 class Store(SqliteFile):
@@ -52,17 +85,18 @@ class Store(SqliteFile):
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self._states: OrderedDict[tuple[str, int], State] = OrderedDict()
         self._states_lock = threading.Lock()
-        # Seat tokens are never revoked, so a token once found keeps its seat: every move and seat
-        # read checks one, and this saves the hash and the query.
-        self._token_seats: dict[tuple[str, str], int] = {}
         # A game's rules module id never changes: moves look it up here before taking the write lock.
+        # (Seat tokens are not cached: a release or hand-over in another process revokes one at once.)
         self._games: dict[str, str] = {}
         super().__init__(path)
 
     # -- games and seats ---------------------------------------------------------------------
 
-    def create_game(self, game: str, players: list[str], options: dict[str, Any]) -> dict[str, Any]:
-        """Set up a new game; every seat gets a host token (the creator may hand them out)."""
+    def create_game(self, game: str, players: list[str], options: dict[str, Any],
+                    held: Collection[int] | None = None) -> dict[str, Any]:
+        """Set up a new game. Every seat in ``held`` (default: all) gets a token and is held by
+        whoever receives it; the other seats are free for the phones that join with the code. The
+        answer also carries the ``host_token`` of the phone that created the game."""
         rules = rules_for(game)
         if not isinstance(options, Mapping):
             raise SetupError("options must be an object")
@@ -80,20 +114,26 @@ class Store(SqliteFile):
                              f"docs/games for what each takes") from error
         names = [p["name"] for p in rules.view(state, None)["players"]]
         state_json = _state_json(game, rules, state)
-        seats = [{"seat": i, "name": name, "token": secrets.token_urlsafe(24)} for i, name in enumerate(names)]
+        holding = set(range(len(names))) if held is None else set(held)
+        seats = [{"seat": i, "name": name, **({"token": secrets.token_urlsafe(24)} if i in holding else {})}
+                 for i, name in enumerate(names)]
+        host_token = secrets.token_urlsafe(24)
         created = _now()
         with self._write() as db:
             game_id, code = self._fresh_id(db), self._fresh_join_code(db)
             db.execute("INSERT INTO games (id, game, join_code, players, options, seed, initial_state, state,"
-                       " version, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
+                       " version, created, host_token_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
                        [game_id, game, code, _dumps(names), _dumps(dict(options)), seed, state_json, state_json,
-                        created])
+                        created, hash_token(host_token)])
             for s in seats:
-                db.execute("INSERT INTO seats (game_id, seat, name) VALUES (?, ?, ?)", [game_id, s["seat"], s["name"]])
-                db.execute("INSERT INTO seat_tokens (token_hash, game_id, seat, origin, created)"
-                           " VALUES (?, ?, ?, 'created', ?)", [hash_token(s["token"]), game_id, s["seat"], created])
+                db.execute("INSERT INTO seats (game_id, seat, name, claimed) VALUES (?, ?, ?, ?)",
+                           [game_id, s["seat"], s["name"], int("token" in s)])
+                if "token" in s:
+                    db.execute("INSERT INTO seat_tokens (token_hash, game_id, seat, origin, created)"
+                               " VALUES (?, ?, ?, 'created', ?)", [hash_token(s["token"]), game_id, s["seat"], created])
         self._remember(game_id, 0, state)
-        return {"id": game_id, "game": game, "join_code": code, "version": 0, "seats": seats}
+        return {"id": game_id, "game": game, "join_code": code, "version": 0, "seats": seats,
+                "host_token": host_token}
 
     @staticmethod
     def _fresh_id(db: sqlite_utils.Database) -> str:
@@ -139,30 +179,32 @@ class Store(SqliteFile):
                 "created": row["created"]}
 
     def seat_for_token(self, game_id: str, token: str) -> int | None:
-        known = self._token_seats.get((game_id, token))
-        if known is not None:
-            return known
-        rows = _rows(self._db(), "SELECT seat FROM seat_tokens WHERE token_hash = ? AND game_id = ?",
-                                     [hash_token(token), game_id])
+        """The seat this token holds now (None: no seat of this game, or a token released or handed on)."""
+        rows = _rows(self._db(), "SELECT seat FROM seat_tokens WHERE token_hash = ? AND game_id = ?"
+                                 " AND revoked IS NULL", [hash_token(token), game_id])
+        return int(rows[0]["seat"]) if rows else None
+
+    def is_host(self, game_id: str, token: str) -> bool:
+        """Whether ``token`` is the host token of this game (the phone that created it)."""
+        rows = _rows(self._db(), "SELECT host_token_hash FROM games WHERE id = ?", [game_id])
+        return bool(rows) and rows[0]["host_token_hash"] is not None and \
+            secrets.compare_digest(rows[0]["host_token_hash"], hash_token(token))
+
+    def _seat_row(self, db: sqlite_utils.Database, game_id: str, seat: int) -> dict[str, Any]:
+        self._game_row(db, game_id, "id")
+        rows = _rows(db, "SELECT name, claimed FROM seats WHERE game_id = ? AND seat = ?", [game_id, seat])
         if not rows:
-            return None
-        seat = int(rows[0]["seat"])
-        if len(self._token_seats) >= TOKEN_CACHE_SIZE:
-            self._token_seats.clear()  # simplest bound; the next checks refill it
-        self._token_seats[(game_id, token)] = seat
-        return seat
+            count = _rows(db, "SELECT count(*) AS n FROM seats WHERE game_id = ?", [game_id])[0]["n"]
+            raise NotFound(f"this game has no seat {seat}; its seats are 0 to {count - 1}")
+        return rows[0]
 
     def claim_seat(self, game_id: str, seat: int) -> str:
-        """A new token for a seat nobody has claimed yet (host tokens stay valid)."""
+        """A token for a seat no phone holds; a held seat is never taken (:class:`SeatTaken`)."""
         token = secrets.token_urlsafe(24)
         with self._write() as db:
-            self._game_row(db, game_id, "id")
-            rows = _rows(db, "SELECT name, claimed FROM seats WHERE game_id = ? AND seat = ?", [game_id, seat])
-            if not rows:
-                count = _rows(db, "SELECT count(*) AS n FROM seats WHERE game_id = ?", [game_id])[0]["n"]
-                raise NotFound(f"this game has no seat {seat}; its seats are 0 to {count - 1}")
-            if rows[0]["claimed"]:
-                raise SeatTaken(f"seat {seat} ({rows[0]['name']}) is already taken")
+            row = self._seat_row(db, game_id, seat)
+            if row["claimed"]:
+                raise SeatTaken(f"seat {seat} ({row['name']}) is already taken")
             db.execute("UPDATE seats SET claimed = 1 WHERE game_id = ? AND seat = ?", [game_id, seat])
             db.execute("INSERT INTO seat_tokens (token_hash, game_id, seat, origin, created)"
                        " VALUES (?, ?, ?, 'claimed', ?)",
@@ -171,6 +213,106 @@ class Store(SqliteFile):
 
     def game_count(self) -> int:
         return int(self._db().execute("SELECT count(*) FROM games").fetchone()[0])
+
+    def release_seat(self, game_id: str, seat: int) -> dict[str, Any]:
+        """The host frees a seat: its token stops working at once, the log says so, and the seat can
+        be joined again with the game's code. A seat nobody holds is :class:`SeatTaken`'s 409."""
+        with self._write() as db:
+            row = self._seat_row(db, game_id, seat)
+            if not row["claimed"]:
+                raise SeatTaken(f"no phone holds seat {seat} ({row['name']}): it can already be joined with the code")
+            self._revoke(db, game_id, seat)
+            db.execute("UPDATE seats SET claimed = 0 WHERE game_id = ? AND seat = ?", [game_id, seat])
+            answer = self._seat_event(db, game_id, seat, {"type": "release", "seat": seat})
+        return answer
+
+    def handover_code(self, game_id: str, seat: int) -> dict[str, Any]:
+        """A one-time code another phone uses to take this seat over (a newer code replaces it)."""
+        code = "".join(secrets.choice(JOIN_ALPHABET) for _ in range(HANDOVER_CODE_LENGTH))
+        now = datetime.now(timezone.utc)
+        expires = (now + timedelta(minutes=HANDOVER_MINUTES)).isoformat(timespec="milliseconds")
+        with self._write() as db:
+            self._seat_row(db, game_id, seat)
+            db.execute("UPDATE seat_handovers SET used = ? WHERE game_id = ? AND seat = ? AND used IS NULL",
+                       [_now(), game_id, seat])
+            db.execute("INSERT INTO seat_handovers (code_hash, game_id, seat, created, expires) VALUES (?, ?, ?, ?, ?)",
+                       [hash_token(code), game_id, seat, now.isoformat(timespec="milliseconds"), expires])
+        return {"code": code, "expires": expires}
+
+    def handover_offer(self, code: str) -> dict[str, Any] | None:
+        """The game and seat a usable hand-over code is for (nothing is used up), or None."""
+        rows = _rows(self._db(), "SELECT h.game_id, h.seat, s.name FROM seat_handovers h JOIN seats s"
+                                 " ON s.game_id = h.game_id AND s.seat = h.seat WHERE h.code_hash = ?"
+                                 " AND h.used IS NULL AND h.expires >= ?", [hash_token(code.strip().upper()), _now()])
+        return {"id": rows[0]["game_id"], "seat": int(rows[0]["seat"]), "name": rows[0]["name"]} if rows else None
+
+    def take_handover(self, code: str) -> dict[str, Any]:
+        """The seat a hand-over code was made for, with a new token; the old phone's token stops working."""
+        token = secrets.token_urlsafe(24)
+        cleaned = code.strip().upper()
+        with self._write() as db:
+            rows = _rows(db, "SELECT game_id, seat, expires, used FROM seat_handovers WHERE code_hash = ?",
+                         [hash_token(cleaned)])
+            if not rows or rows[0]["used"] is not None or rows[0]["expires"] < _now():
+                raise NotFound(f"the hand-over code '{cleaned}' is unknown, used or expired; ask the seat's phone "
+                               "for a new one")
+            game_id, seat = rows[0]["game_id"], int(rows[0]["seat"])
+            db.execute("UPDATE seat_handovers SET used = ? WHERE code_hash = ?", [_now(), hash_token(cleaned)])
+            self._revoke(db, game_id, seat)
+            db.execute("UPDATE seats SET claimed = 1 WHERE game_id = ? AND seat = ?", [game_id, seat])
+            db.execute("INSERT INTO seat_tokens (token_hash, game_id, seat, origin, created)"
+                       " VALUES (?, ?, ?, 'handed', ?)", [hash_token(token), game_id, seat, _now()])
+            answer = self._seat_event(db, game_id, seat, {"type": "handover", "seat": seat})
+        return {"id": game_id, "seat": seat, "token": token, "version": answer["version"]}
+
+    def rename_seat(self, game_id: str, seat: int, name: str) -> dict[str, Any]:
+        """A new name for a seat's player (1 to 40 characters, unlike every other player's)."""
+        new = name.strip()
+        with self._write() as db:
+            row = self._game_row(db, game_id, "game, players, state, version")
+            self._seat_row(db, game_id, seat)
+            names = json.loads(row["players"])
+            if not new or len(new) > 40:
+                raise IllegalMove("a player's name is 1 to 40 characters", None)
+            if any(n.casefold() == new.casefold() for i, n in enumerate(names) if i != seat):
+                raise IllegalMove(f"another player is already called {new}", None)
+            old = names[seat]
+            if new == old:
+                raise IllegalMove(f"{old} is already called {new}", None)
+            names[seat] = new
+            rules = rules_for(row["game"])
+            version = int(row["version"])
+            state = self._cached(game_id, version)
+            if state is None:
+                state = _state_from(row["game"], row["state"])
+            state = _named(state, names)
+            db.execute("UPDATE games SET players = ?, state = ? WHERE id = ?",
+                       [_dumps(names), _state_json(row["game"], rules, state), game_id])
+            db.execute("UPDATE seats SET name = ? WHERE game_id = ? AND seat = ?", [new, game_id, seat])
+            answer = self._seat_event(db, game_id, seat, {"type": "rename", "seat": seat, "name": new, "was": old})
+        self._remember(game_id, answer["version"], state)
+        return answer
+
+    @staticmethod
+    def _revoke(db: sqlite_utils.Database, game_id: str, seat: int) -> None:
+        db.execute("UPDATE seat_tokens SET revoked = ? WHERE game_id = ? AND seat = ? AND revoked IS NULL",
+                   [_now(), game_id, seat])
+        db.execute("UPDATE seat_handovers SET used = ? WHERE game_id = ? AND seat = ? AND used IS NULL",
+                   [_now(), game_id, seat])
+
+    def _seat_event(self, db: sqlite_utils.Database, game_id: str, seat: int, event: dict[str, Any]) -> dict[str, Any]:
+        """Append a seat entry to the log (the game's state is unchanged, but for a rename's names)."""
+        row = self._game_row(db, game_id, "version")
+        seq = int(row["version"]) + 1
+        answer = {"version": seq, "seq": seq}
+        db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
+                   " VALUES (?, ?, ?, 'seat', ?, NULL, ?, ?, ?)",
+                   [game_id, seq, seat, _dumps(event), f"seat-{secrets.token_hex(8)}", dumps_compact(answer), _now()])
+        db.execute("UPDATE games SET version = ? WHERE id = ?", [seq, game_id])
+        state = self._cached(game_id, seq - 1)
+        if state is not None and event["type"] != "rename":
+            self._remember(game_id, seq, state)
+        return answer
 
     # -- state -------------------------------------------------------------------------------
 
@@ -270,7 +412,7 @@ class Store(SqliteFile):
             if not rows or int(rows[0]["version"]) != version:
                 return None
             game = rows[0]["game"]
-            if len(self._games) >= TOKEN_CACHE_SIZE:
+            if len(self._games) >= GAME_CACHE_SIZE:
                 self._games.clear()  # simplest bound, as for the tokens
             self._games[game_id] = game
             if state is None:
@@ -278,53 +420,138 @@ class Store(SqliteFile):
                 self._remember(game_id, version, state)
         return _applied(rules_for(game), state, seat, move, game)
 
+    # -- undo and correction -------------------------------------------------------------------
+
     def undo(self, game_id: str, seat: int, version: int, action_id: str) -> dict[str, Any]:
-        """Take back the last live move (only its own seat may); appends an undo entry and replays."""
-        with self._write() as db:
+        """Take back the last live move (any seat may; private notes are passed over): appends an undo
+        entry. The replay runs before the write lock; inside it the version is checked again."""
+        def change(timeline: _Timeline) -> tuple[dict[str, Any], int, list[LiveMove]]:
+            target = timeline.last_public()
+            if target is None:
+                raise IllegalMove("there is no move left to take back", None)
+            entry = {"type": "undo", "seq": target.seq}
+            return entry, target.seq, [m for m in timeline.live if m.seq != target.seq]
+
+        return self._rewrite(game_id, seat, version, action_id, "undo", change)
+
+    def correct(self, game_id: str, seat: int, version: int, action_id: str, seq: int,
+                move: Mapping[str, Any] | None, drop: Sequence[int] = ()) -> dict[str, Any]:
+        """Replace live move ``seq`` by ``move`` (None: remove it) and replay every later move on the
+        corrected history; ``drop`` names later moves to remove with it. A later move that no longer
+        fits refuses the whole correction (:class:`CorrectionRefused` names its seq): nothing changes."""
+        def change(timeline: _Timeline) -> tuple[dict[str, Any], int, list[LiveMove]]:
+            live = {m.seq: m for m in timeline.live}
+            target = live.get(seq)
+            if target is None:
+                raise IllegalMove(f"move {seq} is not a move of the game as it stands (taken back, removed, "
+                                  "or not a move)", None)
+            if target.seat != seat and target.move.get("type") in timeline.private:
+                raise IllegalMove(f"move {seq} is {timeline.names[target.seat]}'s private note: only they change it",
+                                  None)
+            if move is not None and target.seat != seat and \
+                    timeline.rules.redact_move(target.move, target.seat, None) != target.move:
+                raise IllegalMove(f"move {seq} holds what only {timeline.names[target.seat]} may see: only they "
+                                  "can correct it (any seat can remove it)", None)
+            dropped = sorted(set(drop))
+            for later in dropped:
+                if later not in live or later <= seq:
+                    raise IllegalMove(f"'drop' names move {later}, which is not a live move after move {seq}", None)
+            entry = {"type": "correct", "seq": seq, "move": None if move is None else dict(move)}
+            if dropped:
+                entry["drop"] = dropped
+            new_live = [m if m.seq != seq else LiveMove(m.seq, m.seat, dict(move)) for m in timeline.live
+                        if m.seq not in dropped and (m.seq != seq or move is not None)]
+            return entry, seq, new_live
+
+        return self._rewrite(game_id, seat, version, action_id, "correct", change)
+
+    def _rewrite(self, game_id: str, seat: int, version: int, action_id: str, kind: str,
+                 change: Any) -> dict[str, Any]:
+        with self._read() as db:
             row = self._game_row(db, game_id, "game, version, initial_state, players")
-            earlier = self._earlier_answer(db, game_id, seat, action_id, "undo")
+            earlier = self._earlier_answer(db, game_id, seat, action_id, kind)
             if earlier is not None:
                 return earlier
             current = int(row["version"])
             if version != current:
                 raise Stale(current)
             entries = _rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
-                                    [game_id])
-            undone = {e["undoes"] for e in entries if e["kind"] == "undo"}
-            live = [e for e in entries if e["kind"] == "move" and e["seq"] not in undone]
-            if not live:
-                raise IllegalMove("there is no move left to take back", None)
-            last = live[-1]
-            if last["seat"] != seat:
-                names = json.loads(row["players"])
-                raise IllegalMove(f"only {names[last['seat']]}, who made the last move, can take it back", None)
-            rules = rules_for(row["game"])
-            state = _state_from(row["game"], row["initial_state"])
-            for entry in live[:-1]:
-                state = rules.apply(state, entry["seat"], json.loads(entry["move"]))
+                            [game_id])
+        rules = rules_for(row["game"])
+        timeline = _Timeline(rules, entries, json.loads(row["players"]))
+        entry, first_changed, new_live = change(timeline)
+        state = self._rebuild(game_id, row["game"], timeline, row["initial_state"], first_changed, new_live, seat)
+        state_json = _state_json(row["game"], rules, state)
+        with self._write() as db:
+            rows = _rows(db, "SELECT g.version, m.seat, m.kind, m.result FROM games g"
+                             " LEFT JOIN moves m ON m.game_id = g.id AND m.action_id = ? WHERE g.id = ?",
+                         [action_id, game_id])
+            if not rows:
+                raise NotFound(f"there is no game '{game_id}'")
+            earlier = _earlier(rows[0] if rows[0]["kind"] is not None else None, seat, action_id, kind)
+            if earlier is not None:
+                return earlier
+            if int(rows[0]["version"]) != current:  # someone wrote while this replayed: nothing changes
+                raise Stale(int(rows[0]["version"]))
             seq = current + 1
-            answer = {"version": seq, "seq": seq, "undid": last["seq"]}
+            answer = {"version": seq, "seq": seq, ("undid" if kind == "undo" else "corrected"): first_changed}
             db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
-                       " VALUES (?, ?, ?, 'undo', ?, ?, ?, ?, ?)",
-                       [game_id, seq, seat, _dumps({"type": "undo", "seq": last["seq"]}), last["seq"], action_id,
-                        dumps_compact(answer), _now()])
-            db.execute("UPDATE games SET version = ?, state = ? WHERE id = ?",
-                       [seq, _state_json(row["game"], rules, state), game_id])
+                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       [game_id, seq, seat, kind, _dumps(entry), first_changed, action_id, dumps_compact(answer),
+                        _now()])
+            db.execute("UPDATE games SET version = ?, state = ? WHERE id = ?", [seq, state_json, game_id])
         self._remember(game_id, seq, state)
         return answer
+
+    def _rebuild(self, game_id: str, game: str, timeline: _Timeline, initial_json: str, first_changed: int,
+                 new_live: list[LiveMove], seat: int) -> State:
+        """The state after ``new_live``, replayed from the latest state this process holds that comes
+        before ``first_changed`` and that no later undo or correction touched (else from set-up)."""
+        base_version, base = 0, None
+        with self._states_lock:
+            held = [v for (g, v) in self._states if g == game_id and v < first_changed]
+        for candidate in sorted(held, reverse=True):
+            if timeline.untouched_up_to(candidate):
+                base = self._cached(game_id, candidate)
+                if base is not None:
+                    base_version = candidate
+                    break
+        if base is None:
+            base_version = 0
+            base = _state_from(game, initial_json)
+        state = _named(base, timeline.names)
+        for live in new_live:
+            if live.seq <= base_version:
+                continue
+            try:
+                state = timeline.rules.apply(state, live.seat, live.move)
+            except IllegalMove as error:
+                if live.move.get("type") in timeline.private:
+                    continue  # a private note that no longer fits is passed over: it is advice only
+                name = timeline.names[live.seat]
+                if live.seat == seat:
+                    raise CorrectionRefused(f"your move {live.seq} would no longer fit: {error.message}",
+                                            error.rule, live.seq) from None
+                # another seat's move: its reason may rest on what only that seat knows
+                raise CorrectionRefused(f"{name}'s move {live.seq} would no longer fit; correct or remove that "
+                                        "move too (send its seq in 'drop')", None, live.seq) from None
+        return state
 
     def replay(self, game_id: str) -> State:
         """The state rebuilt from the log alone (the cache is not consulted): for checks and repairs."""
         with self._read() as db:
-            row = self._game_row(db, game_id, "game, initial_state")
+            row = self._game_row(db, game_id, "game, initial_state, players")
             entries = _rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
                                     [game_id])
         rules = rules_for(row["game"])
-        undone = {e["undoes"] for e in entries if e["kind"] == "undo"}
-        state = _state_from(row["game"], row["initial_state"])
-        for entry in entries:
-            if entry["kind"] == "move" and entry["seq"] not in undone:
-                state = rules.apply(state, entry["seat"], json.loads(entry["move"]))
+        timeline = _Timeline(rules, entries, json.loads(row["players"]))
+        state = _named(_state_from(row["game"], row["initial_state"]), timeline.names)
+        for live in timeline.live:
+            try:
+                state = rules.apply(state, live.seat, live.move)
+            except IllegalMove:
+                if live.move.get("type") not in timeline.private:
+                    raise
         return state
 
     def options(self, game_id: str) -> dict[str, Any]:
@@ -352,36 +579,136 @@ class Store(SqliteFile):
     # -- the log -----------------------------------------------------------------------------
 
     def log(self, game_id: str, viewer: int | None, since: int = 0) -> list[dict[str, Any]]:
-        """Log entries after ``since``, each move redacted for ``viewer`` (None: the public table)."""
+        """Log entries after ``since``, each move redacted for ``viewer`` (None: the public table).
+
+        ``undone`` marks a move taken back or removed by a correction, ``corrected`` one replaced."""
         with self._read() as db:
             row = self._game_row(db, game_id, "game, players")
-            undone = {r["undoes"] for r in _rows(
-                db, "SELECT undoes FROM moves WHERE game_id = ? AND kind = 'undo'", [game_id])}
             entries = _rows(db, "SELECT seq, seat, kind, move, undoes, created FROM moves"
-                                " WHERE game_id = ? AND seq > ? ORDER BY seq", [game_id, since])
-            taken_back = {r["seq"]: r for r in _rows(
-                db, "SELECT seq, seat, move FROM moves WHERE game_id = ? AND seq IN (SELECT undoes FROM moves"
-                " WHERE game_id = ? AND kind = 'undo' AND seq > ?)", [game_id, game_id, since])}
+                                " WHERE game_id = ? ORDER BY seq", [game_id])
         rules = rules_for(row["game"])
         names = json.loads(row["players"])
+        timeline = _Timeline(rules, entries, names)
+        authors = {e["seq"]: int(e["seat"]) for e in entries if e["kind"] == "move"}
         out: list[dict[str, Any]] = []
         for e in entries:
+            if e["seq"] <= since:
+                continue
             actor = int(e["seat"])
             move = json.loads(e["move"])
-            if e["kind"] == "move":
+            kind = e["kind"]
+            extra: dict[str, Any] = {}
+            if kind == "move":
                 shown = rules.redact_move(move, actor, viewer)
                 text = rules.describe_move(rules.redact_move(move, actor, None), actor, names)
+                # a private note, or a move that holds what the table may not see: only its author may
+                # rewrite it (correct() refuses the others); the same for every viewer
+                extra = {"private": move.get("type") in timeline.private,
+                         "hidden": rules.redact_move(move, actor, None) != move}
+            elif kind == "undo":
+                shown = move
+                target = e["undoes"]
+                author = authors.get(target, actor)
+                before = timeline.move_before(target, e["seq"])
+                what = "" if before is None else ": " + rules.describe_move(
+                    rules.redact_move(before, author, None), author, names)
+                whose = "their" if author == actor else f"{names[author]}'s"
+                text = f"{names[actor]} took back {whose} move {target}{what}"
+            elif kind == "correct":
+                target = move["seq"]
+                author = authors.get(target, actor)
+                whose = "their" if author == actor else f"{names[author]}'s"
+                shown = dict(move)
+                if move["move"] is None:
+                    before = timeline.move_before(target, e["seq"])
+                    what = "" if before is None else " (" + rules.describe_move(
+                        rules.redact_move(before, author, None), author, names).rstrip(".") + ")"
+                    text = f"{names[actor]} removed {whose} move {target}{what}"
+                else:
+                    shown["move"] = rules.redact_move(move["move"], author, viewer)
+                    now = rules.describe_move(rules.redact_move(move["move"], author, None), author,
+                                              names).rstrip(".")
+                    text = f"{names[actor]} corrected {whose} move {target}; it now reads: {now}"
+                    extra = {"reads": now}
+                if move.get("drop"):
+                    text += "; removed with it: move " + ", ".join(str(d) for d in move["drop"])
             else:
                 shown = move
-                target = taken_back.get(e["undoes"])
-                what = ""
-                if target is not None:
-                    public = rules.redact_move(json.loads(target["move"]), int(target["seat"]), None)
-                    what = ": " + rules.describe_move(public, int(target["seat"]), names)
-                text = f"{names[actor]} took back move {e['undoes']}{what}"
-            out.append({"seq": e["seq"], "seat": actor, "kind": e["kind"], "move": shown, "text": text,
-                        "undone": e["seq"] in undone, "at": e["created"]})
+                text = _seat_text(move, names)
+            out.append({"seq": e["seq"], "seat": actor, "kind": kind, "move": shown, "text": text,
+                        "undone": e["seq"] in timeline.gone, "corrected": e["seq"] in timeline.replaced,
+                        "at": e["created"], **extra})
         return out
+
+
+def _seat_text(event: Mapping[str, Any], names: Sequence[str]) -> str:
+    seat = int(event["seat"])
+    if event["type"] == "release":
+        return f"{names[seat]}'s seat was released: it can be joined again with the game's code"
+    if event["type"] == "handover":
+        return f"{names[seat]}'s seat moved to another phone"
+    return f"{event['was']} is now called {event['name']}"
+
+
+def _named(state: State, names: Sequence[str]) -> State:
+    """The state with the players' current names (a rename changes nothing else)."""
+    if tuple(state.players) == tuple(names):
+        return state
+    return dataclasses.replace(state, players=tuple(names))
+
+
+class _Timeline:
+    """The log read as a whole: the live moves (every undo and correction applied), which moves are
+    gone or replaced, and, per entry, which earlier moves it changed."""
+
+    def __init__(self, rules: Any, entries: Sequence[Mapping[str, Any]], names: Sequence[str]) -> None:
+        self.rules, self.names = rules, list(names)
+        self.private: frozenset[str] = frozenset(getattr(rules, "PRIVATE_MOVES", ()))
+        items: dict[int, LiveMove] = {}
+        self.gone: set[int] = set()
+        self.replaced: set[int] = set()
+        self._touches: list[tuple[int, int]] = []   # (entry seq, the earliest move seq it changed)
+        self._versions: dict[int, list[tuple[int, dict[str, Any]]]] = {}  # move seq -> [(from entry, move)]
+        for e in entries:
+            kind, seq = e["kind"], int(e["seq"])
+            if kind == "move":
+                move = json.loads(e["move"])
+                items[seq] = LiveMove(seq, int(e["seat"]), move)
+                self._versions[seq] = [(seq, move)]
+            elif kind == "undo":
+                target = int(e["undoes"])
+                items.pop(target, None)
+                self.gone.add(target)
+                self._touches.append((seq, target))
+            elif kind == "correct":
+                body = json.loads(e["move"])
+                target = int(body["seq"])
+                if body["move"] is None:
+                    items.pop(target, None)
+                    self.gone.add(target)
+                elif target in items:
+                    items[target] = LiveMove(target, items[target].seat, body["move"])
+                    self.replaced.add(target)
+                    self._versions.setdefault(target, []).append((seq, body["move"]))
+                for dropped in body.get("drop", ()):
+                    items.pop(int(dropped), None)
+                    self.gone.add(int(dropped))
+                self._touches.append((seq, min([target, *body.get("drop", ())])))
+        self.live: list[LiveMove] = list(items.values())
+
+    def last_public(self) -> LiveMove | None:
+        """The last live move that is not a private note (notes never block anyone's undo)."""
+        return next((m for m in reversed(self.live) if m.move.get("type") not in self.private), None)
+
+    def untouched_up_to(self, version: int) -> bool:
+        """Whether no entry after ``version`` changed a move at or before it (so the state at that
+        version is the state after the live moves up to it)."""
+        return all(target > version for entry, target in self._touches if entry > version)
+
+    def move_before(self, seq: int, entry: int) -> dict[str, Any] | None:
+        """Move ``seq`` as it read just before log entry ``entry``."""
+        versions = [move for since, move in self._versions.get(seq, ()) if since < entry]
+        return versions[-1] if versions else None
 
 
 def _earlier(row: Mapping[str, Any] | None, seat: int, action_id: str, kind: str) -> dict[str, Any] | None:

@@ -78,6 +78,56 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
             BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
     """),
+    ("held seats, a host token, seat hand-over codes; corrections and seat events in the log", """
+        ALTER TABLE games ADD COLUMN host_token_hash TEXT;  -- sha256 of the host's token (NULL: older games)
+        CREATE TABLE seat_tokens_v2 (
+            token_hash TEXT PRIMARY KEY,
+            game_id TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            origin TEXT NOT NULL CHECK (origin IN ('created', 'claimed', 'handed')),
+            created TEXT NOT NULL,
+            revoked TEXT,                       -- set when the seat is released or handed over
+            FOREIGN KEY (game_id, seat) REFERENCES seats(game_id, seat)
+        );
+        INSERT INTO seat_tokens_v2 (token_hash, game_id, seat, origin, created)
+            SELECT token_hash, game_id, seat, origin, created FROM seat_tokens;
+        DROP TABLE seat_tokens;
+        ALTER TABLE seat_tokens_v2 RENAME TO seat_tokens;
+        CREATE INDEX seat_tokens_by_seat ON seat_tokens (game_id, seat);
+        CREATE TABLE seat_handovers (
+            code_hash TEXT PRIMARY KEY,         -- sha256 of the one-time code
+            game_id TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            created TEXT NOT NULL,
+            expires TEXT NOT NULL,
+            used TEXT,
+            FOREIGN KEY (game_id, seat) REFERENCES seats(game_id, seat)
+        );
+        DROP TRIGGER moves_no_update;
+        DROP TRIGGER moves_no_delete;
+        CREATE TABLE moves_v2 (
+            game_id TEXT NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('move', 'undo', 'correct', 'seat')),
+            move TEXT NOT NULL,                 -- the move as reported; {"type": "undo", "seq": n};
+                                                -- {"type": "correct", "seq": n, "move": m | null, "drop": [..]};
+                                                -- {"type": "release" | "handover" | "rename", "seat": n, ...}
+            undoes INTEGER,                     -- undo and correct entries: the seq of the move they change
+            action_id TEXT NOT NULL,
+            result TEXT NOT NULL,
+            created TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq),
+            UNIQUE (game_id, action_id)
+        );
+        INSERT INTO moves_v2 SELECT game_id, seq, seat, kind, move, undoes, action_id, result, created FROM moves;
+        DROP TABLE moves;
+        ALTER TABLE moves_v2 RENAME TO moves;
+        CREATE TRIGGER moves_no_update BEFORE UPDATE ON moves
+            BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+        CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
+            BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+    """),
 )
 
 
@@ -128,7 +178,7 @@ DAMAGED = ("is damaged ({detail}); restore it from a backup, or move it away to 
 
 
 class SeatTaken(Exception):
-    """Somebody already claimed that seat."""
+    """Somebody already holds that seat (or, for a release, nobody does)."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)

@@ -15,10 +15,28 @@ def stored_state(rules: ModuleType, stored: str) -> Any:
 
 
 def replay_from_scratch(rules: ModuleType, initial_state: str, rows: list[dict[str, Any]]) -> Any:
-    """The rules applied to the logged moves from the stored set-up, independently of the store."""
-    undone = {row["undoes"] for row in rows if row["kind"] == "undo"}
-    state = stored_state(rules, initial_state)
+    """The rules applied to the logged moves from the stored set-up, independently of the store: undo
+    entries take a move out, correct entries replace one (or take it and the moves in 'drop' out)."""
+    live: dict[int, tuple[int, Any]] = {}
     for row in rows:
-        if row["kind"] == "move" and row["seq"] not in undone:
-            state = rules.apply(state, row["seat"], json.loads(row["move"]))
+        if row["kind"] == "move":
+            live[row["seq"]] = (row["seat"], json.loads(row["move"]))
+        elif row["kind"] == "undo":
+            del live[row["undoes"]]
+        elif row["kind"] == "correct":
+            body = json.loads(row["move"])
+            if body["move"] is None:
+                del live[body["seq"]]
+            else:
+                live[body["seq"]] = (live[body["seq"]][0], body["move"])
+            for dropped in body.get("drop", []):
+                del live[dropped]
+    state = stored_state(rules, initial_state)
+    private = set(getattr(rules, "PRIVATE_MOVES", ()))
+    for seat, move in live.values():
+        try:
+            state = rules.apply(state, seat, move)
+        except Exception:
+            if move.get("type") not in private:
+                raise
     return state

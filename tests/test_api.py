@@ -70,7 +70,7 @@ def post_draw(client: FlaskClient, store: Store, game: dict[str, Any], seat: int
 # -- POST /api/games ---------------------------------------------------------------------------
 
 def test_create_game_201(client: FlaskClient, game: dict[str, Any]) -> None:
-    assert set(game) == {"id", "game", "join_code", "version", "seats"}
+    assert set(game) == {"id", "game", "join_code", "version", "seats", "host_token"}
     assert game["version"] == 0 and [s["name"] for s in game["seats"]] == ["Ann", "Ben"]
     response = client.post("/api/games", json={"game": "fillory", "players": ["Cat", "Dan", "Eve"],
                                                "options": {"first_seat": 2}})
@@ -129,7 +129,7 @@ def test_get_game_public_and_per_seat(client: FlaskClient, store: Store, game: d
     public = client.get(f"/api/games/{game['id']}").get_json()
     assert set(public) == {"id", "game", "join_code", "version", "state", "scores", "over", "winner", "players",
                            "claimed"}
-    assert public["version"] == 1 and public["players"] == ["Ann", "Ben"] and public["claimed"] == [False, False]
+    assert public["version"] == 1 and public["players"] == ["Ann", "Ben"] and public["claimed"] == [True, True]
     assert public["over"] is False and public["winner"] is None
     assert public["state"]["you"] is None and [p["hand"] for p in public["state"]["players"]] == [None, None]
     assert [s["total"] for s in public["scores"]] == [0, 0]
@@ -147,7 +147,12 @@ def test_get_game_304_until_something_changes(client: FlaskClient, store: Store,
     assert unchanged.status_code == 304 and unchanged.data == b"" and unchanged.headers["ETag"] == etag
     seat_view = client.get(url, headers={"If-None-Match": etag, **bearer(game["seats"][0]["token"])})
     assert seat_view.status_code == 200 and seat_view.headers["ETag"] != etag
-    client.post("/api/join", json={"code": game["join_code"], "seat": 1})
+    released = client.post(f"{url}/seats/1/release", headers=bearer(game["host_token"]))
+    assert released.status_code == 200
+    assert client.get(url, headers={"If-None-Match": etag}).status_code == 200  # a released seat shows
+    etag = client.get(url).headers["ETag"]
+    ben = client.post("/api/join", json={"code": game["join_code"], "seat": 1}).get_json()["token"]
+    game["seats"][1]["token"] = ben
     assert client.get(url, headers={"If-None-Match": etag}).status_code == 200  # a claimed seat shows
     etag = client.get(url).headers["ETag"]
     post_draw(client, store, game, 1, "a1")
@@ -273,14 +278,12 @@ def test_undo_200_409_422(client: FlaskClient, store: Store, game: dict[str, Any
     nothing = client.post(url, headers=ann, json={"version": 0, "action_id": "u0"})
     assert nothing.status_code == 422 and nothing.get_json() == error(422, "there is no move left to take back")
     post_draw(client, store, game, 0, "a1")
-    not_yours = client.post(url, headers=ben, json={"version": 1, "action_id": "u1"})
-    assert not_yours.status_code == 422
-    assert not_yours.get_json() == error(422, "only Ann, who made the last move, can take it back")
     stale = client.post(url, headers=ann, json={"version": 0, "action_id": "u2"})
     assert stale.status_code == 409 and stale.get_json()["version"] == 1
-    done = client.post(url, headers=ann, json={"version": 1, "action_id": "u3"})
+    done = client.post(url, headers=ben, json={"version": 1, "action_id": "u3"})  # any seat may take it back
     assert done.status_code == 200 and done.get_json()["version"] == 2
-    assert done.get_json()["state"]["players"][0]["hand"] == []
+    assert done.get_json()["state"]["you"] == 1
+    assert client.get(f"/api/games/{game['id']}", headers=ann).get_json()["state"]["players"][0]["hand"] == []
     kinds = [(e["kind"], e["undone"]) for e in client.get(f"/api/games/{game['id']}/log").get_json()["entries"]]
     assert kinds == [("move", True), ("undo", False)]
 
@@ -292,6 +295,9 @@ def no_free_seat(code: str, seat: int) -> dict[str, Any]:
 
 
 def test_join_claims_a_seat_once(client: FlaskClient, store: Store, game: dict[str, Any]) -> None:
+    held = client.post("/api/join", json={"code": game["join_code"], "seat": 1})
+    assert held.status_code == 409  # seats created through the API are held by whoever got their tokens
+    client.post(f"/api/games/{game['id']}/seats/1/release", headers=bearer(game["host_token"]))
     joined = client.post("/api/join", json={"code": game["join_code"].lower(), "seat": 1})
     assert joined.status_code == 200
     body = joined.get_json()
@@ -353,7 +359,7 @@ def test_openapi_is_valid_and_documents_every_api_route(app: Flask, client: Flas
     served = set()
     for rule in app.url_map.iter_rules():
         if rule.endpoint.startswith("api."):
-            path = rule.rule.replace("<game_id>", "{game_id}")
+            path = rule.rule.replace("<game_id>", "{game_id}").replace("<int:seat>", "{seat}")
             served |= {(path, m) for m in rule.methods or () if m not in ("HEAD", "OPTIONS")}
     assert documented == served
 

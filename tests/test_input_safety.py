@@ -147,6 +147,9 @@ def test_markup_in_player_and_card_names_is_escaped_on_every_page(hostile_server
 
     # the same names typed into forms and echoed back: a taken seat, a new-game form shown again
     phone = requests.Session()
+    for free in (1, 2):  # free two seats; another phone takes seat 1 just before this one tries
+        requests.post(f"{base}/api/games/{gid}/seats/{free}/release", timeout=10,
+                      headers={"Authorization": f"Bearer {game['host_token']}"})
     requests.post(f"{base}/api/join", json={"code": code, "seat": 1}, timeout=10)
     taken = phone.post(f"{base}/j/{code}", data={"csrf_token": csrf_token(phone, f"{base}/j/{code}"), "seat": "1"},
                        timeout=10)
@@ -179,8 +182,11 @@ def test_markup_in_player_and_card_names_is_escaped_on_every_page(hostile_server
 @pytest.mark.served
 def test_forms_without_a_valid_csrf_token_get_a_400_page(hostile_server: RunningServer) -> None:
     base = hostile_server.base
-    code = requests.post(base + "/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]},
-                         timeout=10).json()["join_code"]
+    created = requests.post(base + "/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]}, timeout=10).json()
+    code = created["join_code"]
+    released = requests.post(f"{base}/api/games/{created['id']}/seats/0/release", timeout=10,
+                             headers={"Authorization": f"Bearer {created['host_token']}"})
+    assert released.status_code == 200  # the seat is free to join by code (the API's seats are held)
     new_game = {"player": ["Ann", "Ben", "", "", "", ""], "first": "0"}
     honest = requests.Session()
     token = csrf_token(honest, base + "/")
@@ -275,6 +281,8 @@ def test_thousands_of_guessed_codes_and_tokens_find_nothing(hostile_server: Runn
     assert in_parallel(try_tokens, tokens) == [401] * len(tokens)
     assert in_parallel(try_cookies, tokens[:500]) == [403] * 500
     # the real ones still work: the guesses were refused, not the server
+    assert requests.post(f"{base}/api/games/{game['id']}/seats/1/release", timeout=10,
+                         headers={"Authorization": f"Bearer {game['host_token']}"}).ok
     assert requests.post(f"{base}/api/join", json={"code": game["join_code"].lower(), "seat": 1}, timeout=10).ok
     assert requests.get(f"{base}/api/games/{game['id']}", timeout=10,
                         headers={"Authorization": f"Bearer {game['seats'][0]['token']}"}).ok

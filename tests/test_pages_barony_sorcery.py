@@ -255,6 +255,7 @@ def test_scoring_and_over_offer_only_the_points_form_then_nothing(app: Flask, cl
 
 def test_names_are_escaped_on_table_and_seat(app: Flask, client: FlaskClient) -> None:
     game = new_game(app, ("<b>Ann</b>", "Ben & Co"))
+    store_of(app).release_seat(game["id"], 1)   # Ben has not joined: the seat page invites him by name
     play(app, game, 0, {"type": "explore", "location": "standing-stones"})
     sit(client, game, 0)
     for path in (f"/g/{game['id']}", f"/g/{game['id']}/seat/0"):

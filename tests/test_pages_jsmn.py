@@ -44,10 +44,11 @@ INVITATION_OF = {e.id: next(c.id for c in GAME.invitations if c.element == e.id)
 INTRODUCTION_OF = {e.id: next(c.id for c in GAME.introductions if c.element == e.id) for e in GAME.elements}
 
 
-def placements(me: Mapping[str, Any], elements: list[str], supply: Mapping[str, int]) -> list[tuple[str, str]]:
-    """(element, feat) pairs a token could go on now, from the seat's own ledger."""
+def placements(me: Mapping[str, Any], elements: list[str], supply: Mapping[str, int] | None) -> list[tuple[str, str]]:
+    """(element, feat) pairs a token could go on now, from the seat's own ledger (the supply is shown only
+    once the game is over: 13 tokens of each element do not run out in this scripted game)."""
     return [(element, feat["id"]) for feat in me["ledger"]["feats"] for element, need in feat["requires"].items()
-            if element in elements and feat["tokens"].count(element) < need and supply[element] > 0]
+            if element in elements and feat["tokens"].count(element) < need and (supply is None or supply[element] > 0)]
 
 
 def next_move(view: Mapping[str, Any]) -> dict[str, Any]:
@@ -91,12 +92,9 @@ def acting_seat(view: Mapping[str, Any]) -> int:
 
 # -- helpers ----------------------------------------------------------------------------------------
 
-def new_game(app: Flask, names: list[str] | None = None, claim: bool = True, **options: Any) -> dict[str, Any]:
-    game = store_of(app).create_game("jsmn", names or NAMES, {"magicians": MAGICIANS, **options})
-    if claim:
-        for seat in range(len(game["seats"])):
-            store_of(app).claim_seat(game["id"], seat)  # no invitation QR code on the seat pages
-    return game
+def new_game(app: Flask, names: list[str] | None = None, **options: Any) -> dict[str, Any]:
+    # every seat is held from the start (whoever got the tokens): no invitation QR code on the seat pages
+    return store_of(app).create_game("jsmn", names or NAMES, {"magicians": MAGICIANS, **options})
 
 
 def state_of(app: Flask, game: dict[str, Any]) -> Any:

@@ -445,3 +445,118 @@ def test_a_seat_page_is_refused_to_any_other_seat(server: RunningServer) -> None
             wrong = played.get(path, 0, token=other.tokens[0])
             assert wrong.status_code == 401
             assert wrong.json()["error"] == "That seat token does not belong to this game."
+
+
+# -- a spectator's whole sequence of answers, move answers and refusals ----------------------------
+
+def leaves(value: Any) -> int:
+    """How many public fields (leaf values) a JSON answer holds: what the comparison covers."""
+    if isinstance(value, dict):
+        return sum(leaves(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(leaves(v) for v in value)
+    return 1
+
+
+def named_apart(text: str, swap: dict[str, str], names: Callable[[set[str]], set[str]], first: bool) -> str:
+    """The text with the two swapped secrets (ids and names) written as {X} and {Y}: in the first game X is
+    the secret the owner holds, in the twin the same placeholder stands for the other one."""
+    pair = sorted(swap)[:2]
+    x, y = (pair[0], pair[1]) if first else (pair[1], pair[0])
+    for label, secret in (("{X}", x), ("{Y}", y)):
+        for word in sorted({secret, *names({secret})}, key=len, reverse=True):
+            text = text.replace(word, label)
+    return text
+
+
+def post(game: ServedGame, seat: int, version: int, move: dict[str, Any], action_id: str) -> requests.Response:
+    return requests.post(f"{game.server.base}/api/games/{game.id}/moves", timeout=10,
+                         headers={"Authorization": f"Bearer {game.tokens[seat]}"},
+                         json={"version": version, "action_id": action_id, "move": move})
+
+
+SEQUENCE_ROUTES = ("/api/games/{id}", "/api/games/{id}/version", "/api/games/{id}/log")
+
+
+def compare_sequences(server: RunningServer, game: str, players: int, moves: Moves, swap: dict[str, str],
+                      owner: int) -> tuple[int, int]:
+    """Two fresh games get the same public moves, one with the owner's secret swapped: after every move a
+    spectator and another seat read the game, its version and its log (ETags too), and every move answer
+    to a seat other than the owner is compared. Then every move of the owner that names the secret is
+    sent by each other seat to both games: the refusals must read the same. (public fields, refusals)."""
+    model = SECRET_MODELS[game]
+    first, twin = ServedGame.create(server, game, players), ServedGame.create(server, game, players)
+    watcher = next(s for s in range(players) if s != owner)
+    fields = 0
+    for version, (seat, move) in enumerate(moves):
+        answers = (post(first, seat, version, move, f"m{version}"),
+                   post(twin, seat, version, swap_strings(move, swap), f"m{version}"))
+        assert [a.status_code for a in answers] == [200, 200], [a.text[:200] for a in answers]
+        if seat != owner:
+            assert first.normalised(answers[0].text) == twin.normalised(answers[1].text), \
+                f"the answer to seat {seat}'s move {version + 1} depends on what seat {owner} hides"
+        for viewer in (None, watcher):
+            for path in SEQUENCE_ROUTES:
+                seen = (first.get(path, viewer), twin.get(path, viewer))
+                assert first.normalised(seen[0].text) == twin.normalised(seen[1].text), \
+                    f"{path} as {viewer} after move {version + 1} depends on what seat {owner} hides ({swap})"
+                assert seen[0].headers.get("ETag") == seen[1].headers.get("ETag")
+                fields += leaves(seen[0].json())
+    refusals = 0
+    probes = [move for seat, move in moves if seat == owner and strings_in(move) & set(swap)]
+    for n, probe in enumerate(probes):
+        for seat in range(players):
+            if seat == owner:
+                continue
+            answers = (post(first, seat, len(moves), probe, f"probe{n}-{seat}"),
+                       post(twin, seat, len(moves), swap_strings(probe, swap), f"probe{n}-{seat}"))
+            assert answers[0].status_code == answers[1].status_code, (probe, [a.text[:200] for a in answers])
+            if answers[0].status_code != 200:
+                texts = [named_apart(g.normalised(a.text), swap, model.names, g is first)
+                         for g, a in zip((first, twin), answers)]
+                assert texts[0] == texts[1], f"seat {seat}'s refusal of {probe} depends on what seat {owner} hides"
+                refusals += 1
+            else:
+                return fields, refusals  # accepted in both alike: the games now differ from the recorded moves
+    return fields, refusals
+
+
+COUNTS: dict[str, dict[str, int]] = {}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_spectator_and_a_seat_see_the_same_sequence_whatever_another_seat_hides(server: RunningServer,
+                                                                                  game: str) -> None:
+    rules, model = GAMES[game], SECRET_MODELS[game]
+    players = rules.MIN_PLAYERS if rules.MIN_PLAYERS > 1 else 2
+    played = ServedGame.create(server, game, players)
+    table = Store(server.db_path)
+    rng = random.Random(f"{SEED}-sequence-{players}")
+    moves: Moves = []
+    history = [table.current(played.id)[1]]
+    compared = fields = refusals = 0
+    try:
+        for checkpoint in GAME_CHECKPOINTS.get(game, CHECKPOINTS)[:2]:
+            while len(moves) < checkpoint and not rules.outcome(history[-1]).over:
+                candidates = [(s, m) for s in range(players)
+                              if (m := rules.random_legal_move(history[-1], s, rng)) is not None]
+                seat, move = rng.choice(candidates)
+                played.post_move(seat, len(moves), move)
+                moves.append((seat, move))
+                history.append(table.current(played.id)[1])
+            if rules.outcome(history[-1]).over:
+                break
+            owner = compared % players
+            swap = model.twin_swap(history, moves, owner)
+            if swap is None:
+                continue
+            more_fields, more_refusals = compare_sequences(server, game, players, list(moves), swap, owner)
+            fields, refusals, compared = fields + more_fields, refusals + more_refusals, compared + 1
+    finally:
+        table.close()
+    COUNTS[game] = {"sequences": compared, "public fields": fields, "refusals": refusals}
+    print(f"\n{game}: {COUNTS[game]}")
+    if model.hides_anything:
+        assert compared >= 1 and fields > 0, COUNTS[game]
+    else:
+        assert compared == 0

@@ -480,10 +480,11 @@ def test_the_hand_limit_at_the_end_of_the_turn() -> None:
     assert fillory.view(state, None)["turn"] == {"seat": 1, "step": "draw", "number": 5, "extra_action": False}
 
 
-def test_discarding_below_the_limit_is_allowed_and_the_last_seat_passes_to_the_first() -> None:
+def test_discarding_below_the_limit_is_refused_and_the_last_seat_passes_to_the_first() -> None:
     state = table(hands={2: ["Pete", "Golem"]}, step="trick", seat=2)
-    state = fillory.apply(state, 2, {"type": "end_turn", "discard": ["Pete"]})
-    assert (state.turn_seat, state.step, where(state, "Pete"), where(state, "Golem")) == (0, "draw", "discard", "hand:2")
+    refused(state, 2, {"type": "end_turn", "discard": ["Pete"]})  # "discard excess cards": none with 2 in hand
+    state = fillory.apply(state, 2, {"type": "end_turn", "discard": []})
+    assert (state.turn_seat, state.step, where(state, "Pete"), where(state, "Golem")) == (0, "draw", "hand:2", "hand:2")
 
 
 def test_time_gives_one_extra_action_and_no_second_trick() -> None:

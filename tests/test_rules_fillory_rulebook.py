@@ -1056,3 +1056,23 @@ def test_http_a_plot_trick_with_no_character_in_any_control_zone_is_accepted(htt
     assert cid("Romance") in answer["state"]["discard"] and answer["state"]["turn"]["step"] == "score"
     log = http_table.client.get(f"/api/games/{http_table.game['id']}/log").get_json()["entries"]
     assert log[-1]["text"] == "Ann discarded Romance for the Plot trick and found no Character to move."
+
+
+# "Max hand size is 5 cards. Discard excess cards." (End phase): exactly the cards over five, none otherwise.
+
+def test_the_end_of_turn_discards_exactly_the_excess() -> None:
+    three = ["Quentin", "Eliza", "Julia"]
+    state = position(hands={0: three}, step="end")
+    with pytest.raises(IllegalMove) as over:     # 3 cards held, 2 discarded: nothing was over the limit
+        fillory.apply(state, 0, {"type": "end_turn", "discard": three[:2]})
+    assert over.value.rule == "fillory.end.hand-limit" and "discard none" in over.value.message
+    assert fillory.apply(state, 0, {"type": "end_turn", "discard": []}).turn_seat == 1
+    seven = ["Quentin", "Eliza", "Julia", "Alice", "Penny", "Kady", "Margo"]
+    state = position(hands={0: seven}, step="end")
+    with pytest.raises(IllegalMove) as extra:    # 7 held: discard exactly 2, not 3
+        fillory.apply(state, 0, {"type": "end_turn", "discard": seven[:3]})
+    assert extra.value.rule == "fillory.end.hand-limit" and "exactly 2" in extra.value.message
+    with pytest.raises(IllegalMove, match="discard 1 more"):
+        fillory.apply(state, 0, {"type": "end_turn", "discard": seven[:1]})
+    after = fillory.apply(state, 0, {"type": "end_turn", "discard": seven[:2]})
+    assert sorted(after.cards_at("hand:0")) == sorted(cid(c) for c in seven[2:])

@@ -91,9 +91,38 @@ def test_starting_feats_are_reported_once_each_and_must_be_free() -> None:
     refused(state, 0, {"type": "starting_feats", "feats": START_FEATS[0][:2]}, "jsmn.setup.hand")
     state = jsmn.apply(state, 0, {"type": "starting_feats", "feats": START_FEATS[0]})
     refused(state, 0, {"type": "starting_feats", "feats": START_FEATS[1]}, "jsmn.setup.hand")
-    refused(state, 1, {"type": "starting_feats", "feats": [START_FEATS[0][0], *START_FEATS[1][:2]]}, "jsmn.feat.take")
+    refused(state, 1, {"type": "starting_feats", "feats": [START_FEATS[0][0], *START_FEATS[1][:2]]},
+            "jsmn.companion.feat-refusals")
     state = jsmn.apply(state, 1, {"type": "starting_feats", "feats": START_FEATS[1]})
     assert state.phase == "preparation"
+
+
+def test_a_refused_feat_says_only_what_the_asker_may_know() -> None:
+    """Another seat's feat, in front of it or completed, whoever holds it, is refused in one sentence naming
+    nobody (rule jsmn.companion.feat-refusals); the asker's own feat is named as theirs."""
+    state = started(3)
+    fid = START_FEATS[1][0]
+    probe = {"type": "engage", "card": "private-ball", "feats": [fid]}
+    ready = play(state.with_seat(0, location="madrid"), 0, {"type": "still_waters"})
+    held_by_ben = refused(ready, 0, probe, "jsmn.companion.feat-refusals")
+    # the same feat held by Cy instead, or completed by Ben: the same answer
+    moved = ready.with_seat(1, feats=tuple(f for f in ready.seats[1].feats if f[0] != fid)) \
+        .with_seat(2, feats=ready.seats[2].feats + ((fid, ()),))
+    completed = ready.with_seat(1, feats=tuple(f for f in ready.seats[1].feats if f[0] != fid),
+                                completed=(fid,))
+    for other in (moved, completed):
+        assert refused(other, 0, probe, "jsmn.companion.feat-refusals").message == held_by_ben.message
+    assert "Ben" not in held_by_ben.message and "Cy" not in held_by_ben.message
+    own = refused(ready, 0, {"type": "engage", "card": "private-ball", "feats": [START_FEATS[0][1]]}, "jsmn.feat.take")
+    assert "already yours" in own.message
+
+
+def test_the_element_supply_is_not_shown_until_every_ledger_is_revealed() -> None:
+    """Tokens go back to the supply when a feat is completed: a supply shown during the game would tell the
+    table whose hidden feat was completed (every feat's requirement is unique)."""
+    state = started(3)
+    for viewer in (None, 0, 1, 2):
+        assert jsmn.view(state, viewer)["supply"] is None
 
 
 # -- the year ----------------------------------------------------------------------------------------

@@ -72,7 +72,11 @@ def test_tokens_are_stored_hashed_never_in_clear(store: Store, game: dict[str, A
 def test_info_lists_players_claims_and_version(store: Store, game: dict[str, Any]) -> None:
     info = store.info(game["id"])
     assert info["id"] == game["id"] and info["game"] == "fillory" and info["join_code"] == game["join_code"]
-    assert info["players"] == ["Ann", "Ben"] and info["claimed"] == [False, False] and info["version"] == 0
+    assert info["players"] == ["Ann", "Ben"] and info["claimed"] == [True, True] and info["version"] == 0
+    # the home page asks for the first seat's token only: the other seats are free to join
+    partly = store.create_game("fillory", ["Cat", "Dan", "Eve"], {}, held=[0])
+    assert ["token" in s for s in partly["seats"]] == [True, False, False]
+    assert store.info(partly["id"])["claimed"] == [True, False, False]
     assert info["created"].endswith("+00:00")
 
 
@@ -104,11 +108,13 @@ def test_tokens_do_not_cross_games(store: Store, game: dict[str, Any]) -> None:
     assert store.seat_for_token(game["id"], "not-a-token") is None
 
 
-def test_claim_seat_gives_a_new_token_once(store: Store, game: dict[str, Any]) -> None:
+def test_claim_seat_gives_a_new_token_once(store: Store) -> None:
+    game = store.create_game("fillory", ["Ann", "Ben"], {}, held=[0])
     token = store.claim_seat(game["id"], 1)
     assert store.seat_for_token(game["id"], token) == 1
-    assert store.seat_for_token(game["id"], game["seats"][1]["token"]) == 1  # the host's token still works
-    assert store.info(game["id"])["claimed"] == [False, True]
+    assert store.info(game["id"])["claimed"] == [True, True]
+    with pytest.raises(SeatTaken, match=re.escape("seat 0 (Ann) is already taken")):
+        store.claim_seat(game["id"], 0)  # a seat held from the start is never taken by joining
     with pytest.raises(SeatTaken, match=re.escape("seat 1 (Ben) is already taken")):
         store.claim_seat(game["id"], 1)
     with pytest.raises(NotFound, match="this game has no seat 2; its seats are 0 to 1"):
@@ -213,7 +219,7 @@ def test_undo_appends_an_entry_and_restores_the_state(store: Store, game: dict[s
     assert [(e["seq"], e["kind"], e["undone"]) for e in entries] == [(1, "move", False), (2, "move", True),
                                                                    (3, "undo", False)]
     assert entries[2]["move"] == {"type": "undo", "seq": 2}
-    assert entries[2]["text"].startswith("Ben took back move 2: ")
+    assert entries[2]["text"].startswith("Ben took back their move 2: ")
     assert fillory.state_to_json(store.replay(game["id"])) == fillory.state_to_json(state)
 
 
@@ -228,13 +234,14 @@ def test_undo_walks_back_one_live_move_at_a_time(store: Store, game: dict[str, A
     assert store.version(game["id"]) == 4
 
 
-def test_only_the_seat_that_moved_may_undo(store: Store, game: dict[str, Any]) -> None:
+def test_any_seat_may_undo_and_the_log_says_whose_move_it_took_back(store: Store, game: dict[str, Any]) -> None:
     draw(store, game["id"], 0, "a1")
-    with pytest.raises(IllegalMove, match="Only Ann, who made the last move, can take it back."):
-        store.undo(game["id"], 1, 1, "u1")
     with pytest.raises(Stale):
-        store.undo(game["id"], 0, 0, "u1")
+        store.undo(game["id"], 1, 0, "u1")
     assert store.version(game["id"]) == 1
+    assert store.undo(game["id"], 1, 1, "u1") == {"version": 2, "seq": 2, "undid": 1}
+    assert hand(store, game["id"], 0) == []
+    assert store.log(game["id"], None)[-1]["text"].startswith("Ben took back Ann's move 1: Ann drew")
 
 
 def test_a_retried_undo_is_answered_once(store: Store, game: dict[str, Any]) -> None:
@@ -254,7 +261,7 @@ def test_state_survives_reopening_the_file(store: Store, game: dict[str, Any]) -
     try:
         version, state = reopened.current(game["id"])
         assert version == 1 and fillory.state_to_json(state) == expected
-        assert [m["number"] for m in reopened.migrations()] == [1]
+        assert [m["number"] for m in reopened.migrations()] == [1, 2]
     finally:
         reopened.close()
 

@@ -1,4 +1,5 @@
-"""The JSON API: games, moves, undo, joining, the log and search (score calculators: :mod:`.calc`).
+"""The JSON API: games, moves, undo and correction, seats, joining, the log and search (score
+calculators: :mod:`.calc`).
 
 Phones authenticate with a seat token (``Authorization: Bearer <token>``), not cookies, so this
 blueprint is exempt from CSRF. Every error answers in the shared shape from :mod:`errors`.
@@ -17,13 +18,13 @@ from cardgen.catalog import GAMES
 from companion import search as search_index
 from companion.rules import IllegalMove, SetupError, rules_for
 from companion.rules.base import sentence
-from companion.store import NotFound, SeatTaken, Stale, Store
+from companion.store import CorrectionRefused, NotFound, SeatTaken, Stale, Store
 
 from . import live_updates
 from .errors import error_json
 from .limits import BadJson, parse_json
-from .openapi import (JoinRequest, MoveRequest, NewGameRequest, RequestBody, UndoRequest,
-                      openapi_document, validation_sentence)
+from .openapi import (CorrectRequest, HandoverRequest, JoinRequest, MoveRequest, NewGameRequest, RenameRequest,
+                      RequestBody, UndoRequest, openapi_document, validation_sentence)
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -59,6 +60,11 @@ def _stale(error: Stale) -> Response:
 @bp.errorhandler(SeatTaken)
 def _seat_taken(error: SeatTaken) -> Response:
     return error_json(409, error.message)
+
+
+@bp.errorhandler(CorrectionRefused)
+def _correction_refused(error: CorrectionRefused) -> Response:
+    return error_json(422, error.message, error.rule, {"seq": error.seq})
 
 
 @bp.errorhandler(IllegalMove)
@@ -170,7 +176,7 @@ def create_game() -> tuple[Response, int, dict[str, str]]:
         raise ApiError(503, unavailable)
     created = _store().create_game(body.game, body.players, body.options)
     payload = {"id": created["id"], "game": created["game"], "join_code": created["join_code"],
-               "version": created["version"], "seats": created["seats"]}
+               "version": created["version"], "seats": created["seats"], "host_token": created["host_token"]}
     return jsonify(payload), 201, {"Location": f"/api/games/{created['id']}"}
 
 
@@ -234,6 +240,71 @@ def undo(game_id: str) -> Response:
     seat = _acting_seat(game_id, body.seat)
     answer = _store().undo(game_id, seat, body.version, body.action_id)
     return _accepted(game_id, seat, answer)
+
+
+@bp.post("/games/<game_id>/correct")
+def correct(game_id: str) -> Response:
+    body = parse_body(CorrectRequest)
+    seat = _acting_seat(game_id, body.seat)
+    answer = _store().correct(game_id, seat, body.version, body.action_id, body.seq, body.move, body.drop)
+    return _accepted(game_id, seat, answer)
+
+
+# -- seats ---------------------------------------------------------------------------------
+
+def _host(game_id: str) -> None:
+    """The request carries this game's host token, else 401 (none or unknown) or 403 (a seat's)."""
+    token = _bearer_token()
+    _store().version(game_id)
+    if token is None:
+        raise ApiError(401, "this needs the host token: send 'Authorization: Bearer <host token>'")
+    if not _store().is_host(game_id, token):
+        if _store().seat_for_token(game_id, token) is not None:
+            raise ApiError(403, "only the phone that created the game (the host) can release a seat")
+        raise ApiError(401, "that is not this game's host token")
+
+
+def _seat_number(game_id: str, seat: int) -> None:
+    players = _store().info(game_id)["players"]
+    if not 0 <= seat < len(players):
+        raise NotFound(f"this game has no seat {seat}; its seats are 0 to {len(players) - 1}")
+
+
+@bp.post("/games/<game_id>/seats/<int:seat>/release")
+def release_seat(game_id: str, seat: int) -> Response:
+    _host(game_id)
+    _seat_number(game_id, seat)
+    answer = _store().release_seat(game_id, seat)
+    return jsonify({"ok": True, "version": answer["version"], "seq": answer["seq"]})
+
+
+@bp.post("/games/<game_id>/seats/<int:seat>/handover")
+def handover_code(game_id: str, seat: int) -> Response:
+    _seat_number(game_id, seat)
+    _acting_seat(game_id, seat)
+    code = _store().handover_code(game_id, seat)
+    link = request.host_url.rstrip("/") + f"/h/{code['code']}"
+    response = jsonify({"code": code["code"], "link": link, "expires": code["expires"]})
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/handover")
+def take_handover() -> Response:
+    body = parse_body(HandoverRequest)
+    taken = _store().take_handover(body.code)
+    return jsonify({"id": taken["id"], "seat": taken["seat"], "token": taken["token"]})
+
+
+@bp.post("/games/<game_id>/seats/<int:seat>/rename")
+def rename_seat(game_id: str, seat: int) -> Response:
+    body = parse_body(RenameRequest)
+    _seat_number(game_id, seat)
+    token = _bearer_token()
+    if token is None or not _store().is_host(game_id, token):
+        _acting_seat(game_id, seat)  # the seat's own token, else 401/403
+    answer = _store().rename_seat(game_id, seat, body.name)
+    return jsonify({"ok": True, "version": answer["version"], "seq": answer["seq"]})
 
 
 def _accepted(game_id: str, seat: int, answer: dict[str, Any]) -> Response:

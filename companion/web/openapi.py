@@ -40,6 +40,24 @@ class UndoRequest(RequestBody):
     seat: int | None = Field(default=None, ge=0, description="optional: the seat the phone believes it holds")
 
 
+class CorrectRequest(RequestBody):
+    version: int = Field(ge=0, description="the version the phone last saw")
+    action_id: str = Field(min_length=1, max_length=100, description="unique per action; a retry repeats it")
+    seq: int = Field(ge=1, description="the seq of the live move to replace (as in the log)")
+    move: dict[str, Any] | None = Field(description="the move as it should have been reported; null removes it")
+    drop: list[int] = Field(default_factory=list, max_length=100,
+                            description="later moves (seqs) to remove in the same correction")
+    seat: int | None = Field(default=None, ge=0, description="optional: the seat the phone believes it holds")
+
+
+class RenameRequest(RequestBody):
+    name: str = Field(min_length=1, max_length=40, description="the player's new name")
+
+
+class HandoverRequest(RequestBody):
+    code: str = Field(min_length=1, max_length=20, description="the one-time hand-over code, any case")
+
+
 class JoinRequest(RequestBody):
     code: str = Field(min_length=1, max_length=20, description="the 6-character join code, any case")
     seat: int = Field(ge=0, le=MAX_SEAT, description="the seat to claim, counted from 0")
@@ -78,12 +96,14 @@ def validation_sentence(error: ValidationError) -> str:
 
 # -- the document --------------------------------------------------------------------------
 
-REQUEST_MODELS: tuple[type[RequestBody], ...] = (NewGameRequest, MoveRequest, UndoRequest, JoinRequest)
+REQUEST_MODELS: tuple[type[RequestBody], ...] = (NewGameRequest, MoveRequest, UndoRequest, CorrectRequest,
+                                                  RenameRequest, HandoverRequest, JoinRequest)
 
 _ERROR = {"type": "object", "required": ["ok", "error", "rule", "status"], "properties": {
     "ok": {"const": False}, "error": {"type": "string", "description": "a sentence for the player"},
     "rule": {"type": ["string", "null"], "description": "the rule that forbids it: <game>.<area>.<rule>"},
     "status": {"type": "integer"}, "version": {"type": "integer", "description": "409 only: the current version"},
+    "seq": {"type": "integer", "description": "a refused correction or undo: the later move that no longer fits"},
 }}
 _CARD_IDS = {"type": "array", "items": {"type": "string"}}
 _VIEW = {"type": "object", "description": "the rules module's view(state, seat): hands only for the viewer",
@@ -97,6 +117,7 @@ _SCHEMAS: dict[str, Any] = {
     "View": _VIEW,
     "GameCreated": {"type": "object", "properties": {
         "id": {"type": "string"}, "join_code": {"type": "string"}, "version": {"type": "integer"},
+        "host_token": {"type": "string", "description": "the creating phone's token: release seats with it"},
         "seats": {"type": "array", "items": {"type": "object", "properties": {
             "seat": {"type": "integer"}, "name": {"type": "string"}, "token": {"type": "string"}}}}}},
     "Game": {"type": "object", "properties": {
@@ -109,8 +130,10 @@ _SCHEMAS: dict[str, Any] = {
         "ok": {"const": True}, "version": {"type": "integer"}, "seq": {"type": "integer"},
         "state": {"$ref": "#/components/schemas/View"}}},
     "LogEntry": {"type": "object", "properties": {
-        "seq": {"type": "integer"}, "seat": {"type": "integer"}, "kind": {"enum": ["move", "undo"]},
-        "move": {"type": "object"}, "text": {"type": "string"}, "undone": {"type": "boolean"},
+        "seq": {"type": "integer"}, "seat": {"type": "integer"}, "kind": {"enum": ["move", "undo", "correct", "seat"]},
+        "move": {"type": "object"}, "text": {"type": "string"},
+        "undone": {"type": "boolean", "description": "a move taken back or removed by a correction"},
+        "corrected": {"type": "boolean", "description": "a move a later correction replaced"},
         "at": {"type": "string"}}},
     "SearchResult": {"type": "object", "properties": {
         "kind": {"enum": ["rule", "card"]}, "id": {"type": "string"}, "game": {"type": "string"},
@@ -125,9 +148,11 @@ def json_body(schema: dict[str, Any] | str, description: str) -> dict[str, Any]:
 
 
 def errors(*statuses: int) -> dict[str, Any]:
-    reasons = {400: "malformed request (the sentence names the field)", 401: "missing or unknown seat token",
-               403: "the token is for another seat", 404: "unknown game, code or seat",
-               409: "stale version or taken seat", 422: "the rules refuse it (rule names why)"}
+    reasons = {400: "malformed request (the sentence names the field)",
+               401: "missing, unknown, released or handed-over seat token",
+               403: "the token is for another seat (or is not the host's)", 404: "unknown game, code or seat",
+               409: "stale version, taken seat, or a seat nobody holds",
+               422: "the rules refuse it (rule names why; a correction also names the move's seq)"}
     return {str(s): json_body("Error", reasons[s]) for s in statuses}
 
 
@@ -137,6 +162,9 @@ def request_body(model: type[RequestBody]) -> dict[str, Any]:
 
 
 _GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+_SEAT = {"name": "seat", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0}}
+_SEAT_ANSWER = json_body({"type": "object", "properties": {"ok": {"const": True}, "version": {"type": "integer"},
+                                                          "seq": {"type": "integer"}}}, "logged")
 _BEARER: list[dict[str, list[str]]] = [{"seatToken": []}]
 _OPTIONAL_BEARER: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
 
@@ -179,12 +207,39 @@ def _paths() -> dict[str, Any]:
             "responses": {"200": json_body("MoveAccepted", "applied (or the first answer to a retried action_id)"),
                           **errors(400, 401, 403, 404, 409, 422)}}},
         "/api/games/{game_id}/undo": {"post": {
-            "summary": "Take back the last live move (only the seat that made it)", "parameters": [_GAME_ID],
-            "security": _BEARER, "requestBody": request_body(UndoRequest),
+            "summary": "Take back the last live move (any seat; private notes are passed over)",
+            "parameters": [_GAME_ID], "security": _BEARER, "requestBody": request_body(UndoRequest),
             "responses": {"200": json_body("MoveAccepted", "undo entry appended"),
                           **errors(400, 401, 403, 404, 409, 422)}}},
+        "/api/games/{game_id}/correct": {"post": {
+            "summary": "Replace (or, with move null, remove) live move `seq` and replay every later move",
+            "parameters": [_GAME_ID], "security": _BEARER, "requestBody": request_body(CorrectRequest),
+            "responses": {"200": json_body("MoveAccepted", "correct entry appended"),
+                          **errors(400, 401, 403, 404, 409, 422)}}},
+        "/api/games/{game_id}/seats/{seat}/release": {"post": {
+            "summary": "The host frees a seat: its token stops working, the seat can be joined again",
+            "parameters": [_GAME_ID, _SEAT], "security": [{"hostToken": []}],
+            "responses": {"200": _SEAT_ANSWER, **errors(401, 403, 404, 409)}}},
+        "/api/games/{game_id}/seats/{seat}/handover": {"post": {
+            "summary": "A one-time code (and link) another phone uses to take this seat over",
+            "parameters": [_GAME_ID, _SEAT], "security": _BEARER,
+            "responses": {"200": json_body({"type": "object", "properties": {
+                "code": {"type": "string"}, "link": {"type": "string"}, "expires": {"type": "string"}}}, "code"),
+                **errors(401, 403, 404)}}},
+        "/api/games/{game_id}/seats/{seat}/rename": {"post": {
+            "summary": "A new name for the seat's player (its own token or the host's)",
+            "parameters": [_GAME_ID, _SEAT], "security": [{"seatToken": []}, {"hostToken": []}],
+            "requestBody": request_body(RenameRequest),
+            "responses": {"200": _SEAT_ANSWER, **errors(400, 401, 403, 404, 422)}}},
+        "/api/handover": {"post": {
+            "summary": "Take over a seat with its one-time hand-over code; the old phone's token stops working",
+            "requestBody": request_body(HandoverRequest),
+            "responses": {"200": json_body({"type": "object", "properties": {
+                "id": {"type": "string"}, "seat": {"type": "integer"}, "token": {"type": "string"}}}, "seat token"),
+                **errors(400, 404)}}},
         "/api/join": {"post": {
-            "summary": "Claim a free seat with the join code", "requestBody": request_body(JoinRequest),
+            "summary": "Claim a free seat with the join code (a held seat is never taken)",
+            "requestBody": request_body(JoinRequest),
             "responses": {"200": json_body({"type": "object", "properties": {
                 "id": {"type": "string"}, "seat": {"type": "integer"}, "token": {"type": "string"}}}, "seat token"),
                 **errors(400, 404, 409)}}},
@@ -216,5 +271,7 @@ def openapi_document() -> dict[str, Any]:
         "paths": {**_paths(), **calc.openapi_paths()},
         "components": {"schemas": schemas, "securitySchemes": {
             "seatToken": {"type": "http", "scheme": "bearer",
-                          "description": "a seat token from /api/games or /api/join"}}},
+                          "description": "a seat token from /api/games, /api/join or /api/handover"},
+            "hostToken": {"type": "http", "scheme": "bearer",
+                          "description": "the host_token /api/games answered to the phone that created the game"}}},
     }

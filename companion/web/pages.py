@@ -23,9 +23,9 @@ from markupsafe import Markup, escape
 from cardgen.catalog import GAMES, DataError, content
 from cardgen.catalog.versions import VERSION_LENGTH, card_version
 from companion.rules import GAMES as RULES
-from companion.rules import SetupError, rules_for
+from companion.rules import IllegalMove, SetupError, rules_for
 from companion.search import corrections, search
-from companion.store import NotFound, SeatTaken, Store
+from companion.store import HANDOVER_MINUTES, NotFound, SeatTaken, Store
 from companion.web.games import GamePages, NewGameFormError, pages_for
 from companion.web.card_facts import ability_segments, card_rules, named_by
 from companion.web.errors import error_response
@@ -50,10 +50,31 @@ def token_cookie(game_id: str, seat: int) -> str:
     return f"seat_{_SAFE_ID.sub('', game_id)}_{seat}"
 
 
+def host_cookie(game_id: str) -> str:
+    return f"host_{_SAFE_ID.sub('', game_id)}"
+
+
 def remember_seat(response: Response, game_id: str, seat: int, token: str) -> Response:
     response.set_cookie(token_cookie(game_id, seat), token, max_age=TOKEN_COOKIE_DAYS * 86400,
                         httponly=True, samesite="Lax", secure=request.is_secure, path="/")
     return response
+
+
+def remember_host(response: Response, game_id: str, token: str) -> Response:
+    response.set_cookie(host_cookie(game_id), token, max_age=TOKEN_COOKIE_DAYS * 86400,
+                        httponly=True, samesite="Lax", secure=request.is_secure, path="/")
+    return response
+
+
+def hosting(game_id: str) -> bool:
+    """Whether this browser is the host of the game (it created it: its cookie holds the host token)."""
+    token = request.cookies.get(host_cookie(game_id))
+    return bool(token) and store().is_host(game_id, token)
+
+
+def holds_seat(game_id: str, seat: int) -> bool:
+    token = request.cookies.get(token_cookie(game_id, seat))
+    return bool(token) and store().seat_for_token(game_id, token) == seat
 
 
 def seats_held(game_id: str, seat_count: int) -> list[int]:
@@ -243,14 +264,15 @@ def new_game() -> Response:
         options["first_seat"] = sum(1 for name in typed[:first_position] if name)
     try:
         options.update(game_pages.parse_options(request.form, names))
-        created = store().create_game(game, names, options)
+        # this phone is Player 1 and holds that seat; the others are free for the phones that join
+        created = store().create_game(game, names, options, held=[0])
     except NewGameFormError as exc:
         return render_home(400, str(exc), typed, first_position, game=game)
     except SetupError as exc:
         return render_home(400, f"Cannot start this game: {exc}", typed, first_position, game=game)
-    token = store().claim_seat(created["id"], 0)  # this phone is Player 1: the seat shows as taken
     response = redirect(url_for("pages.seat", game_id=created["id"], seat=0, created=1), 303)
-    return remember_seat(response, created["id"], 0, token)
+    remember_host(response, created["id"], created["host_token"])  # this phone may release seats
+    return remember_seat(response, created["id"], 0, created["seats"][0]["token"])
 
 
 @bp.get("/join")
@@ -328,6 +350,7 @@ def table_context(game_id: str) -> dict[str, Any]:
     context = game_context(game_id, None)
     context["log"] = list(reversed(context["log"]))[:LOG_LINES_TABLE]
     context["held"] = seats_held(game_id, len(context["info"]["players"]))
+    context["host"] = hosting(game_id)
     if not context["finished"]:  # nobody joins a game that is over
         context["qr"] = join_qr_svg(context["info"]["join_code"])
     return context
@@ -378,6 +401,163 @@ def seat(game_id: str, seat: int) -> Response:
 def seat_live(game_id: str, seat: int) -> Response:
     context, _ = seat_context(game_id, seat)
     return live_part("pages/_seat_live.html", context)
+
+
+def corrections_context(game_id: str, seat: int) -> tuple[dict[str, Any], str]:
+    info = store().info(game_id)
+    if not 0 <= seat < len(info["players"]):
+        raise NotFound(f"This game has no seat {seat}.")
+    if not holds_seat(game_id, seat):
+        raise PermissionError(f"This phone does not hold {info['players'][seat]}'s seat.")
+    version = store().version(game_id)
+    log = store().log(game_id, seat)
+    names = dict(enumerate(info["players"]))
+    return dict(game_id=game_id, info=info, version=version, seat=seat, me={"name": names[seat]},
+                title=rules_for(info["game"]).TITLE,
+                corrections=correctable_moves(log, seat, names)), request.cookies.get(token_cookie(game_id, seat), "")
+
+
+@bp.get("/g/<game_id>/seat/<int:seat>/correct")
+def seat_corrections(game_id: str, seat: int) -> Response:
+    context, token = corrections_context(game_id, seat)
+    response = make_response(render_template("pages/corrections.html", token=token, **context))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/g/<game_id>/seat/<int:seat>/correct/live")
+def seat_corrections_live(game_id: str, seat: int) -> Response:
+    context, _ = corrections_context(game_id, seat)
+    return live_part("pages/_seat_tools.html", context)
+
+
+# -- seats: release (the host), hand-over, rename ----------------------------------------------
+
+def correctable_moves(log: list[dict[str, Any]], seat: int, names: dict[int, str],
+                      limit: int = 8) -> list[dict[str, Any]]:
+    """The latest live moves, newest first, as a correction form shows them: each as it reads now, the
+    fields this seat may edit (None: it may only remove it), never another seat's private note."""
+    current: dict[int, dict[str, Any]] = {}
+    for entry in log:
+        if entry["kind"] == "move":
+            own = entry["seat"] == seat
+            current[entry["seq"]] = {"seq": entry["seq"], "seat": entry["seat"], "move": entry["move"],
+                                     "text": entry["text"], "editable": own or not entry.get("hidden", True),
+                                     "private": entry.get("private", False), "live": not entry["undone"]}
+        elif entry["kind"] == "correct" and entry["move"].get("move") is not None and entry["move"]["seq"] in current:
+            now = current[entry["move"]["seq"]]
+            now.update(move=entry["move"]["move"], text=entry.get("reads", now["text"]))
+    moves = [m for m in current.values() if m["live"] and (m["seat"] == seat or not m["private"])]
+    out = []
+    for m in reversed(moves[-limit:]):
+        fields = move_fields(m["move"]) if m["editable"] else None
+        out.append({**m, "fields": fields, "who": names.get(m["seat"], f"seat {m['seat']}")})
+    return out
+
+
+def move_fields(move: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """A move's fields as form inputs (numbers, words, lists and objects of them); None when a field is
+    of a kind a form cannot edit (the move can then only be removed)."""
+    fields: list[dict[str, Any]] = []
+
+    def scalar(name: str, value: Any) -> dict[str, Any] | None:
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, int):
+            return {"name": name, "kind": "int", "value": value}
+        if isinstance(value, str) or value is None:
+            return {"name": name, "kind": "text", "value": value or ""}
+        return None
+
+    for key, value in move.items():
+        if key == "type":
+            continue
+        if isinstance(value, list):
+            items = [scalar(f"{key}[]", item) for item in value]
+            if any(item is None for item in items):
+                return None
+            fields.append({"name": key, "kind": "list", "items": items})
+        elif isinstance(value, dict):
+            inner = [scalar(f"{key}.{k}", v) for k, v in value.items()]
+            if any(item is None for item in inner):
+                return None
+            fields.append({"name": key, "kind": "object", "items": inner})
+        else:
+            field = scalar(key, value)
+            if field is None:
+                return None
+            fields.append(field)
+    return fields
+
+
+def back_to(game_id: str, seat: int | None) -> Response:
+    if seat is not None and holds_seat(game_id, seat):
+        return redirect(url_for("pages.seat", game_id=game_id, seat=seat), 303)
+    return redirect(url_for("pages.table", game_id=game_id), 303)
+
+
+@bp.post("/g/<game_id>/seats/<int:seat>/release")
+def release_seat(game_id: str, seat: int) -> Response:
+    info = store().info(game_id)
+    if not 0 <= seat < len(info["players"]):
+        raise NotFound(f"This game has no seat {seat + 1}.")
+    if not hosting(game_id):
+        raise PermissionError("Only the phone that created this game (the host) can release a seat.")
+    try:
+        store().release_seat(game_id, seat)
+    except SeatTaken as exc:
+        return error_response(409, sentence(exc.message))
+    return redirect(url_for("pages.table", game_id=game_id), 303)
+
+
+@bp.post("/g/<game_id>/seats/<int:seat>/rename")
+def rename_seat(game_id: str, seat: int) -> Response:
+    info = store().info(game_id)
+    if not 0 <= seat < len(info["players"]):
+        raise NotFound(f"This game has no seat {seat + 1}.")
+    if not (holds_seat(game_id, seat) or hosting(game_id)):
+        raise PermissionError(f"Only {info['players'][seat]}'s phone or the host can rename {info['players'][seat]}.")
+    try:
+        store().rename_seat(game_id, seat, request.form.get("name", ""))
+    except IllegalMove as exc:
+        return error_response(422, sentence(exc.message))
+    return back_to(game_id, seat)
+
+
+@bp.post("/g/<game_id>/seat/<int:seat>/handover")
+def handover(game_id: str, seat: int) -> Response:
+    info = store().info(game_id)
+    if not 0 <= seat < len(info["players"]) or not holds_seat(game_id, seat):
+        raise PermissionError("This phone does not hold that seat, so it cannot hand it over.")
+    offer = store().handover_code(game_id, seat)
+    link = request.host_url.rstrip("/") + url_for("pages.take_over", code=offer["code"])
+    page = render_template("pages/handover.html", info=info, seat=seat, name=info["players"][seat], code=offer["code"],
+                           link=link, qr=qr_svg(link), minutes=HANDOVER_MINUTES, game_id=game_id,
+                           title=rules_for(info["game"]).TITLE)
+    response = make_response(page)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/h/<code>")
+def take_over(code: str) -> Response:
+    offer = store().handover_offer(code)
+    if offer is None:
+        raise NotFound(f"The hand-over code {code.strip().upper()} is unknown, used or expired. Ask the seat's "
+                       "phone for a new one.")
+    info = store().info(offer["id"])
+    page = render_template("pages/take_over.html", offer=offer, code=code.strip().upper(), info=info,
+                           title=rules_for(info["game"]).TITLE)
+    response = make_response(page)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/h/<code>")
+def take_over_now(code: str) -> Response:
+    taken = store().take_handover(code)
+    response = redirect(url_for("pages.seat", game_id=taken["id"], seat=taken["seat"]), 303)
+    return remember_seat(response, taken["id"], taken["seat"], taken["token"])
 
 
 # -- card pages and rules search ----------------------------------------------------------------

@@ -174,11 +174,12 @@ def trick_group(loc: Locator, trait: Trait, hand: Sequence[CardChoice]) -> Trick
     return TrickGroup(trait=trait, kind=trick.kind, rule_id=rule_id, candidates=candidates)
 
 
-def last_own_move(log: Sequence[Mapping[str, Any]], seat: int) -> str | None:
-    """The text of the last live move, if this seat made it (only then may it undo)."""
+def last_live_move(log: Sequence[Mapping[str, Any]], seat: int) -> str | None:
+    """The text of the move an undo would take back: the last live move of any seat (every seat may
+    take it back), passing over private notes, which never block an undo."""
     for entry in reversed(log):
-        if entry["kind"] == "move" and not entry["undone"]:
-            return entry["text"] if entry["seat"] == seat else None
+        if entry["kind"] == "move" and not entry["undone"] and not entry.get("private"):
+            return str(entry["text"])
     return None
 
 
@@ -196,7 +197,7 @@ def build(catalog: FilloryContent, view: Mapping[str, Any], seat: int,
     drawable = hidden + discard if view["deck_count"] < 2 else hidden
     opponents = tuple((p["seat"], p["name"]) for p in view["players"] if p["seat"] != seat)
     base: dict[str, Any] = dict(seat=seat, hand=hand, drawable=drawable, discard=discard, opponents=opponents,
-                                hand_limit=catalog.hand_limit, undo_text=last_own_move(log, seat))
+                                hand_limit=catalog.hand_limit, undo_text=last_live_move(log, seat))
     turn = view["turn"]
     if view["over"]:
         winner = loc.names.get(view["winner"], "nobody")

@@ -244,10 +244,16 @@ def end_turn(board: Board, seat: int, move: Mapping[str, Any]) -> None:
     for card in discards:
         if board.where(card) != f"hand:{seat}":
             raise not_at(card, "your hand", board, seat, LOCATION)
-    left = board.count_at(f"hand:{seat}") - len(discards)
+    held = board.count_at(f"hand:{seat}")
+    excess = max(0, held - GAME.hand_limit)
+    left = held - len(discards)
     if left > GAME.hand_limit:
         raise IllegalMove(f"You may keep at most {GAME.hand_limit} cards at the end of your turn: discard "
                           f"{left - GAME.hand_limit} more (you would still hold {left}).", "fillory.end.hand-limit")
+    if len(discards) > excess:  # "discard excess cards": exactly the cards over the limit, no more
+        what = f"exactly {excess}" if excess else "none"
+        raise IllegalMove(f"You hold {held} cards, so you discard {what} at the end of your turn (only the cards "
+                          f"over {GAME.hand_limit}), not {len(discards)}.", "fillory.end.hand-limit")
     for card in discards:
         board.move(card, "discard")
     start_turn(board, (seat + 1) % len(board.players))

@@ -124,9 +124,8 @@ def random_legal_move(state: FilloryState, seat: int, rng: random.Random) -> dic
         if options:
             pick = options[0] if rng.random() < GREEDY_CHANCE else rng.choice(options)
             return {"type": "score", "trait": pick["trait"]}
-    excess = max(0, len(hand) - GAME.hand_limit)
-    extra = 1 if hand and rng.random() < 0.1 and excess < len(hand) else 0
-    return {"type": "end_turn", "discard": rng.sample(hand, excess + extra)}
+    excess = max(0, len(hand) - GAME.hand_limit)  # exactly the excess (fillory.end.hand-limit)
+    return {"type": "end_turn", "discard": rng.sample(hand, excess)}
 
 
 def _random_ability(state: FilloryState, seat: int, rng: random.Random) -> dict[str, Any]:

@@ -31,7 +31,8 @@ Phases: ``"setup"`` (each seat reports its 3 starting feats) → ``"preparation"
   or None; ``marseilles_revealed`` (ids, oldest first); ``marseilles_left`` (ids still to be revealed)
 - ``available_elements``: the elements that may be placed now (the card plus the turn's study action,
   Strange's unique action or a spell); ``element_sources``: ``{element: "marseilles" | "study" | "unique" |
-  "spell"}`` (why each may be placed); ``supply``: ``{element: tokens left}``
+  "spell"}`` (why each may be placed); ``supply``: ``{element: tokens left}`` once the game is over, else None
+  (tokens return to it when a hidden feat is completed, rule jsmn.companion.feat-refusals)
 - ``book_row``: the three available books, nearest the prestige track first, each ``{"id", "name",
   "form", "element", "text"}``; ``named_row``: face-up named connexions ``{"id", "name",
   "connexion_type", "text"}``

@@ -154,7 +154,9 @@ def view(state: JsmnState, seat: int | None = None) -> dict[str, Any]:
         "marseilles_revealed": list(state.marseilles),
         "marseilles_left": [c for c in MARSEILLES if c not in state.marseilles],
         "available_elements": list(state.available_elements()), "element_sources": _element_sources(state),
-        "supply": state.supply(),
+        # the supply moves back when a (hidden) feat is completed: shown only once every ledger is revealed
+        # (rule jsmn.companion.feat-refusals)
+        "supply": state.supply() if result.over else None,
         "book_row": [{"id": b, "name": BOOKS[b].name, "form": BOOKS[b].form, "element": BOOKS[b].element,
                       "text": BOOKS[b].text} for b in state.book_row],
         "named_row": [{"id": n, "name": NAMED[n].name, "connexion_type": NAMED[n].connexion_type,

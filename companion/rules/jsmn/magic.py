@@ -22,12 +22,19 @@ def on_turn(state: JsmnState, seat: int) -> Turn:
     return turn
 
 
-def free_feat(state: JsmnState, fid: Any) -> None:
-    """Refuse a feat that is not a feat of magic or is already in front of a player or completed."""
+def free_feat(state: JsmnState, fid: Any, seat: int | None = None) -> None:
+    """Refuse a feat that is not a feat of magic or is already in front of a player or completed.
+
+    The refusal says only what the asker may know (rule jsmn.companion.feat-refusals): the asker's own
+    feat is named as theirs; any other feat out of the row gets one sentence, whoever holds it and
+    whether it is completed (the row on the table shows that it is not there, nothing more)."""
     if not isinstance(fid, str) or fid not in FEATS:
         raise refuse(f"there is no feat of magic '{str(fid)[:40]}'", "jsmn.feat.take")
+    if seat is not None and (fid in state.seats[seat].completed or state.seats[seat].tokens_on(fid) is not None):
+        raise refuse(f"{FEATS[fid].name} is already yours: take another feat", "jsmn.feat.take")
     if fid in state.feats_out():
-        raise refuse(f"{FEATS[fid].name} is not available: it is already in play", "jsmn.feat.take")
+        raise refuse(f"{FEATS[fid].name} is not in the row of available feats: take one of the face-up feats",
+                     "jsmn.companion.feat-refusals")
 
 
 def draw_spell(state: JsmnState, seat: int) -> JsmnState:

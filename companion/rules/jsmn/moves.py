@@ -42,7 +42,7 @@ def _starting_feats(state: JsmnState, seat: int, move: Mapping[str, Any]) -> Jsm
     if len(feats) != LIMITS.start_feats or len(set(map(str, feats))) != LIMITS.start_feats:
         raise refuse(f"report exactly {LIMITS.start_feats} different feats of magic", "jsmn.setup.hand")
     for fid in feats:
-        free_feat(state, fid)
+        free_feat(state, fid, seat)
     state = state.with_seat(seat, started=True, feats=tuple((str(f), ()) for f in feats))
     return replace(state, phase="preparation") if all(s.started for s in state.seats) else state
 
@@ -214,7 +214,7 @@ def _engage(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
         if len(set(map(str, feats))) != len(feats):
             raise refuse("take two different feats of magic", "jsmn.feat.take")
         for fid in feats:
-            free_feat(state, fid)
+            free_feat(state, fid, seat)
         state = state.with_seat(seat, invitations=here.invitations - 1, introductions=here.introductions + intros,
                                 feats=here.feats + tuple((str(f), ()) for f in feats))
         return replace(state, turn=turn)

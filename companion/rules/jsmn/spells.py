@@ -99,7 +99,7 @@ def _effect(state: JsmnState, seat: int, effect: str, move: Mapping[str, Any]) -
         return _turn_change(state, max_engagements=turn.max_engagements + 1)
     if effect == "take_feat":
         fid = field(move, "feat")
-        free_feat(state, fid)
+        free_feat(state, fid, seat)
         return state.with_seat(seat, feats=here.feats + ((fid, ()),))
     if effect == "reuse_book":
         book = field(move, "book")

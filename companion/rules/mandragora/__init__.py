@@ -57,5 +57,9 @@ SPEC = GameSpec(
     order=2, hidden_information=True, over_rule="mandragora.end.game-over", turn_rule="mandragora.turn.order", seat_rule="mandragora.turn.order",
 )
 
+#: Moves that are private notes, not reports of the table: an undo passes over them (so a note never
+#: blocks anyone's undo), and a note that no longer fits after an undo or correction is dropped.
+PRIVATE_MOVES: frozenset[str] = frozenset({"note_hand"})
+
 
 lazy_front(__name__)  # the rest of the front (from .game) loads on first use

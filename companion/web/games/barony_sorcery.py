@@ -19,7 +19,7 @@ from werkzeug.datastructures import MultiDict
 from cardgen.catalog import content
 from cardgen.catalog.barony_sorcery import BaronySorceryContent, SetupCounts
 from companion.rules.barony_sorcery import MYSTERIOUS_BY_PLAYERS
-from companion.web.seat_forms import last_own_move
+from companion.web.seat_forms import last_live_move
 
 from . import GamePages, NewGameFormError
 
@@ -113,7 +113,7 @@ def explorable(view: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
 def build_forms(context: Mapping[str, Any]) -> SeatForms:
     view, seat, rules, names = context["view"], context["seat"], context["rules"], context["names"]
     me = view["players"][seat]
-    undo = last_own_move(context["log"], seat)
+    undo = last_live_move(context["log"], seat)
     state = context["state"]
     advice = rules.advice(state, seat)
     if view["over"]:

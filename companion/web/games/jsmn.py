@@ -22,7 +22,7 @@ from werkzeug.datastructures import MultiDict
 from cardgen.catalog import content
 from cardgen.catalog.jsmn import JsmnContent
 from companion.rules.jsmn.magic import hand_discards, has_connexion
-from companion.web.seat_forms import last_own_move
+from companion.web.seat_forms import last_live_move
 
 from . import GamePages, NewGameFormError
 
@@ -233,7 +233,7 @@ def build_forms(context: Mapping[str, Any]) -> SeatForms:
     view, seat, rules, names = context["view"], context["seat"], context["rules"], context["names"]
     state = context["state"]
     me = view["players"][seat]
-    undo = last_own_move(context["log"], seat)
+    undo = last_live_move(context["log"], seat)
     if view["over"]:
         return SeatForms(headline="The game is over: every ledger is revealed on the table.", undo_text=undo)
     forms = SeatForms(headline="", advice=rules.advice(state, seat), undo_text=undo)

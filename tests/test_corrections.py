@@ -1,0 +1,225 @@
+"""Undo by any seat and corrections of earlier reports: logged, never destructive, and replayed without
+holding the write lock.
+
+A correction replaces (or removes) one live move and replays every later move on the corrected history;
+a later move that no longer fits refuses the whole correction, naming that move, and nothing changes.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from flask.testing import FlaskClient
+
+from cardgen.catalog import content
+from companion.rules import IllegalMove, rules_for
+from companion.store import CorrectionRefused, Stale, Store
+from tests.store_checks import replay_from_scratch
+
+fillory = rules_for("fillory")
+ALL_CARDS = [card.id for card in content("fillory").cards]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    store = Store(tmp_path / "games.sqlite3")
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def game(store: Store) -> dict[str, Any]:
+    return store.create_game("fillory", ["Ann", "Ben"], {})
+
+
+def free_cards(state: Any) -> list[str]:
+    table = fillory.view(state, None)
+    seen = set(table["neutral"]) | set(table["discard"])
+    for p in table["players"]:
+        seen |= set(p["zone"]) | set(fillory.view(state, p["seat"])["players"][p["seat"]]["hand"])
+    return [card for card in ALL_CARDS if card not in seen]
+
+
+def draw(store: Store, game_id: str, seat: int, card: str) -> dict[str, Any]:
+    version = store.version(game_id)
+    return store.apply_move(game_id, seat, version, f"d{version}", {"type": "draw", "card": card})
+
+
+def hand(store: Store, game_id: str, seat: int) -> list[str]:
+    return list(fillory.view(store.current(game_id)[1], seat)["players"][seat]["hand"])
+
+
+def stored_rows(store: Store, game_id: str) -> tuple[str, list[dict[str, Any]]]:
+    db = store._db()
+    initial = db.execute("SELECT initial_state FROM games WHERE id = ?", [game_id]).fetchone()[0]
+    cursor = db.execute("SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq", [game_id])
+    keys = [d[0] for d in cursor.description]
+    return initial, [dict(zip(keys, row)) for row in cursor.fetchall()]
+
+
+def test_a_correction_replaces_a_move_and_replays_the_later_ones(store: Store, game: dict[str, Any]) -> None:
+    a, b, c, d = free_cards(store.current(game["id"])[1])[:4]
+    draw(store, game["id"], 0, a)
+    draw(store, game["id"], 1, b)
+    draw(store, game["id"], 0, c)
+    answer = store.correct(game["id"], 0, 3, "c1", 1, {"type": "draw", "card": d})
+    assert answer == {"version": 4, "seq": 4, "corrected": 1}
+    assert sorted(hand(store, game["id"], 0)) == sorted([d, c]) and hand(store, game["id"], 1) == [b]
+    entries = store.log(game["id"], 0)
+    assert [(e["kind"], e["undone"], e["corrected"]) for e in entries] == [
+        ("move", False, True), ("move", False, False), ("move", False, False), ("correct", False, False)]
+    assert entries[0]["move"] == {"type": "draw", "card": a}   # never destructive: the first report stays
+    assert entries[3]["move"] == {"type": "correct", "seq": 1, "move": {"type": "draw", "card": d}}
+    assert store.log(game["id"], 1)[3]["move"]["move"]["card"] is None  # redacted for the other seat
+    assert store.log(game["id"], None)[3]["text"] == "Ann corrected their move 1; it now reads: Ann drew a card"
+    # the store's answer, its replay from the log, and an independent replay of the stored rows agree
+    expected = fillory.state_to_json(store.current(game["id"])[1])
+    assert fillory.state_to_json(store.replay(game["id"])) == expected
+    assert fillory.state_to_json(replay_from_scratch(fillory, *stored_rows(store, game["id"]))) == expected
+
+
+def test_a_correction_after_which_a_later_move_no_longer_fits_is_refused_and_changes_nothing(
+        store: Store, game: dict[str, Any]) -> None:
+    a, b, c = free_cards(store.current(game["id"])[1])[:3]
+    draw(store, game["id"], 0, a)
+    draw(store, game["id"], 1, b)
+    draw(store, game["id"], 0, c)
+    before = fillory.state_to_json(store.current(game["id"])[1])
+    with pytest.raises(CorrectionRefused) as refused:   # Ann says she drew b, which Ben drew as move 2
+        store.correct(game["id"], 0, 3, "c1", 1, {"type": "draw", "card": b})
+    assert refused.value.seq == 2
+    # Ben's move is refused without its reason: that could rest on what only Ben knows
+    assert refused.value.message == "Ben's move 2 would no longer fit; correct or remove that move too " \
+                                    "(send its seq in 'drop')"
+    assert store.version(game["id"]) == 3 and fillory.state_to_json(store.current(game["id"])[1]) == before
+    # the refusal's own author is told why
+    with pytest.raises(CorrectionRefused) as own:
+        store.correct(game["id"], 0, 3, "c2", 1, {"type": "draw", "card": c})
+    assert own.value.seq == 3 and own.value.message.startswith("your move 3 would no longer fit: ")
+    # dropping the move that no longer fits in the same correction is accepted
+    store.correct(game["id"], 0, 3, "c3", 1, {"type": "draw", "card": b}, drop=[2])
+    assert sorted(hand(store, game["id"], 0)) == sorted([b, c]) and hand(store, game["id"], 1) == []
+    assert store.log(game["id"], None)[-1]["text"].endswith("; removed with it: move 2")
+    assert [e["undone"] for e in store.log(game["id"], None)][:3] == [False, True, False]
+
+
+def test_a_removed_move_and_a_correction_of_a_move_with_hidden_parts(store: Store, game: dict[str, Any]) -> None:
+    a, b, c = free_cards(store.current(game["id"])[1])[:3]
+    draw(store, game["id"], 0, a)
+    draw(store, game["id"], 1, b)
+    # Ben cannot rewrite what Ann drew (he may not see it)...
+    with pytest.raises(IllegalMove, match="move 1 holds what only Ann may see: only they can correct it"):
+        store.correct(game["id"], 1, 2, "c1", 1, {"type": "draw", "card": c})
+    # ...but any seat may remove a report
+    store.correct(game["id"], 1, 2, "c2", 1, None)
+    assert hand(store, game["id"], 0) == [] and hand(store, game["id"], 1) == [b]
+    assert store.log(game["id"], None)[-1]["text"] == "Ben removed Ann's move 1 (Ann drew a card)"
+    with pytest.raises(IllegalMove, match="move 1 is not a move of the game as it stands"):
+        store.correct(game["id"], 1, 3, "c3", 1, None)
+    with pytest.raises(IllegalMove, match="'drop' names move 1"):
+        store.correct(game["id"], 1, 3, "c4", 2, None, drop=[1])
+    with pytest.raises(Stale):
+        store.correct(game["id"], 1, 2, "c5", 2, None)
+    assert store.correct(game["id"], 1, 3, "c2", 1, None) == {"version": 3, "seq": 3, "corrected": 1}  # a retry
+
+
+def test_a_correction_refused_by_the_rules_names_the_corrected_move(store: Store, game: dict[str, Any]) -> None:
+    a = free_cards(store.current(game["id"])[1])[0]
+    draw(store, game["id"], 0, a)
+    with pytest.raises(CorrectionRefused) as refused:
+        store.correct(game["id"], 0, 1, "c1", 1, {"type": "draw", "card": "no-such-card"})
+    assert refused.value.seq == 1 and store.version(game["id"]) == 1
+
+
+class CountingRules:
+    """The game's rules module, counting its apply calls and whether any ran inside the write lock."""
+
+    def __init__(self, store: Store, rules: Any) -> None:
+        self.store, self.rules, self.calls, self.locked = store, rules, 0, 0
+        self.during: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.rules, name)
+
+    def apply(self, state: Any, seat: int, move: Any) -> Any:
+        self.calls += 1
+        if self.store._write_lock.locked():
+            self.locked += 1
+        if self.during is not None:
+            during, self.during = self.during, None
+            during()
+        return self.rules.apply(state, seat, move)
+
+
+@pytest.fixture
+def counting(store: Store, monkeypatch: pytest.MonkeyPatch) -> CountingRules:
+    counter = CountingRules(store, fillory)
+    monkeypatch.setattr("companion.store.rules_for", lambda game: counter)
+    return counter
+
+
+def test_undo_and_correction_replay_outside_the_write_lock_from_the_nearest_held_state(
+        store: Store, game: dict[str, Any], counting: CountingRules) -> None:
+    cards = free_cards(store.current(game["id"])[1])
+    for i in range(6):                    # the starting hands: three draws each
+        draw(store, game["id"], i % 2, cards[i])
+    counting.calls = 0
+    store.undo(game["id"], 1, 6, "u1")
+    assert counting.calls == 0            # the state before move 6 is held: nothing to replay
+    store.correct(game["id"], 0, 7, "c1", 3, {"type": "draw", "card": cards[20]})
+    assert counting.calls == 3            # moves 3 (as corrected), 4 and 5: from the state after move 2
+    assert counting.locked == 0
+    store._states.clear()                 # another process: nothing held, the replay starts at set-up
+    counting.calls = 0
+    store.undo(game["id"], 0, 8, "u2")
+    assert counting.calls == 4 and counting.locked == 0
+    assert fillory.state_to_json(store.current(game["id"])[1]) == fillory.state_to_json(store.replay(game["id"]))
+
+
+def test_a_move_that_lands_while_an_undo_replays_makes_the_undo_stale(
+        store: Store, game: dict[str, Any], counting: CountingRules) -> None:
+    cards = free_cards(store.current(game["id"])[1])
+    for i in range(4):
+        draw(store, game["id"], i % 2, cards[i])
+    store._states.clear()
+    landed = threading.Event()
+
+    def another_phone_moves() -> None:  # the write lock is free while the undo replays
+        store.apply_move(game["id"], 0, 4, "other", {"type": "draw", "card": cards[10]})
+        landed.set()
+
+    counting.during = another_phone_moves
+    with pytest.raises(Stale) as stale:
+        store.undo(game["id"], 1, 4, "u1")
+    assert landed.is_set() and stale.value.version == 5
+    assert [e["kind"] for e in store.log(game["id"], None)] == ["move"] * 5
+
+
+def test_the_api_correct_route(client: FlaskClient) -> None:
+    created = client.post("/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]}).get_json()
+    store: Store = client.application.extensions["store"]
+    a, b, c = free_cards(store.current(created["id"])[1])[:3]
+    ann = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+    url = f"/api/games/{created['id']}"
+    for version, (seat, card) in enumerate([(0, a), (1, b)]):
+        token = created["seats"][seat]["token"]
+        assert client.post(f"{url}/moves", headers={"Authorization": f"Bearer {token}"},
+                           json={"version": version, "action_id": f"m{version}",
+                                 "move": {"type": "draw", "card": card}}).status_code == 200
+    refused = client.post(f"{url}/correct", headers=ann,
+                          json={"version": 2, "action_id": "c1", "seq": 1, "move": {"type": "draw", "card": b}})
+    assert refused.status_code == 422 and refused.get_json()["seq"] == 2
+    assert client.post(f"{url}/correct", headers=ann, json={"version": 2, "action_id": "c1", "seq": 1}).status_code == 400
+    done = client.post(f"{url}/correct", headers=ann,
+                       json={"version": 2, "action_id": "c2", "seq": 1, "move": {"type": "draw", "card": c}})
+    assert done.status_code == 200 and done.get_json()["version"] == 3 and done.get_json()["seq"] == 3
+    assert done.get_json()["state"]["players"][0]["hand"] == [c]
+    assert client.post(f"{url}/correct", json={"version": 3, "action_id": "c3", "seq": 1,
+                                               "move": None}).status_code == 401
+    entries = client.get(f"{url}/log").get_json()["entries"]
+    assert entries[-1]["kind"] == "correct" and entries[0]["corrected"] is True
+    assert json.dumps(entries).count(c) == 0   # the public log never names the corrected hidden card
