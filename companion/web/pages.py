@@ -419,16 +419,14 @@ def corrections_context(game_id: str, seat: int) -> tuple[dict[str, Any], str]:
 
 @bp.get("/g/<game_id>/seat/<int:seat>/correct")
 def seat_corrections(game_id: str, seat: int) -> Response:
+    """Recent moves to correct or remove (js/corrections.js sends them), hand-over and rename."""
     context, token = corrections_context(game_id, seat)
-    response = make_response(render_template("pages/corrections.html", token=token, **context))
+    done = request.args.get("done", "")
+    page = render_template("pages/corrections.html", token=token, done=int(done) if done.isdigit() else None,
+                           stale=request.args.get("stale") == "1", **context)
+    response = make_response(page)
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-@bp.get("/g/<game_id>/seat/<int:seat>/correct/live")
-def seat_corrections_live(game_id: str, seat: int) -> Response:
-    context, _ = corrections_context(game_id, seat)
-    return live_part("pages/_seat_tools.html", context)
 
 
 # -- seats: release (the host), hand-over, rename ----------------------------------------------

@@ -125,10 +125,6 @@
 
   async function refresh(keepChoices = true) {
     const response = await fetch(live.dataset.part, { cache: "no-store", headers: { Accept: "text/html" } });
-    if (response.status === 403) { // this phone no longer holds the seat (released or handed over): say so
-      window.location.reload();
-      return;
-    }
     if (!response.ok) throw new Error(`page part answered ${response.status}`);
     const html = await response.text();
     const state = snapshot();
@@ -339,13 +335,7 @@
 
   async function send(form) {
     const undo = form.hasAttribute("data-undo");
-    const correct = form.hasAttribute("data-correct"); // a correction of move data-seq (data-remove: take it out)
-    const seq = Number.parseInt(form.dataset.seq, 10);
-    let payload;
-    if (undo) payload = { undo: true };
-    else if (correct && form.hasAttribute("data-remove")) payload = { seq, move: null };
-    else if (correct) payload = { seq, move: kit(form).collect(form) };
-    else payload = { move: kit(form).collect(form) };
+    const payload = undo ? { undo: true } : { move: kit(form).collect(form) };
     const key = JSON.stringify(payload);
     let body;
     if (lastSend && lastSend.key === key) {
@@ -354,9 +344,9 @@
       body = { ...(undo ? {} : payload), version, action_id: newActionId() };
       lastSend = { key, body };
     }
-    const url = `/api/games/${encodeURIComponent(game)}/${undo ? "undo" : correct ? "correct" : "moves"}`;
+    const url = `/api/games/${encodeURIComponent(game)}/${undo ? "undo" : "moves"}`;
     setBusy(true);
-    say("info", undo ? "Undoing…" : correct ? "Correcting…" : "Sending…", null, form.id);
+    say("info", undo ? "Undoing…" : "Sending…", null, form.id);
     const response = await post(url, body);
     if (!response) {
       setBusy(false);
@@ -377,7 +367,7 @@
       setBusy(false);
     }
     if (response.ok) {
-      say("success", undo ? "Undone." : correct ? "Corrected." : "Recorded.");
+      say("success", undo ? "Undone." : "Recorded.");
       const shown = answer;
       window.setTimeout(() => { if (answer === shown) { shown.done = true; placeAnswer(false); } }, 4000);
     } else if (response.status === 409 && "version" in data) {
