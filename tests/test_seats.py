@@ -130,7 +130,7 @@ def test_players_are_renamed_by_their_own_phone_or_the_host(client: FlaskClient,
     assert client.post(url, headers=bearer(cat), json={"name": "Benjamin"}).status_code == 403
     assert client.post(url, json={"name": "Benjamin"}).status_code == 401
     same = client.post(url, headers=bearer(ben), json={"name": "cat"})
-    assert same.status_code == 422 and same.get_json()["error"] == "Another player is already called cat"
+    assert same.status_code == 422 and same.get_json()["error"] == "Another player is already called cat."
     assert client.post(url, headers=bearer(ben), json={"name": " "}).status_code == 422
     assert client.post(url, headers=bearer(ben), json={"name": "x" * 41}).status_code == 400
     assert a_draw(client, game, ben, "b1").status_code == 200

@@ -417,7 +417,7 @@ def corrections_context(game_id: str, seat: int) -> tuple[dict[str, Any], str]:
                 corrections=correctable_moves(log, seat, names)), request.cookies.get(token_cookie(game_id, seat), "")
 
 
-@bp.get("/g/<game_id>/seat/<int:seat>/correct")
+@bp.get("/g/<game_id>/seat/<int:seat>/fix")
 def seat_corrections(game_id: str, seat: int) -> Response:
     """Recent moves to correct or remove (js/corrections.js sends them), hand-over and rename."""
     context, token = corrections_context(game_id, seat)

@@ -1,4 +1,4 @@
-/* The corrections page (/g/<id>/seat/<n>/correct): each form corrects one earlier move (or, with
+/* The corrections page (/g/<id>/seat/<n>/fix): each form corrects one earlier move (or, with
  * data-remove, removes it) through POST /api/games/<id>/correct with this seat's token; the page then
  * loads again to show the game as corrected. A refusal (a later move that no longer fits) is shown here
  * and nothing changes. The move is read from the form by js/forms.js.
