@@ -296,7 +296,7 @@ def no_free_seat(code: str, seat: int) -> dict[str, Any]:
 
 def test_join_claims_a_seat_once(client: FlaskClient, store: Store, game: dict[str, Any]) -> None:
     held = client.post("/api/join", json={"code": game["join_code"], "seat": 1})
-    assert held.status_code == 409  # seats created through the API are held by whoever got their tokens
+    assert held.status_code == 404  # seats created through the API are held by whoever got their tokens
     client.post(f"/api/games/{game['id']}/seats/1/release", headers=bearer(game["host_token"]))
     joined = client.post("/api/join", json={"code": game["join_code"].lower(), "seat": 1})
     assert joined.status_code == 200
@@ -310,6 +310,7 @@ def test_join_claims_a_seat_once(client: FlaskClient, store: Store, game: dict[s
 def test_join_answers_alike_for_a_bad_code_a_missing_seat_and_a_taken_one(client: FlaskClient,
                                                                           game: dict[str, Any]) -> None:
     code = "AAAAAA" if game["join_code"] != "AAAAAA" else "BBBBBB"
+    client.post(f"/api/games/{game['id']}/seats/0/release", headers=bearer(game["host_token"]))
     assert client.post("/api/join", json={"code": game["join_code"], "seat": 0}).status_code == 200
     answers = [client.post("/api/join", json={"code": c, "seat": s})
                for c, s in ((code.lower(), 0), (game["join_code"], 5), (game["join_code"], 0))]
