@@ -16,8 +16,8 @@ def test_a_seat_is_handed_to_another_phone_and_the_old_phone_loses_it(
         new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
     game, ann_token, ben_token = api.two_player_opening()
     ben = open_seat(new_phone, server, game, 1)
-    ben.locator("#phone-settings > summary").click()
-    ben.get_by_role("link", name="Correct, hand over, rename").click()
+    ben.get_by_role("link", name="Table view").click()
+    ben.get_by_role("link", name="Correct a move, hand over, rename").click()
     ben.get_by_role("button", name="Hand this seat to another phone").click()
     code = ben.locator("#handover-code").inner_text().strip()
     assert len(code) == 8
@@ -46,8 +46,8 @@ def test_a_move_is_corrected_from_the_seat_page_and_a_correction_that_breaks_a_l
         new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
     game, ann_token, ben_token = api.two_player_opening()
     ann = open_seat(new_phone, server, game, 0)
-    ann.locator("#phone-settings > summary").click()
-    ann.get_by_role("link", name="Correct, hand over, rename").click()
+    ann.get_by_role("link", name="Table view").click()
+    ann.get_by_role("link", name="Correct a move, hand over, rename").click()
     expect(ann.locator(".correction")).to_have_count(7)
 
     # Ann's first draw was Physical Kids; she says Golem, which Ben drew as move 4: refused, nothing changes
