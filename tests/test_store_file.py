@@ -46,7 +46,7 @@ def refused(response: Any, path: Path, sentence: str) -> None:
     assert response.status_code == 503
     assert response.headers["Retry-After"]
     assert response.get_json() == {"ok": False, "status": 503, "rule": None,
-                                   "error": f"Nothing was saved: {path} {sentence}"}
+                                   "error": f"Nothing was saved: {path} {sentence}."}  # every error ends a sentence
 
 
 def test_a_deleted_database_refuses_moves_and_new_games(app: Flask) -> None:
