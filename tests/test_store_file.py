@@ -114,7 +114,7 @@ def test_a_game_keeps_at_most_so_many_moves(tmp_path: Path, monkeypatch: pytest.
         store.apply_move(game["id"], 0, version, f"a{version}", {"type": "draw", "card": card})
     with pytest.raises(store_module.IllegalMove) as refused:
         store.apply_move(game["id"], 0, 2, "a2", {"type": "draw", "card": "djinn"})
-    assert str(refused.value) == "this game has reached 2 moves, the most one game keeps; start a new game to go on"
+    assert str(refused.value) == "This game has reached 2 moves, the most one game keeps; start a new game to go on."
     assert store.version(game["id"]) == 2
     store.close()
 

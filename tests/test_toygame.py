@@ -45,8 +45,8 @@ def test_the_toy_game_is_created_moved_refused_and_viewed_through_the_api(toy_ap
     client = toy_app.test_client()
     created = client.post("/api/games", json={"game": "toygame", "players": ["Ann", "Ben"]})
     assert created.status_code == 201, created.get_json()
-    game, code = created.get_json()["id"], created.get_json()["join_code"]
-    ann, ben = _join(client, code, 0), _join(client, code, 1)
+    game = created.get_json()["id"]
+    ann, ben = (seat["token"] for seat in created.get_json()["seats"])  # the creator holds every seat
 
     moved = _move(client, game, ann, 0, {"type": "add", "amount": 2}, "a1")
     assert moved.status_code == 200 and moved.get_json()["state"]["count"] == 2
