@@ -56,7 +56,7 @@ def test_undo_takes_back_my_last_move(new_phone: Callable[[], BrowserContext], a
     ann = open_seat(new_phone, server, game, 0)
     report_draw(ann, "Romance")
     expect(ann.locator("#hand-title")).to_contain_text("(1 of max 5)")
-    ann.get_by_role("button", name="Undo my last move").click()
+    ann.get_by_role("button", name="Take back the last move").click()
     expect(ann.locator("#move-message")).to_contain_text("Undone.")
     expect(ann.locator("#hand-title")).to_contain_text("(0 of max 5)")
     expect(ann.locator(".log li.undone")).to_contain_text("Ann drew a card")
