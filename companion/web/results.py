@@ -22,7 +22,7 @@ from flask import Response, jsonify, make_response, redirect, render_template, r
 from companion.rules import SetupError, rules_for
 from companion.web.chart import Series, score_chart
 from companion.web.errors import error_response
-from companion.web.pages import bp, remember_seat, seats_held, store
+from companion.web.pages import bp, remember_host, remember_seat, seats_held, store
 
 #: A fixed namespace: a game's BG Stats ids are derived from its id, so exporting twice gives the same play.
 BGSTATS_NAMESPACE = uuid.UUID("8f3c1a52-4a0e-5d3b-9a57-5be11b00c0de")
@@ -186,12 +186,16 @@ def rematch(game_id: str) -> Response:
         return data
     held = seats_held(game_id, len(data["players"]))
     try:
-        created = store().create_game(data["game"], [p["name"] for p in data["players"]], data["options"])
+        # this phone holds the seats it held before; the others are free for the phones that join
+        created = store().create_game(data["game"], [p["name"] for p in data["players"]], data["options"],
+                                      held=held)
     except SetupError as exc:
         return error_response(400, f"Cannot start the rematch: {exc}")
     if not held:
-        return redirect(url_for("pages.table", game_id=created["id"]), 303)
-    response = redirect(url_for("pages.seat", game_id=created["id"], seat=held[0], created=1), 303)
+        response = redirect(url_for("pages.table", game_id=created["id"]), 303)
+    else:
+        response = redirect(url_for("pages.seat", game_id=created["id"], seat=held[0], created=1), 303)
+    remember_host(response, created["id"], created["host_token"])  # the phone that started it may release seats
     for seat in held:
-        remember_seat(response, created["id"], seat, store().claim_seat(created["id"], seat))
+        remember_seat(response, created["id"], seat, created["seats"][seat]["token"])
     return response
