@@ -306,6 +306,9 @@ def test_join_codes_are_limited_per_address_with_retry_after(tmp_path: Path) -> 
                       "JOIN_LIMIT": "5 per minute"})
     phone = from_address(app.test_client(), "192.0.2.7")
     game = new_game(phone)
+    released = phone.post(f"/api/games/{game['id']}/seats/1/release",  # API seats are held: free one to join
+                          headers={"Authorization": f"Bearer {game['host_token']}"})
+    assert released.status_code == 200
     codes = [phone.post("/api/join", json={"code": "ZZZZZ" + str(i), "seat": 0}) for i in range(5)]
     assert [c.status_code for c in codes] == [404] * 5
     limited = phone.post("/api/join", json={"code": game["join_code"], "seat": 1})  # even the right one now

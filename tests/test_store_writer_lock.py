@@ -28,7 +28,7 @@ def _hold_the_writer_lock(db: str, holding: object, releasing: object) -> None:
 def test_a_write_waits_for_another_process_holding_the_lock(tmp_path: Path) -> None:
     db = tmp_path / "companion.sqlite3"
     store = Store(db)
-    game = store.create_game("fillory", ["Ann", "Ben"], {})
+    game = store.create_game("fillory", ["Ann", "Ben"], {}, held=[0])  # seat 1 free, so claiming it is a write
     assert (tmp_path / ("companion.sqlite3" + WRITER_LOCK_SUFFIX)).exists()
     context = multiprocessing.get_context("fork")
     holding, releasing = context.Event(), context.Event()
