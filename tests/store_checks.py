@@ -6,7 +6,8 @@ import json
 from types import ModuleType
 from typing import Any
 
-from companion.rules import spec_for
+from cardgen.catalog import content
+from companion.rules import rules_for, spec_for
 
 
 def stored_state(rules: ModuleType, stored: str) -> Any:
@@ -40,3 +41,14 @@ def replay_from_scratch(rules: ModuleType, initial_state: str, rows: list[dict[s
             if move.get("type") not in private:
                 raise
     return state
+
+
+def fillory_deck_cards(state: Any) -> list[str]:
+    """Fillory cards nobody can see: all cards minus neutral, discard, zones and every hand."""
+    fillory = rules_for("fillory")
+    table = fillory.view(state, None)
+    seen = set(table["neutral"]) | set(table["discard"])
+    for player in table["players"]:
+        seen |= set(player["zone"])
+        seen |= set(fillory.view(state, player["seat"])["players"][player["seat"]]["hand"])
+    return [card.id for card in content("fillory").cards if card.id not in seen]

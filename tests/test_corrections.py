@@ -15,13 +15,11 @@ from typing import Any, Iterator
 import pytest
 from flask.testing import FlaskClient
 
-from cardgen.catalog import content
 from companion.rules import IllegalMove, rules_for
 from companion.store import CorrectionRefused, Stale, Store
-from tests.store_checks import replay_from_scratch
+from tests.store_checks import fillory_deck_cards, replay_from_scratch
 
 fillory = rules_for("fillory")
-ALL_CARDS = [card.id for card in content("fillory").cards]
 
 
 @pytest.fixture
@@ -36,12 +34,7 @@ def game(store: Store) -> dict[str, Any]:
     return store.create_game("fillory", ["Ann", "Ben"], {})
 
 
-def free_cards(state: Any) -> list[str]:
-    table = fillory.view(state, None)
-    seen = set(table["neutral"]) | set(table["discard"])
-    for p in table["players"]:
-        seen |= set(p["zone"]) | set(fillory.view(state, p["seat"])["players"][p["seat"]]["hand"])
-    return [card for card in ALL_CARDS if card not in seen]
+free_cards = fillory_deck_cards
 
 
 def draw(store: Store, game_id: str, seat: int, card: str) -> dict[str, Any]:

@@ -12,10 +12,10 @@ import pytest
 
 from cardgen.catalog import content
 from companion.rules import IllegalMove, SetupError, rules_for
+from tests.store_checks import fillory_deck_cards
 from companion.store import JOIN_ALPHABET, NotFound, SeatTaken, Stale, Store, hash_token
 
 fillory = rules_for("fillory")
-ALL_CARDS = [card.id for card in content("fillory").cards]
 
 
 @pytest.fixture
@@ -30,14 +30,7 @@ def game(store: Store) -> dict[str, Any]:
     return store.create_game("fillory", ["Ann", "Ben"], {})
 
 
-def deck_cards(state: Any) -> list[str]:
-    """Cards nobody can see: all cards minus neutral, discard, zones and every hand."""
-    table = fillory.view(state, None)
-    seen = set(table["neutral"]) | set(table["discard"])
-    for player in table["players"]:
-        seen |= set(player["zone"])
-        seen |= set(fillory.view(state, player["seat"])["players"][player["seat"]]["hand"])
-    return [card for card in ALL_CARDS if card not in seen]
+deck_cards = fillory_deck_cards
 
 
 def draw(store: Store, game_id: str, seat: int, action_id: str) -> dict[str, Any]:
