@@ -43,7 +43,7 @@ def _printable_games() -> tuple[str, ...]:
 PAPERS, CARD_SIZES, CARD_SIZE_HELP = _print_choices()
 
 
-def _fail_with_problems(heading: str, problems: list[Problem]) -> None:
+def fail_with_problems(heading: str, problems: list[Problem]) -> None:
     click.secho(f"{heading}: {len(problems)} problem(s)", fg="red", err=True)
     for problem in problems:
         click.echo(f"  {problem}", err=True)
@@ -88,7 +88,7 @@ def check(data_folder: Path | None) -> None:
         try:
             specs = load_print_specs(root)
         except DataError as exc:
-            _fail_with_problems("print", exc.problems)
+            fail_with_problems("print", exc.problems)
             failed = True
         else:
             click.echo(f"print: {len(specs.papers)} paper sizes ({', '.join(specs.papers)}), "
@@ -98,7 +98,7 @@ def check(data_folder: Path | None) -> None:
         try:
             content = load_game(game, root)
         except DataError as exc:
-            _fail_with_problems(game, exc.problems)
+            fail_with_problems(game, exc.problems)
             failed = True
             continue
         counts = ", ".join(f"{len(getattr(content, name))} {name}" for name in catalogs()[game].counted)
@@ -107,7 +107,7 @@ def check(data_folder: Path | None) -> None:
         if specs is not None and kit is not None and kit.theme is not None:
             problems = theme_problems(specs, root, game, kit.theme.members(content), member=kit.theme.member)
             if problems:
-                _fail_with_problems(f"{game} colour theme", problems)
+                fail_with_problems(f"{game} colour theme", problems)
                 failed = True
         grouped: dict[str, list[str]] = {}
         for note in content.notes:
@@ -215,7 +215,7 @@ def build(ctx: click.Context, game: str, paper: str, card_size: str, bleed: floa
         else:
             written = run_build(plan)
     except DataError as exc:
-        _fail_with_problems("game data", exc.problems)
+        fail_with_problems("game data", exc.problems)
         sys.exit(1)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
@@ -276,7 +276,7 @@ def export(game: str, file_format: str, dpi: int, card_size: str, bleed: float, 
     try:
         written = export_cards(options, ExportSettings(format=file_format, dpi=dpi, cmyk=cmyk))
     except DataError as exc:
-        _fail_with_problems("game data", exc.problems)
+        fail_with_problems("game data", exc.problems)
         sys.exit(1)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
@@ -358,32 +358,16 @@ def printer_list() -> None:
         click.echo(f"{entry.name}: back offset x {entry.back_offset_x:g} mm, y {entry.back_offset_y:g} mm")
 
 
-@main.command("jsmn-balance")
-@click.option("--games", type=click.IntRange(1, 100_000), default=500, show_default=True,
-              help="Games played per difficulty and line-up (the figures in data/jsmn/notes.toml use 2000).")
-@click.option("--seed", type=int, default=1, show_default=True,
-              help="Seed of the shuffles: the same seed always gives the same figures.")
-@click.option("--players", type=click.IntRange(2, 4), default=3, show_default=True,
-              help="Players at each simulated table.")
-@click.option("--data", "data_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help="Data folder to read (default: the project's data/, or $SPELLBOOK_DATA).")
-def jsmn_balance(games: int, seed: int, players: int, data_folder: Path | None) -> None:
-    """Jonathan Strange & Mr Norrell: check the authored numbers with simple strategies.
+def _add_game_commands() -> None:
+    """Each game's own commands, as its catalog declares them (``GameCatalog.commands``)."""
+    for declared in catalogs().values():
+        for command in declared.commands:
+            if command.name in main.commands:
+                raise ValueError(f"game '{declared.id}' declares command '{command.name}', which cardgen has already")
+            main.add_command(command)
 
-    Plays seeded games of a compact model of the year loop (the fairy rising by the cards of Marseilles,
-    players gaining magicianship from feats, books, the pupil and spells) for each difficulty (fairy
-    start 0, 4, 8) and strategy line-up, and prints by raven year the share of games in which the best
-    player has reached the fairy's strength, with the mean fairy and best magicianship.
-    """
-    from cardgen.jsmn_balance import format_report, run_balance
 
-    try:
-        content = load_game("jsmn", data_folder if data_folder is not None else data_dir())
-    except DataError as exc:
-        _fail_with_problems("jsmn", exc.problems)
-        sys.exit(1)
-    for line in format_report(run_balance(content, games, seed, players), players, seed):
-        click.echo(line)
+_add_game_commands()
 
 
 if __name__ == "__main__":  # pragma: no cover

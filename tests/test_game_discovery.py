@@ -71,3 +71,24 @@ def test_a_declaration_of_the_wrong_type_or_a_second_one_for_an_id_is_refused(tm
         discover(importlib.import_module("twicegames"), "KIT", PrintKit)
     for name in [m for m in sys.modules if m.startswith(("badgames", "twicegames"))]:
         monkeypatch.delitem(sys.modules, name)
+
+
+SHARED_MODULES = sorted([*CATALOG_ROOT.parent.glob("*.py"), *CATALOG_ROOT.glob("*.py"),
+                         *(CATALOG_ROOT.parent / "render").glob("*.py")])
+
+
+def test_shared_cardgen_modules_name_no_game() -> None:
+    words = {w for game in GAMES for w in (game, game.replace("-", "_"), catalogs()[game].title.split()[0])}
+    named = [f"{path.relative_to(CATALOG_ROOT.parents[1])}: {word}" for path in SHARED_MODULES
+             for word in words if word.lower() in path.read_text(encoding="utf-8").lower()]
+    assert len(SHARED_MODULES) > 20 and named == []
+
+
+def test_a_games_own_commands_come_from_its_catalog() -> None:
+    from cardgen.cli import main
+
+    declared = {c.name: game for game, cat in catalogs().items() for c in cat.commands}
+    assert declared == {"jsmn-balance": "jsmn"}
+    for name in declared:
+        assert main.commands[name] is next(c for c in catalogs()[declared[name]].commands if c.name == name)
+    assert {"check", "build", "export", "calibrate", "printer"} <= set(main.commands)

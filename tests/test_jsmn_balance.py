@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from cardgen.catalog import content
 from cardgen.catalog.jsmn import JsmnContent
 from cardgen.cli import main
-from cardgen.jsmn_balance import STRATEGIES, BalanceRow, format_report, lineups, play_game, run_balance
+from cardgen.catalog.jsmn.balance import STRATEGIES, BalanceRow, format_report, lineups, play_game, run_balance
 
 JSMN: JsmnContent = content("jsmn")
 GAMES = 80

@@ -22,13 +22,16 @@ class GameCatalog:
 
     ``id`` is the game's id and the name of its data folder (``data/<id>/``); ``title`` its name;
     ``load`` reads and validates that folder (raising :class:`~cardgen.catalog.base.DataError`);
-    ``counted`` the content's collections ``cardgen check`` counts, in the order it lists them.
+    ``counted`` the content's collections ``cardgen check`` counts, in the order it lists them;
+    ``commands`` the game's own ``cardgen`` sub-commands (click commands, e.g. a balance check), which
+    ``cardgen`` adds beside its shared ones.
     """
 
     id: str
     title: str
     load: Callable[[Path], Any]
     counted: tuple[str, ...] = ()
+    commands: tuple[Any, ...] = ()
 
 
 class _Declaration(Protocol):

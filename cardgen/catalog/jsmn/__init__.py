@@ -15,6 +15,7 @@ This front re-exports their public names, so callers import from ``cardgen.catal
 from __future__ import annotations
 
 from ..spec import GameCatalog
+from .commands import COMMANDS
 from .content import (CARD_RULES, SPELL_RULES, JsmnContent)
 from .loader import load
 from .types import (BOOK_FORMS, CONNEXION_TYPE_IDS, DECKS, ELEMENT_IDS, GAME_ID, NAMED_EFFECTS, PERSON_KINDS,
@@ -23,7 +24,7 @@ from .types import (BOOK_FORMS, CONNEXION_TYPE_IDS, DECKS, ELEMENT_IDS, GAME_ID,
                     MagicianshipValues, MarseillesCard, NamedConnexion, Spell, Tracks)
 
 CATALOG = GameCatalog(id=GAME_ID, title="Jonathan Strange & Mr Norrell", load=load,
-                      counted=("cards", "spells", "rules", "notes"))
+                      counted=("cards", "spells", "rules", "notes"), commands=COMMANDS)
 
 __all__ = ["CATALOG", "BOOK_FORMS", "CARD_RULES", "CONNEXION_TYPE_IDS", "DECKS", "ELEMENT_IDS", "GAME_ID",
            "NAMED_EFFECTS", "PERSON_KINDS", "SPELL_EFFECTS", "SPELL_RULES", "SPELL_TIMINGS", "UNIQUE_EFFECTS",

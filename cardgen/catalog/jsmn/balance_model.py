@@ -7,7 +7,7 @@ the London rule), gain prestige and connexions (the pupil first), do magic with 
 and their action allow (books in their three forms), complete feats and play spells that grant
 magicianship. It is a model, not the rules module: three simple strategies, no bluffing, no interaction
 beyond shared decks and rows, spells other than magicianship ones simply discarded for prestige, and
-no limit on element tokens. :mod:`cardgen.jsmn_balance` runs many games and reports the figures.
+no limit on element tokens. :mod:`cardgen.catalog.jsmn.balance` runs many games and reports the figures.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from cardgen.catalog.jsmn import Book, Feat, Introduction, Invitation, JsmnContent, MarseillesCard, NamedConnexion
+from .content import JsmnContent
+from .types import Book, Feat, Introduction, Invitation, MarseillesCard, NamedConnexion
 
 #: Strategy name -> (prestige weight, feats wanted in progress, keeps introductions for visits).
 STRATEGIES: dict[str, tuple[float, int, bool]] = {

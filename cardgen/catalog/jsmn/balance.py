@@ -2,10 +2,10 @@
 
 The question: can good play reach the fairy's strength around 1811-1815, and less often when the fairy
 starts at 4 or 8? :func:`run_balance` plays many seeded games of the model in
-:mod:`cardgen.jsmn_balance_model` for each difficulty and strategy line-up and returns, per raven year, the
+:mod:`cardgen.catalog.jsmn.balance_model` for each difficulty and strategy line-up and returns, per raven year, the
 share of games in which the best player has reached the fairy by then (the year of the first defeat),
 with the mean fairy strength and best magicianship. Pure and deterministic for a seed;
-``cardgen jsmn-balance`` prints the table.
+``cardgen jsmn-balance`` (:mod:`cardgen.catalog.jsmn.commands`) prints the table.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from cardgen.catalog.jsmn import JsmnContent
-from cardgen.jsmn_balance_model import STRATEGIES, GameResult, move_table, play_game
+from .content import JsmnContent
+from .balance_model import STRATEGIES, GameResult, move_table, play_game
 
 __all__ = ["STRATEGIES", "BalanceRow", "GameResult", "format_report", "lineups", "play_game", "run_balance"]
 
