@@ -5,7 +5,7 @@ first time anyone searches (~150 rows: a few milliseconds). The catalog is itsel
 process, so the index can never lag behind it, and the app's own database stays free of derived data.
 
 Users type words, not FTS syntax: every term is quoted and matched as a prefix ("summ" finds Summon),
-terms joined by dots or dashes become one phrase (``fillory.score.square`` finds that rule), and
+terms joined by dots or dashes become one phrase (``game.score.square`` finds the rule of that id), and
 quotes, stars, brackets or words like AND/NEAR are treated as plain text.
 
 Typos are forgiven: a word that begins no word of the index is also searched as the index's nearest

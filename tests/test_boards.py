@@ -12,7 +12,8 @@ from flask.testing import FlaskClient
 
 from cardgen.catalog import content
 from companion.rules import rules_for
-from companion.web.boards import LABEL_SPOTS, jsmn_map, mandragora_circle, place_labels, seek_options
+from companion.web.games.jsmn_board import LABEL_SPOTS, jsmn_map, place_labels
+from companion.web.games.mandragora_board import mandragora_circle, seek_options
 
 
 def played(game: str, players: int, moves: int, seed: int) -> Any:

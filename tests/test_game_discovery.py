@@ -4,6 +4,7 @@ new game's packages are picked up with no edit to a shared module."""
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from pathlib import Path
 
@@ -92,3 +93,52 @@ def test_a_games_own_commands_come_from_its_catalog() -> None:
     for name in declared:
         assert main.commands[name] is next(c for c in catalogs()[declared[name]].commands if c.name == name)
     assert {"check", "build", "export", "calibrate", "printer"} <= set(main.commands)
+
+
+# -- shared code names no game ------------------------------------------------------------------------
+
+#: How each game may be named in code or templates (its id, and the words of its title).
+GAME_WORDS = {"fillory": r"fillory", "jsmn": r"jsmn|strange|norrell", "mandragora": r"mandragora",
+              "barony_sorcery": r"barony"}
+#: Shared files that still name a game (file, game), while the work of issue 11 moves them into the game's
+#: own places. This list may only shrink: a new shared file naming a game fails the test below.
+STILL_NAMING: set[tuple[str, str]] = {
+    ("companion/static/js/forms.js", "barony_sorcery"),
+    ("companion/web/card_facts.py", "fillory"),
+    ("companion/web/pages.py", "fillory"),
+    ("companion/web/pages.py", "mandragora"),
+    ("companion/web/seat_forms.py", "fillory"),
+}
+
+
+def shared_files_naming_games(root: Path) -> set[tuple[str, str]]:
+    """(file, game) for every shared source file that names a game. A game's own places are not shared:
+    a folder named for the game (``companion/rules/<game>/``, ``templates/pages/<game>/``...) or a file
+    whose name starts with the game's id (``companion/web/games/<game>.py``, ``<game>_board.py``...)."""
+    found: set[tuple[str, str]] = set()
+    for top in ("companion", "cardgen", "templates"):
+        for path in sorted((root / top).rglob("*")):
+            if not path.is_file() or path.suffix not in {".py", ".html", ".js", ".css", ".json", ".toml"}:
+                continue
+            rel = path.relative_to(root)
+            if set(rel.parts[:-1]) & set(GAME_WORDS) or any(path.stem == g or path.stem.startswith((f"{g}_", f"{g}-"))
+                                                              for g in GAME_WORDS):
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace").casefold()
+            found.update((rel.as_posix(), game) for game, words in GAME_WORDS.items() if re.search(words, text))
+    return found
+
+
+def test_shared_code_names_no_game_beyond_the_shrinking_list() -> None:
+    root = Path(__file__).resolve().parents[1]
+    naming = shared_files_naming_games(root)
+    assert naming <= STILL_NAMING, f"shared files naming a game: {sorted(naming - STILL_NAMING)}"
+
+
+def test_the_naming_check_sees_a_game_named_in_a_shared_file(tmp_path: Path) -> None:
+    (tmp_path / "companion" / "web" / "games").mkdir(parents=True)
+    (tmp_path / "companion" / "web" / "shared.py").write_text("if game == 'mandragora': pass\n")
+    (tmp_path / "companion" / "web" / "games" / "mandragora_board.py").write_text("# Mandragora\n")
+    (tmp_path / "companion" / "fillory").mkdir()
+    (tmp_path / "companion" / "fillory" / "x.py").write_text("# Fillory\n")
+    assert shared_files_naming_games(tmp_path) == {("companion/web/shared.py", "mandragora")}

@@ -15,7 +15,7 @@ from typing import Sequence
 
 from markupsafe import Markup, escape
 
-#: Dash patterns and marker shapes, one per line in seat order (Fillory seats six).
+#: Dash patterns and marker shapes, one per line in seat order (enough for six seats, the most any game has).
 DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 2 1 2 1 2", "12 4")
 MARKERS = ("circle", "square", "triangle", "diamond", "cross", "star")
 MAX_MARKERS = 8

@@ -29,7 +29,7 @@ BGSTATS_NAMESPACE = uuid.UUID("8f3c1a52-4a0e-5d3b-9a57-5be11b00c0de")
 RESULT_FORMAT = "spellbook-table-result"
 RESULT_FORMAT_VERSION = 1
 #: Finished games' results by (game id, version): a result is a replay of the whole log (0.1-0.4 s for
-#: 300 Fillory moves on a busy machine), and a version never changes.
+#: a 300-move game on a busy machine), and a version never changes.
 RESULTS_KEPT = 32
 _results: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
 _results_lock = threading.Lock()

@@ -25,6 +25,7 @@ from companion.rules.jsmn.magic import hand_discards, has_connexion
 from companion.web.seat_forms import last_live_move
 
 from . import GamePages, NewGameFormError
+from .jsmn_board import board
 
 GAME: JsmnContent = content("jsmn")
 #: A glyph per element, shown beside its word (never alone).
@@ -306,6 +307,7 @@ PAGES = GamePages(
     seat_extras=seat_extras,
     show_invite=show_invite,
     playable=True,
+    board=board,
     extra={"elements": ELEMENTS, "magicians": MAGICIANS, "actions": ACTIONS, "connexions": CONNEXIONS,
            "locations": LOCATIONS, "feats": FEATS, "spells": SPELLS, "books": BOOKS, "named": NAMED,
            "invitations": INVITATIONS, "introductions": INTRODUCTIONS, "marseilles": MARSEILLES,

@@ -23,6 +23,7 @@ from companion.rules.choices import Choice
 from companion.rules.mandragora import PlayerTally, final_scores
 from companion.web.seat_forms import last_live_move
 
+from companion.web.games.mandragora_board import mandragora_circle, seek_options
 from companion.web.setup_checklist import SetupCard, SetupStep, rule_steps, with_cards
 
 from . import GamePages, NewGameFormError
@@ -253,7 +254,8 @@ PAGES = GamePages(
     seat_extras=seat_extras,
     playable=True,
     choice_forms=True,
-    extra={"table_facts": table_facts, "colours": COLOURS, "marker_text": MARKER_TEXT, "scroll_label": scroll_label,
+    board=mandragora_circle,
+    extra={"seek_options": seek_options, "table_facts": table_facts, "colours": COLOURS, "marker_text": MARKER_TEXT, "scroll_label": scroll_label,
            "book_label": book_label, "colour_of": colour_of, "colour_chips": colour_chips, "game": GAME},
     setup_steps=setup_steps,
 )
