@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from cardgen.catalog.fillory import Card, FilloryContent, Trait
+from companion.web.games import last_live_move
 
 HIDDEN = "hidden"  # in the deck or in another player's hand: this phone cannot tell which
 DISCARDED_CARD = "@card"  # a choice meaning "the card I discard for this trick" (the page fills it in)
@@ -172,15 +173,6 @@ def trick_group(loc: Locator, trait: Trait, hand: Sequence[CardChoice]) -> Trick
         candidates = (own, *candidates)
     rule_id = f"fillory.trick.{trait.name.casefold()}"
     return TrickGroup(trait=trait, kind=trick.kind, rule_id=rule_id, candidates=candidates)
-
-
-def last_live_move(log: Sequence[Mapping[str, Any]], seat: int) -> str | None:
-    """The text of the move an undo would take back: the last live move of any seat (every seat may
-    take it back), passing over private notes, which never block an undo."""
-    for entry in reversed(log):
-        if entry["kind"] == "move" and not entry["undone"] and not entry.get("private"):
-            return str(entry["text"])
-    return None
 
 
 def build(catalog: FilloryContent, view: Mapping[str, Any], seat: int,

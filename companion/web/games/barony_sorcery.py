@@ -19,7 +19,7 @@ from werkzeug.datastructures import MultiDict
 from cardgen.catalog import content
 from cardgen.catalog.barony_sorcery import BaronySorceryContent, SetupCounts
 from companion.rules.barony_sorcery import MYSTERIOUS_BY_PLAYERS
-from companion.web.seat_forms import last_live_move
+from companion.web.games import last_live_move
 
 from . import GamePages, NewGameFormError
 

@@ -22,7 +22,7 @@ from werkzeug.datastructures import MultiDict
 from cardgen.catalog import content
 from cardgen.catalog.jsmn import JsmnContent
 from companion.rules.jsmn.magic import hand_discards, has_connexion
-from companion.web.seat_forms import last_live_move
+from companion.web.games import last_live_move
 
 from . import GamePages, NewGameFormError
 from .jsmn_board import board

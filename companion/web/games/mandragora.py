@@ -21,7 +21,7 @@ from cardgen.catalog import content
 from cardgen.catalog.mandragora import WHITE, MandragoraContent
 from companion.rules.choices import Choice
 from companion.rules.mandragora import PlayerTally, final_scores
-from companion.web.seat_forms import last_live_move
+from companion.web.games import last_live_move
 
 from companion.web.games.mandragora_board import mandragora_circle, seek_options
 from companion.web.setup_checklist import SetupCard, SetupStep, rule_steps, with_cards
