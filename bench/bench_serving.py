@@ -24,6 +24,7 @@ phase ends by itself. The open-file limit is raised inside the processes (no roo
 from __future__ import annotations
 
 import argparse
+import heapq
 import json
 import multiprocessing
 import os
@@ -44,7 +45,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from bench_api import moves_phase, open_tables, players_for, prepared, move_requests, repeated  # noqa: E402
+from bench_api import moves_phase, open_tables, players_for, repeated, server_cpu_seconds  # noqa: E402
 from load_client import Connection, request_bytes, run_phase, _parse_response  # noqa: E402
 
 from companion.rules import GAMES  # noqa: E402
@@ -73,6 +74,24 @@ def percentile(values: list[float], share: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+# -- reading many sockets at once ---------------------------------------------------------------------
+
+def received(selector: selectors.BaseSelector, timeout: float) -> Iterator[tuple[Any, bytes]]:
+    """(the socket's data, what it sent) for each socket with something to read within ``timeout``; a
+    socket the server closed is unregistered and closed, and comes with ``b""``."""
+    for key, _ in selector.select(timeout):
+        try:
+            chunk = key.fileobj.recv(65536)  # type: ignore[union-attr]
+        except BlockingIOError:
+            continue
+        except OSError:
+            chunk = b""
+        if not chunk:
+            selector.unregister(key.fileobj)
+            key.fileobj.close()  # type: ignore[union-attr]
+        yield key.data, chunk
 
 
 # -- an open-loop driver that remembers when each request was due --------------------------------------
@@ -122,17 +141,8 @@ def open_loop(address: tuple[str, int], works: list[list[tuple[Any, bytes]]], ra
         if not pending:
             break
         wake = min([s["due"] for s in slots if s["sent"] is None and s["due"] < end] or [now + 0.01])
-        for key, _ in selector.select(max(0.0, min(wake - time.monotonic(), 0.01))):
-            slot = key.data
-            try:
-                chunk = slot["sock"].recv(65536)
-            except BlockingIOError:
-                continue
-            except OSError:
-                chunk = b""
+        for slot, chunk in received(selector, max(0.0, min(wake - time.monotonic(), 0.01))):
             if not chunk:
-                selector.unregister(slot["sock"])
-                slot["sock"].close()
                 slot["next"] = len(slot["work"])
                 if slot["sent"] is not None:
                     unanswered += 1
@@ -229,11 +239,16 @@ def stalled_phase(address: tuple[str, int], game_ids: list[str], seconds: float)
 
 def phones_main(address: tuple[str, int], mode: str, games: list[str], seconds: float, out: str,
                 ready: Any, go: Any) -> None:
-    """Connect one phone per entry of ``games``; record the first time each phone saw each version."""
+    """Connect one phone per entry of ``games``; record the first time each phone saw each version.
+
+    ``ready`` is set once every phone is connected and, with live updates, has had the stream's first
+    event (the server has set every stream up): the figures are of connected idle phones, not of a
+    crowd connecting."""
     raise_fd_limit()
     selector = selectors.DefaultSelector()
     phones = []
     failed = 0
+    connecting = time.monotonic()
     for i, game_id in enumerate(games):
         try:
             sock = socket.create_connection(address, timeout=30)
@@ -241,81 +256,97 @@ def phones_main(address: tuple[str, int], mode: str, games: list[str], seconds: 
             failed += 1
             continue
         sock.setblocking(False)
-        phone = {"i": i, "game": game_id, "sock": sock, "buffer": b"", "seen": {}, "due": None, "waiting": False}
+        phone = {"i": i, "game": game_id, "sock": sock, "buffer": b"", "seen": {}, "open": True}
         if mode == "events":
             sock.sendall(request_bytes("GET", f"/api/games/{game_id}/events", headers={"Accept": "text/event-stream"}))
         phones.append(phone)
         selector.register(sock, selectors.EVENT_READ, phone)
-    poll = request_bytes("GET", "/api/games/{}/version")
+    errors = 0
+
+    def take(phone: dict[str, Any], chunk: bytes, at: float) -> None:
+        nonlocal errors
+        if not chunk:
+            phone["open"] = False
+            errors += 1
+            return
+        phone["buffer"] += chunk
+        if mode == "events":
+            *events, phone["buffer"] = phone["buffer"].split(b"\n\n")
+            for event in events:
+                for line in event.split(b"\n"):
+                    if line.startswith(b"data: "):
+                        phone["seen"].setdefault(json.loads(line[6:])["version"], at)
+            return
+        while (parsed := _parse_response(phone["buffer"])) is not None:
+            status, body, phone["buffer"], _ = parsed
+            heapq.heappush(due, (at + 1.0, phone["i"]))  # live.js asked again a second after each answer
+            if status == 200:
+                phone["seen"].setdefault(json.loads(body)["version"], at)
+            else:
+                errors += 1
+
+    due: list[tuple[float, int]] = []
+    waiting = len(phones) if mode == "events" else 0
+    settle_deadline = time.monotonic() + 120
+    while waiting and time.monotonic() < settle_deadline:  # every stream has sent its first event
+        for phone, chunk in received(selector, 0.05):
+            had = bool(phone["seen"])
+            take(phone, chunk, time.monotonic())
+            waiting -= (not had and bool(phone["seen"])) + (not chunk and not had)
+    connect_seconds = time.monotonic() - connecting
     ready.set()
     go.wait()
     began = time.monotonic()
     rng = random.Random(1)
-    for phone in phones:
-        phone["due"] = began + rng.random()  # the pages opened at different moments
+    by_index = {phone["i"]: phone for phone in phones}
+    if mode == "poll":
+        due = sorted((began + rng.random(), phone["i"]) for phone in phones)  # the pages opened at different moments
+    poll = request_bytes("GET", "/api/games/{}/version")
     end = began + seconds
-    errors = 0
     polls = 0
     while (now := time.monotonic()) < end:
-        if mode == "poll":
-            for phone in phones:
-                if not phone["waiting"] and phone["due"] is not None and phone["due"] <= now:
-                    try:
-                        phone["sock"].send(poll.replace(b"{}", phone["game"].encode()))
-                        phone["waiting"] = True
-                        polls += 1
-                    except OSError:
-                        errors += 1
-                        phone["due"] = None
-        for key, _ in selector.select(0.005):
-            phone = key.data
-            try:
-                chunk = phone["sock"].recv(65536)
-            except BlockingIOError:
-                continue
-            except OSError:
-                chunk = b""
-            if not chunk:
-                selector.unregister(phone["sock"])
-                phone["sock"].close()
-                phone["due"] = None
-                errors += 1
-                continue
-            at = time.monotonic()
-            phone["buffer"] += chunk
-            if mode == "events":
-                *events, phone["buffer"] = phone["buffer"].split(b"\n\n")
-                for event in events:
-                    for line in event.split(b"\n"):
-                        if line.startswith(b"data: "):
-                            version = json.loads(line[6:])["version"]
-                            phone["seen"].setdefault(version, at)
-            else:
-                while (parsed := _parse_response(phone["buffer"])) is not None:
-                    status, body, phone["buffer"], closing = parsed
-                    phone["waiting"] = False
-                    phone["due"] = at + 1.0  # live.js asked again a second after each answer
-                    if status == 200:
-                        phone["seen"].setdefault(json.loads(body)["version"], at)
-                    else:
-                        errors += 1
+        while due and due[0][0] <= now:
+            phone = by_index[heapq.heappop(due)[1]]
+            if phone["open"]:
+                try:
+                    phone["sock"].send(poll.replace(b"{}", phone["game"].encode()))
+                    polls += 1
+                except OSError:
+                    errors += 1
+        wait = min(0.005, max(0.0, due[0][0] - now)) if due else 0.005
+        for phone, chunk in received(selector, wait):
+            take(phone, chunk, time.monotonic())
     seen: dict[str, list[dict[int, float]]] = {}
     for phone in phones:
         seen.setdefault(phone["game"], []).append(phone["seen"])
         phone["sock"].close()
     Path(out).write_text(json.dumps({"seen": seen, "failed": failed, "errors": errors, "polls": polls,
-                                     "connected": len(phones)}))
+                                     "connected": len(phones), "connect_seconds": connect_seconds}))
+
+
+def settled(pid: int, limit: float = 60.0) -> float:
+    """Wait until the server's processes use under a tenth of a core for half a second; the seconds waited."""
+    started = time.monotonic()
+    before = server_cpu_seconds(pid) or 0.0
+    while time.monotonic() - started < limit:
+        time.sleep(0.5)
+        now = server_cpu_seconds(pid) or 0.0
+        if now - before < 0.05:
+            break
+        before = now
+    return time.monotonic() - started
 
 
 def idle_phones_phase(address: tuple[str, int], mode: str, tables: list[Any], watched: list[str],
-                      phones: int, seconds: float, folder: Path) -> dict[str, Any]:
+                      phones: int, seconds: float, folder: Path, server_pid: int) -> dict[str, Any]:
     games = [watched[i // PHONES_PER_TABLE % len(watched)] for i in range(phones)]
     out = folder / f"phones-{mode}.json"
     context = multiprocessing.get_context("spawn")
     ready, go = context.Event(), context.Event()
     process = context.Process(target=phones_main, args=(address, mode, games, seconds + 2, str(out), ready, go))
     process.start()
-    ready.wait(120)
+    ready.wait(180)
+    settle_seconds = settled(server_pid)
     go.set()
     time.sleep(1.0)  # every phone has asked (or listened) once
     count = int(MOVE_RATE * seconds / len(tables)) + 2
@@ -330,6 +361,7 @@ def idle_phones_phase(address: tuple[str, int], mode: str, tables: list[Any], wa
     if process.is_alive():
         process.kill()
     phones_seen = json.loads(out.read_text())
+    phones_seen["settle_seconds"] = settle_seconds
     delivery = []
     missed = 0
     for (game_id, version), (due, status) in moves["answered"].items():
@@ -378,7 +410,8 @@ def measure(label: str, root: Path, args: argparse.Namespace) -> dict[str, Any]:
         stalled = stalled_phase(address, watched[:50], args.seconds)
         figures["stalled"] = stalled
         mode = "poll" if label == "old" else "events"
-        idle = idle_phones_phase(address, mode, tables, watched, args.phones, args.seconds, Path(tmp))
+        idle = idle_phones_phase(address, mode, tables, watched, args.phones, args.seconds, Path(tmp),
+                                 server.process.pid)
         figures["idle"] = idle
         played: list[Any] = []
         tally, played = moves_phase(server.base, store, 64, args.seconds, seed=64)
@@ -405,7 +438,8 @@ def summary(figures: dict[str, Any]) -> dict[str, tuple[float, str]]:
                            f"{answered:,} of {len(s_lat) + stalled['unanswered'] - sum(1 for x in s_lat if x == float('inf')):,} "
                            f"reads answered; {stalled['reopened']:,} stalled sockets dropped by the server and reopened"),
         "idle_moves_p99_ms": (percentile(moves["latencies"], 0.99) * 1000,
-                              f"{phones['connected']:,} phones connected ({phones['failed']:,} refused, "
+                              f"{phones['connected']:,} phones connected in {phones['connect_seconds']:.1f} s, server "
+                              f"settled {phones['settle_seconds']:.1f} s later ({phones['failed']:,} refused, "
                               f"{phones['errors']:,} dropped/failed, {phones['polls']:,} polls); "
                               f"statuses {moves['statuses']}, unanswered {moves['unanswered']}"),
         "delivery_p95_ms": (percentile(idle["delivery"], 0.95) * 1000,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -26,7 +27,7 @@ from companion.store import Store
 from companion.web import create_app
 from companion.web.headers import SECURITY_HEADERS
 from companion.web.limits import MAX_DEPTH, MAX_ITEMS, MAX_TEXT
-from companion.web.live_updates import VersionWatch, stream
+from companion.web.live_updates import STREAM_SECONDS, VersionWatch, _Watched, stream, stream_lifetime
 
 
 @pytest.fixture
@@ -156,6 +157,56 @@ def test_the_stream_beats_while_nothing_happens_and_ends_by_itself(tmp_path: Pat
     assert 3 <= len(chunks) <= 9 and all(c.endswith(b'data: {"version": 0}\n\n') for c in chunks)
     watch.stop()
     store.close()
+
+
+def test_a_change_reads_the_new_log_entries_not_every_watched_game(tmp_path: Path) -> None:
+    """The work per change follows the moves made, not the phones or games watched."""
+    path = tmp_path / "r.sqlite3"
+    store = Store(path)
+    games = [store.create_game("fillory", ["Ann", "Ben"], {}) for _ in range(30)]
+    watch = VersionWatch(path)
+    for game in games:  # listened to as the streams would (the watch's own loop is not started here)
+        watch._games[game["id"]] = _Watched(0, listeners=1)
+    db = sqlite3.connect(path)
+    last_row = db.execute("SELECT coalesce(max(rowid), 0) FROM moves").fetchone()[0]
+    store.apply_move(games[7]["id"], 0, 0, "a1", {"type": "draw", "card": "golem"})
+    statements: list[str] = []
+    db.set_trace_callback(statements.append)
+    fresh: set[str] = set()
+    last_row = watch._changed_since(db, last_row, fresh)
+    assert [g for g, w in watch._games.items() if w.version] == [games[7]["id"]]
+    assert watch._games[games[7]["id"]].version == 1 and not fresh
+    assert not any("FROM games WHERE id IN" in sql for sql in statements)
+    assert watch._changed_since(db, last_row, fresh) == last_row and not fresh  # nothing new: nothing told
+    db.close()
+    store.close()
+
+
+def test_after_the_newest_log_entries_are_purged_every_watched_game_is_read_again(tmp_path: Path) -> None:
+    from companion import archive
+
+    path = tmp_path / "p.sqlite3"
+    store = Store(path)
+    kept, gone = (store.create_game("fillory", ["Ann", "Ben"], {}) for _ in range(2))
+    store.apply_move(kept["id"], 0, 0, "a1", {"type": "draw", "card": "golem"})
+    store.apply_move(gone["id"], 0, 0, "b1", {"type": "draw", "card": "golem"})
+    watch = VersionWatch(path)
+    watch._games[kept["id"]] = _Watched(1, listeners=1)
+    db = sqlite3.connect(path)
+    last_row = db.execute("SELECT max(rowid) FROM moves").fetchone()[0]
+    archive.purge(store, [gone["id"]])  # the newest row goes: the next move may take its rowid again
+    fresh: set[str] = set()
+    assert watch._changed_since(db, last_row, fresh) < last_row
+    assert fresh == {kept["id"]}  # read in full at once rather than trusting the rowids
+    db.close()
+    store.close()
+
+
+def test_streams_that_opened_together_end_at_different_times() -> None:
+    """A room of phones connected at once must not all reconnect at once every few minutes."""
+    lifetimes = [stream_lifetime() for _ in range(50)]
+    assert all(0.75 * STREAM_SECONDS <= t <= STREAM_SECONDS for t in lifetimes)
+    assert max(lifetimes) - min(lifetimes) > 0.1 * STREAM_SECONDS
 
 
 # -- a real server ----------------------------------------------------------------------------------
