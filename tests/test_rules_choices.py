@@ -56,9 +56,26 @@ def _mandragora_form_move(state: Any, seat: int, move: Mapping[str, Any]) -> dic
     return out
 
 
+def _jsmn_form_move(state: Any, seat: int, move: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A legal move as the seat's form writes it: the picks of a list in the form's order (feats as the catalog
+    lists them, the named connexions too); the books laid out keep their order (one pick per place in the row)."""
+    from companion.rules.jsmn.state import FEATS, NAMED
+
+    out = dict(move)
+    if move["type"] == "new_year" and state.marseilles:   # the rows are asked in the first year only
+        out.pop("books", None)
+        out.pop("named", None)
+    order = {**{f: i for i, f in enumerate(FEATS)}, **{n: i for i, n in enumerate(NAMED)}}
+    for name in ("feats", "named"):
+        if isinstance(out.get(name), list) and not (move["type"] == "use_book"):
+            out[name] = sorted(out[name], key=order.__getitem__)
+    return out
+
+
 #: Per game: a legal move written the way its form writes it (None: no form writes moves like it).
 FORM_MOVES: dict[str, Callable[[Any, int, Mapping[str, Any]], dict[str, Any] | None]] = {
     "mandragora": _mandragora_form_move,
+    "jsmn": _jsmn_form_move,
 }
 
 

@@ -71,7 +71,8 @@ class Option:
 
 @dataclass(frozen=True)
 class Field:
-    name: str           # the move's key; "outer.inner" for a key of an object inside the move
+    name: str           # the move's key; "outer.inner" for a key of an object inside the move, "outer.0" for
+                        # the first item of a list whose order matters (a row laid out)
     label: str
     kind: str = "one"
     options: tuple[Option, ...] = ()
@@ -182,6 +183,8 @@ def _holds(conditions: Mapping[str, tuple[Any, ...]], move: Mapping[str, Any], t
 def _get(move: Mapping[str, Any], name: str) -> Any:
     outer, _, inner = name.partition(".")
     value = move.get(outer)
+    if inner.isdigit():   # "a.0": the first item of list a (a row laid out in order)
+        return value[int(inner)] if isinstance(value, list) and int(inner) < len(value) else None
     if inner:
         return value.get(inner) if isinstance(value, Mapping) else None
     return value
@@ -215,7 +218,11 @@ def _caps(choice: Choice, move: Mapping[str, Any]) -> dict[str, int]:
 
 def _set(move: dict[str, Any], name: str, value: Any) -> None:
     outer, _, inner = name.partition(".")
-    if inner:
+    if inner.isdigit():
+        items = move.setdefault(outer, [])
+        items.extend([None] * (int(inner) + 1 - len(items)))
+        items[int(inner)] = value
+    elif inner:
         move.setdefault(outer, {})[inner] = value
     else:
         move[name] = value

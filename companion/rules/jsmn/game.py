@@ -8,6 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from . import SPEC
 from ..base import Outcome, SetupError, check_options, check_players, check_viewer
+from .choices import choices
 from .moves import MOVE_TYPES, apply
 from .play import acting_seats, advice, random_legal_move
 from .scoring import Ranking, Standing, rank
@@ -207,6 +208,6 @@ def outcome(state: JsmnState) -> Outcome:
 __all__ = [
     "GAME_ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "MOVE_TYPES", "OPTIONS", "State", "JsmnState",
     "setup", "apply", "view", "score", "outcome", "advice", "redact_move", "describe_move", "state_to_json",
-    "state_from_json", "random_legal_move", "acting_seats", "standings", "stack_place", "rank", "Standing",
+    "state_from_json", "random_legal_move", "choices", "acting_seats", "standings", "stack_place", "rank", "Standing",
     "ELEMENTS",
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .choices import ELEMENT_TEXT, action_name
 from .magic import has_connexion
 from .state import (ACTION_IDS, BOOKS, CONNEXION_TYPES, ELEMENTS, FEAT_NEEDS, FEATS, GAME, INTRODUCTIONS,
                     INVITATIONS, LIMITS, MAGICIANS, MARSEILLES, NAMED, OCCUPIABLE, SPELLS, STUDY, TRACKS,
@@ -45,13 +46,14 @@ def _free_feats(state: JsmnState, count: int, rng: random.Random) -> list[str]:
     return rng.sample(free, min(count, len(free)))
 
 
-def _placements(state: JsmnState, here: Seat) -> list[tuple[str, str]]:
-    """(element, feat) pairs a token could go on now."""
-    supply, available = state.supply(), state.available_elements()
+def _placements(state: JsmnState, here: Seat, supply: bool = True) -> list[tuple[str, str]]:
+    """(element, feat) pairs a token could go on now (``supply=False``: whatever the supply, which hidden feats
+    of other seats change, for advice that must not depend on them)."""
+    left, available = state.supply(), state.available_elements()
     found = []
     for fid, tokens in here.feats:
         for element, need in FEAT_NEEDS[fid].items():
-            if element in available and tokens.count(element) < need and supply[element] > 0:
+            if element in available and tokens.count(element) < need and (not supply or left[element] > 0):
                 found.append((element, fid))
     return found
 
@@ -221,13 +223,16 @@ def advice(state: JsmnState, seat: int) -> list[dict[str, Any]]:
     elif turn.step == "action":
         open_actions = [a for a in ACTION_IDS if a not in here.covered]
         study = [a for a in open_actions if a in STUDY]
-        hints.append({"type": "choose_action", "text": f"Open actions: {', '.join(open_actions) or 'none'}"
-                      + (f" (study: {', '.join(study)})" if study else "") + "; or still the waters.",
+        names = [action_name(a, here.magician) for a in open_actions]
+        hints.append({"type": "choose_action", "text": f"Open actions: {', '.join(names) or 'none'}"
+                      + (f" (study: {', '.join(action_name(a) for a in study)})" if study else "")
+                      + "; or still the waters.",
                       "rule": "jsmn.action.choose"})
     else:
-        places = _placements(state, here)
+        places = _placements(state, here, supply=False)
         if places:
-            hints.append({"type": "magic", "text": "You can place " + ", ".join(sorted({e for e, _ in places}))
+            hints.append({"type": "magic", "text": "You can place "
+                          + ", ".join(ELEMENT_TEXT[e] for e in ELEMENTS if e in {e for e, _ in places})
                           + " on your feats now.", "rule": "jsmn.magic.available"})
         if state.year in TRACKS.raven_years:
             total = magicianship(here)

@@ -1,0 +1,121 @@
+"""Jonathan Strange & Mr Norrell's ``choices(state, seat)``: the points the shared hypothesis test
+(test_rules_choices.py) does not name — no preselected answer on an irreversible choice, magic and book forms
+that list only the feats that can take the element, names never ids, card options that name their card, and
+choices (and the seat page's forms) that are the same whatever another seat holds in secret.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from companion.rules import jsmn as rules
+from companion.rules.choices import Choice, find, to_json
+from companion.rules.jsmn.state import BOOKS, FEATS, FEAT_NEEDS, INTRODUCTIONS, INVITATIONS, JsmnState, replace
+
+NAMES = ["Ann", "Ben", "Cid"]
+STARTING = [["find-the-kings-roads", "call-the-raven-kings-name", "open-the-way-to-faerie"],
+            ["send-ravens-as-messengers", "speak-with-the-wind", "make-the-trees-march"],
+            ["move-a-mountain-pass", "raise-a-ship-of-rain", "wake-the-stone-saints"]]
+ROWS = {"books": ["the-magus", "the-sworn-book-of-honorius", "the-compound-of-alchymy"], "named": ["davey", "vinculus"]}
+IDS = set(FEATS) | set(BOOKS) | set(INVITATIONS) | set(INTRODUCTIONS)
+
+
+def by_id(offered: list[Choice], form_id: str) -> Choice:
+    return next(c for c in offered if c.form_id == form_id)
+
+
+def started(players: int = 3) -> JsmnState:
+    state = rules.setup(NAMES[:players], {"magicians": ["norrell", "strange", "segundus"][:players]})
+    for seat in range(players):
+        state = rules.apply(state, seat, {"type": "starting_feats", "feats": STARTING[seat]})
+    return state
+
+
+def in_turn(action: str = "study-rain-hills") -> tuple[JsmnState, int]:
+    state = rules.apply(started(), 1, {"type": "new_year", "marseilles": "the-juggler", **ROWS})
+    seat = state.turn.seat
+    return rules.apply(state, seat, {"type": "choose_action", "action": action}), seat
+
+
+def test_the_first_year_preselects_nothing_and_the_starting_feats_are_a_searchable_list_of_33() -> None:
+    state = rules.setup(NAMES, {})
+    start = by_id(rules.choices(state, 0), "j-start")
+    feats = start.fields[0]
+    assert start.irreversible and feats.default is None and (feats.min, feats.max) == (3, 3)
+    assert len(feats.options) == 33 and feats.searchable
+    assert all(o.card == ("jsmn", o.value) for o in feats.options)
+    state = started()
+    year = by_id(rules.choices(state, 2), "j-year")
+    assert year.irreversible and all(f.default is None for f in year.fields)
+    assert [f.name for f in year.fields] == ["marseilles", "books.0", "books.1", "books.2", "named"]
+    move = {"type": "new_year", "marseilles": "the-juggler", **ROWS}
+    assert find([year], move) is year
+    assert rules.apply(state, 2, move).book_row == tuple(ROWS["books"])   # the row keeps the order picked
+
+
+def test_magic_and_book_forms_list_only_the_feats_that_take_the_element() -> None:
+    state, seat = in_turn()
+    here = state.seats[seat]
+    state = replace(state.with_seat(seat, books=("the-magus",)), book_row=state.book_row[1:])
+    magic = by_id(rules.choices(state, seat), "j-magic")
+    cards, feats = magic.fields
+    available = set(state.available_elements())
+    assert {o.tags[0] for o in cards.options} <= available   # only cards whose element a feat takes now
+    for option in feats.options:
+        takes = option.when["card"]
+        assert set(takes) <= available and all(FEAT_NEEDS[option.value][e] for e in takes)
+    for fid, _ in here.feats:   # a feat that takes none of the available elements is never offered
+        if not set(FEAT_NEEDS[fid]) & available:
+            assert fid not in [o.value for o in feats.options]
+    offered = {c.form_id for c in rules.choices(state, seat)}
+    magus = BOOKS["the-magus"]
+    room = sum(FEAT_NEEDS[f].get(magus.element, 0) for f, _ in here.feats)
+    assert ("j-book" in offered) == (magus.element in available and room >= 2)
+    if "j-book" in offered:
+        book = by_id(rules.choices(state, seat), "j-book")
+        double = next(f for f in book.fields if f.name == "feats" and f.when == {"book": ("match-double",)})
+        assert all(FEAT_NEEDS[o.value].get(magus.element) for o in double.options)
+
+
+def test_options_show_names_never_ids_and_cards_name_their_card() -> None:
+    rng = random.Random(5)
+    state = rules.setup(NAMES, {})
+    seen = 0
+    for _ in range(300):
+        if state.phase == "over":
+            break
+        for seat in range(3):
+            for choice in rules.choices(state, seat):
+                for f in choice.fields:
+                    for o in f.options:
+                        seen += 1
+                        assert o.label not in IDS and not re.fullmatch(r"[a-z]+(-[a-z]+)+", o.label), o.label
+                        if isinstance(o.value, str) and o.value in IDS:
+                            assert o.card == ("jsmn", o.value)
+        moves = [(s, m) for s in range(3) if (m := rules.random_legal_move(state, s, rng)) is not None]
+        state = rules.apply(state, *rng.choice(moves))
+    assert seen > 1000
+
+
+def test_advice_says_names_not_ids() -> None:
+    state = rules.apply(started(), 1, {"type": "new_year", "marseilles": "the-juggler", **ROWS})
+    text = " ".join(a["text"] for a in rules.advice(state, state.turn.seat))
+    assert "study-rain-hills" not in text and "Study rain and hills" in text
+    state, seat = in_turn()
+    text = " ".join(a["text"] for a in rules.advice(state, seat))
+    assert "Rain" in text and " rain," not in text
+
+
+def _other_hidden_feats(state: JsmnState, seat: int) -> JsmnState:
+    """The same public moves, another seat holding different secret feats."""
+    other = (seat + 1) % 3
+    mine = {f for f, _ in state.seats[seat].feats}
+    free = [f for f in FEATS if f not in state.feats_out() and f not in mine]
+    return state.with_seat(other, feats=tuple((f, ()) for f in free[:3]))
+
+
+def test_secrets_never_change_the_choices() -> None:
+    state, seat = in_turn()
+    other = _other_hidden_feats(state, seat)
+    assert other != state and rules.view(other, seat) == rules.view(state, seat)
+    assert to_json(rules.choices(other, seat)) == to_json(rules.choices(state, seat))
