@@ -168,16 +168,21 @@ def check(data_folder: Path | None) -> None:
 @click.option("--printer", default=None, metavar="NAME",
               help="Apply a saved printer profile's back offsets (see cardgen calibrate and cardgen printer save); "
                    "--back-offset-x/-y given as well win.")
+@click.option("--changed-since", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
+              metavar="DIR",
+              help="Write only the cards whose content changed since the kit in DIR (its <game>/cards.json), "
+                   "all decks together on as few sheets as possible: OUT/<game>/changed.pdf.")
 @click.option("--data", "data_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Data folder to read (default: the project's data/, or $SPELLBOOK_DATA).")
 @click.pass_context
 def build(ctx: click.Context, game: str, paper: str, card_size: str, bleed: float, crop_marks: bool, duplex: bool,
           back_offset_x: float, back_offset_y: float, ink_saver: bool, base_url: str, out_dir: Path,
           documents: tuple[str, ...], hex_size: float | None, gutter: float | None, gutter_fold: bool,
-          strict: bool, printer: str | None, data_folder: Path | None) -> None:
+          strict: bool, printer: str | None, changed_since: Path | None, data_folder: Path | None) -> None:
     """Build print-ready PDFs: card decks, reference sheets and score pads.
 
-    Writes OUT/<game>/deck.pdf, reference.pdf and score-pad.pdf and lists them with their sizes.
+    Writes OUT/<game>/deck.pdf, reference.pdf and score-pad.pdf and lists them with their sizes, and
+    OUT/<game>/cards.json, each card's content version (for a later --changed-since).
     """
     from cardgen.render import BuildError, BuildOptions, plan_build, run_build
 
@@ -197,6 +202,9 @@ def build(ctx: click.Context, game: str, paper: str, card_size: str, bleed: floa
                            ink_saver=ink_saver, base_url=base_url, out_dir=out_dir, data_dir=data_folder,
                            documents=documents, hex_size=hex_size, gutter=gutter, gutter_fold=gutter_fold)
     _check_base_url(base_url, strict)
+    if changed_since is not None:
+        _build_changed(options, changed_since)
+        return
     try:
         plan = plan_build(options)
         layout = plan.resolved.card_layout()
@@ -223,6 +231,25 @@ def build(ctx: click.Context, game: str, paper: str, card_size: str, bleed: floa
     width = max(len(str(p)) for p in written) if written else 0
     for path in written:
         click.echo(f"  {str(path):<{width}}  {_human_size(path.stat().st_size):>9}")
+
+
+def _build_changed(options: object, since: Path) -> None:
+    from cardgen.render import BuildError
+    from cardgen.render.changed import build_changed
+
+    try:
+        results = build_changed(options, since)  # type: ignore[arg-type]
+    except DataError as exc:
+        fail_with_problems("game data", exc.problems)
+        sys.exit(1)
+    except BuildError as exc:
+        raise click.ClickException(str(exc)) from exc
+    for result in results:
+        if result.path is None:
+            click.echo(f"{result.game}: no card changed since {since} ({result.total} cards)")
+            continue
+        click.echo(f"{result.game}: {len(result.changed)} of {result.total} cards changed since {since}: "
+                   f"{result.path} ({result.pages} pages, {_human_size(result.path.stat().st_size)})")
 
 
 def _check_base_url(base_url: str, strict: bool) -> None:

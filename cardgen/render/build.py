@@ -114,16 +114,22 @@ def code_cache_path(plan: BuildPlan, item: PlannedDocument) -> Path:
 
 
 def run_build(plan: BuildPlan, progress: Progress | None = None) -> list[Path]:
-    """Write every planned document; returns the paths written, in plan order.
+    """Write every planned document and, beside each deck, its card manifest (see :mod:`.changed`);
+    returns the PDFs written, in plan order.
 
     On a machine with several cores the documents are split over forked processes (see
     :func:`parallel_groups`): whole games when several are built, else one game's documents;
     bench/bench_build.py measures what that saves on your machine.
     """
+    from .changed import write_manifests
+
     groups = parallel_groups(plan)
     if len(groups) < 2:
-        return _write_documents(plan, plan.documents, progress)
-    return _write_in_processes(plan, groups, progress)
+        written = _write_documents(plan, plan.documents, progress)
+    else:
+        written = _write_in_processes(plan, groups, progress)
+    write_manifests(plan)  # <out>/<game>/cards.json beside each deck, for a later --changed-since
+    return written
 
 
 def document_cost(item: PlannedDocument) -> int:

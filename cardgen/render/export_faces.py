@@ -16,6 +16,7 @@ class CardFaces:
     card_id: str
     front: Face
     back: Face
+    version: str = ""          # the card's content version (the QR code's ?v=), for --changed-since
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ clipped to the bleed that position allows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable, Literal, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
@@ -63,6 +63,19 @@ def sheet_label(name: str, unit: str = "cards", first_number: int = 1) -> SheetL
         return (f"{name} \u00b7 {side} \u00b7 sheet {info.sheet}/{info.sheets} \u00b7 "
                 f"{unit} {first_number + info.first_card - 1}\u2013{first_number + info.last_card - 1}")
     return label
+
+
+def turned_for(face: Face, slot: Slot, *, back: bool = False) -> Slot:
+    """``slot``, turned a quarter more when ``face`` is the slot's card sideways (a landscape card in a
+    portrait slot, or the other way): a sheet of mixed orientations, such as the changed cards of several
+    decks. A back turns the other way, as :meth:`SheetLayout.back_slot` does, so front and back agree."""
+    trim = slot.trim
+    width, height = (trim.height, trim.width) if slot.rotation else (trim.width, trim.height)
+    if abs(face.size.width - width) < 1e-6 or abs(face.size.width - height) > 1e-6:
+        return slot
+    if slot.rotation:
+        return replace(slot, rotation=0)
+    return replace(slot, rotation=-90 if back else 90)
 
 
 def draw_face(canvas: Canvas, face: Face, slot: Slot, bleed: float, *, reuse: bool = False) -> None:
@@ -259,7 +272,7 @@ def impose(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts: Seque
         nonlocal pages
         chunk = fronts[sheet * per_sheet:(sheet + 1) * per_sheet]
         for i, face in enumerate(chunk):
-            draw_face(canvas, face, layout.slot(i), layout.bleed, reuse=id(face) in recurring)
+            draw_face(canvas, face, turned_for(face, layout.slot(i)), layout.bleed, reuse=id(face) in recurring)
             if on_card:
                 on_card(1)
         if settings.crop_marks:
@@ -275,8 +288,8 @@ def impose(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts: Seque
         dx, dy = (settings.back_offset_x, settings.back_offset_y) if mirrored else (0.0, 0.0)
         chunk = backs[sheet * per_sheet:(sheet + 1) * per_sheet]
         for i, face in enumerate(chunk):
-            draw_face(canvas, face, layout.back_slot(i, dx, dy, mirrored=mirrored), layout.bleed,
-                      reuse=id(face) in recurring)
+            draw_face(canvas, face, turned_for(face, layout.back_slot(i, dx, dy, mirrored=mirrored), back=True),
+                      layout.bleed, reuse=id(face) in recurring)
         grid = _mirrored_grid(layout, settings) if mirrored else layout.grid
         if mirrored:
             draw_registration(canvas, [(w - x + dx, y + dy) for x, y in reg_front], rules)
@@ -318,8 +331,9 @@ def impose_folded(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts
         start = sheet * per_sheet
         chunk = list(zip(fronts[start:start + per_sheet], backs[start:start + per_sheet]))
         for i, (front, back) in enumerate(chunk):
-            draw_face(canvas, front, fold.front_slot(i), layout.bleed, reuse=seen[id(front)] > 1)
-            draw_face(canvas, back, fold.back_slot(i), layout.bleed, reuse=seen[id(back)] > 1)
+            draw_face(canvas, front, turned_for(front, fold.front_slot(i)), layout.bleed, reuse=seen[id(front)] > 1)
+            draw_face(canvas, back, turned_for(back, fold.back_slot(i), back=True), layout.bleed,
+                      reuse=seen[id(back)] > 1)
             if on_card:
                 on_card(1)
         if settings.crop_marks:

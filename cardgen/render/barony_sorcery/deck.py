@@ -28,7 +28,7 @@ def spell_fronts(content: BaronySorceryContent, resolved: ResolvedOptions) -> li
 def deck_faces(content: BaronySorceryContent, resolved: ResolvedOptions) -> list[DeckFaces]:
     """The spell cards as (front, back) pairs, for the print-shop export."""
     back = SpellBack(style_for(resolved.options.ink_saver), resolved.card_size)
-    return [DeckFaces("spells", [CardFaces(f.card.id, f, back) for f in spell_fronts(content, resolved)])]
+    return [DeckFaces("spells", [CardFaces(f.card.id, f, back, card_version(f.card)) for f in spell_fronts(content, resolved)])]
 
 
 def render_deck(content: BaronySorceryContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:

@@ -34,7 +34,7 @@ def deck_faces(content: FilloryContent, resolved: ResolvedOptions) -> list[DeckF
     """The deck as (front, back) pairs, for the print-shop export."""
     fronts = card_fronts(content, resolved)
     back = FilloryCardBack(style=fronts[0].style, size=resolved.card_size)
-    return [DeckFaces("deck", [CardFaces(f.card.id, f, back) for f in fronts])]
+    return [DeckFaces("deck", [CardFaces(f.card.id, f, back, card_version(f.card)) for f in fronts])]
 
 
 def render_deck(content: FilloryContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:

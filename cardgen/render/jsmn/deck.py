@@ -53,7 +53,7 @@ def deck_faces(content: JsmnContent, resolved: ResolvedOptions) -> list[DeckFace
     decks = []
     for kind in DECKS:
         back = DeckBack(kind, style, deck_size(resolved, kind))
-        decks.append(DeckFaces(kind, [CardFaces(f.card.id, f, back) for f in card_fronts(content, resolved, kind)]))
+        decks.append(DeckFaces(kind, [CardFaces(f.card.id, f, back, card_version(f.card)) for f in card_fronts(content, resolved, kind)]))
     return decks
 
 

@@ -35,8 +35,8 @@ def deck_faces(content: MandragoraContent, resolved: ResolvedOptions) -> list[De
     symbols = tuple(c.symbol for c in content.colours)
     item_back = CardBack(style, resolved.card_size, "items", symbols)
     spell_back = CardBack(style, resolved.card_size, "spells")
-    return [DeckFaces("items", [CardFaces(f.card.id, f, item_back) for f in fronts if f.card.kind != "spell"]),
-            DeckFaces("spells", [CardFaces(f.card.id, f, spell_back) for f in fronts if f.card.kind == "spell"])]
+    return [DeckFaces("items", [CardFaces(f.card.id, f, item_back, card_version(f.card)) for f in fronts if f.card.kind != "spell"]),
+            DeckFaces("spells", [CardFaces(f.card.id, f, spell_back, card_version(f.card)) for f in fronts if f.card.kind == "spell"])]
 
 
 def render_deck(content: MandragoraContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:

@@ -1,0 +1,159 @@
+"""Reprints after a data change: the card manifest of a kit and ``cardgen build --changed-since DIR``.
+
+Every build that writes a game's deck also writes ``OUT/<game>/cards.json``, the manifest: each card's
+deck, id and content version (the ``?v=`` its QR code carries, :func:`cardgen.catalog.versions.card_version`).
+``build_changed(options, DIR)`` compares today's cards with the manifest in ``DIR`` and writes
+``OUT/<game>/changed.pdf`` holding only the cards that are new or whose version differs: the changed
+cards of all the game's decks together, each with its own back, on as few sheets as the paper allows
+(cards of one size share sheets whatever their deck or orientation: a landscape card goes sideways
+into a portrait slot). It then writes the manifest of today's cards into ``OUT``: the old print with
+these cards swapped in is today's deck, so the next reprint compares against it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Callable
+
+from .build import BuildPlan, PlannedDocument, code_cache_path, plan_build
+from .export_faces import CardFaces, DeckFaces
+from .imposition import ImpositionSettings, impose, sheet_label
+from .options import BuildError, BuildOptions
+from .pdf import new_canvas
+from .print_specs import CardSize
+from .qr import disk_cache
+from .registry import print_kits
+
+MANIFEST = "cards.json"
+MANIFEST_FORMAT = 1
+CHANGED_FILE = "changed.pdf"
+
+
+def _decks(plan: BuildPlan, item: PlannedDocument) -> list[DeckFaces]:
+    kit = print_kits()[item.game]
+    if kit.deck_faces is None:
+        return []
+    with disk_cache(code_cache_path(plan, item)):  # the codes the deck's build just encoded
+        return list(kit.deck_faces(item.content, plan.resolved))
+
+
+def manifest(game: str, decks: list[DeckFaces]) -> dict[str, Any]:
+    """A game's card manifest: format, game and, deck by deck, each card's id and content version."""
+    return {"format": MANIFEST_FORMAT, "game": game,
+            "cards": [{"deck": deck.name, "id": card.card_id, "version": card.version}
+                      for deck in decks for card in deck.cards]}
+
+
+def write_manifest(path: Path, game: str, decks: list[DeckFaces]) -> Path:
+    partial = path.with_name(path.name + ".partial")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_text(json.dumps(manifest(game, decks), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        os.replace(partial, path)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise BuildError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    return path
+
+
+def write_manifests(plan: BuildPlan) -> list[Path]:
+    """The manifest of every game whose deck the plan wrote (called after the build)."""
+    return [write_manifest(item.path.parent / MANIFEST, item.game, _decks(plan, item))
+            for item in plan.documents if item.document.name == "deck"]
+
+
+def read_manifest(path: Path, game: str) -> dict[tuple[str, str], str]:
+    """(deck, card id) -> content version from a kit's manifest; BuildError naming the file if it is
+    missing or not a manifest of ``game``."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BuildError(f"{path} not found: --changed-since needs the folder of a kit built with its card "
+                         f"manifest (cardgen build writes <out>/<game>/{MANIFEST} beside each deck)") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise BuildError(f"cannot read the card manifest {path}: {exc}") from exc
+    try:
+        if data["format"] != MANIFEST_FORMAT or data["game"] != game:
+            raise BuildError(f"{path} is not a format-{MANIFEST_FORMAT} card manifest of {game}")
+        return {(str(c["deck"]), str(c["id"])): str(c["version"]) for c in data["cards"]}
+    except (KeyError, TypeError) as exc:
+        raise BuildError(f"{path} is not a card manifest (missing or malformed field {exc})") from None
+
+
+@dataclass(frozen=True)
+class ChangedGame:
+    game: str
+    changed: list[tuple[str, CardFaces]]   # (deck, card), in deck order
+    total: int                              # cards in today's decks
+    path: Path | None                       # changed.pdf, or None when nothing changed
+    pages: int
+
+
+def _portrait(size: CardSize) -> CardSize:
+    if size.width <= size.height:
+        return size
+    return CardSize(f"{size.name} (portrait)", size.height, size.width, size.description)
+
+
+def changed_cards(decks: list[DeckFaces], old: dict[tuple[str, str], str]) -> list[tuple[str, CardFaces]]:
+    """Today's cards that the old kit does not have at this content version (new cards included)."""
+    return [(deck.name, card) for deck in decks for card in deck.cards if old.get((deck.name, card.card_id)) != card.version]
+
+
+def render_changed(path: Path, title: str, cards: list[tuple[str, CardFaces]], plan: BuildPlan,
+                   since: Path, progress: Callable[[int], None]) -> int:
+    """The changed cards imposed on as few sheets as possible, grouped by card size; returns the pages."""
+    resolved = plan.resolved
+    groups: dict[tuple[float, float], list[CardFaces]] = {}
+    for _deck, card in cards:
+        size = _portrait(card.front.size)
+        groups.setdefault((size.width, size.height), []).append(card)
+    partial = path.with_name(path.name + ".partial")
+    canvas = new_canvas(partial, resolved.paper.width, resolved.paper.height,
+                        title=f"{title}: the cards changed since {since}",
+                        subject=f"{len(cards)} changed cards, {'duplex backs' if resolved.options.duplex else 'backs after fronts'}")
+    pages = 0
+    settings = ImpositionSettings.from_options(resolved.options)
+    try:
+        for group in groups.values():
+            layout = resolved.layout_for(_portrait(group[0].front.size))
+            pages += impose(canvas, layout, resolved.specs.sheet, [c.front for c in group], [c.back for c in group],
+                            settings, sheet_label(f"{title} changed"), on_card=progress)
+        canvas.save()
+        os.replace(partial, path)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise BuildError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    return pages
+
+
+def build_changed(options: BuildOptions, since: Path, progress: Callable[[int], None] | None = None) -> list[ChangedGame]:
+    """Write ``OUT/<game>/changed.pdf`` (only the cards changed since the kit in ``since``) and today's
+    manifest for each game built; games with no changed card get no PDF."""
+    report = progress or (lambda steps: None)
+    plan = plan_build(replace(options, documents=("deck",)))
+    olds = {item.game: read_manifest(Path(since) / item.game / MANIFEST, item.game) for item in plan.documents}
+    results: list[ChangedGame] = []
+    for item in plan.documents:
+        decks = _decks(plan, item)
+        cards = changed_cards(decks, olds[item.game])
+        total = sum(len(d.cards) for d in decks)
+        path: Path | None = None
+        pages = 0
+        if cards:
+            path = item.path.parent / CHANGED_FILE
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise BuildError(f"cannot create folder {path.parent}: {exc.strerror or exc}") from exc
+            pages = render_changed(path, getattr(item.content, "title", item.game), cards, plan, Path(since), report)
+        write_manifest(item.path.parent / MANIFEST, item.game, decks)
+        results.append(ChangedGame(item.game, cards, total, path, pages))
+    return results
+

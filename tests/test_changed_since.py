@@ -1,0 +1,126 @@
+"""``cardgen build --changed-since DIR``: only the cards whose content version changed since the kit in
+DIR, every deck's together, on as few sheets as the paper allows; the kit's card manifest."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from cardgen.catalog import content, load_game
+from cardgen.catalog.base import DEFAULT_DATA_DIR
+from cardgen.catalog.versions import card_version
+from cardgen.cli import main
+from cardgen.render import BuildError, BuildOptions, build
+from cardgen.render.changed import MANIFEST, build_changed
+
+MARK = "Zqx"
+MM = 72 / 25.4
+
+
+def _data(tmp_path: Path, game: str) -> Path:
+    root = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR / "print", root / "print")
+    shutil.copytree(DEFAULT_DATA_DIR / game, root / game)
+    return root
+
+
+def _rename(path: Path, count: int) -> list[str]:
+    """Give the first ``count`` records of a data file a new name; returns the new names."""
+    text = path.read_text(encoding="utf-8")
+    names: list[str] = []
+
+    def renamed(match: re.Match[str]) -> str:
+        if len(names) >= count:
+            return match.group(0)
+        names.append(f"{match.group(1)} {MARK}")
+        return f'name = "{names[-1]}"'
+    path.write_text(re.sub(r'^name = "([^"]+)"', renamed, text, flags=re.M), encoding="utf-8")
+    assert len(names) == count
+    return names
+
+
+def _options(root: Path, out: Path, **extra: object) -> BuildOptions:
+    return BuildOptions(game="jsmn", data_dir=root, out_dir=out, documents=("deck",),
+                        base_url="http://192.168.1.20:8000", **extra)  # type: ignore[arg-type]
+
+
+def test_the_manifest_lists_every_card_of_every_deck_at_its_content_version(tmp_path: Path) -> None:
+    build(BuildOptions(game="jsmn", out_dir=tmp_path, documents=("deck",)))
+    data = json.loads((tmp_path / "jsmn" / MANIFEST).read_text(encoding="utf-8"))
+    jsmn = content("jsmn")
+    assert data["format"] == 1 and data["game"] == "jsmn"
+    assert len(data["cards"]) == len(jsmn.cards) == 189
+    versions = {c.id: card_version(c) for c in jsmn.cards}
+    assert {c["id"]: c["version"] for c in data["cards"]} == versions
+    assert {c["deck"] for c in data["cards"]} == {"invitation", "introduction", "feat", "spell", "connexion", "book",
+                                                 "marseilles"}
+
+
+def test_changed_cards_of_a_portrait_and_a_landscape_deck_share_one_sheet(tmp_path: Path) -> None:
+    root = _data(tmp_path, "jsmn")
+    build(_options(root, tmp_path / "old"))
+    new_names = _rename(root / "jsmn" / "invitations.toml", 5) + _rename(root / "jsmn" / "feats.toml", 4)
+    [result] = build_changed(_options(root, tmp_path / "new"), tmp_path / "old")
+    assert len(result.changed) == 9 and result.total == 189
+    assert {deck for deck, _ in result.changed} == {"invitation", "feat"}
+    assert result.path == tmp_path / "new" / "jsmn" / "changed.pdf"
+    reader = PdfReader(result.path)
+    assert len(reader.pages) == result.pages == 2          # one sheet, front and duplex back
+    front = reader.pages[0].extract_text()
+    assert front.count(MARK) == 9
+    for name in new_names:
+        assert name.split()[0] in front
+    # every card on the sheet is a poker card's footprint; the feats lie sideways in portrait slots
+    trim = reader.pages[0].trimbox
+    assert float(trim.width) / MM == pytest.approx(3 * 63, abs=0.01)
+    assert float(trim.height) / MM == pytest.approx(3 * 88, abs=0.01)
+    # and today's manifest is written, so an immediate second reprint has nothing to do
+    [again] = build_changed(_options(root, tmp_path / "newer"), tmp_path / "new")
+    assert again.changed == [] and again.path is None and not (tmp_path / "newer" / "jsmn" / "changed.pdf").exists()
+
+
+def test_ten_changed_cards_take_two_sheets_and_a_new_card_counts_as_changed(tmp_path: Path) -> None:
+    root = _data(tmp_path, "jsmn")
+    build(_options(root, tmp_path / "old"))
+    manifest = tmp_path / "old" / "jsmn" / MANIFEST
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    data["cards"] = data["cards"][1:]                        # the old kit did not have the first card
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    _rename(root / "jsmn" / "introductions.toml", 9)
+    [result] = build_changed(_options(root, tmp_path / "new", duplex=False), tmp_path / "old")
+    assert len(result.changed) == 10
+    assert len(PdfReader(result.path).pages) == result.pages == 2 * math.ceil(10 / 9)
+
+
+def test_without_a_manifest_the_reprint_names_the_missing_file(tmp_path: Path) -> None:
+    (tmp_path / "old" / "jsmn").mkdir(parents=True)
+    with pytest.raises(BuildError, match=r"old/jsmn/cards\.json not found"):
+        build_changed(_options(DEFAULT_DATA_DIR, tmp_path / "new"), tmp_path / "old")
+    (tmp_path / "old" / "jsmn" / MANIFEST).write_text("{not json", encoding="utf-8")
+    with pytest.raises(BuildError, match="cannot read the card manifest"):
+        build_changed(_options(DEFAULT_DATA_DIR, tmp_path / "new"), tmp_path / "old")
+    assert not (tmp_path / "new" / "jsmn" / "changed.pdf").exists()
+
+
+def test_the_command_says_what_changed_per_game(tmp_path: Path) -> None:
+    root = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, root)
+    runner = CliRunner()
+    first = runner.invoke(main, ["build", "--data", str(root), "--out", str(tmp_path / "old"), "--only", "deck",
+                                 "--base-url", "http://192.168.1.20:8000"])
+    assert first.exit_code == 0, first.output
+    _rename(root / "fillory" / "cards.toml", 2)
+    assert load_game("fillory", root)
+    done = runner.invoke(main, ["build", "--data", str(root), "--out", str(tmp_path / "new"),
+                                "--changed-since", str(tmp_path / "old"), "--base-url", "http://192.168.1.20:8000"])
+    assert done.exit_code == 0, done.output
+    assert "fillory: 2 of 110 cards changed since" in done.output and "(2 pages" in done.output
+    assert "jsmn: no card changed since" in done.output
+    assert sorted(p.name for p in (tmp_path / "new" / "fillory").iterdir()) == ["cards.json", "changed.pdf"]
