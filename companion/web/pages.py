@@ -293,9 +293,11 @@ def find_code(code: str) -> tuple[str, dict[str, Any]]:
 @bp.get("/j/<code>")
 def join_code(code: str, status: int = 200, error: str | None = None) -> Response:
     game_id, info = find_code(code)
-    held = seats_held(game_id, len(info["players"]))
-    page = render_template("pages/join.html", info=info, held=held, error=error,
-                           title=rules_for(info["game"]).TITLE)
+    mine = seats_held(game_id, len(info["players"]))
+    others = [seat for seat in range(len(info["players"])) if seat not in mine]
+    page = render_template("pages/join.html", info=info, mine=mine, error=error, title=rules_for(info["game"]).TITLE,
+                           free=[seat for seat in others if not info["claimed"][seat]],
+                           taken=[seat for seat in others if info["claimed"][seat]])
     return make_response(page, status)
 
 
