@@ -72,10 +72,19 @@ def _jsmn_form_move(state: Any, seat: int, move: Mapping[str, Any]) -> dict[str,
     return out
 
 
+def _fillory_form_move(state: Any, seat: int, move: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A legal move as the seat's form writes it: no discard list when nothing is discarded."""
+    out = dict(move)
+    if out["type"] == "end_turn" and not out.get("discard"):
+        out.pop("discard", None)
+    return out
+
+
 #: Per game: a legal move written the way its form writes it (None: no form writes moves like it).
 FORM_MOVES: dict[str, Callable[[Any, int, Mapping[str, Any]], dict[str, Any] | None]] = {
     "mandragora": _mandragora_form_move,
     "jsmn": _jsmn_form_move,
+    "fillory": _fillory_form_move,
 }
 
 

@@ -16,7 +16,8 @@ declared dependencies tie fields together, all checked by the page's script and 
   ingredients);
 - ``Option.caps``: while this option is chosen, a list field holds at most that many items (the
   cursed scrolls among the cards of the shop the Assistant reaches);
-- ``Option.also``: fields sent with this option (the shop the steps reach, for the server's check).
+- ``Option.also``: fields sent with this option (the shop the steps reach, for the server's check);
+- ``Option.copies``: this option sends the value picked in that other field ("the card I just drew").
 
 Rules a form cannot pre-filter (a relation between several picks) are named in ``Choice.checks``:
 the server still judges them and refuses with that rule id. Secrets: choices for a seat come only
@@ -26,6 +27,7 @@ hidden cards.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
@@ -56,10 +58,12 @@ class Option:
     #: shown in a row of short buttons under this heading (``short`` on the button), e.g. "Red spellbooks"
     group: str = ""
     short: str = ""
+    #: send the value picked in this other field instead of ``value`` (e.g. "the card I discard for this trick")
+    copies: str = ""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"value": self.value, "label": self.label}
-        for name in ("detail", "when", "unless", "needs", "caps", "also", "tags", "group", "short"):
+        for name in ("detail", "when", "unless", "needs", "caps", "also", "tags", "group", "short", "copies"):
             if getattr(self, name):
                 data[name] = _plain(getattr(self, name))
         if self.max != 1:
@@ -95,6 +99,11 @@ class Field:
     def searchable(self) -> bool:
         """A long list gets a search-as-you-type filter (options in grouped rows are short already)."""
         return sum(1 for o in self.options if not o.group) >= SEARCH_FROM
+
+    @property
+    def list_key(self) -> str:
+        """Equal for two fields whose pick lists are the same (the page sends a long list once and copies it)."""
+        return json.dumps([self.kind, self.required, [o.to_json() for o in self.options]], sort_keys=True)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "label": self.label, "kind": self.kind,
@@ -244,7 +253,7 @@ def sample_move(choice: Choice, rng: random.Random) -> dict[str, Any] | None:
             if not f.required and rng.random() < 0.25:
                 continue
             picked = rng.choice(options)
-            _set(move, f.name, picked.value)
+            _set(move, f.name, _get(move, picked.copies) if picked.copies else picked.value)
             for name, value in picked.also.items():
                 _set(move, name, value)
         elif f.kind == "number":
@@ -288,7 +297,8 @@ def satisfied(choice: Choice, move: Mapping[str, Any]) -> bool:
                 if f.required and options:
                     return False
                 continue
-            picked = next((o for o in options if o.value == value and type(o.value) is type(value)), None)
+            picked = next((o for o in options if (o.value == value and type(o.value) is type(value))
+                           or (o.copies and _get(move, o.copies) == value)), None)
             if picked is None:
                 return False
             known.update(name.partition(".")[0] for name in picked.also)

@@ -8,6 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from . import SPEC
 from ..base import Outcome, check_options, check_players, check_viewer, first_seat_option
+from .choices import choices
 from .moves import MOVE_TYPES, apply
 from .play import acting_seats, advice, random_legal_move, stalled
 from .scoring import trait_points
@@ -91,5 +92,5 @@ def outcome(state: FilloryState) -> Outcome:
 __all__ = [
     "GAME_ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "MOVE_TYPES", "OPTIONS", "State", "FilloryState",
     "setup", "apply", "view", "score", "outcome", "advice", "redact_move", "describe_move",
-    "state_to_json", "state_from_json", "trait_points", "random_legal_move", "acting_seats", "stalled",
+    "state_to_json", "state_from_json", "trait_points", "random_legal_move", "choices", "acting_seats", "stalled",
 ]
