@@ -2,17 +2,20 @@
 ``companion export``, ``companion purge``).
 
 The schedule: a game that is over is kept :data:`FINISHED_DAYS` days after its last move, any other
-game :data:`IDLE_DAYS` days after its last move (or its start). ``companion purge`` removes what is
-past that (run it from cron, e.g. daily); ``companion export`` first writes a game out as JSON for
+game :data:`IDLE_DAYS` days after its last move (or its start). ``companion serve`` removes what is
+past that by itself, when it starts and every :data:`PURGE_EVERY_HOURS` hours while it runs
+(:class:`PurgeSchedule`; ``companion purge`` does the same by hand); ``companion export`` first writes a game out as JSON for
 whoever wants to keep it. The move log is append-only for the server; only a purge removes a game,
 its seats, tokens and log, in one transaction.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable
 
 from companion.rules import rules_for
 from companion.store import Store
@@ -20,6 +23,7 @@ from companion.store_db import _rows
 
 FINISHED_DAYS = 30
 IDLE_DAYS = 90
+PURGE_EVERY_HOURS = 6
 _NO_DELETE = ("CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves\n"
               "            BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;")
 
@@ -74,3 +78,52 @@ def purge(store: Store, game_ids: list[str]) -> int:
         db.execute(f"DELETE FROM seats WHERE game_id IN ({marks})", game_ids)
         removed = db.execute(f"DELETE FROM games WHERE id IN ({marks})", game_ids).rowcount
     return int(removed)
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class PurgeSchedule:
+    """The purge ``companion serve`` runs by itself: at start and every ``every`` while it serves.
+
+    Every worker process asks :meth:`run_if_due` now and then; a lock file beside the database
+    (``<database>.purge``) holds the time of the last purge, so one process purges per period however
+    many ask, and a restart within the period does not purge again. ``clock`` is injectable (tests)."""
+
+    def __init__(self, db_path: str | Path, every: timedelta = timedelta(hours=PURGE_EVERY_HOURS),
+                 finished_days: int = FINISHED_DAYS, idle_days: int = IDLE_DAYS,
+                 clock: Callable[[], datetime] | None = None) -> None:
+        self.db_path, self.every, self.clock = Path(db_path), every, clock or utc_now
+        self.finished_days, self.idle_days = finished_days, idle_days
+        self.stamp_path = self.db_path.with_name(self.db_path.name + ".purge")
+
+    def last_run(self) -> datetime | None:
+        try:
+            return datetime.fromisoformat(self.stamp_path.read_text(encoding="utf-8").strip())
+        except (OSError, ValueError):
+            return None
+
+    def run_if_due(self) -> list[dict[str, Any]] | None:
+        """Purge the games past the schedule if no process did in the last period: the games removed,
+        or None when it was not time (or another process is purging right now)."""
+        with self.stamp_path.open("a+", encoding="utf-8") as stamp:
+            try:
+                fcntl.flock(stamp, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return None
+            now = self.clock()
+            last = self.last_run()
+            if last is not None and now - last < self.every:
+                return None
+            store = Store(self.db_path)
+            try:
+                gone = due(store, now, self.finished_days, self.idle_days)
+                purge(store, [g["id"] for g in gone])
+            finally:
+                store.close()
+            stamp.seek(0)
+            stamp.truncate()
+            stamp.write(now.isoformat())
+            stamp.flush()
+            return gone

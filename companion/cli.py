@@ -283,6 +283,13 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
         os.environ["SPELLBOOK_DATA"] = os.path.abspath(data_folder)
     path, games = _prepare_database(db)
     _check_port_free(host, port)
+    from companion import archive
+
+    purged = archive.PurgeSchedule(path).run_if_due()  # then each worker every few hours: companion.serving
+    if purged:
+        click.echo(f"Removed {len(purged)} old game(s) past the schedule (over {archive.FINISHED_DAYS} days, "
+                   f"idle {archive.IDLE_DAYS} days; docs/serving.md)")
+        games -= len(purged)
     workers = workers or default_workers()
     urls = phone_urls(host, port)
     held = f"{games:,} game(s)" if games else "no games yet: a new, empty database"

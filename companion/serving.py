@@ -12,7 +12,10 @@ request of a connection as on the later ones. On top of that this worker
 - answers gunicorn's own refusals (a malformed request line 400, a too-long URL 414, too many or
   too large headers 431) in the API's one JSON error shape, with the same security headers as
   every other answer, instead of gunicorn's HTML page;
-- raises its open-file limit to the hard limit, since every phone is an open socket.
+- raises its open-file limit to the hard limit, since every phone is an open socket;
+- asks every :data:`PURGE_CHECK_SECONDS` whether the old games are due to be purged
+  (:class:`companion.archive.PurgeSchedule`: one process purges per period), in a thread of gevent's
+  pool so the connections it serves are not held up meanwhile.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from companion.web.errors import error_body
 from companion.web.headers import SECURITY_HEADERS
 
 SOCKET_SECONDS = 10.0
+PURGE_CHECK_SECONDS = 600.0
 #: gunicorn's own reason phrases for the statuses it answers itself, as sentences of ours
 SERVER_SENTENCES = {
     400: "the request could not be understood: {detail}",
@@ -79,3 +83,28 @@ class CompanionWorker(GeventWorker):  # type: ignore[misc]  # gunicorn ships no 
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
         client.settimeout(SOCKET_SECONDS)  # (the gevent worker would make the socket wait forever)
         AsyncWorker.handle(self, listener, client, addr)
+
+    def run(self) -> None:
+        import gevent
+
+        gevent.spawn(self._purge_now_and_then)
+        super().run()
+
+    def _purge_now_and_then(self) -> None:
+        import gevent
+
+        from companion.archive import PurgeSchedule
+
+        store = getattr(self.wsgi, "extensions", {}).get("store")
+        if store is None:
+            return
+        schedule = PurgeSchedule(store.path)
+        while self.alive:
+            gevent.sleep(PURGE_CHECK_SECONDS)
+            try:
+                gone = gevent.get_hub().threadpool.apply(schedule.run_if_due)
+            except Exception:  # a purge that failed is tried again at the next check; the serving goes on
+                self.log.exception("the scheduled purge of old games failed")
+                continue
+            if gone:
+                self.log.info("purged %d old game(s) past the schedule (docs/serving.md)", len(gone))

@@ -1,0 +1,96 @@
+"""Old games go by themselves: ``companion serve`` purges at start and every few hours (the clock is
+injected here; nothing waits)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from companion import archive
+from companion.archive import FINISHED_DAYS, IDLE_DAYS, PURGE_EVERY_HOURS, PurgeSchedule
+from companion.served import free_port
+from companion.store import Store
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime.now(timezone.utc)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def ids(store: Store) -> set[str]:
+    return {g["id"] for g in archive.games(store)}
+
+
+def test_an_idle_game_goes_after_its_days_and_the_purge_runs_once_a_period(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite3"
+    store = Store(path)
+    idle = store.create_game("fillory", ["Ann", "Ben"], {})
+    clock = Clock()
+    schedule = PurgeSchedule(path, clock=clock)
+    clock.now += timedelta(days=IDLE_DAYS, hours=-1)
+    assert schedule.run_if_due() == []  # ran (at start): nothing was old enough
+    assert ids(store) == {idle["id"]}
+    clock.now += timedelta(hours=PURGE_EVERY_HOURS / 2)
+    assert schedule.run_if_due() is None  # past its days now, but within the period since the last run
+    assert ids(store) == {idle["id"]}
+    clock.now += timedelta(hours=PURGE_EVERY_HOURS / 2)
+    assert [g["id"] for g in schedule.run_if_due() or []] == [idle["id"]]
+    assert ids(store) == set()
+    store.close()
+
+
+def test_a_game_played_recently_is_kept(tmp_path: Path) -> None:
+    path = tmp_path / "k.sqlite3"
+    store = Store(path)
+    played = store.create_game("fillory", ["Ann", "Ben"], {})
+    store.apply_move(played["id"], 0, 0, "a1", {"type": "draw", "card": "golem"})
+    clock = Clock()
+    clock.now += timedelta(days=min(FINISHED_DAYS, IDLE_DAYS) - 1)
+    assert PurgeSchedule(path, clock=clock).run_if_due() == []
+    assert ids(store) == {played["id"]}
+    store.close()
+
+
+def test_every_worker_asks_but_one_purges_per_period(tmp_path: Path) -> None:
+    path = tmp_path / "w.sqlite3"
+    Store(path).close()
+    clock = Clock()
+    workers = [PurgeSchedule(path, clock=clock) for _ in range(3)]
+    answers = [w.run_if_due() for w in workers]
+    assert answers == [[], None, None]
+    assert workers[2].last_run() == clock.now  # the time of the last purge is kept beside the database
+
+
+def test_serve_purges_at_start(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from companion import cli
+
+    path = tmp_path / "c.sqlite3"
+    store = Store(path)
+    store.create_game("fillory", ["Ann", "Ben"], {})
+    store.close()
+    stamp = path.with_name(path.name + ".purge")
+    stamp.write_text((datetime.now(timezone.utc) - timedelta(days=1)).isoformat())  # the last purge: a day ago
+    later = datetime.now(timezone.utc) + timedelta(days=IDLE_DAYS + 1)
+    monkeypatch.setattr(archive, "utc_now", lambda: later)
+    started = []
+    monkeypatch.setattr(cli.CompanionServer, "run", lambda self: started.append(self.options["bind"]))
+    result = CliRunner().invoke(cli.main, ["serve", "--db", str(path), "--no-qr", "--port", str(free_port()), "--host", "127.0.0.1"])
+    assert result.exit_code == 0, result.output
+    assert "Removed 1 old game(s) past the schedule" in result.output and started
+    store = Store(path)
+    assert ids(store) == set()
+    store.close()
+
+
+def test_the_documented_schedule_is_the_one_served() -> None:
+    from companion.serving import PURGE_CHECK_SECONDS
+
+    doc = " ".join((Path(__file__).parents[1] / "docs" / "serving.md").read_text(encoding="utf-8").split())
+    assert f"A game that is over is kept {FINISHED_DAYS} days after its last move, any other game {IDLE_DAYS} days" in doc
+    assert f"every {PURGE_EVERY_HOURS} hours while it runs" in doc
+    assert f"every {PURGE_CHECK_SECONDS / 60:.0f} minutes" in doc
