@@ -13,6 +13,11 @@ request of a connection as on the later ones. On top of that this worker
   too large headers 431) in the API's one JSON error shape, with the same security headers as
   every other answer, instead of gunicorn's HTML page;
 - raises its open-file limit to the hard limit, since every phone is an open socket;
+- dies with its master: the kernel kills it the moment the master dies (``PR_SET_PDEATHSIG``, Linux),
+  so after a ``kill -9`` of ``companion serve`` no worker lingers on the port and a restart binds it
+  at once (gunicorn's worker would notice within a second or two and keep the port meanwhile). A
+  crash of the master is a crash of the server either way: every acknowledged move was committed
+  before its answer, and a move cut short is rolled back by SQLite;
 - asks every :data:`PURGE_CHECK_SECONDS` whether the old games are due to be purged
   (:class:`companion.archive.PurgeSchedule`: one process purges per period), in a thread of gevent's
   pool so the connections it serves are not held up meanwhile.
@@ -20,7 +25,11 @@ request of a connection as on the later ones. On top of that this worker
 
 from __future__ import annotations
 
+import ctypes
+import os
 import resource
+import signal
+import sys
 from typing import Any
 
 from gunicorn import util
@@ -58,6 +67,24 @@ def raise_open_file_limit() -> tuple[int, int]:
     return soft, hard
 
 
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def die_with_parent(parent: int) -> bool:
+    """Have the kernel kill this process when its parent dies (Linux); False where that is not possible."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+            return False
+    except (OSError, AttributeError):
+        return False
+    if os.getppid() != parent:  # the parent died before the request was made: nobody would signal
+        os.kill(os.getpid(), signal.SIGKILL)
+    return True
+
+
 def server_error_answer(status: int, reason: str, detail: str) -> bytes:
     """The bytes gunicorn sends for a request it refuses before the app sees it: our JSON shape."""
     template = SERVER_SENTENCES.get(status, reason.lower() or "the request was refused")
@@ -76,6 +103,7 @@ class CompanionWorker(GeventWorker):  # type: ignore[misc]  # gunicorn ships no 
     """gunicorn's gevent worker, with socket time limits and JSON answers for gunicorn's own errors."""
 
     def init_process(self) -> None:
+        die_with_parent(self.ppid)
         raise_open_file_limit()
         util.write_error = _write_json_error  # base.Worker.handle_error writes its answer through this
         super().init_process()
