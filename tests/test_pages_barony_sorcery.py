@@ -55,6 +55,11 @@ def radio_values(page: str, form_id: str, name: str) -> list[str]:
     return re.findall(rf'name="{re.escape(name)}" value="([^"]+)"', form_html(page, form_id))
 
 
+def confirm_all(app: Flask, game: dict[str, Any], seats: int) -> None:
+    for seat in range(seats):
+        play(app, game, seat, {"type": "confirm_totals"})
+
+
 def post_new(client: FlaskClient, **fields: Any) -> Any:
     data = {"csrf_token": csrf_token(client), "game": "barony-sorcery", "player": ["Ann", "Ben", "Cat", "", ""],
             **fields}
@@ -175,6 +180,9 @@ def test_a_full_location_and_the_winner_with_the_breakdown(app: Flask, client: F
     play(app, game, 1, {"type": "base_points", "points": 47})
     play(app, game, 2, {"type": "base_points", "points": 12})
     page = shown(client.get(f"/g/{game['id']}"))
+    assert "Checking the totals:" in page and 'id="verdict"' not in page  # the table reviews them first
+    confirm_all(app, game, 3)
+    page = shown(client.get(f"/g/{game['id']}"))
     assert re.search(r'<strong id="verdict">Ben wins with 53 points!</strong>', page)
     ben = re.search(r'<li class="player-score won">\s*<div class="player-head">\s*<span class="player-name">Ben</span>'
                     r'.*?</li>\s*</ul>', page, re.S)
@@ -190,6 +198,7 @@ def test_a_tie_is_a_shared_win(app: Flask, client: FlaskClient) -> None:
     play(app, game, 0, {"type": "end_game"})
     play(app, game, 0, {"type": "base_points", "points": 30})
     play(app, game, 1, {"type": "base_points", "points": 30})
+    confirm_all(app, game, 2)
     page = shown(client.get(f"/g/{game['id']}"))
     assert "Ann and Ben share the win with 30 points each." in page
     assert page.count('class="player-score won"') == 2
@@ -204,53 +213,104 @@ def test_seat_offers_only_the_locations_it_may_still_explore_with_their_reward(a
         play(app, game, seat, {"type": "explore", "location": "fairy-ring"})  # full
     play(app, game, 0, {"type": "explore", "location": "standing-stones"})
     play(app, game, 1, {"type": "explore", "location": "ruined-tower"})
+    play(app, game, 1, {"type": "cast", "spells": ["velocity"]})
     sit(client, game, 0)
     page = shown(client.get(f"/g/{game['id']}/seat/0"))
+    explore = form_html(page, "f-explore")
     assert radio_values(page, "f-explore", "location") == ["whispering-well", "ruined-tower", "forgotten-shrine"]
-    offered = {m[0]: m[1] for m in re.findall(r'value="([a-z-]+)" required>.*?\+(\d) Magic token',
-                                              form_html(page, "f-explore"), re.S)}
+    offered = dict(re.findall(r'value="([a-z-]+)" data-also=\'\{"reward": (\d)\}\'>', explore))
     assert offered == {"whispering-well": "3", "ruined-tower": "2", "forgotten-shrine": "3"}
-    assert "you would be 2nd" in form_html(page, "f-explore")
+    assert "<span>Ruined Tower<small>+2 Magic tokens · you arrive 2nd · tile 3" in explore
     cast = form_html(page, "f-cast")
-    assert re.findall(r'name="spells\[\]" value="(\w+)" data-cost="(\d)"', cast) == [
-        (s, str(GAME.spell(s).cost)) for s in SPELLS]
-    assert 'data-magic="3"' in cast and "you have 3 Magic tokens" in cast
+    # Ann's 3 Magic tokens pay for every spell in play; each is a printed card, named (never its id)
+    assert re.findall(r'name="spells\[\]" value="(\w+)"><span>(\w+)<small>(\d) Magic', cast) == [
+        (s, GAME.spell(s).name, str(GAME.spell(s).cost)) for s in SPELLS]
+    assert "You have 3 Magic tokens" in cast and 'data-max="2"' in cast  # two spells of one category at most
     assert 'id="f-end"' in page and 'id="f-points"' not in page
+    assert 'checked' not in form_html(page, "f-end") + explore + cast  # nothing preselected
     advice = [a["text"] for a in rules.advice(store_of(app).current(game["id"])[1], 0)]
     shown_advice = re.findall(r"<li>([^<]+)</li>", re.search(r'<ol class="bs-advice".*?</ol>', page, re.S).group(0))
     assert shown_advice == advice[:10]
-    assert "Last move: Ann explored the Standing Stones" not in page  # Ben moved last: Ann cannot undo
+    assert 'id="f-undo"' in page  # any seat may take back the last move (issue 12)
     assert unlabelled(page) == []
+
+
+def test_the_cast_form_offers_only_the_spells_the_seat_can_pay_for(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app, ("Ann", "Ben"))
+    play(app, game, 0, {"type": "explore", "location": "standing-stones"})
+    play(app, game, 0, {"type": "cast", "spells": ["tornado"]})   # 3 - 2: one token left
+    sit(client, game, 0)
+    page = shown(client.get(f"/g/{game['id']}/seat/0"))
+    assert radio_values(page, "f-cast", "spells[]") == ["velocity", "teleport", "charm", "abundance"]
+    sit(client, game, 1)
+    page = shown(client.get(f"/g/{game['id']}/seat/1"))
+    assert 'id="f-cast"' not in page and 'id="f-explore"' in page  # no Magic token: nothing to cast
 
 
 def test_a_seat_with_every_location_visited_or_full_gets_no_explore_choice(app: Flask, client: FlaskClient) -> None:
     game = new_game(app, ("Ann", "Ben"))
     for place in PLACES[:3]:
-        play(app, game, 0, {"type": "explore", "location": place})
+        play(app, game, 0, {"type": "explore", "location": place, "reward": 3})
     sit(client, game, 0)
     page = shown(client.get(f"/g/{game['id']}/seat/0"))
     assert 'name="location"' not in page
     assert "No location is left for you to explore" in page
-    assert "Last move: Ann explored the Ruined Tower and placed a Control token." in page
+    assert "Last move: Ann explored the Ruined Tower, placed a Control token and took 3 Magic tokens." in page
 
 
-def test_scoring_and_over_offer_only_the_points_form_then_nothing(app: Flask, client: FlaskClient) -> None:
+def test_with_two_players_a_location_both_visited_offers_no_reward(app: Flask, client: FlaskClient) -> None:
     game = new_game(app, ("Ann", "Ben"))
+    play(app, game, 0, {"type": "explore", "location": "ruined-tower"})
+    play(app, game, 1, {"type": "explore", "location": "ruined-tower"})
+    facts = view(app, game)["locations"][2]
+    assert facts["id"] == "ruined-tower" and facts["next_reward"] == 0 and facts["everyone_visited"]
+    page = shown(client.get(f"/g/{game['id']}"))
+    tower = re.search(r'id="place-ruined-tower">(.*?)(?=<li class="bs-place|</ul>)', page, re.S).group(0)
+    assert "Next visitor" not in tower and "Every player has a Control token here" in tower
+
+
+def test_scoring_then_the_review_of_every_total_then_nothing(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app, ("Ann", "Ben"))
+    play(app, game, 0, {"type": "explore", "location": "ruined-tower"})
     play(app, game, 1, {"type": "end_game"})
     sit(client, game, 0)
     page = shown(client.get(f"/g/{game['id']}/seat/0"))
     assert 'id="f-explore"' not in page and 'id="f-cast"' not in page and 'id="f-end"' not in page
     points = form_html(page, "f-points")
     assert 'data-move="base_points"' in points and 'name="points" data-type="int"' in points
-    assert "Enter my points" in points and unlabelled(page) == []
+    assert "Enter my points" in points and 'value=' not in points and unlabelled(page) == []
     play(app, game, 0, {"type": "base_points", "points": 21})
     page = shown(client.get(f"/g/{game['id']}/seat/0"))
     assert 'value="21"' in form_html(page, "f-points") and "Correct my points" in page
     assert "Waiting for Ben; you may correct yours until then." in page
+    play(app, game, 1, {"type": "base_points", "points": 2})
+    # the review: every phone shows every total; nothing ends until every seat confirms
+    for seat in (0, 1):
+        sit(client, game, seat)
+        page = shown(client.get(f"/g/{game['id']}/seat/{seat}"))
+        review = re.search(r'<table class="bs-review">.*?</table>', page, re.S).group(0)
+        rows = [[re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row)]
+                for row in re.findall(r'<tr id="review-\d">(.*?)</tr>', review)]
+        assert rows == [["Ann", "21", "3", "24", "not yet"], ["Ben", "2", "0", "2", "not yet"]]
+        confirm = form_html(page, "f-confirm")
+        assert "These totals are right" in confirm and "irreversible" in confirm
+        assert radio_values(page, "f-send-back", "seat") == ["0", "1"]
+        assert "checked" not in form_html(page, "f-send-back")
+    play(app, game, 0, {"type": "send_back", "seat": 1})  # Ben meant 20, not 2
+    sit(client, game, 1)
+    page = shown(client.get(f"/g/{game['id']}/seat/1"))
+    assert "enter your base-game points" in page and 'id="f-confirm"' not in page
+    assert "Ann sent Ben's base-game points back to be entered again." in page
     play(app, game, 1, {"type": "base_points", "points": 20})
+    play(app, game, 1, {"type": "confirm_totals"})
+    page = shown(client.get(f"/g/{game['id']}/seat/1"))
+    assert 'id="f-confirm"' not in page and "You confirmed the totals. Waiting for Ann to confirm." in page
+    sit(client, game, 0)
+    assert 'id="f-confirm"' in shown(client.get(f"/g/{game['id']}/seat/0"))
+    play(app, game, 0, {"type": "confirm_totals"})
     page = shown(client.get(f"/g/{game['id']}/seat/0/live"))
     assert "<form" not in page.replace('<form class="move undo-form"', "")
-    assert "The game is over" in page and "Ann wins with 21 points!" in page
+    assert "The game is over" in page and "Ann wins with 24 points!" in page
 
 
 def test_names_are_escaped_on_table_and_seat(app: Flask, client: FlaskClient) -> None:

@@ -279,7 +279,11 @@ def test_scoring_adds_three_per_control_token_and_ends_when_everyone_has_entered
     assert state.phase == "scoring" and barony.view(state, None)["waiting_for"] == [1]
     assert not barony.outcome(state).over
     state = barony.apply(state, 1, {"type": "base_points", "points": 46})
-    assert state.phase == "over" and state.base_points == (41, 46, 44)
+    assert state.phase == "review" and state.base_points == (41, 46, 44)  # companion.review: the table checks
+    assert not barony.outcome(state).over and barony.view(state, None)["waiting_for"] == [0, 1, 2]
+    for seat in (2, 0, 1):
+        state = barony.apply(state, seat, {"type": "confirm_totals"})
+    assert state.phase == "over"
     totals = barony.score(state)
     assert [row["total"] for row in totals] == [47, 46, 47]
     assert totals[0]["breakdown"] == [{"cause": "Base game (entered)", "points": 41},
@@ -294,6 +298,8 @@ def test_scoring_adds_three_per_control_token_and_ends_when_everyone_has_entered
 def test_a_sole_winner() -> None:
     state = position(2, controls={"standing-stones": [1]}, phase="scoring", base=[50, None])
     state = barony.apply(state, 1, {"type": "base_points", "points": 48})
+    state = barony.apply(state, 0, {"type": "confirm_totals"})
+    state = barony.apply(state, 1, {"type": "confirm_totals"})
     assert barony.outcome(state) == Outcome(over=True, winner=1, winners=(1,), reason="Ben has the most points: 51")
     assert barony.view(state, 0)["winner"] == 1 and barony.view(state, 0)["over"]
 
@@ -313,7 +319,8 @@ def test_every_seat_sees_the_same_complete_view() -> None:
     for seat in range(3):
         assert {**barony.view(state, seat), "you": None} == table
     assert table["players"][1] == {"seat": 1, "name": "Ben", "magic": 3, "control_tokens_left": 4,
-                                   "visited": ["fairy-ring"], "control_points": 3, "base_points": None, "total": 3}
+                                   "visited": ["fairy-ring"], "control_points": 3, "base_points": None, "total": 3,
+                                   "confirmed": False}
     assert table["spells"][0] == {"id": "velocity", "name": "Velocity", "category": "movement",
                                   "category_name": "Movement", "colour": "cyan", "symbol": "boot", "cost": 1,
                                   "text": GAME.spell("velocity").text, "rule": "barony-sorcery.spell.velocity"}
@@ -376,6 +383,8 @@ def test_state_json_round_trip_and_bad_states() -> None:
         ({**data, "locations": [{"id": "atlantis", "controls": []}]}, "Mysterious location ids"),
         ({**data, "locations": [{"id": "fairy-ring", "controls": [0, 1, 2, 0]}]}, "at most 3 Control tokens"),
         ({**data, "base_points": [1]}, "one entry per seat"),
+        ({**data, "confirmed": [True, False]}, "one true or false per seat"),
+        ({**data, "confirmed": [True, False, False]}, "only while they are reviewed"),
         ({key: v for key, v in data.items() if key != "magic"}, "malformed"),
     ]
     for bad, message in broken:

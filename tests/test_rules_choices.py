@@ -80,11 +80,23 @@ def _fillory_form_move(state: Any, seat: int, move: Mapping[str, Any]) -> dict[s
     return out
 
 
+def _barony_form_move(state: Any, seat: int, move: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A legal move as the Barony seat's form writes it: spells by id in card order, a location by id with
+    the reward it pays (the form sends it)."""
+    from companion.rules.barony_sorcery.cast import SPELL_ORDER, spell_of
+
+    out = dict(move)
+    if move["type"] == "cast":
+        out["spells"] = sorted((spell_of(s).id for s in move["spells"]), key=SPELL_ORDER.__getitem__)
+    return out
+
+
 #: Per game: a legal move written the way its form writes it (None: no form writes moves like it).
 FORM_MOVES: dict[str, Callable[[Any, int, Mapping[str, Any]], dict[str, Any] | None]] = {
     "mandragora": _mandragora_form_move,
     "jsmn": _jsmn_form_move,
     "fillory": _fillory_form_move,
+    "barony-sorcery": _barony_form_move,
 }
 
 

@@ -3,7 +3,9 @@
 The host creates it on the home page with the spells and Mysterious locations the table drew, the
 others join by code in their own browser contexts; every move goes through the seat pages' forms:
 explorations (the first, second and third visitor take 3, 2 and 1 Magic tokens), a legal combination
-and a refused one that names its rule, the end of the base game, and each phone's base-game points.
+and a refused one that names its rule, the end of the base game, each phone's base-game points, and the
+review of every total before the end: a mistyped total is sent back, corrected, and every phone confirms.
+The forms are the rules' choices on the shared renderer (templates/pages/_choices.html).
 """
 
 from __future__ import annotations
@@ -40,6 +42,11 @@ def cast(page: Page, *spells: str) -> None:
 def enter_points(page: Page, points: int) -> None:
     page.get_by_label("Your base-game points (Barony's own score)").fill(str(points))
     page.get_by_role("button", name="Enter my points").click()
+    recorded(page)
+
+
+def confirm(page: Page) -> None:
+    page.locator("#f-confirm").get_by_role("button", name="These totals are right").click()
     recorded(page)
 
 
@@ -97,7 +104,6 @@ def test_three_phones_track_magic_spells_and_the_winner(new_phone: Callable[[], 
 
     # -- a refused combination shows its rule; a legal one is paid ---------------------------------
     cast(ann, "Velocity", "Charm")
-    expect(ann.locator("#f-cast .bs-total")).to_contain_text("Movement and Recruitment do not combine")
     message = ann.locator("#move-message .notice.error")
     expect(message).to_contain_text("Only spells of one category combine")
     expect(message.get_by_role("link", name="barony-sorcery.cast.same-category")).to_have_attribute(
@@ -112,8 +118,7 @@ def test_three_phones_track_magic_spells_and_the_winner(new_phone: Callable[[], 
     expect(table.locator(".log li").first).to_contain_text("Ann cast Velocity and Teleport (2 Magic tokens)")
 
     # -- the end of the base game, then every phone enters its own points ----------------------------
-    use(cat, api, game_id).locator("#end-details > summary").click()
-    cat.get_by_label("Yes, Barony is over at our table").check()
+    use(cat, api, game_id).locator("#f-end-details > summary").click()
     cat.get_by_role("button", name="Report the end of the base game").click()
     recorded(cat)
     expect(cat.locator("#f-cast")).to_have_count(0)
@@ -121,7 +126,26 @@ def test_three_phones_track_magic_spells_and_the_winner(new_phone: Callable[[], 
     expect(table.locator(".banner")).to_contain_text("Waiting for the base-game points of Ann, Ben",
                                                      timeout=LIVE_WITHIN_MS)
     enter_points(use(ann, api, game_id), 41)
-    enter_points(use(ben, api, game_id), 39)
+    enter_points(use(ben, api, game_id), 93)   # a typo: Ben scored 39
+
+    # -- the review: every phone shows every total; Ann sends Ben's back, Ben corrects, all confirm ----
+    expect(table.locator(".banner")).to_contain_text("Checking the totals", timeout=LIVE_WITHIN_MS)
+    expect(table.locator("#verdict")).to_have_count(0)
+    review = use(ann, api, game_id).locator("#review")
+    expect(review.locator("#review-1")).to_contain_text("93")
+    expect(ann.locator("#f-confirm")).to_be_visible()
+    screenshot(ann, "barony-seat-review")
+    assert blocking_violations(ann) == []
+    ann.locator("#f-send-back-details > summary").click()
+    sent = ann.locator("#f-send-back")
+    sent.locator("label.pick", has_text="Ben").click()
+    sent.get_by_role("button", name="Send back").click()
+    recorded(ann)
+    expect(use(ben, api, game_id).locator("#headline")).to_contain_text("enter your base-game points")
+    enter_points(ben, 39)
+    for phone in (ann, ben, cat):
+        expect(use(phone, api, game_id).locator("#review-1")).to_contain_text("39")
+        confirm(phone)
 
     expect(table.locator("#verdict")).to_have_text("Ben wins with 45 points!", timeout=LIVE_WITHIN_MS)
     rows = table.locator(".player-score")

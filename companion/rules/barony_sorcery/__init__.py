@@ -9,7 +9,9 @@ while the game is in play. Refusals carry a sentence and a rule id from
 ``data/barony-sorcery/rules.toml``. Nothing is secret: every seat sees the same view.
 
 Phases: ``"play"`` → (``end_game``, any seat) → ``"scoring"`` → (``base_points`` from every seat;
-a seat may correct its entry until all are in) → ``"over"``.
+a seat may correct its entry) → ``"review"`` (every total on every phone: each seat sends
+``confirm_totals``, any seat may ``send_back`` a seat's points to be entered again, which returns to
+``"scoring"``; a correction clears the confirmations) → ``"over"`` once every seat has confirmed.
 
 ``view(state, seat)`` returns a JSON object with these keys (pages are built from it):
 
@@ -22,10 +24,13 @@ a seat may correct its entry until all are in) → ``"over"``.
   ``symbol`` the print kit's symbol, so colour is never the only cue)
 - ``locations``: the Mysterious locations on the board in tile order, each ``{"id", "name", "tile",
   "controls": [{"seat", "name", "order", "reward"}] (arrival order; ``reward`` what that visit paid
-  before the supply cap), "full" (bool), "next_reward" (Magic tokens for the next visitor, 0 if full)}``
+  before the supply cap), "full" (bool: 3 Control tokens), "everyone_visited" (bool: every player has a
+  Control token there), "next_reward" (Magic tokens for the next visitor, 0 once full or everyone visited)}``
 - ``players``: per seat ``{"seat", "name", "magic", "control_tokens_left", "visited" (location ids),
-  "control_points", "base_points" (None until entered), "total" (base + control points)}``
-- ``waiting_for``: in scoring, the seats whose base-game points are still missing (else empty)
+  "control_points", "base_points" (None until entered), "total" (base + control points), "confirmed"
+  (whether the seat has confirmed the totals in this review; False outside it)}``
+- ``waiting_for``: in scoring, the seats whose base-game points are still missing; in review, the seats
+  that have not confirmed the totals yet (else empty)
 
 The package declares the game (``SPEC``, a :class:`~companion.rules.spec.GameSpec`); the rest of
 this front (from :mod:`.game`) loads on first use, so listing the games loads no game's content.
@@ -37,13 +42,17 @@ from ..spec import GameSpec, MoveSpec, lazy_front
 
 MOVES: tuple[MoveSpec, ...] = (
     MoveSpec("explore", "One of your knights reached a Mysterious location: place your Control token and take its Magic tokens.",
-             ("location",), any_seat=True),
+             ("location", "reward"), any_seat=True),
     MoveSpec("cast", "Cast one spell, or combine spells of one category, paying their Magic tokens back to the supply.",
              ("spells",), any_seat=True),
     MoveSpec("end_game", "The base game has ended: stop exploring and casting, and enter everyone's base-game points.",
              (), any_seat=True),
     MoveSpec("base_points", "Enter (or correct) your base-game points once the base game has ended.",
              ("points",), any_seat=True),
+    MoveSpec("confirm_totals", "Every player's points are in: confirm that every total is right (the game ends once all have).",
+             (), any_seat=True),
+    MoveSpec("send_back", "A total looks wrong: send that player's base-game points back to be entered again.",
+             ("seat",), any_seat=True),
 )
 
 OPTIONS: dict[str, str] = {
@@ -51,12 +60,17 @@ OPTIONS: dict[str, str] = {
     "locations": "The Mysterious locations on the board (names, ids or tile ids), as many as the player count takes; default: drawn at random.",
 }
 
+def _upgrade_1(data: dict) -> dict:
+    from .state import upgrade_format_1
+    return upgrade_format_1(data)
+
+
 SPEC = GameSpec(
     id="barony-sorcery", title="Barony: Sorcery", min_players=2, max_players=5, moves=MOVES, options=OPTIONS,
     rules_module=__name__,
     pages_module="companion.web.games.barony_sorcery",
     calculator_module="companion.web.calc.barony_sorcery", print_kit="barony-sorcery",
-    order=3, hidden_information=False, over_rule="barony-sorcery.companion.over", turn_rule=None, seat_rule=None,
+    order=3, hidden_information=False, state_version=2, state_upgrades={1: _upgrade_1}, over_rule="barony-sorcery.companion.over", turn_rule=None, seat_rule=None,
 )
 
 

@@ -8,6 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from . import SPEC
 from ..base import Outcome, SetupError, check_options, check_players, check_viewer
+from .choices import choices
 from .cast import CATEGORY_NAMES, GAME, GAME_ID, SPELL_ORDER, check_cast, find_spell, listing
 from .moves import MOVE_TYPES, apply
 from .play import advice, open_locations, random_legal_move
@@ -65,6 +66,7 @@ def setup(players: Sequence[str], options: Mapping[str, Any] | None = None,
         players=names, spells=tuple(sorted((s.id for s in spells), key=SPELL_ORDER.__getitem__)),
         locations=tuple(board), controls=tuple(() for _ in board), magic=tuple(0 for _ in names),
         supply=MAGIC_TOKENS, phase="play", base_points=tuple(None for _ in names),
+        confirmed=tuple(False for _ in names),
     )
 
 
@@ -82,7 +84,8 @@ def _location_view(state: BaronyState, index: int) -> dict[str, Any]:
     return {"id": loc.id, "name": loc.name, "tile": loc.tile,
             "controls": [{"seat": s, "name": state.players[s], "order": i + 1, "reward": REWARDS[i]}
                          for i, s in enumerate(seats)],
-            "full": len(seats) >= MAX_CONTROLS, "next_reward": state.next_reward(loc.id)}
+            "full": len(seats) >= MAX_CONTROLS, "everyone_visited": len(seats) >= len(state.players),
+            "next_reward": state.next_reward(loc.id)}
 
 
 def _total(state: BaronyState, seat: int) -> int:
@@ -95,9 +98,10 @@ def view(state: BaronyState, seat: int | None = None) -> dict[str, Any]:
     result = outcome(state)
     players = [{"seat": s, "name": name, "magic": state.magic[s], "control_tokens_left": state.tokens_left(s),
                 "visited": state.visited(s), "control_points": state.control_points(s),
-                "base_points": state.base_points[s], "total": _total(state, s)}
+                "base_points": state.base_points[s], "total": _total(state, s), "confirmed": state.confirmed[s]}
                for s, name in enumerate(state.players)]
-    waiting = [s for s, p in enumerate(state.base_points) if p is None] if state.phase == "scoring" else []
+    waiting = ([s for s, p in enumerate(state.base_points) if p is None] if state.phase == "scoring" else
+               [s for s, ok in enumerate(state.confirmed) if not ok] if state.phase == "review" else [])
     return {
         "game": GAME_ID, "title": TITLE, "phase": state.phase, "you": seat, "over": result.over,
         "winner": result.winner, "winners": list(result.winners),
@@ -172,5 +176,5 @@ __all__ = [
     "GAME_ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "MOVE_TYPES", "OPTIONS", "State", "BaronyState",
     "setup", "apply", "view", "score", "outcome", "advice", "redact_move", "describe_move",
     "state_to_json", "state_from_json", "random_legal_move", "check_cast", "open_locations",
-    "CATEGORY_NAMES", "MYSTERIOUS_BY_PLAYERS", "final_totals", "winners_of",
+    "CATEGORY_NAMES", "MYSTERIOUS_BY_PLAYERS", "final_totals", "winners_of", "choices",
 ]

@@ -21,6 +21,8 @@ MOVE_TYPES: dict[str, str] = SPEC.move_types
 EXPLORE_ONCE = "barony-sorcery.explore.once"
 EXPLORE_FULL = "barony-sorcery.explore.full"
 EXPLORE_CONTROL = "barony-sorcery.explore.control"
+EXPLORE_REWARD = "barony-sorcery.explore.reward"
+COMPANION_REVIEW = "barony-sorcery.companion.review"
 SCORE_BASE = "barony-sorcery.score.base"
 COMPANION_END = "barony-sorcery.companion.end"
 COMPANION_OVER = "barony-sorcery.companion.over"
@@ -61,6 +63,13 @@ def explore(state: BaronyState, seat: int, move: Mapping[str, Any]) -> BaronySta
     if state.tokens_left(seat) <= 0:  # cannot happen with the rulebook's 5 tokens and at most 5 locations
         raise IllegalMove("You have no Control token left to place.", EXPLORE_CONTROL)
     reward = min(state.next_reward(location.id), state.supply)
+    if "reward" in move:  # the Magic tokens the explorer took at the table (the phone's form sends them)
+        said = field(move, "reward", int)
+        if said != reward:
+            arrival = ("1st", "2nd", "3rd")[len(placed)]
+            raise IllegalMove(f"The {location.name} pays {tokens(reward)} now (you arrive {arrival}), not {said}: "
+                              "someone may have explored it since your page was drawn. Take the tokens it pays.",
+                              EXPLORE_REWARD)
     controls = list(state.controls)
     controls[index] = placed + (seat,)
     magic = list(state.magic)
@@ -89,9 +98,14 @@ def end_game(state: BaronyState, seat: int, move: Mapping[str, Any]) -> BaronySt
     return replace(state, phase="scoring")
 
 
+def _unconfirmed(state: BaronyState) -> tuple[bool, ...]:
+    return tuple(False for _ in state.players)
+
+
 def base_points(state: BaronyState, seat: int, move: Mapping[str, Any]) -> BaronyState:
-    """Record the seat's own base-game points; once every seat has entered them, the game is over."""
-    if state.phase != "scoring":
+    """Record (or correct) the seat's own base-game points; once every seat's are in, the table reviews the
+    totals (a correction during the review starts it again: nobody has confirmed the new totals)."""
+    if state.phase not in ("scoring", "review"):
         raise IllegalMove("Base-game points are entered once the base game has ended: report the end first "
                           "(any player can).", SCORE_BASE)
     points = field(move, "points", int)
@@ -100,11 +114,44 @@ def base_points(state: BaronyState, seat: int, move: Mapping[str, Any]) -> Baron
     entered = list(state.base_points)
     entered[seat] = points
     done = all(p is not None for p in entered)
-    return replace(state, base_points=tuple(entered), phase="over" if done else "scoring")
+    return replace(state, base_points=tuple(entered), phase="review" if done else "scoring",
+                   confirmed=_unconfirmed(state))
+
+
+def _in_review(state: BaronyState, what: str) -> None:
+    if state.phase != "review":
+        waiting = listing([state.players[s] for s, p in enumerate(state.base_points) if p is None])
+        why = ("the base game has not ended yet" if state.phase == "play"
+               else f"{waiting} {'have' if ' and ' in waiting else 'has'} not entered base-game points yet")
+        raise IllegalMove(f"The totals are {what} once every player's base-game points are in, and {why}.",
+                          COMPANION_REVIEW)
+
+
+def confirm_totals(state: BaronyState, seat: int, move: Mapping[str, Any]) -> BaronyState:
+    """The seat has checked every total; once every seat has, the game is over."""
+    _in_review(state, "confirmed")
+    if state.confirmed[seat]:
+        waiting = listing([state.players[s] for s, ok in enumerate(state.confirmed) if not ok])
+        raise IllegalMove(f"You have already confirmed these totals; waiting for {waiting}.", COMPANION_REVIEW)
+    confirmed = list(state.confirmed)
+    confirmed[seat] = True
+    return replace(state, confirmed=tuple(confirmed), phase="over" if all(confirmed) else "review")
+
+
+def send_back(state: BaronyState, seat: int, move: Mapping[str, Any]) -> BaronyState:
+    """A total looks wrong: that seat's base-game points are cleared, to be entered again."""
+    _in_review(state, "sent back")
+    whose = field(move, "seat", int)
+    if not 0 <= whose < len(state.players):
+        raise IllegalMove(f"There is no seat {whose} in this game", None)
+    entered = list(state.base_points)
+    entered[whose] = None
+    return replace(state, base_points=tuple(entered), phase="scoring", confirmed=_unconfirmed(state))
 
 
 HANDLERS: dict[str, Callable[[BaronyState, int, Mapping[str, Any]], BaronyState]] = {
     "explore": explore, "cast": cast, "end_game": end_game, "base_points": base_points,
+    "confirm_totals": confirm_totals, "send_back": send_back,
 }
 
 #: The state after ``seat`` makes ``move``; raises IllegalMove (rule, seat and move set). The base checks the

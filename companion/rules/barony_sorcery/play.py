@@ -33,10 +33,19 @@ def advice(state: BaronyState, seat: int) -> list[dict[str, Any]]:
     Explore entries carry ``location`` and ``reward`` (Magic tokens, after the supply cap) and come
     first (each is also worth 3 VP at the end); cast entries carry ``spells``, ``cost``, ``category``
     and ``rule``, larger combinations first; then reporting the end of the base game. In scoring the
-    one entry is entering (or correcting) the seat's base-game points; a finished game advises nothing.
+    one entry is entering (or correcting) the seat's base-game points; in review, confirming the totals
+    (until this seat has) and correcting its points; a finished game advises nothing.
     """
     if state.phase == "over" or not 0 <= seat < len(state.players):
         return []
+    if state.phase == "review":
+        found = []
+        if not state.confirmed[seat]:
+            found.append(_entry("confirm_totals", "Check every player's total, then confirm them.",
+                                {"type": "confirm_totals"}))
+        found.append(_entry("base_points", f"Correct your base-game points ({state.base_points[seat]} entered).",
+                            {"type": "base_points"}, entered=state.base_points[seat]))
+        return found
     if state.phase == "scoring":
         entered = state.base_points[seat]
         text = ("Enter your base-game points." if entered is None
@@ -47,7 +56,8 @@ def advice(state: BaronyState, seat: int) -> list[dict[str, Any]]:
         reward = min(state.next_reward(loc), state.supply)
         name = LOCATION_BY_ID[loc].name
         found.append(_entry("explore", f"A knight of yours reached the {name}: place a Control token and take "
-                            f"{tokens(reward)}.", {"type": "explore", "location": loc}, location=loc, reward=reward))
+                            f"{tokens(reward)}.", {"type": "explore", "location": loc, "reward": reward},
+                            location=loc, reward=reward))
     for result in legal_casts(state.spells, state.magic[seat]):
         names = [s.name for s in result.spells]
         found.append(_entry("cast", f"Cast {listing(names)} for {tokens(result.cost)}.",
@@ -67,7 +77,7 @@ def random_legal_move(state: BaronyState, seat: int, rng: random.Random) -> dict
     The random table explores and casts until nobody can do either (every location visited or full,
     no Magic token that pays for a spell in play), then someone reports the end of the base game and
     every seat enters its points once; so a random game is as long as the expansion allows and always
-    ends. Cheap single spells are cast more often than dear ones and combinations, as at a real table.
+    ends (every seat then confirms the totals). Cheap single spells are cast more often than dear ones and combinations, as at a real table.
     """
     if state.phase == "over" or not 0 <= seat < len(state.players):
         return None
@@ -75,6 +85,8 @@ def random_legal_move(state: BaronyState, seat: int, rng: random.Random) -> dict
         if state.base_points[seat] is not None:
             return None
         return {"type": "base_points", "points": rng.randint(10, 70)}
+    if state.phase == "review":  # every seat confirms once (a random table never sends a total back)
+        return None if state.confirmed[seat] else {"type": "confirm_totals"}
     places = open_locations(state, seat)
     casts = legal_casts(state.spells, state.magic[seat])
     if not places and not casts:
@@ -87,4 +99,5 @@ def random_legal_move(state: BaronyState, seat: int, rng: random.Random) -> dict
         picked = rng.choice(thrifty if thrifty and rng.random() < THRIFTY_CHANCE else casts)
         names = [s.name if rng.random() < 0.5 else s.id for s in picked.spells]
         return {"type": "cast", "spells": names}
-    return {"type": "explore", "location": rng.choice(places)}
+    place = rng.choice(places)
+    return {"type": "explore", "location": place, "reward": min(state.next_reward(place), state.supply)}

@@ -15,8 +15,8 @@ from cardgen.catalog.barony_sorcery import Location
 
 from .cast import GAME, GAME_ID, SPELL_ORDER, find_spell
 
-Phase = Literal["play", "scoring", "over"]
-PHASES: tuple[str, ...] = ("play", "scoring", "over")
+Phase = Literal["play", "scoring", "review", "over"]
+PHASES: tuple[str, ...] = ("play", "scoring", "review", "over")
 
 MAGIC_TOKENS: int = GAME.magic_tokens
 CONTROL_TOKENS: int = GAME.control_tokens_per_player
@@ -52,6 +52,11 @@ class BaronyState:
     supply: int                              # Magic tokens next to the board
     phase: Phase = "play"
     base_points: tuple[int | None, ...] = ()  # per seat, once entered in the scoring phase
+    confirmed: tuple[bool, ...] = ()          # per seat, in review: this seat has confirmed every total
+
+    def __post_init__(self) -> None:
+        if not self.confirmed:  # nobody has confirmed anything yet
+            object.__setattr__(self, "confirmed", tuple(False for _ in self.players))
 
     def visited(self, seat: int) -> list[str]:
         """Location ids holding ``seat``'s Control token, in board order."""
@@ -66,10 +71,15 @@ class BaronyState:
     def controls_on(self, location_id: str) -> tuple[int, ...]:
         return self.controls[self.locations.index(location_id)]
 
+    def closed(self, location_id: str) -> bool:
+        """Whether nobody can place a Control token here any more: it holds 3, or one of every player's
+        (with 2 players a location both have visited pays nobody: each player is rewarded only once)."""
+        return len(self.controls_on(location_id)) >= min(MAX_CONTROLS, len(self.players))
+
     def next_reward(self, location_id: str) -> int:
-        """Magic tokens the next visitor would get (0 once the location is full), before the supply cap."""
+        """Magic tokens the next visitor would get (0 once nobody can visit it), before the supply cap."""
         placed = len(self.controls_on(location_id))
-        return REWARDS[placed] if placed < len(REWARDS) and placed < MAX_CONTROLS else 0
+        return REWARDS[placed] if placed < len(REWARDS) and not self.closed(location_id) else 0
 
     def control_points(self, seat: int) -> int:
         return POINTS_PER_CONTROL * self.controls_placed(seat)
@@ -87,7 +97,13 @@ def state_to_json(state: BaronyState) -> dict[str, Any]:
         "supply": state.supply,
         "phase": state.phase,
         "base_points": list(state.base_points),
+        "confirmed": list(state.confirmed),
     }
+
+
+def upgrade_format_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Format 1 -> 2: the review of the totals before the end (nobody has confirmed them yet)."""
+    return {**data, "confirmed": [False for _ in data.get("players", ())]}
 
 
 def _whole(value: Any, what: str, low: int, high: int) -> int:
@@ -124,7 +140,12 @@ def state_from_json(data: Mapping[str, Any]) -> BaronyState:
         base = tuple(None if p is None else _whole(p, "base points", 0, MAX_BASE_POINTS) for p in data["base_points"])
         if len(base) != seats:
             raise ValueError("base_points needs one entry per seat")
+        confirmed = tuple(data["confirmed"])
+        if len(confirmed) != seats or not all(isinstance(c, bool) for c in confirmed):
+            raise ValueError("confirmed needs one true or false per seat")
+        if any(confirmed) and data["phase"] not in ("review", "over"):
+            raise ValueError("the totals are confirmed only while they are reviewed")
         return BaronyState(players=players, spells=spells, locations=locations, controls=controls, magic=magic,
-                           supply=supply, phase=data["phase"], base_points=base)
+                           supply=supply, phase=data["phase"], base_points=base, confirmed=confirmed)
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"malformed {GAME_ID} state: {exc!r}") from None

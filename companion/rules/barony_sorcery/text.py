@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ..base import seat_name
+from .cast import tokens
 from .moves import cast_cost_text
 from .state import find_location
 
@@ -24,6 +25,9 @@ def describe_move(move: Mapping[str, Any], actor: int, names: Sequence[str]) -> 
     if kind == "explore":
         found = find_location(move.get("location"))
         where = f"the {found.name}" if found is not None else "a Mysterious location"
+        reward = move.get("reward")
+        if isinstance(reward, int) and not isinstance(reward, bool):
+            return f"{who} explored {where}, placed a Control token and took {tokens(reward)}."
         return f"{who} explored {where} and placed a Control token."
     if kind == "cast":
         return f"{who} cast {cast_cost_text(move.get('spells'))}."
@@ -31,4 +35,11 @@ def describe_move(move: Mapping[str, Any], actor: int, names: Sequence[str]) -> 
         return f"{who} reported the end of the base game."
     if kind == "base_points":
         return f"{who} entered {move.get('points')} base-game points."
+    if kind == "confirm_totals":
+        return f"{who} confirmed every player's total."
+    if kind == "send_back":
+        whose = move.get("seat")
+        target = names[whose] if isinstance(whose, int) and not isinstance(whose, bool) and 0 <= whose < len(names) \
+            else "a player"
+        return f"{who} sent {target}'s base-game points back to be entered again."
     return f"{who} made a move."

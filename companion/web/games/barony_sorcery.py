@@ -3,10 +3,11 @@ on each seat (explore, cast, end of the base game, base-game points).
 
 The companion does not referee Barony's turn order (rule ``barony-sorcery.companion.turns``), so the
 new-game form asks nobody to go first and every seat may report at any time while the game is in
-play. The forms are built from ``rules.view(state, seat)``: a seat is offered only the locations it
-may still explore, with the Magic tokens it would get; the cast form lists the spells in play and the
-server stays the judge of every combination (its refusal names the rule). Colour is never the only
-cue: a category shows as its word, its symbol's name and a glyph, besides the card colour.
+play. The seat's forms are the rules module's ``choices(state, seat)``, rendered by the shared
+templates (``templates/pages/_choices.html``): the locations it may still explore with the Magic
+tokens they pay, the spells its tokens pay for (the server judges a combination and names the rule),
+the end, the base-game points and the review of every total. Colour is never the only cue: a
+category shows as its word, its symbol's name and a glyph, besides the card colour.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from werkzeug.datastructures import MultiDict
 from cardgen.catalog import content
 from cardgen.catalog.barony_sorcery import BaronySorceryContent, SetupCounts
 from companion.rules.barony_sorcery import MYSTERIOUS_BY_PLAYERS
+from companion.rules.choices import Choice
 from companion.web.games import last_live_move
 
 from . import GamePages, NewGameFormError
@@ -74,18 +76,16 @@ def setup_rows() -> list[SetupCounts]:
 
 @dataclass
 class SeatForms:
+    """The seat's move forms, as the rules module's choices (rendered by templates/pages/_choices.html)."""
+
     headline: str
-    explore: list[dict[str, Any]] = field(default_factory=list)
-    cast: list[dict[str, Any]] = field(default_factory=list)
-    end_game: bool = False
-    base_points: bool = False
-    entered: int | None = None
+    choices: list[Choice] = field(default_factory=list)
     advice: list[dict[str, Any]] = field(default_factory=list)
     undo_text: str | None = None
 
     @property
     def has_forms(self) -> bool:
-        return bool(self.explore or self.cast or self.end_game or self.base_points)
+        return bool(self.choices)
 
 
 def category_label(category_id: str) -> dict[str, str]:
@@ -95,42 +95,32 @@ def category_label(category_id: str) -> dict[str, str]:
             "glyph": GLYPHS.get(category.symbol, "■")}
 
 
-def explorable(view: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
-    """The locations ``seat`` may still explore, with the Magic tokens it would get (capped by the supply)."""
+def _headline(view: Mapping[str, Any], seat: int, names: Mapping[int, str], moves: set[str]) -> str:
+    """What this seat should do now, in one sentence (the moves come from the rules' choices)."""
     me = view["players"][seat]
-    if view["phase"] != "play" or me["control_tokens_left"] <= 0:
-        return []
-    found = []
-    for loc in view["locations"]:
-        if loc["full"] or any(c["seat"] == seat for c in loc["controls"]):
-            continue
-        found.append({"id": loc["id"], "name": loc["name"], "tile": TILE_NUMBER.get(loc["tile"]),
-                      "order": ORDINALS[len(loc["controls"])], "reward": min(loc["next_reward"], view["supply"]),
-                      "capped": view["supply"] < loc["next_reward"]})
-    return found
+    waiting = ", ".join(names[s] for s in view["waiting_for"] if s != seat)
+    if view["over"]:
+        return "The game is over: see the totals and the winner on the table."
+    if view["phase"] == "review":
+        if "confirm_totals" in moves:
+            return "Every player's points are in: check every total below, then confirm them (or send one back)."
+        return f"You confirmed the totals. Waiting for {waiting} to confirm."
+    if view["phase"] == "scoring":
+        if me["base_points"] is None:
+            return "The base game has ended: enter your base-game points."
+        return (f"You entered {me['base_points']} base-game points. Waiting for {waiting}; you may correct "
+                "yours until then.")
+    headline = "Report an exploration or a cast when it happens at the table."
+    if "explore" not in moves:
+        headline += " No location is left for you to explore: each holds your Control token or is full."
+    return headline
 
 
 def build_forms(context: Mapping[str, Any]) -> SeatForms:
-    view, seat, rules, names = context["view"], context["seat"], context["rules"], context["names"]
-    me = view["players"][seat]
-    undo = last_live_move(context["log"], seat)
-    state = context["state"]
-    advice = rules.advice(state, seat)
-    if view["over"]:
-        return SeatForms(headline="The game is over: see the totals and the winner on the table.", undo_text=undo)
-    if view["phase"] == "scoring":
-        waiting = [names[s] for s in view["waiting_for"] if s != seat]
-        if me["base_points"] is None:
-            headline = "The base game has ended: enter your base-game points."
-        else:
-            headline = (f"You entered {me['base_points']} base-game points. Waiting for "
-                        f"{', '.join(waiting)}; you may correct yours until then.")
-        return SeatForms(headline=headline, base_points=True, entered=me["base_points"], advice=advice,
-                         undo_text=undo)
-    cast = [{**spell, "label": category_label(spell["category"])} for spell in view["spells"]]
-    explore = explorable(view, seat)
-    headline = "Report an exploration or a cast when it happens at the table."
-    return SeatForms(headline=headline, explore=explore, cast=cast, end_game=True, advice=advice, undo_text=undo)
+    view, seat, names = context["view"], context["seat"], context["names"]
+    offered: list[Choice] = list(context["choices"])
+    return SeatForms(headline=_headline(view, seat, names, {c.move for c in offered}), choices=offered,
+                     advice=context["advice"], undo_text=last_live_move(context["log"], seat))
 
 
 def seat_extras(context: Mapping[str, Any]) -> dict[str, Any]:
@@ -171,6 +161,7 @@ PAGES = GamePages(
     seat_template="pages/barony_sorcery/_seat_live.html",
     seat_extras=seat_extras,
     playable=True,
+    choice_forms=True,
     extra={"game": GAME, "setup_rows": setup_rows, "category_label": category_label, "board_setup": board_setup,
            "verdict": verdict, "tile_number": TILE_NUMBER, "ordinals": ORDINALS},
 )
