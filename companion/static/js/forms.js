@@ -1,6 +1,6 @@
 /* The move forms of games with their own form templates (templates/pages/<game>/_seat_forms.html):
- * the fields of the chosen card trick or spell, long option lists copied from a <template>, Barony:
- * Sorcery's cost total, and reading a form's move. Forms rendered from the rules' choices use
+ * the fields of the chosen card trick or spell, long option lists copied from a <template>, and reading
+ * a form's move. Forms rendered from the rules' choices use
  * js/choices.js instead; as each game moves to choices, what it alone used here goes.
  */
 (() => {
@@ -44,22 +44,6 @@
     });
   }
 
-  // a form[data-cost-total] (Barony: Sorcery's cast) sums the data-cost of its ticked boxes into its
-  // [data-cost-out], against the form's data-magic, and says when the ticked spells mix categories
-  function showCostTotal(form) {
-    const out = form.querySelector("[data-cost-out]");
-    if (!out) return;
-    const ticked = [...form.querySelectorAll("input[data-cost]:checked")];
-    const total = ticked.reduce((sum, box) => sum + Number(box.dataset.cost), 0);
-    const magic = Number(form.dataset.magic);
-    const kinds = [...new Set(ticked.map((box) => box.dataset.category))];
-    let text = `Total: ${total} Magic token${total === 1 ? "" : "s"} (you have ${magic}).`;
-    if (kinds.length > 1) text += ` ${kinds.join(" and ")} do not combine: only spells of one category do.`;
-    else if (total > magic) text += " Not enough Magic tokens.";
-    out.textContent = text;
-    out.classList.toggle("warn", kinds.length > 1 || total > magic);
-  }
-
   function fill(form, move) {
     for (const el of form.elements) {
       if (!el.name) continue;
@@ -80,7 +64,6 @@
     if (!form) return;
     if (event.target.name === "combo") showTrickGroup(form);
     if (form.dataset.groups && event.target.name === form.dataset.groups) showEffectGroup(form);
-    if (form.hasAttribute("data-cost-total")) showCostTotal(form);
   });
 
   function collect(form) {
@@ -127,7 +110,6 @@
       fillOptions();
       root.querySelectorAll("form#f-trick").forEach(showTrickGroup);
       root.querySelectorAll("form[data-groups]").forEach(showEffectGroup);
-      root.querySelectorAll("form[data-cost-total]").forEach(showCostTotal);
     },
     collect,
     fill,
