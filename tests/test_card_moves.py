@@ -206,3 +206,29 @@ def test_every_game_with_choices_offers_its_card_options_on_the_card_page(app: F
             response = client.get(f"/c/{name}/{card}/moves")
             assert response.status_code == 200, (name, card)
             assert "data-choice" in response.get_data(as_text=True), (name, card)
+
+
+def test_a_fillory_card_in_the_other_hand_looks_like_one_in_the_deck(app: Flask) -> None:
+    """Ben's secret draws differ (Golem in his hand, or not): Ann's card-page part for Golem, and for a card
+    nobody drew, is the same, on her draw and on his."""
+    parts: dict[str, set[str]] = {}
+    taken = {"golem", "romance", "cocaine", "mentors", "physical-kids", "time-loop", "magic-missile"}
+    for first in ("golem", None):
+        game = store_of(app).create_game("fillory", ["Ann", "Ben"], {"first_seat": 0})
+        if first is None:  # another card still in the deck (not in the neutral zone)
+            draw = rules_for("fillory").choices(store_of(app).current(game["id"])[1], 0)[0]
+            first = next(o.value for o in draw.fields[0].options if o.value not in taken)
+        ben_draws = [first, "cocaine", "mentors"]
+        play(app, game, 0, *({"type": "draw", "card": c} for c in ("physical-kids", "time-loop", "magic-missile")))
+        play(app, game, 1, *({"type": "draw", "card": c} for c in ben_draws))
+        client = app.test_client()
+        client.set_cookie(token_cookie(game["id"], 0), game["seats"][0]["token"])
+        for card in ("golem", "romance"):
+            response = client.get(f"/c/fillory/{card}/moves")
+            parts.setdefault(card, set()).add(normalised(shown(response), game))
+        for card in ("golem", "romance"):  # Ben's phone sees nothing to report for either, on Ann's turn
+            other = app.test_client()
+            other.set_cookie(token_cookie(game["id"], 1), game["seats"][1]["token"])
+            assert "Nothing to report with this card now" in shown(other.get(f"/c/fillory/{card}/moves"))
+    assert all(len(seen) == 1 for seen in parts.values()), parts
+    assert 'value="golem"' in next(iter(parts["golem"])) and "f-draw" in next(iter(parts["golem"]))

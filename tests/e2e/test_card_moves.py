@@ -130,3 +130,63 @@ def test_without_a_seat_or_with_two_games_the_card_page_says_what_to_do(
     choices.first.click()
     expect(page.locator("#m-note")).to_be_visible()
     assert f"g={second['id']}" in page.url
+
+
+def test_fillory_draw_and_play_each_one_tap_from_the_card_page(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    game = api.new_game(["Ann", "Ben"])
+    page = seated_phone(new_phone, server, game, 0)
+    page.goto("/c/fillory/physical-kids")
+    draw = page.locator("#f-draw")
+    expect(draw.locator("input[name=card][value=physical-kids]")).to_be_checked()
+    assert draw.locator("input[name=card]").count() == 1
+    draw.get_by_role("button", name="Report this draw").click()  # one tap
+    expect(page).to_have_url(re.compile(rf"/g/{game['id']}/seat/0$"))
+    ann = game["seats"][0]["token"]
+    mine = api.http.get(f"{api.base}/api/games/{game['id']}/log", timeout=5,
+                        headers={"Authorization": f"Bearer {ann}"}).json()["entries"]
+    assert mine[-1]["move"] == {"type": "draw", "card": "physical-kids"}
+
+    opened, ann, ben = api.two_player_opening()  # Ann holds Physical Kids, Time Loop, Magic Missile, Romance
+    page = seated_phone(new_phone, server, opened, 0)
+    page.goto("/c/fillory/romance")
+    play = page.locator("#f-play")
+    expect(play.locator("input[name=card][value=romance]")).to_be_checked()
+    screenshot(page, "card-moves-fillory-play")
+    play.get_by_role("button", name="Play it").click()  # one tap
+    expect(page).to_have_url(re.compile(rf"/g/{opened['id']}/seat/0$"))
+    entries = api.http.get(f"{api.base}/api/games/{opened['id']}/log", timeout=5).json()["entries"]
+    assert entries[-1]["move"] == {"type": "play", "card": "romance"} and entries[-1]["seat"] == 0
+    # Ben's phone on a card in his own hand, on Ann's turn: nothing to report, and it says so
+    other = seated_phone(new_phone, server, opened, 1)
+    other.goto("/c/fillory/golem")
+    expect(other.locator("#card-moves")).to_contain_text("Nothing to report with this card now")
+
+
+def test_jsmn_engagement_one_tap_from_the_invitation_card(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    from test_pages_jsmn import STARTING, next_move
+
+    answer = api.http.post(f"{server}/api/games", json={"game": "jsmn", "players": ["Ann", "Ben", "Cid"],
+                                                        "options": {}}, timeout=5)
+    assert answer.status_code == 201, answer.text
+    game = answer.json()
+    game_id, tokens = game["id"], [seat["token"] for seat in game["seats"]]
+    for seat in range(3):
+        api.move(game_id, tokens[seat], {"type": "starting_feats", "feats": STARTING[seat]})
+    view = api.http.get(f"{server}/api/games/{game_id}", headers={"Authorization": f"Bearer {tokens[1]}"},
+                        timeout=5).json()["state"]
+    api.move(game_id, tokens[1], next_move(view))   # 1806: the rows and a card
+    api.move(game_id, tokens[0], {"type": "still_waters"})
+    api.move(game_id, tokens[0], {"type": "move", "to": "padua"})
+    ball = next(c for c in content("jsmn").invitations if c.location == "padua")
+    page = seated_phone(new_phone, server, game, 0)
+    page.goto(f"/c/jsmn/{ball.id}")
+    engage = page.locator("#j-engage")
+    expect(engage.locator(f"input[name=card][value={ball.id}]")).to_be_checked()
+    screenshot(page, "card-moves-jsmn-engage")
+    engage.get_by_role("button", name="Fulfil it").click()  # one tap: two introductions drawn, no feat
+    expect(page).to_have_url(re.compile(rf"/g/{game_id}/seat/0$"))
+    mine = api.http.get(f"{server}/api/games/{game_id}/log", headers={"Authorization": f"Bearer {tokens[0]}"},
+                        timeout=5).json()["entries"]
+    assert mine[-1]["move"]["type"] == "engage" and mine[-1]["move"]["card"] == ball.id
