@@ -14,7 +14,7 @@ from cardgen.catalog import content
 from companion.rules import barony_sorcery as rules
 from companion.web.games import pages_for
 
-from test_pages import csrf_token, shown, sit, store_of, unlabelled
+from test_pages import STATIC_DIR, csrf_token, sent_size, shown, sit, store_of, unlabelled
 
 GAME = content("barony-sorcery")
 SPELLS = ["velocity", "teleport", "tornado", "charm", "abundance"]
@@ -324,17 +324,39 @@ def test_names_are_escaped_on_table_and_seat(app: Flask, client: FlaskClient) ->
         assert "Ben & Co" not in raw and "Ben &amp; Co" in raw
 
 
-def test_pages_stay_light_and_labelled(app: Flask, client: FlaskClient) -> None:
+def loaded_assets(page: str) -> list[str]:
+    """The style sheets and scripts a page loads from this server (as paths under static/)."""
+    found = re.findall(r'<(?:link[^>]*href|script[^>]*src)="/static/([^"?]+)', page)
+    return [path for path in found if (STATIC_DIR / path).suffix in (".css", ".js")]
+
+
+def test_pages_stay_light_with_their_assets_and_labelled(app: Flask, client: FlaskClient) -> None:
+    """HTML plus every style sheet and script the page loads, as served (minified), in heavy states: a seat of
+    five in play with every spell castable, a seat in the review of five totals, and the table."""
     game = new_game(app, ("Ann", "Ben", "Cat", "Dee", "Eve"), {})
     for seat in range(5):
         play(app, game, seat, {"type": "explore", "location": view(app, game)["locations"][seat]["id"]})
+        play(app, game, seat, {"type": "explore", "location": view(app, game)["locations"][(seat + 1) % 5]["id"]})
     sit(client, game, 0)
-    for path in ("/", f"/g/{game['id']}", f"/g/{game['id']}/seat/0"):
+    weights = {}
+    paths = ["/", f"/g/{game['id']}", f"/g/{game['id']}/seat/0"]
+    for path in paths:
         response = client.get(path)
         assert response.status_code == 200
-        assert len(response.data) < MAX_PAGE_BYTES, (path, len(response.data))
+        page = response.get_data(as_text=True)
+        weights[path] = len(response.data) + sent_size(*loaded_assets(page))
         assert unlabelled(shown(response)) == []
-        assert not re.search(r'(src|href)="https?://', response.get_data(as_text=True))  # nothing external
+        assert not re.search(r'(src|href)="https?://', page)  # nothing external
+    seat = client.get(f"/g/{game['id']}/seat/0").get_data(as_text=True)
+    assert {"js/choices.js", "css/choices.css", "css/barony_sorcery.css"} <= set(loaded_assets(seat))
+    assert "js/forms.js" not in loaded_assets(seat)  # Barony's forms are the shared renderer's
+    play(app, game, 0, {"type": "end_game"})
+    for seat_no in range(5):
+        play(app, game, seat_no, {"type": "base_points", "points": 40 + seat_no})
+    review = client.get(f"/g/{game['id']}/seat/0")
+    assert 'id="f-confirm"' in review.get_data(as_text=True)
+    weights["review"] = len(review.data) + sent_size(*loaded_assets(review.get_data(as_text=True)))
+    assert all(weight < MAX_PAGE_BYTES for weight in weights.values()), weights
 
 
 def test_the_plugin_is_registered_without_a_first_player_question() -> None:
