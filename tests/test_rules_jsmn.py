@@ -235,9 +235,10 @@ def test_redruth_may_fulfil_three_engagements() -> None:
     state = state.with_seat(0, location="westminster", introductions=3,
                             connexions=("advisor", "pupil", "coachman", "man-of-business"))
     state = play(state, 0, {"type": "choose_action", "action": "unique"})
-    intro = {"type": "engage", "card": "spencer-perceval"}
-    state = play(state, 0, intro, intro, intro)
-    refused(state.with_seat(0, introductions=1), 0, intro, "jsmn.visit.limits")
+    state = play(state, 0, {"type": "engage", "card": "spencer-perceval"},
+                 {"type": "engage", "card": "william-wilberforce"},
+                 {"type": "engage", "card": "sitting-of-parliament", "introductions": 2})
+    refused(state, 0, {"type": "engage", "card": "spencer-perceval"}, "jsmn.visit.limits")
 
 
 # -- visits -------------------------------------------------------------------------------------------

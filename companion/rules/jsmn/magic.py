@@ -38,7 +38,32 @@ def free_feat(state: JsmnState, fid: Any, seat: int | None = None) -> None:
 
 
 def draw_spell(state: JsmnState, seat: int) -> JsmnState:
+    """Draw a spell if one is left: the game has 24, and the discard pile becomes the deck when it runs out
+    (rule jsmn.spell.deck); with every spell in a hand or kept in front of a magician, nothing is drawn."""
+    if state.spells_left() < 1:
+        return state
     return state.with_seat(seat, spells=state.seats[seat].spells + 1)
+
+
+def card_leaves_hand(state: JsmnState, card: str) -> JsmnState:
+    """Note that the one copy of ``card`` was fulfilled this turn; refuse it if it already was (rule
+    jsmn.cards.one-copy: it lies in the discard pile). A draw during the turn forgets the list, since a
+    deck that ran out is reshuffled from that pile. (A card discarded to do magic is reported for its
+    element only, so it is not checked.)"""
+    turn = state.turn
+    if turn is None:
+        return state
+    if card in turn.cards_played:
+        name = (INVITATIONS[card].name if card in INVITATIONS else INTRODUCTIONS[card].name)
+        raise refuse(f"{name} was already fulfilled this turn: the game has one {name} card, now in the discard pile",
+                     "jsmn.cards.one-copy")
+    return replace(state, turn=replace(turn, cards_played=turn.cards_played + (card,)))
+
+
+def drew_cards(state: JsmnState) -> JsmnState:
+    """A card was drawn during the turn: a reshuffled discard pile may have brought a played card back."""
+    turn = state.turn
+    return state if turn is None or not turn.cards_played else replace(state, turn=replace(turn, cards_played=()))
 
 
 def has_connexion(state: JsmnState, seat: int, kind: str) -> bool:
@@ -203,7 +228,9 @@ def advisor(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
     here = state.seats[seat]
     state = state.with_seat(seat, invitations=here.invitations + 1) if card in INVITATIONS else \
         state.with_seat(seat, introductions=here.introductions + 1)
-    return replace(state, turn=replace(turn, advisor_used=True))
+    state = drew_cards(state)
+    assert state.turn is not None
+    return replace(state, turn=replace(state.turn, advisor_used=True))
 
 
 def discard_spell(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:

@@ -9,7 +9,8 @@ from typing import Any, Mapping
 
 from . import SPEC
 from ..base import IllegalMove, field, referee
-from .magic import MAGIC_MOVES, draw_spell, free_feat, gain_prestige, on_turn, start_magic, take_book
+from .magic import (MAGIC_MOVES, card_leaves_hand, draw_spell, drew_cards, free_feat, gain_prestige, on_turn,
+                    start_magic, take_book)
 from .spells import cast_spell
 from .state import (ACTION_IDS, BOOKS, CONNEXION_DISCS, CONNEXION_TYPES, ELEMENTS, GAME, INTRODUCTIONS,
                     INVITATIONS, LIMITS, MAGICIANS, MARSEILLES, NAMED, STUDY, TRACKS, JsmnState, Turn,
@@ -134,10 +135,8 @@ def _unique(state: JsmnState, seat: int, turn: Turn, move: Mapping[str, Any]) ->
         kind = field(move, "connexion")
         if kind not in CONNEXION_TYPES or kind == "pupil" or state.seats[seat].has(kind):
             raise refuse("borrow a connexion type you do not have (not the pupil)", "jsmn.unique.segundus")
-        turn = replace(turn, borrowed=kind)
-        if kind == "confidant":
-            state = state.with_seat(seat, introductions=state.seats[seat].introductions + 1)
-        return state, turn
+        # a borrowed Confidant draws nothing: it acts before an action is chosen (rule jsmn.unique.segundus)
+        return state, replace(turn, borrowed=kind)
     if effect == "books_twice":
         return state, replace(turn, book_uses=2)
     return state, replace(turn, max_engagements=turn.max_engagements + 1)
@@ -215,9 +214,10 @@ def _engage(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
             raise refuse("take two different feats of magic", "jsmn.feat.take")
         for fid in feats:
             free_feat(state, fid, seat)
+        state = card_leaves_hand(replace(state, turn=turn), card)
         state = state.with_seat(seat, invitations=here.invitations - 1, introductions=here.introductions + intros,
                                 feats=here.feats + tuple((str(f), ()) for f in feats))
-        return replace(state, turn=turn)
+        return drew_cards(state) if intros else state
     if card in INTRODUCTIONS:
         introduction = INTRODUCTIONS[card]
         if here.introductions < 1:
@@ -227,9 +227,15 @@ def _engage(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
                 raise refuse(f"{introduction.name} is in {_place_name(introduction.location)}; go there first",
                              "jsmn.engage.location")
             turn = replace(turn, teilo=False)
-        turn = replace(turn, last_introduction=introduction.prestige, held_back=False)
-        state = replace(state.with_seat(seat, introductions=here.introductions - 1), turn=turn)
-        return gain_prestige(state, seat, introduction.prestige)
+        state = card_leaves_hand(replace(state, turn=turn), card)
+        assert state.turn is not None
+        pending = state.turn.pending
+        state = replace(state.with_seat(seat, introductions=here.introductions - 1),
+                        turn=replace(state.turn, last_introduction=introduction.prestige, held_back=False,
+                                     intro_from=here.prestige))
+        state = gain_prestige(state, seat, introduction.prestige)
+        assert state.turn is not None
+        return replace(state, turn=replace(state.turn, intro_gained=state.turn.pending - pending))
     raise refuse(f"'{card[:40]}' is not an invitation or introduction", "jsmn.engage.location")
 
 
@@ -275,9 +281,9 @@ def _named_effect(state: JsmnState, seat: int, effect: str, move: Mapping[str, A
     if effect == "place_any_element":
         return replace(state, turn=replace(state.turn, free_tokens=state.turn.free_tokens + ("available",)))
     if effect == "draw_invitations":
-        return state.with_seat(seat, invitations=here.invitations + 2)
+        return drew_cards(state.with_seat(seat, invitations=here.invitations + 2))
     if effect == "draw_introductions":
-        return state.with_seat(seat, introductions=here.introductions + 2)
+        return drew_cards(state.with_seat(seat, introductions=here.introductions + 2))
     if effect == "take_book":
         return take_book(state, seat, move, "jsmn.connexion.named", "book_reveal")
     return draw_spell(state, seat)

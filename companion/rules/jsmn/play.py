@@ -112,11 +112,13 @@ def _turn_options(state: JsmnState, seat: int, rng: random.Random) -> list[dict[
                 rng.choice(sorted(_neighbours(here.location)))
             options.append({"type": "move", "to": target})
         if turn.engagements < turn.max_engagements and here.location is not None:
-            if here.introductions and INTRODUCTIONS_AT[here.location]:
-                options += [{"type": "engage", "card": rng.choice(INTRODUCTIONS_AT[here.location])}] * 2
-            if here.invitations and INVITATIONS_AT[here.location]:
+            intros = [c for c in INTRODUCTIONS_AT[here.location] if c not in turn.cards_played]
+            if here.introductions and intros:
+                options += [{"type": "engage", "card": rng.choice(intros)}] * 2
+            invitations = [c for c in INVITATIONS_AT[here.location] if c not in turn.cards_played]
+            if here.invitations and invitations:
                 feats = _free_feats(state, rng.randint(0, 2), rng)
-                options += [{"type": "engage", "card": rng.choice(INVITATIONS_AT[here.location]),
+                options += [{"type": "engage", "card": rng.choice(invitations),
                              "introductions": rng.randint(0, 2 - len(feats)), "feats": feats}] * 2
     placements = _placements(state, here)
     if placements and here.hand:

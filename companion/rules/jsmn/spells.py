@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..base import IllegalMove, field
-from .magic import discard_card, free_feat, gain_prestige, on_turn
-from .state import (ACTION_IDS, ELEMENTS, GAME, INVITATIONS, SPELLS, JsmnState, refuse, replace)
+from .magic import discard_card, drew_cards, free_feat, gain_prestige, on_turn
+from .state import (ACTION_IDS, ELEMENTS, GAME, INVITATIONS, SPELLS, TRACKS, JsmnState, refuse, replace)
 
 TIMED_ANY = "any-time"
 
@@ -50,6 +50,24 @@ def _check_timing(state: JsmnState, seat: int, spell_id: str) -> None:
         raise refuse(f"{spell.name} is cast on your own turn", "jsmn.spell.timing")
 
 
+def _hold_back(state: JsmnState) -> JsmnState:
+    """Canute's Tide: the introduction gives 1 prestige less, and a connexion space it reached only with that
+    prestige gives no connexion (rule jsmn.spell.canutes-tide). Once that connexion is chosen it is too late."""
+    turn = state.turn
+    assert turn is not None
+    target = state.seats[turn.seat]
+    after = max(0, target.prestige - 1)
+    kept = min(turn.intro_gained, TRACKS.connexions_passed(turn.intro_from, after))
+    lost = turn.intro_gained - kept
+    if lost > turn.pending:
+        raise refuse(f"{state.players[turn.seat]} has already chosen the connexion this introduction gave: "
+                     "Canute's Tide is played just after the introduction, before the connexion is chosen "
+                     "(take the connexion back first)", "jsmn.spell.canutes-tide")
+    clock = state.clock + 1
+    state = replace(state.with_seat(turn.seat, prestige=after, arrival=clock), clock=clock)
+    return _turn_change(state, held_back=True, pending=turn.pending - lost, intro_gained=kept)
+
+
 def cast_spell(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
     spell_id = field(move, "spell")
     if spell_id not in SPELLS:
@@ -73,15 +91,11 @@ def _effect(state: JsmnState, seat: int, effect: str, move: Mapping[str, Any]) -
     if effect in ("magicianship", "look_ahead"):
         return state
     if effect == "draw_invitations":
-        return state.with_seat(seat, invitations=here.invitations + 2)
+        return drew_cards(state.with_seat(seat, invitations=here.invitations + 2))
     if effect == "draw_introductions":
-        return state.with_seat(seat, introductions=here.introductions + 2)
+        return drew_cards(state.with_seat(seat, introductions=here.introductions + 2))
     if effect == "hold_back":
-        assert turn is not None
-        target = state.seats[turn.seat]
-        clock = state.clock + 1
-        state = replace(state.with_seat(turn.seat, prestige=max(0, target.prestige - 1), arrival=clock), clock=clock)
-        return _turn_change(state, held_back=True)
+        return _hold_back(state)
     assert turn is not None
     if effect == "introduction_anywhere":
         return _turn_change(state, teilo=True)
@@ -127,8 +141,8 @@ def _effect(state: JsmnState, seat: int, effect: str, move: Mapping[str, Any]) -
         state, _ = discard_card(state, seat, card)
         here = state.seats[seat]
         if card in INVITATIONS:
-            return state.with_seat(seat, introductions=here.introductions + 1)
-        return state.with_seat(seat, invitations=here.invitations + 1)
+            return drew_cards(state.with_seat(seat, introductions=here.introductions + 1))
+        return drew_cards(state.with_seat(seat, invitations=here.invitations + 1))
     raise IllegalMove(f"unknown spell effect {effect}", "jsmn.spell.cast")
 
 

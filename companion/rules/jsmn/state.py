@@ -48,6 +48,7 @@ BOOKS: dict[str, Book] = {c.id: c for c in GAME.books}
 MARSEILLES: dict[str, MarseillesCard] = {c.id: c for c in GAME.marseilles}
 LOCATIONS: dict[str, Any] = {loc.id: loc for loc in GAME.map.locations}
 OCCUPIABLE: tuple[str, ...] = tuple(loc.id for loc in GAME.map.occupiable)
+TOTAL_SPELLS: int = GAME.contents.spells
 
 
 T = TypeVar("T")
@@ -134,6 +135,9 @@ class Turn:
     pending: int = 0                          # connexions gained and not yet chosen
     last_introduction: int = 0                # prestige the latest introduction gave (Canute's Tide)
     held_back: bool = False
+    intro_from: int = 0                       # the prestige space the latest introduction started from
+    intro_gained: int = 0                     # connexions the latest introduction gave (Canute's Tide)
+    cards_played: tuple[str, ...] = ()        # one-copy cards that left the hand this turn (since the last draw)
 
 
 @dataclass(frozen=True)
@@ -191,6 +195,12 @@ class JsmnState:
         taken = set(self.book_row) | {b for seat in self.seats for b in seat.books}
         deck = [b for b in BOOKS if b not in taken and b not in self.book_discard]
         return deck or [b for b in self.book_discard if b not in taken]
+
+    def spells_left(self) -> int:
+        """Spells in the deck and its discard pile (shuffled into a new deck when the deck is empty): the 24 of
+        the game less those in hands and the magicianship spells kept in front of their casters."""
+        kept = sum(1 for seat in self.seats for s in seat.spells_played if SPELLS[s].magicianship)
+        return TOTAL_SPELLS - sum(seat.spells for seat in self.seats) - kept
 
     def named_unseen(self) -> list[str]:
         taken = set(self.named_row) | {n for seat in self.seats for n in seat.named}
@@ -263,8 +273,9 @@ def _turn(data: Mapping[str, Any] | None) -> Turn | None:
     if data is None:
         return None
     values = dict(data)
-    for key in ("elements", "books_used", "free_tokens"):
-        values[key] = tuple(str(v) for v in _tuple(values[key]))
+    for key in ("elements", "books_used", "free_tokens", "cards_played"):
+        if key in values:               # cards_played: absent from states stored before it existed
+            values[key] = tuple(str(v) for v in _tuple(values[key]))
     return Turn(**values)
 
 

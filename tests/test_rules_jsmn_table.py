@@ -1,0 +1,125 @@
+"""Jonathan Strange & Mr Norrell: rulebook cases the table found (issue 12) — a borrowed Confidant, Canute's
+Tide and the connexion it takes away, the 24 spells, and cards the game has one copy of."""
+
+from __future__ import annotations
+
+import random
+
+from companion.rules import jsmn
+from companion.rules.jsmn.state import (FEAT_NEEDS, INVITATIONS, SPELLS, JsmnState, state_from_json,
+                                        state_to_json)
+from tests.test_rules_jsmn import play, refused, started
+
+
+def test_a_borrowed_confidant_draws_nothing_it_acts_before_the_action() -> None:
+    state = started(first_seat=2)                    # John Segundus, without a confidant
+    before = state.seats[2].introductions
+    state = play(state, 2, {"type": "choose_action", "action": "unique", "connexion": "confidant"})
+    assert state.seats[2].introductions == before
+    assert state.turn is not None and state.turn.borrowed == "confidant"
+    # his own confidant would have drawn before the action
+    own = play(started(first_seat=2).with_seat(2, connexions=("confidant",)), 2, {"type": "still_waters"})
+    assert own.seats[2].introductions == before + 1
+
+
+def _flora(state: JsmnState) -> JsmnState:
+    """Seat 0 in Padua fulfils Flora Greysteel (2 prestige: onto or past the first connexion space, 2)."""
+    state = play(state.with_seat(0, location="padua").with_seat(1, spells=1), 0, {"type": "still_waters"},
+                 {"type": "engage", "card": "flora-greysteel"})
+    assert state.turn is not None and state.turn.pending == 1
+    return state
+
+
+def test_canutes_tide_takes_away_the_connexion_whose_space_it_took_away() -> None:
+    state = _flora(started())
+    assert state.seats[0].prestige == 2
+    state = play(state, 1, {"type": "cast_spell", "spell": "canutes-tide"})
+    assert state.seats[0].prestige == 1
+    assert state.turn is not None and state.turn.pending == 0
+    refused(state, 0, {"type": "connexion", "connexion": "pupil"}, "jsmn.connexion.gain")
+    state = play(state, 0, {"type": "move", "to": "venice"})       # the turn goes on without a connexion to choose
+
+
+def test_canutes_tide_keeps_a_connexion_the_lower_prestige_still_reaches() -> None:
+    state = _flora(started().with_seat(0, prestige=1, arrival=9))
+    assert state.seats[0].prestige == 3
+    state = play(state, 1, {"type": "cast_spell", "spell": "canutes-tide"})
+    assert state.seats[0].prestige == 2 and state.turn is not None and state.turn.pending == 1
+
+
+def test_canutes_tide_after_the_connexion_is_chosen_is_refused_and_changes_nothing() -> None:
+    state = play(_flora(started()), 0, {"type": "connexion", "connexion": "pupil"})
+    error = refused(state, 1, {"type": "cast_spell", "spell": "canutes-tide"}, "jsmn.spell.canutes-tide")
+    assert "already chosen the connexion" in str(error)
+    assert state.seats[1].spells == 1 and state.seats[0].connexions == ("pupil",)
+
+
+def _one_token_to_go(state: JsmnState) -> tuple[JsmnState, str, str]:
+    """Seat 0 doing magic with one wind token to go on a feat, and a wind invitation to discard."""
+    state = play(state, 0, {"type": "still_waters"})
+    fid = next(f for f, need in FEAT_NEEDS.items() if set(need) == {"wind"})
+    state = state.with_seat(0, feats=((fid, ("wind",) * (FEAT_NEEDS[fid]["wind"] - 1)),), invitations=4)
+    assert "wind" in state.available_elements()
+    card = next(c for c, i in INVITATIONS.items() if i.element == "wind")
+    return state, fid, card
+
+
+def test_a_completed_feat_draws_a_spell_only_while_one_of_the_24_is_left() -> None:
+    state, fid, card = _one_token_to_go(started())
+    magic = {"type": "magic", "card": card, "feat": fid}
+    drawn = play(state, 0, magic)
+    assert fid in drawn.seats[0].completed and drawn.seats[0].spells == 1
+    full = state.with_seat(1, spells=14).with_seat(2, spells=10)          # all 24 in hands
+    assert full.spells_left() == 0
+    done = play(full, 0, magic)
+    assert fid in done.seats[0].completed and done.seats[0].spells == 0
+    # a magicianship spell stays in front of its caster; any other cast spell is in the discard pile
+    kept_spell = next(s for s, spell in SPELLS.items() if spell.magicianship)
+    cast_spell = next(s for s, spell in SPELLS.items() if not spell.magicianship)
+    kept = state.with_seat(1, spells=13, spells_played=(kept_spell,)).with_seat(2, spells=10)
+    assert play(kept, 0, magic).seats[0].spells == 0
+    cast = state.with_seat(1, spells=13, spells_played=(cast_spell,)).with_seat(2, spells=10)
+    assert play(cast, 0, magic).seats[0].spells == 1
+
+
+def test_a_one_copy_card_cannot_be_played_twice_in_a_turn() -> None:
+    state = play(started().with_seat(0, location="madrid", invitations=3), 0, {"type": "still_waters"})
+    state = play(state, 0, {"type": "engage", "card": "private-ball"})
+    error = refused(state, 0, {"type": "engage", "card": "private-ball"}, "jsmn.cards.one-copy")
+    assert "Private Ball" in str(error)
+    state = play(state, 0, {"type": "engage", "card": "court-reception"})      # another card is fine
+    assert state.turn is not None and state.turn.cards_played == ("private-ball", "court-reception")
+
+
+def test_a_draw_during_the_turn_forgets_the_played_cards() -> None:
+    state = play(started().with_seat(0, location="madrid", invitations=3, connexions=("advisor",)), 0,
+                 {"type": "still_waters"}, {"type": "engage", "card": "private-ball"},
+                 {"type": "advisor", "card": "masquerade"})
+    assert state.turn is not None and state.turn.cards_played == ()
+    state = play(state, 0, {"type": "engage", "card": "private-ball"})    # a reshuffle may have brought it back
+
+
+def test_states_stored_before_the_new_turn_fields_still_load() -> None:
+    state = play(_flora(started()), 0)
+    data = state_to_json(state)
+    for key in ("cards_played", "intro_from", "intro_gained"):
+        del data["turn"][key]
+    loaded = state_from_json(data)
+    assert loaded.turn is not None and loaded.turn.cards_played == () and loaded.turn.pending == 1
+    assert state_from_json(state_to_json(state)) == state
+
+
+def test_random_games_stay_legal_and_never_hold_more_than_the_24_spells() -> None:
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = jsmn.setup(["Ann", "Ben", "Cy"], {})
+        for _ in range(5000):
+            seats = [s for s in jsmn.acting_seats(state) if jsmn.random_legal_move(state, s, random.Random(0))]
+            if state.phase == "over" or not seats:
+                break
+            seat = seats[0]
+            move = jsmn.random_legal_move(state, seat, rng)
+            assert move is not None
+            state = jsmn.apply(state, seat, move)              # an illegal move raises: the test fails
+            assert state.spells_left() >= 0
+        assert state.phase == "over"
