@@ -252,11 +252,13 @@ def _engage(state: JsmnState, seat: int) -> Choice | None:
     cards = []
     if here.invitations and here.location is not None:
         cards += [Option(c.id, c.name, f"invitation · {ELEMENT_TEXT[c.element]}", card=card(c.id),
-                         tags=("invitation",)) for c in INVITATIONS.values() if c.location == here.location]
+                         tags=("invitation",)) for c in INVITATIONS.values()
+                  if c.location == here.location and c.id not in turn.cards_played]
     if here.introductions and (here.location is not None or turn.teilo):
         cards += [Option(c.id, c.name, f"introduction · +{c.prestige} prestige · {ELEMENT_TEXT[c.element]}"
                          + ("" if c.location == here.location else f" · {PLACE_TEXT[c.location]}"), card=card(c.id))
-                  for c in INTRODUCTIONS.values() if turn.teilo or c.location == here.location]
+                  for c in INTRODUCTIONS.values()
+                  if (turn.teilo or c.location == here.location) and c.id not in turn.cards_played]
     if not cards:
         return None
     where = PLACE_TEXT.get(here.location or "", "")

@@ -248,6 +248,8 @@ def _connexion(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnStat
         raise refuse("all four of your connexion discs are placed", "jsmn.connexion.limit")
     named = move.get("named")
     turn = replace(turn, pending=turn.pending - 1)
+    if turn.intro_gained:       # a connexion the latest introduction gave: too late for Canute's Tide now
+        turn = replace(turn, last_introduction=0)
     if named is None:
         kind = field(move, "connexion")
         if kind not in CONNEXION_TYPES:

@@ -112,14 +112,15 @@ def _turn_options(state: JsmnState, seat: int, rng: random.Random) -> list[dict[
                 rng.choice(sorted(_neighbours(here.location)))
             options.append({"type": "move", "to": target})
         if turn.engagements < turn.max_engagements and here.location is not None:
-            intros = [c for c in INTRODUCTIONS_AT[here.location] if c not in turn.cards_played]
-            if here.introductions and intros:
-                options += [{"type": "engage", "card": rng.choice(intros)}] * 2
-            invitations = [c for c in INVITATIONS_AT[here.location] if c not in turn.cards_played]
-            if here.invitations and invitations:
+            # a card fulfilled already this turn is in the discard pile (rule jsmn.cards.one-copy)
+            if here.introductions and INTRODUCTIONS_AT[here.location]:
+                card = rng.choice(INTRODUCTIONS_AT[here.location])
+                options += [{"type": "engage", "card": card}] * 2 if card not in turn.cards_played else []
+            if here.invitations and INVITATIONS_AT[here.location]:
                 feats = _free_feats(state, rng.randint(0, 2), rng)
-                options += [{"type": "engage", "card": rng.choice(invitations),
-                             "introductions": rng.randint(0, 2 - len(feats)), "feats": feats}] * 2
+                card = rng.choice(INVITATIONS_AT[here.location])
+                options += [{"type": "engage", "card": card, "introductions": rng.randint(0, 2 - len(feats)),
+                             "feats": feats}] * 2 if card not in turn.cards_played else []
     placements = _placements(state, here)
     if placements and here.hand:
         element, fid = rng.choice(placements)

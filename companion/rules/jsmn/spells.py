@@ -52,17 +52,15 @@ def _check_timing(state: JsmnState, seat: int, spell_id: str) -> None:
 
 def _hold_back(state: JsmnState) -> JsmnState:
     """Canute's Tide: the introduction gives 1 prestige less, and a connexion space it reached only with that
-    prestige gives no connexion (rule jsmn.spell.canutes-tide). Once that connexion is chosen it is too late."""
+    prestige gives no connexion (rule jsmn.spell.canutes-tide). Choosing a connexion the introduction gave
+    closes the spell's moment (moves._connexion), so the connexion taken away is still pending here."""
     turn = state.turn
     assert turn is not None
     target = state.seats[turn.seat]
     after = max(0, target.prestige - 1)
     kept = min(turn.intro_gained, TRACKS.connexions_passed(turn.intro_from, after))
     lost = turn.intro_gained - kept
-    if lost > turn.pending:
-        raise refuse(f"{state.players[turn.seat]} has already chosen the connexion this introduction gave: "
-                     "Canute's Tide is played just after the introduction, before the connexion is chosen "
-                     "(take the connexion back first)", "jsmn.spell.canutes-tide")
+    assert lost <= turn.pending
     clock = state.clock + 1
     state = replace(state.with_seat(turn.seat, prestige=after, arrival=clock), clock=clock)
     return _turn_change(state, held_back=True, pending=turn.pending - lost, intro_gained=kept)
