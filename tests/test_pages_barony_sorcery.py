@@ -181,7 +181,12 @@ def test_a_full_location_and_the_winner_with_the_breakdown(app: Flask, client: F
     play(app, game, 2, {"type": "base_points", "points": 12})
     page = shown(client.get(f"/g/{game['id']}"))
     assert "Checking the totals:" in page and 'id="verdict"' not in page  # the table reviews them first
-    confirm_all(app, game, 3)
+    assert page.count("has not confirmed yet") == 3
+    play(app, game, 1, {"type": "confirm_totals"})
+    page = shown(client.get(f"/g/{game['id']}"))
+    assert page.count("has not confirmed yet") == 2 and page.count("confirmed the totals") == 1
+    play(app, game, 0, {"type": "confirm_totals"})
+    play(app, game, 2, {"type": "confirm_totals"})
     page = shown(client.get(f"/g/{game['id']}"))
     assert re.search(r'<strong id="verdict">Ben wins with 53 points!</strong>', page)
     ben = re.search(r'<li class="player-score won">\s*<div class="player-head">\s*<span class="player-name">Ben</span>'

@@ -15,7 +15,7 @@ from typing import Callable
 
 from playwright.sync_api import BrowserContext, Page, expect
 
-from .conftest import Api, screenshot
+from .conftest import Api, login_seat, screenshot
 from .phone import LIVE_WITHIN_MS, assert_not_reloaded, hosted_game, join_by_code, mark_page, recorded, use
 from .test_accessibility import blocking_violations
 
@@ -161,3 +161,32 @@ def test_three_phones_track_magic_spells_and_the_winner(new_phone: Callable[[], 
     screenshot(table, "barony-table-over")
     assert blocking_violations(table) == []
     expect(ben.locator("#headline")).to_contain_text("The game is over", timeout=LIVE_WITHIN_MS)
+
+
+def test_a_spell_card_scanned_on_a_seated_phone_casts_in_one_tap(new_phone: Callable[[], BrowserContext], api: Api,
+                                                                 server: str) -> None:
+    """Issue 16 for Barony: the spell card's QR code opens its page with the cast, that spell ticked (the rules'
+    choices name the card); one tap casts it and the phone lands on its seat page, logged as from the seat."""
+    answer = api.http.post(f"{api.base}/api/games", json={
+        "game": "barony-sorcery", "players": ["Ann", "Ben"],
+        "options": {"spells": list(SPELLS), "locations": list(PLACES[:3])}}, timeout=5)
+    assert answer.status_code == 201, answer.text
+    game = answer.json()
+    api.move(game["id"], game["seats"][0]["token"], {"type": "explore", "location": "standing-stones", "reward": 3})
+    phone = new_phone()
+    login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
+    page = phone.new_page()
+    page.goto("/c/barony-sorcery/velocity")
+    cast = page.locator("#card-moves #f-cast")
+    expect(cast.locator("input[value=velocity]")).to_be_checked()
+    screenshot(page, "barony-card-cast")
+    assert blocking_violations(page) == []
+    cast.get_by_role("button", name="Cast").click()   # the one tap
+    expect(page).to_have_url(re.compile(rf"/g/{game['id']}/seat/0$"))
+    expect(page.locator("#my-magic strong")).to_have_text("2")
+    log = api.http.get(f"{api.base}/api/games/{game['id']}/log", timeout=5).json()["entries"]
+    assert [e["text"] for e in log] == ["Ann explored the Standing Stones, placed a Control token and took 3 Magic "
+                                        "tokens.", "Ann cast Velocity (1 Magic token)."]
+    bare = new_phone().new_page()   # Ben's phone holds no seat in it
+    bare.goto("/c/barony-sorcery/velocity")
+    expect(bare.locator("#card-moves")).to_contain_text("No move can be reported from this card")
