@@ -236,3 +236,28 @@ def test_our_inferences_in_the_rule_entries_are_marked_authored() -> None:
     notes = {note.id: note for note in GAME.notes}   # the notes that record the two readings
     assert notes["magic-supply"].action == "flagged" and "spent tokens go back to the supply" in notes["magic-supply"].text
     assert notes["isolated-village"].action == "normalised"
+
+
+def test_a_wrong_arrival_order_is_corrected_with_the_later_exploration_dropped(app: Flask) -> None:
+    """Ben reached the Ruined Tower first, but Ann's phone reported first: removing Ann's exploration alone would
+    make Ben's (which says it took 2) no longer fit, so the correction names it; dropped with it, both report
+    again and the Magic tokens are right. Nothing changes on the refused attempt."""
+    from companion.store import CorrectionRefused
+
+    store = app.extensions["store"]
+    game = store.create_game("barony-sorcery", ["Ann", "Ben"], {"spells": list(SPELLS), "locations": list(BOARD[:3])})
+    for seat, reward, action in ((0, 3, "a1"), (1, 2, "a2")):
+        store.apply_move(game["id"], seat, store.version(game["id"]), action,
+                         {"type": "explore", "location": "ruined-tower", "reward": reward})
+    before = store.current(game["id"])
+    with pytest.raises(CorrectionRefused) as caught:
+        store.correct(game["id"], 1, store.version(game["id"]), "c1", 1, None)
+    assert caught.value.seq == 2 and store.current(game["id"]) == before
+    store.correct(game["id"], 1, store.version(game["id"]), "c2", 1, None, drop=[2])
+    for seat, reward, action in ((1, 3, "a3"), (0, 2, "a4")):
+        store.apply_move(game["id"], seat, store.version(game["id"]), action,
+                         {"type": "explore", "location": "ruined-tower", "reward": reward})
+    _, state = store.current(game["id"])
+    assert state.magic == (2, 3) and state.controls_on("ruined-tower") == (1, 0)
+    lines = [entry["text"] for entry in store.log(game["id"], None)]
+    assert "Ben explored the Ruined Tower, placed a Control token and took 3 Magic tokens." in lines
