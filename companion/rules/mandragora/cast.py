@@ -114,7 +114,11 @@ def _spell_card(state: MandragoraState, ref: Any, power: int) -> tuple[Spell, st
     if not left:
         raise IllegalMove(f"the stack of power {power} is empty; choose a power whose stack still has cards",
                           "mandragora.spell.empty-stack")
-    copies = [c for c in left if GAME.card(c).spell == spell.id and named in (None, c)]
+    # identical copies are interchangeable: a card id names its spell and value, so another copy of the same
+    # spell and value serves when that very card was recorded already (rule mandragora.spell.no-such-copy)
+    value = None if named is None else GAME.card(named).value
+    copies = [c for c in left if GAME.card(c).spell == spell.id and value in (None, GAME.card(c).value)]
+    copies.sort(key=lambda c: c != named)
     if not copies and named is not None:
         raise IllegalMove(f"{named} is not in the stack of power {power}: it is worth {GAME.card(named).value} "
                           f"or already cast", "mandragora.spell.no-such-copy")

@@ -55,8 +55,8 @@ def _apply(state: MandragoraState, seat: int, move: Mapping[str, Any]) -> Mandra
         end_turn(board)
         return board.freeze()
     if kind == "pass_curse_marker":
-        raise IllegalMove("the Curse marker is passed by hand only on a tie for the most curses",
-                          "mandragora.curse.tie")
+        _pass_untouched_tie(board, seat, move)
+        return board.freeze()
     if kind == "team_help":
         raise IllegalMove("you may help your partner only right after you receive cursed scrolls in the team game",
                           "mandragora.team.exchange")
@@ -116,6 +116,31 @@ def _seek(board: Board, seat: int, move: Mapping[str, Any]) -> None:
     board.assistant = destination
     start_countdown_if_deck_empty(board, seat)
     give_scrolls(board, seat, scrolls, causer=seat)
+
+
+def _pass_untouched_tie(board: Board, seat: int, move: Mapping[str, Any]) -> None:
+    """The holder passes the marker on a tie the last change did not touch (rule mandragora.curse.tie, data
+    note curse-tie-unchanged): the marker stayed, and its holder may still give it to another tied sorcerer."""
+    state = board.state
+    holder = state.curse_holder
+    if holder is None:
+        raise IllegalMove("nobody holds the Curse marker, so there is none to pass", "mandragora.curse.tie")
+    if seat != holder:
+        raise IllegalMove(f"only {state.players[holder]}, who holds the Curse marker, may pass it",
+                          "mandragora.curse.tie")
+    curses = [state.curses(s) for s in range(len(state.players))]
+    most = max(curses)
+    tied = [s for s, count in enumerate(curses) if count == most and s != holder]
+    if curses[holder] < most or not tied:
+        raise IllegalMove(f"the Curse marker is passed only while its holder is tied with another sorcerer for "
+                          f"the most curses; {state.players[holder]} has {curses[holder]} and nobody else has "
+                          "as many", "mandragora.curse.tie")
+    to = seat_field(state, move, "to")
+    if to not in tied:
+        names = ", ".join(state.players[s] for s in tied)
+        raise IllegalMove(f"the Curse marker goes to a sorcerer tied for the most curses: {names}",
+                          "mandragora.curse.tie")
+    board.curse_holder = to
 
 
 def _pending_move(board: Board, seat: int, kind: str, move: Mapping[str, Any]) -> None:

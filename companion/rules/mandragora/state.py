@@ -239,9 +239,13 @@ def scroll_id(ref: Any, candidates: list[str], field_name: str, rule: str, where
     card = GAME.find_card(ref.strip())
     if card is None or card.kind != "cursed_scroll":
         raise IllegalMove(f"'{ref}' in field '{field_name}' is not a cursed scroll", None)
-    if card.id not in candidates:
+    if card.id in candidates:
+        return card.id
+    # identical scrolls are interchangeable: another scroll with as many curses serves (the lowest-numbered)
+    same = [s for s in candidates if CARD[s].curses == card.curses]
+    if not same:
         raise IllegalMove(f"{GAME.label(card)} ({card.id}) is not {where}", rule)
-    return card.id
+    return min(same, key=lambda s: CARD[s].number)
 
 
 def seat_field(state: MandragoraState, move: Mapping[str, Any], name: str) -> int | None:
