@@ -168,3 +168,31 @@ def test_gutter_fold_pages_put_each_back_behind_its_front(paper: str, tmp_path: 
             middle = image.crop((image.width // 2 - 1, 0, image.width // 2 + 2, image.height))
             assert middle.getextrema()[0] < 230, "the fold line is printed"
         document.close()
+
+
+SMALLEST_TEXT_PT = 6.0
+
+
+def text_sizes(path: Path) -> list[tuple[float, int, str]]:
+    """Every text run of a PDF as (size in points as printed, page, text): the font size times the scale of
+    the text and drawing matrices (rotated, scaled and form-drawn text included)."""
+    found: list[tuple[float, int, str]] = []
+    for number, page in enumerate(PdfReader(path).pages):
+        def visit(text: str, cm: list[float], tm: list[float], font: Any, size: float, number: int = number) -> None:
+            if text.strip():
+                c, d = tm[2] * cm[0] + tm[3] * cm[2], tm[2] * cm[1] + tm[3] * cm[3]
+                found.append(((c * c + d * d) ** 0.5 * size, number, text.strip()))
+        page.extract_text(visitor_text=visit)
+    return found
+
+
+def test_no_text_in_any_document_is_smaller_than_6_pt(kit: tuple[str, list[Path]]) -> None:
+    paper, paths = kit
+    assert len(paths) == 20
+    small: list[str] = []
+    for path in paths:
+        sizes = text_sizes(path)
+        assert len(sizes) > 5, path  # the scan sees the text (a document without any would pass blindly)
+        small += [f"{path.parent.name}/{path.name} p{page + 1} {size:.2f} pt {text[:30]!r}"
+                  for size, page, text in sizes if size < SMALLEST_TEXT_PT - 0.01]
+    assert small == [], f"{paper}: {len(small)} runs under 6 pt, e.g. {small[:8]}"

@@ -17,6 +17,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
+from .fonts import MIN_TEXT_PT
 from .pdf import draw_reused, pt
 from .print_specs import CardSize
 from .qr import QrMatrix, draw_qr
@@ -41,7 +42,10 @@ def card_scale(size: CardSize) -> float:
 
 
 def fit_font_size(text: str, font: str, max_width: float, largest: float, smallest: float) -> float:
-    """The largest size (in steps of 0.25 pt) at which ``text`` fits ``max_width`` points, or ``smallest``."""
+    """The largest size (in steps of 0.25 pt) at which ``text`` fits ``max_width`` points, or ``smallest``
+    (never below :data:`~cardgen.render.fonts.MIN_TEXT_PT`: a text that does not fit there must be laid out
+    otherwise, not shrunk further)."""
+    smallest = max(smallest, MIN_TEXT_PT)
     width_at_one = stringWidth(text, font, 1.0)
     if width_at_one <= 0:
         return largest
@@ -52,11 +56,11 @@ def fit_font_size(text: str, font: str, max_width: float, largest: float, smalle
 
 def stacked_lines(canvas: Canvas, lines: list[tuple[str, str]], left: float, bottom: float, width: float,
                   size: float) -> float:
-    """Small (font, text) lines stacked upwards from ``bottom``, the last lowest, each shrunk (to 3.6 pt
-    at the least) to fit ``width``, in the canvas's fill colour; returns the y above the top line."""
+    """Small (font, text) lines stacked upwards from ``bottom``, the last lowest, each shrunk (to
+    ``MIN_TEXT_PT`` at the least) to fit ``width``, in the canvas's fill colour; returns the y above the top line."""
     y = bottom
     for font, text in reversed(lines):
-        canvas.setFont(font, fit_font_size(text, font, width, size, 3.6))
+        canvas.setFont(font, fit_font_size(text, font, width, size, MIN_TEXT_PT))
         canvas.drawString(left, y, text)
         y += size * 1.3
     return y

@@ -97,3 +97,6 @@ rl_config.canvas_basefontname = BASE_FONT
 # Styles and table cells that name no font take ReportLab's defaults, read when ReportLab was imported.
 ParagraphStyle.defaults["fontName"] = ParagraphStyle.defaults["bulletFontName"] = BASE_FONT
 CellStyle.fontname = BASE_FONT
+
+#: The smallest text any document sets (pt): every face, sheet, label and footer stays legible at it.
+MIN_TEXT_PT = 6.0

@@ -176,7 +176,7 @@ def draw_registration(canvas: Canvas, points: Sequence[tuple[float, float]], rul
 
 
 #: Sheet labels: largest and smallest size (pt), and the clearance kept from the bleed (mm).
-LABEL_LARGEST, LABEL_SMALLEST, LABEL_CLEARANCE = 6.5, 5.0, 1.0
+LABEL_LARGEST, LABEL_SMALLEST, LABEL_CLEARANCE = 6.5, 6.0, 1.0
 _PT_MM = 25.4 / 72
 
 

@@ -9,6 +9,8 @@ code to the card's companion page.
 
 from __future__ import annotations
 
+from ..fonts import MIN_TEXT_PT
+
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
@@ -107,7 +109,7 @@ class SpellFront:
         canvas.setFont(SERIF_BOLD, size)
         canvas.drawCentredString(cx, cy - size * SERIF_CAP_HEIGHT / 2, str(self.card.cost))
         canvas.setFillColor(style.readable(MAGIC_INK))
-        small = max(3.8, 4.6 * s)
+        small = max(MIN_TEXT_PT, 4.6 * s)
         canvas.setFont(SANS_BOLD, small)
         canvas.drawCentredString(cx, cy - r - pt(1.0 * s) - small * 0.72, "MAGIC")
         pip = pt(2.0 * s)
@@ -160,7 +162,7 @@ class SpellFront:
         room = (top_limit - bottom) * 0.6
         sizes = (8.6, 8.2, 7.8, 7.4, 7.0, 6.6, 6.2, 5.8)
         for base in sizes:
-            size = max(4.6, base * s)
+            size = max(MIN_TEXT_PT, base * s)
             para = Paragraph(text, ParagraphStyle("spell", fontName=SANS, fontSize=size, leading=size * 1.2,
                                                   textColor=self.style.ink, alignment=TA_CENTER))
             _, height = para.wrap(right - left, room)
@@ -175,7 +177,7 @@ class SpellFront:
                                            ink_saver=self.style.ink_saver)
         text_left = qr_x + qr_size + pt(0.8 * s)
         width = right - text_left
-        small = max(4.4, 5.2 * s)
+        small = max(MIN_TEXT_PT, 5.2 * s)
         lines = [(SANS_BOLD, f"{self.content.title}"),
                  (SANS, f"spell {self.card.number}/{len(self.content.cards)}"),
                  (SANS, f"cost {self.card.cost} Magic token{'s' if self.card.cost > 1 else ''}")]

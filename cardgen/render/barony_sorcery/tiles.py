@@ -12,6 +12,8 @@ round); the rectangle's crop marks would mean nothing for a hex outline, so the 
 
 from __future__ import annotations
 
+from ..fonts import MIN_TEXT_PT
+
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -148,7 +150,7 @@ class TileFront(_TileSide):
         on = self._on(terrain)
         TERRAIN_DRAWERS[terrain](canvas, cx, cy + f * 0.08, f * 0.36, on, TERRAIN_INKS[terrain])
         canvas.setFillColor(on)
-        size = max(5.0, f * 0.085)
+        size = max(MIN_TEXT_PT, f * 0.085)
         canvas.setFont(SANS_BOLD, size)
         canvas.drawCentredString(cx, cy - f * 0.2, TERRAIN_NAMES[terrain].upper())
 
@@ -157,7 +159,7 @@ class TileFront(_TileSide):
         cx, cy = centre
         on = self._on(MYSTERIOUS)
         magic(canvas, cx, cy + f * 0.2, f * 0.26, GOLD if not self.style.ink_saver else on, TERRAIN_INKS[MYSTERIOUS])
-        size = max(4.5, f * 0.075)
+        size = max(MIN_TEXT_PT, f * 0.075)
         canvas.setFillColor(on)
         canvas.setFont(SANS_BOLD, size * 0.8)
         canvas.drawCentredString(cx, cy + f * 0.02, "MYSTERIOUS LOCATION")
@@ -176,7 +178,7 @@ class TileFront(_TileSide):
         index = 2 if self.tile.hexes[2] != MYSTERIOUS else 1
         centre = self.geometry.centres()[index]
         canvas.setFillColor(self._on(self.tile.hexes[index]))
-        canvas.setFont(SANS, max(4.0, f * 0.06))
+        canvas.setFont(SANS, max(MIN_TEXT_PT, f * 0.06))
         canvas.drawCentredString(centre[0], centre[1] - f * 0.36, f"{self.title} \u00b7 tile {self.tile.number}")
 
 

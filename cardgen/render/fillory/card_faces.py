@@ -8,6 +8,8 @@ footer with the card number and a QR code to the card's companion page.
 
 from __future__ import annotations
 
+from ..fonts import MIN_TEXT_PT
+
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
@@ -121,7 +123,7 @@ class FilloryCardFront:
 
     def _chips(self, canvas: Canvas, left: float, right: float, top: float, scale: float) -> float:
         """Each trait as its own labelled pill, wrapping onto more lines as needed; returns the bottom."""
-        font_size = max(5.2, 7.2 * scale)
+        font_size = max(MIN_TEXT_PT, 7.2 * scale)
         height, pad_x, gap = pt(4.8 * scale), pt(1.7 * scale), pt(1.2 * scale)
         x, y = left, top - height
         for trait in self.card.traits:
@@ -156,7 +158,7 @@ class FilloryCardFront:
         for verb in ("Summon", "Banish"):
             markup = markup.replace(verb, f"<b>{verb}</b>")
         inner = pt(1.8 * scale)
-        label_size = max(4.8, 5.6 * scale)
+        label_size = max(MIN_TEXT_PT, 5.6 * scale)
         para = _paragraph(markup, 12.0 * scale, self.style.ink, right - left - 2 * inner, leading=1.12)
         text_h = float(para.height)
         box_h = inner + label_size * 1.3 + text_h + inner
@@ -181,7 +183,7 @@ class FilloryCardFront:
         """The card tricks this card's traits give, as much detail as the space allows."""
         tricks = [(t, self.content.trait(t).trick) for t in self.card.traits]
         entries = [(name, trick.text) for name, trick in tricks if trick is not None]
-        label_size = max(4.8, 5.6 * scale)
+        label_size = max(MIN_TEXT_PT, 5.6 * scale)
         canvas.setFillColor(self.style.muted)
         canvas.setFont(BOLD, label_size)
         label_base = top - label_size * CAP_HEIGHT
@@ -218,17 +220,20 @@ class FilloryCardFront:
         qr_x, qr_y, qr_size = draw_card_qr(canvas, self.qr, right, bottom, scale, QR_SQUARE_MM, ink=self.style.ink,
                                            ink_saver=self.style.ink_saver, right=True)
         text_right = qr_x - pt(1.5 * scale)
-        small = max(4.6, 5.2 * scale)
+        small = max(MIN_TEXT_PT, 5.2 * scale)
         canvas.setFillColor(self.style.muted)
-        canvas.setFont(REGULAR, small)
-        canvas.drawString(left, bottom + pt(0.4), "Scan for this card's rules")
-        canvas.setFont(BOLD, small)
-        canvas.drawString(left, bottom + pt(0.4) + small * 1.35, GAME_TITLE)
+        room = text_right - left
+        # lines that do not fit beside the code at 6 pt (mini cards) are left off, not shrunk
+        lines = [(font, text) for font, text in ((REGULAR, "Scan for this card's rules"), (BOLD, GAME_TITLE))
+                 if text_width(text, font, small) <= room]
+        for index, (font, text) in enumerate(lines):
+            canvas.setFont(font, small)
+            canvas.drawString(left, bottom + pt(0.4) + index * small * 1.35, text)
         number = f"{self.card.number}/{len(self.content.cards)}"
         number_size = 11.0 * scale
         canvas.setFillColor(self.style.ink)
         canvas.setFont(BOLD, number_size)
-        number_base = bottom + pt(0.4) + small * 2.9
+        number_base = bottom + pt(0.4) + (small * (1.35 * len(lines) + 0.2) if lines else 0.0)
         canvas.drawString(left, number_base, number)
         top = number_base + number_size * CAP_HEIGHT
         if self.in_setup:
@@ -238,7 +243,9 @@ class FilloryCardFront:
     def _setup_badge(self, canvas: Canvas, left: float, right: float, y: float, scale: float) -> float:
         """A pill marking the 13 cards that start face up in the neutral zone."""
         text = "STARTS IN NEUTRAL ZONE"
-        size = fit_font_size(text, BOLD, right - left - pt(2.4 * scale), 5.4 * scale, 3.8)
+        if text_width(text, BOLD, MIN_TEXT_PT) > right - left - pt(2.4 * scale):
+            text = "NEUTRAL ZONE"  # a mini card: the short form at 6 pt rather than the long one smaller
+        size = fit_font_size(text, BOLD, right - left - pt(2.4 * scale), 5.4 * scale, MIN_TEXT_PT)
         height = pt(3.6 * scale)
         width = text_width(text, BOLD, size) + pt(2.4 * scale)
         canvas.setStrokeColor(self.style.accent)

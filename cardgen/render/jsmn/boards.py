@@ -7,10 +7,13 @@ Discs are 12 mm (:mod:`.tokens`); every ring on the board is 15 mm across so a d
 
 from __future__ import annotations
 
+from ..fonts import MIN_TEXT_PT
+
 import math
 from pathlib import Path
 
 from reportlab.lib.enums import TA_LEFT
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.jsmn import Action, JsmnContent, Magician
@@ -120,7 +123,7 @@ def draw_board(canvas: Canvas, content: JsmnContent, magician: Magician, style: 
     for index, (action, name, text) in enumerate(rows):
         y = column_top - 3 - RING_MM / 2 - index * ROW_MM
         _ring(canvas, ax + RING_MM / 2, y, ink, style)
-        canvas.setFont(SANS, 5)
+        canvas.setFont(SANS, MIN_TEXT_PT)
         canvas.setFillColor(style.muted)
         canvas.drawCentredString(pt(ax + RING_MM / 2), pt(y - RING_MM / 2 - 2.2), "SLOT")
         sx = ax + RING_MM + 3 + RING_MM / 2
@@ -139,8 +142,11 @@ def draw_board(canvas: Canvas, content: JsmnContent, magician: Magician, style: 
     canvas.drawString(pt(cx), pt(column_top + 3), "CONNEXIONS")
     canvas.setFont(SANS, 6.5)
     canvas.setFillColor(style.muted)
-    canvas.drawString(pt(cx + 22), pt(column_top + 3), f"a disc on a space when you gain it (you have "
-                      f"{content.contents.connexion_discs} connexion discs)")
+    caption = (f"a disc on a space when you gain it (you have {content.contents.connexion_discs} "
+               "connexion discs)")
+    room = pt(width - margin - 1 - (cx + 22))  # inside the frame, which is 2.5 mm outside the margin
+    for line_no, line in enumerate(simpleSplit(caption, SANS, 6.5, room)):  # Letter: two lines
+        canvas.drawString(pt(cx + 22), pt(column_top + 3 - line_no * 2.6), line)
     for index, kind in enumerate(content.connexion_types):
         y = column_top - 3 - RING_MM / 2 - index * ROW_MM
         _ring(canvas, cx + RING_MM / 2, y, ink, style)

@@ -6,6 +6,8 @@ opens its companion page.
 
 from __future__ import annotations
 
+from ..fonts import MIN_TEXT_PT
+
 from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
@@ -70,7 +72,7 @@ class CardFront:
         place = self.content.map.location(location_id)
         london = place.region == "city"
         style = self.style
-        small = max(4.0, 5.2 * s)
+        small = max(MIN_TEXT_PT, 5.2 * s)
         canvas.setFillColor(style.muted)
         canvas.setFont(SANS_BOLD, small)
         canvas.drawString(body.left, top - small, verb)
@@ -137,7 +139,7 @@ class CardFront:
             canvas.setLineWidth(0.9 * s)
             canvas.circle(cx, cy, r * 0.9, stroke=1, fill=0)
             big_number(canvas, cx, cy + pt(1.0 * s), f"+{card.prestige}", 15 * s, "#8E2430")
-        canvas.setFont(SANS_BOLD, max(3.8, 4.4 * s))
+        canvas.setFont(SANS_BOLD, max(MIN_TEXT_PT, 4.4 * s))
         canvas.setFillColor(WHITE if seal else "#8E2430")
         canvas.drawCentredString(cx, cy - pt(4.2 * s), "PRESTIGE")
         text_left = cx + r + pt(2 * s)
@@ -145,7 +147,7 @@ class CardFront:
                   body.right - text_left, body.top - pt(1 * s), 2 * r - pt(6 * s), style, s, largest=7.2,
                   smallest=4.6)
         canvas.setFillColor(style.muted)
-        canvas.setFont(SANS, max(4.0, 5.0 * s))
+        canvas.setFont(SANS, max(MIN_TEXT_PT, 5.0 * s))
         canvas.drawString(text_left, body.top - 2 * r + pt(1.0 * s), PERSON_LINES[card.person])
         self._place(canvas, body, body.top - 2 * r - pt(2.5 * s), "MEET IN", card.location, s)
         self._magic_line(canvas, body, card.element, s)
@@ -153,13 +155,13 @@ class CardFront:
     def _spell(self, canvas: Canvas, body: Box, card: Spell, s: float) -> None:
         style = self.style
         ink = style.deck_ink(card.kind)
-        small = max(4.0, 5.4 * s)
+        small = max(MIN_TEXT_PT, 5.4 * s)
         canvas.setFillColor(style.readable(ink))
         canvas.setFont(SANS_BOLD, small)
         canvas.drawString(body.left, body.top - small, f"CAST {SPELL_TIMINGS[card.timing].upper()}"
                           if card.timing == "your-turn" else "CAST AT ANY TIME")
         if card.timing != "your-turn":
-            canvas.setFont(SANS, small * 0.9)
+            canvas.setFont(SANS, max(MIN_TEXT_PT, small * 0.9))
             canvas.drawString(body.left, body.top - 2.2 * small, "(even on another player's turn)")
         top = body.top - (3.2 if card.timing != "your-turn" else 2.0) * small
         extras = pt(13 * s) if card.elements or card.magicianship else pt(6 * s)
@@ -172,15 +174,15 @@ class CardFront:
             for element in card.elements:
                 element_chip(canvas, x, y - r, r, element, self.content.element(element).symbol, style, s)
                 canvas.setFillColor(style.ink)
-                canvas.setFont(SANS, max(4.0, 5.2 * s))
+                canvas.setFont(SANS, max(MIN_TEXT_PT, 5.2 * s))
                 canvas.drawString(x + r + pt(1 * s), y - r - pt(0.7 * s), self.content.element(element).name)
                 x += pt(20 * s)
             y -= 2 * r + pt(1.5 * s)
         if card.magicianship:
             canvas.setFillColor(style.readable(ink))
-            canvas.setFont(SANS_BOLD, max(4.4, 6.0 * s))
+            canvas.setFont(SANS_BOLD, max(MIN_TEXT_PT, 6.0 * s))
             canvas.drawString(body.left, y - pt(2.4 * s), f"+{card.magicianship} MAGICIANSHIP once played")
         canvas.setFillColor(style.muted)
-        canvas.setFont(SANS, max(4.0, 5.2 * s))
+        canvas.setFont(SANS, max(MIN_TEXT_PT, 5.2 * s))
         canvas.drawString(body.left, body.bottom + pt(0.5 * s),
                           f"Or discard it for {card.discard_prestige} prestige (your turn).")

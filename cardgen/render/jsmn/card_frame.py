@@ -7,6 +7,8 @@ card size. A face draws at its own origin, its trim's bottom-left corner.
 
 from __future__ import annotations
 
+from ..fonts import MIN_TEXT_PT
+
 from dataclasses import dataclass
 
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
@@ -74,7 +76,7 @@ def draw_header(canvas: Canvas, box: Box, deck_label: str, name: str, ink: str, 
                 right_room: float = 0.0) -> float:
     """Deck label in small capitals, then the card's name (shrunk or wrapped to fit); returns the rule's y."""
     width = box.width - right_room
-    small = max(4.0, 5.4 * s)
+    small = max(MIN_TEXT_PT, 5.4 * s)
     canvas.setFillColor(style.readable(ink))
     canvas.setFont(SANS_BOLD, small)
     label_y = box.top - small * CAP_HEIGHT
@@ -101,8 +103,9 @@ def draw_text(canvas: Canvas, markup: str, left: float, width: float, top: float
               s: float, *, largest: float = 8.0, smallest: float = 5.0, centred: bool = False,
               colour: str | None = None) -> float:
     """A paragraph at the largest size (in half-point steps) that fits ``room`` points below ``top``;
-    returns its bottom."""
-    size = largest * s
+    returns its bottom. Never below ``MIN_TEXT_PT``."""
+    smallest = max(smallest, MIN_TEXT_PT)
+    size = max(largest * s, smallest)
     while True:
         para = wrapped_paragraph(markup, SANS, size, size * 1.22, colour or style.ink, width,
                                  TA_CENTER if centred else TA_LEFT)
@@ -158,7 +161,7 @@ def draw_footer(canvas: Canvas, box: Box, qr: QrMatrix, lines: list[tuple[str, s
                                     ink=style.ink, ink_saver=style.ink_saver, right=qr_right)
     text_left = box.left if qr_right else qr_x + size + pt(0.8 * s)
     width = (qr_x - pt(0.8 * s) - box.left) if qr_right else box.right - text_left
-    small = max(4.2, 5.0 * s)
+    small = max(MIN_TEXT_PT, 5.0 * s)
     canvas.setFillColor(style.muted)
     y = stacked_lines(canvas, lines, text_left, box.bottom + pt(0.6 * s), width, small)
     return qr_y + size if not qr_right else y
@@ -201,4 +204,4 @@ class DeckBack:
         label = DECKS[self.kind][0].upper()
         size = fit_font_size(label, SERIF_BOLD, w - 2 * inset - pt(8 * s), 11 * s, 6 * s)
         tracked_text(canvas, w / 2, h / 2 + r + pt(4 * s), label, SERIF_BOLD, size, 0.12)
-        tracked_text(canvas, w / 2, h / 2 - r - pt(6.5 * s), "STRANGE & NORRELL", SANS, 5.2 * s, 0.3)
+        tracked_text(canvas, w / 2, h / 2 - r - pt(6.5 * s), "STRANGE & NORRELL", SANS, max(MIN_TEXT_PT, 5.2 * s), 0.3)

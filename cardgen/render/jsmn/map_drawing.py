@@ -21,7 +21,9 @@ from .symbols import interlinked_rings, l_badge, raven, thistle_down, wax_seal
 
 PT = 25.4 / 72          # one point in mm
 LOCATION_R = 3.4
-LABEL_PT = 7.0
+LABEL_PT = 10.0         # place names at 1:1 on the poster
+TRACK_PT = 12.0         # the numbers of the year, fairy and prestige tracks
+SMALL_PT = 6.0          # the least any map text is set at
 PATH_INK = "#6B5A45"
 SEA = "#E4ECEF"
 PARCHMENT = "#F7F1E3"
@@ -213,14 +215,15 @@ def _city(canvas: Canvas, layout: MapLayout, style: JsmnStyle) -> None:
         _label(canvas, x, y, loc.name, anchor, style.readable(LONDON_INK))
 
 
-def _space(canvas: Canvas, space: Space, style: JsmnStyle, fill: str | None, text: str, *, size_pt: float = 9) -> None:
+def _space(canvas: Canvas, space: Space, style: JsmnStyle, fill: str | None, text: str, *,
+           size_pt: float = TRACK_PT) -> None:
     r = space.rect
     canvas.setStrokeColor(style.ink)
     canvas.setLineWidth(0.35)
     if fill:
         canvas.setFillColor(fill)
     canvas.rect(r.x, r.y, r.width, r.height, stroke=1, fill=1 if fill else 0)
-    _label(canvas, r.x + 1.2, r.top - 3.6, text, "left", style.ink, SANS_BOLD, size_pt)
+    _label(canvas, r.x + 1.2, r.top - 1.0 - size_pt * 0.72 * PT, text, "left", style.ink, SANS_BOLD, size_pt)
 
 
 def _years(canvas: Canvas, layout: MapLayout, style: JsmnStyle) -> None:
@@ -230,7 +233,7 @@ def _years(canvas: Canvas, layout: MapLayout, style: JsmnStyle) -> None:
     _label(canvas, first.x + 16, first.top + 3, "(raven: confront the fairy)", "left", style.muted, SANS, 6.5)
     for space in layout.year_spaces:
         raven_year = space.value in tracks.raven_years
-        _space(canvas, space, style, style.pale(RAVEN_INK, 0.85) if raven_year else None, str(space.value), size_pt=11)
+        _space(canvas, space, style, style.pale(RAVEN_INK, 0.85) if raven_year else None, str(space.value))
         r = space.rect
         if raven_year:
             raven(canvas, r.right - 7, r.y + r.height / 2, 9, RAVEN_INK, WHITE)
@@ -255,7 +258,7 @@ def _fairy(canvas: Canvas, layout: MapLayout, style: JsmnStyle) -> None:
             raven(canvas, r.x + r.width / 2 + 3, r.y + 4.5, 7, RAVEN_INK, WHITE)
         elif space.value in tracks.fairy_advanced:
             level = "experienced" if space.value == tracks.fairy_advanced[0] else "foolhardy"
-            _label(canvas, r.x + 1.2, r.y + 1.6, level, "left", style.muted, SANS, 5.0)
+            _label(canvas, r.x + 1.2, r.y + 1.4, level, "left", style.muted, SANS, SMALL_PT)
 
 
 def _prestige(canvas: Canvas, layout: MapLayout, style: JsmnStyle) -> None:
@@ -271,7 +274,7 @@ def _prestige(canvas: Canvas, layout: MapLayout, style: JsmnStyle) -> None:
             wax_seal(canvas, r.x + r.width / 2 + 4, r.y + r.height / 2 - 1, 9, style.fill("#8E2430") or "#8E2430", WHITE)
         elif connexion:
             interlinked_rings(canvas, r.right - 5, r.y + 4.5, 7, style.ink, WHITE)
-            _label(canvas, r.x + 1.2, r.y + 1.4, "CONNEXION", "left", style.ink, SANS_BOLD, 4.6)
+            _label(canvas, r.x + 1.2, r.y + 1.4, "CONNEXION", "left", style.ink, SANS_BOLD, SMALL_PT)
 
 
 def _slots(canvas: Canvas, layout: MapLayout, style: JsmnStyle) -> None:

@@ -3,9 +3,11 @@ assembly guide page first.
 
 Each page prints a ``PAGE_MARGIN`` frame of white round its window onto the poster; neighbouring windows
 overlap by ``OVERLAP`` mm, so a page's first 10 mm on the left (or at the top) repeat the last 10 mm of its
-neighbour's. Registration targets (R1, R2, ...) sit in the middle of every overlap strip at fixed poster
-coordinates, so the same target appears on both pages that share the strip: lay one over the other until
-the targets meet. Cut marks at the window's corners show where to trim (with ``--crop-marks``). The map is
+neighbour's. A page goes over its left and upper neighbours, so only the strips that end up underneath
+(a page's right strip and its bottom strip) carry registration targets (R1, R2, ...) and a dashed line
+where the next page's trimmed edge goes: the finished map shows no target. Lay the next page on, its edge
+on the dashed line, and line up its map with the strip beneath (against a light, the targets show
+through). Cut marks at the window's corners show where to trim (with ``--crop-marks``). The map is
 drawn once as a PDF form and placed on every page, clipped to the page's window.
 """
 
@@ -21,6 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.jsmn import JsmnContent
 
+from ..fonts import MIN_TEXT_PT
 from ..documents import FOOTER_BASELINE_MM, FOOTER_FONT, FOOTER_INK, RETOLD_NOTICE
 from ..layout import Rect
 from ..options import ResolvedOptions
@@ -117,11 +120,38 @@ def _draw_mark(canvas: Canvas, mark: Mark, x: float, y: float, below: bool) -> N
     canvas.line(pt(x - MARK_RADIUS), pt(y), pt(x + MARK_RADIUS), pt(y))
     canvas.line(pt(x), pt(y - MARK_RADIUS), pt(x), pt(y + MARK_RADIUS))
     canvas.setFillColor("#000000")
-    canvas.setFont(SANS_BOLD, 5)
+    canvas.setFont(SANS_BOLD, MIN_TEXT_PT)
     if below:
         canvas.drawCentredString(pt(x), pt(y - MARK_RADIUS - 2.2), mark.label)
     else:
         canvas.drawString(pt(x + MARK_RADIUS + 0.8), pt(y - 0.8), mark.label)
+
+
+def under_marks(plan: PosterPlan, tile: Tile) -> list[Mark]:
+    """The registration targets a page prints: those in its strips that go under a neighbour (its right
+    strip, under the page to its right, and its bottom strip, under the page below), never those in the
+    strips it lays over its left and upper neighbours, which stay visible on the finished map."""
+    w = tile.window
+    right = tile.column < plan.columns - 1
+    bottom = tile.row < plan.rows - 1
+    return [m for m in plan.marks if w.x <= m.x <= w.right and w.y <= m.y <= w.top
+            and ((right and m.x > w.right - OVERLAP) or (bottom and m.y < w.y + OVERLAP))]
+
+
+def _edge_lines(canvas: Canvas, plan: PosterPlan, tile: Tile, dx: float, dy: float) -> None:
+    """Dashed lines where the neighbour laid on top has its trimmed edge (the edge hides them)."""
+    w = tile.window
+    canvas.saveState()
+    canvas.setStrokeColor("#000000")
+    canvas.setLineWidth(0.3)
+    canvas.setDash(2, 2)
+    if tile.column < plan.columns - 1:
+        x = w.right - OVERLAP + dx
+        canvas.line(pt(x), pt(w.y + dy), pt(x), pt(w.top + dy))
+    if tile.row < plan.rows - 1:
+        y = w.y + OVERLAP + dy
+        canvas.line(pt(w.x + dx), pt(y), pt(w.right + dx), pt(y))
+    canvas.restoreState()
 
 
 def _cut_marks(canvas: Canvas, window: Rect, paper: PaperSize) -> None:
@@ -156,11 +186,11 @@ def draw_tile_page(canvas: Canvas, plan: PosterPlan, tile: Tile, crop_marks: boo
     canvas.doForm(MAP_FORM)
     canvas.restoreState()
     dx, dy = PAGE_MARGIN - tile.window.x, PAGE_MARGIN - tile.window.y
-    for mark in plan.marks:
-        w = tile.window
-        if w.x <= mark.x <= w.right and w.y <= mark.y <= w.top:
-            vertical_strip = mark.x < w.x + OVERLAP or mark.x > w.right - OVERLAP
-            _draw_mark(canvas, mark, mark.x + dx, mark.y + dy, below=vertical_strip)
+    w = tile.window
+    for mark in under_marks(plan, tile):
+        vertical_strip = mark.x > w.right - OVERLAP
+        _draw_mark(canvas, mark, mark.x + dx, mark.y + dy, below=vertical_strip)
+    _edge_lines(canvas, plan, tile, dx, dy)
     if crop_marks:
         _cut_marks(canvas, page_window, paper)
     canvas.setFont(SANS_BOLD, 7)
@@ -183,8 +213,10 @@ GUIDE_STEPS = (
     "of the page to its left, and the top {overlap:g} mm repeat the bottom of the page above.",
     "On every page but those of column A, cut away the left margin along the cut marks; on every page but "
     "those of row 1, cut away the top margin.",
-    "Lay each page over its left neighbour (and then its upper neighbour) so the registration targets with the "
-    "same name (R1, R2, ...) sit exactly on top of each other; tape the seams on the back.",
+    "Lay each page over its left neighbour (and then its upper neighbour), its trimmed edge on the dashed line, "
+    "so the map runs on across the seam: the registration targets (R1, R2, ...) are printed only on the strip "
+    "that goes underneath, so against a light they show through where the map lines meet, and the finished map "
+    "shows none. Glue or tape the strips.",
     "Join each row first, then the rows. The page names (A1, B1, ...) are printed under every page.",
 )
 

@@ -5,6 +5,8 @@ sits bottom right, the deck and number lines bottom left.
 
 from __future__ import annotations
 
+from ..fonts import MIN_TEXT_PT
+
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.jsmn import DECKS, Book, Card, Feat, JsmnContent, MarseillesCard, NamedConnexion
@@ -79,7 +81,7 @@ def _connexion(canvas: Canvas, box: Box, body: Box, card: NamedConnexion, conten
     canvas.setFillColor(style.readable(ink))
     canvas.setFont(SANS_BOLD, 6.6 * s)
     canvas.drawString(left, body.top - pt(2.6 * s), f"{kind.name.upper()} CONNEXION")
-    canvas.setFont(SANS, max(4.0, 5.0 * s))
+    canvas.setFont(SANS, max(MIN_TEXT_PT, 5.0 * s))
     canvas.setFillColor(style.muted)
     canvas.drawString(left, body.top - pt(5.6 * s), "mark this space on your board (not if it is filled)")
     y = draw_text(canvas, f"<b>When you take it:</b> {_escape(card.text)}", body.left, body.width,
@@ -132,13 +134,13 @@ def _marseilles(canvas: Canvas, box: Box, body: Box, card: MarseillesCard, conte
     y = body.top - pt(4.5 * s) - icon / 2
     thistle_down(canvas, body.left + icon / 2, y, icon, FAIRY_INK, WHITE)
     big_number(canvas, body.left + icon + pt(5 * s), y, f"+{card.strength}", 12 * s, style.ink)
-    canvas.setFont(SANS_BOLD, max(4.0, 5.0 * s))
+    canvas.setFont(SANS_BOLD, max(MIN_TEXT_PT, 5.0 * s))
     canvas.setFillColor(style.muted)
     canvas.drawString(body.left + icon + pt(10 * s), y - pt(0.8 * s), "FAIRY STRENGTH")
     x2 = body.left + body.width / 2 + pt(3 * s)
     envelope(canvas, x2 + icon / 2, y, icon * 0.9, style.deck_ink("invitation"), WHITE)
     big_number(canvas, x2 + icon + pt(3.5 * s), y, str(card.invitations), 12 * s, style.ink)
-    canvas.setFont(SANS_BOLD, max(4.0, 5.0 * s))
+    canvas.setFont(SANS_BOLD, max(MIN_TEXT_PT, 5.0 * s))
     canvas.setFillColor(style.muted)
     canvas.drawString(x2 + icon + pt(7 * s), y + pt(0.2 * s), "INVITATIONS")
     canvas.drawString(x2 + icon + pt(7 * s), y - pt(2.2 * s), "DRAWN")
@@ -148,7 +150,7 @@ def _marseilles(canvas: Canvas, box: Box, body: Box, card: MarseillesCard, conte
     x = body.left + r
     for element in card.elements:
         element_chip(canvas, x, y, r, element, symbol_of(content, element), style, s)
-        canvas.setFont(SANS, 5.6 * s)
+        canvas.setFont(SANS, max(MIN_TEXT_PT, 5.6 * s))
         canvas.setFillColor(style.ink)
         name = content.element(element).name
         canvas.drawString(x + r + pt(1 * s), y - pt(0.8 * s), name)

@@ -8,6 +8,8 @@ what the card does, and a footer with the QR code to the card's companion page.
 
 from __future__ import annotations
 
+from ..fonts import MIN_TEXT_PT
+
 import math
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
@@ -277,7 +279,7 @@ class CardFront:
         width = right - left
         room = (top_limit - bottom) * 0.55
         for base in sizes:
-            para = _paragraph(escape(text), max(4.6, base * s), self.style.ink, width)
+            para = _paragraph(escape(text), max(MIN_TEXT_PT, base * s), self.style.ink, width)
             height = para.height
             if height <= room or base == sizes[-1]:
                 draw_paragraph(canvas, para, left, bottom)
@@ -300,7 +302,7 @@ class CardFront:
             canvas.restoreState()
         else:  # small cards: the footer text needs the room more
             text_right = right
-        small = max(4.4, 5.0 * s)
+        small = max(MIN_TEXT_PT, 5.0 * s)
         card = self.card
         if card.kind == "spell":
             copies = self.content.copies_of(card.spell or "")
@@ -362,7 +364,7 @@ class CardBack:
             canvas.restoreState()
 
     def _title(self, canvas: Canvas, height: float, label: str, colour: str, s: float) -> None:
-        big, small = 11.0 * s, 5.6 * s
+        big, small = 11.0 * s, max(MIN_TEXT_PT, 5.6 * s)
         base = height * 0.5 - pt(max(2.4, 3.0 * s)) - pt(4.2 * s) - big * SERIF_CAP_HEIGHT
         canvas.setFillColor(colour)
         tracked_text(canvas, 0, base, "MANDRAGORA", SERIF_BOLD, big, 0.22)

@@ -11,6 +11,8 @@ Every piece draws centred on its own origin (mm sizes below); this module places
 
 from __future__ import annotations
 
+from ..fonts import MIN_TEXT_PT
+
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,8 +88,8 @@ class Markers:
         canvas.drawCentredString(0, pt(8.5), "CURSE")
         canvas.setFont(SANS_BOLD, 7.5)
         canvas.drawCentredString(0, -pt(10.5), "\u20132 points")
-        canvas.setFont(SANS, 5.0)
-        canvas.drawCentredString(0, -pt(13.0), "if you hold it at the end")
+        canvas.setFont(SANS, MIN_TEXT_PT)
+        canvas.drawCentredString(0, -pt(12.8), "if held at the end")  # 6 pt inside the inner ring
 
     def countdown(self, rounds: int) -> Piece:
         numeral = {3: "III", 2: "II"}[rounds]
@@ -103,8 +105,8 @@ class Markers:
             canvas.drawCentredString(0, -34 * SERIF_CAP_HEIGHT / 2 + pt(0.5), numeral)
             canvas.setFont(SANS_BOLD, 6.5)
             canvas.drawCentredString(0, -pt(10.0), f"{rounds} ROUNDS LEFT")
-            canvas.setFont(SANS, 5.0)
-            canvas.drawCentredString(0, -pt(12.6), "turn over to II" if rounds == 3 else "then the final round")
+            canvas.setFont(SANS, MIN_TEXT_PT)
+            canvas.drawCentredString(0, -pt(12.6), "turn over to II" if rounds == 3 else "then last round")
         return draw
 
     def countdown_fold(self, canvas: Canvas, bleed: float) -> None:
@@ -161,7 +163,7 @@ class Markers:
             canvas.setFillColor(tint(style.accent, 0.7) if not style.ink_saver else WHITE)
             canvas.rect(pt(-w / 2), pt(y0), pt(w), pt(tab), stroke=0, fill=1)
             canvas.setFillColor(style.muted)
-            canvas.setFont(SANS, 5.5)
+            canvas.setFont(SANS, MIN_TEXT_PT)
             canvas.drawCentredString(0, pt(y0 + tab / 2 - 1), "base: fold outwards")
         canvas.setStrokeColor(CUT_LINE)
         canvas.setLineWidth(0.3)
