@@ -80,8 +80,13 @@ def tally(pad: Pad, book: int = 1, pupil: int = 3) -> list[dict[str, object]]:
     return rows
 
 
-def calculate(fairy: int, pads: Sequence[Pad], book: int = 1, pupil: int = 3) -> dict[str, object]:
-    """The calculator's answer: each magicianship with its breakdown, whether the fairy is defeated, the winner."""
+def calculate(fairy: int, pads: Sequence[Pad], book: int = 1, pupil: int = 3, difficulty: int = 0,
+              last_year: int = 1817) -> dict[str, object]:
+    """The calculator's answer: each magicianship with its breakdown, whether the fairy is defeated, the winner.
+
+    Nobody reaching the fairy means he reigns after the last year: nobody is the greatest magician of the
+    age, so ``winners`` is empty; magicianship is still compared (``best``, rule jsmn.end.reign), and with
+    advanced difficulty (the fairy started on 4 or 8) everyone loses (rule jsmn.difficulty.advanced)."""
     players: list[dict[str, object]] = []
     standings: list[Standing] = []
     for pad in pads:
@@ -92,13 +97,24 @@ def calculate(fairy: int, pads: Sequence[Pad], book: int = 1, pupil: int = 3) ->
         standings.append(Standing(pad.name, total, pad.prestige, pad.stack))
     ranking = rank(standings)
     defeated = any(p["reaches_fairy"] for p in players)
-    fairy_text = (f"The fairy ({fairy}) is defeated." if defeated else
-                  f"Nobody reaches the fairy's strength ({fairy}): he is not defeated (after 1817 he reigns; "
-                  "magicianship is still compared).")
-    return {"fairy_strength": fairy, "defeated": defeated, "players": players, "winners": list(ranking.winners),
-            "winner_names": [pads[i].name for i in ranking.winners], "decided_by": ranking.decided_by,
-            "reason": ranking.reason, "fairy": fairy_text,
-            "rule": "jsmn.end.tie" if ranking.decided_by in ("prestige", "stack") else "jsmn.end.total"}
+    best = list(ranking.winners)
+    answer: dict[str, object] = {
+        "fairy_strength": fairy, "difficulty": difficulty, "defeated": defeated, "players": players,
+        "best": best, "best_names": [pads[i].name for i in best], "decided_by": ranking.decided_by,
+        "compared": ranking.reason}
+    if defeated:
+        return answer | {"winners": best, "winner_names": answer["best_names"], "reason": ranking.reason,
+                         "fairy": f"The fairy ({fairy}) is defeated.",
+                         "rule": "jsmn.end.tie" if ranking.decided_by in ("prestige", "stack") else "jsmn.end.total"}
+    reign = (f"Nobody reaches the fairy's strength ({fairy}): he is not defeated, and after {last_year} he reigns "
+             "over England")
+    if difficulty:
+        reason = f"{reign}. With advanced difficulty everyone loses (compared: {ranking.reason})."
+        rule = "jsmn.difficulty.advanced"
+    else:
+        reason = f"{reign}: nobody is the greatest magician of the age. Compared among you: {ranking.reason}."
+        rule = "jsmn.end.reign"
+    return answer | {"winners": [], "winner_names": [], "reason": reason, "fairy": f"{reign}.", "rule": rule}
 
 
 def _names(players: Sequence[Standing], seats: Sequence[int]) -> str:

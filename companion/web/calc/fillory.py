@@ -8,7 +8,8 @@ from flask import Response, jsonify
 from pydantic import Field
 
 from cardgen.catalog import content
-from companion.rules import rules_for
+from companion.rules import IllegalMove, rules_for
+from companion.rules.fillory.state import lookup_card, trait_of
 from companion.web.api import ApiError, bp, parse_body
 from companion.web.openapi import RequestBody, errors, json_body, request_body
 
@@ -36,17 +37,17 @@ def fillory_calculator() -> Response:
     body = parse_body(CalcRequest)
     fillory = content("fillory")
     zone: list[str] = []
-    for ref in body.zone:
-        card = fillory.find_card(ref)
+    for ref in body.zone:          # the moves' own name resolution: curly apostrophes, the rulebook's spellings
+        card = lookup_card(ref) if ref.strip() else None
         if card is None:
             raise ApiError(422, f"there is no card '{ref}' in {fillory.title}")
-        if card.id in zone:
-            raise ApiError(422, f"{card.name} is listed twice; there is one copy of each card")
-        zone.append(card.id)
+        if card in zone:
+            raise ApiError(422, f"{fillory.card(card).name} is listed twice; there is one copy of each card")
+        zone.append(card)
     scored: list[str] = []
     for name in body.scored:
-        trait = fillory.find_trait(name)
-        if trait is None:
-            raise ApiError(422, f"there is no trait '{name}' in {fillory.title}")
-        scored.append(trait.name)
+        try:
+            scored.append(trait_of(name).name)
+        except IllegalMove:
+            raise ApiError(422, f"there is no trait '{name}' in {fillory.title}") from None
     return jsonify({"traits": rules_for("fillory").trait_points(zone, scored)})

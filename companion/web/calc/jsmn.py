@@ -2,7 +2,9 @@
 
 Each player's magicianship (completed feats, books of magic, pupil, spells that grant magicianship) with
 its breakdown, whether anyone reaches the fairy's strength, and the winner with the tie-break used
-(magicianship, then prestige, then the disc on top of the stack: rules jsmn.end.total, jsmn.end.tie). The
+(magicianship, then prestige, then the disc on top of the stack: rules jsmn.end.total, jsmn.end.tie).
+When nobody reaches the fairy nobody is the greatest magician of the age: no winner, the comparison
+still given as ``best`` (rule jsmn.end.reign); with advanced difficulty everyone loses. The
 sums are :func:`companion.rules.jsmn.scoring.calculate`, the ranking the tracked game's own.
 Shape problems answer 400; a tally no game could reach (a feat worth other than 2-5, more feats, books or
 magicianship spells than the game has, a stack that is not one disc per place) answers 422 with the rule.
@@ -40,6 +42,8 @@ class JsmnPlayerTally(RequestBody):
 
 class JsmnEndRequest(RequestBody):
     fairy_strength: int = Field(ge=0, le=GAME.tracks.fairy_length, description="the fairy track now")
+    difficulty: int = Field(default=0, description="where the fairy started: 0, or 4 or 8 for advanced difficulty "
+                                                   "(undefeated, everyone loses)")
     players: list[JsmnPlayerTally] = Field(min_length=GAME.min_players, max_length=GAME.max_players,
                                            description="every player at the table")
 
@@ -54,8 +58,13 @@ _ANSWER = {"type": "object", "properties": {
     "players": {"type": "array", "items": {"type": "object", "properties": {
         "name": {"type": "string"}, "magicianship": {"type": "integer"}, "breakdown": _BREAKDOWN,
         "reaches_fairy": {"type": "boolean"}, "prestige": {"type": "integer"}, "stack": {"type": "integer"}}}},
-    "winners": {"type": "array", "items": {"type": "integer"}},
+    "winners": {"type": "array", "items": {"type": "integer"},
+                "description": "empty when nobody reaches the fairy: nobody is the greatest magician of the age"},
     "winner_names": {"type": "array", "items": {"type": "string"}},
+    "best": {"type": "array", "items": {"type": "integer"},
+             "description": "who compares best (magicianship, prestige, stack), defeated or not"},
+    "best_names": {"type": "array", "items": {"type": "string"}},
+    "compared": {"type": "string"}, "difficulty": {"type": "integer"},
     "decided_by": {"type": "string", "enum": ["magicianship", "prestige", "stack", "shared"]},
     "reason": {"type": "string"}, "rule": {"type": "string"}}}
 
@@ -68,6 +77,9 @@ OPENAPI_PATHS: dict[str, Any] = {
 
 
 def _check(body: JsmnEndRequest, names: list[str]) -> None:
+    if body.difficulty not in GAME.tracks.difficulties:
+        raise ApiError(422, f"difficulty is where the fairy started: one of "
+                            f"{', '.join(map(str, GAME.tracks.difficulties))}", "jsmn.difficulty.advanced")
     if any(not name for name in names):
         raise ApiError(422, "every player needs a name")
     if len({name.casefold() for name in names}) != len(names):
@@ -100,4 +112,4 @@ def jsmn_end() -> Response:
     _check(body, names)
     pads = [Pad(name, tuple(p.feats), p.books, p.pupil, p.spell_magicianship, p.prestige, p.stack)
             for name, p in zip(names, body.players)]
-    return jsonify(calculate(body.fairy_strength, pads, BOOK_VALUE, PUPIL))
+    return jsonify(calculate(body.fairy_strength, pads, BOOK_VALUE, PUPIL, body.difficulty, GAME.tracks.last_year))
