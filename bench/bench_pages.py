@@ -6,8 +6,9 @@ Renders each page the way a phone first opens it (home, table, seat, card, rules
 the real app in this process, with a temporary database; every game in the rules registry gets a
 table and a seat page in the middle of a 3-player game (random legal moves already played), and with
 the most players it allows the first seat page (before any move: a deal lists the whole deck) and
-the table page once a random game has ended (every breakdown shown); every game in the catalog a
-card page. Weight = the HTML plus every local asset it loads (CSS, scripts, icon),
+the table and result pages once a random game has ended (every breakdown shown); every game in the catalog a
+card page, and every game with choices a card page on a seated phone with its moves part and the scripts
+that part loads (js/card-moves.js). Weight = the HTML plus every local asset it loads (CSS, scripts, icon),
 uncompressed, as on a first visit. Every URL a page or its assets would load must be this server's
 (relative or same host); ``Content-Security-Policy`` must say ``default-src 'self'`` as well.
 """
@@ -46,7 +47,10 @@ LOADING = {("script", "src"), ("link", "href"), ("img", "src"), ("img", "srcset"
            ("object", "data"), ("embed", "src"), ("input", "src")}
 CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+)|@import\s+['"]([^'"]+)""")
 ABSOLUTE = re.compile(r"""https?://[^\s'")<>]+""")
-NAMESPACES = ("http://www.w3.org/",)  # XML namespace names are identifiers, never fetched
+NAMESPACES = ("http://www.w3.org/",)
+#: a card page's moves box (templates/pages/_card_moves_box.html): its part and what js/card-moves.js loads
+CARD_MOVES = re.compile(r'id="card-moves"[^>]*data-src="([^"]+)"[^>]*data-scripts="([^"]*)"[^>]*data-styles="([^"]*)"',
+                        re.S)  # XML namespace names are identifiers, never fetched
 
 
 class LoadedUrls(HTMLParser):
@@ -106,6 +110,7 @@ def main() -> None:
                           "SERVER_NAME": "localhost"})
         client = app.test_client()
         pages: list[tuple[str, str]] = [("home", "/"), ("rules", "/rules"), ("rules search", "/rules?q=summon")]
+        unfinished: list[str] = []
         for game, rules in sorted(GAMES.items()):
             # mid-game with 3 players; then the most players: the first seat page (a deal lists the whole
             # deck) and the table once the game is over (every score's breakdown)
@@ -120,6 +125,26 @@ def main() -> None:
                 client.set_cookie(token_cookie(created["id"], 0), created["seats"][0]["token"], domain="localhost")
                 pages += [(f"{game} {kind}{when}", f"/g/{created['id']}" + ("/seat/0" if kind == "seat" else ""))
                           for kind in kinds]
+                if moves == MOVES_TO_THE_END:  # the result page, once the random game has ended
+                    if client.get(f"/g/{created['id']}/result").status_code == 200:
+                        pages.append((f"{game} result{when}", f"/g/{created['id']}/result"))
+                    else:
+                        unfinished.append(game)
+            if hasattr(rules, "choices"):  # a card page on a seat's phone with its moves, at the first chance
+                players = [f"Player number {i + 1}" for i in range(max(rules.MIN_PLAYERS, min(3, most)))]
+                created = client.post("/api/games", json={"game": game, "players": players, "options": {}}).get_json()
+                for step in range(MOVES_TO_THE_END):
+                    state = app.extensions["store"].current(created["id"])[1]
+                    named = [(seat, o.card) for seat in range(len(players)) for c in rules.choices(state, seat)
+                             for f in c.fields for o in f.options if o.card]
+                    if named or rules.outcome(state).over:
+                        break
+                    play_some_moves(app, created["id"], rules, seed=step, moves=1)
+                if named:
+                    seat, (card_game, card_id) = named[0]
+                    client.set_cookie(token_cookie(created["id"], seat), created["seats"][seat]["token"],
+                                      domain="localhost")
+                    pages.append((f"{game} card with its moves", f"/c/{card_game}/{card_id}?g={created['id']}&s={seat}"))
         for game in CATALOG_GAMES:
             pages.append((f"{game} rules", f"/rules/{game}"))
             cards = getattr(content(game), "cards", ())
@@ -145,7 +170,14 @@ def main() -> None:
                 external.append(f"{name}: no Content-Security-Policy limiting loads to this server")
             weight = len(answer.get_data())
             sent = wire_bytes(client, url)
-            for asset in parser_.loads:
+            loads = list(parser_.loads)
+            box = CARD_MOVES.search(html)
+            if box and "?g=" in url:  # a seated phone: the moves part and the seat page's scripts it loads
+                part_url = box.group(1) + url[url.index("?"):]
+                weight += len(client.get(part_url).get_data())
+                sent += wire_bytes(client, part_url)
+                loads += box.group(2).split() + box.group(3).split()
+            for asset in loads:
                 if not is_local(asset) or asset.startswith("data:"):
                     continue
                 path = urlsplit(urljoin(HOST + url, asset)).path
@@ -162,8 +194,10 @@ def main() -> None:
                 sent += wire_sizes[path]
             report.target(f"pages.{name.replace(' ', '_')}_kb", f"{name} page ({url.split('?')[0][:28]})",
                           weight / 1024, "KB", "below", PAGE_TARGET_KB,
-                          note=f"HTML {len(answer.get_data()) / 1024:.1f} KB + {len(parser_.loads)} local asset(s); "
+                          note=f"HTML {len(answer.get_data()) / 1024:.1f} KB + {len(loads)} local asset(s); "
                                f"{sent / 1024:.1f} KB on the wire compressed")
+        report.target("pages.results_missing", "games whose random game stopped before its end (no result page)",
+                      float(len(unfinished)), "", "at most", len(GAMES), note=", ".join(unfinished))
         report.target("pages.not_answering", "pages that did not answer 200", float(len(broken)), "", "at most", 0,
                       note="; ".join(broken))
         report.target("pages.external_requests", "requests a page would send elsewhere", float(len(external)), "",
