@@ -226,6 +226,20 @@ class Store(SqliteFile):
             answer = self._seat_event(db, game_id, seat, {"type": "release", "seat": seat})
         return answer
 
+    def note_rematch(self, game_id: str, by: int | None, rematch_id: str) -> dict[str, Any]:
+        """Say in a finished game's log that its rematch ``rematch_id`` was started (by seat ``by``'s phone,
+        or None: a phone holding no seat). A new version, so every phone on the game hears of it live."""
+        with self._write() as db:
+            return self._seat_event(db, game_id, 0 if by is None else by,
+                                    {"type": "rematch", "seat": by, "game": rematch_id})
+
+    def rematch_of(self, game_id: str) -> str | None:
+        """The id of the latest rematch started from this game, if any."""
+        rows = _rows(self._db(), "SELECT move FROM moves WHERE game_id = ? AND kind = 'seat' ORDER BY seq DESC",
+                     [game_id])
+        events = (json.loads(row["move"]) for row in rows)  # a handful: releases, hand-overs, renames
+        return next((str(e["game"]) for e in events if e["type"] == "rematch"), None)
+
     def handover_code(self, game_id: str, seat: int) -> dict[str, Any]:
         """A one-time code another phone uses to take this seat over (a newer code replaces it)."""
         code = "".join(secrets.choice(JOIN_ALPHABET) for _ in range(HANDOVER_CODE_LENGTH))
@@ -642,6 +656,8 @@ class Store(SqliteFile):
 
 
 def _seat_text(event: Mapping[str, Any], names: Sequence[str]) -> str:
+    if event["type"] == "rematch":
+        return "A rematch was started" if event["seat"] is None else f"{names[int(event['seat'])]} started a rematch"
     seat = int(event["seat"])
     if event["type"] == "release":
         return f"{names[seat]}'s seat was released: it can be joined again with the game's code"

@@ -59,10 +59,9 @@ def test_every_finished_game_has_a_result_page_and_exports(app: Flask, client: F
         assert token not in page and token not in json.dumps(data)
     bgstats = client.get(f"/g/{created['id']}/result.bgstats.json")
     assert bgstats.headers["Content-Disposition"].endswith('.bgstats.json"')
-    (play,) = bgstats.get_json()["plays"]
-    assert [s["score"] for s in play["playerScores"]] == [str(scores[s]["total"]) for s in range(3)]
-    assert sum(1 for s in play["playerScores"] if s["rank"] == 1) >= 1
-    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"])
+    play = bgstats.get_json()  # its shape is checked against BG Stats' documented format in test_bgstats.py
+    assert [p["score"] for p in play["players"]] == [scores[s]["total"] for s in range(3)]
+    assert sum(1 for p in play["players"] if p["rank"] == 1) >= 1
 
 
 def test_an_unfinished_game_has_no_result_yet(app: Flask, client: FlaskClient) -> None:
@@ -86,7 +85,10 @@ def test_exporting_twice_gives_the_same_bgstats_play(app: Flask, client: FlaskCl
     first = client.get(f"/g/{created['id']}/result.bgstats.json").get_json()
     assert client.get(f"/g/{created['id']}/result.bgstats.json").get_json() == first
     other = play_to_the_end(app, "barony-sorcery", ["Ann", "Ben"], seed=3)
-    assert client.get(f"/g/{other['id']}/result.bgstats.json").get_json()["plays"][0]["uuid"] != first["plays"][0]["uuid"]
+    again = client.get(f"/g/{other['id']}/result.bgstats.json").get_json()
+    assert again["sourcePlayId"] != first["sourcePlayId"]  # BG Stats tells two plays apart by it
+    assert [p["sourcePlayerId"] for p in again["players"]] == [p["sourcePlayerId"] for p in first["players"]] \
+        == ["ann", "ben"]  # the same people: BG Stats keeps its match of them
 
 
 def test_rematch_starts_the_same_players_and_options_with_this_phone_in_its_seats(app: Flask,
@@ -109,6 +111,32 @@ def test_a_rematch_from_a_phone_without_a_seat_opens_the_new_table(app: Flask, c
     created = play_to_the_end(app, "mandragora", ["Ann", "Ben"], seed=4)
     answer = client.post(f"/g/{created['id']}/rematch", data={"csrf_token": csrf(client, f"/g/{created['id']}/result")})
     assert re.fullmatch(r"/g/[0-9a-f]+", answer.headers["Location"])
+
+
+def test_a_rematch_is_offered_live_to_the_old_games_phones_and_a_second_tap_joins_it(app: Flask) -> None:
+    created = play_to_the_end(app, "fillory", ["Ann", "Ben", "Cat"], seed=5)
+    store = app.extensions["store"]
+    ben, ann, nobody = app.test_client(), app.test_client(), app.test_client()
+    ben.set_cookie(token_cookie(created["id"], 1), created["seats"][1]["token"])
+    ann.set_cookie(token_cookie(created["id"], 0), created["seats"][0]["token"])
+    before = store.version(created["id"])
+    assert "rematch-offer" not in ann.get(f"/g/{created['id']}/seat/0/live").get_data(as_text=True)
+    ben.post(f"/g/{created['id']}/rematch", data={"csrf_token": csrf(ben, f"/g/{created['id']}/result")})
+    new_id = store.rematch_of(created["id"])
+    code = store.info(new_id)["join_code"]
+    assert store.version(created["id"]) == before + 1  # a new version: every phone on the game hears of it
+    assert store.log(created["id"], None)[-1]["text"] == "Ben started a rematch"
+    part = ann.get(f"/g/{created['id']}/seat/0/live").get_data(as_text=True)
+    assert f'href="/j/{code}"' in part and "Take your seat in the rematch" in part
+    table = nobody.get(f"/g/{created['id']}/live").get_data(as_text=True)  # the public table: its table, no code
+    assert f'href="/g/{new_id}"' in table and code not in table
+    assert code not in nobody.get(f"/g/{created['id']}/result").get_data(as_text=True)
+    assert code not in json.dumps(nobody.get(f"/api/games/{created['id']}/log").get_json())
+    again = ann.post(f"/g/{created['id']}/rematch", data={"csrf_token": csrf(ann, "/")})  # a page open before
+    assert again.status_code == 303 and again.headers["Location"] == f"/j/{code}"  # no second rematch
+    assert store.rematch_of(created["id"]) == new_id
+    other = nobody.post(f"/g/{created['id']}/rematch", data={"csrf_token": csrf(nobody, "/")})
+    assert other.headers["Location"] == f"/g/{new_id}"
 
 
 # -- the chart ----------------------------------------------------------------------------------

@@ -333,12 +333,22 @@ def game_context(game_id: str, viewer: int | None) -> dict[str, Any]:
     stalled = bool(getattr(rules, "stalled", lambda _state: False)(state))
     finished = stalled or rules.outcome(state).over
     return dict(game_id=game_id, info=info, version=version, view=view, scores=scores, rules=rules, stalled=stalled,
-                finished=finished,
+                finished=finished, rematch=rematch_of(game_id) if finished else None,
                 game_pages=pages_for(info["game"]), state=state,
                 log=log, cards=cards_by_id(info["game"]), catalog=content(info["game"]), viewer=viewer,
                 names={p["seat"]: p["name"] for p in view["players"]}, title=rules.TITLE,
                 join_url=join_link(info["join_code"]),
                 setup=pages_for(info["game"]).setup_steps(content(info["game"]), len(info["players"])))
+
+
+def rematch_of(game_id: str) -> dict[str, str] | None:
+    """The rematch started from this finished game: its id and join code (the code only goes to its seats'
+    phones), or None (none yet, or it is gone)."""
+    rematch = store().rematch_of(game_id)
+    try:
+        return {"id": rematch, "code": store().info(rematch)["join_code"]} if rematch else None
+    except NotFound:
+        return None
 
 
 def live_part(template: str, context: dict[str, Any]) -> Response:

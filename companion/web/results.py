@@ -2,7 +2,7 @@
 
 ``/g/<id>/result`` shows the totals with their breakdown, who won and why, a score-over-time chart and
 the whole public move log; ``result.json`` is the same as data, ``result.bgstats.json`` the play in BG
-Stats' JSON export format (see docs/results.md for the fields and their limits). Everything comes from
+Stats' documented import format (see docs/results.md for the fields and their limits). Everything comes from
 ``view(state, None)``, ``score``, ``outcome`` and the public log: ``score`` is what the table page showed
 to everyone at each version, so the chart (the score after each standing move) tells nothing the table
 did not. ``POST /g/<id>/rematch`` starts a new game of the same kind with the same players and options;
@@ -11,21 +11,20 @@ this phone gets the seats it held in the old one.
 
 from __future__ import annotations
 
+import json
 import threading
-import uuid
 from collections import OrderedDict
 from datetime import datetime
 from typing import Any
+from urllib.parse import quote
 
 from flask import Response, jsonify, make_response, redirect, render_template, request, url_for
 
 from companion.rules import SetupError, rules_for
 from companion.web.chart import Series, score_chart
 from companion.web.errors import error_response
-from companion.web.pages import bp, remember_host, remember_seat, seats_held, store
+from companion.web.pages import bp, rematch_of, remember_host, remember_seat, seats_held, store
 
-#: A fixed namespace: a game's BG Stats ids are derived from its id, so exporting twice gives the same play.
-BGSTATS_NAMESPACE = uuid.UUID("8f3c1a52-4a0e-5d3b-9a57-5be11b00c0de")
 RESULT_FORMAT = "spellbook-table-result"
 RESULT_FORMAT_VERSION = 1
 #: Finished games' results by (game id, version): a result is a replay of the whole log (0.1-0.4 s for
@@ -111,30 +110,38 @@ def _minutes(started: str, ended: str) -> int:
         return 0
 
 
-def bgstats_data(data: dict[str, Any]) -> dict[str, Any]:
-    """The play in the shape of BG Stats' JSON export (``BGStatsExport.json``): one game, its players, one play."""
-    def uid(*parts: Any) -> str:
-        return str(uuid.uuid5(BGSTATS_NAMESPACE, "/".join(str(p) for p in (data["id"], *parts))))
+#: Where BG Stats takes a play to import (its "push plays" link: bgstatsapp.com/support, "Push plays to BG
+#: Stats from other apps or websites"); ``data`` is the play as :func:`bgstats_data` writes it, URL-encoded.
+BGSTATS_IMPORT_URL = "https://app.bgstatsapp.com/createPlay.html?data="
+BGSTATS_SOURCE = "Spellbook Table"
 
+
+def bgstats_data(data: dict[str, Any]) -> dict[str, Any]:
+    """The play in BG Stats' documented import format (the JSON its "push plays" link carries): the game by
+    name (no BoardGameGeek id: BG Stats asks once which game it is), one entry per player with score, rank,
+    winner and who started. ``sourcePlayId`` is the game's id (importing twice is one play); a player's
+    ``sourcePlayerId`` is their name as typed, folded (no accounts here), so BG Stats keeps its match of a
+    name to one of its players from one game to the next."""
     started = datetime.fromisoformat(data["started"])
     first = data["options"].get("first_seat") if isinstance(data["options"].get("first_seat"), int) else None
     return {
-        "games": [{"id": 1, "uuid": str(uuid.uuid5(BGSTATS_NAMESPACE, "game/" + data["game"])), "name": data["title"],
-                   "bggId": 0, "cooperative": False, "highestWins": True, "noPoints": False, "usesTeams": False}],
-        "players": [{"id": p["seat"] + 1, "uuid": uid("player", p["seat"]), "name": p["name"], "isAnonymous": False}
+        "sourceName": BGSTATS_SOURCE,
+        "sourcePlayId": data["id"],
+        "game": {"name": data["title"], "sourceGameId": data["game"], "highestWins": True, "noPoints": False},
+        "playDate": started.strftime("%Y-%m-%d %H:%M:%S"),
+        "durationMin": _minutes(data["started"], data["ended"]),
+        "board": "",
+        "comments": f"{data['outcome']['reason']} (Spellbook Table game {data['id']}, "
+                    f"{len(data['score_over_time']) - 1} moves)",
+        "players": [{"name": p["name"], "sourcePlayerId": " ".join(p["name"].casefold().split()), "score": p["total"],
+                     "winner": p["winner"], "rank": p["rank"], "role": "", "startPlayer": p["seat"] == first}
                     for p in data["players"]],
-        "locations": [],
-        "plays": [{
-            "uuid": uid("play"), "gameRefId": 1, "playDate": started.strftime("%Y-%m-%d %H:%M:%S"),
-            "durationMin": _minutes(data["started"], data["ended"]), "ignored": False, "manualWinner": False,
-            "rounds": 0, "usesTeams": False, "scoringSetting": 0, "rating": 0, "playImages": "[]",
-            "comments": f"{data['outcome']['reason']} (Spellbook Table game {data['id']}, "
-                        f"{len(data['score_over_time']) - 1} moves)",
-            "playerScores": [{"playerRefId": p["seat"] + 1, "score": str(p["total"]), "winner": p["winner"],
-                              "newPlayer": False, "startPlayer": p["seat"] == first, "rank": p["rank"],
-                              "seatOrder": p["seat"] + 1} for p in data["players"]],
-        }],
     }
+
+
+def bgstats_link(data: dict[str, Any]) -> str:
+    """The link that opens BG Stats' import dialog with this play (on a phone where BG Stats is installed)."""
+    return BGSTATS_IMPORT_URL + quote(json.dumps(bgstats_data(data), separators=(",", ":")), safe="")
 
 
 def _finished_or_page(game_id: str) -> dict[str, Any] | Response:
@@ -152,7 +159,8 @@ def result(game_id: str) -> Response:
     held = seats_held(game_id, len(data["players"]))
     share_url = request.host_url.rstrip("/") + url_for("pages.result", game_id=game_id)
     page = render_template("pages/result.html", result=data, chart=chart_of(data), held=held, share_url=share_url,
-                           title=f"{data['title']} result", game_id=game_id)
+                           title=f"{data['title']} result", game_id=game_id, bgstats_link=bgstats_link(data),
+                           rematch=rematch_of(game_id))
     return make_response(page)
 
 
@@ -185,12 +193,17 @@ def rematch(game_id: str) -> Response:
     if isinstance(data, Response):
         return data
     held = seats_held(game_id, len(data["players"]))
+    started = rematch_of(game_id)
+    if started:  # another phone was first: this one joins that rematch (its seats' phones only get the code)
+        return redirect(url_for("pages.join_code", code=started["code"]) if held
+                        else url_for("pages.table", game_id=started["id"]), 303)
     try:
         # this phone holds the seats it held before; the others are free for the phones that join
         created = store().create_game(data["game"], [p["name"] for p in data["players"]], data["options"],
                                       held=held)
     except SetupError as exc:
         return error_response(400, f"Cannot start the rematch: {exc}")
+    store().note_rematch(game_id, held[0] if held else None, created["id"])  # the other phones hear of it live
     if not held:
         response = redirect(url_for("pages.table", game_id=created["id"]), 303)
     else:

@@ -14,6 +14,7 @@ from playwright.sync_api import BrowserContext, expect
 from companion.rules import rules_for
 
 from .conftest import Api, login_seat, screenshot
+from .phone import LIVE_WITHIN_MS
 
 
 def finished_fillory_game(api: Api, players: list[str], seed: int) -> tuple[dict[str, Any], int]:
@@ -93,13 +94,20 @@ def test_a_finished_game_has_a_result_page_with_chart_exports_and_rematch(
     path = tmp_path / "bgstats.json"
     download.value.save_as(path)
     bgstats = json.loads(path.read_text())
-    (play,) = bgstats["plays"]
-    names = {p["id"]: p["name"] for p in bgstats["players"]}
-    assert {names[s["playerRefId"]]: int(s["score"]) for s in play["playerScores"]} == shown_totals
-    assert [s["winner"] for s in play["playerScores"]] == [p["winner"] for p in data["players"]]
-    assert bgstats["games"][0]["name"] == "Magicians of Fillory"
+    assert {p["name"]: p["score"] for p in bgstats["players"]} == shown_totals
+    assert [p["winner"] for p in bgstats["players"]] == [p["winner"] for p in data["players"]]
+    assert bgstats["game"]["name"] == "Magicians of Fillory" and bgstats["sourceName"] == "Spellbook Table"
+    assert page.locator("#open-bgstats").get_attribute("href").startswith("https://app.bgstatsapp.com/createPlay.html?data=")
 
-    # rematch: a new game, same players, this phone back in Ann's seat
+    # rematch: a new game, same players, this phone back in Ann's seat; Ben's phone, still on the old game,
+    # is offered the new one live and takes his seat in it from there
+    ben_phone = new_phone()
+    login_seat(ben_phone, server, game["id"], 1, game["seats"][1]["token"])
+    ben = ben_phone.new_page()
+    ben.goto(f"/g/{game['id']}/seat/1")
+    expect(ben.locator("#see-result")).to_be_visible()
+    expect(ben.locator("#rematch-offer")).to_have_count(0)
+    page.bring_to_front()
     page.locator("#rematch").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Ann")
     new_id = page.url.split("/g/")[1].split("/")[0]
@@ -107,3 +115,18 @@ def test_a_finished_game_has_a_result_page_with_chart_exports_and_rematch(
     again = api.http.get(f"{server}/api/games/{new_id}", timeout=5).json()
     assert again["players"] == ["Ann", "Ben", "Cat"] and again["game"] == "fillory"
     assert again["version"] == 0
+    ben.bring_to_front()
+    offer = ben.locator("#rematch-offer")
+    expect(offer).to_be_visible(timeout=LIVE_WITHIN_MS)  # without a reload: the live part says so
+    offer.get_by_role("link", name="Take your seat in the rematch").click()
+    ben.get_by_role("button", name="I am Ben").click()
+    expect(ben).to_have_url(f"{server}/g/{new_id}/seat/1")
+    # a second tap on Rematch (Cat's phone on the old result page) joins that rematch, no third game
+    cat_phone = new_phone()
+    login_seat(cat_phone, server, game["id"], 2, game["seats"][2]["token"])
+    cat = cat_phone.new_page()
+    cat.goto(f"/g/{game['id']}/result")
+    expect(cat.locator("#rematch")).to_have_count(0)
+    cat.locator("#rematch-offer").get_by_role("link", name="Take your seat in the rematch").click()
+    cat.get_by_role("button", name="I am Cat").click()
+    expect(cat).to_have_url(f"{server}/g/{new_id}/seat/2")
