@@ -1,7 +1,8 @@
 """A printed card's QR code reports the move (issue 16), in Chromium at 390×844: a seated phone opens a card
 page by its URL (what the phone's camera app does with the printed code) and reports a move with that card,
 the card already picked; it lands on its seat page. The move is logged exactly as the same move sent from
-the seat page, and a stale page is refused with a 409 like any other."""
+the seat page, and a stale page is refused with a 409 like any other. Barony: Sorcery's cast from a spell card
+is tests/e2e/test_barony_sorcery_play.py::test_a_spell_card_scanned_on_a_seated_phone_casts_in_one_tap."""
 
 from __future__ import annotations
 
@@ -190,3 +191,4 @@ def test_jsmn_engagement_one_tap_from_the_invitation_card(
     mine = api.http.get(f"{server}/api/games/{game_id}/log", headers={"Authorization": f"Bearer {tokens[0]}"},
                         timeout=5).json()["entries"]
     assert mine[-1]["move"]["type"] == "engage" and mine[-1]["move"]["card"] == ball.id
+
