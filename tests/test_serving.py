@@ -392,7 +392,8 @@ def test_a_finished_games_code_expires(tmp_path: Path) -> None:
     game = store.create_game("barony-sorcery", ["Ann", "Ben"], {})
     assert store.game_id_for_code(game["join_code"]) == game["id"]
     for version, (seat, move) in enumerate([(0, {"type": "end_game"}), (0, {"type": "base_points", "points": 3}),
-                                            (1, {"type": "base_points", "points": 4})]):
+                                            (1, {"type": "base_points", "points": 4}), (0, {"type": "confirm_totals"}),
+                                            (1, {"type": "confirm_totals"})]):
         store.apply_move(game["id"], seat, version, f"a{version}", move)
     assert store.game_id_for_code(game["join_code"]) is None
     store.close()

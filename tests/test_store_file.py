@@ -151,7 +151,8 @@ def test_games_are_listed_exported_and_purged_on_the_schedule(tmp_path: Path) ->
     store = Store(path)
     finished = store.create_game("barony-sorcery", ["Ann", "Ben"], {})
     for version, (seat, move) in enumerate([(0, {"type": "end_game"}), (0, {"type": "base_points", "points": 3}),
-                                            (1, {"type": "base_points", "points": 4})]):
+                                            (1, {"type": "base_points", "points": 4}), (0, {"type": "confirm_totals"}),
+                                            (1, {"type": "confirm_totals"})]):
         store.apply_move(finished["id"], seat, version, f"a{version}", move)
     playing = store.create_game("fillory", ["Cat", "Dan"], {})
     store.apply_move(playing["id"], 0, 0, "p0", {"type": "draw", "card": "golem"})
@@ -166,7 +167,8 @@ def test_games_are_listed_exported_and_purged_on_the_schedule(tmp_path: Path) ->
     assert listed.exit_code == 0 and finished["id"] in listed.output and "over" in listed.output
     exported = runner.invoke(main, ["export", finished["id"], "--db", str(path)])
     record = json.loads(exported.output)
-    assert [entry["move"]["type"] for entry in record["log"]] == ["end_game", "base_points", "base_points"]
+    assert [entry["move"]["type"] for entry in record["log"]] == ["end_game", "base_points", "base_points",
+                                                                     "confirm_totals", "confirm_totals"]
     assert record["over"] is True and record["players"] == ["Ann", "Ben"]
     assert runner.invoke(main, ["export", "nope", "--db", str(path)]).output == "Error: there is no game 'nope'\n"
     dry = runner.invoke(main, ["purge", "--db", str(path), "--finished-days", "0", "--dry-run"])
