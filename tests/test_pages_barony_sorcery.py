@@ -296,7 +296,7 @@ def test_scoring_then_the_review_of_every_total_then_nothing(app: Flask, client:
         review = re.search(r'<table class="bs-review">.*?</table>', page, re.S).group(0)
         rows = [[re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row)]
                 for row in re.findall(r'<tr id="review-\d">(.*?)</tr>', review)]
-        assert rows == [["Ann", "21", "3", "24", "not yet"], ["Ben", "2", "0", "2", "not yet"]]
+        assert rows == [["Ann", "21", "3", "24", "no"], ["Ben", "2", "0", "2", "no"]]
         confirm = form_html(page, "f-confirm")
         assert "These totals are right" in confirm and "irreversible" in confirm
         assert radio_values(page, "f-send-back", "seat") == ["0", "1"]

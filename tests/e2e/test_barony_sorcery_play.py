@@ -134,6 +134,8 @@ def test_three_phones_track_magic_spells_and_the_winner(new_phone: Callable[[], 
     review = use(ann, api, game_id).locator("#review")
     expect(review.locator("#review-1")).to_contain_text("93")
     expect(ann.locator("#f-confirm")).to_be_visible()
+    table_box, panel_box = review.locator("table").bounding_box(), review.bounding_box()
+    assert table_box and panel_box and table_box["x"] + table_box["width"] <= panel_box["x"] + panel_box["width"]
     screenshot(ann, "barony-seat-review")
     assert blocking_violations(ann) == []
     ann.locator("#f-send-back-details > summary").click()
