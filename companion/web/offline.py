@@ -36,7 +36,7 @@ STAR = "#f3c969"
 STAR_POINTS = ((16, 4), (18.9, 12.1), (27, 15), (18.9, 17.9), (16, 26), (13.1, 17.9), (5, 15), (13.1, 12.1))
 ICONS = {"icon-192": (192, False), "icon-512": (512, False), "maskable-512": (512, True)}
 #: Static files every page may need offline (the service worker keeps them from its install on).
-PRECACHED_STATIC = ("css/app.css", "js/live.js", "js/home.js", "js/offline-search.js", "js/sw-register.js",
+PRECACHED_STATIC = ("css/app.css", "css/pages.css", "js/live.js", "js/home.js", "js/offline-search.js", "js/sw-register.js",
                     "favicon.svg")
 
 
