@@ -179,9 +179,27 @@ class Store(SqliteFile):
                 "created": row["created"]}
 
     def seat_for_token(self, game_id: str, token: str) -> int | None:
-        """The seat this token holds now (None: no seat of this game, or a token released or handed on)."""
+        """The seat this token holds now (None: no seat of this game, or a token released or handed on).
+
+        A database written before held seats left the seats of API-created games free although their tokens
+        were handed out: such a seat becomes held the first time its token is used (and joining then never
+        takes it), so an old game's seat cannot be claimed by a stranger once its phone has come back."""
+        rows = _rows(self._db(), "SELECT t.seat, s.claimed FROM seat_tokens t JOIN seats s ON s.game_id = t.game_id"
+                                 " AND s.seat = t.seat WHERE t.token_hash = ? AND t.game_id = ? AND t.revoked IS NULL",
+                     [hash_token(token), game_id])
+        if not rows:
+            return None
+        seat = int(rows[0]["seat"])
+        if not rows[0]["claimed"]:
+            with self._write() as db:
+                db.execute("UPDATE seats SET claimed = 1 WHERE game_id = ? AND seat = ?", [game_id, seat])
+        return seat
+
+    def token_gone(self, game_id: str, token: str) -> int | None:
+        """The seat a token of this game held before it was released or handed on (None: never a token here,
+        or one that still works), so an old phone can be told what happened instead of a bare refusal."""
         rows = _rows(self._db(), "SELECT seat FROM seat_tokens WHERE token_hash = ? AND game_id = ?"
-                                 " AND revoked IS NULL", [hash_token(token), game_id])
+                                 " AND revoked IS NOT NULL", [hash_token(token), game_id])
         return int(rows[0]["seat"]) if rows else None
 
     def is_host(self, game_id: str, token: str) -> bool:
@@ -205,6 +223,7 @@ class Store(SqliteFile):
             row = self._seat_row(db, game_id, seat)
             if row["claimed"]:
                 raise SeatTaken(f"seat {seat} ({row['name']}) is already taken")
+            self._revoke(db, game_id, seat)     # an old database's unused token for this seat stops working
             db.execute("UPDATE seats SET claimed = 1 WHERE game_id = ? AND seat = ?", [game_id, seat])
             db.execute("INSERT INTO seat_tokens (token_hash, game_id, seat, origin, created)"
                        " VALUES (?, ?, ?, 'claimed', ?)",

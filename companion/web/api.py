@@ -132,6 +132,11 @@ def _acting_seat(game_id: str, claimed_seat: int | None) -> int:
         _store().version(game_id)
         if token is None:
             raise ApiError(401, "this needs your seat token: send 'Authorization: Bearer <seat token>'")
+        gone = _store().token_gone(game_id, token)
+        if gone is not None:
+            info = _store().info(game_id)
+            raise ApiError(401, f"this token no longer holds {info['players'][gone]}'s seat: it was released or "
+                                f"handed to another phone; join again with the code {info['join_code']}")
         raise ApiError(401, "that seat token does not belong to this game")
     if claimed_seat is not None and claimed_seat != seat:
         names = _store().info(game_id)["players"]

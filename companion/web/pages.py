@@ -378,12 +378,21 @@ def table_live(game_id: str) -> Response:
     return live_part("pages/_table_live.html", table_context(game_id))
 
 
+def seat_gone_sentence(name: str, join_code: str) -> str:
+    """What a phone whose seat was released or handed on reads (issue 12: not "reconnecting" until a reload)."""
+    return (f"This phone no longer holds {name}'s seat: the host released it, or it was handed to another phone. "
+            f"To rejoin, join the game again with its code {join_code} (a released seat is free to take), "
+            "or ask the phone that holds it now to hand it over.")
+
+
 def seat_context(game_id: str, seat: int) -> tuple[dict[str, Any], str]:
     info = store().info(game_id)
     if not 0 <= seat < len(info["players"]):
         raise NotFound(f"This game has no seat {seat}.")
     token = request.cookies.get(token_cookie(game_id, seat), "")
     if not token or store().seat_for_token(game_id, token) != seat:
+        if token and store().token_gone(game_id, token) == seat:
+            raise PermissionError(seat_gone_sentence(info["players"][seat], info["join_code"]))
         raise PermissionError(f"This phone does not hold {info['players'][seat]}'s seat. Join the game with "
                               f"its code {info['join_code']} to claim a free seat.")
     context = game_context(game_id, seat)

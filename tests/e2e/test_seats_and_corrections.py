@@ -16,6 +16,9 @@ def test_a_seat_is_handed_to_another_phone_and_the_old_phone_loses_it(
         new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
     game, ann_token, ben_token = api.two_player_opening()
     ben = open_seat(new_phone, server, game, 1)
+    left_open = ben.context.new_page()          # Ben's seat page stays open in another tab of the old phone
+    left_open.goto(f"{server}/g/{game['id']}/seat/1")
+    expect(left_open.locator("#live-status")).to_contain_text("Live")
     ben.get_by_role("link", name="Table view").click()
     ben.get_by_role("link", name="Correct a move, hand over, rename").click()
     ben.get_by_role("button", name="Hand this seat to another phone").click()
@@ -32,10 +35,15 @@ def test_a_seat_is_handed_to_another_phone_and_the_old_phone_loses_it(
     expect(new.locator("h1")).to_contain_text("Ben")
     expect(new.locator("body")).to_contain_text("Golem")   # Ben's hand came with the seat
 
+    # the tab left open says the seat is gone and how to rejoin, without a reload (not "Reconnecting…")
+    expect(left_open.locator("#live-status")).to_contain_text("Seat released", timeout=15000)
+    expect(left_open.locator("#move-message")).to_contain_text("This phone no longer holds Ben's seat")
+    expect(left_open.locator("#move-message")).to_contain_text(game["join_code"])
+    screenshot(left_open, "seat-released-old-phone")
     # the old phone no longer holds the seat, and the code does not work twice
     answer = ben.goto(f"/g/{game['id']}/seat/1")
     assert answer is not None and answer.status == 403
-    expect(ben.locator("body")).to_contain_text("This phone does not hold Ben's seat")
+    expect(ben.locator("body")).to_contain_text("This phone no longer holds Ben's seat")
     third = new_phone().new_page()
     assert third.goto(f"/h/{code}").status == 404
     assert api.http.get(f"{server}/api/games/{game['id']}", headers={"Authorization": f"Bearer {ben_token}"},

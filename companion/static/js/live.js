@@ -36,8 +36,9 @@
   let lastSend = null; // {key, body}: a move whose answer never arrived, resent as is
 
   // ---- the live indicator ----
+  let gone = false; // this phone's seat was released or handed on: say so and stop listening
   function setStatus(state) {
-    if (!statusEl || statusEl.dataset.state === state) return;
+    if (gone || !statusEl || statusEl.dataset.state === state) return;
     statusEl.dataset.state = state;
     statusEl.querySelector(".live-text").textContent = state === "live" ? "Live" : "Reconnecting…";
   }
@@ -48,7 +49,7 @@
   // closes its stream (a phone asleep costs nothing) and catches up when it is shown again.
   function schedule() {
     window.clearTimeout(timer);
-    if (document.hidden) return; // asleep: catch up on visibilitychange
+    if (document.hidden || gone) return; // asleep: catch up on visibilitychange
     if (stream) { // a stream that went quiet for too long is replaced (the server beats every 15 s)
       timer = window.setTimeout(reconnect, QUIET_MS);
       return;
@@ -58,7 +59,7 @@
   }
 
   function connect() {
-    if (!events || stream || document.hidden) return;
+    if (!events || stream || document.hidden || gone) return;
     stream = new EventSource(eventsUrl);
     stream.addEventListener("open", () => { failures = 0; setStatus("live"); });
     stream.addEventListener("version", (message) => {
@@ -125,6 +126,7 @@
 
   async function refresh(keepChoices = true) {
     const response = await fetch(live.dataset.part, { cache: "no-store", headers: { Accept: "text/html" } });
+    if (token && (response.status === 401 || response.status === 403)) return seatGone();
     if (!response.ok) throw new Error(`page part answered ${response.status}`);
     const html = await response.text();
     const state = snapshot();
@@ -137,6 +139,25 @@
     live.dataset.version = String(version);
     setBusy(busy);
     document.dispatchEvent(new CustomEvent("live:swapped")); // signals.js: whose turn, your-turn signal
+  }
+
+  // the seat page of a phone that no longer holds its seat: the server's sentence says why and how to rejoin
+  async function seatGone() {
+    let text = "This phone no longer holds this seat. Join the game again with its code.";
+    try {
+      const answer = await fetch(live.dataset.part, { cache: "no-store", headers: { Accept: "application/json" } });
+      const data = await answer.json();
+      if (data.error) text = data.error;
+    } catch (error) { /* keep the general sentence */ }
+    window.clearTimeout(timer);
+    disconnect();
+    if (statusEl) {
+      statusEl.dataset.state = "gone";
+      statusEl.querySelector(".live-text").textContent = "Seat released";
+    }
+    gone = true;
+    live.querySelectorAll("form button").forEach((button) => { button.disabled = true; });
+    say("error", text);
   }
 
   // tell screen-reader users what changed: the newest line of the move log
@@ -373,7 +394,7 @@
     } else if (response.status === 409 && "version" in data) {
       say("error", "Another phone moved first, so your screen has been brought up to date. Check your choice and send it again.");
     } else if (response.status === 401 || response.status === 403) {
-      say("error", `${data.error || "This phone is not allowed to move for this seat."} Join again with the game's code.`);
+      await seatGone();
     } else {
       const reason = data.error || `The server answered ${response.status}.`;
       say("error", `Not recorded: ${reason}`, data.rule || null);

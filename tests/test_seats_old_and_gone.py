@@ -1,0 +1,77 @@
+"""Seats (issue 12): a phone whose seat was released or handed on is told so, with how to rejoin; a seat of a
+database written before held seats is held once its token is used, and joining never takes it then."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.store import SeatTaken, Store
+from companion.store_db import hash_token
+from companion.web.pages import token_cookie
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def _game(client: FlaskClient) -> dict:
+    answer = client.post("/api/games", json={"game": "mandragora", "players": ["Ann", "Ben"]})
+    assert answer.status_code == 201
+    return answer.get_json()
+
+
+def test_a_released_phone_is_told_its_seat_was_released_and_how_to_rejoin(app: Flask, client: FlaskClient) -> None:
+    game = _game(client)
+    old = game["seats"][1]["token"]
+    client.set_cookie(token_cookie(game["id"], 1), old)
+    assert client.get(f"/g/{game['id']}/seat/1/live").status_code == 200
+    released = client.post(f"/api/games/{game['id']}/seats/1/release",
+                           headers={"Authorization": f"Bearer {game['host_token']}"})
+    assert released.status_code == 200
+    for path in (f"/g/{game['id']}/seat/1", f"/g/{game['id']}/seat/1/live"):
+        page = client.get(path)
+        assert page.status_code == 403
+        text = page.get_data(as_text=True)
+        assert "no longer holds Ben&#39;s seat" in text or "no longer holds Ben's seat" in text
+        assert game["join_code"] in text
+    as_json = client.get(f"/g/{game['id']}/seat/1/live", headers={"Accept": "application/json"}).get_json()
+    assert "released it" in as_json["error"] and game["join_code"] in as_json["error"]
+    move = client.post(f"/api/games/{game['id']}/moves", headers={"Authorization": f"Bearer {old}"},
+                       json={"version": 0, "action_id": "late", "move": {"type": "drop_out"}})
+    assert move.status_code == 401 and "no longer holds Ben's seat" in move.get_json()["error"]
+    # a token that never belonged to the game still gets the plain answer
+    other = client.get(f"/g/{game['id']}/seat/0/live")
+    assert other.status_code == 403 and "no longer holds" not in other.get_data(as_text=True)
+
+
+def test_the_seat_page_script_stops_and_says_so_instead_of_reconnecting() -> None:
+    script = (Path(__file__).parents[1] / "companion/static/js/live.js").read_text(encoding="utf-8")
+    assert "async function seatGone()" in script and '"Seat released"' in script
+    assert "response.status === 403)) return seatGone();" in script
+
+
+def test_an_old_databases_seat_is_held_once_its_token_is_used(tmp_path: Path) -> None:
+    shutil.copy(GOLDEN / "companion-format0.sqlite3", tmp_path / "companion.sqlite3")
+    store = Store(tmp_path / "companion.sqlite3")
+    game_id = store._db().execute("SELECT id FROM games ORDER BY id LIMIT 1").fetchone()[0]
+    assert store.info(game_id)["claimed"] == [False, False, False]      # as the old store left them
+    # the token handed out by the old store: not recoverable from the file (only hashes), so make one the same way
+    token = "old-phone-token"
+    with store._write() as db:
+        db.execute("UPDATE seat_tokens SET token_hash = ? WHERE game_id = ? AND seat = 0", [hash_token(token), game_id])
+    assert store.seat_for_token(game_id, token) == 0
+    assert store.info(game_id)["claimed"][0] is True
+    try:
+        store.claim_seat(game_id, 0)
+        raise AssertionError("a stranger took an old game's held seat")
+    except SeatTaken:
+        pass
+    # a seat whose old token was never used can still be joined; the old token then stops working
+    fresh = store.claim_seat(game_id, 1)
+    assert store.seat_for_token(game_id, fresh) == 1
+    stale = store._db().execute("SELECT count(*) FROM seat_tokens WHERE game_id = ? AND seat = 1 AND revoked IS NULL",
+                                [game_id]).fetchone()[0]
+    assert stale == 1
+    store.close()
