@@ -6,10 +6,11 @@ The earlier commit is unpacked (``git archive``) into a temporary folder and bot
 are built with this virtualenv, each run in a fresh interpreter with an empty output folder (no QR code
 cache), interleaved (before, after, before, after, ...) so that a busy machine slows both alike; the best
 of ``--repeats`` is kept. Printed: the kit's build time (from loading the data to the last PDF), its bytes
-per game and per document, and how many of this version's bytes are embedded font programs (the
+per document with its page count, and how many of each version's bytes are embedded font programs (the
 ``FontFile2`` streams: the price of embedding the fonts). The load average is printed beside the figures.
 
-The default ``--before`` is the last commit before the fonts were embedded and the 5 mm margins came in.
+The default ``--before`` is the previous commit (``HEAD~1``); ``--before 55d541a`` compares with the kit
+before the fonts were embedded and the 5 mm margins came in.
 """
 
 from __future__ import annotations
@@ -24,8 +25,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The commit before "Print kit: every font embedded ... nothing printed within 5 mm of the paper edge".
-DEFAULT_BEFORE = "55d541a"
+DEFAULT_BEFORE = "HEAD~1"
 
 CHILD = r"""
 import json, sys, time
@@ -40,8 +40,10 @@ game_documents()
 imported = time.perf_counter()
 paths = run_build(plan_build(BuildOptions(game="all", out_dir=out, base_url="https://cards.example.org")))
 done = time.perf_counter()
+from pypdf import PdfReader
 print(json.dumps({"import_s": imported - started, "build_s": done - imported,
                   "files": {f"{p.parent.name}/{p.name}": p.stat().st_size for p in paths},
+                  "pages": {f"{p.parent.name}/{p.name}": len(PdfReader(p).pages) for p in paths},
                   "paths": [str(p) for p in paths]}))
 """
 
@@ -85,6 +87,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", default=DEFAULT_BEFORE, help="the earlier commit (default: %(default)s)")
     parser.add_argument("--repeats", type=int, default=3, help="interleaved runs of each version (best kept)")
+    parser.add_argument("--figures", type=Path, default=None, help="also write the figures to this JSON file")
     args = parser.parse_args()
     print(f"load average before: {open('/proc/loadavg').read().split()[:3]}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -97,6 +100,7 @@ def main() -> None:
             for name, tree in (("before", old_tree), ("after", ROOT)):
                 runs[name].append(build_in(tree, Path(tmp) / f"{name}-{repeat}"))
         best = {name: min(results, key=lambda r: r["build_s"]) for name, results in runs.items()}
+        fonts_before = font_program_bytes(best["before"]["paths"])
         fonts = font_program_bytes(best["after"]["paths"])
     before, after = best["before"], best["after"]
     print(f"whole kit, best of {args.repeats} interleaved cold builds ({args.before} -> this checkout)")
@@ -105,13 +109,30 @@ def main() -> None:
     b_total, a_total = sum(before["files"].values()), sum(after["files"].values())
     print(f"  bytes        {b_total / 1024:7.0f} KB -> {a_total / 1024:7.0f} KB   x{a_total / b_total:.2f} "
           f"({(a_total - b_total) / 1024:+.0f} KB)")
-    print(f"  of which embedded font programs: {fonts / 1024:.0f} KB "
-          f"({fonts / len(after['files']) / 1024:.1f} KB a document on average)")
-    print("  per document (KB): before -> after")
+    print(f"  embedded font programs {fonts_before / 1024:5.0f} KB -> {fonts / 1024:5.0f} KB "
+          f"({fonts / len(after['files']) / 1024:.1f} KB a document on average; the rest of the kit "
+          f"{(b_total - fonts_before) / 1024:.0f} -> {(a_total - fonts) / 1024:.0f} KB)")
+    b_pages, a_pages = sum(before.get("pages", {}).values()), sum(after["pages"].values())
+    print(f"  pages        {b_pages:7d}    -> {a_pages:7d}")
+    print("  per document: KB before -> after, pages before -> after")
     for name in sorted(set(before["files"]) | set(after["files"])):
         b, a = before["files"].get(name, 0), after["files"].get(name, 0)
-        print(f"    {name:<34} {b / 1024:7.1f} -> {a / 1024:7.1f}  ({(a - b) / 1024:+6.1f})")
+        bp, ap = before.get("pages", {}).get(name, 0), after["pages"].get(name, 0)
+        print(f"    {name:<34} {b / 1024:7.1f} -> {a / 1024:7.1f}  ({(a - b) / 1024:+6.1f})   {bp:3d} -> {ap:3d}")
     print(f"load average after: {open('/proc/loadavg').read().split()[:3]}")
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from figures import Report
+
+    report = Report(args.figures)
+    note = f"{args.before}: {before['build_s']:.2f} s, {b_total / 1024:.0f} KB, {b_pages} pages"
+    report.info("kit_versions.build_s", "whole kit, cold build, this checkout", after["build_s"], "s", note)
+    report.info("kit_versions.build_ratio", "its build time against the earlier commit's",
+                after["build_s"] / before["build_s"], "x")
+    report.info("kit_versions.kb", "whole kit, bytes of its PDFs", a_total / 1024, "KB", note)
+    report.info("kit_versions.font_kb", "of which embedded font programs", fonts / 1024, "KB",
+                f"{args.before}: {fonts_before / 1024:.0f} KB")
+    report.info("kit_versions.pages", "whole kit, pages", float(a_pages), "", note)
+    report.save()
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ BENCHMARKS: list[tuple[str, list[str], list[str]]] = [
     ("bench_rules.py", ["--seconds", "3"], ["--seconds", "1"]),
     ("bench_pages.py", [], []),
     ("bench_build.py", ["--repeats", "3"], ["--repeats", "1"]),
+    ("bench_kit_versions.py", ["--repeats", "3"], ["--repeats", "1"]),
     ("bench_api.py", ["--seconds", "4"], ["--seconds", "2"]),
 ]
 

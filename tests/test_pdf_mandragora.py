@@ -57,8 +57,9 @@ def test_build_writes_five_documents(kit: dict[str, Path]) -> None:
 
 def test_page_counts(kit: dict[str, Path]) -> None:
     counts = {name: len(PdfReader(path).pages) for name, path in kit.items()}
-    # 82 items on 10 sheets and 24 spells on 3 fresh sheets, each sheet followed by its backs
-    assert counts["deck"] == 2 * (10 + 3)
+    # 82 items and 24 spells on one run of sheets (the last item shares its sheet with 8 spells), each sheet
+    # followed by its backs: 12 sheets where each deck on its own sheets took 10 + 3
+    assert counts["deck"] == 2 * 12
     assert counts["tiles"] == 2 * 2          # 10 tiles, 6 per A4 sheet
     assert counts["tokens"] == 2             # front page, back page
     assert counts["score-pad"] == 1
@@ -67,28 +68,29 @@ def test_page_counts(kit: dict[str, Path]) -> None:
 
 def test_sheet_labels_follow_both_decks(kit: dict[str, Path]) -> None:
     pages = page_texts(kit["deck"])
-    for sheet in range(10):
-        first, last = sheet * 9 + 1, min(82, sheet * 9 + 9)
-        assert f"Mandragora item deck · fronts · sheet {sheet + 1}/10 · cards {first}–{last}" in pages[2 * sheet]
-        assert f"Mandragora item deck · backs · sheet {sheet + 1}/10" in pages[2 * sheet + 1]
-    for sheet in range(3):
-        first, last = 83 + sheet * 9, min(106, 91 + sheet * 9)
-        assert f"Mandragora spell deck · fronts · sheet {sheet + 1}/3 · cards {first}–{last}" in pages[20 + 2 * sheet]
+    for sheet in range(12):
+        first, last = sheet * 9 + 1, min(106, sheet * 9 + 9)
+        assert f"Mandragora items and spells · fronts · sheet {sheet + 1}/12 · cards {first}–{last}" in pages[2 * sheet]
+        assert f"Mandragora items and spells · backs · sheet {sheet + 1}/12" in pages[2 * sheet + 1]
     assert "MAGICAL ITEM" in pages[1] and "SPELL" in pages[21] and "MAGICAL ITEM" not in pages[21]
+    # the shared sheet: item 82's back behind it, spell backs behind the eight spells
+    back = flattened(pages[19])
+    assert back.count("MAGICAL ITEM") == 2 and back.count("SPELL") == 2 * 8  # each back reads its title twice
 
 
 def test_every_card_is_on_its_sheet_with_name_kind_and_number(kit: dict[str, Path]) -> None:
     pages = page_texts(kit["deck"])
-    for sheet, chunk in enumerate(ITEMS[i:i + 9] for i in range(0, 82, 9)):
-        lines = [line.strip() for line in pages[2 * sheet].splitlines()]
-        for card in chunk:
+    cards = [*ITEMS, *SPELLS]
+    for sheet, chunk in enumerate(cards[i:i + 9] for i in range(0, 106, 9)):
+        text = pages[2 * sheet]
+        lines = [line.strip() for line in text.splitlines()]
+        flat = flattened(text)
+        items = [c for c in chunk if c in ITEMS]
+        for card in items:
             assert card.name in lines, card.id
             assert f"item {card.number}/82" in lines, card.id
-        assert Counter(line for line in lines if line in {c.name for c in chunk}) == Counter(c.name for c in chunk)
-    for sheet, chunk in enumerate(SPELLS[i:i + 9] for i in range(0, 24, 9)):
-        text = pages[20 + 2 * sheet]
-        flat = flattened(text)
-        for card in chunk:
+        assert Counter(line for line in lines if line in {c.name for c in items}) == Counter(c.name for c in items)
+        for card in (c for c in chunk if c in SPELLS):
             spell = MANDRAGORA.spell_of(card)
             copy = MANDRAGORA.copies_of(spell.id).index(card) + 1
             assert f"spell {card.number - 82}/24" in text and f"{spell.name} {copy} of {spell.count}" in text
@@ -97,7 +99,7 @@ def test_every_card_is_on_its_sheet_with_name_kind_and_number(kit: dict[str, Pat
 
 
 def test_item_faces_say_what_they_do(kit: dict[str, Path]) -> None:
-    text = flattened(" ".join(page_texts(kit["deck"])[0:20:2]))
+    text = flattened(" ".join(page_texts(kit["deck"])[0:20:2]))  # the sheets of items 1-82
     for card in ITEMS:
         assert flattened(MANDRAGORA.ability_text(card)) in text, card.id
     assert text.count("GIVES 1 CURSE") == 7 and text.count("GIVES 2 CURSES") == 4 and text.count("GIVES 3 CURSES") == 1
@@ -115,7 +117,8 @@ def test_cards_that_leave_smaller_games_are_marked(kit: dict[str, Path]) -> None
 
 
 def test_qr_codes_on_a_full_sheet_decode_to_the_card_urls(kit: dict[str, Path]) -> None:
-    for page, cards in ((4, ITEMS[18:27]), (20, SPELLS[:9])):  # a full item sheet and a full spell sheet
+    # a full item sheet, the shared sheet (item 82 and spells 1-8) and a full spell sheet
+    for page, cards in ((4, ITEMS[18:27]), (18, [ITEMS[81], *SPELLS[:8]]), (20, SPELLS[8:17])):
         results = qr_codes(kit["deck"], page)
         assert sorted(r.text for r in results) == sorted(card_url("mandragora", c.id) for c in cards)
         for r in results:
@@ -266,9 +269,9 @@ def test_ink_saver_drops_the_heavy_fills(kit: dict[str, Path], variant: Callable
 
 def test_no_duplex_puts_every_back_after_the_fronts(variant: Callable[..., dict[str, Path]]) -> None:
     pages = page_texts(variant(duplex=False, documents=("deck",))["deck"])
-    assert len(pages) == 26
-    assert "item deck · fronts · sheet 10/10" in pages[9] and "item deck · backs · sheet 1/10" in pages[10]
-    assert "spell deck · fronts · sheet 1/3" in pages[20] and "spell deck · backs · sheet 3/3" in pages[25]
+    assert len(pages) == 24  # the 12 sheets of fronts, then their 12 backs
+    assert "items and spells · fronts · sheet 12/12" in pages[11] and "items and spells · backs · sheet 1/12" in pages[12]
+    assert "items and spells · backs · sheet 12/12" in pages[23]
 
 
 def test_back_offset_moves_back_pages_only(kit: dict[str, Path], variant: Callable[..., dict[str, Path]]) -> None:
@@ -283,7 +286,7 @@ def test_back_offset_moves_back_pages_only(kit: dict[str, Path], variant: Callab
 def test_letter_and_mini_cards(variant: Callable[..., dict[str, Path]]) -> None:
     kit = variant(paper="Letter", card_size="mini", documents=("deck", "tiles"))
     deck = PdfReader(kit["deck"])
-    assert len(deck.pages) == 2 * (5 + 2)  # 18 mini cards per sheet: items on 5 sheets, spells on 2
+    assert len(deck.pages) == 2 * 6  # 18 mini cards per sheet: 106 cards on 6 sheets (each deck apart took 5 + 2)
     assert float(deck.pages[0].mediabox.height) == pytest.approx(279.4 * mm, abs=0.01)
     assert len(PdfReader(kit["tiles"]).pages) == 4
     texts = qr_texts(kit["deck"], 0)

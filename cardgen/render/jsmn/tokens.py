@@ -23,7 +23,7 @@ from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt
 from ..print_specs import CardSize
 from ..registry import Progress
-from ..tokens import draw_token_ground, impose_two_sided, token_text_ink
+from ..tokens import draw_token_ground, impose_two_sided_groups, token_text_ink
 from .style import FAIRY_INK, MAGICIAN_INKS, SANS_BOLD, JsmnStyle, style_for
 from .symbols import ELEMENT_DRAWERS, MAGICIAN_DRAWERS, Drawer, hourglass, thistle_down
 
@@ -93,9 +93,8 @@ def render_tokens(content: JsmnContent, resolved: ResolvedOptions, path: Path, p
                         subject=f"{content.contents.element_tokens} element tokens, the year token, the fairy disc, "
                                 f"{content.contents.magician_pieces} magician pieces ({TOKEN_MM:g} mm) and "
                                 f"{len(discs)} player discs ({DISC_MM:g} mm), the same picture on both sides")
-    impose_two_sided(canvas, resolved, token_layout(resolved, TOKEN_SIZE), markers,
-                     sheet_label("Strange & Norrell element tokens and markers", unit="tokens"))
-    impose_two_sided(canvas, resolved, token_layout(resolved, DISC_SIZE), discs,
-                     sheet_label("Strange & Norrell player discs", unit="discs"))
+    impose_two_sided_groups(canvas, resolved, [  # one duplex sheet when the paper holds both
+        (TOKEN_SIZE, markers, sheet_label("Strange & Norrell element tokens and markers", unit="tokens")),
+        (DISC_SIZE, discs, sheet_label("Strange & Norrell player discs", unit="discs"))])
     canvas.save()
     progress(1)

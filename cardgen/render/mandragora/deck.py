@@ -52,8 +52,10 @@ def render_deck(content: MandragoraContent, resolved: ResolvedOptions, path: Pat
                                 f"{'duplex backs' if options.duplex else 'backs after fronts'}")
     settings = ImpositionSettings.from_options(options)
     symbols = tuple(c.symbol for c in content.colours)
-    for deck, faces, back in (("item", items, CardBack(style, resolved.card_size, "items", symbols)),
-                              ("spell", spells, CardBack(style, resolved.card_size, "spells"))):
-        impose(canvas, layout, resolved.specs.sheet, faces, [back] * len(faces), settings,
-               sheet_label(f"Mandragora {deck} deck", first_number=faces[0].card.number), on_card=progress)
+    item_back, spell_back = CardBack(style, resolved.card_size, "items", symbols), CardBack(style, resolved.card_size,
+                                                                                           "spells")
+    # both decks on the same run of sheets, each card with its own deck's back: the last item sheet is filled up
+    # with spells instead of holding a single card (82 + 24 cards: 12 sheets, not 10 + 3)
+    impose(canvas, layout, resolved.specs.sheet, [*items, *spells], [item_back] * len(items) + [spell_back] * len(spells),
+           settings, sheet_label("Mandragora items and spells", first_number=items[0].card.number), on_card=progress)
     canvas.save()
