@@ -213,8 +213,14 @@ class Stallers:
 
 
 def stalled_phase(address: tuple[str, int], game_ids: list[str], seconds: float) -> dict[str, Any]:
+    """The same open-loop reads first with no stalled connection (what the machine gives now), then with
+    :data:`STALLED` of them open."""
     import threading
 
+    count = int(READ_RATE * seconds / 16) + 2
+    works = [[((c, i), request_bytes("GET", f"/api/games/{game_ids[c % len(game_ids)]}")) for i in range(count)]
+             for c in range(16)]
+    baseline = open_loop(address, [w[: len(w) // 2 + 1] for w in works], READ_RATE, seconds / 2)
     stallers = Stallers(address, STALLED)
     stop = threading.Event()
 
@@ -225,9 +231,6 @@ def stalled_phase(address: tuple[str, int], game_ids: list[str], seconds: float)
     tender = threading.Thread(target=tend, daemon=True)
     tender.start()
     time.sleep(0.5)
-    count = int(READ_RATE * seconds / 16) + 2
-    works = [[((c, i), request_bytes("GET", f"/api/games/{game_ids[c % len(game_ids)]}")) for i in range(count)]
-             for c in range(16)]
     try:
         result = open_loop(address, works, READ_RATE, seconds)
     except OSError as error:  # the server accepted no new connection at all
@@ -235,6 +238,7 @@ def stalled_phase(address: tuple[str, int], game_ids: list[str], seconds: float)
     stop.set()
     tender.join()
     result["reopened"], result["failed_to_open"] = stallers.reopened, stallers.failed
+    result["baseline_p99"] = percentile(baseline["latencies"], 0.99)
     stallers.close()
     return result
 
@@ -449,7 +453,8 @@ def summary(figures: dict[str, Any]) -> dict[str, tuple[float, str]]:
     return {
         "stalled_p99_ms": (percentile(s_lat, 0.99) * 1000,
                            f"{answered:,} of {len(s_lat) + stalled['unanswered'] - sum(1 for x in s_lat if x == float('inf')):,} "
-                           f"reads answered; {stalled['reopened']:,} stalled sockets dropped by the server and reopened"),
+                           f"reads answered; {stalled['reopened']:,} stalled sockets dropped by the server and reopened; "
+                           f"the same reads with none open just before: p99 {stalled['baseline_p99'] * 1000:,.0f} ms"),
         "idle_moves_p99_ms": (percentile(moves["latencies"], 0.99) * 1000,
                               f"{phones['connected']:,} phones connected in {phones['connect_seconds']:.1f} s, server "
                               f"settled {phones['settle_seconds']:.1f} s later ({phones['failed']:,} refused, "
