@@ -232,3 +232,28 @@ def test_a_fillory_card_in_the_other_hand_looks_like_one_in_the_deck(app: Flask)
             assert "Nothing to report with this card now" in shown(other.get(f"/c/fillory/{card}/moves"))
     assert all(len(seen) == 1 for seen in parts.values()), parts
     assert 'value="golem"' in next(iter(parts["golem"])) and "f-draw" in next(iter(parts["golem"]))
+
+
+def test_a_jsmn_feat_in_another_hand_looks_like_a_free_one(app: Flask) -> None:
+    """Ben's secret starting feats differ (Speak with the Wind in his hand, or not): Ann's card-page part for
+    that feat is the same before she reports her own (the form lists every feat, none ticked beforehand)."""
+    from test_pages_jsmn import STARTING
+
+    wind, other = "speak-with-the-wind", ["send-ravens-as-messengers", "grow-a-hedge-in-a-night",
+                                          "make-the-trees-march"]
+    parts: set[str] = set()
+    for ben in (STARTING[1], other):
+        game = store_of(app).create_game("jsmn", ["Ann", "Ben", "Cid"], {})
+        play(app, game, 1, {"type": "starting_feats", "feats": ben})
+        client = app.test_client()
+        client.set_cookie(token_cookie(game["id"], 0), game["seats"][0]["token"])
+        parts.add(normalised(moves_part_of(client, "jsmn", wind), game))
+    assert len(parts) == 1
+    (part,) = parts
+    assert 'id="j-start"' in part and f'value="{wind}"' in part and " checked" not in part
+
+
+def moves_part_of(client: FlaskClient, game: str, card: str) -> str:
+    response = client.get(f"/c/{game}/{card}/moves")
+    assert response.status_code == 200
+    return shown(response)

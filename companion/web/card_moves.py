@@ -23,14 +23,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
-from flask import Response, make_response, render_template, request, url_for
+from flask import Response, make_response, render_template, request
 
 from cardgen.catalog import DataError, content
 from cardgen.catalog.versions import card_version
 from companion.rules import rules_for
-from companion.rules.choices import Choice, Option
+from companion.rules.choices import Choice
 from companion.store import NotFound
-from companion.web.pages import (_stale_print, bp, store, token_cookie, your_games)
+from companion.web.pages import _stale_print, bp, store, token_cookie, your_games
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ def moves_context(game: str, card_id: str) -> dict[str, Any]:
         rules = rules_for(catalog.game)
         version, state = store().current(picked.game_id)
         choices = rules.choices(state, picked.seat) if hasattr(rules, "choices") else []
-        context.update(version=version, game_id=picked.game_id, seat=picked.seat, has_choices=hasattr(rules, "choices"),
+        context.update(version=version, game_id=picked.game_id, seat=picked.seat,
                        moves=moves_with(choices, catalog.game, card.id),
                        token=request.cookies.get(token_cookie(picked.game_id, picked.seat), ""),
                        query={k: request.args[k] for k in ("g", "s", "v") if k in request.args})
@@ -151,10 +151,6 @@ def card_moves_live(game: str, card_id: str) -> Response:
         response = make_response(render_template("pages/_card_moves_live.html", **context))
         response.headers["X-Game-Version"] = str(context["version"])
     return _private(response)
-
-
-def seat_url(context: dict[str, Any]) -> str:
-    return url_for("pages.seat", game_id=context["game_id"], seat=context["seat"])
 
 
 __all__ = ["CardMove", "LiveSeat", "live_seats", "moves_with"]
