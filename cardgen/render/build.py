@@ -218,23 +218,37 @@ def _write_documents(plan: BuildPlan, documents: tuple[PlannedDocument, ...], pr
     report: Callable[[int], None] = progress or (lambda steps: None)
     written: list[Path] = []
     for item in documents:
-        try:
-            item.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise BuildError(f"cannot create folder {item.path.parent}: {exc.strerror or exc}") from exc
-        partial = item.path.with_name(item.path.name + ".partial")
-        try:
+        make_folder(item.path.parent)
+
+        def render(partial: Path, item: PlannedDocument = item) -> None:
             with disk_cache(code_cache_path(plan, item)):
                 item.document.render(item.content, plan.resolved, partial, report)
-            os.replace(partial, item.path)
-        except OSError as exc:
-            partial.unlink(missing_ok=True)
-            raise BuildError(f"cannot write {item.path}: {exc.strerror or exc}") from exc
-        except BaseException:
-            partial.unlink(missing_ok=True)
-            raise
+        write_atomically(item.path, render)
         written.append(item.path)
     return written
+
+
+def make_folder(folder: Path) -> None:
+    """``folder`` and its parents, or a BuildError naming it."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BuildError(f"cannot create folder {folder}: {exc.strerror or exc}") from exc
+
+
+def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
+    """``write`` a file at a temporary name beside ``path``, then rename it: a failed write never leaves half
+    a file behind (an OSError becomes a BuildError naming ``path``)."""
+    partial = path.with_name(path.name + ".partial")
+    try:
+        write(partial)
+        os.replace(partial, path)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise BuildError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
 
 
 def build(options: BuildOptions, progress: Progress | None = None) -> list[Path]:

@@ -13,12 +13,11 @@ these cards swapped in is today's deck, so the next reprint compares against it.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from .build import BuildPlan, PlannedDocument, code_cache_path, plan_build
+from .build import BuildPlan, PlannedDocument, code_cache_path, make_folder, plan_build, write_atomically
 from .export_faces import CardFaces, DeckFaces
 from .imposition import ImpositionSettings, impose, sheet_label
 from .options import BuildError, BuildOptions
@@ -48,14 +47,9 @@ def manifest(game: str, decks: list[DeckFaces]) -> dict[str, Any]:
 
 
 def write_manifest(path: Path, game: str, decks: list[DeckFaces]) -> Path:
-    partial = path.with_name(path.name + ".partial")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial.write_text(json.dumps(manifest(game, decks), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        os.replace(partial, path)
-    except OSError as exc:
-        partial.unlink(missing_ok=True)
-        raise BuildError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    text = json.dumps(manifest(game, decks), indent=1, ensure_ascii=False) + "\n"
+    make_folder(path.parent)
+    write_atomically(path, lambda partial: partial.write_text(text, encoding="utf-8"))
     return path
 
 
@@ -111,25 +105,21 @@ def render_changed(path: Path, title: str, cards: list[tuple[str, CardFaces]], p
     for _deck, card in cards:
         size = _portrait(card.front.size)
         groups.setdefault((size.width, size.height), []).append(card)
-    partial = path.with_name(path.name + ".partial")
-    canvas = new_canvas(partial, resolved.paper.width, resolved.paper.height,
-                        title=f"{title}: the cards changed since {since}",
-                        subject=f"{len(cards)} changed cards, {'duplex backs' if resolved.options.duplex else 'backs after fronts'}")
-    pages = 0
     settings = ImpositionSettings.from_options(resolved.options)
-    try:
+    pages = 0
+
+    def write(partial: Path) -> None:
+        nonlocal pages
+        canvas = new_canvas(partial, resolved.paper.width, resolved.paper.height,
+                            title=f"{title}: the cards changed since {since}",
+                            subject=f"{len(cards)} changed cards, "
+                                    f"{'duplex backs' if resolved.options.duplex else 'backs after fronts'}")
         for group in groups.values():
             layout = resolved.layout_for(_portrait(group[0].front.size))
             pages += impose(canvas, layout, resolved.specs.sheet, [c.front for c in group], [c.back for c in group],
                             settings, sheet_label(f"{title} changed"), on_card=progress)
         canvas.save()
-        os.replace(partial, path)
-    except OSError as exc:
-        partial.unlink(missing_ok=True)
-        raise BuildError(f"cannot write {path}: {exc.strerror or exc}") from exc
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
+    write_atomically(path, write)
     return pages
 
 
@@ -148,10 +138,7 @@ def build_changed(options: BuildOptions, since: Path, progress: Callable[[int], 
         pages = 0
         if cards:
             path = item.path.parent / CHANGED_FILE
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise BuildError(f"cannot create folder {path.parent}: {exc.strerror or exc}") from exc
+            make_folder(path.parent)
             pages = render_changed(path, getattr(item.content, "title", item.game), cards, plan, Path(since), report)
         write_manifest(item.path.parent / MANIFEST, item.game, decks)
         results.append(ChangedGame(item.game, cards, total, path, pages))

@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import io
-import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
@@ -23,7 +22,7 @@ import pypdfium2 as pdfium
 from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.pdfgen.canvas import Canvas
 
-from .build import plan_build
+from .build import make_folder, plan_build, write_atomically
 from .export_faces import DeckFaces
 from .fonts import BASE_FONT
 from .options import BuildError, BuildOptions, ResolvedOptions
@@ -93,17 +92,13 @@ def deck_pdf(deck: DeckFaces, resolved: ResolvedOptions, *, title: str, cmyk: bo
 
 
 def _write(path: Path, data: bytes | Callable[[io.BufferedWriter], None]) -> None:
-    partial = path.with_name(path.name + ".partial")
-    try:
+    def write(partial: Path) -> None:
         with open(partial, "wb") as handle:
             if isinstance(data, bytes):
                 handle.write(data)
             else:
                 data(handle)
-        os.replace(partial, path)
-    except OSError as exc:
-        partial.unlink(missing_ok=True)
-        raise BuildError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    write_atomically(path, write)
 
 
 def export_cards(options: BuildOptions, settings: ExportSettings,
@@ -122,10 +117,7 @@ def export_cards(options: BuildOptions, settings: ExportSettings,
     written: list[Path] = []
     for item in plan.documents:
         folder = Path(options.out_dir) / item.game
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise BuildError(f"cannot create folder {folder}: {exc.strerror or exc}") from exc
+        make_folder(folder)
         number = 0
         for deck in deck_faces(item.game, item.content, resolved):
             title = f"{getattr(item.content, 'title', item.game)}: {deck.name} for a print shop"
