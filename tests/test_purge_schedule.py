@@ -94,3 +94,35 @@ def test_the_documented_schedule_is_the_one_served() -> None:
     assert f"A game that is over is kept {FINISHED_DAYS} days after its last move, any other game {IDLE_DAYS} days" in doc
     assert f"every {PURGE_EVERY_HOURS} hours while it runs" in doc
     assert f"every {PURGE_CHECK_SECONDS / 60:.0f} minutes" in doc
+
+
+def test_a_worker_purges_now_and_then_while_it_serves(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The gevent worker's loop, run for two rounds with no wait between them (the clock is a day on)."""
+    from companion import serving
+    from companion.serving import CompanionWorker
+    from companion.web import create_app
+
+    path = tmp_path / "g.sqlite3"
+    app = create_app({"DATABASE": str(path), "SECRET_KEY": "k", "TESTING": True})
+    store = app.extensions["store"]
+    store.create_game("fillory", ["Ann", "Ben"], {})
+    monkeypatch.setattr(serving, "PURGE_CHECK_SECONDS", 0)
+    later = datetime.now(timezone.utc) + timedelta(days=IDLE_DAYS + 1)
+    monkeypatch.setattr(archive, "utc_now", lambda: later)
+    said: list[str] = []
+
+    class Worker:
+        rounds = 2
+        wsgi = app
+        log = type("Log", (), {"info": staticmethod(lambda msg, *args: said.append(msg % args)),
+                               "exception": staticmethod(lambda msg: said.append(msg))})()
+
+        @property
+        def alive(self) -> bool:
+            self.rounds -= 1
+            return self.rounds >= 0
+
+    CompanionWorker._purge_now_and_then(Worker())  # type: ignore[arg-type]
+    assert said == ["purged 1 old game(s) past the schedule (docs/serving.md)"]  # once: the second round was not due
+    assert ids(store) == set()
+    store.close()
