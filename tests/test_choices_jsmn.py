@@ -8,9 +8,15 @@ from __future__ import annotations
 
 import random
 import re
+from flask import Flask
+from flask.testing import FlaskClient
+
 from companion.rules import jsmn as rules
 from companion.rules.choices import Choice, find, to_json
 from companion.rules.jsmn.state import BOOKS, FEATS, FEAT_NEEDS, INTRODUCTIONS, INVITATIONS, JsmnState, replace
+
+from test_pages import seat_page, store_of
+from test_pages_jsmn import offered
 
 NAMES = ["Ann", "Ben", "Cid"]
 STARTING = [["find-the-kings-roads", "call-the-raven-kings-name", "open-the-way-to-faerie"],
@@ -73,7 +79,7 @@ def test_magic_and_book_forms_list_only_the_feats_that_take_the_element() -> Non
     assert ("j-book" in offered) == (magus.element in available and room >= 2)
     if "j-book" in offered:
         book = by_id(rules.choices(state, seat), "j-book")
-        double = next(f for f in book.fields if f.name == "feats" and f.when == {"book": ("match-double",)})
+        double = next(f for f in book.fields if f.name == "feats.0" and f.when == {"book": ("match-double",)})
         assert all(FEAT_NEEDS[o.value].get(magus.element) for o in double.options)
 
 
@@ -119,3 +125,30 @@ def test_secrets_never_change_the_choices() -> None:
     other = _other_hidden_feats(state, seat)
     assert other != state and rules.view(other, seat) == rules.view(state, seat)
     assert to_json(rules.choices(other, seat)) == to_json(rules.choices(state, seat))
+
+
+def _forms(page: str) -> str:
+    found = re.search(r'<section class="panel moves".*?</section>', page, re.S)   # lists and forms
+    assert found is not None
+    return re.sub(r'name="csrf_token" value="[^"]*"', "", found.group(0))
+
+
+def test_a_feat_in_another_hand_looks_like_a_free_one_on_the_seat_page(app: Flask, client: FlaskClient) -> None:
+    """Two games with the same public moves; Ben was dealt other feats (one of them the feat Ann might take):
+    Ann's forms are the same bytes, and the held feat is offered like any free one."""
+    store = store_of(app)
+    held = "grow-a-hedge-in-a-night"
+    pages = []
+    for ben in (STARTING[1], [held, *STARTING[1][1:]]):
+        game = store.create_game("jsmn", NAMES, {"magicians": ["norrell", "strange", "segundus"]})
+        moves = [(0, {"type": "starting_feats", "feats": STARTING[0]}), (1, {"type": "starting_feats", "feats": ben}),
+                 (2, {"type": "starting_feats", "feats": STARTING[2]}),
+                 (1, {"type": "new_year", "marseilles": "the-juggler", **ROWS}),
+                 (0, {"type": "still_waters"}), (0, {"type": "move", "to": "padua"})]
+        for seat, move in moves:
+            version = store.version(game["id"])
+            store.apply_move(game["id"], seat, version, f"t-{version}", move)
+        pages.append(_forms(seat_page(client, game, 0)))
+    assert pages[0] == pages[1]
+    takeable = offered(pages[0], "j-engage", "feats")
+    assert held in takeable and "find-the-kings-roads" not in takeable   # Ann's own is not

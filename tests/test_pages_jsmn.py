@@ -8,6 +8,7 @@ greedily with study actions, cast magicianship spells, and Ann defeats the fairy
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from pathlib import Path
@@ -25,7 +26,7 @@ from test_pages import PAGE_ASSETS, csrf_token, sent_size, form, seat_page, show
 
 GAME = content("jsmn")
 STATIC = Path(__file__).resolve().parents[1] / "companion" / "static"
-ASSETS = sent_size(*PAGE_ASSETS, "css/jsmn.css", "js/forms.js")  # forms.js: its own form templates
+ASSETS = sent_size(*PAGE_ASSETS, "css/jsmn.css", "js/choices.js", "js/choice-lists.js", "css/choices.css")  # the choice forms
 NAMES = ["Ann", "Ben", "Cid"]
 MAGICIANS = ["norrell", "strange", "segundus"]
 
@@ -118,6 +119,19 @@ def script(app: Flask, game: dict[str, Any], until: Any = None, limit: int = 200
     raise AssertionError("the scripted game did not get there")
 
 
+def offered(page: str, form_id: str, name: str) -> list[Any]:
+    """The values a field of a choice form offers: its picks, or the rows of the list it names (sent once per
+    page as data, the rows in its data-only if it keeps some; a value "" is the label's slug)."""
+    html = form(page, form_id)
+    found = re.search(rf'data-list="([\w-]+)"(?: data-only="([\d ]+)")? data-name="{re.escape(name)}(?:\[\])?"', html)
+    if found is None:
+        return re.findall(rf'name="{re.escape(name)}(?:\[\])?" value="([^"]*)"', html)
+    data = re.search(rf'<script type="application/json" id="{found.group(1)}">(.*?)</script>', page, re.S).group(1)
+    rows = json.loads(data)
+    keep = [int(i) for i in found.group(2).split()] if found.group(2) else range(len(rows))
+    return [rows[i][0] or re.sub(r"[^a-z0-9]+", "-", rows[i][1].lower().replace("'", "")).strip("-") for i in keep]
+
+
 def forms_on(page: str) -> list[str]:
     return [f for f in re.findall(r'<form class="move[^"]*" id="([\w-]+)"', page) if f != "f-undo"]
 
@@ -126,9 +140,9 @@ def text(page: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
 
 
-def outside_templates(page: str) -> str:
-    """The page without its <template> option lists (every feat, the same for everyone)."""
-    return re.sub(r"<template .*?</template>", "", page, flags=re.S)
+def outside_lists(page: str) -> str:
+    """The page without the lists of every feat a seat may take (the same for everyone: names, not secrets)."""
+    return re.sub(r'<script type="application/json".*?</script>', "", page, flags=re.S)
 
 
 def post_new(client: FlaskClient, **fields: Any) -> Any:
@@ -271,21 +285,26 @@ def test_setup_and_preparation_forms(app: Flask, client: FlaskClient) -> None:
     game = new_game(app)
     ann = seat_page(client, game, 0)
     start = form(ann, "j-start")
-    assert sorted(re.findall(r'name="feats\[\]" value="([\w-]+)"', start)) == sorted(f.id for f in GAME.feats)
-    assert 'data-lists="feats"' in start and forms_on(ann) == ["j-start"]
+    assert sorted(offered(ann, "j-start", "feats")) == sorted(f.id for f in GAME.feats)
+    assert 'data-lists="feats"' in start and 'data-kind="many"' in start and forms_on(ann) == ["j-start"]
+    assert " checked" not in start   # nothing preselected on an irreversible choice
     play(app, game, 0, next_move(rules.view(state_of(app, game), 0)))
     ann = seat_page(client, game, 0)
     assert "Waiting for Ben, Cid to report their starting feats." in ann and "j-start" not in ann
     script(app, game, lambda s: s.phase == "preparation")
     for seat in range(3):   # any seat may report the year's preparation
-        year = form(seat_page(client, game, seat), "j-year")
-        assert re.findall(r'name="marseilles" value="([\w-]+)"', year) == [c.id for c in GAME.marseilles]
-        assert year.count('name="books[]"') == 3 and year.count('name="named[]"') == 2 and 'name="book"' not in year
+        page = seat_page(client, game, seat)
+        year = form(page, "j-year")
+        assert offered(page, "j-year", "marseilles") == [c.id for c in GAME.marseilles]
+        for slot in range(3):   # one pick per place in the row, nothing preselected
+            assert offered(page, "j-year", f"books.{slot}") == [b.id for b in GAME.books]
+        assert offered(page, "j-year", "named") == [n.id for n in GAME.named_connexions]
+        assert 'data-name="book"' not in year and " checked" not in year
     script(app, game, lambda s: s.phase == "preparation" and s.marseilles)
-    year = form(seat_page(client, game, 1), "j-year")
+    page = seat_page(client, game, 1)
     left = rules.view(state_of(app, game), 1)["marseilles_left"]
-    assert re.findall(r'name="marseilles" value="([\w-]+)"', year) == left and "the-juggler" not in left
-    assert 'name="book"' in year and 'name="books[]"' not in year
+    assert offered(page, "j-year", "marseilles") == left and "the-juggler" not in left
+    assert offered(page, "j-year", "book") and not offered(page, "j-year", "books.0")
 
 
 def test_turn_forms_follow_the_step_and_only_the_seat_on_turn_gets_them(app: Flask, client: FlaskClient) -> None:
@@ -294,8 +313,7 @@ def test_turn_forms_follow_the_step_and_only_the_seat_on_turn_gets_them(app: Fla
     seat = state.turn.seat
     page = seat_page(client, game, seat)
     assert forms_on(page) == ["j-action", "j-still"]
-    offered = re.findall(r'name="action" value="([\w-]+)"', form(page, "j-action"))
-    assert offered == [*(a.id for a in GAME.actions), "unique"]
+    assert offered(page, "j-action", "action") == [*(a.id for a in GAME.actions), "unique"]
     others = [s for s in range(3) if s != seat]
     for other in others:
         assert forms_on(seat_page(client, game, other)) == []
@@ -304,25 +322,25 @@ def test_turn_forms_follow_the_step_and_only_the_seat_on_turn_gets_them(app: Fla
     page = seat_page(client, game, seat)
     assert forms_on(page)[:2] == ["j-move", "j-magic"] and forms_on(page)[-1] == "j-end"
     assert "j-action" not in page and "j-engage" not in page   # no location yet: nothing to attend
-    moves = re.findall(r'<option value="([\w-]+)">', form(page, "j-move"))
-    assert len(moves) == len([loc for loc in GAME.map.occupiable])   # the first move goes anywhere
-    magic = form(page, "j-magic")
-    available = rules.view(state_of(app, game), seat)["available_elements"]
-    assert f'data-options="jsmn-cards" data-only="{",".join(available)}"' in magic
-    assert {"rain", "hills"} <= set(available)
-    own = re.search(r'<template id="jsmn-own">(.*?)</template>', page, re.S).group(1)
-    assert re.findall(r'<option value="([\w-]+)">', own) == STARTING[seat]
+    assert len(offered(page, "j-move", "to")) == len(GAME.map.occupiable)   # the first move goes anywhere
+    available = set(rules.view(state_of(app, game), seat)["available_elements"])
+    assert {"rain", "hills"} <= available
+    cards = {c.id: c.element for c in (*GAME.invitations, *GAME.introductions)}
+    discards = offered(page, "j-magic", "card")
+    assert discards and {cards[c] for c in discards} <= available   # only cards whose element a feat takes
+    assert set(offered(page, "j-magic", "feat")) <= set(STARTING[seat])
     play(app, game, seat, {"type": "move", "to": "padua"})
     page = seat_page(client, game, seat)
     engage = form(page, "j-engage")
     here = {c.id for c in GAME.invitations if c.location == "padua"} | \
         {c.id for c in GAME.introductions if c.location == "padua"}
-    assert set(re.findall(r'name="card" value="([\w-]+)"', engage)) == here
-    assert 'data-group="invitation"' in engage and "Fulfil an engagement in Padua (0 of 2 done)" in engage
+    assert set(offered(page, "j-engage", "card")) == here
+    assert "Fulfil an engagement in Padua (0 of 2 done)" in engage
+    assert set(offered(page, "j-engage", "feats")) == {f.id for f in GAME.feats} - set(STARTING[seat])
     # a study action covers its symbol at the end of the turn: not offered again next year
     script(app, game, lambda s: s.phase == "turn" and s.year == 1807 and s.turn.seat == seat)
     page = seat_page(client, game, seat)
-    assert "study-rain-hills" not in re.findall(r'name="action" value="([\w-]+)"', form(page, "j-action"))
+    assert "study-rain-hills" not in offered(page, "j-action", "action")
     assert "covered: Study rain and hills" in page
 
 
@@ -358,10 +376,10 @@ def test_a_connexion_space_asks_for_a_free_connexion_first(app: Flask, client: F
     assert forms_on(page)[:2] == ["j-conn", "j-named"]
     assert "j-end" not in page and "j-magic" not in page
     free = [c.id for c in GAME.connexion_types if c.id not in state.seats[seat].connexions]
-    assert re.findall(r'name="connexion" value="([\w-]+)"', form(page, "j-conn")) == free
+    assert offered(page, "j-conn", "connexion") == free
     named = form(page, "j-named")
-    assert re.findall(r'name="named" value="([\w-]+)"', named) == list(state.named_row)
-    assert 'data-group="move_anywhere"' in named and 'name="reveal"' in named
+    assert offered(page, "j-named", "named") == list(state.named_row)
+    assert 'data-when=\'{"named": ["davey"]}\'' in named and offered(page, "j-named", "reveal")
 
 
 # -- secrets ----------------------------------------------------------------------------------------
@@ -383,7 +401,7 @@ def test_magicianship_shows_on_its_own_seat_only_until_the_end(app: Flask, clien
         assert all(name in mine for name in secret - {s["name"] for s in ledger["spells_played"]})
         for viewer, page in pages.items():
             if viewer != seat:
-                shown_names = {name for name in secret if name in outside_templates(page)}
+                shown_names = {name for name in secret if name in outside_lists(page)}
                 assert not shown_names, (seat, viewer, shown_names)
 
 
@@ -418,7 +436,8 @@ def test_every_page_of_a_random_game_is_labelled_and_under_60_kb(app: Flask, cli
             assert response.status_code == 200
             heaviest = max(heaviest, len(response.data))
             if "seat" in path:
-                assert b"/static/js/forms.js" in response.data   # counted in ASSETS
+                assert all(f"/static/{asset}".encode() in response.data   # counted in ASSETS
+                           for asset in ("js/choices.js", "js/choice-lists.js", "css/choices.css"))
             if step % 25 == 0:
                 page = shown(response)
                 assert unlabelled(page) == [], path

@@ -166,6 +166,49 @@ def to_json(choices: Iterable[Choice]) -> list[dict[str, Any]]:
     return [c.to_json() for c in choices]
 
 
+# -- long lists sent once per page ---------------------------------------------------------------------
+
+def plain(f: Field) -> bool:
+    """A list a page may send as data (one or several values, nothing preselected, no rows of short buttons,
+    more than one option): see :func:`shared_lists`."""
+    return f.kind in ("one", "many") and f.default is None and len(f.options) > 1 and not any(
+        o.group for o in f.options)
+
+
+def rows_within(options: Sequence[Option], base: Sequence[Option]) -> list[int] | None:
+    """The rows of ``base`` that ``options`` keeps, if ``options`` is ``base`` with some left out (in order)."""
+    rows: list[int] = []
+    at = 0
+    for option in options:
+        while at < len(base) and base[at] != option:
+            at += 1
+        if at == len(base):
+            return None
+        rows.append(at)
+        at += 1
+    return rows
+
+
+def shared_lists(choices: Iterable[Choice]) -> list[tuple[Option, ...]]:
+    """The plain lists of these choices, each once; a list that is another one with some options left out
+    is not among them (a field offering it names the rows it keeps: five forms offering a hand of 96 cards, or
+    the cards of some elements only, send the 96 once)."""
+    found: list[tuple[Option, ...]] = []
+    for f in sorted((f for c in choices for f in c.fields if plain(f)), key=lambda f: -len(f.options)):
+        if not any(rows_within(f.options, base) is not None for base in found):
+            found.append(f.options)
+    return found
+
+
+def list_rows(options: Sequence[Option], bases: Sequence[Sequence[Option]]) -> tuple[int, list[int] | None] | None:
+    """Which shared list a field's options come from (its index) and the rows kept (None: all of them)."""
+    for index, base in enumerate(bases):
+        rows = rows_within(options, base)
+        if rows is not None:
+            return index, None if len(rows) == len(base) else rows
+    return None
+
+
 # -- building moves from choices, and checking a move against them -----------------------------------
 
 def _tags(choice: Choice, move: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
@@ -329,5 +372,5 @@ def find(choices: Sequence[Choice], move: Mapping[str, Any]) -> Choice | None:
     return next((c for c in choices if satisfied(c, move)), None)
 
 
-__all__ = ["Choice", "Field", "KINDS", "Option", "SEARCH_FROM", "active", "find", "sample_move", "satisfied",
-           "to_json"]
+__all__ = ["Choice", "Field", "KINDS", "Option", "SEARCH_FROM", "active", "find", "list_rows", "plain", "rows_within",
+           "sample_move", "satisfied", "shared_lists", "to_json"]

@@ -9,11 +9,12 @@ JSON API with the seat's bearer token, which the seat page reads from this brows
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import lru_cache
-from typing import Any, Container
+from typing import Any, Container, Sequence
 
 import qrcode
 import qrcode.constants
@@ -24,6 +25,7 @@ from cardgen.catalog import GAMES, DataError, content
 from cardgen.catalog.versions import VERSION_LENGTH, card_version
 from companion.rules import GAMES as RULES
 from companion.rules import IllegalMove, SetupError, rules_for
+from companion.rules import choices as choices_module
 from companion.search import corrections, search
 from companion.store import HANDOVER_MINUTES, NotFound, SeatTaken, Store
 from companion.web.games import GamePages, NewGameFormError, pages_for
@@ -616,6 +618,35 @@ def _stale_print(printed: str | None, current: str) -> dict[str, str] | None:
 def _rule_games() -> dict[str, str]:
     """Every rule id -> the game whose rule book holds it."""
     return {rule.id: game for game in GAMES for rule in content(game).rules}
+
+
+# the choice forms' long lists, sent once per page (templates/pages/_choices.html)
+bp.add_app_template_global(choices_module.shared_lists, "shared_choice_lists")
+bp.add_app_template_global(choices_module.list_rows, "choice_list_rows")
+bp.add_app_template_global(choices_module.plain, "plain_choice_field")
+
+
+def _slug(label: str) -> str:
+    """As choices.js makes it: lower case, apostrophes dropped, every other run of characters but a-z 0-9 a dash."""
+    return re.sub(r"[^a-z0-9]+", "-", label.lower().replace("'", "")).strip("-")
+
+
+@bp.app_template_global()
+def choice_list_json(options: Sequence[Any]) -> Markup:
+    """A shared list as the page sends it: [value, label, detail, tags, {when, unless, needs, caps, also}] per
+    option (trailing blanks left out; value "" when it is the label's slug), as
+    compact JSON safe inside <script> (UTF-8 kept: a glyph is 3 bytes, not a 6-byte escape)."""
+    rows = []
+    for o in options:
+        deps = {name: dict(getattr(o, name)) for name in ("when", "unless", "needs", "caps", "also") if getattr(o, name)}
+        # "" for a value that is its label's slug (most card ids: "Sitting of Parliament", sitting-of-parliament)
+        value = "" if isinstance(o.value, str) and o.value and o.value == _slug(o.label) else o.value
+        row = [value, o.label, o.detail, " ".join(o.tags), deps]
+        while len(row) > 2 and not row[-1]:
+            row.pop()
+        rows.append(row)
+    text = json.dumps(rows, ensure_ascii=False, separators=(",", ":"))
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
 @bp.app_template_global()

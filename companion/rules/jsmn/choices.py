@@ -48,6 +48,13 @@ def needs_text(fid: str, tokens: Iterable[str] | None = None) -> str:
                      for e, n in FEAT_NEEDS[fid].items())
 
 
+def left_text(fid: str, tokens: Iterable[str]) -> str:
+    """What a feat in front of the seat still takes, e.g. "takes ▮ Stones 1, ≋ Wind 2"."""
+    placed = list(tokens)
+    return "takes " + ", ".join(f"{ELEMENT_TEXT[e]} {n - placed.count(e)}" for e, n in FEAT_NEEDS[fid].items()
+                                if placed.count(e) < n)
+
+
 def feat_option(fid: str, **extra: Any) -> Option:
     feat = FEATS[fid]
     return Option(fid, f"{feat.name} ({feat.magicianship})", needs_text(fid), card=card(fid), **extra)
@@ -67,21 +74,19 @@ def _mine(here: Seat) -> set[str]:
 
 
 def _takeable(here: Seat) -> tuple[Option, ...]:
-    """Every feat but the seat's own: which feats other magicians hold is secret."""
+    """Every feat but the seat's own: which feats other magicians hold is secret (taken from the row on the table,
+    so named without its elements: the card page has them)."""
     mine = _mine(here)
-    return tuple(feat_option(f) for f in FEATS if f not in mine)
+    return tuple(Option(f, FEATS[f].name, f"{FEATS[f].magicianship} magicianship", card=card(f))
+                 for f in FEATS if f not in mine)
 
 
-def _hand(here: Seat) -> tuple[Option, ...]:
-    """The invitations and introductions a discard may name (hands are counts: every card of a kind held)."""
-    found = []
-    if here.invitations:
-        found += [Option(c.id, c.name, f"invitation · {ELEMENT_TEXT[c.element]}", card=card(c.id), tags=(c.element,))
-                  for c in INVITATIONS.values()]
-    if here.introductions:
-        found += [Option(c.id, c.name, f"introduction · {ELEMENT_TEXT[c.element]}", card=card(c.id),
-                         tags=(c.element,)) for c in INTRODUCTIONS.values()]
-    return tuple(found)
+def _hand(here: Seat, tagged: bool = True) -> tuple[Option, ...]:
+    """The invitations and introductions a discard may name (hands are counts: every card of a kind held),
+    tagged with their element where another field depends on it."""
+    cards = [*(INVITATIONS.values() if here.invitations else ()), *(INTRODUCTIONS.values() if here.introductions
+                                                                     else ())]
+    return tuple(Option(c.id, c.name, card=card(c.id), tags=(c.element,) if tagged else ()) for c in cards)
 
 
 def _needs_now(state: JsmnState, tokens: tuple[str, ...], fid: str) -> tuple[str, ...]:
@@ -98,7 +103,7 @@ def _own_feats(here: Seat, field_name: str, elements: Iterable[str] | None = Non
         takes = tuple(e for e, n in FEAT_NEEDS[fid].items() if tokens.count(e) < n and
                       (allowed is None or e in allowed))
         if takes:
-            found.append(Option(fid, f"{FEATS[fid].name} ({FEATS[fid].magicianship})", needs_text(fid, tokens),
+            found.append(Option(fid, f"{FEATS[fid].name} ({FEATS[fid].magicianship})", left_text(fid, tokens),
                                 card=card(fid), when={field_name: takes}))
     return tuple(found)
 
@@ -216,7 +221,7 @@ def _action(state: JsmnState, seat: int) -> list[Choice]:
     elif magician.unique_effect == "borrow_connexion":
         fields.append(Field("connexion", "Borrow which connexion?", options=borrowable, when={"action": ("unique",)}))
     return [Choice("choose_action", "Take this action", tuple(fields), id="j-action", rule="jsmn.action.choose"),
-            Choice("still_waters", "Still the waters", id="j-still", rule="jsmn.action.still", primary=False,
+            Choice("still_waters", "Still the waters", id="j-still", primary=False,
                    hint="Every action disc returns to the basin; no action this turn.")]
 
 
@@ -283,7 +288,7 @@ MAGIC_CHECKS = ("jsmn.magic.supply",)
 def _magic(state: JsmnState, seat: int) -> Choice | None:
     here = state.seats[seat]
     wanted = {e for fid, tokens in here.feats for e in _needs_now(state, tokens, fid)}
-    cards = tuple(o for o in _hand(here) if o.tags[0] in wanted)
+    cards = tuple(o for o in _hand(here, tagged=True) if o.tags[0] in wanted)
     if not cards:
         return None
     available = ", ".join(ELEMENT_TEXT[e] for e in state.available_elements())
@@ -317,59 +322,48 @@ def _book_uses(state: JsmnState, seat: int) -> Choice | None:
     for b in books:
         book = BOOKS[b]
         form = "match-double" if book.form == "double" else "match-any" if book.form == "any" else "convert"
-        options.append(_book_option(b, tags=(form, f"el-{book.element}")))
-    hand = _hand(here)
-    matching = {BOOKS[b].element for b in books if BOOKS[b].form in ("double", "any")}
-    fields = [Field("book", "Use a book of magic", options=tuple(options)),
-              Field("card", "Card you discard", options=hand, when={"book": ("convert",)})]
-    if matching:
-        fields.append(Field("card", "Card you discard (the book's element)",
-                            options=tuple(replace(o, when={"book": (f"el-{o.tags[0]}",)}) for o in hand
-                                          if o.tags[0] in matching),
-                            when={"book": ("match-double", "match-any")}))
+        options.append(_book_option(b, tags=(form, f"match-{book.element}") if form != "convert" else (form,)))
+    hand = _hand(here, tagged=True)
+    fields = [Field("book", "Use a book of magic", options=tuple(options))]
+    if any(BOOKS[b].form == "convert" for b in books):
+        fields.append(Field("card", "Card you discard", options=_hand(here), when={"book": ("convert",)}))
+    for element in dict.fromkeys(BOOKS[b].element for b in books if BOOKS[b].form in ("double", "any")):
+        fields.append(Field("card", f"Card you discard ({ELEMENT_TEXT[element]}, the book's element)",
+                            options=tuple(o for o in hand if o.tags[0] == element),
+                            when={"book": (f"match-{element}",)}))
     if any(BOOKS[b].form == "any" for b in books):
         fields.append(Field("element", "Which element?", options=tuple(Option(e, ELEMENT_TEXT[e]) for e in wanted),
                             when={"book": ("match-any",)}))
     own_feats: list[Field] = []
-    single = []
-    double = []
-    for fid, tokens in here.feats:
-        for b in books:
-            book = BOOKS[b]
-            left = FEAT_NEEDS[fid].get(book.element, 0) - tokens.count(book.element)
-            if book.element not in available or left < 1:
-                continue
-            if book.form == "double":
-                double.append((fid, b, min(2, left)))
-            elif book.form == "convert":
-                single.append((fid, b))
-    name = "feats"
-    if single:
-        own_feats.append(Field(name, "Feat for the token", kind="counts", min=1, max=1,
-                               options=_by_feat(here, single, "book"), when={"book": ("convert",)}))
-    if double:
-        own_feats.append(Field(name, "Feats for the two tokens", kind="counts", min=2, max=2,
-                               options=_by_feat(here, [(f, b) for f, b, _ in double], "book",
-                                                {f: m for f, _, m in double}), when={"book": ("match-double",)}))
+    tokens = dict(here.feats)
+
+    def takers(form: str, second: bool = False) -> tuple[Option, ...]:
+        """The seat's feats that take the element of one of its books of this form, shown while it is picked
+        (the second token of a double book: not on a feat the first one completes)."""
+        found = []
+        for fid in tokens:
+            left = {b: FEAT_NEEDS[fid].get(BOOKS[b].element, 0) - tokens[fid].count(BOOKS[b].element) for b in books}
+            picks = tuple(b for b in books if BOOKS[b].form == form and BOOKS[b].element in available and left[b] > 0)
+            once = second and all(left[b] < 2 for b in picks)
+            if picks:
+                found.append(Option(fid, f"{FEATS[fid].name} ({FEATS[fid].magicianship})",
+                                    left_text(fid, tokens[fid]), card=card(fid), when={"book": picks},
+                                    unless={"feats.0": (fid,)} if once else {}))
+        return tuple(found)
+
+    if takers("convert"):
+        own_feats.append(Field("feats.0", "Feat for the token", options=takers("convert"),
+                               when={"book": ("convert",)}))
+    if takers("double"):
+        own_feats += [Field(f"feats.{i}", f"Feat for the {nth} token", options=takers("double", second=i == 1),
+                            when={"book": ("match-double",)}) for i, nth in enumerate(("first", "second"))]
     if any(BOOKS[b].form == "any" for b in books):
-        own_feats.append(Field(name, "Feat for the token", kind="counts", min=1, max=1,
-                               options=_own_feats(here, "element", available), when={"book": ("match-any",)}))
+        own_feats.append(Field("feats.0", "Feat for the token", options=_own_feats(here, "element", available),
+                               when={"book": ("match-any",)}))
     if not own_feats:
         return None
     return Choice("use_book", "Use the book", tuple(fields + own_feats), id="j-book", rule="jsmn.book.use",
-                  checks=MAGIC_CHECKS)
-
-
-def _by_feat(here: Seat, pairs: list[tuple[str, str]], field_name: str,
-             most: dict[str, int] | None = None) -> tuple[Option, ...]:
-    """One option per feat, shown while ``field_name`` holds one of the books listed with it."""
-    books: dict[str, list[str]] = {}
-    for fid, b in pairs:
-        books.setdefault(fid, []).append(b)
-    tokens = dict(here.feats)
-    return tuple(Option(fid, f"{FEATS[fid].name} ({FEATS[fid].magicianship})", needs_text(fid, tokens[fid]),
-                        card=card(fid), when={field_name: tuple(bs)}, max=(most or {}).get(fid, 1))
-                 for fid, bs in books.items())
+                  checks=(*MAGIC_CHECKS, "jsmn.magic.exact", "jsmn.magic.place"))
 
 
 def _street(state: JsmnState, seat: int) -> Choice | None:
@@ -464,9 +458,8 @@ def _cast(state: JsmnState, seat: int) -> Choice | None:
     castable = _castable(state, seat)
     if not castable:
         return None
-    spells = tuple(Option(s, SPELLS[s].name, SPELLS[s].text + (f" · +{SPELLS[s].magicianship} magicianship"
-                                                                 if SPELLS[s].magicianship else ""), card=card(s))
-                   for s in castable)
+    spells = tuple(Option(s, SPELLS[s].name, f"+{SPELLS[s].magicianship} magicianship" if SPELLS[s].magicianship
+                          else "", card=card(s)) for s in castable)
     by_effect: dict[str, tuple[str, ...]] = {}
     for s in castable:
         by_effect[SPELLS[s].effect] = by_effect.get(SPELLS[s].effect, ()) + (s,)
@@ -556,8 +549,7 @@ def choices(state: JsmnState, seat: int) -> list[Choice]:
         found.append(cast)
     if state.phase == "turn" and turn is not None and turn.seat == seat:
         if here.spells:
-            found.append(Choice("discard_spell", "Discard a spell for 1 prestige", id="j-dspell", primary=False,
-                                rule="jsmn.spell.discard"))
+            found.append(Choice("discard_spell", "Discard a spell for 1 prestige", id="j-dspell", primary=False))
         if turn.step != "action":
             found.append(_end_turn(state, seat))
     return found

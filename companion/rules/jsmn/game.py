@@ -8,7 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from . import SPEC
 from ..base import Outcome, SetupError, check_options, check_players, check_viewer
-from .choices import choices
+from .choices import ELEMENT_TEXT, GLYPHS, action_name, choices
 from .moves import MOVE_TYPES, apply
 from .play import acting_seats, advice, random_legal_move
 from .scoring import Ranking, Standing, rank
@@ -209,5 +209,5 @@ __all__ = [
     "GAME_ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "MOVE_TYPES", "OPTIONS", "State", "JsmnState",
     "setup", "apply", "view", "score", "outcome", "advice", "redact_move", "describe_move", "state_to_json",
     "state_from_json", "random_legal_move", "choices", "acting_seats", "standings", "stack_place", "rank", "Standing",
-    "ELEMENTS",
+    "ELEMENTS", "ELEMENT_TEXT", "GLYPHS", "action_name",
 ]

@@ -19,7 +19,10 @@
 
   function collect(form) {
     const move = { type: form.dataset.move, ...json(form, "fixed") };
-    (form.dataset.lists || "").split(",").filter(Boolean).forEach((name) => { move[name] = []; });
+    // a list field sends [] when nothing is picked, unless it is not asked now (a spell's fields)
+    (form.dataset.lists || "").split(",").filter(Boolean).forEach((name) => {
+      if ([...form.elements].some((el) => el.name && key(el) === name && !el.matches(":disabled"))) move[name] = [];
+    });
     for (const el of form.elements) {
       if (!el.name || el.matches(":disabled") || ((el.type === "radio" || el.type === "checkbox") && !el.checked)) continue;
       const name = key(el);
@@ -32,7 +35,7 @@
       if (el.value === "") continue; // an optional pick left at "none", a number left empty
       const value = number || el.type === "number" ? Number.parseInt(el.value, 10) : el.value;
       const [outer, inner] = name.split(".");
-      if (inner) (move[outer] = move[outer] || {})[inner] = value;
+      if (inner) (move[outer] = move[outer] || (/^\d+$/.test(inner) ? [] : {}))[inner] = value; // "a.0": item 0 of list a
       else if (el.name.endsWith("[]")) (move[name] = move[name] || []).push(value);
       else move[name] = value;
       Object.assign(move, json(el, "also")); // e.g. the shop the steps reach
@@ -61,7 +64,8 @@
   function matches(form, move, name, values) {
     const picked = [...form.querySelectorAll("input:checked:enabled")].find((input) => (input.dataset.field || input.name) === name);
     const tags = picked?.closest("[data-tags]")?.dataset.tags.split(" ") || [];
-    return values.some((v) => String(v) === String(move[name]) || tags.includes(String(v)));
+    const value = name.split(".").reduce((v, k) => v?.[k], move); // "a.b": key b of object a, "a.0": item 0 of list a
+    return values.some((v) => String(v) === String(value) || tags.includes(String(v)));
   }
 
   function holds(el, move, form) {
@@ -70,7 +74,11 @@
       && Object.entries(json(el, "needs")).every(([name, least]) => (move[name] || []).length >= least);
   }
 
+  // lists sent once as data (js/choice-lists.js, on pages that send them) are built before anything else
+  const buildLists = (root) => window.SpellbookChoiceLists?.build(root);
+
   function apply(form) {
+    buildLists(form);
     form.querySelectorAll("fieldset[data-required] input[type=radio]").forEach((radio) => { radio.required = true; });
     // an id for each count, so a live update keeps what was typed in each (live.js keys fields by id)
     form.querySelectorAll("input[data-repeat]:not([id])").forEach((input) => { input.id = `${form.id}-${key(input)}-${input.dataset.repeat}`; });
@@ -133,6 +141,7 @@
   // every choice form in root, or root itself: live.js calls it after a live update or an advice fill
   window.SpellbookChoices = {
     apply: (root) => (root.matches("form[data-choice]") ? [root] : root.querySelectorAll("form[data-choice]")).forEach(apply),
+    prepare: buildLists, // live.js: before it puts back what was picked across a swap
     collect,
     fill,
   };

@@ -203,7 +203,7 @@
   }
 
   function restore(state) {
-    if (window.SpellbookForms) window.SpellbookForms.prepare(live); // long option lists, before their values
+    [window.SpellbookForms, window.SpellbookChoices].forEach((k) => k && k.prepare && k.prepare(live)); // long option lists, before their values
     live.querySelectorAll("input, select, textarea").forEach((el) => {
       const key = fieldKey(el);
       if (!(key in state.fields)) return;
