@@ -386,3 +386,28 @@ def test_no_crop_marks_also_drops_the_poster_cut_marks(kit: dict[str, Path],
     window = (int(8 * px), int(2 * px), int(12 * px), int(8 * px))  # beside the top-left corner's vertical cut mark
     assert rendered(kit["map"], 1, 127).crop(window).getextrema()[0] < 128
     assert rendered(plain, 1, 127).crop(window).getextrema()[0] > 240
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_every_letter_of_a_magician_board_lies_inside_its_frame(kit: dict[str, Path],
+                                                               variant: Callable[..., dict[str, Path]],
+                                                               paper: str) -> None:
+    """The frame is drawn 7.5 mm inside the paper (2.5 mm outside the 10 mm margin); on Letter the connexion
+    column's caption once ran past it."""
+    import pypdfium2 as pdfium
+
+    path = kit["boards"] if paper == "A4" else variant(paper="Letter", documents=("boards",))["boards"]
+    document = pdfium.PdfDocument(path)
+    try:
+        for index in range(len(document)):
+            page = document[index]
+            width, _height = page.get_size()
+            text = page.get_textpage()
+            boxes = [text.get_charbox(i) for i in range(text.count_chars())]
+            boxes = [b for b in boxes if b[2] > b[0]]  # spaces have no box
+            assert len(boxes) > 500, index
+            frame = 7.5 * mm
+            assert max(b[2] for b in boxes) <= width - frame - 0.5, (paper, index)
+            assert min(b[0] for b in boxes) >= frame + 0.5, (paper, index)
+    finally:
+        document.close()
