@@ -11,9 +11,9 @@ from ..base import Outcome, SetupError, check_options, check_players, check_view
 from .choices import ELEMENT_TEXT, GLYPHS, action_name, choices
 from .moves import MOVE_TYPES, apply
 from .play import acting_seats, advice, random_legal_move
-from .scoring import Ranking, Standing, rank
-from .state import (BOOKS, ELEMENTS, FEAT_NEEDS, FEATS, GAME, GAME_ID, LIMITS, MAGICIAN_ORDER, MAGICIANS,
-                    MARSEILLES, NAMED, SPELLS, STUDY, TRACKS, JsmnState, Seat, ledger, magicianship,
+from .scoring import Pad, Ranking, Standing, calculate, rank
+from .state import (BOOK_VALUE, BOOKS, ELEMENTS, FEAT_NEEDS, FEATS, GAME, GAME_ID, LIMITS, MAGICIAN_ORDER,
+                    MAGICIANS, MARSEILLES, NAMED, PUPIL, SPELLS, STUDY, TRACKS, JsmnState, Seat, ledger, magicianship,
                     state_from_json, state_to_json)
 from .text import describe_move, redact_move
 
@@ -210,4 +210,6 @@ __all__ = [
     "setup", "apply", "view", "score", "outcome", "advice", "redact_move", "describe_move", "state_to_json",
     "state_from_json", "random_legal_move", "choices", "acting_seats", "standings", "stack_place", "rank", "Standing",
     "ELEMENTS", "ELEMENT_TEXT", "GLYPHS", "action_name",
+    # the calculator's (companion/web/calc/jsmn.py): the scoring pad and what counts on it
+    "Pad", "calculate", "BOOK_VALUE", "PUPIL", "SPELLS", "GAME",
 ]

@@ -123,10 +123,11 @@
     });
   }
 
-  // Enter in a filter picks the single match (and never sends the form)
+  // Enter in a filter picks the single match not picked yet (and never sends the form)
   function pickSingleMatch(input) {
     const shown = [...input.closest("fieldset").querySelectorAll(".pick:not(.off)")].filter((label) => !label.hidden);
-    const box = shown.length === 1 && shown[0].querySelector("input");
+    const open = shown.filter((label) => !label.querySelector("input").checked); // the picks made stay shown
+    const box = open.length === 1 && open[0].querySelector("input");
     if (box && box.type !== "number" && !box.checked) box.click();
   }
 

@@ -5,7 +5,7 @@ its breakdown, whether anyone reaches the fairy's strength, and the winner with 
 (magicianship, then prestige, then the disc on top of the stack: rules jsmn.end.total, jsmn.end.tie).
 When nobody reaches the fairy nobody is the greatest magician of the age: no winner, the comparison
 still given as ``best`` (rule jsmn.end.reign); with advanced difficulty everyone loses. The
-sums are :func:`companion.rules.jsmn.scoring.calculate`, the ranking the tracked game's own.
+sums are :func:`companion.rules.jsmn.calculate`, the ranking the tracked game's own.
 Shape problems answer 400; a tally no game could reach (a feat worth other than 2-5, more feats, books or
 magicianship spells than the game has, a stack that is not one disc per place) answers 422 with the rule.
 """
@@ -18,8 +18,7 @@ from typing import Any
 from flask import Response, jsonify
 from pydantic import Field
 
-from companion.rules.jsmn.scoring import Pad, calculate
-from companion.rules.jsmn.state import BOOK_VALUE, GAME, PUPIL, SPELLS
+from companion.rules.jsmn import BOOK_VALUE, GAME, PUPIL, SPELLS, Pad, calculate
 from companion.web.api import ApiError, bp, parse_body
 from companion.web.openapi import RequestBody, errors, json_body, request_body
 
