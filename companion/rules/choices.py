@@ -27,7 +27,6 @@ hidden cards.
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
@@ -99,11 +98,6 @@ class Field:
     def searchable(self) -> bool:
         """A long list gets a search-as-you-type filter (options in grouped rows are short already)."""
         return sum(1 for o in self.options if not o.group) >= SEARCH_FROM
-
-    @property
-    def list_key(self) -> str:
-        """Equal for two fields whose pick lists are the same (the page sends a long list once and copies it)."""
-        return json.dumps([self.kind, self.required, [o.to_json() for o in self.options]], sort_keys=True)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "label": self.label, "kind": self.kind,

@@ -83,6 +83,8 @@ class GameSpec:
     seat_rule: str | None = None
     #: where the game is listed among the others (home page, search): lower first, then by id
     order: int = 100
+    #: the game may reach a dead end nobody wins (its front's ``stalled(state)`` says when; pages then call it over)
+    can_stall: bool = False
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_players <= self.max_players:

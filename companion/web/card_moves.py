@@ -84,7 +84,7 @@ def live_seats(game: str) -> list[LiveSeat]:
         if info["game"] != game:
             continue
         rules = rules_for(game)
-        if getattr(rules, "stalled", lambda _state: False)(state) or rules.outcome(state).over:
+        if (rules.SPEC.can_stall and rules.stalled(state)) or rules.outcome(state).over:
             continue
         found.append(LiveSeat(held.game_id, held.seat, held.name, held.others, held.started))
     return found

@@ -29,7 +29,6 @@ from companion.rules import choices as choices_module
 from companion.search import corrections, search
 from companion.store import HANDOVER_MINUTES, NotFound, SeatTaken, Store
 from companion.web.games import GamePages, NewGameFormError, pages_for
-from companion.web.card_facts import ability_segments, card_rules, named_by
 from companion.web.errors import error_response
 
 bp = Blueprint("pages", __name__)
@@ -137,7 +136,7 @@ def page_headers(response: Response) -> Response:
 
 @dataclass(frozen=True)
 class NewGameForm:
-    """One game's new-game form on the home page (Fillory's ids carry no prefix, as before)."""
+    """One game's new-game form on the home page (a game's ``GamePages.form_prefix`` may drop the prefix)."""
 
     game: str
     title: str
@@ -151,11 +150,11 @@ class NewGameForm:
 
     @property
     def prefix(self) -> str:
-        return "" if self.game == "fillory" else f"{self.game}-"
+        return f"{self.game}-" if self.pages.form_prefix is None else self.pages.form_prefix
 
     @property
     def form_id(self) -> str:
-        return "new-game" if self.game == "fillory" else f"new-{self.game}"
+        return f"new-{self.prefix.rstrip('-')}" if self.prefix else "new-game"
 
 
 def playable_games(unavailable: Container[str] = ()) -> list[str]:
@@ -246,8 +245,9 @@ def home() -> Response:
 
 @bp.post("/new")
 def new_game() -> Response:
-    game = request.form.get("game", "fillory")
-    if game not in playable_games(current_app.extensions["unavailable_games"]):
+    playable = playable_games(current_app.extensions["unavailable_games"])
+    game = request.form.get("game", playable[0] if playable else "")  # no game named: the first in the specs' order
+    if game not in playable:
         return render_home(400, f"There is no game '{game}' to start here. Pick one from the list.")
     rules = rules_for(game)
     game_pages = pages_for(game)
@@ -331,8 +331,8 @@ def game_context(game_id: str, viewer: int | None) -> dict[str, Any]:
     view = rules.view(state, viewer)
     log = store().log(game_id, viewer)
     scores = {row["seat"]: row for row in rules.score(state)}
-    # a game that can never change again (only some games can reach one; see fillory.stalled)
-    stalled = bool(getattr(rules, "stalled", lambda _state: False)(state))
+    # a game that can never change again (only games whose spec says it can: the rules' stalled())
+    stalled = bool(rules.SPEC.can_stall and rules.stalled(state))
     finished = stalled or rules.outcome(state).over
     return dict(game_id=game_id, info=info, version=version, view=view, scores=scores, rules=rules, stalled=stalled,
                 finished=finished, rematch=rematch_of(game_id) if finished else None,
@@ -593,14 +593,15 @@ def card_page(game: str, card_id: str) -> Response:
     if card is None:
         raise NotFound(f"{catalog.title} has no card '{card_id}'.")
     stale = _stale_print(request.args.get("v"), card_version(card))
+    describe = pages_for(game).card_context
+    if describe is not None:  # the game's own card page (its pages module describes the card)
+        return make_response(render_template("pages/card.html", card=card, catalog=catalog, stale=stale,
+                                             **describe(catalog, card)))
     if hasattr(catalog, "card_facts"):  # a game whose catalog describes its own cards (Mandragora)
         return make_response(render_template(
             "pages/card_facts.html", card=card, catalog=catalog, facts=catalog.card_facts(card),
             rules=catalog.card_rules(card), title=catalog.label(card), stale=stale))
-    return make_response(render_template(
-        "pages/card.html", card=card, catalog=catalog, segments=ability_segments(catalog, card),
-        rules=card_rules(catalog, card), named_by=named_by(catalog, card),
-        traits=[catalog.trait(t) for t in card.traits], title=card.name, stale=stale))
+    raise NotFound(f"{catalog.title} has no card pages.")
 
 
 _VERSION = re.compile(rf"[0-9a-f]{{{VERSION_LENGTH}}}")
@@ -633,12 +634,14 @@ def _slug(label: str) -> str:
 
 @bp.app_template_global()
 def choice_list_json(options: Sequence[Any]) -> Markup:
-    """A shared list as the page sends it: [value, label, detail, tags, {when, unless, needs, caps, also}] per
+    """A shared list as the page sends it: [value, label, detail, tags, {when, unless, needs, caps, also, copies}] per
     option (trailing blanks left out; value "" when it is the label's slug), as
     compact JSON safe inside <script> (UTF-8 kept: a glyph is 3 bytes, not a 6-byte escape)."""
     rows = []
     for o in options:
         deps = {name: dict(getattr(o, name)) for name in ("when", "unless", "needs", "caps", "also") if getattr(o, name)}
+        if o.copies:  # the value picked in another field (companion.rules.choices.Option.copies)
+            deps["copies"] = o.copies
         # "" for a value that is its label's slug (most card ids: "Sitting of Parliament", sitting-of-parliament)
         value = "" if isinstance(o.value, str) and o.value and o.value == _slug(o.label) else o.value
         row = [value, o.label, o.detail, " ".join(o.tags), deps]

@@ -39,7 +39,7 @@ class NotOver(Exception):
 
 
 def is_finished(rules: Any, state: Any) -> bool:
-    return bool(getattr(rules, "stalled", lambda _state: False)(state)) or rules.outcome(state).over
+    return bool(rules.SPEC.can_stall and rules.stalled(state)) or rules.outcome(state).over
 
 
 def result_data(game_id: str) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Sequence
 
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from .conftest import Api, login_seat
 
@@ -66,14 +66,19 @@ def recorded(page: Page) -> None:
 def report_draw(page: Page, card: str) -> None:
     page.bring_to_front()
     form = page.locator("#f-draw")
-    form.get_by_label("Find a card by name or trait").fill(card)
-    form.locator("label.pick", has_text=re.compile(rf"^\s*{re.escape(card)}\s", re.S)).first.click()
+    form.get_by_label("Find by name").fill(card)
+    form.locator("label.pick", has_text=re.compile(rf"^\s*{re.escape(card)}(\s|$)", re.S)).first.click()
     form.get_by_role("button", name="Report this draw").click()
     recorded(page)
 
 
 def pick(page: Page, form_id: str, card: str) -> None:
     page.locator(f"#{form_id} label.pick", has_text=card).first.click()
+
+
+def field(page: Page, form_id: str, legend: str) -> Locator:
+    """The fieldset of a choice form asked by its legend (the form's words for the field)."""
+    return page.locator(f"#{form_id} fieldset", has=page.locator("legend", has_text=legend))
 
 
 def mark_page(page: Page) -> None:

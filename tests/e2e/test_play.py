@@ -12,7 +12,7 @@ from PIL import Image
 from playwright.sync_api import BrowserContext, expect
 
 from .conftest import Api, login_seat, screenshot
-from .phone import LIVE_WITHIN_MS, assert_not_reloaded, caught_up, hosted_game, mark_page, pick, report_draw
+from .phone import LIVE_WITHIN_MS, recorded, assert_not_reloaded, caught_up, field, hosted_game, mark_page, pick, report_draw
 
 def test_three_phones_create_join_play_and_watch_live(new_phone: Callable[[], BrowserContext], api: Api,
                                                       server: str) -> None:
@@ -74,13 +74,15 @@ def test_three_phones_create_join_play_and_watch_live(new_phone: Callable[[], Br
     expect(table.locator(".banner .pending")).to_contain_text("Physical Kids", timeout=LIVE_WITHIN_MS)
     screenshot(ann, "seat-ability")
     pick(ann, "f-summon", "Quentin")
-    ann.locator("#f-summon").get_by_label("my zone").check()
+    expect(ann.locator("#f-summon").get_by_label("My zone")).to_be_checked()  # the reversible default
     ann.get_by_role("button", name="Summon", exact=True).click()
     expect(ann.locator("#f-score")).to_be_visible()
     screenshot(ann, "seat-trick-score")
     score_choice = ann.locator("#f-score label.pick").first
     expect(score_choice).to_contain_text("Student")
     expect(score_choice).to_contain_text("+4 VP")
+    expect(ann.locator("#f-score input:checked")).to_have_count(0)  # no trait is chosen for the player
+    score_choice.click()
     ann.get_by_role("button", name="Score", exact=True).click()
     expect(ann.locator(".vp.big strong")).to_have_text("4")
 
@@ -114,13 +116,17 @@ def test_card_trick_with_its_effect_fields(new_phone: Callable[[], BrowserContex
     login_seat(phone, server, game["id"], 0, ann_token)
     ann = phone.new_page()
     ann.goto(f"/g/{game['id']}/seat/0")
-    expect(ann.locator("fieldset.trick-group[data-group=Spell]")).to_be_hidden()
-    ann.locator("#trick-details > summary").click()
-    ann.locator("#f-trick label.pick", has_text="Magic Missile → Spell").click()
-    group = ann.locator("fieldset.trick-group[data-group=Spell]")
-    expect(group).to_be_visible()
-    group.get_by_label("Which card did you draw?").fill("Ember")
-    group.get_by_label("Which card goes into your zone?").select_option(label="The card I just drew")
+    spell = field(ann, "f-trick", "Which card did you draw?")
+    expect(spell).to_be_hidden()
+    ann.locator("#f-trick-details > summary").click()
+    pick(ann, "f-trick", "Magic Missile")
+    field(ann, "f-trick", "For which trait").locator("label.pick", has_text="Spell").click()
+    expect(spell).to_be_visible()
+    expect(field(ann, "f-trick", "Drawn card kept in your hand")).to_be_hidden()  # another trick's field
+    spell.get_by_label("Find by name").fill("Ember")
+    spell.get_by_label("Find by name").press("Enter")  # the single match is picked
+    expect(spell.locator("input[value=ember]")).to_be_checked()
+    field(ann, "f-trick", "Which card goes into your zone").locator("label.pick", has_text="The card I just drew").click()
     ann.get_by_role("button", name="Do the trick").click()
     expect(ann.locator("#move-message")).to_contain_text("Recorded.")
     expect(ann.locator("#zone-title + .chips")).to_contain_text("Ember")
@@ -129,4 +135,40 @@ def test_card_trick_with_its_effect_fields(new_phone: Callable[[], BrowserContex
     expect(ann.locator("#f-score")).to_be_visible()
     log = api.http.get(f"{server}/api/games/{game['id']}/log", timeout=5).json()["entries"]
     assert log[-1]["move"]["type"] == "trick" and log[-1]["move"]["trait"] == "Spell"
-    assert log[-1]["move"]["place"] == "Ember"
+    assert log[-1]["move"]["place"] == "ember"  # (the drawn card itself is not in the public log)
+
+
+def test_a_phone_draws_and_plays_with_the_search_and_enter(new_phone: Callable[[], BrowserContext], api: Api,
+                                                           server: str) -> None:
+    """At 390 x 844: the draw is a search and Enter (the single match is picked) and one tap to send; the play
+    is one tap on the card and one on the button. Taps per move are counted from what the hand does."""
+    game = api.new_game(["Ann", "Ben"])
+    for seat, cards in ((0, ("Physical Kids", "Time Loop", "Romance")), (1, ("Golem", "Cocaine", "Mentors"))):
+        for card in cards:
+            api.move(game["id"], game["seats"][seat]["token"], {"type": "draw", "card": card})
+    phone = new_phone()
+    login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
+    ann = phone.new_page()
+    ann.goto(f"/g/{game['id']}/seat/0")
+    assert ann.viewport_size == {"width": 390, "height": 844}
+    draw = ann.locator("#f-draw")
+    expect(draw.locator("label.pick")).to_have_count(110 - 13 - 3)  # every card this phone cannot see (Ben's too)
+    search = draw.get_by_label("Find by name")
+    search.fill("magic mis")                       # typing, then
+    search.press("Enter")                          # tap 1: Enter picks the single match
+    expect(draw.locator("input[value=magic-missile]")).to_be_checked()
+    expect(draw.locator("label.pick:visible")).to_have_count(1)
+    draw.get_by_role("button", name="Report this draw").click()   # tap 2
+    recorded(ann)
+    expect(ann.locator("#hand-title + .chips")).to_contain_text("Magic Missile")
+    play = ann.locator("#f-play")
+    expect(play.locator("label.pick")).to_have_count(4)  # the hand, by name
+    expect(play.locator("input:checked")).to_have_count(0)  # nothing chosen for the player
+    play.locator("label.pick", has_text="Time Loop").click()      # tap 1
+    play.get_by_role("button", name="Play it").click()           # tap 2
+    recorded(ann)
+    expect(ann.locator("#zone-title + .chips")).to_contain_text("Time Loop")
+    log = api.http.get(f"{server}/api/games/{game['id']}/log", timeout=5).json()["entries"]
+    assert [e["move"] for e in log[-2:]] == [{"type": "draw", "card": None},  # a draw is secret in the public log
+                                              {"type": "play", "card": "time-loop"}]
+    screenshot(ann, "seat-after-play")

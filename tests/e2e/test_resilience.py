@@ -33,7 +33,7 @@ def test_refused_move_shows_the_reason_and_rule_and_changes_nothing(
     with pytest.raises(IllegalMove) as refusal:
         fillory.apply(state, 0, {"type": "draw", "card": "Golem"})
 
-    ann.locator("#f-draw").get_by_label("Find a card by name or trait").fill("Golem")
+    ann.locator("#f-draw").get_by_label("Find by name").fill("Golem")
     ann.locator("#f-draw label.pick", has_text="Golem").click()
     ann.get_by_role("button", name="Report this draw").click()
     alert = ann.locator("#move-message")
@@ -98,7 +98,7 @@ def test_stale_phone_is_told_updated_and_keeps_the_choice(
     caught_up(ann, api, game["id"])
     set_hidden(ann, True)  # stops polling, so the screen falls behind
     api.move(game["id"], game["seats"][1]["token"], {"type": "draw", "card": "Golem"})
-    filter_box = ann.locator("#f-draw").get_by_label("Find a card by name or trait")
+    filter_box = ann.locator("#f-draw").get_by_label("Find by name")
     filter_box.fill("Romance")
     ann.locator("#f-draw label.pick", has_text="Romance").click()
     ann.get_by_role("button", name="Report this draw").click()

@@ -97,7 +97,7 @@ def test_the_status_bar_says_whose_turn_and_the_seat_is_told_when_it_is_theirs(
     assert ann.evaluate("window.__buzz") == [[120, 80, 120]]
 
     # Ann's move: no longer hers, the title goes back; no buzz for a turn that is not hers
-    ann.locator("#f-draw").get_by_label("Find a card by name or trait").fill("Romance")
+    ann.locator("#f-draw").get_by_label("Find by name").fill("Romance")
     ann.locator("#f-draw label.pick", has_text="Romance").click()
     ann.get_by_role("button", name="Report this draw").click()
     recorded(ann)

@@ -48,7 +48,7 @@ SPEC = GameSpec(
     rules_module=__name__,
     pages_module="companion.web.games.fillory",
     calculator_module="companion.web.calc.fillory", print_kit="fillory",
-    order=1, hidden_information=True, over_rule="fillory.game.over", turn_rule="fillory.turn.not-your-turn", seat_rule=None,
+    order=1, hidden_information=True, can_stall=True, over_rule="fillory.game.over", turn_rule="fillory.turn.not-your-turn", seat_rule=None,
 )
 
 

@@ -175,6 +175,11 @@ def _itself(trait: str, cards: Iterable[str], label: str, effect_trait: str = ""
                   when={"card": tuple(c for c in cards if not effect_trait or effect_trait in GAME.card(c).traits)})
 
 
+def _nothing(name: str, text: str, when: dict[str, tuple[str, ...]]) -> Field:
+    """A trick field with nothing to pick: the move leaves it out, the form says why."""
+    return Field(name, "What the trick reaches", required=False, hint=text, when=when)
+
+
 def _trick_fields(known: Known, trait: str, cards: list[str]) -> list[Field]:
     effect = GAME.trait(trait).trick
     assert effect is not None
@@ -185,20 +190,21 @@ def _trick_fields(known: Known, trait: str, cards: list[str]) -> list[Field]:
     if kind in ("steal_random", "force_discard"):
         label = "Which card did you take?" if kind == "steal_random" else "Which card did they discard?"
         return [Field("take", label, options=_cards(known.at(HIDDEN)), when={**when, "target_seat": holding},
-                      hint="The card they hold is not known to this phone: every card in the deck or a hand is listed.")]
+                      hint="Every card in the deck or a hand is listed: this phone cannot see theirs.")]
     if kind in ("to_neutral", "revive"):
         reach = _in_reach(known, trait)
         options = _cards(reach, known)
         if kind == "revive":
             options += (_itself(trait, cards, f"The card I discard for this trick", effect.trait),)
             return [Field("target", f"Which {effect.trait}?", options=options, when=when)]
-        if not reach:
-            return []   # nothing in reach: the card is discarded and the effect finds nothing
+        if not reach:   # nothing in reach: the card is discarded and the effect finds nothing
+            return [_nothing("target", f"No {effect.trait} is where this trick reaches; it would do nothing.", when)]
         return [Field("target", f"Which {effect.trait}?", options=options, when=when)]
     if kind == "swap":
         reach = _in_reach(known, trait)
-        if len({known.place[c] for c in reach}) < 2:
-            return []   # no two in different places: nothing to swap
+        if len({known.place[c] for c in reach}) < 2:   # no two in different places: nothing to swap
+            return [_nothing("targets", f"No two {effect.trait}s in different places are where this trick reaches; "
+                                        "it would do nothing.", when)]
         return [Field("targets", f"Which two {effect.trait}s swap places?", kind="many", min=2, max=2,
                       options=_cards(reach, known), when=when)]
     if kind == "search_deck":

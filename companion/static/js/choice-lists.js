@@ -2,8 +2,8 @@
  * before js/choices.js on the pages that send them, which calls build(root) before it applies a form.
  *
  * A <script type="application/json" id="c-list-N"> holds [value, label, detail, tags, deps] per option (value "":
- * the label's slug, as companion/web/pages.py makes it; deps: when/unless/needs on the pick, caps/also on its
- * input). Each div.pick-list[data-list] gets its picks, named by data-name (data-field, data-kind="many" for
+ * the label's slug, as companion/web/pages.py makes it; deps: when/unless/needs on the pick, caps/also/copies on
+ * its input). Each div.pick-list[data-list] gets its picks, named by data-name (data-field, data-kind="many" for
  * checkboxes), keeping the rows numbered in data-only if it has one; a long list also gets its filter.
  */
 (() => {
@@ -18,7 +18,10 @@
     const text = Object.assign(document.createElement("span"), { textContent: label });
     if (detail) text.append(Object.assign(document.createElement("small"), { textContent: detail }));
     const row = Object.assign(document.createElement("label"), { className: "pick" });
-    Object.entries(deps).forEach(([name, v]) => { (name === "caps" || name === "also" ? input : row).dataset[name] = JSON.stringify(v); });
+    Object.entries(deps).forEach(([name, v]) => {
+      if (name === "copies") input.dataset.copies = v; // sends the value picked in field v
+      else (name === "caps" || name === "also" ? input : row).dataset[name] = JSON.stringify(v);
+    });
     row.append(input, text);
     return row;
   }

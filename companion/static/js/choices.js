@@ -33,7 +33,8 @@
         continue;
       }
       if (el.value === "") continue; // an optional pick left at "none", a number left empty
-      const value = number || el.type === "number" ? Number.parseInt(el.value, 10) : el.value;
+      // data-copies="x": the value picked in field x ("the card I discard for this trick", "the card I just drew")
+      const value = el.dataset.copies ? move[el.dataset.copies] : number || el.type === "number" ? Number.parseInt(el.value, 10) : el.value;
       const [outer, inner] = name.split(".");
       if (inner) (move[outer] = move[outer] || (/^\d+$/.test(inner) ? [] : {}))[inner] = value; // "a.0": item 0 of list a
       else if (el.name.endsWith("[]")) (move[name] = move[name] || []).push(value);

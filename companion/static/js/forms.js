@@ -1,5 +1,5 @@
 /* The move forms of games with their own form templates (templates/pages/<game>/_seat_forms.html):
- * the fields of the chosen card trick or spell, long option lists copied from a <template>, and reading
+ * the fields of the chosen spell, long option lists copied from a <template>, and reading
  * a form's move. Forms rendered from the rules' choices use
  * js/choices.js instead; as each game moves to choices, what it alone used here goes.
  */
@@ -8,15 +8,6 @@
 
   const live = document.querySelector("[data-live]");
   if (!live) return;
-
-  function showTrickGroup(form) {
-    const chosen = form.querySelector('input[name="combo"]:checked');
-    form.querySelectorAll("fieldset.trick-group").forEach((group) => {
-      const on = Boolean(chosen) && group.dataset.group === chosen.dataset.group;
-      group.hidden = !on;
-      group.disabled = !on;
-    });
-  }
 
   // a form[data-groups="spell"] shows only the fieldset.effect-group whose data-group the checked spell names
   function showEffectGroup(form) {
@@ -62,7 +53,6 @@
   live.addEventListener("change", (event) => {
     const form = event.target.form;
     if (!form) return;
-    if (event.target.name === "combo") showTrickGroup(form);
     if (form.dataset.groups && event.target.name === form.dataset.groups) showEffectGroup(form);
   });
 
@@ -98,9 +88,6 @@
       if (value === "") continue;
       move[el.name] = value;
     }
-    if (move.type === "end_turn" && !move.discard) move.discard = [];
-    if (move.place === "@draw") move.place = move.draw; // "the card I just drew"
-    for (const key of ["target", "take"]) if (move[key] === "@card") move[key] = move.card; // "the card I discard"
     return move;
   }
 
@@ -108,7 +95,6 @@
     prepare: fillOptions,
     apply(root) {
       fillOptions();
-      root.querySelectorAll("form#f-trick").forEach(showTrickGroup);
       root.querySelectorAll("form[data-groups]").forEach(showEffectGroup);
     },
     collect,

@@ -71,6 +71,10 @@ class GamePages:
     playable: bool = False
     #: its seat forms are the rules' choices rendered by templates/pages/_choices.html (loads js/choices.js)
     choice_forms: bool = False
+    #: the new-game form's field-id prefix ("": none, kept by the first game for its old ids); None: "<game>-"
+    form_prefix: str | None = None
+    #: (catalog, card) -> the names templates/pages/card.html needs (the game's own card page), or None
+    card_context: Callable[[Any, Any], dict[str, Any]] | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 

@@ -1,19 +1,80 @@
-"""Magicians of Fillory's pages: card-by-card move forms on each seat, zones on the table."""
+"""Magicians of Fillory's pages: move forms from the rules' choices on each seat, zones on the table.
+
+The seat's forms are :func:`companion.rules.fillory.choices` rendered by the shared choice templates
+(``templates/pages/_choices.html``); this module adds only the headline (what to do now, in words) and
+the card page's Fillory facts (:mod:`companion.web.games.fillory_cards`).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from companion.web import seat_forms
+from companion.rules.choices import Choice
 from companion.web.setup_checklist import SetupCard, SetupStep, rule_steps, with_cards
 
-from . import GamePages
+from . import GamePages, last_live_move
+from .fillory_cards import card_context
+
+
+@dataclass
+class SeatForms:
+    """The seat's move forms, as the rules module's choices (rendered by templates/pages/_choices.html)."""
+
+    headline: str
+    choices: list[Choice] = field(default_factory=list)
+    pending: str = ""
+    undo_text: str | None = None
+    #: long card lists sent once per page as data (templates/pages/_choices.html, js/choice-lists.js)
+    compact_lists: bool = True
+
+    @property
+    def has_forms(self) -> bool:
+        return bool(self.choices)
+
+
+def _headline(context: Mapping[str, Any], moves: set[str]) -> str:
+    view, seat, catalog = context["view"], context["seat"], context["catalog"]
+    names = {p["seat"]: p["name"] for p in view["players"]}
+    me = view["players"][seat]
+    turn = view["turn"]
+    if view["over"]:
+        return f"The game is over: {names.get(view['winner'], 'nobody')} won."
+    if view["phase"] == "deal":
+        missing = catalog.starting_hand - me["hand_count"]
+        if missing > 0:
+            return f"Report your starting hand: draw {missing} more card{'s' * (missing != 1)}."
+        waiting = [f"{p['name']} ({p['hand_count']}/{catalog.starting_hand})" for p in view["players"]
+                   if p["hand_count"] < catalog.starting_hand]
+        return "Your starting hand is complete. Waiting for " + ", ".join(waiting) + "."
+    if turn["seat"] != seat:
+        return f"{names.get(turn['seat'], '?')}'s turn ({turn['step']} step). Your turn comes later."
+    step = turn["step"]
+    if step == "draw":
+        empty = "" if view["deck_count"] else " The deck is empty: shuffle the discard pile to make a new one."
+        return "Your turn: draw a card and report which one." + empty
+    if step == "ability":
+        return "Resolve your card's ability, or decline it."
+    if step == "action":
+        if turn.get("extra_action"):
+            return "Extra action from Time: play another card, or score or end."
+        if "play" not in moves:
+            return "Your hand is empty: score a trait or end your turn."
+        return "Play a card from your hand into your zone."
+    return {"trick": "Optional: discard a card for its trick, then score, then end your turn.",
+            "score": "Optional: score one trait, then end your turn.",
+            "end": "End your turn (discard down to the hand limit if needed)."}.get(step, "Your turn.")
 
 
 def seat_extras(context: Mapping[str, Any]) -> dict[str, Any]:
-    forms = seat_forms.build(context["catalog"], context["view"], context["seat"], context["rules"].trait_points,
-                             context["log"])
-    return {"forms": forms}
+    offered: list[Choice] = list(context["choices"])
+    view, catalog = context["view"], context["catalog"]
+    pending = ""
+    if view["pending"] and view["turn"]["seat"] == context["seat"]:
+        card = catalog.card(view["pending"]["card"])
+        pending = f"{card.name}: {catalog.ability_text(card)}"
+    return {"forms": SeatForms(headline=_headline(context, {c.move for c in offered}), choices=offered,
+                               pending=pending, undo_text=last_live_move(context["log"], context["seat"]))}
 
 
 def show_invite(context: Mapping[str, Any]) -> bool:
@@ -36,4 +97,7 @@ PAGES = GamePages(
     show_invite=show_invite,
     setup_steps=setup_steps,
     playable=True,
+    choice_forms=True,
+    card_context=card_context,
+    form_prefix="",
 )
