@@ -187,7 +187,8 @@ def score(state: JsmnState) -> list[dict[str, Any]]:
 
 def outcome(state: JsmnState) -> Outcome:
     """Over at a defeat or once 1817 ends: highest magicianship, then prestige, then the disc on top.
-    Undefeated after 1817 the fairy reigns: magicianship is still compared (advanced difficulty: all lose)."""
+    Undefeated after 1817 the fairy reigns: nobody wins (the reason still compares magicianship; at advanced
+    difficulty everyone loses), as the quick calculator says too."""
     if state.phase != "over":
         return Outcome(over=False)
     ranking: Ranking = rank(standings(state))
@@ -198,9 +199,10 @@ def outcome(state: JsmnState) -> Outcome:
         reason = (f"The fairy reigns over England after {TRACKS.last_year}: with advanced difficulty everyone loses "
                   f"({ranking.reason})")
         return Outcome(over=True, winner=None, winners=(), reason=reason)
-    else:
+    else:  # nobody wins, but the table may still compare (the reason names the best magician)
         reason = (f"The fairy reigns over England after {TRACKS.last_year}: nobody is the greatest magician of the "
                   f"age; compared: {ranking.reason}")
+        return Outcome(over=True, winner=None, winners=(), reason=reason)
     winners = ranking.winners
     return Outcome(over=True, winner=winners[0] if len(winners) == 1 else None, winners=winners, reason=reason)
 
