@@ -11,7 +11,9 @@ seat's page and live part with that seat's own cookie. Two kinds of check:
 - Twin game: a second game is played with the same moves except that one hidden card of one seat
   is exchanged with a card that never left the deck. Every route, read by anyone but that seat,
   must answer exactly the same in both games; the seat's own page must differ (it shows its hand).
-  Whatever a page prints, this proves that nothing on it depends on that hidden card.
+  Whatever a page prints, this proves that nothing on it depends on that hidden card. The same for the
+  part a scanned card's page shows (``/c/<game>/<card>/moves``: the moves this phone's seat may make with
+  that card), for both swapped cards, as every other seat.
 
 A new game adds a :class:`SecretModel` to ``SECRET_MODELS``: what a viewer must never see, and how
 to swap a hidden thing for another. A seat page asked for with another seat's cookie is refused.
@@ -399,7 +401,7 @@ def random_game(server: RunningServer, game: str, players: int, seed: str,
                                            for size in sorted({GAMES[game].MIN_PLAYERS, 4})])
 def test_no_route_shows_a_seat_what_another_seat_hides(server: RunningServer, game: str, players: int) -> None:
     model = SECRET_MODELS[game]
-    checkpoints_seen, secrets_checked, twins = 0, 0, 0
+    checkpoints_seen, secrets_checked, twins, card_parts = 0, 0, 0, 0
     for played, history, moves in random_game(server, game, players, f"{SEED}-{players}",
                                               GAME_CHECKPOINTS.get(game, CHECKPOINTS)):
         checkpoints_seen += 1
@@ -426,7 +428,18 @@ def test_no_route_shows_a_seat_what_another_seat_hides(server: RunningServer, ga
                     assert same, f"{route} as {viewer} depends on what seat {owner} hides ({swap})"
                 elif route in model.owner_sees_on:  # the owner's own hand: the twin really differs
                     assert not same, f"the twin game did not change seat {owner}'s own {route}"
+        # a printed card's QR code scanned by another seat: the swapped cards' move parts read the same
+        card_game = game.replace("_", "-")  # the card pages' game id (barony_sorcery is barony-sorcery)
+        for viewer in (v for v in viewers if v is not None and v != owner):
+            for card in sorted({*swap, *swap.values()}):
+                path = f"/c/{card_game}/{card}/moves"
+                ours, theirs_part = played.get(path, viewer), twin.get(path, viewer)
+                assert ours.status_code == theirs_part.status_code, (path, viewer)
+                assert played.normalised(ours.text) == twin.normalised(theirs_part.text), \
+                    f"{path} as {viewer} depends on what seat {owner} hides ({swap})"
+                card_parts += ours.status_code == 200
     if model.hides_anything:
+        assert card_parts > 0, "no swapped card has a card page to scan"
         assert checkpoints_seen >= 2 and twins >= 2, (checkpoints_seen, twins)
     else:
         assert checkpoints_seen >= 1 and twins == 0, (checkpoints_seen, twins)
