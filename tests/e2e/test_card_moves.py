@@ -192,3 +192,27 @@ def test_jsmn_engagement_one_tap_from_the_invitation_card(
                         timeout=5).json()["entries"]
     assert mine[-1]["move"]["type"] == "engage" and mine[-1]["move"]["card"] == ball.id
 
+
+
+def test_a_tap_before_the_pages_scripts_have_loaded_is_sent_once_they_have(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    """On a slow connection the move part arrives before js/live.js: a tap then is held, not lost to a
+    native form submission (which reloaded the card page), and sent once the script runs."""
+    game = api.new_game(["Ann", "Ben"])
+    page = seated_phone(new_phone, server, game, 0)
+    release: list[Any] = []
+
+    def slow_live_js(route: Any) -> None:
+        release.append(route)
+
+    page.route(re.compile(r"/static/js/live(\.[0-9a-f]+)?(\.min)?\.js"), slow_live_js)
+    page.goto("/c/fillory/physical-kids")
+    draw = page.locator("#f-draw")
+    expect(draw.locator("input[name=card][value=physical-kids]")).to_be_checked()
+    draw.get_by_role("button", name="Report this draw").click()  # before live.js has arrived
+    page.wait_for_timeout(300)
+    assert "/c/fillory/physical-kids" in page.url and len(release) == 1  # held: no reload, nothing sent yet
+    assert log_of(api, game["id"]) == []
+    release[0].continue_()
+    expect(page).to_have_url(re.compile(rf"/g/{game['id']}/seat/0$"))
+    assert [e["move"]["type"] for e in log_of(api, game["id"])] == ["draw"]

@@ -11,6 +11,17 @@
   const box = document.getElementById("card-moves");
   if (!box || typeof window.fetch !== "function") return;
 
+  // A tap on a move before the scripts have loaded would submit the form natively (reloading this page and
+  // losing the tap): until live.js is running, a submit is held and sent once it is.
+  let ready = false;
+  let held = null;
+  box.addEventListener("submit", (event) => {
+    if (ready) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    held = event.target;
+  }, true);
+
   function load() {
     (box.dataset.styles || "").split(" ").filter(Boolean).forEach((href) => {
       const link = document.createElement("link");
@@ -18,12 +29,21 @@
       link.href = href;
       document.head.append(link);
     });
-    (box.dataset.scripts || "").split(" ").filter(Boolean).forEach((src) => {
+    const sources = (box.dataset.scripts || "").split(" ").filter(Boolean);
+    sources.forEach((src, index) => {
       const script = document.createElement("script");
       script.src = src;
       script.async = false; // in the order given: the forms' script before live.js
+      if (index === sources.length - 1) {
+        script.addEventListener("load", () => {
+          ready = true;
+          if (held && held.isConnected) held.requestSubmit();
+          held = null;
+        });
+      }
       document.body.append(script);
     });
+    if (!sources.length) ready = true;
   }
 
   function afterMove() {

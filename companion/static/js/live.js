@@ -203,7 +203,7 @@
   }
 
   function restore(state) {
-    [window.SpellbookForms, window.SpellbookChoices].forEach((k) => k && k.prepare && k.prepare(live)); // long option lists, before their values
+    if (window.SpellbookChoices && window.SpellbookChoices.prepare) window.SpellbookChoices.prepare(live); // long option lists, before their values
     live.querySelectorAll("input, select, textarea").forEach((el) => {
       const key = fieldKey(el);
       if (!(key in state.fields)) return;
@@ -245,13 +245,12 @@
     if (none) none.hidden = shown > 0;
   }
 
-  // The move forms' own script: js/choices.js for the forms rendered from the rules' choices
-  // (form[data-choice]), js/forms.js for a game's own form templates. Each offers apply(root) (show what
-  // fits the picks so far), collect(form) (the move to send) and fill(form, move) (advice).
-  const kit = (form) => window[form.hasAttribute("data-choice") ? "SpellbookChoices" : "SpellbookForms"];
+  // The move forms are rendered from the rules' choices (form[data-choice]) and read by js/choices.js:
+  // apply(root) shows what fits the picks so far, collect(form) is the move to send, fill(form, move) advice.
+  const kit = (form) => (form.hasAttribute("data-choice") ? window.SpellbookChoices : undefined);
 
   function enhance() {
-    [window.SpellbookChoices, window.SpellbookForms].forEach((k) => k && k.apply(live));
+    if (window.SpellbookChoices) window.SpellbookChoices.apply(live);
     live.querySelectorAll("input[data-filter]").forEach(applyFilter);
   }
 
