@@ -100,11 +100,6 @@ def test_a_games_own_commands_come_from_its_catalog() -> None:
 #: How each game may be named in code or templates (its id, and the words of its title).
 GAME_WORDS = {"fillory": r"fillory", "jsmn": r"jsmn|\bstrange\b|norrell", "mandragora": r"mandragora",
               "barony_sorcery": r"barony"}
-#: Shared files that still name a game (file, game), while the work of issue 11 moves them into the game's
-#: own places. This list may only shrink: a new shared file naming a game fails the test below.
-STILL_NAMING: set[tuple[str, str]] = {
-    ("companion/web/pages.py", "mandragora"),
-}
 
 
 def shared_files_naming_games(root: Path) -> set[tuple[str, str]]:
@@ -125,10 +120,9 @@ def shared_files_naming_games(root: Path) -> set[tuple[str, str]]:
     return found
 
 
-def test_shared_code_names_no_game_beyond_the_shrinking_list() -> None:
+def test_shared_code_names_no_game() -> None:
     root = Path(__file__).resolve().parents[1]
-    naming = shared_files_naming_games(root)
-    assert naming <= STILL_NAMING, f"shared files naming a game: {sorted(naming - STILL_NAMING)}"
+    assert shared_files_naming_games(root) == set()
 
 
 def test_the_naming_check_sees_a_game_named_in_a_shared_file(tmp_path: Path) -> None:

@@ -597,7 +597,7 @@ def card_page(game: str, card_id: str) -> Response:
     if describe is not None:  # the game's own card page (its pages module describes the card)
         return make_response(render_template("pages/card.html", card=card, catalog=catalog, stale=stale,
                                              **describe(catalog, card)))
-    if hasattr(catalog, "card_facts"):  # a game whose catalog describes its own cards (Mandragora)
+    if hasattr(catalog, "card_facts"):  # a catalog that describes its own cards (facts and rule entries)
         return make_response(render_template(
             "pages/card_facts.html", card=card, catalog=catalog, facts=catalog.card_facts(card),
             rules=catalog.card_rules(card), title=catalog.label(card), stale=stale))
