@@ -22,6 +22,8 @@ from cardgen.catalog.barony_sorcery import CATEGORY_SYMBOLS, PLAYER_SYMBOLS, Bar
 from cardgen.cli import main
 from cardgen.render import BuildError, BuildOptions, build, plan_build
 from cardgen.render.barony_sorcery.style import CATEGORY_INKS, TERRAIN_INKS
+from cardgen.render.barony_sorcery.tiles import HexGeometry, TileSheet, plan_tile_sheet
+from cardgen.render.print_specs import print_specs
 from cardgen.render.barony_sorcery.symbols import CATEGORY_DRAWERS, PLAYER_DRAWERS, TERRAIN_DRAWERS
 from pdf_checks import (build_kit, card_url, flattened, page_texts, qr_codes, qr_texts, rendered, shape_difference,
                         symbol_image, variant_builder)
@@ -29,6 +31,12 @@ from pdf_checks import (build_kit, card_url, flattened, page_texts, qr_codes, qr
 BARONY: BaronySorceryContent = content("barony-sorcery")
 DOCUMENTS = ["deck", "player-sheet", "reference", "setup", "tiles", "tokens"]
 A4 = (210 * mm, 297 * mm)
+SPECS = print_specs()
+PAPER_A4 = SPECS.paper("A4")
+
+
+def _centre(corners: list[tuple[float, float]]) -> tuple[float, float]:
+    return (sum(c[0] for c in corners) / len(corners), sum(c[1] for c in corners) / len(corners))
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +56,7 @@ def test_build_writes_six_documents_with_their_page_counts(kit: dict[str, Path])
     assert all(p.parent.name == "barony-sorcery" and p.stat().st_size > 3000 for p in kit.values())
     counts = {name: len(PdfReader(path).pages) for name, path in kit.items()}
     assert counts["deck"] == 2           # 9 poker cards on one A4 sheet, then its backs
-    assert counts["tiles"] == 2 * 5      # 50 mm hexes: 2 tiles a sheet, each sheet followed by its backs
+    assert counts["tiles"] == 2 * 2      # 50 mm hexes nested: 6 tiles a sheet, each sheet followed by its backs
     assert counts["tokens"] == 2         # 104 tokens of 20 mm on one sheet, both sides
     assert counts["setup"] == 2          # an A6 card, front and back
     assert counts["player-sheet"] == 1
@@ -136,39 +144,170 @@ def test_tiles_hold_every_land_and_location(kit: dict[str, Path]) -> None:
     lands = Counter(h for t in BARONY.tiles for h in t.hexes if h != "mysterious")
     for land, count in lands.items():
         assert fronts.count(land.upper()) == count, land
-    assert "Barony: Sorcery tiles (50 mm hexes) · fronts · sheet 1/5 · tiles 1–2" in pages[0]
-    assert "backs · sheet 1/5" in pages[1] and "tiles 9–9" in pages[8]
+    assert "Barony: Sorcery tiles (50 mm hexes) · fronts · sheet 1/2 · tiles 1–6" in pages[0]
+    assert "backs · sheet 1/2" in pages[1] and "tiles 7–9" in pages[2]
+    # the tiles a front page holds, counted by their numbers: 6 on the first sheet, the other 3 on the second
+    assert [[n for n in range(1, 10) if f"tile {n}" in flattened(page)] for page in pages[0::2]] == \
+        [[1, 2, 3, 4, 5, 6], [7, 8, 9]]
 
 
 def test_default_hex_size_is_the_data_s_50_mm(kit: dict[str, Path]) -> None:
     assert BARONY.hex_size_mm == 50.0 and BARONY.hex_size_provenance == "authored"
     page = PdfReader(kit["tiles"]).pages[0]
-    # one column of tiles: the trim is one tile, two hexes wide and 1.75 hex corner-to-corner heights tall
-    assert float(page.trimbox.width) == pytest.approx(2 * 50 * mm, abs=0.01)
-    rows = 2
-    assert float(page.trimbox.height) == pytest.approx((rows * 1.75 * 100 / math.sqrt(3) + 6) * mm, abs=0.01)
+    # six tiles turned a quarter: two strips of three, each strip five hexes (250 mm) long plus two gaps, the
+    # two strips four rows of hexes deep (1 + 3 × 0.75 corner-to-corner heights) plus the strips' gap
+    corners = 100 / math.sqrt(3)
+    trim_w, trim_h = float(page.trimbox.width) / mm, float(page.trimbox.height) / mm
+    assert 250 + 2 * 2 <= trim_h <= 250 + 2 * 6 + 1e-6
+    assert corners * 3.25 + 2 <= trim_w <= corners * 3.25 + 2 * 6 + 1e-6
+    assert "50 mm hexes" in str(PdfReader(kit["tiles"]).metadata.title)
+
+
+def _run(image: Any, start: tuple[int, int], step: tuple[int, int], ink: tuple[int, ...]) -> int:
+    """How many pixels from ``start`` (inclusive) along ``step`` keep within 40 of ``ink``."""
+    x, y, n = start[0], start[1], 0
+    while 0 <= x < image.width and 0 <= y < image.height and \
+            max(abs(a - b) for a, b in zip(image.getpixel((x, y)), ink)) < 40:
+        x, y, n = x + step[0], y + step[1], n + 1
+    return n
+
+
+def _rgb(ink: str) -> tuple[int, ...]:
+    return tuple(int(ink[i:i + 2], 16) for i in (1, 3, 5))
 
 
 def test_hex_size_option_measured_on_the_rendered_tile(variant: Callable[..., dict[str, Path]]) -> None:
-    """Hexes 40 mm across flats, no bleed: the dark Mysterious space of tile 1 (its top space) measures 40 mm
-    from flat to flat at its centre line, and the sheet holds two columns of tiles 80 mm wide."""
+    """Hexes 40 mm across flats, no bleed: eight tiles a sheet; tile 1's Plains space (bottom left) measures
+    40 mm from flat to flat at its centre line, and its Mysterious top space sits above the seam of the two
+    below (its left flat 20 mm right of the Plains space's)."""
     tiles = variant(hex_size=40.0, bleed=0.0, documents=("tiles",))["tiles"]
-    page = PdfReader(tiles).pages[0]
-    assert float(page.trimbox.width) == pytest.approx(2 * 80 * mm, abs=0.01)
-    assert "(40 mm hexes)" in page_texts(tiles)[0]
+    sheet = plan_tile_sheet(PAPER_A4, HexGeometry(40.0), 0.0, SPECS.sheet, 9)
+    assert "(40 mm hexes)" in page_texts(tiles)[0] and f"tiles 1–{sheet.per_sheet}" in page_texts(tiles)[0]
+    assert len(PdfReader(tiles).pages) == 2 * sheet.sheets_for(9)
+    place = sheet.places[0]
+    top, _, bottom_left = [_centre(c) for c in sheet.hexes(place)]
     dpi = 200
     px = dpi / 25.4
     image = rendered(tiles, 0, dpi, "RGB")
-    left_mm = float(page.trimbox.left) / mm
-    top_mm = 297 - float(page.trimbox.top) / mm
-    corners = 2 * 40 / math.sqrt(3)
-    row = int((top_mm + 0.5 * corners) * px)        # the top space's centre line
-    dark = tuple(int(TERRAIN_INKS["mysterious"][i:i + 2], 16) for i in (1, 3, 5))
-    xs = [x for x in range(int(left_mm * px), int((left_mm + 80) * px))
-          if max(abs(a - b) for a, b in zip(image.getpixel((x, row)), dark)) < 40]  # type: ignore[arg-type]
-    width_mm = (xs[-1] - xs[0] + 1) / px
-    assert width_mm == pytest.approx(40.0, abs=0.4)
-    assert (xs[0] / px - left_mm) == pytest.approx(20.0, abs=0.4)   # it sits above the seam of the two below
+    # across the flats: the tile's own x axis, turned with the tile (pixels run downwards)
+    ux, uy = round(math.cos(math.radians(place.turn))), round(math.sin(math.radians(place.turn)))
+    step = (ux, -uy)
+
+    def at(point: tuple[float, float]) -> tuple[int, int]:
+        return int(point[0] * px), int((297 - point[1]) * px)
+
+    def along(pixel: tuple[int, int]) -> float:   # position along the tile's x axis, mm
+        return (pixel[0] * ux - pixel[1] * uy) / px
+    def flat(centre: tuple[float, float], sign: int, ink: tuple[int, ...]) -> float:
+        """Where a space's flat lies along the tile's x axis (mm): the end of the run of its colour from
+        17 mm off its centre (clear of the picture and the words) outwards."""
+        start = at((centre[0] + sign * 17 * ux, centre[1] + sign * 17 * uy))
+        run = _run(image, start, (sign * step[0], sign * step[1]), ink)
+        return along(start) + sign * (run - 0.5) / px
+    plains = _rgb(TERRAIN_INKS["plains"])
+    assert flat(bottom_left, 1, plains) - flat(bottom_left, -1, plains) == pytest.approx(40.0, abs=0.4)
+    dark = _rgb(TERRAIN_INKS["mysterious"])
+    assert flat(top, -1, dark) - flat(bottom_left, -1, plains) == pytest.approx(20.0, abs=0.4)
+
+
+PLANS = [(paper, hex_size, bleed) for paper in ("A4", "Letter")
+         for hex_size, bleed in ((50, 3), (50, 0), (40, 0), (40, 3), (30, 3), (60, 2), (20, 3), (25, 1.5))]
+
+
+def _separation(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> float:
+    """A lower bound of the distance between two hexes of the same orientation (negative when they
+    overlap): the widest of their gaps along the three directions square to their edges."""
+    (ax, ay), (bx, by) = _centre(a), _centre(b)
+    best = -math.inf
+    for k in range(3):
+        (x0, y0), (x1, y1) = a[k], a[k + 1]
+        nx, ny = y1 - y0, x0 - x1
+        length = math.hypot(nx, ny)
+        nx, ny = nx / length, ny / length
+        apothem = abs((x0 + x1) / 2 - ax) * abs(nx) + abs((y0 + y1) / 2 - ay) * abs(ny)
+        best = max(best, abs((bx - ax) * nx + (by - ay) * ny) - 2 * apothem)
+    return best
+
+
+@pytest.mark.parametrize("paper,hex_size,bleed", PLANS)
+def test_nested_tiles_inside_the_printable_area_apart_and_backed(paper: str, hex_size: float, bleed: float) -> None:
+    """Every tile with its bleed lies inside the 5 mm printable margin and above the label band; no two tiles'
+    outlines overlap, the gap between them keeping both bleeds (at least 1 mm of each); each back's centre is
+    its front's mirrored across the sheet's vertical axis and its outline the mirror of the front's."""
+    from cardgen.render.barony_sorcery.tiles import LABEL_BAND
+    sheet: TileSheet = plan_tile_sheet(SPECS.paper(paper), HexGeometry(hex_size), bleed, SPECS.sheet, 9)
+    w, h, margin = sheet.paper.width, sheet.paper.height, SPECS.sheet.margin
+    assert sheet.per_sheet >= 2
+    assert 2 * min(bleed, 1.0) - 1e-9 <= sheet.gap <= 2 * bleed + 1e-9
+    for place in sheet.places:
+        for x, y in (c for corners in sheet.hexes(place, bleed) for c in corners):
+            assert margin < x < w - margin and margin + LABEL_BAND < y < h - margin, (place, x, y)
+    outlines = [sheet.hexes(place) for place in sheet.places]
+    for i, j in itertools.combinations(range(len(outlines)), 2):
+        for a in outlines[i]:
+            for b in outlines[j]:
+                assert _separation(a, b) >= sheet.gap - 1e-6, (paper, hex_size, bleed, i, j)
+    for place, corners in zip(sheet.places, outlines):
+        back = sheet.back(place)
+        assert abs(back.x - (w - place.x)) < 0.1 and abs(back.y - place.y) < 0.1
+        mirrored = [(w - x, y) for c in corners for x, y in c]
+        for x, y in (p for c in sheet.hexes(back) for p in c):
+            assert min(math.hypot(x - mx, y - my) for mx, my in mirrored) < 0.1, (place, x, y)
+
+
+def test_fifty_mm_tiles_six_a_sheet_on_a4_and_letter(kit: dict[str, Path],
+                                                      variant: Callable[..., dict[str, Path]]) -> None:
+    """9 tiles of 50 mm hexes: 2 duplex sheets (4 pages) on both papers (they took 5 sheets, 10 pages)."""
+    letter = variant(paper="Letter", documents=("tiles",))["tiles"]
+    for path in (kit["tiles"], letter):
+        reader = PdfReader(path)
+        assert len(reader.pages) == 4 and "6 per sheet" in str(reader.metadata.subject)
+        texts = [flattened(t) for t in page_texts(path)]
+        assert [sum(f"tile {n}" in t for n in range(1, 10)) for t in texts[0::2]] == [6, 3]
+
+
+def test_every_tile_and_back_is_drawn_where_planned_and_nothing_paints_over_it(kit: dict[str, Path]) -> None:
+    """On the rendered A4 sheet, 1 mm inside every corner of every hex is that space's own colour (front) or
+    the back's colour (behind it on the next page), and between two neighbouring tiles there is ink (their
+    bleeds meet), not paper. The pages' TrimBoxes mirror each other."""
+    from cardgen.render.barony_sorcery.style import style_for
+    sheet = plan_tile_sheet(PAPER_A4, HexGeometry(50.0), 3.0, SPECS.sheet, 9)
+    dpi = 100
+    px = dpi / 25.4
+    pages = PdfReader(kit["tiles"]).pages
+    front_trim, back_trim = pages[0].trimbox, pages[1].trimbox
+    assert float(front_trim.left + back_trim.right) / mm == pytest.approx(210.0, abs=0.1)
+    assert float(front_trim.bottom - back_trim.bottom) / mm == pytest.approx(0.0, abs=0.1)
+    back_ink = _rgb(style_for(False).back)
+
+    def near(image: Any, point: tuple[float, float], ink: tuple[int, ...]) -> bool:
+        pixel = image.getpixel((int(point[0] * px), int((297 - point[1]) * px)))
+        return max(abs(a - b) for a, b in zip(pixel, ink)) < 40
+
+    for page, side in ((0, "front"), (1, "back")):
+        image = rendered(kit["tiles"], page, dpi, "RGB")
+        for number, place in enumerate(sheet.places):
+            tile = BARONY.tiles[number]
+            where = place if side == "front" else sheet.back(place)
+            for terrain, corners in zip(tile.hexes, sheet.hexes(where)):
+                cx, cy = _centre(corners)
+                ink = _rgb(TERRAIN_INKS[terrain]) if side == "front" else back_ink
+                for x, y in corners:
+                    d = math.hypot(x - cx, y - cy)
+                    inside = (x + (cx - x) / d, y + (cy - y) / d)
+                    assert near(image, inside, ink), (side, tile.number, terrain, inside)
+    image = rendered(kit["tiles"], 0, dpi, "RGB")
+    outlines = [sheet.hexes(place) for place in sheet.places]
+    between = 0
+    for i, j in itertools.combinations(range(len(outlines)), 2):
+        for a in outlines[i]:
+            for b in outlines[j]:
+                if _separation(a, b) < sheet.gap + 0.1:
+                    (ax, ay), (bx, by) = _centre(a), _centre(b)
+                    pixel = image.getpixel((int((ax + bx) / 2 * px), int((297 - (ay + by) / 2) * px)))
+                    assert min(pixel) < 235, (i, j, pixel)
+                    between += 1
+    assert between >= 7
 
 
 def test_hex_size_from_the_command_line_and_out_of_range(tmp_path: Path) -> None:
@@ -177,7 +316,7 @@ def test_hex_size_from_the_command_line_and_out_of_range(tmp_path: Path) -> None
     assert result.exit_code == 0, result.output
     reader = PdfReader(tmp_path / "barony-sorcery" / "tiles.pdf")
     assert "30 mm hexes" in str(reader.metadata.title)
-    assert float(reader.pages[0].trimbox.width) == pytest.approx((3 * 60 + 2 * 6) * mm, abs=0.01)  # 3 columns
+    assert "15 per sheet" in str(reader.metadata.subject) and len(reader.pages) == 2   # 30 mm hexes: one sheet
     refused = CliRunner().invoke(main, ["build", "--game", "barony-sorcery", "--hex-size", "10", "--out", str(tmp_path)])
     assert refused.exit_code == 2 and "--hex-size" in refused.output
     with pytest.raises(BuildError, match="hex size must be between 20 and 120 mm across flats, got 150"):
@@ -289,7 +428,7 @@ def test_ink_saver_drops_the_fills_but_keeps_the_symbols(kit: dict[str, Path],
 
 def test_no_duplex_and_back_offset(kit: dict[str, Path], variant: Callable[..., dict[str, Path]]) -> None:
     simplex = page_texts(variant(duplex=False, documents=("tiles",))["tiles"])
-    assert "fronts · sheet 5/5" in simplex[4] and "backs · sheet 1/5" in simplex[5]
+    assert "fronts · sheet 2/2" in simplex[1] and "backs · sheet 1/2" in simplex[2]
     shifted = variant(back_offset_x=2.0, documents=("deck", "tokens"))
     for name in ("deck", "tokens"):
         plain, moved = PdfReader(kit[name]).pages, PdfReader(shifted[name]).pages
