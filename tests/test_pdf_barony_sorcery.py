@@ -266,6 +266,19 @@ def test_fifty_mm_tiles_six_a_sheet_on_a4_and_letter(kit: dict[str, Path],
         assert [sum(f"tile {n}" in t for n in range(1, 10)) for t in texts[0::2]] == [6, 3]
 
 
+def test_cut_outlines_only_round_the_tiles_a_sheet_holds(kit: dict[str, Path],
+                                                         variant: Callable[..., dict[str, Path]]) -> None:
+    """Each tile strokes its cut outline in the cut line's grey: 6 outlines on each side of the first sheet,
+    3 on the second (which holds 3 tiles), none without crop marks."""
+    from cardgen.render.barony_sorcery.tiles import CUT_LINE
+    grey = " ".join(f"{int(CUT_LINE[i:i + 2], 16) / 255:.6f}".strip("0") for i in (1, 3, 5)) + " RG"  # as written
+
+    def outlines(path: Path) -> list[int]:
+        return [page.get_contents().get_data().decode("latin-1").count(grey) for page in PdfReader(path).pages]
+    assert outlines(kit["tiles"]) == [6, 6, 3, 3]
+    assert outlines(variant(crop_marks=False, documents=("tiles",))["tiles"]) == [0, 0, 0, 0]
+
+
 def test_every_tile_and_back_is_drawn_where_planned_and_nothing_paints_over_it(kit: dict[str, Path]) -> None:
     """On the rendered A4 sheet, 1 mm inside every corner of every hex is that space's own colour (front) or
     the back's colour (behind it on the next page), and between two neighbouring tiles there is ink (their

@@ -343,7 +343,8 @@ def plan_tile_sheet(paper: PaperSize, geometry: HexGeometry, bleed: float, rules
                 # the widest gap that fits, both extents being linear in the gap
                 gap = 2 * bleed
                 for limit, index in ((w, 0), (h, 1)):
-                    at0, at1 = _extent(geometry, along, strips, 0.0)[index], _extent(geometry, along, strips, 1.0)[index]
+                    at0 = _extent(geometry, along, strips, 0.0)[index]
+                    at1 = _extent(geometry, along, strips, 1.0)[index]
                     if at1 > at0:
                         gap = min(gap, (limit - at0) / (at1 - at0))
                 per_sheet = along * strips
