@@ -324,7 +324,8 @@ def claim(code: str) -> Response:
 # -- table and seat ----------------------------------------------------------------------------
 
 def game_context(game_id: str, viewer: int | None) -> dict[str, Any]:
-    """Everything the table and seat templates show, read from one consistent state."""
+    """Everything the table and seat templates show, read from one consistent state (``state`` itself is
+    for the seat's choices and advice: the callers take it out before rendering)."""
     info = store().info(game_id)
     version, state = store().current(game_id)
     rules = rules_for(info["game"])
@@ -362,6 +363,7 @@ def live_part(template: str, context: dict[str, Any]) -> Response:
 
 def table_context(game_id: str) -> dict[str, Any]:
     context = game_context(game_id, None)
+    del context["state"]  # templates get only what view() and score() give
     context["log"] = list(reversed(context["log"]))[:LOG_LINES_TABLE]
     context["held"] = seats_held(game_id, len(context["info"]["players"]))
     context["host"] = hosting(game_id)
@@ -398,7 +400,7 @@ def seat_context(game_id: str, seat: int) -> tuple[dict[str, Any], str]:
         raise PermissionError(f"This phone does not hold {info['players'][seat]}'s seat. Join the game with "
                               f"its code {info['join_code']} to claim a free seat.")
     context = game_context(game_id, seat)
-    rules, state = context["rules"], context["state"]
+    rules, state = context["rules"], context.pop("state")  # templates get only what view() and score() give
     context.update(me=context["view"]["players"][seat], seat=seat,
                    choices=rules.choices(state, seat) if hasattr(rules, "choices") else [],
                    advice=rules.advice(state, seat))
