@@ -8,6 +8,7 @@ millimetres beyond every trim edge; imposition clips whatever a given sheet posi
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
@@ -41,6 +42,44 @@ def card_scale(size: CardSize) -> float:
     return min(size.width / REFERENCE_CARD_MM[0], size.height / REFERENCE_CARD_MM[1])
 
 
+@dataclass(frozen=True)
+class FaceProfile:
+    """How a card size's faces are laid out beyond scaling the poker design by :func:`card_scale`.
+
+    ``card_scale`` is bound by a card's width, so a tarot card (70 × 120 mm: 1.11 × a poker card's width,
+    1.36 × its height) would otherwise keep the poker proportions and leave its extra height empty. Every
+    game's faces read the profile of their size: text sizes are ``text(s)`` (``type_scale`` × the geometric
+    scale), so the tall profile sets larger titles and card text and keeps more of the text; the compact
+    profile (mini cards) keeps every text at :data:`~cardgen.render.fonts.MIN_TEXT_PT` or more and leaves
+    off the lines a face declares optional (``compact``) instead of shrinking them.
+    """
+
+    name: str
+    type_scale: float     # text sizes: this × the card's geometric scale
+    compact: bool = False
+
+    def text(self, scale: float) -> float:
+        """The scale a face's text sizes use (its shapes keep ``scale``)."""
+        return scale * self.type_scale
+
+
+#: poker and bridge: the design as drawn; tarot: taller than wide by 1.6 or more; mini: under 50 mm wide.
+STANDARD = FaceProfile("standard", 1.0)
+TALL = FaceProfile("tall", 1.12)
+COMPACT = FaceProfile("compact", 1.0, compact=True)
+
+
+def face_profile(size: CardSize) -> FaceProfile:
+    """The layout profile of a card size (either way round): compact under 50 mm across, tall when its long
+    side is 1.6 times its short side or more, standard otherwise."""
+    short, long = sorted((size.width, size.height))
+    if short < 50.0:
+        return COMPACT
+    if long >= 1.6 * short:
+        return TALL
+    return STANDARD
+
+
 def fit_font_size(text: str, font: str, max_width: float, largest: float, smallest: float) -> float:
     """The largest size (in steps of 0.25 pt) at which ``text`` fits ``max_width`` points, or ``smallest``
     (never below :data:`~cardgen.render.fonts.MIN_TEXT_PT`: a text that does not fit there must be laid out
@@ -57,13 +96,22 @@ def fit_font_size(text: str, font: str, max_width: float, largest: float, smalle
 def stacked_lines(canvas: Canvas, lines: list[tuple[str, str]], left: float, bottom: float, width: float,
                   size: float) -> float:
     """Small (font, text) lines stacked upwards from ``bottom``, the last lowest, each shrunk (to
-    ``MIN_TEXT_PT`` at the least) to fit ``width``, in the canvas's fill colour; returns the y above the top line."""
+    ``MIN_TEXT_PT`` at the least) to fit ``width``, in the canvas's fill colour; returns the y above the top line.
+    A line too long for ``width`` even at ``MIN_TEXT_PT`` (a mini card's footer) is left off (see
+    :func:`fitting_lines`)."""
     y = bottom
-    for font, text in reversed(lines):
+    for font, text in reversed(fitting_lines(lines, width)):
         canvas.setFont(font, fit_font_size(text, font, width, size, MIN_TEXT_PT))
         canvas.drawString(left, y, text)
         y += size * 1.3
     return y
+
+
+def fitting_lines(lines: list[tuple[str, str]], width: float) -> list[tuple[str, str]]:
+    """The (font, text) lines that fit ``width`` points at :data:`~cardgen.render.fonts.MIN_TEXT_PT`, in their
+    order: on a compact (mini) card the footers' longer, less important lines are left off rather than set
+    smaller than 6 pt or past the card's edge."""
+    return [(font, text) for font, text in lines if stringWidth(text, font, MIN_TEXT_PT) <= width]
 
 
 def wrap(text: str, font: str, size: float, max_width: float) -> list[str]:

@@ -22,7 +22,7 @@ from reportlab.platypus import Paragraph
 from cardgen.catalog.barony_sorcery import BaronySorceryContent, Card
 
 from ..colour import tint
-from ..faces import (card_ground, card_scale, draw_card_qr, emblem_back, fit_font_size, stacked_lines,
+from ..faces import (card_ground, card_scale, draw_card_qr, emblem_back, face_profile, fit_font_size, stacked_lines,
                      tracked_text)
 from ..pdf import pt
 from ..print_specs import CardSize
@@ -79,8 +79,9 @@ class SpellFront:
         left, right, top, bottom = px + pad, px + pw - pad, py + ph - pad, py + pad
         footer_top = self._footer(canvas, left, right, bottom, s)
         band_right = self._cost(canvas, px, footer_top + pt(1.2 * s), top, s)
-        header_bottom = self._header(canvas, band_right + pt(1.6 * s), right, top, s)
-        text_top = self._text(canvas, band_right + pt(1.2 * s), right, footer_top + pt(1.6 * s), header_bottom, s)
+        t = face_profile(self.size).text(s)  # the name and the effect: larger on a tall (tarot) card
+        header_bottom = self._header(canvas, band_right + pt(1.6 * s), right, top, t)
+        text_top = self._text(canvas, band_right + pt(1.2 * s), right, footer_top + pt(1.6 * s), header_bottom, t)
         art_top, art_bottom = header_bottom - pt(1.8 * s), text_top + pt(1.6 * s)
         art = min(art_top - art_bottom, (right - band_right) * 0.8)
         if art >= pt(9):
@@ -201,5 +202,5 @@ class SpellBack:
         emblem_back(canvas, w, h, bleed_mm, s, ground=style.back, outline=LIGHT_OUTLINE, lines=lines, emblem=magic,
                     ring=0.3, emblem_size=1.5)
         tracked_text(canvas, w / 2, h - pt(16 * s), "BARONY", SERIF_BOLD, 13 * s, 0.25)
-        tracked_text(canvas, w / 2, h - pt(21 * s), "SORCERY", SANS, 6.5 * s, 0.5)
-        tracked_text(canvas, w / 2, pt(13 * s), "SPELL", SANS_BOLD, 7 * s, 0.6)
+        tracked_text(canvas, w / 2, h - pt(21 * s), "SORCERY", SANS, max(MIN_TEXT_PT, 6.5 * s), 0.5)
+        tracked_text(canvas, w / 2, pt(13 * s), "SPELL", SANS_BOLD, max(MIN_TEXT_PT, 7 * s), 0.6)

@@ -19,7 +19,7 @@ from reportlab.platypus import Paragraph
 from cardgen.catalog.fillory import Card, FilloryContent
 
 from ..faces import (card_scale, double_border, double_ring, draw_card_qr, draw_paragraph, eight_pointed_star,
-                     fit_font_size, text_width, tracked_text, wrap, wrapped_paragraph)
+                     face_profile, fit_font_size, text_width, tracked_text, wrap, wrapped_paragraph)
 from ..pdf import draw_reused, pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix
@@ -27,7 +27,7 @@ from .style import BOLD, CAP_HEIGHT, REGULAR, ChipColours, FilloryStyle
 
 QR_SQUARE_MM = 18.5    # code plus quiet zone: the code itself is ~15 mm across at version 4
 GAME_TITLE = "MAGICIANS OF FILLORY"
-MIN_TRICK_SIZE = 5.0  # points: below this the trick texts give way to a pointer to the reference sheet
+MIN_TRICK_SIZE = MIN_TEXT_PT  # points: below this the trick texts give way to a pointer to the reference sheet
 
 
 def _paragraph(markup: str, font_size: float, colour: str, width: float, leading: float = 1.2) -> Paragraph:
@@ -79,13 +79,14 @@ class FilloryCardFront:
         px, py, pw, ph = _draw_background(canvas, self.size, self.style, bleed_mm, scale, panel=True)
         pad = pt(2.6 * scale)
         left, right, top = px + pad, px + pw - pad, py + ph - pad
-        y = self._name(canvas, left, right, top, scale)
-        y = self._ornament(canvas, left, right, y - pt(2.1 * scale), scale)
-        y = self._chips(canvas, left, right, y - pt(2.0 * scale), scale)
-        y = self._ability(canvas, left, right, y - pt(2.3 * scale), scale)
+        t = face_profile(self.size).text(scale)  # the text column: larger on a tall (tarot) card
+        y = self._name(canvas, left, right, top, t)
+        y = self._ornament(canvas, left, right, y - pt(2.1 * t), t)
+        y = self._chips(canvas, left, right, y - pt(2.0 * t), t)
+        y = self._ability(canvas, left, right, y - pt(2.3 * t), t)
         footer_top = self._footer(canvas, left, right, py + pad, scale)
         # the QR code's white quiet zone already separates it from the text above
-        self._tricks(canvas, left, right, y - pt(2.0 * scale), footer_top + pt(0.4 * scale), scale)
+        self._tricks(canvas, left, right, y - pt(2.0 * t), footer_top + pt(0.4 * scale), t)
 
     # -- header -------------------------------------------------------------------------------
     def _name(self, canvas: Canvas, left: float, right: float, top: float, scale: float) -> float:
@@ -292,7 +293,7 @@ class FilloryCardBack:
     def _title(self, canvas: Canvas, cx: float, cy: float, panel_h: float, scale: float) -> None:
         """The game's name between the emblem and the border (drawn twice, once turned a half turn)."""
         canvas.setFillColor(self.style.back_text)
-        big, small = 10.5 * scale, 6.0 * scale
+        big, small = 10.5 * scale, max(MIN_TEXT_PT, 6.0 * scale)
         base = cy + panel_h * 0.335
         tracked_text(canvas, cx, base, "MAGICIANS", BOLD, big, 0.28)
         tracked_text(canvas, cx, base - small * 1.8, "OF FILLORY", REGULAR, small, 0.45)

@@ -14,7 +14,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.jsmn import DECKS, SPELL_TIMINGS, Card, Introduction, Invitation, JsmnContent, Spell
 
-from ..faces import fit_font_size
+from ..faces import face_profile, fit_font_size
 from ..pdf import pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix
@@ -41,8 +41,10 @@ class CardFront:
         s = card_scale(self.size)
         ink = style.deck_ink(card.kind)
         box = draw_frame(canvas, self.size, bleed_mm, ink, style, s)
+        profile = face_profile(self.size)
+        t = profile.text(s)  # the name and the card's text: larger on a tall (tarot) card
         if DECKS[card.kind][1] == "landscape":
-            draw_table_card(canvas, box, card, self.content, style, s, self.qr)
+            draw_table_card(canvas, box, card, self.content, style, s, self.qr, t, profile.compact)
             return
         chip_r = pt(5.0 * s)
         element = getattr(card, "element", None)
@@ -51,7 +53,7 @@ class CardFront:
             element_chip(canvas, cx, cy, chip_r, element, self.content.element(element).symbol, style, s)
         else:
             DECK_DRAWERS[card.kind](canvas, cx, cy, chip_r * 1.6, ink, style.panel or WHITE)
-        rule_y = draw_header(canvas, box, DECKS[card.kind][0], card.name, ink, style, s, right_room=2 * chip_r + pt(1.5 * s))
+        rule_y = draw_header(canvas, box, DECKS[card.kind][0], card.name, ink, style, t, right_room=2 * chip_r + pt(1.5 * s))
         rule_y = min(rule_y, cy - chip_r - pt(1.2 * s))
         lines = [(SANS_BOLD, self.content.title), (SANS, number_line(self.content, card))]
         if isinstance(element, str):
@@ -60,11 +62,11 @@ class CardFront:
         footer_top = draw_footer(canvas, box, self.qr, lines, style, s)
         body = Box(box.left, footer_top + pt(1.5 * s), box.right, rule_y - pt(1.8 * s))
         if isinstance(card, Invitation):
-            self._invitation(canvas, body, card, s)
+            self._invitation(canvas, body, card, t)
         elif isinstance(card, Introduction):
-            self._introduction(canvas, body, card, s)
+            self._introduction(canvas, body, card, t)
         elif isinstance(card, Spell):
-            self._spell(canvas, body, card, s)
+            self._spell(canvas, body, card, t)
 
     # -- the social engagements -----------------------------------------------------------------------
     def _place(self, canvas: Canvas, body: Box, top: float, verb: str, location_id: str, s: float) -> float:

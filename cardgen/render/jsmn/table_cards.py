@@ -11,6 +11,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.jsmn import DECKS, Book, Card, Feat, JsmnContent, MarseillesCard, NamedConnexion
 
+from ..faces import text_width
 from ..pdf import pt
 from ..qr import QrMatrix
 from .card_frame import (ANY, Box, big_number, draw_footer, draw_header, draw_text, element_chip, element_name,
@@ -22,10 +23,13 @@ TOKEN_RING_MM = 11.5    # a ring per token a feat needs (the tokens themselves a
 
 
 def draw_table_card(canvas: Canvas, box: Box, card: Card, content: JsmnContent, style: JsmnStyle, s: float,
-                    qr: QrMatrix) -> None:
+                    qr: QrMatrix, t: float | None = None, compact: bool = False) -> None:
+    """A table card's face; ``t`` is the scale of its name (its size's face profile: larger on tarot); a
+    ``compact`` (mini) card leaves off the sentences that repeat what its symbols show."""
+    t = s if t is None else t
     ink = style.deck_ink(card.kind)
     badge = pt(7.5 * s) if isinstance(card, Feat) else 0.0
-    rule_y = draw_header(canvas, box, DECKS[card.kind][0], card.name, ink, style, s,
+    rule_y = draw_header(canvas, box, DECKS[card.kind][0], card.name, ink, style, t,
                          right_room=2 * badge + pt(1.5 * s) if badge else 0.0)
     lines = [(SANS_BOLD, content.title), (SANS, number_line(content, card))]
     draw_footer(canvas, box, qr, lines, style, s, qr_right=True)
@@ -36,7 +40,7 @@ def draw_table_card(canvas: Canvas, box: Box, card: Card, content: JsmnContent, 
     elif isinstance(card, NamedConnexion):
         _connexion(canvas, box, body, card, content, style, s)
     elif isinstance(card, Book):
-        _book(canvas, box, body, card, content, style, s)
+        _book(canvas, box, body, card, content, style, s, compact)
     elif isinstance(card, MarseillesCard):
         _marseilles(canvas, box, body, card, content, style, s)
 
@@ -79,7 +83,7 @@ def _connexion(canvas: Canvas, box: Box, body: Box, card: NamedConnexion, conten
     interlinked_rings(canvas, body.left + icon / 2, body.top - icon / 2, icon, ink, WHITE)
     left = body.left + icon + pt(1.5 * s)
     canvas.setFillColor(style.readable(ink))
-    canvas.setFont(SANS_BOLD, 6.6 * s)
+    canvas.setFont(SANS_BOLD, max(MIN_TEXT_PT, 6.6 * s))
     canvas.drawString(left, body.top - pt(2.6 * s), f"{kind.name.upper()} CONNEXION")
     canvas.setFont(SANS, max(MIN_TEXT_PT, 5.0 * s))
     canvas.setFillColor(style.muted)
@@ -90,19 +94,21 @@ def _connexion(canvas: Canvas, box: Box, body: Box, card: NamedConnexion, conten
               y - pt(1.5 * s) - body.bottom, style, s, largest=6.6, smallest=4.4, colour=style.muted)
 
 
-def _book(canvas: Canvas, box: Box, body: Box, card: Book, content: JsmnContent, style: JsmnStyle, s: float) -> None:
+def _book(canvas: Canvas, box: Box, body: Box, card: Book, content: JsmnContent, style: JsmnStyle, s: float,
+          compact: bool = False) -> None:
     canvas.setFillColor(style.muted)
-    canvas.setFont(SERIF_ITALIC, 6.6 * s)
+    canvas.setFont(SERIF_ITALIC, max(MIN_TEXT_PT, 6.6 * s))
     canvas.drawString(body.left, body.top - pt(2.4 * s), card.author)
     cost, place, count = {"double": (card.element, card.element, 2), "any": (card.element, ANY, 1),
                           "convert": (ANY, card.element, 1)}[card.form]
     r = pt(3.4 * s)
     y = body.top - pt(5 * s) - r
-    small = 6.2 * s
+    small = max(MIN_TEXT_PT, 6.2 * s)
+    label_w = max(pt(11 * s), text_width("DISCARD", SANS_BOLD, small) + pt(1.0 * s))  # the chips after it
     canvas.setFont(SANS_BOLD, small)
     canvas.setFillColor(style.ink)
     canvas.drawString(body.left, y - small * 0.35, "DISCARD")
-    x = body.left + pt(11 * s) + r
+    x = body.left + label_w + r
     element_chip(canvas, x, y, r, cost, symbol_of(content, cost), style, s)
     canvas.setFont(SANS, small)
     canvas.setFillColor(style.ink)
@@ -111,7 +117,7 @@ def _book(canvas: Canvas, box: Box, body: Box, card: Book, content: JsmnContent,
     y -= 2 * r + pt(1.8 * s)
     canvas.setFont(SANS_BOLD, small)
     canvas.drawString(body.left, y - small * 0.35, "PLACE")
-    x = body.left + pt(11 * s) + r
+    x = body.left + label_w + r
     for _ in range(count):
         element_chip(canvas, x, y, r, place, symbol_of(content, place), style, s)
         x += 2 * r + pt(1 * s)
@@ -120,15 +126,16 @@ def _book(canvas: Canvas, box: Box, body: Box, card: Book, content: JsmnContent,
     noun = "token" if count == 1 else "tokens"
     canvas.drawString(x - r + pt(1.2 * s), y - small * 0.35, f"{count} {element_name(content, place).lower()} {noun}"
                       if place != ANY else "1 token of any element")
-    draw_text(canvas, f"{_escape(card.text)} Once a turn: then turn it face down. <b>+1 magicianship</b> while "
-                      "you own it.", body.left, body.width, y - r - pt(1.8 * s), y - r - pt(1.8 * s) - body.bottom,
+    told = "" if compact else f"{_escape(card.text)} "  # the DISCARD and PLACE rows above say it too
+    draw_text(canvas, f"{told}Once a turn: then turn it face down. <b>+1 magicianship</b> while you own it.",
+              body.left, body.width, y - r - pt(1.8 * s), y - r - pt(1.8 * s) - body.bottom,
               style, s, largest=6.4, smallest=4.4, colour=style.muted)
 
 
 def _marseilles(canvas: Canvas, box: Box, body: Box, card: MarseillesCard, content: JsmnContent, style: JsmnStyle,
                 s: float) -> None:
     canvas.setFillColor(style.muted)
-    canvas.setFont(SERIF_ITALIC, 7.0 * s)
+    canvas.setFont(SERIF_ITALIC, max(MIN_TEXT_PT, 7.0 * s))
     canvas.drawString(body.left, body.top - pt(2.4 * s), card.english)
     icon = pt(7 * s)
     y = body.top - pt(4.5 * s) - icon / 2
@@ -136,8 +143,12 @@ def _marseilles(canvas: Canvas, box: Box, body: Box, card: MarseillesCard, conte
     big_number(canvas, body.left + icon + pt(5 * s), y, f"+{card.strength}", 12 * s, style.ink)
     canvas.setFont(SANS_BOLD, max(MIN_TEXT_PT, 5.0 * s))
     canvas.setFillColor(style.muted)
-    canvas.drawString(body.left + icon + pt(10 * s), y - pt(0.8 * s), "FAIRY STRENGTH")
     x2 = body.left + body.width / 2 + pt(3 * s)
+    label, label_x, label_size = "FAIRY STRENGTH", body.left + icon + pt(10 * s), max(MIN_TEXT_PT, 5.0 * s)
+    if text_width(label, SANS_BOLD, label_size) > x2 - label_x:  # a mini card: the thistle-down says whose
+        label = "STRENGTH"
+        x2 = max(x2, label_x + text_width(label, SANS_BOLD, label_size) + pt(1.5 * s))
+    canvas.drawString(label_x, y - pt(0.8 * s), label)
     envelope(canvas, x2 + icon / 2, y, icon * 0.9, style.deck_ink("invitation"), WHITE)
     big_number(canvas, x2 + icon + pt(3.5 * s), y, str(card.invitations), 12 * s, style.ink)
     canvas.setFont(SANS_BOLD, max(MIN_TEXT_PT, 5.0 * s))

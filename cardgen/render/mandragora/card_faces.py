@@ -22,7 +22,8 @@ from cardgen.catalog.mandragora import EFFECT_KINDS, Card, MandragoraContent
 
 from ..colour import tint
 from ..faces import (card_ground, card_scale, double_border, double_ring, draw_card_qr, draw_paragraph,
-                     eight_pointed_star, fit_font_size, text_width, tracked_text, wrapped_paragraph)
+                     eight_pointed_star, face_profile, fit_font_size, fitting_lines, text_width, tracked_text, wrap,
+                     wrapped_paragraph)
 from ..pdf import draw_reused, pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix
@@ -88,9 +89,10 @@ class CardFront:
                                     self.style.panel, self.ink)
         pad = pt(2.4 * s)
         left, right, top, bottom = px + pad, px + pw - pad, py + ph - pad, py + pad
-        header_bottom = self._header(canvas, left, right, top, s)
+        t = face_profile(self.size).text(s)  # the header and the text: larger on a tall (tarot) card
+        header_bottom = self._header(canvas, left, right, top, t)
         footer_top = self._footer(canvas, left, right, bottom, s)
-        text_top = self._text(canvas, left, right, footer_top + pt(1.6 * s), header_bottom, s)
+        text_top = self._text(canvas, left, right, footer_top + pt(1.6 * s), header_bottom, t)
         art_top, art_bottom = header_bottom - pt(2.0 * s), text_top + pt(1.6 * s)
         art = min(art_top - art_bottom, (right - left) * 0.75)
         if art >= pt(9):
@@ -193,7 +195,13 @@ class CardFront:
         canvas.setFillColor(self.style.readable(self.ink))
         canvas.setFont(SANS_BOLD, small)
         kind_base = baseline - small - pt(1.3 * s)
-        canvas.drawString(text_left, kind_base, kind_line)
+        # too long for a mini card's header even at 6 pt: wrapped onto a second line, not set smaller
+        kind_lines = wrap(kind_line, SANS_BOLD, small, width) if text_width(kind_line, SANS_BOLD, small) > width \
+            else [kind_line]
+        for index, line in enumerate(kind_lines):
+            if index:
+                kind_base -= small * 1.15
+            canvas.drawString(text_left, kind_base, line)
         below = kind_base
         removal = removal_text(self.content.removed_with(self.card))
         if removal:  # a pill under the kind line: this card goes back in the box for smaller games
@@ -312,7 +320,8 @@ class CardFront:
             place = f"item {card.number}/{len(self.content.items)}"
             detail = "Scan for this card's rules"
         y = bottom + pt(0.3)
-        for text, font in ((detail, SANS), (place, SANS), ("MANDRAGORA", SANS_BOLD)):
+        lines = fitting_lines([(SANS, detail), (SANS, place), (SANS_BOLD, "MANDRAGORA")], text_right - text_left)
+        for font, text in lines:  # the lowest first; on a mini card the detail line may be left off
             size = fit_font_size(text, font, text_right - text_left, small, 3.6)
             canvas.setFillColor(self.style.muted)
             canvas.setFont(font, size)
