@@ -8,7 +8,7 @@ sample of every deck: the first cards and then every fourth (the long texts and 
 
 from __future__ import annotations
 
-import io
+import re
 import statistics
 from dataclasses import replace
 from pathlib import Path
@@ -134,3 +134,14 @@ def test_qr_codes_decode_at_their_printed_size(faces: dict, game: str, size: str
             found = [r.text for r in zxingcpp.read_barcodes(image)]
             assert len(found) == 1 and found[0].startswith(f"{BASE}/c/{game}/"), f"{game} {deck} {size} p{number + 1}"
         document.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_mini_cards_keep_their_card_number(faces: dict, game: str) -> None:
+    """What a compact face leaves off are its less important lines: the card's number ('12/110', '3/48 · card
+    3/189') stays on every front (JS&MN's portrait mini cards lost it with their footer lines)."""
+    for deck, path, count in faces[game, "mini"]:
+        pages = PdfReader(path).pages
+        for number in range(0, 2 * count, 2):
+            text = " ".join(pages[number].extract_text().split())
+            assert re.search(r"\b\d+/\d+\b", text), f"{game} {deck} p{number + 1}: no card number in {text[:80]!r}"

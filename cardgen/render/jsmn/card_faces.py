@@ -55,7 +55,7 @@ class CardFront:
             DECK_DRAWERS[card.kind](canvas, cx, cy, chip_r * 1.6, ink, style.panel or WHITE)
         rule_y = draw_header(canvas, box, DECKS[card.kind][0], card.name, ink, style, t, right_room=2 * chip_r + pt(1.5 * s))
         rule_y = min(rule_y, cy - chip_r - pt(1.2 * s))
-        lines = [(SANS_BOLD, self.content.title), (SANS, number_line(self.content, card))]
+        lines = [(SANS_BOLD, self.content.title), (SANS, number_line(self.content, card, short=profile.compact))]
         if isinstance(element, str):
             el = self.content.element(element)
             lines.insert(1, (SANS, f"element: {el.name} ({el.symbol_name})"))

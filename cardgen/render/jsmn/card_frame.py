@@ -167,10 +167,13 @@ def draw_footer(canvas: Canvas, box: Box, qr: QrMatrix, lines: list[tuple[str, s
     return qr_y + size if not qr_right else y
 
 
-def number_line(content: JsmnContent, card: Card) -> str:
-    """'invitation 3/48 · card 3/189', 'card of Marseilles 1/12 · card 178/189'."""
+def number_line(content: JsmnContent, card: Card, short: bool = False) -> str:
+    """'invitation 3/48 · card 3/189', 'card of Marseilles 1/12 · card 178/189'; ``short`` (a mini card, whose
+    header already names the deck): '3/48 · card 3/189'."""
     deck = content.deck(card.kind)
     position = card.number - deck[0].number + 1
+    if short:
+        return f"{position}/{len(deck)} \u00b7 card {card.number}/{len(content.cards)}"
     label = DECKS[card.kind][0]
     return f"{label[:1].lower()}{label[1:]} {position}/{len(deck)} \u00b7 card {card.number}/{len(content.cards)}"
 
