@@ -25,12 +25,11 @@ from typing import Any, Sequence
 
 from flask import Response, make_response, render_template, request
 
-from cardgen.catalog import DataError, content
 from cardgen.catalog.versions import card_version
 from companion.rules import rules_for
 from companion.rules.choices import Choice
 from companion.store import NotFound
-from companion.web.pages import _stale_print, bp, store, token_cookie, your_games
+from companion.web.pages import _stale_print, bp, catalog_and_card, store, token_cookie, your_games
 
 
 @dataclass(frozen=True)
@@ -90,17 +89,6 @@ def live_seats(game: str) -> list[LiveSeat]:
     return found
 
 
-def _catalog_and_card(game: str, card_id: str) -> tuple[Any, Any]:
-    try:
-        catalog = content(game)
-    except DataError:
-        raise NotFound(f"There is no game called '{game}'.") from None
-    card = catalog.find_card(card_id)
-    if card is None:
-        raise NotFound(f"{catalog.title} has no card '{card_id}'.")
-    return catalog, card
-
-
 def _picked(seats: list[LiveSeat]) -> LiveSeat | None:
     if len(seats) == 1:
         return seats[0]
@@ -109,7 +97,7 @@ def _picked(seats: list[LiveSeat]) -> LiveSeat | None:
 
 
 def moves_context(game: str, card_id: str) -> dict[str, Any]:
-    catalog, card = _catalog_and_card(game, card_id)
+    catalog, card = catalog_and_card(game, card_id)
     seats = live_seats(catalog.game)
     context: dict[str, Any] = dict(catalog=catalog, card=card, seats=seats, picked=_picked(seats),
                                    stale=_stale_print(request.args.get("v"), card_version(card)),

@@ -585,8 +585,8 @@ def take_over_now(code: str) -> Response:
 
 # -- card pages and rules search ----------------------------------------------------------------
 
-@bp.get("/c/<game>/<card_id>")
-def card_page(game: str, card_id: str) -> Response:
+def catalog_and_card(game: str, card_id: str) -> tuple[Any, Any]:
+    """A card page's game content and card, or a 404 that says which is unknown."""
     try:
         catalog = content(game)
     except DataError:
@@ -594,6 +594,12 @@ def card_page(game: str, card_id: str) -> Response:
     card = catalog.find_card(card_id)
     if card is None:
         raise NotFound(f"{catalog.title} has no card '{card_id}'.")
+    return catalog, card
+
+
+@bp.get("/c/<game>/<card_id>")
+def card_page(game: str, card_id: str) -> Response:
+    catalog, card = catalog_and_card(game, card_id)
     stale = _stale_print(request.args.get("v"), card_version(card))
     describe = pages_for(game).card_context
     if describe is not None:  # the game's own card page (its pages module describes the card)
