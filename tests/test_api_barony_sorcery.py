@@ -52,7 +52,7 @@ def test_a_tie_is_a_shared_win(client: FlaskClient) -> None:
     ([{"name": "Ann", "base_points": 1, "control_tokens": 0}, {"name": "ann", "base_points": 2, "control_tokens": 0}],
      422, "player names must be different", None),
     ([{"name": "Ann", "base_points": 1, "control_tokens": 4}, {"name": "Ben", "base_points": 2, "control_tokens": 0}],
-     422, "Ann cannot have 4 Control tokens on Mysterious locations: with 2 players the board has 3, and each "
+     422, "Player Ann cannot have 4 Control tokens on Mysterious locations: with 2 players the board has 3, and each "
           "takes one token per player", "barony-sorcery.explore.once"),
     ([{"name": n, "base_points": 0, "control_tokens": 4} for n in ("A", "B", "C", "D")],
      422, "16 Control tokens do not fit: 5 Mysterious locations hold at most 3 each (15 in all)",

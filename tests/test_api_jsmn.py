@@ -75,9 +75,9 @@ def test_equal_magicianship_and_prestige_go_to_the_disc_on_top(client: FlaskClie
 
 
 @pytest.mark.parametrize("players, status, message, rule", [
-    ([pad("Ann", feats=[6]), pad("Ben")], 422, "Ann: a feat of magic is worth 2, 3, 4 or 5 magicianship, not 6",
+    ([pad("Ann", feats=[6]), pad("Ben")], 422, "Magician Ann: a feat of magic is worth 2, 3, 4 or 5 magicianship, not 6",
      "jsmn.magicianship.total"),
-    ([pad("Ann", feats=[1, 2]), pad("Ben")], 422, "Ann: a feat of magic is worth 2, 3, 4 or 5 magicianship, not 1",
+    ([pad("Ann", feats=[1, 2]), pad("Ben")], 422, "Magician Ann: a feat of magic is worth 2, 3, 4 or 5 magicianship, not 1",
      "jsmn.magicianship.total"),
     ([pad("Ann"), pad("ann", prestige=1)], 422, "player names must be different", None),
     ([pad("Ann", books=10), pad("Ben", books=9, prestige=1)], 422, "19 books of magic in all, but the game has 18",

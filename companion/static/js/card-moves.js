@@ -22,13 +22,19 @@
     held = event.target;
   }, true);
 
-  function load() {
-    (box.dataset.styles || "").split(" ").filter(Boolean).forEach((href) => {
+  // the forms' style sheets, before the forms are shown (a form without them has small, unstyled controls)
+  function styles() {
+    return Promise.all((box.dataset.styles || "").split(" ").filter(Boolean).map((href) => new Promise((done) => {
       const link = document.createElement("link");
       link.rel = "stylesheet";
       link.href = href;
+      link.addEventListener("load", done);
+      link.addEventListener("error", done);
       document.head.append(link);
-    });
+    })));
+  }
+
+  function load() {
     const sources = (box.dataset.scripts || "").split(" ").filter(Boolean);
     sources.forEach((src, index) => {
       const script = document.createElement("script");
@@ -67,6 +73,7 @@
       if (!response.ok) throw new Error(`moves answered ${response.status}`);
       return response.text();
     })
+    .then((html) => (html.includes("data-live") ? styles().then(() => html) : html))
     .then((html) => {
       box.innerHTML = html;
       if (box.querySelector("[data-live]")) {

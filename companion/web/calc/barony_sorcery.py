@@ -90,7 +90,7 @@ def barony_sorcery_totals() -> Response:
     locations = MYSTERIOUS_BY_PLAYERS[len(names)]
     for player, name in zip(body.players, names):
         if player.control_tokens > locations:
-            raise ApiError(422, f"{name} cannot have {player.control_tokens} Control tokens on Mysterious locations: "
+            raise ApiError(422, f"Player {name} cannot have {player.control_tokens} Control tokens on Mysterious locations: "
                                 f"with {len(names)} players the board has {locations}, and each takes one token "
                                 "per player", "barony-sorcery.explore.once")
     placed = sum(player.control_tokens for player in body.players)

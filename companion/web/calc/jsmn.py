@@ -86,7 +86,7 @@ def _check(body: JsmnEndRequest, names: list[str]) -> None:
     for player, name in zip(body.players, names):
         wrong = [v for v in player.feats if v not in FEAT_VALUES]
         if wrong:
-            raise ApiError(422, f"{name}: a feat of magic is worth 2, 3, 4 or 5 magicianship, not {wrong[0]}",
+            raise ApiError(422, f"Magician {name}: a feat of magic is worth 2, 3, 4 or 5 magicianship, not {wrong[0]}",
                            "jsmn.magicianship.total")
     totals = {"feats": (sum(len(p.feats) for p in body.players), GAME.contents.feats, "feats of magic"),
               "books": (sum(p.books for p in body.players), GAME.contents.books, "books of magic"),

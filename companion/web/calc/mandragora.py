@@ -118,17 +118,17 @@ def _check_pad(body: MandragoraScoreRequest) -> None:
             raise ApiError(422, "every sorcerer needs a name that is not only spaces")
         for colour in pad.hand_colours:
             if colour not in HAND_COLOURS:
-                raise ApiError(422, f"{name}: there is no colour '{colour}' in {GAME.title}; hand colours are "
+                raise ApiError(422, f"Sorcerer {name}: there is no colour '{colour}' in {GAME.title}; hand colours are "
                                     f"{', '.join(HAND_COLOURS)} (white for mandrakes)")
             if colour not in present:
-                raise ApiError(422, f"{name}: no {colour} card is played with {players} sorcerers",
+                raise ApiError(422, f"Sorcerer {name}: no {colour} card is played with {players} sorcerers",
                                rule="mandragora.setup.players")
         twice = [colour for colour, count in Counter(pad.hand_colours).items() if count > 1]
         if twice:
-            raise ApiError(422, f"{name}: {twice[0]} is listed twice; list each colour left in hand once")
+            raise ApiError(422, f"Sorcerer {name}: {twice[0]} is listed twice; list each colour left in hand once")
         end_spells = pad.disappearance + pad.purification
         if end_spells > len(pad.spells):
-            raise ApiError(422, f"{name} cast {_plural(len(pad.spells), 'spell')} but is scored for "
+            raise ApiError(422, f"Sorcerer {name} cast {_plural(len(pad.spells), 'spell')} but is scored for "
                                 f"{_plural(end_spells, 'end-of-game spell')} (Disappearance, Purification)",
                            rule="mandragora.effect.kinds")
     if sum(len(pad.spells) for pad in body.players) > GAME.components.spells:
