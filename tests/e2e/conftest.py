@@ -128,7 +128,8 @@ def login_seat(context: BrowserContext, server: str, game_id: str, seat: int, to
     context.add_cookies([{"name": f"seat_{game_id}_{seat}", "value": token, "url": server}])
 
 
-@pytest.fixture(scope="session", autouse=True)
-def clean_screenshots() -> None:
-    if SCREENSHOTS.exists():
-        shutil.rmtree(SCREENSHOTS)
+def pytest_configure(config: pytest.Config) -> None:
+    """Old screenshots go once per run, before any test (with pytest-xdist: in the controller, before the
+    workers start, so no worker deletes another's)."""
+    if not os.environ.get("PYTEST_XDIST_WORKER") and SCREENSHOTS.exists():
+        shutil.rmtree(SCREENSHOTS, ignore_errors=True)
