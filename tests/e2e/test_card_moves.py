@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from cardgen.catalog import content
 from cardgen.catalog.versions import card_version
 
-from .conftest import Api, login_seat, screenshot
+from .conftest import PHONE, Api, login_seat, screenshot
 from .phone import set_hidden
 from .test_accessibility import blocking_violations
 
@@ -195,11 +195,16 @@ def test_jsmn_engagement_one_tap_from_the_invitation_card(
 
 
 def test_a_tap_before_the_pages_scripts_have_loaded_is_sent_once_they_have(
-        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+        browser: Browser, api: Api, server: str) -> None:
     """On a slow connection the move part arrives before js/live.js: a tap then is held, not lost to a
-    native form submission (which reloaded the card page), and sent once the script runs."""
+    native form submission (which reloaded the card page), and sent once the script runs. The phone runs no
+    service worker here: one that took over the page would fetch live.js past the held route."""
     game = api.new_game(["Ann", "Ben"])
-    page = seated_phone(new_phone, server, game, 0)
+    phone = browser.new_context(viewport=PHONE, base_url=server, device_scale_factor=1, is_mobile=True,
+                                has_touch=True, service_workers="block")
+    phone.set_default_timeout(5000)
+    login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
+    page = phone.new_page()
     release: list[Any] = []
 
     def slow_live_js(route: Any) -> None:
@@ -216,3 +221,4 @@ def test_a_tap_before_the_pages_scripts_have_loaded_is_sent_once_they_have(
     release[0].continue_()
     expect(page).to_have_url(re.compile(rf"/g/{game['id']}/seat/0$"))
     assert [e["move"]["type"] for e in log_of(api, game["id"])] == ["draw"]
+    phone.close()
