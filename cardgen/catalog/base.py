@@ -91,6 +91,19 @@ class CardAndRuleLookups(Generic[CardT]):
         object.__setattr__(self, "_card_keys", card_keys)
         object.__setattr__(self, "_rules_by_id", {r.id: r for r in self.rules})
 
+    def named(self, collection: str, ref: str, what: str) -> Any:
+        """The item of this content's ``collection`` (a tuple attribute) whose id or name is ``ref``, in any
+        case; KeyError naming ``ref`` otherwise. Indexed on first use (the rules look up spells and colours
+        on every state read: a scan of the tuple was most of a Mandragora seat view's time)."""
+        indexes: dict[str, dict[str, Any]] = self.__dict__.setdefault("_named_indexes", {})
+        index = indexes.get(collection)
+        if index is None:
+            index = indexes[collection] = _name_index(getattr(self, collection))
+        found = index.get(ref.strip().casefold())
+        if found is None:
+            raise KeyError(f"no {what} '{ref}' in {self.title}")
+        return found
+
     def card(self, ref: str) -> CardT:
         """A card by one of its keys, in any case; raises KeyError naming the reference."""
         found = self._card_keys.get(ref) or self._card_keys.get(ref.strip().casefold())
@@ -129,13 +142,15 @@ class _Named(Protocol):
 NamedT = TypeVar("NamedT", bound=_Named)
 
 
-def by_id_or_name(items: Iterable[NamedT], ref: str, what: str, title: str) -> NamedT:
-    """The item whose id (if it has one) or name is ``ref`` in any case; KeyError naming ``ref`` otherwise."""
-    key = ref.strip().casefold()
+def _name_index(items: Iterable[NamedT]) -> dict[str, NamedT]:
+    """Every item under its case-folded name and its id; the first item wins a key, as in a scan."""
+    index: dict[str, NamedT] = {}
     for item in items:
-        if key == item.name.casefold() or key == getattr(item, "id", None):
-            return item
-    raise KeyError(f"no {what} '{ref}' in {title}")
+        index.setdefault(item.name.casefold(), item)
+        item_id = getattr(item, "id", None)
+        if item_id is not None:
+            index.setdefault(item_id, item)
+    return index
 
 
 @dataclass

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..base import CardAndRuleLookups, DataNote, Provenance, RuleEntry, by_id_or_name
+from ..base import CardAndRuleLookups, DataNote, Provenance, RuleEntry
 from .types import (Card, Category, Combination, FifthPlayer, Location, PlayerColour, ResourceKind, SetupCounts,
                     Spell, Tile)
 
@@ -80,14 +80,14 @@ class BaronySorceryContent(CardAndRuleLookups[Card]):
     # -- look-ups ---------------------------------------------------------------------------------
     def spell(self, ref: str) -> Spell:
         """A spell by id or name, in any case."""
-        return by_id_or_name(self.spells, ref, "spell", self.title)
+        return self.named("spells", ref, "spell")
 
     def category(self, ref: str) -> Category:
         """A category by id or name, in any case."""
-        return by_id_or_name(self.categories, ref, "category", self.title)
+        return self.named("categories", ref, "category")
 
     def player_colour(self, ref: str) -> PlayerColour:
-        return by_id_or_name(self.player_colours, ref, "player colour", self.title)
+        return self.named("player_colours", ref, "player colour")
 
     def tile(self, ref: str) -> Tile:
         """A tile by id ('tile-3'), or by its location's id or name, in any case."""
@@ -99,7 +99,7 @@ class BaronySorceryContent(CardAndRuleLookups[Card]):
 
     def location(self, ref: str) -> Location:
         """A Mysterious location by id or name, in any case."""
-        return by_id_or_name(self.locations, ref, "Mysterious location", self.title)
+        return self.named("locations", ref, "Mysterious location")
 
     @property
     def locations(self) -> tuple[Location, ...]:

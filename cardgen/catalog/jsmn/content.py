@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..base import CardAndRuleLookups, DataNote, RuleEntry, by_id_or_name
+from ..base import CardAndRuleLookups, DataNote, RuleEntry
 from .map import EuropeMap
 from .types import (DECKS, SPELL_TIMINGS, Action, Book, Card, Contents, ConnexionType, Element, ExampleTurn, Feat,
                     Introduction, Invitation, Limits, Magician, MagicianshipValues, MarseillesCard, NamedConnexion,
@@ -46,16 +46,16 @@ class JsmnContent(CardAndRuleLookups[Card]):
 
     # -- look-ups -------------------------------------------------------------------------------
     def element(self, ref: str) -> Element:
-        return by_id_or_name(self.elements, ref, "element", self.title)
+        return self.named("elements", ref, "element")
 
     def magician(self, ref: str) -> Magician:
-        return by_id_or_name(self.magicians, ref, "magician", self.title)
+        return self.named("magicians", ref, "magician")
 
     def connexion_type(self, ref: str) -> ConnexionType:
-        return by_id_or_name(self.connexion_types, ref, "connexion type", self.title)
+        return self.named("connexion_types", ref, "connexion type")
 
     def action(self, ref: str) -> Action:
-        return by_id_or_name(self.actions, ref, "action", self.title)
+        return self.named("actions", ref, "action")
 
     def deck(self, kind: str) -> tuple[Card, ...]:
         return tuple(c for c in self.cards if c.kind == kind)

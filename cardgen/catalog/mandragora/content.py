@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..base import CardAndRuleLookups, DataNote, Provenance, RuleEntry, by_id_or_name
+from ..base import CardAndRuleLookups, DataNote, Provenance, RuleEntry
 from .types import (EFFECT_ICONS, WHITE, Card, Colour, ComponentCounts, ExampleBreakdown, Removal, ScoringExample,
                     ShopTile, Spell)
 
@@ -53,15 +53,15 @@ class MandragoraContent(CardAndRuleLookups[Card]):
     # -- look-ups -------------------------------------------------------------------------------
     def spell(self, ref: str) -> Spell:
         """A spell by id or name, in any case."""
-        return by_id_or_name(self.spells, ref, "spell", self.title)
+        return self.named("spells", ref, "spell")
 
     def colour(self, ref: str) -> Colour:
         """A colour by id or name, in any case."""
-        return by_id_or_name(self.colours, ref, "colour", self.title)
+        return self.named("colours", ref, "colour")
 
     def shop(self, ref: str) -> ShopTile:
         """A shop tile by id or name, in any case."""
-        return by_id_or_name(self.shops, ref, "shop", self.title)
+        return self.named("shops", ref, "shop")
 
     # -- groups of cards ------------------------------------------------------------------------
     @property
