@@ -98,7 +98,7 @@ class CardAndRuleLookups(Generic[CardT]):
         indexes: dict[str, dict[str, Any]] = self.__dict__.setdefault("_named_indexes", {})
         index = indexes.get(collection)
         if index is None:
-            index = indexes[collection] = _name_index(getattr(self, collection))
+            index = indexes[collection] = name_index(getattr(self, collection))
         found = index.get(ref.strip().casefold())
         if found is None:
             raise KeyError(f"no {what} '{ref}' in {self.title}")
@@ -142,7 +142,7 @@ class _Named(Protocol):
 NamedT = TypeVar("NamedT", bound=_Named)
 
 
-def _name_index(items: Iterable[NamedT]) -> dict[str, NamedT]:
+def name_index(items: Iterable[NamedT]) -> dict[str, NamedT]:
     """Every item under its case-folded name and its id; the first item wins a key, as in a scan."""
     index: dict[str, NamedT] = {}
     for item in items:

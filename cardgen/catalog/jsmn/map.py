@@ -12,7 +12,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ..base import Provenance
+from ..base import Provenance, name_index
 
 Region = Literal["europe", "city", "london"]
 REGIONS: tuple[str, ...] = ("europe", "city", "london")
@@ -44,9 +44,11 @@ class EuropeMap:
     paths: tuple[MapPath, ...]
     london_space: str
     _adjacent: dict[str, frozenset[str]] = field(default_factory=dict, compare=False, repr=False)
+    _by_key: dict[str, Location] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_adjacent", self._build_adjacency())
+        object.__setattr__(self, "_by_key", name_index(self.locations))  # every seat view names locations
 
     def _build_adjacency(self) -> dict[str, frozenset[str]]:
         direct: dict[str, set[str]] = {loc.id: set() for loc in self.locations}
@@ -69,11 +71,10 @@ class EuropeMap:
         return out
 
     def location(self, ref: str) -> Location:
-        key = ref.strip().casefold()
-        for loc in self.locations:
-            if key in (loc.id, loc.name.casefold()):
-                return loc
-        raise KeyError(f"no location '{ref}' on the map")
+        found = self._by_key.get(ref.strip().casefold())
+        if found is None:
+            raise KeyError(f"no location '{ref}' on the map")
+        return found
 
     @property
     def occupiable(self) -> tuple[Location, ...]:
