@@ -62,8 +62,10 @@ PHONES_PER_TABLE = 4
 ACTIVE_TABLES = 50
 MOVE_RATE = 200.0
 READ_RATE = 100.0
-TARGETS = {"stalled_p99_ms": 100.0, "idle_moves_p99_ms": 100.0, "delivery_p95_ms": 300.0,
-           "moves_per_second": 1600.0, "reads_per_second": 4000.0}
+TARGETS = {"stalled_p99_ms": 100.0, "idle_moves_p99_ms": 100.0, "delivery_p95_ms": 300.0}
+#: what the issue gave as today's throughput ("no worse than today's"); judged against the old server as
+#: this bench measures it in the same run, on the same cores, beside the same load client
+ISSUE_FIGURES = {"moves_per_second": 1600.0, "reads_per_second": 4000.0}
 
 
 def raise_fd_limit() -> int:
@@ -476,8 +478,8 @@ LABELS = {
     "stalled_p99_ms": ("state read p99 with 1,000 stalled connections open", "ms", "at most"),
     "idle_moves_p99_ms": ("move p99 at 200 moves/s offered, phones connected", "ms", "at most"),
     "delivery_p95_ms": ("a move reaches every other phone at its table, p95", "ms", "at most"),
-    "moves_per_second": ("moves/s, closed loop", "/s", "at least"),
-    "reads_per_second": ("state reads/s, closed loop", "/s", "at least"),
+    "moves_per_second": ("moves/s, closed loop (no worse than old)", "/s", "at least old"),
+    "reads_per_second": ("state reads/s, closed loop (no worse than old)", "/s", "at least old"),
     "cpu_ms_per_move": ("server CPU per move (no more than the old server's)", "ms", "at most old"),
     "cpu_ms_per_read": ("server CPU per state read (no more than the old server's)", "ms", "at most old"),
 }
@@ -506,21 +508,31 @@ def main() -> None:
                       f"{figures['loadavg_before']:.2f} -> {figures['loadavg_after']:.2f}, tracebacks in its log "
                       f"{figures['tracebacks']}")
     print()
-    print(f"  {'figure':<56} {'target':>10} {'old':>10} {'new':>10}  verdict (new)")
+    print(f"  {'figure':<56} {'target':>10} {'old':>10} {'new':>10} {'new÷old':>8}  verdict (new)")
     for key, (label, unit, goal) in LABELS.items():
         olds = [s[key][0] for lab, s, _ in results if lab == "old"]
         news = [s[key][0] for lab, s, _ in results if lab == "new"]
         digits = 2 if unit == "ms" and goal == "at most old" else 0
         shown = lambda values: "/".join("∞" if v == float("inf") else f"{v:,.{digits}f}" for v in values)  # noqa: E731
-        if goal == "at most old":
-            met, target_text = sum(news) <= sum(olds) * 1.1, "≤ old"
+        finite = all(0 < v < float("inf") for v in olds + news)
+        share = sum(news) / sum(olds) if finite else None
+        ratio = "—" if share is None else f"{share:.2f}" if share >= 0.1 else f"{share:.3f}"
+        if goal == "at most old":  # summed over the rounds: the old and the new server ran interleaved
+            met, target_text = sum(news) <= sum(olds), "≤ old"
+        elif goal == "at least old":
+            met, target_text = sum(news) >= sum(olds), "≥ old"
         else:
             target = TARGETS[key]
-            met = all((v <= target) if goal == "at most" else (v >= target) for v in news)
-            target_text = ("≤" if goal == "at most" else "≥") + format(target, ",.0f") + " " + unit
-        print(f"  {label:<56} {target_text:>10} {shown(olds):>10} {shown(news):>10}  {'OK' if met else 'MISSED'}")
+            met = all(v <= target for v in news)
+            target_text = "≤" + format(target, ",.0f") + " " + unit
+        print(f"  {label:<56} {target_text:>10} {shown(olds):>10} {shown(news):>10} {ratio:>8}  "
+              f"{'OK' if met else 'MISSED'}")
         for lab, s, _ in results:
             print(f"      {lab}: {s[key][1]}")
+    print(f"  The issue's figures for the old server (about {ISSUE_FIGURES['moves_per_second']:,.0f} moves/s and "
+          f"{ISSUE_FIGURES['reads_per_second']:,.0f} state reads/s) are not what it does beside this load client on "
+          f"these 2 cores (the old column above): throughput is judged against the old server measured here, in "
+          f"the same run.")
     if args.figures:
         args.figures.write_text(json.dumps([{"server": lab, **{k: v[0] for k, v in s.items()}}
                                             for lab, s, _ in results], indent=1))

@@ -403,13 +403,7 @@ class Store(SqliteFile):
         prepared = self._prepare_move(game_id, seat, version, move)
         move_json = _dumps(dict(move))
         with self._write() as db:
-            rows = _rows(db, "SELECT g.game, g.version, m.seat, m.kind, m.result FROM games g"
-                             " LEFT JOIN moves m ON m.game_id = g.id AND m.action_id = ? WHERE g.id = ?",
-                         [action_id, game_id])
-            if not rows:
-                raise NotFound(f"there is no game '{game_id}'")
-            row = rows[0]
-            earlier = _earlier(row if row["kind"] is not None else None, seat, action_id, "move")
+            row, earlier = _game_and_earlier_answer(db, game_id, seat, action_id, "move")
             if earlier is not None:
                 return earlier
             current = int(row["version"])
@@ -516,16 +510,11 @@ class Store(SqliteFile):
         state = self._rebuild(game_id, row["game"], timeline, row["initial_state"], first_changed, new_live, seat)
         state_json = _state_json(row["game"], rules, state)
         with self._write() as db:
-            rows = _rows(db, "SELECT g.version, m.seat, m.kind, m.result FROM games g"
-                             " LEFT JOIN moves m ON m.game_id = g.id AND m.action_id = ? WHERE g.id = ?",
-                         [action_id, game_id])
-            if not rows:
-                raise NotFound(f"there is no game '{game_id}'")
-            earlier = _earlier(rows[0] if rows[0]["kind"] is not None else None, seat, action_id, kind)
+            now, earlier = _game_and_earlier_answer(db, game_id, seat, action_id, kind)
             if earlier is not None:
                 return earlier
-            if int(rows[0]["version"]) != current:  # someone wrote while this replayed: nothing changes
-                raise Stale(int(rows[0]["version"]))
+            if int(now["version"]) != current:  # someone wrote while this replayed: nothing changes
+                raise Stale(int(now["version"]))
             seq = current + 1
             answer = {"version": seq, "seq": seq, ("undid" if kind == "undo" else "corrected"): first_changed}
             db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
@@ -744,6 +733,18 @@ class _Timeline:
         """Move ``seq`` as it read just before log entry ``entry``."""
         versions = [move for since, move in self._versions.get(seq, ()) if since < entry]
         return versions[-1] if versions else None
+
+
+def _game_and_earlier_answer(db: Any, game_id: str, seat: int, action_id: str,
+                             kind: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Inside the write lock: the game's row (game, version) and the first answer to a retried
+    ``action_id`` (None if it is new); NotFound if there is no such game."""
+    rows = _rows(db, "SELECT g.game, g.version, m.seat, m.kind, m.result FROM games g"
+                     " LEFT JOIN moves m ON m.game_id = g.id AND m.action_id = ? WHERE g.id = ?", [action_id, game_id])
+    if not rows:
+        raise NotFound(f"there is no game '{game_id}'")
+    row = rows[0]
+    return row, _earlier(row if row["kind"] is not None else None, seat, action_id, kind)
 
 
 def _earlier(row: Mapping[str, Any] | None, seat: int, action_id: str, kind: str) -> dict[str, Any] | None:

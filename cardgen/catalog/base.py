@@ -94,7 +94,7 @@ class CardAndRuleLookups(Generic[CardT]):
     def named(self, collection: str, ref: str, what: str) -> Any:
         """The item of this content's ``collection`` (a tuple attribute) whose id or name is ``ref``, in any
         case; KeyError naming ``ref`` otherwise. Indexed on first use (the rules look up spells and colours
-        on every state read: a scan of the tuple was most of a Mandragora seat view's time)."""
+        on every state read: a scan of the tuple was most of some seat views' time)."""
         indexes: dict[str, dict[str, Any]] = self.__dict__.setdefault("_named_indexes", {})
         index = indexes.get(collection)
         if index is None:

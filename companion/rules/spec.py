@@ -154,9 +154,11 @@ class LazyFront(ModuleType):
             raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
         front = importlib.import_module(f"{self.__name__}.{self._front}")
         try:
-            return getattr(front, name)
+            value = getattr(front, name)
         except AttributeError:
             raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}") from None
+        ModuleType.__setattr__(self, name, value)  # found once: later look-ups are a plain attribute's
+        return value
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in FRONT_FUNCTIONS and isinstance(value, ModuleType):

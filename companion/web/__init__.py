@@ -28,7 +28,7 @@ from companion.store import Store
 
 from .assets import MINIFIERS, minified
 from .errors import error_response, register_error_handlers
-from .headers import security_headers
+from .headers import SecurityHeaders
 from .json_provider import FastJSONProvider
 from .limits import BODY_ERROR, BODY_SECONDS, WholeBody
 from .live_updates import VersionWatch
@@ -119,9 +119,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.after_request(read_static_files_whole)  # after_request hooks run last-registered first: before Compress
     app.before_request(no_ranges_of_minified_files)
     app.before_request(refuse_bad_body)
-    app.after_request(security_headers)
-    app.wsgi_app = WholeBody(app.wsgi_app, int(app.config["MAX_CONTENT_LENGTH"]),  # type: ignore[method-assign]
-                             float(app.config["BODY_SECONDS"]))
+    app.wsgi_app = SecurityHeaders(WholeBody(app.wsgi_app,  # type: ignore[method-assign]
+                                             int(app.config["MAX_CONTENT_LENGTH"]), float(app.config["BODY_SECONDS"])))
     app.extensions["store"] = Store(app.config["DATABASE"])
     app.extensions["live"] = VersionWatch(app.extensions["store"].path)
     csrf = CSRFProtect(app)

@@ -554,10 +554,14 @@ def handover(game_id: str, seat: int) -> Response:
         raise PermissionError("This phone does not hold that seat, so it cannot hand it over.")
     offer = store().handover_code(game_id, seat)
     link = request.host_url.rstrip("/") + url_for("pages.take_over", code=offer["code"])
-    page = render_template("pages/handover.html", info=info, seat=seat, name=info["players"][seat], code=offer["code"],
-                           link=link, qr=qr_svg(link), minutes=HANDOVER_MINUTES, game_id=game_id,
-                           title=rules_for(info["game"]).TITLE)
-    response = make_response(page)
+    return _unstored_page("pages/handover.html", info=info, seat=seat, name=info["players"][seat], code=offer["code"],
+                          link=link, qr=qr_svg(link), minutes=HANDOVER_MINUTES, game_id=game_id,
+                          title=rules_for(info["game"]).TITLE)
+
+
+def _unstored_page(template: str, **context: Any) -> Response:
+    """A page a browser must not keep (a hand-over code opens a seat)."""
+    response = make_response(render_template(template, **context))
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -569,11 +573,8 @@ def take_over(code: str) -> Response:
         raise NotFound(f"The hand-over code {code.strip().upper()} is unknown, used or expired. Ask the seat's "
                        "phone for a new one.")
     info = store().info(offer["id"])
-    page = render_template("pages/take_over.html", offer=offer, code=code.strip().upper(), info=info,
-                           title=rules_for(info["game"]).TITLE)
-    response = make_response(page)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return _unstored_page("pages/take_over.html", offer=offer, code=code.strip().upper(), info=info,
+                          title=rules_for(info["game"]).TITLE)
 
 
 @bp.post("/h/<code>")
