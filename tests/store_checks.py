@@ -1,13 +1,18 @@
-"""Checks shared by the reliability tests: the stored log replayed without the store's help."""
+"""Checks shared by the store and reliability tests: the stored log replayed without the store's help, and
+the ``store`` and ``game`` fixtures (a two-seat Fillory game in a new store)."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Iterator
+
+import pytest
 
 from cardgen.catalog import content
 from companion.rules import rules_for, spec_for
+from companion.store import Store
 
 
 def stored_state(rules: ModuleType, stored: str) -> Any:
@@ -52,3 +57,15 @@ def fillory_deck_cards(state: Any) -> list[str]:
         seen |= set(player["zone"])
         seen |= set(fillory.view(state, player["seat"])["players"][player["seat"]]["hand"])
     return [card.id for card in content("fillory").cards if card.id not in seen]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    store = Store(tmp_path / "games.sqlite3")
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def game(store: Store) -> dict[str, Any]:
+    return store.create_game("fillory", ["Ann", "Ben"], {})

@@ -17,21 +17,9 @@ from flask.testing import FlaskClient
 
 from companion.rules import IllegalMove, rules_for
 from companion.store import CorrectionRefused, Stale, Store
-from tests.store_checks import fillory_deck_cards, replay_from_scratch
+from tests.store_checks import fillory_deck_cards, replay_from_scratch, game, store  # noqa: F401  (fixtures: a Fillory game in a new store)
 
 fillory = rules_for("fillory")
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    store = Store(tmp_path / "games.sqlite3")
-    yield store
-    store.close()
-
-
-@pytest.fixture
-def game(store: Store) -> dict[str, Any]:
-    return store.create_game("fillory", ["Ann", "Ben"], {})
 
 
 free_cards = fillory_deck_cards

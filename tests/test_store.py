@@ -12,22 +12,10 @@ import pytest
 
 from cardgen.catalog import content
 from companion.rules import IllegalMove, SetupError, rules_for
-from tests.store_checks import fillory_deck_cards
+from tests.store_checks import fillory_deck_cards, game, store  # noqa: F401  (fixtures: a Fillory game in a new store)
 from companion.store import JOIN_ALPHABET, NotFound, SeatTaken, Stale, Store, hash_token
 
 fillory = rules_for("fillory")
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    store = Store(tmp_path / "games.sqlite3")
-    yield store
-    store.close()
-
-
-@pytest.fixture
-def game(store: Store) -> dict[str, Any]:
-    return store.create_game("fillory", ["Ann", "Ben"], {})
 
 
 deck_cards = fillory_deck_cards
