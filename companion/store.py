@@ -357,6 +357,12 @@ class Store(SqliteFile):
         _, version, state = self.latest(game_id)
         return version, state
 
+    def state_at(self, game_id: str, version: int) -> tuple[int, State]:
+        """(version, state) for a version just read (by :meth:`info`): that version's parsed state when it is
+        cached, with no query (states per version never change), else :meth:`current`'s."""
+        cached = self._cached(game_id, version)
+        return (version, cached) if cached is not None else self.current(game_id)
+
     def latest(self, game_id: str) -> tuple[str, int, State]:
         """(game, version, state) as :meth:`current`; the state's JSON is read only when no parsed copy
         of that version is cached (it is most of the row's bytes, and usually is cached)."""

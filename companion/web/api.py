@@ -151,7 +151,7 @@ def _etag(version: int, claimed: list[bool], viewer: int | None) -> str:
 
 def _game_payload(game_id: str, viewer: int | None, info: dict[str, Any] | None = None) -> tuple[dict[str, Any], int]:
     info = info or _store().info(game_id)
-    version, state = _store().current(game_id)
+    version, state = _store().state_at(game_id, info["version"])
     rules = rules_for(info["game"])
     outcome = rules.outcome(state)
     return {"id": info["id"], "game": info["game"], "join_code": info["join_code"], "version": version,

@@ -327,7 +327,7 @@ def game_context(game_id: str, viewer: int | None) -> dict[str, Any]:
     """Everything the table and seat templates show, read from one consistent state (``state`` itself is
     for the seat's choices and advice: the callers take it out before rendering)."""
     info = store().info(game_id)
-    version, state = store().current(game_id)
+    version, state = store().state_at(game_id, info["version"])
     rules = rules_for(info["game"])
     view = rules.view(state, viewer)
     log = store().log(game_id, viewer)
