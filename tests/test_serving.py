@@ -376,6 +376,26 @@ def test_join_codes_are_limited_per_address_with_retry_after(tmp_path: Path) -> 
     app.extensions["store"].close()
 
 
+def test_only_joining_and_new_games_count_towards_the_limits(tmp_path: Path) -> None:
+    """Reads, moves and pages from a phone on the Wi-Fi are never limited, and never counted: only the join
+    and new-game endpoints are (the counters' file gets no row from anything else)."""
+    app = create_app({"DATABASE": str(tmp_path / "o.sqlite3"), "SECRET_KEY": "k", "TESTING": True,
+                      "JOIN_LIMIT": "2 per minute", "NEW_GAME_LIMIT": "1 per minute"})
+    phone = from_address(app.test_client(), "192.0.2.9")
+    game = new_game(phone)
+    token = {"Authorization": f"Bearer {game['seats'][0]['token']}"}
+    answers = [phone.get(f"/api/games/{game['id']}", headers=token).status_code for _ in range(30)]
+    answers += [phone.get(f"/api/games/{game['id']}/version").status_code for _ in range(30)]
+    answers += [phone.get(f"/g/{game['id']}").status_code for _ in range(5)]
+    assert answers == [200] * 65
+    limits = sqlite3.connect(str(tmp_path / "o.sqlite3") + ".limits")
+    assert [key for (key,) in limits.execute("SELECT key FROM counters")] == [
+        "LIMITER/new-games/192.0.2.9/1/1/minute"]
+    limits.close()
+    assert phone.post("/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]}).status_code == 429
+    app.extensions["store"].close()
+
+
 def test_the_limit_is_shared_by_every_worker_process(tmp_path: Path) -> None:
     config = {"DATABASE": str(tmp_path / "s.sqlite3"), "SECRET_KEY": "k", "TESTING": True, "NEW_GAME_LIMIT": "4 per minute"}
     workers = [create_app(config), create_app(config)]  # two apps, as two gunicorn workers hold
