@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any, Callable
 
 import pytest
@@ -10,7 +11,7 @@ from playwright.sync_api import BrowserContext, Route, expect
 
 from companion.rules import IllegalMove, fillory
 
-from .conftest import Api, screenshot
+from .conftest import Api, login_seat, screenshot
 from .phone import LIVE_WITHIN_MS, caught_up, open_seat, report_draw, set_hidden
 
 CATCH_UP_MS = 700  # quicker than one poll interval: the wake-up itself fetched the news
@@ -133,3 +134,33 @@ def test_lost_answer_is_retried_with_the_same_action_id_and_counts_once(
     assert sent[0]["action_id"] == sent[1]["action_id"] and sent[0]["version"] == sent[1]["version"] == 0
     assert api.version(game["id"]) == 1  # recorded once, answered twice
     expect(ann.locator("#hand-title")).to_contain_text("(1 of max 5)")
+
+
+def test_a_tap_on_a_seat_page_before_its_scripts_have_run_is_held_and_sent(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    """On slow Wi-Fi a seat page's forms show before js/live.js has arrived: a tap on a move then is held
+    (not a native submission that reloaded the page and lost the move) and sent once the scripts have run,
+    logged like any other move."""
+    made = api.http.post(f"{server}/api/games", json={"game": "mandragora", "players": ["Ann", "Ben"]}, timeout=5)
+    game = made.json()
+    phone = new_phone()
+    login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
+    page = phone.new_page()
+    release: list[Route] = []
+
+    def slow_live_js(route: Route) -> None:
+        release.append(route)
+
+    page.route(re.compile(r"/static/js/live(\.[0-9a-f]+)?(\.min)?\.js"), slow_live_js)
+    page.goto(f"/g/{game['id']}/seat/0", wait_until="commit")
+    seek = page.locator("#m-seek")
+    seek.locator("label.pick", has_text="1 shop").click()  # before live.js has arrived
+    seek.get_by_role("button", name="Seek").click()
+    page.wait_for_timeout(300)
+    assert page.url.endswith(f"/g/{game['id']}/seat/0") and len(release) == 1  # held: no reload, nothing sent
+    assert api.version(game["id"]) == 0
+    release[0].continue_()
+    expect(page.locator("#live")).to_have_attribute("data-version", "1")
+    entries = api.http.get(f"{server}/api/games/{game['id']}/log", timeout=5).json()["entries"]
+    assert [(e["seat"], e["move"]["type"], e["move"]["steps"]) for e in entries] == [(0, "seek", 1)]
+    assert page.url.endswith(f"/g/{game['id']}/seat/0")
