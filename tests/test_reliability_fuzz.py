@@ -175,8 +175,10 @@ def test_generated_requests_get_documented_answers_and_never_a_5xx(target: Targe
 
 @pytest.mark.parametrize("method, path, body, status, sentence", [
     # found by this fuzz test: a seat number beyond SQLite's integers was a 500
-    # a number beyond 64 bits is read as a double (as orjson reads it), so not a whole number
-    ("POST", "/api/join", {"code": "ABCDEF", "seat": 525260265998140112371712}, 400, "'seat' must be a whole number"),
+    # a number beyond 64 bits is read as a double (as orjson reads it): refused as beyond the numbers taken
+    ("POST", "/api/join", {"code": "ABCDEF", "seat": 525260265998140112371712}, 400,
+     "A number in the request body is beyond ±9,007,199,254,740,991 (2^53 − 1), the largest whole number a "
+     "phone counts exactly"),
     # found by this fuzz test: a repeated query parameter was read as its first value, an empty one as none
     ("GET", "/api/games/{id}/log?since=&since=2", None, 400, "'since' must be given once"),
     ("GET", "/api/games/{id}/log?since=", None, 400, "'since' must be a whole number of at least 0"),

@@ -26,7 +26,7 @@ from companion.served import RunningServer, free_port, running_server
 from companion.store import Store
 from companion.web import create_app
 from companion.web.headers import SECURITY_HEADERS
-from companion.web.limits import MAX_DEPTH, MAX_ITEMS, MAX_TEXT
+from companion.web.limits import MAX_DEPTH, MAX_ITEMS, MAX_NUMBER, MAX_TEXT
 from companion.web.live_updates import STREAM_SECONDS, VersionWatch, _Watched, stream, stream_lifetime
 
 
@@ -88,6 +88,10 @@ def test_json_only_with_application_json(client: FlaskClient, path: str, content
     ('{"game": "fillory", "players": ["Ann", "' + "x" * (MAX_TEXT + 1) + '"]}', f"at most {MAX_TEXT}"),
     ('{"game": "fillory", "players": ["Ann", "Ben"], "options": {"x": [' + ",".join(["1"] * (MAX_ITEMS + 1)) + "]}}",
      f"at most {MAX_ITEMS}"),
+    # a whole number beyond 64 bits is read as an inexact float: refused as a number, not as "a float"
+    ('{"game": "fillory", "players": ["Ann", "Ben"], "options": {"x": 99999999999999999999}}', f"±{MAX_NUMBER:,}"),
+    ('{"game": "fillory", "players": ["Ann", "Ben"], "options": {"x": -9007199254740992}}', f"±{MAX_NUMBER:,}"),
+    ('{"game": "fillory", "players": ["Ann", "Ben"], "options": {"x": 1e300}}', f"±{MAX_NUMBER:,}"),
 ])
 def test_bodies_beyond_the_limits_are_400_and_store_nothing(client: FlaskClient, raw: str, reason: str) -> None:
     response = client.post("/api/games", data=raw, content_type="application/json")

@@ -7,7 +7,7 @@
   elsewhere can send ``text/plain`` to any address without asking, but not JSON), standard JSON only
   (no ``NaN``, ``Infinity``, numbers beyond a double, or lone surrogates), nested at most
   :data:`MAX_DEPTH` deep, text at most :data:`MAX_TEXT` characters, lists and objects at most
-  :data:`MAX_ITEMS` entries (400).
+  :data:`MAX_ITEMS` entries, numbers within ±:data:`MAX_NUMBER` (400).
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ BODY_SECONDS = 10.0
 MAX_DEPTH = 16
 MAX_TEXT = 200
 MAX_ITEMS = 500
+#: the largest number a body may hold, either sign: the largest whole number a phone's JavaScript counts
+#: exactly (the JSON parser reads a whole number beyond 64 bits as an inexact float; no field needs more)
+MAX_NUMBER = 2**53 - 1
 BODY_ERROR = "companion.body_error"
 _CHUNK = 16384
 
@@ -120,6 +123,10 @@ def _check(value: Any, depth: int) -> None:
         for key, item in value.items():
             _check(key, depth)
             _check(item, depth + 1)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        if not -MAX_NUMBER <= value <= MAX_NUMBER:
+            raise BadJson(400, f"a number in the request body is beyond ±{MAX_NUMBER:,} (2^53 − 1), the largest "
+                               "whole number a phone counts exactly")
     elif isinstance(value, list):
         if len(value) > MAX_ITEMS:
             raise BadJson(400, f"a list in the request body has {len(value):,} items; at most {MAX_ITEMS}")
