@@ -693,7 +693,7 @@ class _Timeline:
 
     def __init__(self, rules: Any, entries: Sequence[Mapping[str, Any]], names: Sequence[str]) -> None:
         self.rules, self.names = rules, list(names)
-        self.private: frozenset[str] = frozenset(getattr(rules, "PRIVATE_MOVES", ()))
+        self.private: frozenset[str] = rules.SPEC.private_moves
         items: dict[int, LiveMove] = {}
         self.gone: set[int] = set()
         self.replaced: set[int] = set()

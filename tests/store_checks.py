@@ -38,7 +38,7 @@ def replay_from_scratch(rules: ModuleType, initial_state: str, rows: list[dict[s
             for dropped in body.get("drop", []):
                 del live[dropped]
     state = stored_state(rules, initial_state)
-    private = set(getattr(rules, "PRIVATE_MOVES", ()))
+    private = rules.SPEC.private_moves
     for seat, move in live.values():
         try:
             state = rules.apply(state, seat, move)

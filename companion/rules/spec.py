@@ -44,6 +44,9 @@ class MoveSpec:
     after_the_end: bool = False
     #: the move is not bound to the turn: any seat may make it when the rules say so
     any_seat: bool = False
+    #: the move is a private note, not a report of the table: an undo passes over it (so a note never blocks
+    #: anyone's undo), and a note that no longer fits after an undo or correction is dropped
+    private_note: bool = False
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,11 @@ class GameSpec:
         types = [m.type for m in self.moves]
         if not types or len(set(types)) != len(types):
             raise ValueError(f"{self.id}: move types must be given, each once: {types}")
+
+    @property
+    def private_moves(self) -> frozenset[str]:
+        """The move types that are private notes (:attr:`MoveSpec.private_note`)."""
+        return frozenset(m.type for m in self.moves if m.private_note)
 
     @property
     def move_types(self) -> dict[str, str]:

@@ -38,7 +38,7 @@ MOVES: tuple[MoveSpec, ...] = (
     MoveSpec("team_help", "Team game, after you receive cursed scrolls: 'kind' give, receive, exchange or none.",
              ("kind",), any_seat=True),
     MoveSpec("note_hand", "Any time: a private note of your hand for advice, 'cards' (card ids, colour words, 'mandrake'), at most your hand count.",
-             ("cards",), after_the_end=True, any_seat=True),
+             ("cards",), after_the_end=True, any_seat=True, private_note=True),
     MoveSpec("reveal_hand", "After the last round: 'colours' left in your hand (colour ids, 'white' for mandrakes).",
              ("colours",), any_seat=True),
 )
@@ -56,10 +56,5 @@ SPEC = GameSpec(
     calculator_module="companion.web.calc.mandragora", print_kit="mandragora",
     order=2, hidden_information=True, over_rule="mandragora.end.game-over", turn_rule="mandragora.turn.order", seat_rule="mandragora.turn.order",
 )
-
-#: Moves that are private notes, not reports of the table: an undo passes over them (so a note never
-#: blocks anyone's undo), and a note that no longer fits after an undo or correction is dropped.
-PRIVATE_MOVES: frozenset[str] = frozenset({"note_hand"})
-
 
 lazy_front(__name__)  # the rest of the front (from .game) loads on first use
