@@ -5,11 +5,24 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Sequence
 
-from playwright.sync_api import BrowserContext, Locator, Page, expect
+from playwright.sync_api import BrowserContext, Locator, Page, Route, expect
 
 from .conftest import Api, login_seat
 
 LIVE_WITHIN_MS = 2000  # another phone's move shows up this fast, without a reload
+LIVE_JS = re.compile(r"/static/js/live(\.[0-9a-f]+)?(\.min)?\.js")
+
+
+def held_live_js(page: Page) -> list[Route]:
+    """Hold back ``js/live.js`` as a slow connection would: returns the held requests, to ``continue_()``.
+    The phone must run no service worker: one that took over the page would fetch past the held route."""
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route(LIVE_JS, hold)
+    return held
 
 
 def caught_up(page: Page, api: Api, game_id: str) -> None:

@@ -15,7 +15,7 @@ from cardgen.catalog import content
 from cardgen.catalog.versions import card_version
 
 from .conftest import PHONE, Api, login_seat, screenshot
-from .phone import set_hidden
+from .phone import held_live_js, set_hidden
 from .test_accessibility import blocking_violations
 
 BOOK = "spellbook-red-3"
@@ -205,12 +205,7 @@ def test_a_tap_before_the_pages_scripts_have_loaded_is_sent_once_they_have(
     phone.set_default_timeout(5000)
     login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
     page = phone.new_page()
-    release: list[Any] = []
-
-    def slow_live_js(route: Any) -> None:
-        release.append(route)
-
-    page.route(re.compile(r"/static/js/live(\.[0-9a-f]+)?(\.min)?\.js"), slow_live_js)
+    release = held_live_js(page)
     page.goto("/c/fillory/physical-kids")
     draw = page.locator("#f-draw")
     expect(draw.locator("input[name=card][value=physical-kids]")).to_be_checked()

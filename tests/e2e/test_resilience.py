@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 from typing import Any, Callable
 
 import pytest
@@ -12,7 +11,7 @@ from playwright.sync_api import BrowserContext, Route, expect
 from companion.rules import IllegalMove, fillory
 
 from .conftest import Api, login_seat, screenshot
-from .phone import LIVE_WITHIN_MS, caught_up, open_seat, report_draw, set_hidden
+from .phone import LIVE_WITHIN_MS, caught_up, held_live_js, open_seat, report_draw, set_hidden
 
 CATCH_UP_MS = 700  # quicker than one poll interval: the wake-up itself fetched the news
 
@@ -146,12 +145,7 @@ def test_a_tap_on_a_seat_page_before_its_scripts_have_run_is_held_and_sent(
     phone = new_phone()
     login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
     page = phone.new_page()
-    release: list[Route] = []
-
-    def slow_live_js(route: Route) -> None:
-        release.append(route)
-
-    page.route(re.compile(r"/static/js/live(\.[0-9a-f]+)?(\.min)?\.js"), slow_live_js)
+    release = held_live_js(page)  # a fresh phone: no page has installed the service worker
     page.goto(f"/g/{game['id']}/seat/0", wait_until="commit")
     seek = page.locator("#m-seek")
     seek.locator("label.pick", has_text="1 shop").click()  # before live.js has arrived
