@@ -610,18 +610,35 @@ class Store(SqliteFile):
         """Log entries after ``since``, each move redacted for ``viewer`` (None: the public table).
 
         ``undone`` marks a move taken back or removed by a correction, ``corrected`` one replaced."""
+        rules, names, entries, timeline = self._read_log(game_id)
+        return self._described(rules, names, entries, timeline, viewer, [e for e in entries if e["seq"] > since])
+
+    def recent_log(self, game_id: str, viewer: int | None, last: int) -> tuple[list[dict[str, Any]], str | None]:
+        """The newest ``last`` log entries as :meth:`log` gives them, and the public words of the move an
+        undo would take back now (None: nothing to take back), from one read of the log. A page shows only
+        the newest lines: describing every entry of a long game was most of a live part's time."""
+        rules, names, entries, timeline = self._read_log(game_id)
+        target = timeline.last_public()
+        undo_text = None if target is None else rules.describe_move(
+            rules.redact_move(target.move, target.seat, None), target.seat, names)
+        return self._described(rules, names, entries, timeline, viewer, entries[-last:] if last > 0 else []), undo_text
+
+    def _read_log(self, game_id: str) -> tuple[Any, list[str], list[dict[str, Any]], _Timeline]:
         with self._read() as db:
             row = self._game_row(db, game_id, "game, players")
             entries = _rows(db, "SELECT seq, seat, kind, move, undoes, created FROM moves"
                                 " WHERE game_id = ? ORDER BY seq", [game_id])
         rules = rules_for(row["game"])
         names = json.loads(row["players"])
-        timeline = _Timeline(rules, entries, names)
+        return rules, names, entries, _Timeline(rules, entries, names)
+
+    @staticmethod
+    def _described(rules: Any, names: list[str], entries: list[dict[str, Any]], timeline: _Timeline,
+                   viewer: int | None, chosen: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The ``chosen`` entries (of ``entries``, the whole log) in words, redacted for ``viewer``."""
         authors = {e["seq"]: int(e["seat"]) for e in entries if e["kind"] == "move"}
         out: list[dict[str, Any]] = []
-        for e in entries:
-            if e["seq"] <= since:
-                continue
+        for e in chosen:
             actor = int(e["seat"])
             move = json.loads(e["move"])
             kind = e["kind"]

@@ -509,3 +509,18 @@ def test_any_seat_may_take_back_the_last_move(app: Flask, client: FlaskClient) -
     for seat in (0, 1):
         undo = form(seat_page(client, game, seat), "f-undo")
         assert f"Last move: Ann sent the Assistant 2 shops to the {GAME.shop(GAME.circle_order[2]).name}" in undo
+
+
+def test_the_undo_names_the_move_it_takes_back_behind_many_private_notes(app: Flask, client: FlaskClient) -> None:
+    """The seat page shows only the newest log lines; the undo's words come from the store's own rule (the
+    last live move that is not a private note), not from those lines: ten notes after the seek, more than
+    the page shows, still leave the seek to take back, on every seat's page."""
+    game = new_game(app, ["Ann", "Ben"])
+    play(app, game, 0, {"type": "seek", "steps": 2, "shop": GAME.circle_order[2]})
+    for _ in range(10):
+        play(app, game, 1, {"type": "note_hand", "cards": ["mandrake"]})
+    for seat in (0, 1):
+        undo = form(seat_page(client, game, seat), "f-undo")
+        assert f"Last move: Ann sent the Assistant 2 shops to the {GAME.shop(GAME.circle_order[2]).name}" in undo
+    store_of(app).undo(game["id"], 1, store_of(app).version(game["id"]), "u-1")
+    assert 'id="f-undo"' not in seat_page(client, game, 0)  # the seek is gone: nothing left to take back

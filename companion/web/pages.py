@@ -323,14 +323,15 @@ def claim(code: str) -> Response:
 
 # -- table and seat ----------------------------------------------------------------------------
 
-def game_context(game_id: str, viewer: int | None) -> dict[str, Any]:
+def game_context(game_id: str, viewer: int | None, log_lines: int) -> dict[str, Any]:
     """Everything the table and seat templates show, read from one consistent state (``state`` itself is
-    for the seat's choices and advice: the callers take it out before rendering)."""
+    for the seat's choices and advice: the callers take it out before rendering). ``log`` holds the newest
+    ``log_lines`` entries, newest first; ``undo_text`` names the move an undo would take back."""
     info = store().info(game_id)
     version, state = store().state_at(game_id, info["version"])
     rules = rules_for(info["game"])
     view = rules.view(state, viewer)
-    log = store().log(game_id, viewer)
+    log, undo_text = store().recent_log(game_id, viewer, log_lines)
     scores = {row["seat"]: row for row in rules.score(state)}
     # a game that can never change again (only games whose spec says it can: the rules' stalled())
     stalled = bool(rules.SPEC.can_stall and rules.stalled(state))
@@ -338,7 +339,7 @@ def game_context(game_id: str, viewer: int | None) -> dict[str, Any]:
     return dict(game_id=game_id, info=info, version=version, view=view, scores=scores, rules=rules, stalled=stalled,
                 finished=finished, rematch=rematch_of(game_id) if finished else None,
                 game_pages=pages_for(info["game"]), state=state,
-                log=log, cards=cards_by_id(info["game"]), catalog=content(info["game"]), viewer=viewer,
+                log=list(reversed(log)), undo_text=undo_text, cards=cards_by_id(info["game"]), catalog=content(info["game"]), viewer=viewer,
                 names={p["seat"]: p["name"] for p in view["players"]}, title=rules.TITLE,
                 join_url=join_link(info["join_code"]),
                 setup=pages_for(info["game"]).setup_steps(content(info["game"]), len(info["players"])))
@@ -362,9 +363,8 @@ def live_part(template: str, context: dict[str, Any]) -> Response:
 
 
 def table_context(game_id: str) -> dict[str, Any]:
-    context = game_context(game_id, None)
+    context = game_context(game_id, None, LOG_LINES_TABLE)
     del context["state"]  # templates get only what view() and score() give
-    context["log"] = list(reversed(context["log"]))[:LOG_LINES_TABLE]
     context["held"] = seats_held(game_id, len(context["info"]["players"]))
     context["host"] = hosting(game_id)
     if not context["finished"]:  # nobody joins a game that is over
@@ -399,14 +399,13 @@ def seat_context(game_id: str, seat: int) -> tuple[dict[str, Any], str]:
             raise PermissionError(seat_gone_sentence(info["players"][seat], info["join_code"]))
         raise PermissionError(f"This phone does not hold {info['players'][seat]}'s seat. Join the game with "
                               f"its code {info['join_code']} to claim a free seat.")
-    context = game_context(game_id, seat)
+    context = game_context(game_id, seat, LOG_LINES_SEAT)
     rules, state = context["rules"], context.pop("state")  # templates get only what view() and score() give
     context.update(me=context["view"]["players"][seat], seat=seat,
                    choices=rules.choices(state, seat) if hasattr(rules, "choices") else [],
                    advice=rules.advice(state, seat))
     context.update(context["game_pages"].seat_extras(context))
-    context.update(log=list(reversed(context["log"]))[:LOG_LINES_SEAT],
-                   show_invite=not context["finished"] and context["game_pages"].show_invite(context))
+    context.update(show_invite=not context["finished"] and context["game_pages"].show_invite(context))
     if context["show_invite"]:
         context["qr"] = join_qr_svg(info["join_code"])
     return context, token

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping
 
 from werkzeug.datastructures import MultiDict
 
@@ -107,17 +107,8 @@ class _Discovered(Mapping[str, GamePages]):
 PAGES: Mapping[str, GamePages] = _Discovered()
 
 
-def last_live_move(log: Sequence[Mapping[str, Any]], seat: int) -> str | None:
-    """The text of the move an undo would take back: the last live move of any seat (every seat may
-    take it back), passing over private notes, which never block an undo."""
-    for entry in reversed(log):
-        if entry["kind"] == "move" and not entry["undone"] and not entry.get("private"):
-            return str(entry["text"])
-    return None
-
-
 def pages_for(game: str) -> GamePages:
     return PAGES.get(game, GENERIC)
 
 
-__all__ = ["GENERIC", "GamePages", "NewGameFormError", "PAGES", "last_live_move", "pages_for"]
+__all__ = ["GENERIC", "GamePages", "NewGameFormError", "PAGES", "pages_for"]

@@ -21,7 +21,6 @@ from cardgen.catalog import content
 from cardgen.catalog.barony_sorcery import BaronySorceryContent, SetupCounts
 from companion.rules.barony_sorcery import MYSTERIOUS_BY_PLAYERS
 from companion.rules.choices import Choice
-from companion.web.games import last_live_move
 
 from . import GamePages, NewGameFormError
 
@@ -120,7 +119,7 @@ def build_forms(context: Mapping[str, Any]) -> SeatForms:
     view, seat, names = context["view"], context["seat"], context["names"]
     offered: list[Choice] = list(context["choices"])
     return SeatForms(headline=_headline(view, seat, names, {c.move for c in offered}), choices=offered,
-                     advice=context["advice"], undo_text=last_live_move(context["log"], seat))
+                     advice=context["advice"], undo_text=context["undo_text"])
 
 
 def seat_extras(context: Mapping[str, Any]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from companion.rules.choices import Choice
 from companion.web.setup_checklist import SetupCard, SetupStep, rule_steps, with_cards
 
-from . import GamePages, last_live_move
+from . import GamePages
 from .fillory_cards import card_context
 
 
@@ -74,7 +74,7 @@ def seat_extras(context: Mapping[str, Any]) -> dict[str, Any]:
         card = catalog.card(view["pending"]["card"])
         pending = f"{card.name}: {catalog.ability_text(card)}"
     return {"forms": SeatForms(headline=_headline(context, {c.move for c in offered}), choices=offered,
-                               pending=pending, undo_text=last_live_move(context["log"], context["seat"]))}
+                               pending=pending, undo_text=context["undo_text"])}
 
 
 def show_invite(context: Mapping[str, Any]) -> bool:

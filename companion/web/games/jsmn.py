@@ -18,7 +18,6 @@ from cardgen.catalog import content
 from cardgen.catalog.jsmn import JsmnContent
 from companion.rules.choices import Choice
 from companion.rules.jsmn import GLYPHS, action_name
-from companion.web.games import last_live_move
 
 from . import GamePages, NewGameFormError
 from .jsmn_board import board
@@ -114,7 +113,7 @@ def build_forms(context: Mapping[str, Any]) -> SeatForms:
     offered: list[Choice] = list(context["choices"])
     return SeatForms(headline=_headline(view, seat, names, {c.move for c in offered}), choices=offered,
                      advice=[] if view["over"] else list(context["advice"]),
-                     undo_text=last_live_move(context["log"], seat))
+                     undo_text=context["undo_text"])
 
 
 def seat_extras(context: Mapping[str, Any]) -> dict[str, Any]:

@@ -21,7 +21,6 @@ from cardgen.catalog import content
 from cardgen.catalog.mandragora import WHITE, MandragoraContent
 from companion.rules.choices import Choice
 from companion.rules.mandragora import PlayerTally, final_scores
-from companion.web.games import last_live_move
 
 from companion.web.games.mandragora_board import mandragora_circle, seek_options
 from companion.web.setup_checklist import SetupCard, SetupStep, rule_steps, with_cards
@@ -159,7 +158,7 @@ def build_forms(context: Mapping[str, Any]) -> SeatForms:
     mine = view["players"][seat]["hand_note"] or []
     return SeatForms(headline=_headline(view, seat, names, {c.move for c in moves}), choices=moves, note=note,
                      note_text=", ".join(_note_word(token) for token in mine), advice=context["advice"],
-                     undo_text=last_live_move(context["log"], seat))
+                     undo_text=context["undo_text"])
 
 
 def seat_extras(context: Mapping[str, Any]) -> dict[str, Any]:
