@@ -11,17 +11,6 @@
   const box = document.getElementById("card-moves");
   if (!box || typeof window.fetch !== "function") return;
 
-  // A tap on a move before the scripts have loaded would submit the form natively (reloading this page and
-  // losing the tap): until live.js is running, a submit is held and sent once it is.
-  let ready = false;
-  let held = null;
-  box.addEventListener("submit", (event) => {
-    if (ready) return;
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    held = event.target;
-  }, true);
-
   // the forms' style sheets, before the forms are shown (a form without them has small, unstyled controls)
   function styles() {
     return Promise.all((box.dataset.styles || "").split(" ").filter(Boolean).map((href) => new Promise((done) => {
@@ -40,16 +29,15 @@
       const script = document.createElement("script");
       script.src = src;
       script.async = false; // in the order given: the forms' script before live.js
-      if (index === sources.length - 1) {
-        script.addEventListener("load", () => {
-          ready = true;
-          if (held && held.isConnected) held.requestSubmit();
-          held = null;
-        });
-      }
+      // a tap before live.js runs is held by js/hold-taps.js, and sent once this says the scripts are in
+      if (index === sources.length - 1) script.addEventListener("load", scriptsReady);
       document.body.append(script);
     });
-    if (!sources.length) ready = true;
+    if (!sources.length) scriptsReady();
+  }
+
+  function scriptsReady() {
+    document.dispatchEvent(new Event("companion:scripts-ready"));
   }
 
   function afterMove() {
