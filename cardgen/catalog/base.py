@@ -86,19 +86,20 @@ class CardAndRuleLookups(Generic[CardT]):
     rules: tuple[RuleEntry, ...]
     _card_keys: dict[str, CardT]
     _rules_by_id: dict[str, RuleEntry]
+    _named_indexes: dict[str, dict[str, Any]]  # collection -> its name_index, built by named() on first use
 
     def _index_lookups(self, card_keys: dict[str, CardT]) -> None:
         object.__setattr__(self, "_card_keys", card_keys)
         object.__setattr__(self, "_rules_by_id", {r.id: r for r in self.rules})
+        object.__setattr__(self, "_named_indexes", {})
 
     def named(self, collection: str, ref: str, what: str) -> Any:
         """The item of this content's ``collection`` (a tuple attribute) whose id or name is ``ref``, in any
         case; KeyError naming ``ref`` otherwise. Indexed on first use (the rules look up spells and colours
         on every state read: a scan of the tuple was most of some seat views' time)."""
-        indexes: dict[str, dict[str, Any]] = self.__dict__.setdefault("_named_indexes", {})
-        index = indexes.get(collection)
+        index = self._named_indexes.get(collection)
         if index is None:
-            index = indexes[collection] = name_index(getattr(self, collection))
+            index = self._named_indexes[collection] = name_index(getattr(self, collection))
         found = index.get(ref.strip().casefold())
         if found is None:
             raise KeyError(f"no {what} '{ref}' in {self.title}")
