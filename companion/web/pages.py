@@ -528,7 +528,7 @@ def release_seat(game_id: str, seat: int) -> Response:
     try:
         store().release_seat(game_id, seat)
     except SeatTaken as exc:
-        return error_response(409, sentence(exc.message))
+        return error_response(409, exc.message)  # the error helper makes it a sentence
     return redirect(url_for("pages.table", game_id=game_id), 303)
 
 
@@ -542,7 +542,7 @@ def rename_seat(game_id: str, seat: int) -> Response:
     try:
         store().rename_seat(game_id, seat, request.form.get("name", ""))
     except IllegalMove as exc:
-        return error_response(422, sentence(exc.message))
+        return error_response(422, exc.message)  # the error helper makes it a sentence
     return back_to(game_id, seat)
 
 
