@@ -202,7 +202,7 @@ def main() -> None:
             played: list[Table] = []
             for n in counts:
                 tally, tables = timed_phase(pid, cpu_ms, ("moves", n),
-                                            lambda: moves_phase(server.base, store, n, args.seconds, seed=n))
+                                            lambda n=n: moves_phase(server.base, store, n, args.seconds, seed=n))
                 results[("moves", n)] = tally
                 played += tables
             if args.open_rate:
@@ -215,11 +215,11 @@ def main() -> None:
                                                 headers={"Authorization": f"Bearer {t.tokens[0]}"}), 10**6)
                          for t in (played * n)[:n]]
                 results[("reads", n)] = timed_phase(pid, cpu_ms, ("reads", n),
-                                                    lambda: run_phase(host, int(port), read_works, args.seconds))
+                                                    lambda works=read_works: run_phase(host, int(port), works, args.seconds))
                 bare_works = [repeated(request_bytes("GET", f"/api/games/{t.game_id}/version"), 10**6)
                         for t in (played * n)[:n]]
                 results[("bare", n)] = timed_phase(pid, cpu_ms, ("bare", n),
-                                                   lambda: run_phase(host, int(port), bare_works, args.seconds))
+                                                   lambda works=bare_works: run_phase(host, int(port), works, args.seconds))
             store.close()
         log = server.log()
     server_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)

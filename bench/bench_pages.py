@@ -23,6 +23,7 @@ import sys
 import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 HERE = Path(__file__).resolve().parent

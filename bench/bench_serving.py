@@ -513,7 +513,7 @@ def main() -> None:
         olds = [s[key][0] for lab, s, _ in results if lab == "old"]
         news = [s[key][0] for lab, s, _ in results if lab == "new"]
         digits = 2 if unit == "ms" and goal == "at most old" else 0
-        shown = lambda values: "/".join("∞" if v == float("inf") else f"{v:,.{digits}f}" for v in values)  # noqa: E731
+        shown = lambda values, digits=digits: "/".join("∞" if v == float("inf") else f"{v:,.{digits}f}" for v in values)  # noqa: E731
         finite = all(0 < v < float("inf") for v in olds + news)
         share = sum(news) / sum(olds) if finite else None
         ratio = "—" if share is None else f"{share:.2f}" if share >= 0.1 else f"{share:.3f}"

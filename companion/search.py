@@ -29,7 +29,7 @@ import sqlite_utils
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from cardgen.catalog import GAMES, content
+from cardgen.catalog import GAMES, available_games, content
 
 MAX_LIMIT = 50
 MAX_QUERY_CHARS = 200
@@ -50,6 +50,7 @@ def max_edits(word: str) -> int:
 
 _lock = threading.Lock()
 _index: sqlite_utils.Database | None = None
+_index_games: tuple[str, ...] = ()
 #: Every word of the index, sorted, per game (None: all games); built with the index.
 _vocabulary: dict[str | None, list[str]] = {}
 
@@ -97,8 +98,9 @@ def rulebook_aliases(game_content: Any) -> dict[str, set[str]]:
     return aliases
 
 
-def build_index(games: Iterable[str] = GAMES) -> sqlite_utils.Database:
-    """A fresh in-memory index of the given games' rules and cards."""
+def build_index(games: Iterable[str] | None = None) -> sqlite_utils.Database:
+    """A fresh in-memory index of the given games' rules and cards (default: every game whose data loads)."""
+    games = available_games() if games is None else games
     db = sqlite_utils.Database(sqlite3.connect(":memory:", check_same_thread=False), execute_plugins=False)
     rows: list[dict[str, Any]] = []
     for game in games:
@@ -125,9 +127,11 @@ def vocabulary(db: sqlite_utils.Database, game: str | None) -> list[str]:
 
 
 def _get_index() -> sqlite_utils.Database:
-    global _index
-    if _index is None:
-        _index = build_index()
+    """The index of every game whose data loads (built again when that set changes)."""
+    global _index, _index_games
+    games = available_games()
+    if _index is None or games != _index_games:
+        _index, _index_games = build_index(games), games
         _vocabulary.clear()
     return _index
 

@@ -109,13 +109,13 @@ class Store(SqliteFile):
             # an option of a type the rules did not expect (a list where a name goes, ...): the rules
             # should have said so themselves; logged for them, answered as the setup error it is
             log.warning("setup of %s refused options %r", game, dict(options), exc_info=True)
-            names = ", ".join(f"'{name}'" for name in options) or "none given"
-            raise SetupError(f"the options do not fit {rules.TITLE} (given: {names}); see its page in "
+            given = ", ".join(f"'{name}'" for name in options) or "none given"
+            raise SetupError(f"the options do not fit {rules.TITLE} (given: {given}); see its page in "
                              f"docs/games for what each takes") from error
         names = [p["name"] for p in rules.view(state, None)["players"]]
         state_json = _state_json(game, rules, state)
         holding = set(range(len(names))) if held is None else set(held)
-        seats = [{"seat": i, "name": name, **({"token": secrets.token_urlsafe(24)} if i in holding else {})}
+        seats: list[dict[str, Any]] = [{"seat": i, "name": name, **({"token": secrets.token_urlsafe(24)} if i in holding else {})}
                  for i, name in enumerate(names)]
         host_token = secrets.token_urlsafe(24)
         created = _now()
@@ -492,7 +492,7 @@ class Store(SqliteFile):
             entry = {"type": "correct", "seq": seq, "move": None if move is None else dict(move)}
             if dropped:
                 entry["drop"] = dropped
-            new_live = [m if m.seq != seq else LiveMove(m.seq, m.seat, dict(move)) for m in timeline.live
+            new_live = [m if m.seq != seq else LiveMove(m.seq, m.seat, dict(move or {})) for m in timeline.live
                         if m.seq not in dropped and (m.seq != seq or move is not None)]
             return entry, seq, new_live
 

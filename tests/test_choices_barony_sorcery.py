@@ -21,7 +21,7 @@ from flask.testing import FlaskClient
 
 from cardgen.catalog import content
 from companion.rules import IllegalMove, spec_for
-from companion.rules import barony_sorcery as barony
+from companion.rules.barony_sorcery import game as barony
 from companion.rules.barony_sorcery.state import BaronyState
 from companion.rules.choices import find, to_json
 from companion.web.card_moves import moves_with

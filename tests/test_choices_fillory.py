@@ -8,13 +8,12 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import replace
-from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.rules import fillory
+from companion.rules.fillory import game as fillory
 from companion.rules.choices import Choice, Field, find, satisfied, to_json
 from companion.rules.fillory.state import CARD_INDEX, CARDS, FilloryState
 

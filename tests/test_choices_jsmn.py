@@ -11,7 +11,7 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.rules import jsmn as rules
+from companion.rules.jsmn import game as rules
 from companion.rules.choices import Choice, find, to_json
 from companion.rules.jsmn.state import BOOKS, FEATS, FEAT_NEEDS, INTRODUCTIONS, INVITATIONS, JsmnState, replace
 

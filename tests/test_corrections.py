@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient

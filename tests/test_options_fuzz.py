@@ -7,7 +7,6 @@ The options come from each rules module's ``OPTIONS``; values are drawn by hypot
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Iterator
 
 import pytest

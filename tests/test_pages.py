@@ -17,7 +17,8 @@ from flask.testing import FlaskClient
 from PIL import Image
 
 from cardgen.catalog import GAMES, content
-from companion.rules import fillory, rules_for
+from companion.rules import rules_for
+from companion.rules.fillory import game as fillory
 from companion.rules.base import Outcome
 from companion.store import Store
 from companion.web.assets import minified

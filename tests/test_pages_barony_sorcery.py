@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from cardgen.catalog import content
-from companion.rules import barony_sorcery as rules
+from companion.rules.barony_sorcery import game as rules
 from companion.web.games import pages_for
 
 from test_pages import STATIC_DIR, csrf_token, sent_size, shown, sit, store_of, unlabelled

@@ -19,7 +19,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from cardgen.catalog import content
-from companion.rules import jsmn as rules
+from companion.rules.jsmn import game as rules
 from companion.web.games import pages_for
 
 from test_pages import PAGE_ASSETS, csrf_token, sent_size, form, seat_page, shown, sit, store_of, table_page, unlabelled

@@ -9,7 +9,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.rules import IllegalMove, barony_sorcery as barony
+from companion.rules import IllegalMove
+from companion.rules.barony_sorcery import game as barony
 from companion.rules.barony_sorcery.state import BaronyState, find_location, state_from_json, state_to_json
 
 NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve")

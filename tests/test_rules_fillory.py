@@ -10,7 +10,8 @@ from typing import Any, Iterable, Mapping
 
 import pytest
 
-from companion.rules import GAMES, IllegalMove, Outcome, SetupError, fillory
+from companion.rules import GAMES, IllegalMove, Outcome, SetupError
+from companion.rules.fillory import game as fillory
 from companion.rules.fillory.state import CARDS, GAME, FilloryState, LedgerEntry
 
 PLAYERS = ("Ann", "Ben", "Cy")

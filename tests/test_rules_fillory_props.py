@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.rules import IllegalMove, fillory
+from companion.rules import IllegalMove
+from companion.rules.fillory import game as fillory
 from companion.rules.fillory.scoring import seat_trait_points
 from companion.rules.fillory.state import CARDS, GAME, Board, FilloryState, card_id, lookup_card, trait_of
 

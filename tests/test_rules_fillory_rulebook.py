@@ -16,7 +16,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from cardgen.catalog import content
-from companion.rules import IllegalMove, SetupError, fillory
+from companion.rules import IllegalMove, SetupError
+from companion.rules.fillory import game as fillory
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "fillory"
 RULE_IDS = {entry["id"] for entry in tomllib.loads((DATA / "rules.toml").read_text("utf-8"))["rule"]}
@@ -411,7 +412,7 @@ def test_defense_moves_a_creature_from_any_control_zone_to_the_neutral_zone() ->
 
 def test_plot_moves_a_character_from_any_control_zone_to_the_neutral_zone() -> None:
     state = trick_state(["Romance"], zones={0: ["Pete"], 1: ["Quentin", "Victoria"]}, hands={1: ["Joe"]})
-    for character, zone in [("Quentin", "zone:1"), ("Pete", "zone:0")]:
+    for character, _zone in [("Quentin", "zone:1"), ("Pete", "zone:0")]:
         after = fillory.apply(state, 0, {"type": "trick", "card": "Romance", "trait": "Plot", "target": character})
         assert moved_cards(state, after) == {cid("Romance"): "discard", cid(character): "neutral"}
     # Victoria has no Character trait (notes.toml); Alice is already neutral; Joe is in a hand.

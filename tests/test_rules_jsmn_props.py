@@ -11,7 +11,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import IllegalMove, jsmn
+from companion.rules import IllegalMove
+from companion.rules.jsmn import game as jsmn
 from companion.rules.jsmn.state import ELEMENTS, TOKENS_PER_ELEMENT, JsmnState
 
 MOVE_CAP = 3000

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from companion.rules import IllegalMove, SetupError, mandragora
+from companion.rules import IllegalMove, SetupError
+from companion.rules.mandragora import game as mandragora
 from companion.rules.mandragora.state import GAME, RULE_IDS, Cast, MandragoraState, Pending
 
 PLAYERS = ("Ann", "Ben", "Cy")

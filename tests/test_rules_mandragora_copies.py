@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.rules import mandragora
+from companion.rules.mandragora import game as mandragora
 from companion.rules.mandragora.state import Cast
 from tests.test_rules_mandragora import apply, cast, items, position, refused, with_casts
 

@@ -10,7 +10,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import IllegalMove, mandragora
+from companion.rules import IllegalMove
+from companion.rules.mandragora import game as mandragora
 from companion.rules.mandragora.state import MandragoraState
 
 MOVE_CAP = 1500

@@ -6,7 +6,7 @@ import re
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 

@@ -87,7 +87,7 @@ def test_a_database_made_read_only_while_serving_is_a_503_not_a_500(app: Flask) 
 def test_a_damaged_database_is_refused_at_start(tmp_path: Path) -> None:
     path = tmp_path / "damaged.sqlite3"
     store = Store(path)
-    for i in range(30):
+    for _ in range(30):
         store.create_game("fillory", ["Ann", "Ben"], {})
     store.close()
     with sqlite3.connect(path) as db:

@@ -51,5 +51,21 @@ def content(game: str) -> Any:
     return _cached(game, str(data_dir()))
 
 
-__all__ = ["DataError", "DataNote", "GameCatalog", "Problem", "RuleEntry", "GAMES", "catalogs", "load_game", "content",
-           "data_dir"]
+@lru_cache(maxsize=None)
+def _loads(game: str, root: str) -> bool:
+    try:
+        _cached(game, root)
+    except DataError:
+        return False
+    return True
+
+
+def available_games() -> tuple[str, ...]:
+    """The games whose content loads from the default data folder (a game whose data is broken is left out;
+    its :func:`content` raises the DataError naming file, record and field)."""
+    root = str(data_dir())
+    return tuple(game for game in GAMES if _loads(game, root))
+
+
+__all__ = ["DataError", "DataNote", "GameCatalog", "Problem", "RuleEntry", "GAMES", "available_games", "catalogs",
+           "load_game", "content", "data_dir"]

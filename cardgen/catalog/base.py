@@ -126,7 +126,7 @@ class CardAndRuleLookups(Generic[CardT]):
         if subject.startswith("trait:"):
             return f"trait {subject[6:]}"
         card = self.find_card(subject)
-        return f"{getattr(card, 'name')} ({subject})" if card is not None else subject
+        return f"{getattr(card, 'name')} ({subject})" if card is not None else subject  # noqa: B009 (CardT declares no name)
 
     def rule(self, rule_id: str) -> RuleEntry:
         found = self._rules_by_id.get(rule_id)

@@ -236,7 +236,7 @@ def make_folder(folder: Path) -> None:
         raise BuildError(f"cannot create folder {folder}: {exc.strerror or exc}") from exc
 
 
-def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
+def write_atomically(path: Path, write: Callable[[Path], object]) -> None:
     """``write`` a file at a temporary name beside ``path``, then rename it: a failed write never leaves half
     a file behind (an OSError becomes a BuildError naming ``path``)."""
     partial = path.with_name(path.name + ".partial")

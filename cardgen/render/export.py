@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -140,8 +141,7 @@ def export_cards(options: BuildOptions, settings: ExportSettings,
                         if image.size != target:  # PDFium rounds the pixel grid its own way: at most a pixel
                             image = image.resize(target)
                         path = folder / f"{number:03d}-{deck.name}-{card.card_id}-{side}.png"
-                        _write(path, lambda handle, image=image: image.save(handle, "PNG",
-                                                                          dpi=(settings.dpi, settings.dpi)))
+                        _write(path, partial(image.save, format="PNG", dpi=(settings.dpi, settings.dpi)))
                         written.append(path)
                     report(1)
             finally:

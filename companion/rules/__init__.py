@@ -1,7 +1,7 @@
 """The games' rules, found by discovery: every game declares a :class:`GameSpec` (see :mod:`.spec`).
 
 ``SPECS`` maps each game id to its spec; ``GAMES`` maps it to the game's public front (its rules module,
-imported on first use); ``rules_for(game)`` and ``spec_for(game)`` look one up, refusing an unknown game.
+a :class:`~.front.Rules`, imported on first use); ``rules_for(game)`` and ``spec_for(game)`` look one up, refusing an unknown game.
 Nothing here names a game: a new game is a new package ``companion/rules/<game>/`` (or an entry point, or
 an extra module given to :func:`add_games`).
 """
@@ -10,19 +10,19 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from types import ModuleType
 from typing import Iterable, Iterator, Mapping
 
 from .base import IllegalMove, Outcome, SetupError
+from .front import Rules
 from .spec import GameSpec, MoveSpec, discover
 
 SPECS: dict[str, GameSpec] = discover()
 
 
-class _Fronts(Mapping[str, ModuleType]):
+class _Fronts(Mapping[str, Rules]):
     """Game id -> the game's rules module, imported on first use (listing games imports no rules)."""
 
-    def __getitem__(self, game: str) -> ModuleType:
+    def __getitem__(self, game: str) -> Rules:
         return SPECS[game].rules()
 
     def __iter__(self) -> Iterator[str]:
@@ -35,7 +35,7 @@ class _Fronts(Mapping[str, ModuleType]):
         return game in SPECS
 
 
-GAMES: Mapping[str, ModuleType] = _Fronts()
+GAMES: Mapping[str, Rules] = _Fronts()
 
 
 def add_games(modules: Iterable[str]) -> list[GameSpec]:
@@ -74,9 +74,9 @@ def spec_for(game: str) -> GameSpec:
         raise SetupError(f"unknown game '{game}' (known: {', '.join(SPECS)})") from None
 
 
-def rules_for(game: str) -> ModuleType:
+def rules_for(game: str) -> Rules:
     return spec_for(game).rules()
 
 
-__all__ = ["GAMES", "SPECS", "GameSpec", "IllegalMove", "MoveSpec", "Outcome", "SetupError", "add_games",
+__all__ = ["GAMES", "SPECS", "GameSpec", "IllegalMove", "MoveSpec", "Outcome", "Rules", "SetupError", "add_games",
            "discover", "rules_for", "spec_for", "unavailable_games"]

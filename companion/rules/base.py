@@ -16,6 +16,10 @@ A game is a package ``companion/rules/<game>/`` whose ``__init__.py`` declares `
 - ``describe_move(move, actor, names) -> str`` — one human line for the move log (public wording)
 - ``state_to_json(state) -> dict`` / ``state_from_json(data) -> State`` — exact round trip
 - ``random_legal_move(state, seat, rng)`` — a legal move or None, for playouts and benchmarks
+- ``choices(state, seat)`` and ``stalled(state)`` — hooks with defaults here (:func:`no_choices`,
+  :func:`never_stalled`) for a game that has none
+
+The front is typed by :class:`companion.rules.front.Rules` and checked against it when first loaded.
 
 State is a frozen dataclass. Rules modules import no Flask and no SQLite.
 """
@@ -26,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Protocol, Sequence, TypeVar
 
 if TYPE_CHECKING:
+    from .choices import Choice
     from .spec import GameSpec
 
 
@@ -72,12 +77,6 @@ class Outcome:
     winner: int | None = None     # a seat index, or None (no winner yet / shared win)
     reason: str = ""              # e.g. "Ann reached 104 VP"
     winners: tuple[int, ...] = () # all winning seats (teams, shared wins)
-
-
-def require(condition: bool, message: str, rule: str | None) -> None:
-    """Raise IllegalMove unless ``condition`` holds."""
-    if not condition:
-        raise IllegalMove(message, rule)
 
 
 def check_players(players: Any, min_players: int, max_players: int) -> tuple[str, ...]:
@@ -137,38 +136,17 @@ def seat_name(names: Sequence[str], seat: Any) -> str:
     return f"seat {seat}"
 
 
-def check_seat(state: Seated, seat: Any, rule: str | None) -> int:
-    """A moving seat: a seat number of this game, else IllegalMove naming ``rule``."""
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players):
-        raise IllegalMove(f"there is no seat {seat!r} in this game", rule)
-    return seat
-
-
 StateT = TypeVar("StateT")
 
 
-def applying(apply: Callable[[StateT, int, Mapping[str, Any]], StateT], state: StateT, seat: int,
-             move: Mapping[str, Any]) -> StateT:
-    """``apply(state, seat, move)``, with an IllegalMove it raises given its context (``seat``, ``move``)
-    where it has none yet."""
-    try:
-        return apply(state, seat, move)
-    except IllegalMove as error:
-        if error.seat is None and isinstance(seat, int) and not isinstance(seat, bool):
-            error.seat = seat
-        if error.move is None and isinstance(move, Mapping):
-            error.move = dict(move)
-        raise
+def no_choices(state: Any, seat: int) -> list[Choice]:
+    """The default ``choices`` hook of a front that lists no moves (its seat page shows no forms)."""
+    return []
 
 
-def move_type(move: Any, known: Mapping[str, str]) -> str:
-    """The move's ``type``, checked against the module's MOVE_TYPES."""
-    if not isinstance(move, Mapping):
-        raise IllegalMove("a move must be a JSON object with a 'type'", None)
-    kind = move.get("type")
-    if not isinstance(kind, str) or kind not in known:
-        raise IllegalMove(f"unknown move type {kind!r}; known: {', '.join(known)}", None)
-    return str(kind)
+def never_stalled(state: Any) -> bool:
+    """The default ``stalled`` hook of a game that cannot reach a dead end (``GameSpec.can_stall`` False)."""
+    return False
 
 
 def field(move: Mapping[str, Any], name: str, kind: type | tuple[type, ...] = str, *, required: bool = True,
@@ -219,7 +197,7 @@ def referee(spec: "GameSpec", apply: Callable[[StateT, int, Mapping[str, Any]], 
                 takes = f"it takes {', '.join(repr(f) for f in declared.fields)}" if declared.fields else \
                     "it takes no other field"
                 raise IllegalMove(f"The '{kind}' move has no field {', '.join(map(repr, unknown))}; {takes}", None)
-            players = getattr(state, "players")
+            players = state.players  # type: ignore[attr-defined]  # every game's state has its players
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(players):
                 raise IllegalMove(f"There is no seat {seat!r} in this game", spec.seat_rule)
             ended = over(state)

@@ -1,8 +1,8 @@
 """A game declares itself once: a :class:`GameSpec`, found by :func:`discover` — no shared list names games.
 
 Each game package ``companion/rules/<game>/`` declares ``SPEC = GameSpec(...)`` in its ``__init__.py``,
-which imports nothing heavy (no content, no rules code): everything else of the package's public front is
-loaded on first use. So the companion can list every game, and say which one's data is broken, without
+which imports nothing heavy (no content, no rules code); ``rules_module`` names its public front (its
+``game`` module, a :class:`~companion.rules.front.Rules`), imported on first use by :meth:`GameSpec.rules`. So the companion can list every game, and say which one's data is broken, without
 loading any game's rules.
 
 Where specs come from, in this order (the first spec for an id wins; a second one is an error):
@@ -25,7 +25,9 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, cast
+
+from .front import Rules, missing_members
 
 ENTRY_POINT_GROUP = "spellbook.games"
 FORMAT_KEY = "format_version"
@@ -47,6 +49,10 @@ class MoveSpec:
     #: the move is a private note, not a report of the table: an undo passes over it (so a note never blocks
     #: anyone's undo), and a note that no longer fits after an undo or correction is dropped
     private_note: bool = False
+
+
+#: rules module name -> the module object found to be a whole front (checked once per module object)
+_CHECKED_FRONTS: dict[str, ModuleType] = {}
 
 
 @dataclass(frozen=True)
@@ -109,9 +115,17 @@ class GameSpec:
     def move(self, kind: str) -> MoveSpec:
         return next(m for m in self.moves if m.type == kind)
 
-    def rules(self) -> ModuleType:
-        """The game's public front (imported, and so its content loaded, on first use)."""
-        return importlib.import_module(self.rules_module)
+    def rules(self) -> Rules:
+        """The game's public front (imported, and so its content loaded, on first use), checked to be a
+        :class:`~companion.rules.front.Rules`: a TypeError names what it lacks."""
+        front = importlib.import_module(self.rules_module)
+        if _CHECKED_FRONTS.get(self.rules_module) is not front:
+            missing = missing_members(front)
+            if missing:
+                raise TypeError(f"{self.rules_module}, the rules front of {self.id}, lacks {', '.join(missing)} "
+                                "(see companion.rules.front.Rules)")
+            _CHECKED_FRONTS[self.rules_module] = front
+        return cast(Rules, front)
 
     def stored_state(self, data: Mapping[str, Any]) -> dict[str, Any]:
         """A state's JSON (``state_to_json``) as the store keeps it: with this spec's format version."""
@@ -144,45 +158,6 @@ class GameSpec:
         from cardgen.catalog import load_game  # the card-data layer; imported here so specs stay light
 
         return load_game(self.id, Path(data_dir))
-
-
-#: The public front's functions every game may offer. A submodule of a game package with one of these names
-#: (``choices.py``) is not bound as the package's attribute, so it never shadows the front's function.
-FRONT_FUNCTIONS = frozenset({"setup", "apply", "view", "score", "outcome", "advice", "choices", "redact_move",
-                             "describe_move", "state_to_json", "state_from_json", "random_legal_move"})
-
-
-class LazyFront(ModuleType):
-    """A game package whose public front (everything but ``SPEC``) loads from its ``front`` module on first use."""
-
-    _front = "game"
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name == self._front:
-            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
-        front = importlib.import_module(f"{self.__name__}.{self._front}")
-        try:
-            value = getattr(front, name)
-        except AttributeError:
-            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}") from None
-        ModuleType.__setattr__(self, name, value)  # found once: later look-ups are a plain attribute's
-        return value
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in FRONT_FUNCTIONS and isinstance(value, ModuleType):
-            return  # the import system binding a submodule such as choices.py: the front's function wins
-        super().__setattr__(name, value)
-
-    def __dir__(self) -> list[str]:
-        front = importlib.import_module(f"{self.__name__}.{self._front}")
-        return sorted({*super().__dir__(), *getattr(front, "__all__", ())})
-
-
-def lazy_front(module_name: str) -> None:
-    """Make the package ``module_name`` a :class:`LazyFront` (call at the end of its ``__init__.py``)."""
-    import sys
-
-    sys.modules[module_name].__class__ = LazyFront
 
 
 class DuplicateGame(ValueError):
@@ -224,5 +199,4 @@ def discover(extra: Iterable[str] = ()) -> dict[str, GameSpec]:
     return dict(sorted(found.items(), key=lambda item: (item[1].order, item[0])))
 
 
-__all__ = ["DuplicateGame", "ENTRY_POINT_GROUP", "EXTRA_GAMES_ENV", "FORMAT_KEY", "FRONT_FUNCTIONS", "GameSpec",
-           "LazyFront", "MoveSpec", "discover", "lazy_front"]
+__all__ = ["DuplicateGame", "ENTRY_POINT_GROUP", "EXTRA_GAMES_ENV", "FORMAT_KEY", "GameSpec", "MoveSpec", "discover"]

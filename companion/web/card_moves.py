@@ -107,7 +107,7 @@ def moves_context(game: str, card_id: str) -> dict[str, Any]:
     if picked is not None:
         rules = rules_for(catalog.game)
         version, state = store().current(picked.game_id)
-        choices = rules.choices(state, picked.seat) if hasattr(rules, "choices") else []
+        choices = rules.choices(state, picked.seat)
         context.update(version=version, game_id=picked.game_id, seat=picked.seat,
                        moves=moves_with(choices, catalog.game, card.id),
                        token=request.cookies.get(token_cookie(picked.game_id, picked.seat), ""),

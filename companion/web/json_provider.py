@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from flask import Response
@@ -21,10 +21,11 @@ class FastJSONProvider(DefaultJSONProvider):
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
         if (self.compact is None and self._app.debug) or self.compact is False:
-            return super().response(*args, **kwargs)
+            return cast(Response, super().response(*args, **kwargs))
         obj = self._prepare_response_obj(args, kwargs)
         try:
             body = orjson.dumps(obj, default=self.default, option=_RESPONSE_OPTIONS)
         except TypeError:
-            return super().response(*args, **kwargs)
-        return self._app.response_class(body + b"\n", mimetype=self.mimetype)
+            return cast(Response, super().response(*args, **kwargs))
+        response_class = cast("type[Response]", self._app.response_class)  # the app's: Flask's own Response
+        return response_class(body + b"\n", mimetype=self.mimetype)

@@ -162,7 +162,7 @@ def stream(watch: VersionWatch, game_id: str, version: int, *, heartbeat: float 
         ends = time.monotonic() + lifetime
         while (left := ends - time.monotonic()) > 0:
             with watched.changed:
-                watched.changed.wait_for(lambda: watched.version != sent, timeout=min(heartbeat, left))
+                watched.changed.wait_for(lambda: watched.version != sent, timeout=min(heartbeat, left))  # noqa: B023 (called within this pass)
                 sent = watched.version
             yield event(sent)
     finally:

@@ -23,7 +23,7 @@ from functools import lru_cache
 from flask import Response, make_response, render_template, request, url_for
 from PIL import Image, ImageDraw
 
-from cardgen.catalog import GAMES, content
+from cardgen.catalog import available_games, content
 from companion.search import offline_entries
 from companion.web import STATIC
 from companion.web.pages import bp
@@ -86,10 +86,14 @@ def manifest() -> Response:
     return response
 
 
-@lru_cache(maxsize=1)
 def _index_json() -> tuple[bytes, bytes]:
+    return _index_json_of(available_games())
+
+
+@lru_cache(maxsize=2)
+def _index_json_of(games: tuple[str, ...]) -> tuple[bytes, bytes]:
     """The offline index as JSON, and gzipped (about 180 KB and 32 KB): fetched once by the service worker."""
-    body = json.dumps({"games": {g: content(g).title for g in GAMES}, "entries": offline_entries()},
+    body = json.dumps({"games": {g: content(g).title for g in games}, "entries": offline_entries()},
                       ensure_ascii=False, separators=(",", ":")).encode()
     return body, gzip.compress(body, 9, mtime=0)
 
@@ -109,8 +113,8 @@ def offline_index() -> Response:
 @bp.get("/offline/rules")
 def offline_rules() -> Response:
     """The look-up page a search gets with no network: the form, and results found by its script."""
-    return make_response(render_template("pages/offline_rules.html", games=GAMES, query="", game=None,
-                                         titles={g: content(g).title for g in GAMES}))
+    return make_response(render_template("pages/offline_rules.html", games=available_games(), query="", game=None,
+                                         titles={g: content(g).title for g in available_games()}))
 
 
 def precached() -> list[str]:
@@ -119,8 +123,12 @@ def precached() -> list[str]:
             + [url_for("pages.icon", name=name) for name in ICONS])
 
 
-@lru_cache(maxsize=1)
 def _worker_source() -> str:
+    return _worker_source_of(available_games())
+
+
+@lru_cache(maxsize=2)
+def _worker_source_of(games: tuple[str, ...]) -> str:
     """sw.js with its version: a hash of the worker, the static files, the index and the offline page,
     so any change to what it keeps installs a new worker (which drops the old caches)."""
     worker = (STATIC / "js" / "sw.js").read_text(encoding="utf-8")
@@ -128,9 +136,9 @@ def _worker_source() -> str:
     for path in sorted(STATIC.rglob("*")):  # every static file: one kept after its first use goes stale otherwise
         if path.is_file():
             digest.update(path.relative_to(STATIC).as_posix().encode() + b"\0" + path.read_bytes())
-    digest.update(_index_json()[0])
-    digest.update(render_template("pages/offline_rules.html", games=GAMES, query="", game=None,
-                                  titles={g: content(g).title for g in GAMES}).encode())
+    digest.update(_index_json_of(games)[0])
+    digest.update(render_template("pages/offline_rules.html", games=games, query="", game=None,
+                                  titles={g: content(g).title for g in games}).encode())
     header = (f"const VERSION = {json.dumps(digest.hexdigest()[:16])};\n"
               f"const PRECACHE = {json.dumps(precached())};\n")
     return header + worker

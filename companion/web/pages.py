@@ -20,8 +20,9 @@ import qrcode
 import qrcode.constants
 from flask import Blueprint, Response, current_app, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
+from werkzeug.wrappers import Response as BaseResponse  # what redirect() answers (flask's Response is one)
 
-from cardgen.catalog import GAMES, DataError, content
+from cardgen.catalog import GAMES, DataError, available_games, content
 from cardgen.catalog.versions import VERSION_LENGTH, card_version
 from companion.rules import GAMES as RULES
 from companion.rules import IllegalMove, SetupError, rules_for
@@ -55,13 +56,13 @@ def host_cookie(game_id: str) -> str:
     return f"host_{_SAFE_ID.sub('', game_id)}"
 
 
-def remember_seat(response: Response, game_id: str, seat: int, token: str) -> Response:
+def remember_seat(response: BaseResponse, game_id: str, seat: int, token: str) -> BaseResponse:
     response.set_cookie(token_cookie(game_id, seat), token, max_age=TOKEN_COOKIE_DAYS * 86400,
                         httponly=True, samesite="Lax", secure=request.is_secure, path="/")
     return response
 
 
-def remember_host(response: Response, game_id: str, token: str) -> Response:
+def remember_host(response: BaseResponse, game_id: str, token: str) -> BaseResponse:
     response.set_cookie(host_cookie(game_id), token, max_age=TOKEN_COOKIE_DAYS * 86400,
                         httponly=True, samesite="Lax", secure=request.is_secure, path="/")
     return response
@@ -70,12 +71,12 @@ def remember_host(response: Response, game_id: str, token: str) -> Response:
 def hosting(game_id: str) -> bool:
     """Whether this browser is the host of the game (it created it: its cookie holds the host token)."""
     token = request.cookies.get(host_cookie(game_id))
-    return bool(token) and store().is_host(game_id, token)
+    return token is not None and bool(token) and store().is_host(game_id, token)
 
 
 def holds_seat(game_id: str, seat: int) -> bool:
     token = request.cookies.get(token_cookie(game_id, seat))
-    return bool(token) and store().seat_for_token(game_id, token) == seat
+    return token is not None and bool(token) and store().seat_for_token(game_id, token) == seat
 
 
 def seats_held(game_id: str, seat_count: int) -> list[int]:
@@ -244,7 +245,7 @@ def home() -> Response:
 
 
 @bp.post("/new")
-def new_game() -> Response:
+def new_game() -> BaseResponse:
     playable = playable_games(current_app.extensions["unavailable_games"])
     game = request.form.get("game", playable[0] if playable else "")  # no game named: the first in the specs' order
     if game not in playable:
@@ -278,7 +279,7 @@ def new_game() -> Response:
 
 
 @bp.get("/join")
-def join() -> Response:
+def join() -> BaseResponse:
     code = request.args.get("code", "").strip().upper()
     if not code:  # the "Join" link: the code field has the focus
         return render_home(join_first=True)
@@ -304,7 +305,7 @@ def join_code(code: str, status: int = 200, error: str | None = None) -> Respons
 
 
 @bp.post("/j/<code>")
-def claim(code: str) -> Response:
+def claim(code: str) -> BaseResponse:
     game_id, info = find_code(code)
     try:
         seat = int(request.form.get("seat", ""))
@@ -402,7 +403,7 @@ def seat_context(game_id: str, seat: int) -> tuple[dict[str, Any], str]:
     context = game_context(game_id, seat, LOG_LINES_SEAT)
     rules, state = context["rules"], context.pop("state")  # templates get only what view() and score() give
     context.update(me=context["view"]["players"][seat], seat=seat,
-                   choices=rules.choices(state, seat) if hasattr(rules, "choices") else [],
+                   choices=rules.choices(state, seat),
                    advice=rules.advice(state, seat))
     context.update(context["game_pages"].seat_extras(context))
     context.update(show_invite=not context["finished"] and context["game_pages"].show_invite(context))
@@ -512,14 +513,14 @@ def move_fields(move: dict[str, Any]) -> list[dict[str, Any]] | None:
     return fields
 
 
-def back_to(game_id: str, seat: int | None) -> Response:
+def back_to(game_id: str, seat: int | None) -> BaseResponse:
     if seat is not None and holds_seat(game_id, seat):
         return redirect(url_for("pages.seat", game_id=game_id, seat=seat), 303)
     return redirect(url_for("pages.table", game_id=game_id), 303)
 
 
 @bp.post("/g/<game_id>/seats/<int:seat>/release")
-def release_seat(game_id: str, seat: int) -> Response:
+def release_seat(game_id: str, seat: int) -> BaseResponse:
     info = store().info(game_id)
     if not 0 <= seat < len(info["players"]):
         raise NotFound(f"This game has no seat {seat + 1}.")
@@ -533,7 +534,7 @@ def release_seat(game_id: str, seat: int) -> Response:
 
 
 @bp.post("/g/<game_id>/seats/<int:seat>/rename")
-def rename_seat(game_id: str, seat: int) -> Response:
+def rename_seat(game_id: str, seat: int) -> BaseResponse:
     info = store().info(game_id)
     if not 0 <= seat < len(info["players"]):
         raise NotFound(f"This game has no seat {seat + 1}.")
@@ -577,7 +578,7 @@ def take_over(code: str) -> Response:
 
 
 @bp.post("/h/<code>")
-def take_over_now(code: str) -> Response:
+def take_over_now(code: str) -> BaseResponse:
     taken = store().take_handover(code)
     response = redirect(url_for("pages.seat", game_id=taken["id"], seat=taken["seat"]), 303)
     return remember_seat(response, taken["id"], taken["seat"], taken["token"])
@@ -623,10 +624,14 @@ def _stale_print(printed: str | None, current: str) -> dict[str, str] | None:
     return {"printed": printed, "current": current}
 
 
-@lru_cache(maxsize=1)
 def _rule_games() -> dict[str, str]:
-    """Every rule id -> the game whose rule book holds it."""
-    return {rule.id: game for game in GAMES for rule in content(game).rules}
+    """Every rule id -> the game whose rule book holds it (of the games whose data loads)."""
+    return _rule_games_of(available_games())
+
+
+@lru_cache(maxsize=2)
+def _rule_games_of(games: tuple[str, ...]) -> dict[str, str]:
+    return {rule.id: game for game in games for rule in content(game).rules}
 
 
 # the choice forms' long lists, sent once per page (templates/pages/_choices.html)
@@ -668,7 +673,7 @@ def rule_url(rule_id: str) -> str:
 
 
 @bp.get("/rules")
-def rules_page() -> Response:
+def rules_page() -> BaseResponse:
     """The search form and results; without a query, one link per game to its whole rule list."""
     query = request.args.get("q", "").strip()[:200]
     game = request.args.get("game", "").strip() or None
@@ -678,9 +683,10 @@ def rules_page() -> Response:
         return redirect(url_for("pages.game_rules", game=game), 303)
     results = search(query, game) if query else []
     fixed = corrections(query, game) if query else {}
-    books = [(g, content(g).title, len(content(g).rules)) for g in GAMES]
-    return make_response(render_template("pages/rules.html", query=query, game=game, games=GAMES, results=results,
-                                         books=books, titles={g: content(g).title for g in GAMES}, fixed=fixed))
+    shown = available_games()  # a game whose data is broken is left out
+    books = [(g, content(g).title, len(content(g).rules)) for g in shown]
+    return make_response(render_template("pages/rules.html", query=query, game=game, games=shown, results=results,
+                                         books=books, titles={g: content(g).title for g in shown}, fixed=fixed))
 
 
 @bp.get("/rules/<game>")
@@ -690,7 +696,8 @@ def game_rules(game: str) -> Response:
         raise NotFound(f"There is no game called '{game}'. Pick one of: {', '.join(GAMES)}.")
     catalog = content(game)
     return make_response(render_template("pages/game_rules.html", game=game, catalog=catalog, title=catalog.title,
-                                         games=GAMES, titles={g: content(g).title for g in GAMES}, query=""))
+                                         games=available_games(), titles={g: content(g).title for g in available_games()},
+                                         query=""))
 
 
 @bp.errorhandler(NotFound)

@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import quote
 
 from flask import Response, jsonify, make_response, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse  # what redirect() answers (flask's Response is one)
 
 from companion.rules import SetupError, rules_for
 from companion.web.chart import Series, score_chart
@@ -187,7 +188,7 @@ def result_bgstats(game_id: str) -> Response:
 
 
 @bp.post("/g/<game_id>/rematch")
-def rematch(game_id: str) -> Response:
+def rematch(game_id: str) -> BaseResponse:
     """A new game of the same kind, same players in the same seats, same options; this phone keeps its seats."""
     data = _finished_or_page(game_id)
     if isinstance(data, Response):

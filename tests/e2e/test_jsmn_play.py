@@ -10,7 +10,6 @@ No seat's magicianship shows on another phone or on the table before the end; th
 
 from __future__ import annotations
 
-import re
 from typing import Any, Callable
 
 from playwright.sync_api import BrowserContext, Page, expect

@@ -8,7 +8,8 @@ from typing import Any, Callable
 import pytest
 from playwright.sync_api import BrowserContext, Route, expect
 
-from companion.rules import IllegalMove, fillory
+from companion.rules import IllegalMove
+from companion.rules.fillory import game as fillory
 
 from .conftest import Api, login_seat, screenshot
 from .phone import LIVE_WITHIN_MS, caught_up, held_live_js, open_seat, report_draw, set_hidden

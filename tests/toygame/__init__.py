@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from companion.rules.base import IllegalMove, Outcome, check_options, check_players, check_viewer, field, referee
+from companion.rules.base import never_stalled as stalled  # noqa: F401  (the Rules hooks' defaults)
+from companion.rules.base import no_choices as choices  # noqa: F401
 from companion.rules.spec import GameSpec, MoveSpec
 
 GOAL = 10

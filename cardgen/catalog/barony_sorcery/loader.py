@@ -62,7 +62,7 @@ def _rewards(reader: Reader, game: dict[str, Any], max_controls: int) -> tuple[i
 def _mysterious_table(reader: Reader, game: dict[str, Any], players: tuple[int, int]) -> dict[int, int]:
     table = read_table(reader, game, "mysterious_by_players")
     out: dict[int, int] = {}
-    for key, value in table.items():
+    for key, _value in table.items():
         if not key.isdigit() or not players[0] <= int(key) <= players[1]:
             reader.problem("mysterious_by_players", key, f"must be a player count {players[0]}..{players[1]}")
             continue

@@ -113,6 +113,12 @@ class _TileSide:
     def size(self) -> CardSize:
         return self.geometry.size
 
+    def draw(self, canvas: Canvas, bleed_mm: float) -> None:
+        raise NotImplementedError  # each side draws itself (TileFront, TileBack)
+
+    def draw_bleed(self, canvas: Canvas, bleed_mm: float) -> None:
+        raise NotImplementedError
+
 
 @dataclass(frozen=True)
 class TileFront(_TileSide):

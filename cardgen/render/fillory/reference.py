@@ -184,7 +184,7 @@ def _notes(content: FilloryContent, s: _Styles, width: float, header_fill: str,
     grouped: dict[str, list[str]] = {}
     for note in content.notes:
         grouped.setdefault(_subject_label(content, note.subject), []).append(note_markup(note))
-    rows = [[Paragraph("Concerns", s.cell_bold), Paragraph("What the printed rulebook says and how we read it",
+    rows: list[list[Any]] = [[Paragraph("Concerns", s.cell_bold), Paragraph("What the printed rulebook says and how we read it",
                                                            s.cell_bold)]]
     for subject, described in grouped.items():
         rows.append([Paragraph(escape(subject), s.cell_bold),

@@ -142,7 +142,7 @@ class Markers:
         bottom = -total / 2
         ground = style.panel
         figure = style.item_frame or style.ink
-        for k, (y0, turned) in enumerate(((bottom + tab, False), (bottom + tab + panel, True))):
+        for _k, (y0, turned) in enumerate(((bottom + tab, False), (bottom + tab + panel, True))):
             canvas.saveState()
             canvas.translate(0, pt(y0 + panel / 2))
             if turned:

@@ -32,13 +32,13 @@ a seat may correct its entry) → ``"review"`` (every total on every phone: each
 - ``waiting_for``: in scoring, the seats whose base-game points are still missing; in review, the seats
   that have not confirmed the totals yet (else empty)
 
-The package declares the game (``SPEC``, a :class:`~companion.rules.spec.GameSpec`); the rest of
-this front (from :mod:`.game`) loads on first use, so listing the games loads no game's content.
+The package declares the game (``SPEC``, a :class:`~companion.rules.spec.GameSpec`); its public
+front is :mod:`.game` (a :class:`~companion.rules.front.Rules`), imported on first use, so listing the games loads no game's content.
 """
 
 from __future__ import annotations
 
-from ..spec import GameSpec, MoveSpec, lazy_front
+from ..spec import GameSpec, MoveSpec
 
 MOVES: tuple[MoveSpec, ...] = (
     MoveSpec("explore", "One of your knights reached a Mysterious location: place your Control token and take its Magic tokens.",
@@ -67,11 +67,8 @@ def _upgrade_1(data: dict) -> dict:
 
 SPEC = GameSpec(
     id="barony-sorcery", title="Barony: Sorcery", min_players=2, max_players=5, moves=MOVES, options=OPTIONS,
-    rules_module=__name__,
+    rules_module=f"{__name__}.game",
     pages_module="companion.web.games.barony_sorcery",
     calculator_module="companion.web.calc.barony_sorcery", print_kit="barony-sorcery",
     order=3, hidden_information=False, state_version=2, state_upgrades={1: _upgrade_1}, over_rule="barony-sorcery.companion.over", turn_rule=None, seat_rule=None,
 )
-
-
-lazy_front(__name__)  # the rest of the front (from .game) loads on first use

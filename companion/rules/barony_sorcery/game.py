@@ -8,6 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from . import SPEC
 from ..base import Outcome, SetupError, check_options, check_players, check_viewer
+from ..base import never_stalled as stalled  # the Rules hook's default: this game reaches no dead end
 from .choices import choices
 from .cast import CATEGORY_NAMES, GAME, GAME_ID, SPELL_ORDER, check_cast, find_spell, listing
 from .moves import MOVE_TYPES, apply
@@ -176,5 +177,5 @@ __all__ = [
     "GAME_ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "MOVE_TYPES", "OPTIONS", "State", "BaronyState",
     "setup", "apply", "view", "score", "outcome", "advice", "redact_move", "describe_move",
     "state_to_json", "state_from_json", "random_legal_move", "check_cast", "open_locations",
-    "CATEGORY_NAMES", "MYSTERIOUS_BY_PLAYERS", "final_totals", "winners_of", "choices",
+    "CATEGORY_NAMES", "MYSTERIOUS_BY_PLAYERS", "final_totals", "winners_of", "choices", "stalled",
 ]

@@ -12,13 +12,13 @@ It follows the interface in :mod:`companion.rules.base`; the work is split over 
 - :mod:`.play` — advice, random legal moves for playouts and benchmarks
 - :mod:`.text` — the move log: redaction per viewer and one public line per move
 
-The package declares the game (``SPEC``, a :class:`~companion.rules.spec.GameSpec`); the rest of
-this front (from :mod:`.game`) loads on first use, so listing the games loads no game's content.
+The package declares the game (``SPEC``, a :class:`~companion.rules.spec.GameSpec`); its public
+front is :mod:`.game` (a :class:`~companion.rules.front.Rules`), imported on first use, so listing the games loads no game's content.
 """
 
 from __future__ import annotations
 
-from ..spec import GameSpec, MoveSpec, lazy_front
+from ..spec import GameSpec, MoveSpec
 
 MOVES: tuple[MoveSpec, ...] = (
     MoveSpec("draw", "Report the card you drew from the deck into your hand (starting hand, or your draw phase).",
@@ -45,11 +45,8 @@ OPTIONS: dict[str, str] = {
 
 SPEC = GameSpec(
     id="fillory", title="Magicians of Fillory", min_players=2, max_players=6, moves=MOVES, options=OPTIONS,
-    rules_module=__name__,
+    rules_module=f"{__name__}.game",
     pages_module="companion.web.games.fillory",
     calculator_module="companion.web.calc.fillory", print_kit="fillory",
     order=1, hidden_information=True, can_stall=True, over_rule="fillory.game.over", turn_rule="fillory.turn.not-your-turn", seat_rule=None,
 )
-
-
-lazy_front(__name__)  # the rest of the front (from .game) loads on first use

@@ -183,7 +183,7 @@ def _nothing(name: str, text: str, when: dict[str, tuple[str, ...]]) -> Field:
 def _trick_fields(known: Known, trait: str, cards: list[str]) -> list[Field]:
     effect = GAME.trait(trait).trick
     assert effect is not None
-    when = {"trait": (trait,)}
+    when: dict[str, tuple[str, ...]] = {"trait": (trait,)}
     kind = effect.kind
     opponents = [s for s in range(len(known.state.players)) if s != known.seat]
     holding = tuple(s for s in opponents if known.hand_counts[s])
@@ -195,7 +195,7 @@ def _trick_fields(known: Known, trait: str, cards: list[str]) -> list[Field]:
         reach = _in_reach(known, trait)
         options = _cards(reach, known)
         if kind == "revive":
-            options += (_itself(trait, cards, f"The card I discard for this trick", effect.trait),)
+            options += (_itself(trait, cards, "The card I discard for this trick", effect.trait),)
             return [Field("target", f"Which {effect.trait}?", options=options, when=when)]
         if not reach:   # nothing in reach: the card is discarded and the effect finds nothing
             return [_nothing("target", f"No {effect.trait} is where this trick reaches; it would do nothing.", when)]

@@ -12,7 +12,7 @@ from typing import Any
 from cardgen.catalog.fillory import AbilityOption
 
 from .scoring import seat_trait_points
-from .state import CARDS, CARDS_WITH, GAME, Board, FilloryState, card_id, trait_of
+from .state import CARDS, CARDS_WITH, GAME, Board, FilloryState
 
 TRICK_CHANCE = 0.4      # how often a random player uses a card trick when one is possible
 SCORE_CHANCE = 0.85     # how often a random player scores when a trait would score

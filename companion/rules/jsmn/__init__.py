@@ -55,13 +55,13 @@ Phases: ``"setup"`` (each seat reports its 3 starting feats) → ``"preparation"
 ``score(state)`` before the end shows only prestige (magicianship is secret); once over, each seat's
 magicianship with its breakdown.
 
-The package declares the game (``SPEC``, a :class:`~companion.rules.spec.GameSpec`); the rest of
-this front (from :mod:`.game`) loads on first use, so listing the games loads no game's content.
+The package declares the game (``SPEC``, a :class:`~companion.rules.spec.GameSpec`); its public
+front is :mod:`.game` (a :class:`~companion.rules.front.Rules`), imported on first use, so listing the games loads no game's content.
 """
 
 from __future__ import annotations
 
-from ..spec import GameSpec, MoveSpec, lazy_front
+from ..spec import GameSpec, MoveSpec
 
 MOVES: tuple[MoveSpec, ...] = (
     MoveSpec("starting_feats", "Report the three feats of magic you were dealt at setup (ids; kept private).",
@@ -107,11 +107,8 @@ OPTIONS: dict[str, str] = {
 
 SPEC = GameSpec(
     id="jsmn", title="Jonathan Strange & Mr Norrell", min_players=2, max_players=4, moves=MOVES, options=OPTIONS,
-    rules_module=__name__,
+    rules_module=f"{__name__}.game",
     pages_module="companion.web.games.jsmn",
     calculator_module="companion.web.calc.jsmn", print_kit="jsmn",
     order=4, hidden_information=True, over_rule="jsmn.end.reign", turn_rule="jsmn.turn.order", seat_rule="jsmn.players",
 )
-
-
-lazy_front(__name__)  # the rest of the front (from .game) loads on first use

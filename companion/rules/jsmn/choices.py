@@ -22,7 +22,7 @@ from ..choices import Choice, Field, Option
 from .magic import has_connexion, hand_discards
 from .state import (ACTION_IDS, BOOKS, CONNEXION_DISCS, CONNEXION_TYPES, ELEMENTS, FEAT_NEEDS, FEATS, GAME,
                     GAME_ID, INTRODUCTIONS, INVITATIONS, LIMITS, MAGICIANS, MARSEILLES, NAMED, OCCUPIABLE, SPELLS,
-                    STUDY, TRACKS, JsmnState, Seat, magicianship, replace)
+                    TRACKS, JsmnState, Seat, magicianship, replace)
 
 #: A glyph per element, shown beside its word (never alone).
 GLYPHS: dict[str, str] = {"birds": "ᐯ", "hills": "⋀", "rain": "☂", "stones": "▮", "trees": "♣", "wind": "≋"}

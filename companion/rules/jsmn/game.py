@@ -8,6 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from . import SPEC
 from ..base import Outcome, SetupError, check_options, check_players, check_viewer
+from ..base import never_stalled as stalled  # the Rules hook's default: this game reaches no dead end
 from .choices import ELEMENT_TEXT, GLYPHS, action_name, choices
 from .moves import MOVE_TYPES, apply
 from .play import acting_seats, advice, random_legal_move
@@ -213,5 +214,5 @@ __all__ = [
     "state_from_json", "random_legal_move", "choices", "acting_seats", "standings", "stack_place", "rank", "Standing",
     "ELEMENTS", "ELEMENT_TEXT", "GLYPHS", "action_name",
     # the calculator's (companion/web/calc/jsmn.py): the scoring pad and what counts on it
-    "Pad", "calculate", "BOOK_VALUE", "PUPIL", "SPELLS", "GAME",
+    "Pad", "calculate", "BOOK_VALUE", "PUPIL", "SPELLS", "GAME", "stalled",
 ]

@@ -16,13 +16,13 @@ It follows the interface in :mod:`companion.rules.base`; the work is split over 
 - :mod:`.play` — advice from the hand note, random legal moves for playouts
 - :mod:`.text` — the move log: redaction per viewer and one public line per move
 
-The package declares the game (``SPEC``, a :class:`~companion.rules.spec.GameSpec`); the rest of
-this front (from :mod:`.game`) loads on first use, so listing the games loads no game's content.
+The package declares the game (``SPEC``, a :class:`~companion.rules.spec.GameSpec`); its public
+front is :mod:`.game` (a :class:`~companion.rules.front.Rules`), imported on first use, so listing the games loads no game's content.
 """
 
 from __future__ import annotations
 
-from ..spec import GameSpec, MoveSpec, lazy_front
+from ..spec import GameSpec, MoveSpec
 
 MOVES: tuple[MoveSpec, ...] = (
     MoveSpec("seek", "Send the Assistant 1 to 3 shops clockwise (more with Swiftness) and take every card there; 'steps', optional 'scrolls' (cursed scrolls among them, by id or curses) and 'shop' (a check).",
@@ -51,10 +51,8 @@ OPTIONS: dict[str, str] = {
 
 SPEC = GameSpec(
     id="mandragora", title="Mandragora", min_players=2, max_players=4, moves=MOVES, options=OPTIONS,
-    rules_module=__name__,
+    rules_module=f"{__name__}.game",
     pages_module="companion.web.games.mandragora",
     calculator_module="companion.web.calc.mandragora", print_kit="mandragora",
     order=2, hidden_information=True, over_rule="mandragora.end.game-over", turn_rule="mandragora.turn.order", seat_rule="mandragora.turn.order",
 )
-
-lazy_front(__name__)  # the rest of the front (from .game) loads on first use

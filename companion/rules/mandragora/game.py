@@ -8,6 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from . import SPEC
 from ..base import Outcome, SetupError, check_options, check_players, check_viewer, first_seat_option
+from ..base import never_stalled as stalled  # the Rules hook's default: this game reaches no dead end
 from .choices import choices
 from .moves import MOVE_TYPES, apply, available_colours
 from .play import acting_seats, advice, random_legal_move
@@ -185,5 +186,5 @@ __all__ = [
     "GAME_ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "MOVE_TYPES", "OPTIONS", "State", "MandragoraState",
     "setup", "apply", "view", "score", "outcome", "advice", "redact_move", "describe_move", "state_to_json",
     "state_from_json", "random_legal_move", "choices", "acting_seats", "tallies", "final_result",
-    "available_colours", "INGREDIENT_COLOURS", "MANDRAKE", "SPELL_CARDS", "PlayerTally", "Result", "final_scores",
+    "available_colours", "INGREDIENT_COLOURS", "MANDRAKE", "SPELL_CARDS", "PlayerTally", "Result", "final_scores", "stalled",
 ]

@@ -8,7 +8,8 @@ from flask import Response, jsonify
 from pydantic import Field
 
 from cardgen.catalog import content
-from companion.rules import IllegalMove, rules_for
+from companion.rules import IllegalMove
+from companion.rules.fillory.game import trait_points
 from companion.rules.fillory.state import lookup_card, trait_of
 from companion.web.api import ApiError, bp, parse_body
 from companion.web.openapi import RequestBody, errors, json_body, request_body
@@ -50,4 +51,4 @@ def fillory_calculator() -> Response:
             scored.append(trait_of(name).name)
         except IllegalMove:
             raise ApiError(422, f"there is no trait '{name}' in {fillory.title}") from None
-    return jsonify({"traits": rules_for("fillory").trait_points(zone, scored)})
+    return jsonify({"traits": trait_points(zone, scored)})

@@ -18,7 +18,7 @@ from typing import Any
 from flask import Response, jsonify
 from pydantic import Field
 
-from companion.rules.jsmn import BOOK_VALUE, GAME, PUPIL, SPELLS, Pad, calculate
+from companion.rules.jsmn.game import BOOK_VALUE, GAME, PUPIL, SPELLS, Pad, calculate
 from companion.web.api import ApiError, bp, parse_body
 from companion.web.openapi import RequestBody, errors, json_body, request_body
 

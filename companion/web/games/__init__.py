@@ -66,7 +66,7 @@ class GamePages:
     #: a stylesheet of the game's own under static/ (loaded by its pages and the home page), or None
     stylesheet: str | None = None
     #: (public view) -> the board picture (inline SVG) its table page shows, or None
-    board: Callable[[Mapping[str, Any]], Any] | None = None
+    board: Callable[[dict[str, Any]], Any] | None = None
     #: has its own move forms (False: the generic pages say moves go through the API)
     playable: bool = False
     #: its seat forms are the rules' choices rendered by templates/pages/_choices.html (loads js/choices.js)

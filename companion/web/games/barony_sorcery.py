@@ -19,7 +19,7 @@ from werkzeug.datastructures import MultiDict
 
 from cardgen.catalog import content
 from cardgen.catalog.barony_sorcery import BaronySorceryContent, SetupCounts
-from companion.rules.barony_sorcery import MYSTERIOUS_BY_PLAYERS
+from companion.rules.barony_sorcery.game import MYSTERIOUS_BY_PLAYERS
 from companion.rules.choices import Choice
 
 from . import GamePages, NewGameFormError

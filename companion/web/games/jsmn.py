@@ -17,7 +17,7 @@ from werkzeug.datastructures import MultiDict
 from cardgen.catalog import content
 from cardgen.catalog.jsmn import JsmnContent
 from companion.rules.choices import Choice
-from companion.rules.jsmn import GLYPHS, action_name
+from companion.rules.jsmn.game import GLYPHS, action_name
 
 from . import GamePages, NewGameFormError
 from .jsmn_board import board
