@@ -67,7 +67,7 @@ def process_children(parent: int) -> list[int]:
 
 @contextmanager
 def running_server(folder: Path, serve_args: Sequence[str] = ("--workers", "2"), *,
-                   secret_key: str = "served-key", start_seconds: float = 20,
+                   secret_key: str = "served-key", start_seconds: float = 180,
                    workers: int | None = None, port: int | None = None,
                    root: Path = REPO) -> Iterator[RunningServer]:
     """Run ``companion serve`` with ``serve_args`` on a free port, its database and log in ``folder``.
@@ -98,7 +98,7 @@ def running_server(folder: Path, serve_args: Sequence[str] = ("--workers", "2"),
     finally:
         process.terminate()
         try:
-            process.wait(timeout=10)
+            process.wait(timeout=60)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()

@@ -23,10 +23,11 @@ from cardgen.render.build import plan_build
 from cardgen.render.export import deck_faces, deck_pdf
 from cardgen.render.faces import COMPACT, STANDARD, TALL, face_profile
 from cardgen.render.print_specs import CardSize
+from cardgen.render.registry import print_kits
 
 from test_print_kit import SMALLEST_TEXT_PT, text_sizes
 
-GAMES = ("fillory", "jsmn", "mandragora", "barony-sorcery")
+GAMES = tuple(print_kits())  # every game with a print kit, as discovered
 SIZES = ("tarot", "poker", "mini")
 BASE = "https://cards.example.org"
 #: No text closer than this to the cut line (mm): a 0.5 mm cut error and a margin for the eye.
@@ -101,9 +102,10 @@ def test_every_text_is_6_pt_or_more_inside_the_safe_area_and_clear_of_the_others
         small += [f"{deck} p{page + 1} {pt:.2f} pt {text[:30]!r}" for pt, page, text in runs
                   if pt < SMALLEST_TEXT_PT - 0.01]
         document = pdfium.PdfDocument(str(path))
+        trimboxes = [page.trimbox for page in PdfReader(path).pages]  # the file read once, not once a page
         for number in range(len(document)):
             page = document[number]
-            left, bottom, right, top = (float(v) for v in PdfReader(path).pages[number].trimbox)
+            left, bottom, right, top = (float(v) for v in trimboxes[number])
             text = page.get_textpage()
             boxes: list[tuple[float, float, float, float, str]] = []
             for index in range(text.count_rects()):

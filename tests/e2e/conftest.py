@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterator
 
 import pytest
 import requests
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from companion.served import running_server
 
@@ -24,6 +24,12 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 PHONE = {"width": 390, "height": 844}
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = Path(os.environ.get("E2E_SCREENSHOTS", REPO / "output" / "screenshots"))
+#: the ceiling of every browser wait and assertion (actions, screenshots, ``expect``): each waits for its
+#: condition, normally met in milliseconds; the ceiling only matters on a busy machine (load 10+ on 2 cores)
+WAIT_MS = 60_000
+#: the ceiling of a test's own HTTP call to the server
+HTTP_SECONDS = 60
+expect.set_options(timeout=WAIT_MS)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -58,7 +64,7 @@ def new_phone(browser: Browser, server: str) -> Iterator[Callable[[], BrowserCon
     def make() -> BrowserContext:
         context = browser.new_context(viewport=PHONE, base_url=server, device_scale_factor=1,
                                       is_mobile=True, has_touch=True)
-        context.set_default_timeout(5000)
+        context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         return context
 
@@ -75,28 +81,37 @@ def screenshot(page: Page, name: str) -> Path:
     return path
 
 
+class PatientSession(requests.Session):
+    """A requests session whose every call may take up to :data:`HTTP_SECONDS` (a call's own shorter
+    ``timeout`` is raised to it): a busy machine answers late, not wrongly."""
+
+    def request(self, *args: Any, **kwargs: Any) -> requests.Response:  # type: ignore[override]
+        kwargs["timeout"] = max(kwargs.get("timeout") or 0, HTTP_SECONDS)
+        return super().request(*args, **kwargs)
+
+
 class Api:
     """Direct JSON API calls, to set up games and to play the other phones' moves quickly."""
 
     def __init__(self, base: str) -> None:
         self.base = base
-        self.http = requests.Session()
+        self.http = PatientSession()
         self.counter = 0
 
     def new_game(self, players: list[str], first_seat: int = 0) -> dict[str, Any]:
         answer = self.http.post(f"{self.base}/api/games", json={"game": "fillory", "players": players,
-                                                                "options": {"first_seat": first_seat}}, timeout=5)
+                                                                "options": {"first_seat": first_seat}}, timeout=HTTP_SECONDS)
         assert answer.status_code == 201, answer.text
         return dict(answer.json())
 
     def version(self, game_id: str) -> int:
-        return int(self.http.get(f"{self.base}/api/games/{game_id}/version", timeout=5).json()["version"])
+        return int(self.http.get(f"{self.base}/api/games/{game_id}/version", timeout=HTTP_SECONDS).json()["version"])
 
     def move(self, game_id: str, token: str, move: dict[str, Any], expect: int = 200) -> dict[str, Any]:
         self.counter += 1
         answer = self.http.post(f"{self.base}/api/games/{game_id}/moves", headers={"Authorization": f"Bearer {token}"},
                                 json={"version": self.version(game_id), "action_id": f"e2e-{self.counter}-{time.time()}",
-                                      "move": move}, timeout=5)
+                                      "move": move}, timeout=HTTP_SECONDS)
         assert answer.status_code == expect, answer.text
         return dict(answer.json())
 

@@ -7,9 +7,9 @@ from typing import Any, Callable, Sequence
 
 from playwright.sync_api import BrowserContext, Locator, Page, Route, expect
 
-from .conftest import Api, login_seat
+from .conftest import WAIT_MS, Api, login_seat
 
-LIVE_WITHIN_MS = 2000  # another phone's move shows up this fast, without a reload
+LIVE_WITHIN_MS = WAIT_MS  # another phone's move shows up without a reload (a ceiling: a busy machine is slow)
 LIVE_JS = re.compile(r"/static/js/live(\.[0-9a-f]+)?(\.min)?\.js")
 
 

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from cardgen.catalog import content
 from cardgen.catalog.versions import card_version
 
-from .conftest import PHONE, Api, login_seat, screenshot
+from .conftest import PHONE, WAIT_MS, Api, login_seat, screenshot
 from .phone import held_live_js, set_hidden
 from .test_accessibility import blocking_violations
 
@@ -202,7 +202,7 @@ def test_a_tap_before_the_pages_scripts_have_loaded_is_sent_once_they_have(
     game = api.new_game(["Ann", "Ben"])
     phone = browser.new_context(viewport=PHONE, base_url=server, device_scale_factor=1, is_mobile=True,
                                 has_touch=True, service_workers="block")
-    phone.set_default_timeout(5000)
+    phone.set_default_timeout(WAIT_MS)
     login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
     page = phone.new_page()
     release = held_live_js(page)

@@ -63,7 +63,7 @@ def test_starting_feats_by_search_and_enter_then_an_engagement(new_phone: Callab
     api.move(game_id, tokens[0], {"type": "move", "to": "padua"})
     person = next(c for c in GAME.introductions if c.location == "padua" and c.prestige < GAME.tracks.connexion_spaces[0])
     engage = ann.locator("#j-engage")
-    expect(engage).to_contain_text("Fulfil an engagement in Padua (0 of 2 done)", timeout=8000)
+    expect(engage).to_contain_text("Fulfil an engagement in Padua (0 of 2 done)")
     engage.locator("label.pick", has_text=person.name).click()          # tap 1: the card
     engage.get_by_role("button", name="Fulfil it").click()              # tap 2: send
     recorded(ann)

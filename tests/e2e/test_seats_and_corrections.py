@@ -36,7 +36,7 @@ def test_a_seat_is_handed_to_another_phone_and_the_old_phone_loses_it(
     expect(new.locator("body")).to_contain_text("Golem")   # Ben's hand came with the seat
 
     # the tab left open says the seat is gone and how to rejoin, without a reload (not "Reconnecting…")
-    expect(left_open.locator("#live-status")).to_contain_text("Seat released", timeout=15000)
+    expect(left_open.locator("#live-status")).to_contain_text("Seat released")
     expect(left_open.locator("#move-message")).to_contain_text("This phone no longer holds Ben's seat")
     expect(left_open.locator("#move-message")).to_contain_text(game["join_code"])
     screenshot(left_open, "seat-released-old-phone")
