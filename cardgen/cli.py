@@ -82,14 +82,13 @@ def check(data_folder: Path | None) -> None:
     has_print = (root / PRINT_FOLDER).is_dir()
     if not games and not has_print:
         raise click.ClickException(f"no game folders in {root} (expected one of: {', '.join(GAMES)})")
-    failed = False
+    found: dict[str, list[Problem]] = {}  # heading -> its problems, printed together after the notes
     specs = None
     if has_print:
         try:
             specs = load_print_specs(root)
         except DataError as exc:
-            fail_with_problems("print", exc.problems)
-            failed = True
+            found["print"] = list(exc.problems)
         else:
             click.echo(f"print: {len(specs.papers)} paper sizes ({', '.join(specs.papers)}), "
                        f"{len(specs.card_sizes)} card sizes ({', '.join(specs.card_sizes)}), "
@@ -98,8 +97,7 @@ def check(data_folder: Path | None) -> None:
         try:
             content = load_game(game, root)
         except DataError as exc:
-            fail_with_problems(game, exc.problems)
-            failed = True
+            found[game] = list(exc.problems)
             continue
         counts = ", ".join(f"{len(getattr(content, name))} {name}" for name in catalogs()[game].counted)
         click.echo(f"{game}: {content.title}: {counts}")
@@ -107,8 +105,7 @@ def check(data_folder: Path | None) -> None:
         if specs is not None and kit is not None and kit.theme is not None:
             problems = theme_problems(specs, root, game, kit.theme.members(content), member=kit.theme.member)
             if problems:
-                fail_with_problems(f"{game} colour theme", problems)
-                failed = True
+                found[f"{game} colour theme"] = list(problems)
         grouped: dict[str, list[str]] = {}
         for note in content.notes:
             grouped.setdefault(content.subject_label(note.subject), []).append(note.describe())
@@ -118,14 +115,21 @@ def check(data_folder: Path | None) -> None:
             click.echo(f"    {subject}:")
             for line in lines:
                 click.echo(f"      {line}")
-    if failed:
+    checked = f"{len(games)} game(s){' and the print data' if has_print else ''}"
+    if found:
+        click.echo("", err=True)
+        for heading, problems in found.items():
+            fail_with_problems(heading, problems)
+        total = sum(len(problems) for problems in found.values())
+        click.secho(f"FAILED: {total} problem(s) in {', '.join(found)} ({checked} checked); each line above "
+                    "names the file, record and field.", fg="red", err=True)
         sys.exit(1)
-    click.secho(f"OK: {len(games)} game(s){' and the print data' if has_print else ''} checked, no problems.",
-                fg="green")
+    click.secho(f"OK: {checked} checked, no problems.", fg="green")
 
 
 @main.command()
-@click.option("--game", type=click.Choice([*_printable_games(), "all"]), default="all", show_default=True,
+@click.option("--game", type=click.Choice([*_printable_games(), "all"], case_sensitive=False), default="all",
+              show_default=True,
               help="Which game's print kit to build.")
 @click.option("--paper", type=click.Choice(PAPERS, case_sensitive=False), default="A4", show_default=True,
               metavar="[" + "|".join(PAPERS) + "]",
@@ -265,7 +269,8 @@ def _check_base_url(base_url: str, strict: bool) -> None:
 
 
 @main.command()
-@click.option("--game", type=click.Choice([*_printable_games(), "all"]), default="all", show_default=True,
+@click.option("--game", type=click.Choice([*_printable_games(), "all"], case_sensitive=False), default="all",
+              show_default=True,
               help="Which game's cards to export.")
 @click.option("--format", "file_format", type=click.Choice(["png", "pdf"]), default="pdf", show_default=True,
               help="png: one image per card face; pdf: one card face a page, TrimBox on the cut, BleedBox round it.")

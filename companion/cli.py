@@ -24,7 +24,6 @@ second server share the port without a word.
 from __future__ import annotations
 
 import errno
-import io
 import json
 import os
 import socket
@@ -82,14 +81,38 @@ def phone_urls(host: str, port: int) -> list[str]:
     return [f"http://{shown}:{port}/"]
 
 
+def address_lines(host: str, port: int) -> tuple[list[str], str | None]:
+    """What ``serve`` says about where to open the companion, and the address phones can reach (for the QR
+    code), or None when no phone can reach it: 127.0.0.1 is only ever offered as this computer's address."""
+    urls = phone_urls(host, port)
+    if host in ("0.0.0.0", "", "::"):
+        if len(urls) > 1:
+            return [f"Open on the phones: {urls[0]}", f"On this computer: {urls[-1]}"], urls[0]
+        return ["No network address found: phones cannot reach this computer until it joins the table's "
+                "network (then restart).", f"On this computer: {urls[-1]}"], None
+    if host.startswith("127.") or host in ("localhost", "::1"):
+        return [f"On this computer: {urls[0]} (--host {host} listens on this computer only: phones cannot "
+                "reach it; serve with --host 0.0.0.0 for them)"], None
+    return [f"Open on the phones: {urls[0]}"], urls[0]
+
+
+#: ANSI colours set by the QR code itself (black on bright white), so it reads on a dark or a light terminal
+QR_COLOURS, QR_RESET = "\x1b[30;107m", "\x1b[0m"
+
+
 def terminal_qr(text: str) -> str:
-    """A QR code drawn with block characters, for phones to scan off the terminal."""
+    """A QR code drawn with block characters (two modules a character, dark modules dark), in colours of
+    its own, for phones to scan off the terminal whatever its theme."""
     code = qrcode.QRCode(border=2, error_correction=qrcode.constants.ERROR_CORRECT_L)
     code.add_data(text)
     code.make(fit=True)
-    out = io.StringIO()
-    code.print_ascii(out=out, invert=True)
-    return out.getvalue()
+    matrix = [list(map(bool, row)) for row in code.get_matrix()]
+    if len(matrix) % 2:
+        matrix.append([False] * len(matrix[0]))  # one more row of the light border
+    blocks = {(True, True): "█", (True, False): "▀", (False, True): "▄", (False, False): " "}
+    lines = ["".join(blocks[top, bottom] for top, bottom in zip(matrix[row], matrix[row + 1], strict=True))
+             for row in range(0, len(matrix), 2)]
+    return "".join(f"{QR_COLOURS}{line}{QR_RESET}\n" for line in lines)
 
 
 PORT_WAIT_SECONDS = 8.0  # longer than a stopping worker's graceful_timeout below
@@ -152,14 +175,36 @@ class CompanionServer(BaseApplication):  # type: ignore[misc]  # gunicorn ships 
         return create_app()
 
 
-@click.group(help="The Spellbook Table phone companion.")
+@click.group(help="The Spellbook Table phone companion.", context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="spellbook-table", prog_name="companion")
 def main() -> None:
     pass
 
 
-def _prepare_database(db: str | None) -> tuple[str, int]:
-    """Point the app at ``db`` (through COMPANION_DATABASE), create or migrate it; its path and games."""
+def _check_db_path(db: str, must_exist: bool, make_folder: bool = False) -> bool:
+    """A ``--db`` given by hand: its folder must exist (a mistyped path never makes a stray empty database)
+    unless the command is ``init-db``, whose job is to make it, and a command that reads games needs the file
+    itself. True when there is no database there yet (the caller says it made a new one)."""
+    path = os.path.abspath(db)
+    folder = os.path.dirname(path)
+    if not make_folder and not os.path.isdir(folder):
+        raise click.ClickException(f"there is no folder {folder} for the database {path}: check the --db path "
+                                   "(a new database file is created, its folder is not)")
+    if not os.path.exists(path):
+        if must_exist:
+            raise click.ClickException(f"there is no database at {path}: check the --db path "
+                                       f"(`companion init-db --db {db}` creates a new one)")
+        return True
+    return False
+
+
+def _prepare_database(db: str | None, must_exist: bool = False, make_folder: bool = False) -> tuple[str, int]:
+    """Point the app at ``db`` (through COMPANION_DATABASE), create or migrate it; its path and games.
+    ``must_exist``: a command that only reads games refuses a ``--db`` where there is no database;
+    ``make_folder``: ``init-db`` makes a missing folder (any other command refuses it as a mistyped path)."""
     from cardgen.catalog import DataError
+
+    new = _check_db_path(db, must_exist, make_folder) if db else False
 
     try:
         from companion.web import create_app
@@ -172,6 +217,8 @@ def _prepare_database(db: str | None) -> tuple[str, int]:
         app = create_app()
     except Exception as error:  # any failure here is the user's path or file: one clean line
         raise click.ClickException(f"cannot open the database: {error}") from None
+    if new:
+        click.echo(f"Created a new, empty database at {app.config['DATABASE']} (no file was there)", err=True)
     store = app.extensions["store"]
     games = store.game_count()
     store.close()
@@ -185,14 +232,14 @@ def _prepare_database(db: str | None) -> tuple[str, int]:
               help="SQLite file to create or migrate [default: instance/companion.sqlite3].")
 def init_db(db: str | None) -> None:
     """Create the database (or bring its schema up to date) and say where it is."""
-    path, _ = _prepare_database(db)
+    path, _ = _prepare_database(db, make_folder=True)
     click.echo(f"Database ready: {path}")
 
 
 def _store(db: str | None) -> Any:
     from companion.store import Store
 
-    path, _ = _prepare_database(db)
+    path, _ = _prepare_database(db, must_exist=True)
     return Store(path)
 
 
@@ -291,13 +338,13 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
                    f"idle {archive.IDLE_DAYS} days; docs/serving.md)")
         games -= len(purged)
     workers = workers or default_workers()
-    urls = phone_urls(host, port)
+    lines, reachable = address_lines(host, port)
     held = f"{games:,} game(s)" if games else "no games yet: a new, empty database"
     click.echo(f"Spellbook Table companion: {workers} {worker_class} worker(s), database {path} ({held})")
-    for url in urls:
-        click.echo(f"Open on the phones: {url}")
-    if qr and urls:
-        click.echo(terminal_qr(urls[0]))
+    for line in lines:
+        click.echo(line)
+    if qr and reachable:
+        click.echo(terminal_qr(reachable))
     sys.stdout.flush()
     from companion.serving import raise_open_file_limit
 

@@ -6,8 +6,24 @@
 # PORT (default 8000) is the companion's port; extra arguments go to `companion serve`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
 port="${PORT:-8000}"
+# the port first: a busy port is said at once, before any install or build
+if ! python3 - "$port" <<'PY'
+import socket, sys
+port = int(sys.argv[1])
+with socket.socket() as probe:
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        probe.bind(("0.0.0.0", port))
+    except OSError as error:
+        print(f"start: port {port} is in use ({error.strerror}): stop the server there, or choose another "
+              f"port, e.g. PORT={port + 1} scripts/start.sh", file=sys.stderr)
+        sys.exit(1)
+PY
+then
+  exit 1
+fi
+scripts/setup.sh
 base_url="${SPELLBOOK_BASE_URL:-$(.venv/bin/python -c "from companion.cli import phone_urls; print(phone_urls('0.0.0.0', $port)[0].rstrip('/'))")}"
 .venv/bin/cardgen build --game all --base-url "$base_url" --out output
 exec .venv/bin/companion serve --host 0.0.0.0 --port "$port" "$@"

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from cardgen.catalog import GAMES
 from cardgen.catalog.base import DEFAULT_DATA_DIR
 from cardgen.cli import main
 
@@ -46,7 +47,8 @@ def test_check_real_data_passes_and_prints_counts_and_notes() -> None:
     assert "jsmn: Jonathan Strange & Mr Norrell: 189 cards, 24 spells," in out
     assert "    Vinculus (vinculus):\n      [viniculus-spelling] clarifications, named connexion: printed 'Viniculus', " \
            "read as 'Vinculus'." in out
-    assert out.rstrip().endswith("OK: 4 game(s) and the print data checked, no problems.")
+    games = [game for game in GAMES if (DEFAULT_DATA_DIR / game).is_dir()]
+    assert out.rstrip().endswith(f"OK: {len(games)} game(s) and the print data checked, no problems.")
 
 
 def test_check_broken_copy_lists_every_problem_and_exits_1(tmp_path: Path) -> None:
@@ -54,9 +56,12 @@ def test_check_broken_copy_lists_every_problem_and_exits_1(tmp_path: Path) -> No
     result = CliRunner().invoke(main, ["check", "--data", str(root)])
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
+        "",
         "fillory: 2 problem(s)",
         f"  {root}/fillory/cards.toml: card #1 'Quentin': field 'traits': unknown trait 'Telekinesis'",
         f"  {root}/fillory/cards.toml: card #1 'Quentin': field 'ability[1].card': 'Julio' does not name a card",
+        "FAILED: 2 problem(s) in fillory (1 game(s) and the print data checked); each line above names the file, "
+        "record and field.",
     ]
     assert "Traceback" not in result.output
     assert "OK:" not in result.output
@@ -69,11 +74,13 @@ def test_check_reports_broken_print_data(tmp_path: Path) -> None:
                       encoding="utf-8")
     result = CliRunner().invoke(main, ["check", "--data", str(tmp_path)])
     assert result.exit_code == 1
-    assert result.stderr.splitlines() == [
+    assert result.stderr.splitlines()[:3] == [
+        "",
         "print: 1 problem(s)",
         f"  {tmp_path}/print/papers.toml: paper #1 'A4': field 'width': expected a number of millimetres, "
         "got 'wide'",
     ]
+    assert result.stderr.splitlines()[-1].startswith("FAILED: 1 problem(s) in print (")
 
 
 def test_check_reports_a_trait_missing_from_the_colour_theme(tmp_path: Path) -> None:
@@ -83,10 +90,12 @@ def test_check_reports_a_trait_missing_from_the_colour_theme(tmp_path: Path) -> 
     theme.write_text(theme.read_text(encoding="utf-8").replace(', "Plover"]', "]"), encoding="utf-8")
     result = CliRunner().invoke(main, ["check", "--data", str(tmp_path)])
     assert result.exit_code == 1
-    assert result.stderr.splitlines() == [
+    assert result.stderr.splitlines()[:3] == [
+        "",
         "fillory colour theme: 1 problem(s)",
         f"  {tmp_path}/print/themes/fillory.toml: family: field 'traits': trait 'Plover' is in no family",
     ]
+    assert result.stderr.splitlines()[-1].startswith("FAILED: 1 problem(s) in fillory colour theme (")
 
 
 @pytest.mark.parametrize("make, message", [
@@ -109,3 +118,18 @@ def test_console_script_runs_check(tmp_path: Path) -> None:
     assert broken.returncode == 1
     assert "unknown trait 'Telekinesis'" in broken.stderr
     assert "Traceback" not in broken.stderr + broken.stdout
+
+
+def test_check_prints_the_problems_after_every_note_and_ends_with_one_summary_line(tmp_path: Path) -> None:
+    """The problems are not lost among the notes: the notes (stdout) come first, then every problem grouped by
+    game, then one line that says how many and where (the last line of the whole output)."""
+    root = _broken_copy(tmp_path)
+    for game in (p.name for p in DEFAULT_DATA_DIR.iterdir() if p.is_dir() and not (root / p.name).exists()):
+        shutil.copytree(DEFAULT_DATA_DIR / game, root / game)
+    result = CliRunner().invoke(main, ["check", "--data", str(root)])
+    assert result.exit_code == 1
+    combined = result.output.splitlines()  # click's runner interleaves the two streams as a terminal would
+    notes = [n for n, line in enumerate(combined) if line.startswith("  data notes")]
+    problems = [n for n, line in enumerate(combined) if line.endswith("problem(s)")]
+    assert notes and problems and max(notes) < min(problems)
+    assert combined[-1].startswith("FAILED: 2 problem(s) in fillory (")

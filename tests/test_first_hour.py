@@ -8,7 +8,11 @@ slow steps.
 
 from __future__ import annotations
 
+import importlib.metadata
+import os
 import shutil
+import socket
+import subprocess
 from pathlib import Path
 from typing import Iterator
 
@@ -69,3 +73,170 @@ def _players(game: str) -> list[str]:
     from companion.rules import SPECS
 
     return ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"][:max(2, SPECS[game].min_players)]
+
+
+# -- the command lines ----------------------------------------------------------------------------------
+
+def test_companion_has_short_help_and_a_version() -> None:
+    from click.testing import CliRunner
+
+    from companion.cli import main
+
+    helped = CliRunner().invoke(main, ["-h"])
+    assert helped.exit_code == 0 and "serve" in helped.output and "init-db" in helped.output
+    version = CliRunner().invoke(main, ["--version"])
+    assert version.exit_code == 0
+    assert version.output.strip() == f"companion, version {importlib.metadata.version('spellbook-table')}"
+
+
+def test_a_mistyped_db_folder_is_refused_and_creates_nothing(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from companion.cli import main
+
+    typo = tmp_path / "instanse" / "companion.sqlite3"
+    for command in (["serve", "--no-qr"], ["games"], ["purge", "--dry-run"], ["export", "abc"]):
+        result = CliRunner().invoke(main, [*command, "--db", str(typo)])
+        assert result.exit_code == 1, (command, result.output)
+        assert f"there is no folder {typo.parent} for the database {typo}: check the --db path" in result.output
+        assert not typo.parent.exists()
+
+
+def test_a_command_that_reads_games_refuses_a_db_that_is_not_there(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from companion.cli import main
+
+    missing = tmp_path / "companion.sqlite3"
+    for command in (["games"], ["purge", "--dry-run"], ["export", "abc"]):
+        result = CliRunner().invoke(main, [*command, "--db", str(missing)])
+        assert result.exit_code == 1, (command, result.output)
+        assert f"there is no database at {missing}: check the --db path" in result.output
+        assert not missing.exists()
+
+
+def test_init_db_says_when_it_makes_a_new_database(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from companion.cli import main
+
+    path = tmp_path / "companion.sqlite3"
+    first = CliRunner().invoke(main, ["init-db", "--db", str(path)])
+    assert first.exit_code == 0 and f"Created a new, empty database at {path}" in first.output
+    again = CliRunner().invoke(main, ["init-db", "--db", str(path)])
+    assert again.exit_code == 0 and "Created" not in again.output and f"Database ready: {path}" in again.output
+    listed = CliRunner().invoke(main, ["games", "--db", str(path)])
+    assert listed.exit_code == 0, listed.output
+
+
+def test_cardgen_takes_a_game_id_in_any_case_as_it_takes_paper_names() -> None:
+    from click.testing import CliRunner
+
+    from cardgen.cli import build
+    from cardgen.render.registry import print_kits
+
+    game = next(iter(print_kits()))
+    params = build.make_context("build", ["--game", game.upper(), "--paper", "letter"]).params
+    assert params["game"] == game and params["paper"] == "Letter"
+    refused = CliRunner().invoke(build, ["--game", "no-such-game"])
+    assert refused.exit_code == 2 and "no-such-game" in refused.output
+
+
+# -- where the phones go ----------------------------------------------------------------------------------
+
+def test_serve_sends_the_phones_to_the_lan_address_and_never_to_127(monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion import cli
+
+    monkeypatch.setattr(cli, "lan_address", lambda: "192.0.2.7")
+    lines, reachable = cli.address_lines("0.0.0.0", 8000)
+    assert lines == ["Open on the phones: http://192.0.2.7:8000/", "On this computer: http://127.0.0.1:8000/"]
+    assert reachable == "http://192.0.2.7:8000/"
+
+    monkeypatch.setattr(cli, "lan_address", lambda: None)
+    lines, reachable = cli.address_lines("0.0.0.0", 8000)
+    assert reachable is None and not any(line.startswith("Open on the phones") for line in lines)
+    assert "phones cannot reach this computer" in lines[0]
+
+    lines, reachable = cli.address_lines("127.0.0.1", 8000)
+    assert reachable is None and "phones cannot reach it" in lines[0] and "--host 0.0.0.0" in lines[0]
+
+
+# -- the scripts ------------------------------------------------------------------------------------------
+
+def test_start_sh_on_a_busy_port_says_so_at_once_before_any_install_or_build() -> None:
+    with socket.socket() as busy:
+        busy.bind(("0.0.0.0", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        ran = subprocess.run(["bash", str(REPO / "scripts" / "start.sh")], env={**os.environ, "PORT": str(port)},
+                             capture_output=True, text=True, timeout=600)
+    assert ran.returncode == 1
+    assert f"start: port {port} is in use" in ran.stderr and f"PORT={port + 1} scripts/start.sh" in ran.stderr
+    assert "==>" not in ran.stdout + ran.stderr  # no setup step ran (setup.sh says each step with ==>)
+
+
+def _sandbox(tmp_path: Path) -> Path:
+    """A copy of the setup script and pyproject.toml with a stand-in virtualenv whose python logs its calls."""
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(REPO / "scripts" / "setup.sh", tmp_path / "scripts" / "setup.sh")
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    python = tmp_path / ".venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text(f'#!/bin/sh\necho "$*" >> {tmp_path / "calls.log"}\n', encoding="utf-8")
+    python.chmod(0o755)
+    return tmp_path
+
+
+def _pip_runs(root: Path, *args: str) -> list[str]:
+    calls = root / "calls.log"
+    calls.unlink(missing_ok=True)
+    subprocess.run(["bash", str(root / "scripts" / "setup.sh"), *args], check=True, capture_output=True, timeout=600)
+    return calls.read_text(encoding="utf-8").splitlines() if calls.exists() else []
+
+
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="setup.sh --test would install chromium")
+def test_switching_between_start_and_test_runs_pip_once(tmp_path: Path) -> None:
+    root = _sandbox(tmp_path)
+    assert any("-e .[test]" in call for call in _pip_runs(root, "--test"))
+    assert _pip_runs(root) == []            # start.sh after test.sh: the test install serves the runtime
+    assert _pip_runs(root, "--test") == []  # and test.sh again
+    (root / "pyproject.toml").write_text((root / "pyproject.toml").read_text() + "\n# changed\n")
+    assert any(call.endswith("-e .") for call in _pip_runs(root))  # a changed pyproject installs again
+    assert any("-e .[test]" in call for call in _pip_runs(root, "--test"))
+    assert len(list((root / ".venv").glob(".installed-*"))) == 2  # this pyproject's runtime and test stamps
+
+
+def _fake_python3(tmp_path: Path, script: str) -> dict[str, str]:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python3").write_text("#!/bin/sh\n" + script, encoding="utf-8")
+    (bin_dir / "python3").chmod(0o755)
+    for tool in ("sha1sum", "cut", "dirname", "rm", "bash", "sh", "touch", "id"):
+        found = shutil.which(tool)
+        if found:
+            (bin_dir / tool).symlink_to(found)
+    return {**os.environ, "PATH": str(bin_dir)}
+
+
+def test_setup_says_which_python_it_needs(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    (root / "scripts").mkdir(parents=True)
+    shutil.copy(REPO / "scripts" / "setup.sh", root / "scripts" / "setup.sh")
+    shutil.copy(REPO / "pyproject.toml", root / "pyproject.toml")
+    old = _fake_python3(tmp_path, 'case "$*" in -V) echo "Python 3.9.2";; -c*) exit 1;; esac\n')
+    ran = subprocess.run(["bash", str(root / "scripts" / "setup.sh")], env=old, capture_output=True, text=True,
+                         timeout=600)
+    assert ran.returncode == 1
+    assert "needs Python 3.11 or newer; python3 here is Python 3.9.2" in ran.stderr
+
+
+def test_setup_names_debians_venv_package_when_venv_is_missing(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    (root / "scripts").mkdir(parents=True)
+    shutil.copy(REPO / "scripts" / "setup.sh", root / "scripts" / "setup.sh")
+    shutil.copy(REPO / "pyproject.toml", root / "pyproject.toml")
+    no_venv = _fake_python3(tmp_path, 'case "$*" in -m\\ venv*) echo "ensurepip is not available" >&2; exit 1;; esac\n')
+    ran = subprocess.run(["bash", str(root / "scripts" / "setup.sh")], env=no_venv, capture_output=True, text=True,
+                         timeout=600)
+    assert ran.returncode == 1
+    assert "sudo apt install python3-venv" in ran.stderr and not (root / ".venv").exists()

@@ -90,7 +90,7 @@ def move(server: Server, game: dict[str, Any], seat: int, body: dict[str, Any], 
 
 
 def test_serve_prints_the_address(server: Server) -> None:
-    assert f"Open on the phones: {server.base}/" in server.log()
+    assert f"On this computer: {server.base}/ (--host 127.0.0.1 listens on this computer only" in server.log()
     assert "Using worker: companion.serving.CompanionWorker" in server.log()
     host_port = server.base.removeprefix("http://")
     assert f"Listening at: http://{host_port} (each worker on its own socket, SO_REUSEPORT)" in server.log()
@@ -225,7 +225,8 @@ def test_init_db_creates_a_wal_database(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setenv("COMPANION_SECRET_KEY", "cli-test-key")
     path = tmp_path / "fresh" / "games.sqlite3"
     result = CliRunner().invoke(main, ["init-db", "--db", str(path)])
-    assert result.exit_code == 0 and result.output == f"Database ready: {path}\n"
+    assert result.exit_code == 0
+    assert result.output == f"Created a new, empty database at {path} (no file was there)\nDatabase ready: {path}\n"
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")} >= {
@@ -250,20 +251,25 @@ def test_phone_urls() -> None:
     assert every[-1] == "http://127.0.0.1:8000/" and all(u.startswith("http://") and u.endswith(":8000/") for u in every)
 
 
-def test_terminal_qr_scans_back_to_the_address() -> None:
-    """Draw the block characters as pixels (each is two rows tall) and let zxing read them."""
-    lines = terminal_qr("http://192.0.2.1:8000/").splitlines()
-    halves = {"█": (1, 1), "▀": (1, 0), "▄": (0, 1), " ": (0, 0), "\xa0": (0, 0)}
+def test_terminal_qr_scans_back_to_the_address_on_any_terminal() -> None:
+    """Every line sets its own colours (black on bright white, then a reset), so a dark or a light terminal
+    shows the same code; draw the block characters as those colours (each is two modules tall) and let zxing
+    read them, with no inverted-code fallback."""
+    drawn = terminal_qr("http://192.0.2.1:8000/").splitlines()
+    colours, reset = "\x1b[30;107m", "\x1b[0m"
+    assert all(line.startswith(colours) and line.endswith(reset) for line in drawn)
+    lines = [line[len(colours):-len(reset)] for line in drawn]
+    halves = {"█": (1, 1), "▀": (1, 0), "▄": (0, 1), " ": (0, 0)}
     assert len({len(line) for line in lines}) == 1 and set("".join(lines)) <= set(halves)
     scale = 6
-    image = Image.new("L", (len(lines[0]) * scale, len(lines) * 2 * scale), 0)
+    image = Image.new("L", (len(lines[0]) * scale, len(lines) * 2 * scale), 255)  # the code's own white
     for row, line in enumerate(lines):
         for column, char in enumerate(line):
-            for half, lit in enumerate(halves[char]):
-                if lit:
+            for half, dark in enumerate(halves[char]):
+                if dark:  # the foreground: black
                     top = (2 * row + half) * scale
-                    image.paste(255, (column * scale, top, (column + 1) * scale, top + scale))
-    assert [code.text for code in zxingcpp.read_barcodes(image)] == ["http://192.0.2.1:8000/"]
+                    image.paste(0, (column * scale, top, (column + 1) * scale, top + scale))
+    assert [code.text for code in zxingcpp.read_barcodes(image, try_invert=False)] == ["http://192.0.2.1:8000/"]
 
 
 def test_the_secret_key_is_made_once_and_kept(tmp_path: Path) -> None:
