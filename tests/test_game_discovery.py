@@ -97,9 +97,22 @@ def test_a_games_own_commands_come_from_its_catalog() -> None:
 
 # -- shared code names no game ------------------------------------------------------------------------
 
+def game_words() -> dict[str, str]:
+    """How each discovered game may be named in code or templates, by its id as a module name: the parts of
+    its id (as written anywhere, ``barony_sorcery`` included) and the long words of its title (whole words:
+    "Strange" is a name, "stranger" is not). Found from the games' own declarations, so a new game is covered."""
+    from companion.rules import SPECS
+
+    words: dict[str, str] = {}
+    for game, spec in SPECS.items():
+        parts = sorted({p for p in re.split(r"[-_]", game) if len(p) >= 4} | {game.replace("-", "_")})
+        titled = sorted({w.casefold() for w in re.findall(r"[A-Za-z]+", spec.title) if len(w) >= 6} - set(parts))
+        words[game.replace("-", "_")] = "|".join([*map(re.escape, parts), *(rf"\b{re.escape(w)}\b" for w in titled)])
+    return words
+
+
 #: How each game may be named in code or templates (its id, and the words of its title).
-GAME_WORDS = {"fillory": r"fillory", "jsmn": r"jsmn|\bstrange\b|norrell", "mandragora": r"mandragora",
-              "barony_sorcery": r"barony"}
+GAME_WORDS = game_words()
 
 
 def shared_files_naming_games(root: Path) -> set[tuple[str, str]]:
@@ -127,9 +140,20 @@ def test_shared_code_names_no_game() -> None:
 
 def test_the_naming_check_sees_a_game_named_in_a_shared_file(tmp_path: Path) -> None:
     (tmp_path / "companion" / "web" / "games").mkdir(parents=True)
-    (tmp_path / "companion" / "web" / "shared.py").write_text("if game == 'mandragora': pass\n")
+    named, other = list(GAME_WORDS)[:2]
+    (tmp_path / "companion" / "web" / "shared.py").write_text(f"if game == '{named}': pass\n")
     (tmp_path / "companion" / "web" / "words.py").write_text("# a stranger may not claim a seat\n")
-    (tmp_path / "companion" / "web" / "games" / "mandragora_board.py").write_text("# Mandragora\n")
-    (tmp_path / "companion" / "fillory").mkdir()
-    (tmp_path / "companion" / "fillory" / "x.py").write_text("# Fillory\n")
-    assert shared_files_naming_games(tmp_path) == {("companion/web/shared.py", "mandragora")}
+    (tmp_path / "companion" / "web" / "games" / f"{named}_board.py").write_text(f"# {named.title()}\n")
+    (tmp_path / "companion" / other).mkdir()
+    (tmp_path / "companion" / other / "x.py").write_text(f"# {other.title()}\n")
+    assert shared_files_naming_games(tmp_path) == {("companion/web/shared.py", named)}
+
+
+def test_the_naming_words_come_from_every_discovered_game() -> None:
+    from companion.rules import SPECS
+
+    assert set(GAME_WORDS) == {game.replace("-", "_") for game in SPECS}
+    for game, spec in SPECS.items():  # each game's id and its title's long words name it
+        words = GAME_WORDS[game.replace("-", "_")]
+        assert re.search(words, game.replace("-", "_")) and all(
+            re.search(words, w.casefold()) for w in re.findall(r"[A-Za-z]{6,}", spec.title))
