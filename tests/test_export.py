@@ -14,15 +14,14 @@ from pypdf import PdfReader
 
 from cardgen.cli import main
 from cardgen.render import BuildOptions, plan_layout, print_specs
-from cardgen.render.export import ExportSettings, export_cards, pixel_size
+from cardgen.render.build import plan_build
+from cardgen.render.export import ExportSettings, deck_faces, export_cards, pixel_size
+from cardgen.render.registry import print_kits
 from cardgen.render.options import BuildError, base_url_warning
 from pdf_checks import card_url
 
 BASE = "https://cards.example.org"
 MM = 72 / 25.4
-CARDS = {"fillory": {"deck": 110}, "mandragora": {"items": 82, "spells": 24}, "barony-sorcery": {"spells": 9},
-         "jsmn": {"invitation": 48, "introduction": 48, "feat": 33, "spell": 24, "connexion": 6, "book": 18,
-                  "marseilles": 12}}
 
 
 def test_png_export_writes_one_image_per_face_at_the_card_size_plus_bleed(tmp_path: Path) -> None:
@@ -56,7 +55,12 @@ def pdf_export(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 def test_pdf_export_has_one_face_a_page_with_trim_and_bleed_boxes(pdf_export: dict[str, Path]) -> None:
-    expected = {f"{game}-{deck}": count for game, decks in CARDS.items() for deck, count in decks.items()}
+    expected = {}  # every deck each discovered kit declares, one front and one back page a card
+    for game in print_kits():
+        plan = plan_build(BuildOptions(game=game, out_dir=Path("unused"), base_url=BASE))
+        for item in plan.documents[:1]:
+            expected.update({f"{game}-{deck.name}": len(deck.cards) for deck in deck_faces(game, item.content, plan.resolved)})
+    assert expected and all(expected.values())
     assert {name: len(PdfReader(path).pages) // 2 for name, path in pdf_export.items()} == expected
     for name, path in pdf_export.items():
         for page in PdfReader(path).pages[:4]:

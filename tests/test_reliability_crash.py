@@ -30,17 +30,15 @@ import requests
 from companion.rules import GAMES
 from companion.served import RunningServer, process_children, running_server
 from companion.store import Store
+from game_traits import traits_for
 from store_checks import replay_from_scratch, stored_state
 
 pytestmark = pytest.mark.served
 
 CRASHES = 3
 PHONES_PER_SEAT = 2
-ACKS_BEFORE_CRASH = 40      # acknowledged moves per round before the plug is pulled
-#: Games whose whole game is shorter than three such rounds (a 3-player Mandragora ends after ~80 moves,
-#: a 3-player Barony: Sorcery game after 31 to 40 while phones of every seat post at once, a 3-player
-#: JS&MN game of random moves after 107 to 241, median 211, in 60 seeded games: 3 x 40 was too many).
-GAME_ACKS_BEFORE_CRASH: dict[str, int] = {"mandragora": 15, "barony-sorcery": 2, "jsmn": 25}
+#: acknowledged moves per round before the plug is pulled: each game declares how many fit (three rounds
+#: must fit in one of its games), tests/game_traits.py (GameTraits.crash_acks_per_round, default 40)
 ROUND_SECONDS = 180.0       # a safety stop for a round (normally well under a second; generous for a busy machine)
 SERVE_ARGS = ("--workers", "2", "--threads", "4")
 
@@ -230,7 +228,7 @@ def test_kill_9_mid_game_loses_no_acknowledged_move(tmp_path: Path, game: str) -
                 phones.retry_unanswered(server.base)
                 remember_answers(phones, acknowledged)
                 check_the_log_kept_every_acknowledged_move(phones, server.db_path, acknowledged)
-            target = phones.acknowledged() + GAME_ACKS_BEFORE_CRASH.get(game, ACKS_BEFORE_CRASH)
+            target = phones.acknowledged() + traits_for(game).crash_acks_per_round
             stop = threading.Event()
             phones.play(server.base, round_number, stop)
             deadline = time.monotonic() + ROUND_SECONDS
@@ -251,7 +249,7 @@ def test_kill_9_mid_game_loses_no_acknowledged_move(tmp_path: Path, game: str) -
         phones.retry_unanswered(server.base)
         remember_answers(phones, acknowledged)
         check_the_log_kept_every_acknowledged_move(phones, server.db_path, acknowledged)
-        assert len(acknowledged) >= CRASHES * GAME_ACKS_BEFORE_CRASH.get(game, ACKS_BEFORE_CRASH)
+        assert len(acknowledged) >= CRASHES * traits_for(game).crash_acks_per_round
         table = Store(server.db_path)
         try:
             version, state = table.current(phones.game_id)

@@ -15,8 +15,8 @@ seat's page and live part with that seat's own cookie. Two kinds of check:
   part a scanned card's page shows (``/c/<game>/<card>/moves``: the moves this phone's seat may make with
   that card), for both swapped cards, as every other seat.
 
-A new game adds a :class:`SecretModel` to ``SECRET_MODELS``: what a viewer must never see, and how
-to swap a hidden thing for another. A seat page asked for with another seat's cookie is refused.
+Each game declares its :class:`~game_traits.SecretModel` (tests/game_traits.py): what a viewer must never
+see, and how to swap a hidden thing for another; no game is listed here. A seat page asked for with another seat's cookie is refused.
 """
 
 from __future__ import annotations
@@ -31,33 +31,15 @@ import pytest
 import requests
 
 from cardgen.catalog import content
-from companion.rules import GAMES
+from companion.rules import GAMES, SPECS
 from companion.served import RunningServer, running_server
 from companion.store import Store
 from companion.web.pages import token_cookie
+from game_traits import NO_SECRETS, Moves, SecretModel, strings_in, traits_for
 
 pytestmark = pytest.mark.served
 
-CHECKPOINTS = (8, 70, 150)   # moves played when every route is read; the ones after the end are passed over
-#: Games whose random games are shorter read every route earlier (a 2-player Mandragora ends after ~50 moves,
-#: a Barony: Sorcery game after as few as 3: the end of the base game and two entries of points).
-GAME_CHECKPOINTS: dict[str, tuple[int, ...]] = {"mandragora": (6, 20, 34), "barony-sorcery": (2, 5, 9),
-                                                # JS&MN: feats fill with tokens; a feat nobody touched yet is
-                                                # likelier early (the twin swaps one)
-                                                "jsmn": (8, 20, 45, 70, 150)}
 SEED = 11
-Moves = list[tuple[int, dict[str, Any]]]
-
-
-def strings_in(value: Any) -> set[str]:
-    """Every string anywhere in a JSON-like value."""
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return set().union(*(strings_in(v) for v in value.values())) if value else set()
-    if isinstance(value, (list, tuple)):
-        return set().union(*(strings_in(v) for v in value)) if value else set()
-    return set()
 
 
 def swap_strings(value: Any, swap: dict[str, str]) -> Any:
@@ -70,192 +52,11 @@ def swap_strings(value: Any, swap: dict[str, str]) -> Any:
     return value
 
 
-# -- what each game keeps secret -------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class SecretModel:
-    #: (states from set-up on, moves, viewer) -> the strings that viewer must never be shown
-    secrets: Callable[[list[Any], Moves, int | None], set[str]]
-    #: (states, moves, seat) -> a relabelling of strings in moves that changes only what ``seat`` hides
-    twin_swap: Callable[[list[Any], Moves, int], dict[str, str] | None]
-    #: names of the secrets, to look for in log sentences
-    names: Callable[[set[str]], set[str]]
-    #: False for a game with no secrets: no twin game, and every viewer must be shown the same state
-    hides_anything: bool = True
-    #: the owner's routes that must show the swapped secret (a game on the generic pages shows it only in the API)
-    owner_sees_on: tuple[str, ...] = ("api game", "seat")
+# -- what each game keeps secret: each game declares its SecretModel (tests/game_traits.py) ----------
 
 
-def _fillory_places(history: list[Any]) -> dict[str, set[str]]:
-    from companion.rules.fillory.state import CARDS
-
-    places: dict[str, set[str]] = {card.id: set() for card in CARDS}
-    for state in history:
-        for card, place in zip(CARDS, state.locations):
-            places[card.id].add(place)
-    return places
-
-
-def _fillory_named(moves: Moves, viewer: int | None) -> set[str]:
-    """Card ids named in any move as ``viewer`` sees it."""
-    catalog, rules = content("fillory"), GAMES["fillory"]
-    named = set()
-    for actor, move in moves:
-        for text in strings_in(rules.redact_move(move, actor, viewer)):
-            card = catalog.find_card(text)
-            if card is not None:
-                named.add(card.id)
-    return named
-
-
-def _fillory_hidden_from(history: list[Any], moves: Moves, seat: int, viewers: list[int | None]) -> list[str]:
-    """Cards in ``seat``'s hand that were never anywhere else but the deck and never named to ``viewers``."""
-    places = _fillory_places(history)
-    named = set().union(*(_fillory_named(moves, viewer) for viewer in viewers))
-    return sorted(card for card in history[-1].cards_at(f"hand:{seat}")
-                  if places[card] <= {"deck", f"hand:{seat}"} and card not in named)
-
-
-def fillory_secrets(history: list[Any], moves: Moves, viewer: int | None) -> set[str]:
-    catalog = content("fillory")
-    found: set[str] = set()
-    for seat in range(len(history[-1].players)):
-        if seat != viewer:
-            for card in _fillory_hidden_from(history, moves, seat, [viewer]):
-                found |= {card, catalog.card(card).name}
-    return found
-
-
-def fillory_twin_swap(history: list[Any], moves: Moves, seat: int) -> dict[str, str] | None:
-    """One card of ``seat``'s hand nobody else ever saw, exchanged with one that never left the deck."""
-    others: list[int | None] = [None, *(s for s in range(len(history[-1].players)) if s != seat)]
-    hidden = _fillory_hidden_from(history, moves, seat, others)
-    mentioned = set().union(*(strings_in(move) for _, move in moves)) if moves else set()
-    untouched = sorted(card for card, places in _fillory_places(history).items()
-                       if places == {"deck"} and card not in mentioned)
-    if not hidden or not untouched:
-        return None
-    return {hidden[0]: untouched[0], untouched[0]: hidden[0]}
-
-
-def fillory_names(secrets: set[str]) -> set[str]:
-    catalog = content("fillory")
-    return {card.name for card in map(catalog.find_card, secrets) if card is not None}
-
-
-# Mandragora: the companion never knows which card is in which hand; what a seat keeps secret is its
-# private hand note and, until every hand is revealed, the colours it reveals at the end. Ingredient
-# and mandrake card ids are never public (casts name colours and "mandrake"), so such an id in another
-# seat's note is a string this viewer must never meet. Revealed colours are common words ("yellow"):
-# the twin game and tests/test_rules_mandragora.py check those instead.
-
-def _mandragora_never_public(card_id: str) -> bool:
-    card = content("mandragora").find_card(card_id)
-    return card is not None and card.id == card_id and card.kind in ("ingredient", "mandrake")
-
-
-def _mandragora_note_ids(moves: Moves, seat: int) -> set[str]:
-    return {token for actor, move in moves if actor == seat and move.get("type") == "note_hand"
-            for token in move.get("cards", []) if isinstance(token, str) and _mandragora_never_public(token)}
-
-
-def mandragora_secrets(history: list[Any], moves: Moves, viewer: int | None) -> set[str]:
-    rules = GAMES["mandragora"]
-    seen = set().union(*(strings_in(rules.redact_move(move, actor, viewer)) for actor, move in moves)) \
-        if moves else set()
-    found: set[str] = set()
-    for seat in range(len(history[-1].players)):
-        if seat != viewer:
-            found |= _mandragora_note_ids(moves, seat) - seen
-    return found
-
-
-def mandragora_twin_swap(history: list[Any], moves: Moves, seat: int) -> dict[str, str] | None:
-    """A card id in ``seat``'s current note, named by no other seat, swapped with a spellbook nobody ever
-    named (still in this game): the twin's note is as legal, and the seat's own page must show it."""
-    catalog, state = content("mandragora"), history[-1]
-    note = state.hand_notes[seat] or ()
-    mentioned = set().union(*(strings_in(move) for _, move in moves)) if moves else set()
-    by_others = set().union(*(strings_in(move) for actor, move in moves if actor != seat)) if moves else set()
-    removed = {card.id for card in catalog.removed_for(len(state.players))}
-    spare = sorted(c.id for c in catalog.cards_of("spellbook") if c.id not in mentioned and c.id not in removed)
-    for token in note:
-        card = catalog.find_card(token)
-        if card is not None and card.id == token and token not in by_others and spare:
-            return {token: spare[0], spare[0]: token}
-    return None
-
-
-def mandragora_names(secrets: set[str]) -> set[str]:
-    return {token for token in secrets}
-
-
-# Barony: Sorcery keeps nothing secret: Magic tokens, Control tokens, the spells in play and every move
-# are on the table for everyone. Its model says so: no secret strings, no hidden thing to swap in a twin
-# game; instead every viewer must be shown the same state (but for "you") and the same log.
-
-def barony_secrets(history: list[Any], moves: Moves, viewer: int | None) -> set[str]:
-    return set()
-
-
-def barony_twin_swap(history: list[Any], moves: Moves, seat: int) -> dict[str, str] | None:
-    return None
-
-
-def barony_names(secrets: set[str]) -> set[str]:
-    return set()
-
-
-# Jonathan Strange & Mr Norrell: magicianship is secret until the end. A seat's ledger — the feats of magic
-# in front of it, its completed feats and the spells it has played — is in its own view only; other seats'
-# logs leave those ids out (starting feats, the feats an invitation gave, magic's target feat, a cast).
-# The twin game swaps a feat lying untouched in front of one seat for a feat no move ever named, of
-# another magicianship value where there is one: everyone else must be shown exactly the same game.
-
-def _jsmn_ledger_ids(state: Any, seat: int) -> set[str]:
-    here = state.seats[seat]
-    return {fid for fid, _ in here.feats} | set(here.completed) | set(here.spells_played)
-
-
-def jsmn_secrets(history: list[Any], moves: Moves, viewer: int | None) -> set[str]:
-    rules, state = GAMES["jsmn"], history[-1]
-    seen = set().union(*(strings_in(rules.redact_move(move, actor, viewer)) for actor, move in moves)) \
-        if moves else set()
-    own = _jsmn_ledger_ids(state, viewer) if viewer is not None else set()
-    found: set[str] = set()
-    for seat in range(len(state.players)):
-        if seat != viewer:
-            found |= _jsmn_ledger_ids(state, seat) - own - seen
-    return found
-
-
-def jsmn_twin_swap(history: list[Any], moves: Moves, seat: int) -> dict[str, str] | None:
-    from companion.rules.jsmn.state import FEATS
-
-    state = history[-1]
-    mentioned = set().union(*(strings_in(move) for _, move in moves)) if moves else set()
-    untouched = [fid for fid, tokens in state.seats[seat].feats if not tokens]
-    unused = [fid for fid in FEATS if fid not in mentioned and fid not in state.feats_out()]
-    if not untouched or not unused:
-        return None
-    mine = untouched[0]
-    other_value = [fid for fid in unused if FEATS[fid].magicianship != FEATS[mine].magicianship]
-    swap = (other_value or unused)[0]
-    return {mine: swap, swap: mine}
-
-
-def jsmn_names(secrets: set[str]) -> set[str]:
-    catalog = content("jsmn")
-    return {card.name for card in map(catalog.find_card, secrets) if card is not None}
-
-
-SECRET_MODELS: dict[str, SecretModel] = {
-    "barony-sorcery": SecretModel(barony_secrets, barony_twin_swap, barony_names, hides_anything=False),
-    "fillory": SecretModel(fillory_secrets, fillory_twin_swap, fillory_names),
-    "mandragora": SecretModel(mandragora_secrets, mandragora_twin_swap, mandragora_names),
-    # Jonathan Strange & Mr Norrell: the owner's seat page shows its ledger (the swapped feat), like its API view
-    "jsmn": SecretModel(jsmn_secrets, jsmn_twin_swap, jsmn_names),
-}
+def model_for(game: str) -> SecretModel:
+    return traits_for(game).secret_model or NO_SECRETS
 
 
 # -- a game on the server -------------------------------------------------------------------------
@@ -330,7 +131,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
 
 def check_direct(game: ServedGame, history: list[Any], moves: Moves, answers: dict[int | None, dict[str, str]]) -> int:
     """No viewer's JSON or log line holds another seat's secret; log entries are redacted for their viewer."""
-    rules, model = GAMES[game.game], SECRET_MODELS[game.game]
+    rules, model = GAMES[game.game], model_for(game.game)
     all_names = {card.name for card in getattr(content(game.game), "cards", ())}
     checked = 0
     for viewer, routes in answers.items():
@@ -344,8 +145,9 @@ def check_direct(game: ServedGame, history: list[Any], moves: Moves, answers: di
         assert len(entries) == len(moves)
         for entry, (actor, move) in zip(entries, moves):
             assert entry["seat"] == actor and entry["move"] == rules.redact_move(move, actor, viewer), entry
-            if actor != viewer and move.get("type") == "draw" and game.game == "fillory":
-                assert entry["move"]["card"] is None, entry  # a draw by someone else shows no card
+            hidden = model.hidden_fields.get(str(move.get("type")))
+            if actor != viewer and hidden is not None:
+                assert entry["move"][hidden] is None, entry  # e.g. a draw by someone else shows no card
         leaked = secrets & (strings_in(state) | strings_in(entries))
         assert not leaked, f"{viewer} is shown {sorted(leaked)}"
         for entry in entries:
@@ -368,7 +170,8 @@ def check_everyone_sees_the_same(answers: dict[int | None, dict[str, str]]) -> i
 
 
 def test_every_registered_game_says_what_it_keeps_secret() -> None:
-    assert set(SECRET_MODELS) == set(GAMES)
+    assert all(model_for(game).hides_anything or not SPECS[game].hidden_information for game in GAMES), \
+        "a game that keeps secrets declares its SecretModel (tests/game_traits.py)"
 
 
 def random_game(server: RunningServer, game: str, players: int, seed: str,
@@ -400,10 +203,10 @@ def random_game(server: RunningServer, game: str, players: int, seed: str,
 @pytest.mark.parametrize("game, players", [(game, size) for game in sorted(GAMES)
                                            for size in sorted({GAMES[game].MIN_PLAYERS, 4})])
 def test_no_route_shows_a_seat_what_another_seat_hides(server: RunningServer, game: str, players: int) -> None:
-    model = SECRET_MODELS[game]
+    model = model_for(game)
     checkpoints_seen, secrets_checked, twins, card_parts = 0, 0, 0, 0
     for played, history, moves in random_game(server, game, players, f"{SEED}-{players}",
-                                              GAME_CHECKPOINTS.get(game, CHECKPOINTS)):
+                                              traits_for(game).secret_checkpoints):
         checkpoints_seen += 1
         viewers: list[int | None] = [None, *range(players)]
         answers = {viewer: played.routes(viewer) for viewer in viewers}
@@ -540,7 +343,7 @@ def compare_sequences(server: RunningServer, game: str, players: int, moves: Mov
     every move of the owner that names the secret is sent by each other seat to both games, naming the
     secret the owner holds in one game and a free card in the other: the refusals must read the same.
     Returns (public fields compared, refusals compared)."""
-    model = SECRET_MODELS[game]
+    model = model_for(game)
     first, twin = ServedGame.create(server, game, players), ServedGame.create(server, game, players)
     viewers: list[int | None] = [None, *(s for s in range(players) if s != owner)]
     fields = 0
@@ -596,11 +399,11 @@ COUNTS: dict[str, dict[str, int]] = {}
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_a_spectator_and_a_seat_see_the_same_sequence_whatever_another_seat_hides(server: RunningServer,
                                                                                   game: str) -> None:
-    rules, model = GAMES[game], SECRET_MODELS[game]
+    rules, model = GAMES[game], model_for(game)
     players = rules.MIN_PLAYERS if rules.MIN_PLAYERS > 1 else 2
     compared = fields = refusals = 0
     for _, history, moves in random_game(server, game, players, f"{SEED}-sequence-{players}",
-                                         GAME_CHECKPOINTS.get(game, CHECKPOINTS)[:2]):
+                                         traits_for(game).secret_checkpoints[:2]):
         owner, swap = next(((o, sw) for k in range(players) if (sw := model.twin_swap(
             history, moves, o := (compared + k) % players)) is not None), (0, None))
         if swap is None:

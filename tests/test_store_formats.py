@@ -34,7 +34,8 @@ def old_store(tmp_path: Path) -> Any:
 
 def test_the_golden_file_predates_formats(old_store: Store) -> None:
     rows = old_store._db().execute("SELECT game, state, initial_state FROM games").fetchall()
-    assert sorted(row[0] for row in rows) == sorted(SPECS)
+    games = [row[0] for row in rows]  # one game of each kind there was then; a newer game cannot be in it
+    assert games and len(set(games)) == len(games) and set(games) <= set(SPECS)
     assert all(FORMAT_KEY not in json.loads(row[1]) and FORMAT_KEY not in json.loads(row[2]) for row in rows)
 
 

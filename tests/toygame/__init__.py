@@ -17,6 +17,7 @@ from companion.rules.base import IllegalMove, Outcome, check_options, check_play
 from companion.rules.base import never_stalled as stalled  # noqa: F401  (the Rules hooks' defaults)
 from companion.rules.base import no_choices as choices  # noqa: F401
 from companion.rules.spec import GameSpec, MoveSpec
+from game_traits import GameTraits  # the shared tests' declaration (tests/ is on the path wherever this game is)
 
 GOAL = 10
 
@@ -131,3 +132,16 @@ def state_from_json(data: Mapping[str, Any]) -> State:
 __all__ = ["SPEC", "GAME_ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "MOVE_TYPES", "OPTIONS", "State", "setup",
            "apply", "view", "score", "outcome", "advice", "random_legal_move", "redact_move", "describe_move",
            "state_to_json", "state_from_json"]
+
+
+def _rearrange_hidden(state: State, viewer: int | None, rng: random.Random) -> State | None:
+    """For the shared tests: another seat's private note changed (what ``viewer`` may not see)."""
+    others = [s for s in range(len(state.players)) if s != viewer]
+    seat = rng.choice(others)
+    notes = tuple(f"{n} (changed)" if s == seat else n for s, n in enumerate(state.notes))
+    return replace(state, notes=notes)
+
+
+#: what the shared tests need to know about this game (tests/game_traits.py)
+TEST_TRAITS = GameTraits(rearrange_hidden=_rearrange_hidden, min_moves_per_game=4, crash_acks_per_round=1,
+                         race_min_acknowledged=4, race_min_stale_refusals=1)
