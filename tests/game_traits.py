@@ -3,8 +3,8 @@
 Each shared test iterates the discovered games (``companion.rules.SPECS``) and reads a game's
 :class:`GameTraits` with :func:`traits_for`. A game declares them in one of two places:
 
-- ``TEST_TRAITS = GameTraits(...)`` in its own rules module (a game outside the tree, such as the test game
-  ``tests/toygame``, whose module is test code anyway);
+- ``TEST_TRAITS = GameTraits(...)`` in its own rules module (a game outside the tree, such as the
+  test game under ``tests/``, whose module is test code anyway);
 - ``TRAITS = GameTraits(...)`` in ``tests/game_tests/<game id with _ for ->.py`` (the games in the tree,
   whose rules packages hold no test code).
 
@@ -106,7 +106,7 @@ class GameTraits:
 
 def traits_for(game: str) -> GameTraits:
     """The traits ``game`` declares (see the module's docstring), else the defaults."""
-    from companion.rules import SPECS  # imported here: a game's module (tests/toygame) imports this one
+    from companion.rules import SPECS  # imported here: a game's own module may import this one
 
     spec = SPECS[game]
     front = importlib.import_module(spec.rules_module)

@@ -76,3 +76,24 @@ def test_the_toy_game_is_created_moved_refused_and_viewed_through_the_api(toy_ap
     over = _move(client, game, ben, version + 4, {"type": "add", "amount": 1}, "b5")
     assert over.status_code == 422 and over.get_json()["error"] == ("The game is over: Ann reached 10, so no more "
                                                                     "moves are taken.")
+
+
+def test_the_toy_game_passes_the_shared_rules_tests_with_no_shared_file_naming_it() -> None:
+    """The proof the shared tests follow the games: registered as an extra game, the test game is iterated by
+    the shared rules tests (tests/test_rules_shared.py) and passes them, its test traits declared in its own
+    module; no shared test file names it."""
+    import os
+    import subprocess
+    import sys
+
+    here = Path(__file__).parent
+    shared = [here / "test_rules_shared.py", here / "test_rules_choices.py", here / "game_traits.py"]
+    assert not any("toygame" in path.read_text(encoding="utf-8") for path in shared)
+    ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+                          "-k", "toygame", *map(str, shared[:2])],
+                         env={**os.environ, "COMPANION_EXTRA_GAMES": "toygame"}, cwd=here.parent,
+                         capture_output=True, text=True, timeout=900)
+    assert ran.returncode == 0, ran.stdout[-3000:]
+    summary = ran.stdout.strip().splitlines()[-1]
+    assert " passed" in summary and "failed" not in summary and "skipped" not in summary, summary
+    assert int(summary.split(" passed")[0].split()[-1]) >= 5, summary  # every shared rules test, not a few
