@@ -134,6 +134,21 @@ class CardAndRuleLookups(Generic[CardT]):
             raise KeyError(f"no rule '{rule_id}'")
         return found
 
+    # Hooks a game's content may override (typed defaults, so shared code never asks hasattr):
+
+    def label(self, card: CardT) -> str:
+        """A short unambiguous name for the card (default: its name)."""
+        return str(getattr(card, "name"))  # noqa: B009 (CardT declares no name)
+
+    def card_facts(self, card: CardT) -> list[tuple[str, str]] | None:
+        """Label/value pairs for the card's page, or None: the game's card pages come from its own pages
+        module (``GamePages.card_context``) or it has none."""
+        return None
+
+    def card_rules(self, card: CardT) -> list[RuleEntry]:
+        """The rule entries the card touches, most specific first (default: none)."""
+        return []
+
 
 class _Named(Protocol):
     @property

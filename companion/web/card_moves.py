@@ -101,7 +101,7 @@ def moves_context(game: str, card_id: str) -> dict[str, Any]:
     seats = live_seats(catalog.game)
     context: dict[str, Any] = dict(catalog=catalog, card=card, seats=seats, picked=_picked(seats),
                                    stale=_stale_print(request.args.get("v"), card_version(card)),
-                                   card_name=catalog.label(card) if hasattr(catalog, "label") else card.name,
+                                   card_name=catalog.label(card),
                                    version=None)
     picked = context["picked"]
     if picked is not None:

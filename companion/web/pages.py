@@ -606,9 +606,10 @@ def card_page(game: str, card_id: str) -> Response:
     if describe is not None:  # the game's own card page (its pages module describes the card)
         return make_response(render_template("pages/card.html", card=card, catalog=catalog, stale=stale,
                                              **describe(catalog, card)))
-    if hasattr(catalog, "card_facts"):  # a catalog that describes its own cards (facts and rule entries)
+    facts = catalog.card_facts(card)
+    if facts is not None:  # a catalog that describes its own cards (facts and rule entries)
         return make_response(render_template(
-            "pages/card_facts.html", card=card, catalog=catalog, facts=catalog.card_facts(card),
+            "pages/card_facts.html", card=card, catalog=catalog, facts=facts,
             rules=catalog.card_rules(card), title=catalog.label(card), stale=stale))
     raise NotFound(f"{catalog.title} has no card pages.")
 
