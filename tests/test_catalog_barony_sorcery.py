@@ -232,7 +232,7 @@ def test_cardgen_check_lists_the_game_and_a_broken_copy(tmp_path: Path) -> None:
     edit("spells.toml", "cost = 2", "cost = 0")(tmp_path / "barony-sorcery")
     broken = CliRunner().invoke(main, ["check", "--data", str(tmp_path)])
     assert broken.exit_code == 1
-    assert broken.stderr.splitlines()[:2] == [
+    assert broken.stderr.splitlines()[1:3] == [  # after a blank line
         "barony-sorcery: 1 problem(s)",
         f"  {tmp_path}/barony-sorcery/spells.toml: spell 'tornado': field 'cost': 0 is outside 1..9"]
 

@@ -199,12 +199,13 @@ class Reader:
     def problem(self, record: str, field_name: str, message: str) -> None:
         self.problems.append(Problem(self.label, record, field_name, message))
 
-    def records(self, doc: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    def records(self, doc: dict[str, Any], key: str, required: bool = True) -> list[dict[str, Any]]:
+        """The ``[[key]]`` tables; none is a problem unless ``required`` is False."""
         value = doc.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
             self.problem("", key, f"expected a list of [[{key}]] tables")
             return []
-        if not value:
+        if not value and required:
             self.problem("", key, f"no [[{key}]] records")
         return value
 
@@ -287,7 +288,7 @@ def load_notes(reader: Reader) -> tuple[DataNote, ...]:
     doc = reader.load()
     out: list[DataNote] = []
     seen: set[str] = set()
-    for i, rec in enumerate(reader.records(doc, "note"), 1):
+    for i, rec in enumerate(reader.records(doc, "note", required=False), 1):  # a rulebook without slips: none
         label = f"note #{i}"
         nid = reader.text(rec, label, "id")
         if nid:
