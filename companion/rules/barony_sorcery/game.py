@@ -16,6 +16,8 @@ from .play import advice, open_locations, random_legal_move
 from .state import (LOCATION_BY_ID, LOCATIONS, MAGIC_TOKENS, MAX_CONTROLS, POINTS_PER_CONTROL, REWARDS,
                     SPELLS_IN_PLAY, BaronyState, find_location, state_from_json, state_to_json)
 from .text import describe_move, redact_move
+from .cast import UnknownSpell, spell_of  # the calculator's (companion/web/calc/barony_sorcery.py)
+from .state import MAX_BASE_POINTS
 
 TITLE: str = GAME.title
 MIN_PLAYERS: int = GAME.min_players
@@ -179,3 +181,4 @@ __all__ = [
     "state_to_json", "state_from_json", "random_legal_move", "check_cast", "open_locations",
     "CATEGORY_NAMES", "MYSTERIOUS_BY_PLAYERS", "final_totals", "winners_of", "choices", "stalled",
 ]
+__all__ += ["GAME", "UnknownSpell", "spell_of", "MAX_BASE_POINTS", "MAX_CONTROLS"]  # the calculator's, on the front

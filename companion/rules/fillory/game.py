@@ -14,6 +14,7 @@ from .play import acting_seats, advice, random_legal_move, stalled
 from .scoring import trait_points
 from .state import CARDS, GAME, GAME_ID, FilloryState, state_from_json, state_to_json
 from .text import describe_move, redact_move
+from .state import lookup_card, trait_of  # the calculator's (companion/web/calc/fillory.py)
 
 TITLE: str = GAME.title
 MIN_PLAYERS: int = GAME.min_players
@@ -94,3 +95,4 @@ __all__ = [
     "setup", "apply", "view", "score", "outcome", "advice", "redact_move", "describe_move",
     "state_to_json", "state_from_json", "trait_points", "random_legal_move", "choices", "acting_seats", "stalled",
 ]
+__all__ += ["lookup_card", "trait_of"]  # the calculator's, on the front

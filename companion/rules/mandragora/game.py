@@ -16,6 +16,7 @@ from .scoring import PlayerTally, Result, final_scores
 from .state import (GAME, GAME_ID, INGREDIENT_COLOURS, ITEMS, MANDRAKE, REMOVED, SHOP_COUNT, SPELL_CARDS,
                     MandragoraState, state_from_json, state_to_json)
 from .text import describe_move, redact_move
+from .scoring import DecidedBy  # the calculator's (companion/web/calc/mandragora.py)
 
 TITLE: str = GAME.title
 MIN_PLAYERS: int = GAME.min_players
@@ -188,3 +189,4 @@ __all__ = [
     "state_from_json", "random_legal_move", "choices", "acting_seats", "tallies", "final_result",
     "available_colours", "INGREDIENT_COLOURS", "MANDRAKE", "SPELL_CARDS", "PlayerTally", "Result", "final_scores", "stalled",
 ]
+__all__ += ["DecidedBy"]  # the calculator's, on the front

@@ -16,9 +16,8 @@ from typing import Any
 from flask import Response, jsonify
 from pydantic import Field
 
-from companion.rules.barony_sorcery.game import MYSTERIOUS_BY_PLAYERS, final_totals
-from companion.rules.barony_sorcery.cast import GAME, UnknownSpell, check_cast, spell_of
-from companion.rules.barony_sorcery.state import MAX_BASE_POINTS, MAX_CONTROLS
+from companion.rules.barony_sorcery.game import (GAME, MAX_BASE_POINTS, MAX_CONTROLS, MYSTERIOUS_BY_PLAYERS,
+                                                  UnknownSpell, check_cast, final_totals, spell_of)
 from companion.web.api import ApiError, bp, parse_body
 from companion.web.openapi import RequestBody, errors, json_body, request_body
 

@@ -9,8 +9,7 @@ from pydantic import Field
 
 from cardgen.catalog import content
 from companion.rules import IllegalMove
-from companion.rules.fillory.game import trait_points
-from companion.rules.fillory.state import lookup_card, trait_of
+from companion.rules.fillory.game import lookup_card, trait_of, trait_points
 from companion.web.api import ApiError, bp, parse_body
 from companion.web.openapi import RequestBody, errors, json_body, request_body
 

@@ -17,7 +17,7 @@ from pydantic import Field
 
 from cardgen.catalog import content
 from cardgen.catalog.mandragora import WHITE, MandragoraContent
-from companion.rules.mandragora.scoring import DecidedBy, PlayerTally, Result, final_scores
+from companion.rules.mandragora.game import DecidedBy, PlayerTally, Result, final_scores
 from companion.web.api import ApiError, bp, parse_body
 from companion.web.openapi import RequestBody, errors, json_body, request_body
 
