@@ -14,7 +14,11 @@ from companion.rules.fillory import game as fillory
 from .conftest import Api, login_seat, screenshot
 from .phone import LIVE_WITHIN_MS, caught_up, held_live_js, open_seat, report_draw, set_hidden
 
-CATCH_UP_MS = 700  # quicker than one poll interval: the wake-up itself fetched the news
+
+def asks_the_version(game_id: str) -> Callable[[Any], bool]:
+    """A request for the game's version: only a waking page asks it (checkNow); the open stream and the
+    browser's own reconnecting of it ask the events URL. So the wake-up is proven by a condition, not a clock."""
+    return lambda request: request.url.split("?")[0].endswith(f"/api/games/{game_id}/version")
 
 
 @pytest.fixture
@@ -72,8 +76,9 @@ def test_sleeping_phone_catches_up_when_woken(new_phone: Callable[[], BrowserCon
     api.move(game["id"], game["seats"][0]["token"], {"type": "draw", "card": "Ember"})
     ben.wait_for_timeout(1500)
     expect(ben.locator("#live")).to_have_attribute("data-version", "0")  # asleep: no polling at all
-    set_hidden(ben, False)
-    expect(ben.locator("#live")).to_have_attribute("data-version", "1", timeout=CATCH_UP_MS)
+    with ben.expect_request(asks_the_version(game["id"])):
+        set_hidden(ben, False)  # the wake-up itself fetches the news
+    expect(ben.locator("#live")).to_have_attribute("data-version", "1")
     expect(ben.locator(".log")).to_contain_text("Ann drew a card")
 
 
@@ -87,8 +92,9 @@ def test_phone_that_lost_the_network_reconnects_and_catches_up(
     expect(status).to_have_text("Reconnecting…")
     api.move(game["id"], game["seats"][2]["token"], {"type": "draw", "card": "Djinn"})
     ben.wait_for_timeout(300)
-    ben.context.set_offline(False)  # the browser fires 'online': the page asks at once
-    expect(ben.locator("#live")).to_have_attribute("data-version", "1", timeout=CATCH_UP_MS)
+    with ben.expect_request(asks_the_version(game["id"])):
+        ben.context.set_offline(False)  # the browser fires 'online': the page asks at once
+    expect(ben.locator("#live")).to_have_attribute("data-version", "1")
     expect(status).to_have_attribute("data-state", "live")
     expect(ben.locator(".log")).to_contain_text("Cat drew a card")
 
