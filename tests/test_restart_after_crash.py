@@ -55,7 +55,7 @@ def test_a_restart_right_after_kill_9_of_the_server_binds_at_once_and_keeps_ever
         workers = process_children(server.process.pid)
         assert len(workers) == 2
         os.kill(server.process.pid, signal.SIGKILL)  # the master only, while the phones post
-        assert server.process.wait(timeout=10) == -signal.SIGKILL
+        assert server.process.wait(timeout=120) == -signal.SIGKILL  # a ceiling: a killed process goes at once
         # the kernel signalled the workers as the master died: none is left serving on the port
         assert all(dead_or_dying(pid) for pid in workers), [Path(f"/proc/{p}/status").read_text()[:400]
                                                             for p in workers if not is_gone(p)]
