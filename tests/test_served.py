@@ -44,7 +44,7 @@ class Server:
         headers = kwargs.pop("headers", {})
         if token:
             headers["Authorization"] = f"Bearer {token}"
-        response = (session or requests).request(method, self.base + path, headers=headers, timeout=10, **kwargs)
+        response = (session or requests).request(method, self.base + path, headers=headers, timeout=60, **kwargs)  # a ceiling
         with self._lock:
             self.statuses.append(response.status_code)
         return response
