@@ -47,6 +47,12 @@ class MoveSpec:
     #: the move is a private note, not a report of the table: an undo passes over it (so a note never blocks
     #: anyone's undo), and a note that no longer fits after an undo or correction is dropped
     private_note: bool = False
+    #: the move confirms the end as the table sees it (e.g. every total): a correction of an earlier move
+    #: clears every such confirmation after it (the table must confirm what it now reads), and says so
+    confirms_end: bool = False
+    #: once the game is over the move is final: a correction or removal of it is refused with the game's
+    #: over rule, as the move itself would be (the table settled the end on it)
+    final_once_over: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,6 +106,16 @@ class GameSpec:
     def private_moves(self) -> frozenset[str]:
         """The move types that are private notes (:attr:`MoveSpec.private_note`)."""
         return frozenset(m.type for m in self.moves if m.private_note)
+
+    @property
+    def end_confirmations(self) -> frozenset[str]:
+        """The move types that confirm the end (:attr:`MoveSpec.confirms_end`)."""
+        return frozenset(m.type for m in self.moves if m.confirms_end)
+
+    @property
+    def final_once_over(self) -> frozenset[str]:
+        """The move types no correction may change once the game is over (:attr:`MoveSpec.final_once_over`)."""
+        return frozenset(m.type for m in self.moves if m.final_once_over)
 
     @property
     def move_types(self) -> dict[str, str]:
