@@ -41,6 +41,7 @@ import sqlite_utils
 from companion.fast_json import dumps_compact
 from companion.rules import IllegalMove, SetupError, rules_for, spec_for
 from companion.rules.base import seat_name
+from companion.rules.fields import wrong_field
 from companion.store_db import (BUSY_TIMEOUT_SECONDS, MIGRATIONS, WRITER_LOCK_SUFFIX, NotFound, SeatTaken,
                                 SqliteFile, Stale, StoreUnavailable, _dumps, _now, _rows, hash_token)
 
@@ -408,7 +409,6 @@ class Store(SqliteFile):
         lock the order of answers is as it always was: an earlier answer for a retried action id,
         else 409 if the game has moved on, else the rules' verdict."""
         prepared = self._prepare_move(game_id, seat, version, move)
-        move_json = _dumps(dict(move))
         with self._write() as db:
             row, earlier = _game_and_earlier_answer(db, game_id, seat, action_id, "move")
             if earlier is not None:
@@ -425,18 +425,18 @@ class Store(SqliteFile):
                 prepared = _applied(rules, _state_from(row["game"], state_json), seat, move, row["game"])
             if isinstance(prepared, BaseException):
                 raise prepared
-            new_state, new_json = prepared
+            new_state, new_json, kept = prepared
             seq = current + 1
             answer = {"version": seq, "seq": seq}
             db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
                        " VALUES (?, ?, ?, 'move', ?, NULL, ?, ?, ?)",
-                       [game_id, seq, seat, move_json, action_id, dumps_compact(answer), _now()])
+                       [game_id, seq, seat, _dumps(kept), action_id, dumps_compact(answer), _now()])
             db.execute("UPDATE games SET version = ?, state = ? WHERE id = ?", [seq, new_json, game_id])
         self._remember(game_id, seq, new_state)
         return answer
 
     def _prepare_move(self, game_id: str, seat: int, version: int,
-                      move: Mapping[str, Any]) -> tuple[State, str] | Exception | None:
+                      move: Mapping[str, Any]) -> tuple[State, str, dict[str, Any]] | Exception | None:
         """The rules' verdict on ``move`` at ``version`` (new state and its JSON, or the error to raise),
         worked out without the write lock; None when the game is not at that version (or not there)."""
         state = self._cached(game_id, version)
@@ -647,8 +647,7 @@ class Store(SqliteFile):
         the newest lines: describing every entry of a long game was most of a live part's time."""
         rules, names, entries, timeline = self._read_log(game_id)
         target = timeline.last_public()
-        undo_text = None if target is None else rules.describe_move(
-            rules.redact_move(target.move, target.seat, None), target.seat, names)
+        undo_text = None if target is None else _said(rules, target.move, target.seat, names)
         return self._described(rules, names, entries, timeline, viewer, entries[-last:] if last > 0 else []), undo_text
 
     def _read_log(self, game_id: str) -> tuple[Any, list[str], list[dict[str, Any]], _Timeline]:
@@ -674,7 +673,7 @@ class Store(SqliteFile):
             if kind == "move":
                 shown = _redacted(rules, move, actor, viewer)
                 public = _redacted(rules, move, actor, None)
-                text = _said(rules, public, actor, names)
+                text = _said(rules, move, actor, names)
                 # a private note, or a move that holds what the table may not see: only its author may
                 # rewrite it (correct() refuses the others); the same for every viewer
                 extra = {"private": move.get("type") in timeline.private, "hidden": public != move}
@@ -683,8 +682,7 @@ class Store(SqliteFile):
                 target = e["undoes"]
                 author = authors.get(target, actor)
                 before = timeline.move_before(target, e["seq"])
-                what = "" if before is None else ": " + _said(rules, _redacted(rules, before, author, None),
-                                                              author, names)
+                what = "" if before is None else ": " + _said(rules, before, author, names)
                 whose = "their" if author == actor else f"{names[author]}'s"
                 text = f"{names[actor]} took back {whose} move {target}{what}" + _ending_text(move.get("ending"), names)
             elif kind == "correct":
@@ -694,12 +692,11 @@ class Store(SqliteFile):
                 shown = dict(move)
                 if move["move"] is None:
                     before = timeline.move_before(target, e["seq"])
-                    what = "" if before is None else " (" + _said(
-                        rules, _redacted(rules, before, author, None), author, names).rstrip(".") + ")"
+                    what = "" if before is None else " (" + _said(rules, before, author, names).rstrip(".") + ")"
                     text = f"{names[actor]} removed {whose} move {target}{what}"
                 else:
                     shown["move"] = _redacted(rules, move["move"], author, viewer)
-                    now = _said(rules, _redacted(rules, move["move"], author, None), author, names).rstrip(".")
+                    now = _said(rules, move["move"], author, names).rstrip(".")
                     text = f"{names[actor]} corrected {whose} move {target}; it now reads: {now}"
                     extra = {"reads": now}
                 if move.get("drop"):
@@ -717,27 +714,38 @@ class Store(SqliteFile):
         return out
 
 
+def _readable(rules: Any, move: Any) -> bool:
+    """Whether a stored move is one this version reads: a known type, only its fields, each of its kind."""
+    if not isinstance(move, Mapping):
+        return False
+    kinds = {m.type: m.kinds for m in rules.SPEC.moves}.get(move.get("type"))
+    return kinds is not None and not set(move) - {"type", *kinds} and wrong_field(move, kinds) is None
+
+
 def _redacted(rules: Any, move: Any, actor: int, viewer: int | None) -> dict[str, Any]:
-    """``rules.redact_move``, tolerant of what an older version stored: a move the rules cannot read shows
-    only its type (nothing of it can leak)."""
+    """``rules.redact_move``, tolerant of what an older version stored: a move this version cannot read
+    shows only its type (nothing of it can leak, no page trips over it)."""
     try:
-        shown: dict[str, Any] = rules.redact_move(move, actor, viewer)
-        return shown
+        if _readable(rules, move):
+            shown: dict[str, Any] = rules.redact_move(move, actor, viewer)
+            return shown
     except Exception:
         log.warning("a stored %s move cannot be redacted: %r", rules.GAME_ID, move, exc_info=True)
-        kind = move.get("type") if isinstance(move, Mapping) else None
-        return {"type": kind} if isinstance(kind, str) else {}
+    kind = move.get("type") if isinstance(move, Mapping) else None
+    return {"type": kind} if isinstance(kind, str) else {}
 
 
-def _said(rules: Any, move: Mapping[str, Any], actor: int, names: Sequence[str]) -> str:
-    """``rules.describe_move`` of a public move, tolerant of what an older version stored."""
+def _said(rules: Any, move: Any, actor: int, names: Sequence[str]) -> str:
+    """The public words for a stored move (``describe_move`` of its public part), tolerant of what an older
+    version stored."""
     try:
-        return str(rules.describe_move(move, actor, names))
+        if _readable(rules, move):
+            return str(rules.describe_move(rules.redact_move(move, actor, None), actor, names))
     except Exception:
         log.warning("a stored %s move cannot be described: %r", rules.GAME_ID, move, exc_info=True)
-        kind = move.get("type")
-        what = f"a '{kind[:40]}' move" if isinstance(kind, str) else "a move"
-        return f"{seat_name(names, actor)} made {what} this version of the companion cannot read"
+    kind = move.get("type") if isinstance(move, Mapping) else None
+    what = f"a '{kind[:40]}' move" if isinstance(kind, str) else "a move"
+    return f"{seat_name(names, actor)} made {what} this version of the companion cannot read"
 
 
 def _ending(rules: Any, state: State) -> list[int] | None:
@@ -896,11 +904,46 @@ def _state_from(game: str, stored: str) -> State:
     return rules_for(game).state_from_json(spec_for(game).upgraded_state(json.loads(stored)))
 
 
+class _Reading(dict):  # type: ignore[type-arg]
+    """A move that notes which of its fields the rules read (the referee's own checks iterate it, unnoted)."""
+
+    def __init__(self, move: Mapping[str, Any]) -> None:
+        super().__init__(move)
+        self.read: set[Any] = set()
+
+    def __getitem__(self, key: Any) -> Any:
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self.read.add(key)
+        return super().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self.read.add(key)
+        return super().__contains__(key)
+
+
 def _applied(rules: Any, state: State, seat: int, move: Mapping[str, Any],
-             game: str) -> tuple[State, str] | Exception:
-    """The state after ``move`` and its JSON, or the exception the rules raised (to be raised later)."""
+             game: str) -> tuple[State, str, dict[str, Any]] | Exception:
+    """The state after ``move``, its JSON and the move as the store keeps it, or the exception the rules
+    raised (to be raised later). A field the move type declares that the rules did not use here (a trick's
+    field its effect has no use for) is dropped before it is stored, once the move without it gives the same
+    state: the log keeps what the table did, never a field nothing read."""
     try:
-        new_state = rules.apply(state, seat, move)
-        return new_state, _state_json(game, rules, new_state)
+        reading = _Reading(move)
+        new_state = rules.apply(state, seat, reading)
+        new_json = _state_json(game, rules, new_state)
+        kept = dict(move)
+        unused = [name for name in move if name != "type" and name not in reading.read]
+        if unused:
+            trimmed = {name: value for name, value in move.items() if name not in unused}
+            try:
+                same = _state_json(game, rules, rules.apply(state, seat, trimmed)) == new_json
+            except IllegalMove:
+                same = False
+            if same:
+                kept = trimmed
+        return new_state, new_json, kept
     except Exception as error:  # an IllegalMove, or a bug: raised in the same place as before
         return error
