@@ -208,3 +208,13 @@ def test_a_stored_move_with_junk_never_makes_a_page_answer_5xx(client: FlaskClie
     assert steps[-1][2] == store.current(table.id)[1]
     # undo takes it back; a correction of an earlier move that would replay it names it
     assert table._post(seat, "undo", {}).status_code == 200
+
+
+def test_the_archive_export_reads_the_same_timeline(client: FlaskClient) -> None:
+    from companion.archive import export
+
+    table, _ = barony_to_the_review(client)
+    exported = export(client.application.extensions["store"], table.id)
+    assert [step["seq"] for step in exported["timeline"]] == [0, 3, 4, 5, 6]     # move 1 was removed
+    assert exported["timeline"][-1]["totals"] == [row["total"] for row in exported["scores"]] == [33, 31]
+    assert [entry["seq"] for entry in exported["log"]] == [1, 2, 3, 4, 5, 6]     # the log as reported, whole

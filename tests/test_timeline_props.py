@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.rules import GAMES, rules_for
@@ -24,6 +25,8 @@ from tests.store_checks import replay_from_scratch
 
 EXAMPLES = 20
 ACTIONS = st.sampled_from(["move", "move", "move", "undo", "correct", "remove"])
+#: what the examples did, per game (printed with -s: the figures of the report)
+SEEN: dict[str, Counter[str]] = {}
 ENDING_WORDS = ("the game is no longer over", "the end changes", "with it the game is over")
 
 
@@ -46,6 +49,7 @@ class Game:
         body = created.get_json()
         self.id, self.tokens = body["id"], [s["token"] for s in body["seats"]]
         self.actions = 0
+        self.seen = SEEN.setdefault(name, Counter())
 
     def post(self, seat: int, path: str, body: dict[str, Any]) -> Any:
         self.actions += 1
@@ -102,9 +106,9 @@ class Game:
                 move = None if found is None else found[1]
                 seat = author if author is not None else seat   # a move with hidden parts: only its author
             response = self.post(seat, "correct", {"seq": seq, "move": move})
-        event(f"{action}: {response.status_code}" + (" (finished game)" if before[0] else ""))
+        self.seen[f"{action} {response.status_code}" + (" after the end" if before[0] else "")] += 1
         if response.status_code == 200 and self.ending() != before:
-            event("a change moved the end")
+            self.seen["a change moved the end (and said so)"] += 1
             line = self.client.get(f"/api/games/{self.id}/log").get_json()["entries"][-1]["text"]
             assert any(words in line for words in ENDING_WORDS), (before, self.ending(), line)
 
@@ -152,7 +156,7 @@ def check_readers(game: Game) -> None:
     if not game.finished():
         assert client.get(f"/g/{gid}/result.json").status_code == 409
         return
-    event("readers of a finished game checked")
+    game.seen["finished games' readers checked"] += 1
     for path in ("result", "result.json", "result.bgstats.json"):
         assert client.get(f"/g/{gid}/{path}").status_code == 200, path
     result = client.get(f"/g/{gid}/result.json").get_json()
@@ -181,6 +185,7 @@ def test_every_reader_of_a_game_history_agrees_with_its_state(app: Flask, name: 
         for action in before:
             game.act(action, rng)
         check_readers(game)
+        game.seen["examples"] += 1
         if finish:
             game.play_to_the_end(rng)
             check_readers(game)
@@ -189,3 +194,4 @@ def test_every_reader_of_a_game_history_agrees_with_its_state(app: Flask, name: 
             check_readers(game)
 
     run()
+    print(name, dict(sorted(SEEN.get(name, Counter()).items())))
