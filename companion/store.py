@@ -530,13 +530,13 @@ class Store(SqliteFile):
         before = self._cached(game_id, current)
         if before is None:
             before = _state_from(row["game"], self._game_row(self._db(), game_id, "state")["state"])
-        was = _ending(rules, before)
-        timeline.over = rules.outcome(before).reason or "it has ended" if was is not None else None
+        ended = _ending(rules, before)
+        timeline.over = (rules.outcome(before).reason or "it has ended") if ended is not None else None
         entry, first_changed, new_live = change(timeline)
         state = self._rebuild(game_id, row["game"], timeline, row["initial_state"], first_changed, new_live, seat)
-        now = _ending(rules, state)
-        if now != was:  # the end moved: the log line says so, on every phone (never a silent new winner)
-            entry["ending"] = {"was": was, "now": now}
+        ends = _ending(rules, state)
+        if ends != ended:  # the end moved: the log line says so, on every phone (never a silent new winner)
+            entry["ending"] = {"was": ended, "now": ends}
         state_json = _state_json(row["game"], rules, state)
         with self._write() as db:
             now, earlier = _game_and_earlier_answer(db, game_id, seat, action_id, kind)
