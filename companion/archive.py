@@ -51,7 +51,8 @@ def due(store: Store, now: datetime | None = None, finished_days: int = FINISHED
 
 
 def export(store: Store, game_id: str) -> dict[str, Any]:
-    """One game in full, as the host's own record: setup, every log entry as reported, the scores."""
+    """One game in full, as the host's own record: setup, every log entry as reported, the resolved timeline
+    (each live move with every seat's total after it: the history every other reader reads) and the scores."""
     db = store._db()
     row = store._game_row(db, game_id, "id, game, join_code, players, options, seed, initial_state, version, created")
     entries = _rows(db, "SELECT seq, seat, kind, move, undoes, created FROM moves WHERE game_id = ? ORDER BY seq",
@@ -61,8 +62,15 @@ def export(store: Store, game_id: str) -> dict[str, Any]:
     return {"id": row["id"], "game": row["game"], "players": json.loads(row["players"]),
             "options": json.loads(row["options"]), "seed": row["seed"], "created": row["created"],
             "version": row["version"], "initial_state": json.loads(row["initial_state"]),
-            "log": [{**e, "move": json.loads(e["move"])} for e in entries], "scores": rules.score(state),
+            "log": [{**e, "move": json.loads(e["move"])} for e in entries],
+            "timeline": [{"seq": seq, "seat": seat, "totals": _totals(rules, after)}
+                         for seq, seat, after in store.timeline(game_id)],
+            "scores": rules.score(state),
             "over": bool(rules.outcome(state).over)}
+
+
+def _totals(rules: Any, state: Any) -> list[int]:
+    return [int(row["total"]) for row in sorted(rules.score(state), key=lambda row: row["seat"])]
 
 
 def purge(store: Store, game_ids: list[str]) -> int:

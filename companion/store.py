@@ -40,6 +40,8 @@ import sqlite_utils
 
 from companion.fast_json import dumps_compact
 from companion.rules import IllegalMove, SetupError, rules_for, spec_for
+from companion.rules.base import seat_name
+from companion.rules.fields import wrong_field
 from companion.store_db import (BUSY_TIMEOUT_SECONDS, MIGRATIONS, WRITER_LOCK_SUFFIX, NotFound, SeatTaken,
                                 SqliteFile, Stale, StoreUnavailable, _dumps, _now, _rows, hash_token)
 
@@ -407,7 +409,6 @@ class Store(SqliteFile):
         lock the order of answers is as it always was: an earlier answer for a retried action id,
         else 409 if the game has moved on, else the rules' verdict."""
         prepared = self._prepare_move(game_id, seat, version, move)
-        move_json = _dumps(dict(move))
         with self._write() as db:
             row, earlier = _game_and_earlier_answer(db, game_id, seat, action_id, "move")
             if earlier is not None:
@@ -424,18 +425,18 @@ class Store(SqliteFile):
                 prepared = _applied(rules, _state_from(row["game"], state_json), seat, move, row["game"])
             if isinstance(prepared, BaseException):
                 raise prepared
-            new_state, new_json = prepared
+            new_state, new_json, kept = prepared
             seq = current + 1
             answer = {"version": seq, "seq": seq}
             db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
                        " VALUES (?, ?, ?, 'move', ?, NULL, ?, ?, ?)",
-                       [game_id, seq, seat, move_json, action_id, dumps_compact(answer), _now()])
+                       [game_id, seq, seat, _dumps(kept), action_id, dumps_compact(answer), _now()])
             db.execute("UPDATE games SET version = ?, state = ? WHERE id = ?", [seq, new_json, game_id])
         self._remember(game_id, seq, new_state)
         return answer
 
     def _prepare_move(self, game_id: str, seat: int, version: int,
-                      move: Mapping[str, Any]) -> tuple[State, str] | Exception | None:
+                      move: Mapping[str, Any]) -> tuple[State, str, dict[str, Any]] | Exception | None:
         """The rules' verdict on ``move`` at ``version`` (new state and its JSON, or the error to raise),
         worked out without the write lock; None when the game is not at that version (or not there)."""
         state = self._cached(game_id, version)
@@ -489,9 +490,23 @@ class Store(SqliteFile):
             for later in dropped:
                 if later not in live or later <= seq:
                     raise IllegalMove(f"'drop' names move {later}, which is not a live move after move {seq}", None)
+            spec = timeline.rules.SPEC
+            if target.move.get("type") in spec.final_once_over and timeline.over is not None:
+                # the table settled the end on this move: changing it now is refused as the move itself would be
+                raise IllegalMove(f"The game is over: {timeline.over}, so move {seq} stands as the table confirmed "
+                                  "it", spec.over_rule)
             entry = {"type": "correct", "seq": seq, "move": None if move is None else dict(move)}
             if dropped:
                 entry["drop"] = dropped
+            # any change clears the confirmations of the end made after it (they confirmed other totals);
+            # only the removal of a confirmation itself leaves the others standing
+            confirming = spec.end_confirmations
+            if not (move is None and target.move.get("type") in confirming):
+                cleared = [m.seq for m in timeline.live if m.seq > seq and m.seq not in dropped
+                           and m.move.get("type") in confirming]
+                if cleared:
+                    entry["cleared"] = cleared
+                    dropped = sorted({*dropped, *cleared})
             new_live = [m if m.seq != seq else LiveMove(m.seq, m.seat, dict(move or {})) for m in timeline.live
                         if m.seq not in dropped and (m.seq != seq or move is not None)]
             return entry, seq, new_live
@@ -512,8 +527,16 @@ class Store(SqliteFile):
                             [game_id])
         rules = rules_for(row["game"])
         timeline = _Timeline(rules, entries, json.loads(row["players"]))
+        before = self._cached(game_id, current)
+        if before is None:
+            before = _state_from(row["game"], self._game_row(self._db(), game_id, "state")["state"])
+        ended = _ending(rules, before)
+        timeline.over = (rules.outcome(before).reason or "it has ended") if ended is not None else None
         entry, first_changed, new_live = change(timeline)
         state = self._rebuild(game_id, row["game"], timeline, row["initial_state"], first_changed, new_live, seat)
+        ends = _ending(rules, state)
+        if ends != ended:  # the end moved: the log line says so, on every phone (never a silent new winner)
+            entry["ending"] = {"was": ended, "now": ends}
         state_json = _state_json(row["game"], rules, state)
         with self._write() as db:
             now, earlier = _game_and_earlier_answer(db, game_id, seat, action_id, kind)
@@ -566,21 +589,15 @@ class Store(SqliteFile):
         return state
 
     def replay(self, game_id: str) -> State:
-        """The state rebuilt from the log alone (the cache is not consulted): for checks and repairs."""
+        """The state rebuilt from the log alone (the cache is not consulted): for checks and repairs. A live
+        move the rules no longer take (stored by an older version) raises, as it would in a correction."""
         with self._read() as db:
             row = self._game_row(db, game_id, "game, initial_state, players")
             entries = _rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
                                     [game_id])
-        rules = rules_for(row["game"])
-        timeline = _Timeline(rules, entries, json.loads(row["players"]))
-        state = _named(_state_from(row["game"], row["initial_state"]), timeline.names)
-        for live in timeline.live:
-            try:
-                state = rules.apply(state, live.seat, live.move)
-            except IllegalMove:
-                if live.move.get("type") not in timeline.private:
-                    raise
-        return state
+        timeline = _Timeline(rules_for(row["game"]), entries, json.loads(row["players"]))
+        steps, _ = timeline.steps(_state_from(row["game"], row["initial_state"]), strict=True)
+        return steps[-1][2]
 
     def options(self, game_id: str) -> dict[str, Any]:
         """The options the game was set up with (public: every phone saw them chosen); for a rematch."""
@@ -588,20 +605,31 @@ class Store(SqliteFile):
         return options
 
     def timeline(self, game_id: str) -> list[tuple[int, int | None, State]]:
-        """``(seq, seat, state after it)`` for the start (seq 0, seat None) and each move still standing
-        (undone moves and undo entries left out), in order: a finished game's score over time."""
+        """``(seq, seat, state after it)`` for the start (seq 0, seat None) and each live move, in order: the
+        one resolved timeline (every undo, correction, removal and cleared confirmation applied, private
+        notes that no longer fit passed over: the replay the state itself is). Every reader of a game's
+        history (result page, chart, exports, archive) reads it. A live move the rules no longer take
+        (stored by an older version) is passed over, and the state stored on the game row, what the table
+        saw, closes the timeline: the last step always holds the game's current state."""
         with self._read() as db:
-            row = self._game_row(db, game_id, "game, initial_state")
+            row = self._game_row(db, game_id, "game, initial_state, players, version")
             entries = _rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
                                     [game_id])
+            stored = None
+            version = int(row["version"])
+            if self._cached(game_id, version) is None:
+                stored = self._game_row(db, game_id, "state")["state"]
         rules = rules_for(row["game"])
-        undone = {e["undoes"] for e in entries if e["kind"] == "undo"}
-        state = _state_from(row["game"], row["initial_state"])
-        steps: list[tuple[int, int | None, State]] = [(0, None, state)]
-        for entry in entries:
-            if entry["kind"] == "move" and entry["seq"] not in undone:
-                state = rules.apply(state, entry["seat"], json.loads(entry["move"]))
-                steps.append((int(entry["seq"]), int(entry["seat"]), state))
+        timeline = _Timeline(rules, entries, json.loads(row["players"]))
+        steps, skipped = timeline.steps(_state_from(row["game"], row["initial_state"]))
+        if skipped:
+            log.warning("game %s: live moves %s no longer apply; the stored state closes its timeline", game_id,
+                        skipped)
+            current = self._cached(game_id, version)
+            if current is None:
+                current = _state_from(row["game"], stored) if stored is not None else self.current(game_id)[1]
+            last_seq, last_seat, _ = steps[-1]
+            steps.append((max([last_seq, *skipped]), last_seat, current))
         return steps
 
     # -- the log -----------------------------------------------------------------------------
@@ -619,8 +647,7 @@ class Store(SqliteFile):
         the newest lines: describing every entry of a long game was most of a live part's time."""
         rules, names, entries, timeline = self._read_log(game_id)
         target = timeline.last_public()
-        undo_text = None if target is None else rules.describe_move(
-            rules.redact_move(target.move, target.seat, None), target.seat, names)
+        undo_text = None if target is None else _said(rules, target.move, target.seat, names)
         return self._described(rules, names, entries, timeline, viewer, entries[-last:] if last > 0 else []), undo_text
 
     def _read_log(self, game_id: str) -> tuple[Any, list[str], list[dict[str, Any]], _Timeline]:
@@ -644,21 +671,20 @@ class Store(SqliteFile):
             kind = e["kind"]
             extra: dict[str, Any] = {}
             if kind == "move":
-                shown = rules.redact_move(move, actor, viewer)
-                text = rules.describe_move(rules.redact_move(move, actor, None), actor, names)
+                shown = _redacted(rules, move, actor, viewer)
+                public = _redacted(rules, move, actor, None)
+                text = _said(rules, move, actor, names)
                 # a private note, or a move that holds what the table may not see: only its author may
                 # rewrite it (correct() refuses the others); the same for every viewer
-                extra = {"private": move.get("type") in timeline.private,
-                         "hidden": rules.redact_move(move, actor, None) != move}
+                extra = {"private": move.get("type") in timeline.private, "hidden": public != move}
             elif kind == "undo":
                 shown = move
                 target = e["undoes"]
                 author = authors.get(target, actor)
                 before = timeline.move_before(target, e["seq"])
-                what = "" if before is None else ": " + rules.describe_move(
-                    rules.redact_move(before, author, None), author, names)
+                what = "" if before is None else ": " + _said(rules, before, author, names)
                 whose = "their" if author == actor else f"{names[author]}'s"
-                text = f"{names[actor]} took back {whose} move {target}{what}"
+                text = f"{names[actor]} took back {whose} move {target}{what}" + _ending_text(move.get("ending"), names)
             elif kind == "correct":
                 target = move["seq"]
                 author = authors.get(target, actor)
@@ -666,17 +692,19 @@ class Store(SqliteFile):
                 shown = dict(move)
                 if move["move"] is None:
                     before = timeline.move_before(target, e["seq"])
-                    what = "" if before is None else " (" + rules.describe_move(
-                        rules.redact_move(before, author, None), author, names).rstrip(".") + ")"
+                    what = "" if before is None else " (" + _said(rules, before, author, names).rstrip(".") + ")"
                     text = f"{names[actor]} removed {whose} move {target}{what}"
                 else:
-                    shown["move"] = rules.redact_move(move["move"], author, viewer)
-                    now = rules.describe_move(rules.redact_move(move["move"], author, None), author,
-                                              names).rstrip(".")
+                    shown["move"] = _redacted(rules, move["move"], author, viewer)
+                    now = _said(rules, move["move"], author, names).rstrip(".")
                     text = f"{names[actor]} corrected {whose} move {target}; it now reads: {now}"
                     extra = {"reads": now}
                 if move.get("drop"):
                     text += "; removed with it: move " + ", ".join(str(d) for d in move["drop"])
+                if move.get("cleared"):
+                    text += ("; every confirmation of the totals is cleared (move " +
+                             ", ".join(str(d) for d in move["cleared"]) + "): the table confirms them again")
+                text += _ending_text(move.get("ending"), names)
             else:
                 shown = move
                 text = _seat_text(move, names)
@@ -684,6 +712,66 @@ class Store(SqliteFile):
                         "undone": e["seq"] in timeline.gone, "corrected": e["seq"] in timeline.replaced,
                         "at": e["created"], **extra})
         return out
+
+
+def _readable(rules: Any, move: Any) -> bool:
+    """Whether a stored move is one this version reads: a known type, only its fields, each of its kind."""
+    if not isinstance(move, Mapping):
+        return False
+    kinds = {m.type: m.kinds for m in rules.SPEC.moves}.get(move.get("type"))
+    return kinds is not None and not set(move) - {"type", *kinds} and wrong_field(move, kinds) is None
+
+
+def _redacted(rules: Any, move: Any, actor: int, viewer: int | None) -> dict[str, Any]:
+    """``rules.redact_move``, tolerant of what an older version stored: a move this version cannot read
+    shows only its type (nothing of it can leak, no page trips over it)."""
+    try:
+        if _readable(rules, move):
+            shown: dict[str, Any] = rules.redact_move(move, actor, viewer)
+            return shown
+    except Exception:
+        log.warning("a stored %s move cannot be redacted: %r", rules.GAME_ID, move, exc_info=True)
+    kind = move.get("type") if isinstance(move, Mapping) else None
+    return {"type": kind} if isinstance(kind, str) else {}
+
+
+def _said(rules: Any, move: Any, actor: int, names: Sequence[str]) -> str:
+    """The public words for a stored move (``describe_move`` of its public part), tolerant of what an older
+    version stored."""
+    try:
+        if _readable(rules, move):
+            return str(rules.describe_move(rules.redact_move(move, actor, None), actor, names))
+    except Exception:
+        log.warning("a stored %s move cannot be described: %r", rules.GAME_ID, move, exc_info=True)
+    kind = move.get("type") if isinstance(move, Mapping) else None
+    what = f"a '{kind[:40]}' move" if isinstance(kind, str) else "a move"
+    return f"{seat_name(names, actor)} made {what} this version of the companion cannot read"
+
+
+def _ending(rules: Any, state: State) -> list[int] | None:
+    """How a game stands at its end: None while it goes on, else its winning seats (empty: nobody wins, a
+    stalled game). A change to history compares this before and after, so the log says when the end moved."""
+    outcome = rules.outcome(state)
+    if outcome.over:
+        return sorted(set(outcome.winners or (() if outcome.winner is None else (outcome.winner,))))
+    if rules.SPEC.can_stall and rules.stalled(state):
+        return []
+    return None
+
+
+def _ending_text(ending: Any, names: Sequence[str]) -> str:
+    """The log's words for an end that a change moved (``{"was", "now"}`` as :func:`_ending` gives them)."""
+    if not isinstance(ending, Mapping):
+        return ""
+    def who(seats: Any) -> str:
+        listed = [seat_name(names, s) for s in seats] if isinstance(seats, list) else []
+        return " and ".join(listed) if listed else "nobody"
+    was, now = ending.get("was"), ending.get("now")
+    if now is None:
+        return "; the game is no longer over: it goes on from here"
+    if was is None:
+        return f"; with it the game is over: {who(now)} {'win' if isinstance(now, list) and len(now) > 1 else 'wins'}"
+    return f"; the end changes: {who(now)} now {'win' if len(now) > 1 else 'wins'} (before: {who(was)})"
 
 
 def _seat_text(event: Mapping[str, Any], names: Sequence[str]) -> str:
@@ -711,6 +799,8 @@ class _Timeline:
     def __init__(self, rules: Any, entries: Sequence[Mapping[str, Any]], names: Sequence[str]) -> None:
         self.rules, self.names = rules, list(names)
         self.private: frozenset[str] = rules.SPEC.private_moves
+        #: why the game is over as it stands (set by a change that read the state), else None
+        self.over: str | None = None
         items: dict[int, LiveMove] = {}
         self.gone: set[int] = set()
         self.replaced: set[int] = set()
@@ -737,11 +827,34 @@ class _Timeline:
                     items[target] = LiveMove(target, items[target].seat, body["move"])
                     self.replaced.add(target)
                     self._versions.setdefault(target, []).append((seq, body["move"]))
-                for dropped in body.get("drop", ()):
-                    items.pop(int(dropped), None)
-                    self.gone.add(int(dropped))
-                self._touches.append((seq, min([target, *body.get("drop", ())])))
+                # 'drop': later moves removed with it; 'cleared': confirmations of the end it cleared
+                later = [int(d) for d in (*body.get("drop", ()), *body.get("cleared", ()))]
+                for dropped in later:
+                    items.pop(dropped, None)
+                    self.gone.add(dropped)
+                self._touches.append((seq, min([target, *later])))
         self.live: list[LiveMove] = list(items.values())
+
+    def steps(self, start: State, strict: bool = False) -> tuple[list[tuple[int, int | None, State]], list[int]]:
+        """``(seq, seat, state after it)`` from ``start`` (the set-up) through every live move, the replay the
+        state is, and the seqs of live moves passed over: a private note that no longer fits always; with
+        ``strict`` False also any other move the rules no longer take (stored by an older version), which
+        ``strict`` raises instead."""
+        state = _named(start, self.names)
+        steps: list[tuple[int, int | None, State]] = [(0, None, state)]
+        skipped: list[int] = []
+        for live in self.live:
+            try:
+                state = self.rules.apply(state, live.seat, live.move)
+            except Exception:  # an IllegalMove, or a rules error on what an older version stored
+                if live.move.get("type") in self.private:
+                    continue  # advice only: a note that no longer fits is passed over, as in every replay
+                if strict:
+                    raise
+                skipped.append(live.seq)
+                continue
+            steps.append((live.seq, live.seat, state))
+        return steps, skipped
 
     def last_public(self) -> LiveMove | None:
         """The last live move that is not a private note (notes never block anyone's undo)."""
@@ -791,11 +904,46 @@ def _state_from(game: str, stored: str) -> State:
     return rules_for(game).state_from_json(spec_for(game).upgraded_state(json.loads(stored)))
 
 
+class _Reading(dict):  # type: ignore[type-arg]
+    """A move that notes which of its fields the rules read (the referee's own checks iterate it, unnoted)."""
+
+    def __init__(self, move: Mapping[str, Any]) -> None:
+        super().__init__(move)
+        self.read: set[Any] = set()
+
+    def __getitem__(self, key: Any) -> Any:
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self.read.add(key)
+        return super().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self.read.add(key)
+        return super().__contains__(key)
+
+
 def _applied(rules: Any, state: State, seat: int, move: Mapping[str, Any],
-             game: str) -> tuple[State, str] | Exception:
-    """The state after ``move`` and its JSON, or the exception the rules raised (to be raised later)."""
+             game: str) -> tuple[State, str, dict[str, Any]] | Exception:
+    """The state after ``move``, its JSON and the move as the store keeps it, or the exception the rules
+    raised (to be raised later). A field the move type declares that the rules did not use here (a trick's
+    field its effect has no use for) is dropped before it is stored, once the move without it gives the same
+    state: the log keeps what the table did, never a field nothing read."""
     try:
-        new_state = rules.apply(state, seat, move)
-        return new_state, _state_json(game, rules, new_state)
+        reading = _Reading(move)
+        new_state = rules.apply(state, seat, reading)
+        new_json = _state_json(game, rules, new_state)
+        kept = dict(move)
+        unused = [name for name in move if name != "type" and name not in reading.read]
+        if unused:
+            trimmed = {name: value for name, value in move.items() if name not in unused}
+            try:
+                same = _state_json(game, rules, rules.apply(state, seat, trimmed)) == new_json
+            except IllegalMove:
+                same = False
+            if same:
+                kept = trimmed
+        return new_state, new_json, kept
     except Exception as error:  # an IllegalMove, or a bug: raised in the same place as before
         return error

@@ -22,7 +22,7 @@ def stored_state(rules: ModuleType, stored: str) -> Any:
 
 def replay_from_scratch(rules: ModuleType, initial_state: str, rows: list[dict[str, Any]]) -> Any:
     """The rules applied to the logged moves from the stored set-up, independently of the store: undo
-    entries take a move out, correct entries replace one (or take it and the moves in 'drop' out)."""
+    entries take a move out, correct entries replace one (or take it and the moves in 'drop' and 'cleared' out)."""
     live: dict[int, tuple[int, Any]] = {}
     for row in rows:
         if row["kind"] == "move":
@@ -35,7 +35,7 @@ def replay_from_scratch(rules: ModuleType, initial_state: str, rows: list[dict[s
                 del live[body["seq"]]
             else:
                 live[body["seq"]] = (live[body["seq"]][0], body["move"])
-            for dropped in body.get("drop", []):
+            for dropped in [*body.get("drop", []), *body.get("cleared", [])]:  # cleared: confirmations of the end
                 del live[dropped]
     state = stored_state(rules, initial_state)
     private = rules.SPEC.private_moves

@@ -29,6 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Protocol, Sequence, TypeVar
 
+from .fields import wrong_field
+
 if TYPE_CHECKING:
     from .choices import Choice
     from .spec import GameSpec
@@ -178,7 +180,9 @@ def referee(spec: "GameSpec", apply: Callable[[StateT, int, Mapping[str, Any]], 
     5. it is the seat's turn, unless the move type is not bound to the turn or ``turn(state)`` is None (no
        single seat's turn now; rule ``spec.turn_rule``).
 
-    Then the game's own ``apply`` runs; every IllegalMove that leaves carries the seat and the move.
+    Then the game's own ``apply`` runs, and a move it took is still refused if a field does not hold its declared
+    kind (type and range: :mod:`.fields`; a rules error on such a field is that refusal too); every
+    IllegalMove that leaves carries the seat and the move.
     """
     by_type = {m.type: m for m in spec.moves}
     known = ", ".join(by_type)
@@ -208,7 +212,19 @@ def referee(spec: "GameSpec", apply: Callable[[StateT, int, Mapping[str, Any]], 
                 active = turn(state)
                 if active is not None and seat != active:
                     raise IllegalMove(f"It is {players[active]}'s turn, not {players[seat]}'s", spec.turn_rule)
-            return apply(state, seat, move)
+            try:
+                after = apply(state, seat, move)
+            except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+                wrong = wrong_field(move, declared.kinds)
+                if wrong is None:
+                    raise  # a bug in the rules, not the move
+                raise IllegalMove(wrong, None) from None
+            # the game's own checks first (their words are the more precise); then no field may hold junk,
+            # even one the rules did not read: what is stored must read back on every page
+            wrong = wrong_field(move, declared.kinds)
+            if wrong is not None:
+                raise IllegalMove(wrong, None)
+            return after
         except IllegalMove as error:
             if error.seat is None:
                 error.seat = _seat_or_none(seat)

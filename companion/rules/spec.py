@@ -34,14 +34,28 @@ FORMAT_KEY = "format_version"
 EXTRA_GAMES_ENV = "COMPANION_EXTRA_GAMES"
 
 
+#: The kinds a move field may hold (checked by :mod:`companion.rules.fields` before the game's rules run):
+TEXT = "text"                          # an id, a name: a string
+TEXTS = "texts"                        # a list of strings
+NUMBER = "number"                      # a whole number
+SEAT = "seat"                          # a seat number
+TEXT_OR_NUMBER = "text_or_number"      # a string or a whole number (e.g. a shop by id or place)
+TEXTS_OR_NUMBERS = "texts_or_numbers"  # a list of strings or whole numbers
+TEXT_OR_TEXTS = "text_or_texts"        # a string, or a list of strings (the rules refuse the list by rule)
+COUNTS = "counts"                      # an object of whole numbers by name
+KINDS = frozenset({TEXT, TEXTS, NUMBER, SEAT, TEXT_OR_NUMBER, TEXTS_OR_NUMBERS, TEXT_OR_TEXTS, COUNTS})
+
+
 @dataclass(frozen=True)
 class MoveSpec:
     """One move type: its ``type``, a one-line description (the docs are tested against it) and every field
-    it may carry besides ``type``. The base refuses a move with any other field, naming it."""
+    it may carry besides ``type``, each with its kind (``{"card": TEXT}``; :data:`KINDS`). The base refuses a
+    move with any other field, or with a field of another type or out of range, naming it."""
 
     type: str
     description: str
-    fields: tuple[str, ...] = ()
+    #: the fields, each with its kind (given as a mapping; kept as the names, in order, and :attr:`kinds`)
+    fields: Any = ()
     #: the move may still be made once the game is over (e.g. a private note of one's hand)
     after_the_end: bool = False
     #: the move is not bound to the turn: any seat may make it when the rules say so
@@ -49,6 +63,23 @@ class MoveSpec:
     #: the move is a private note, not a report of the table: an undo passes over it (so a note never blocks
     #: anyone's undo), and a note that no longer fits after an undo or correction is dropped
     private_note: bool = False
+    #: the move confirms the end as the table sees it (e.g. every total): a correction of an earlier move
+    #: clears every such confirmation after it (the table must confirm what it now reads), and says so
+    confirms_end: bool = False
+    #: once the game is over the move is final: a correction or removal of it is refused with the game's
+    #: over rule, as the move itself would be (the table settled the end on it)
+    final_once_over: bool = False
+    #: field name -> kind (from the mapping given as ``fields``)
+    kinds: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        given = self.fields
+        kinds = dict(given) if isinstance(given, Mapping) else {**{name: "" for name in given}, **self.kinds}
+        missing = sorted(name for name, kind in kinds.items() if kind not in KINDS)
+        if missing:
+            raise ValueError(f"move '{self.type}': every field needs a kind from {sorted(KINDS)}; not so: {missing}")
+        object.__setattr__(self, "fields", tuple(kinds))
+        object.__setattr__(self, "kinds", kinds)
 
 
 #: rules module name -> the module object found to be a whole front (checked once per module object)
@@ -106,6 +137,16 @@ class GameSpec:
     def private_moves(self) -> frozenset[str]:
         """The move types that are private notes (:attr:`MoveSpec.private_note`)."""
         return frozenset(m.type for m in self.moves if m.private_note)
+
+    @property
+    def end_confirmations(self) -> frozenset[str]:
+        """The move types that confirm the end (:attr:`MoveSpec.confirms_end`)."""
+        return frozenset(m.type for m in self.moves if m.confirms_end)
+
+    @property
+    def final_once_over(self) -> frozenset[str]:
+        """The move types no correction may change once the game is over (:attr:`MoveSpec.final_once_over`)."""
+        return frozenset(m.type for m in self.moves if m.final_once_over)
 
     @property
     def move_types(self) -> dict[str, str]:
@@ -199,4 +240,6 @@ def discover(extra: Iterable[str] = ()) -> dict[str, GameSpec]:
     return dict(sorted(found.items(), key=lambda item: (item[1].order, item[0])))
 
 
-__all__ = ["DuplicateGame", "ENTRY_POINT_GROUP", "EXTRA_GAMES_ENV", "FORMAT_KEY", "GameSpec", "MoveSpec", "discover"]
+__all__ = ["COUNTS", "KINDS", "NUMBER", "SEAT", "TEXT", "TEXTS", "TEXTS_OR_NUMBERS", "TEXT_OR_NUMBER",
+           "TEXT_OR_TEXTS", "DuplicateGame", "ENTRY_POINT_GROUP", "EXTRA_GAMES_ENV", "FORMAT_KEY", "GameSpec",
+           "MoveSpec", "discover"]

@@ -109,8 +109,9 @@ def score_chart(series: Sequence[Series], *, title: str, x_label: str = "Move", 
     parts = [f'<svg class="score-chart" role="img" aria-labelledby="chart-title chart-desc" viewBox="0 0 {WIDTH} {HEIGHT}" '
              f'xmlns="http://www.w3.org/2000/svg">',
              f'<title id="chart-title">{escape(title)}</title>',
-             '<desc id="chart-desc">' + escape("; ".join(
-                 f"{s.label}: {s.points[-1][1] if s.points else 0} at the end" for s in series)) + "</desc>",
+             # str(...) first: a str added to Markup is escaped, which printed this element as text
+             '<desc id="chart-desc">' + str(escape("; ".join(
+                 f"{s.label}: {s.points[-1][1] if s.points else 0} at the end" for s in series))) + "</desc>",
              '<g class="grid">']
     for y in range(int(y_low), int(y_high) + 1, y_step):
         parts.append(f'<path d="M{LEFT} {py(y):.1f}H{LEFT + plot_w}"/>'

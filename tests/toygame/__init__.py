@@ -16,15 +16,15 @@ from typing import Any, Mapping, Sequence
 from companion.rules.base import IllegalMove, Outcome, check_options, check_players, check_viewer, field, referee
 from companion.rules.base import never_stalled as stalled  # noqa: F401  (the Rules hooks' defaults)
 from companion.rules.base import no_choices as choices  # noqa: F401
-from companion.rules.spec import GameSpec, MoveSpec
+from companion.rules.spec import NUMBER, TEXT, GameSpec, MoveSpec
 from game_traits import GameTraits  # the shared tests' declaration (tests/ is on the path wherever this game is)
 
 GOAL = 10
 
 SPEC = GameSpec(
     id="toygame", title="Count to Ten", min_players=2, max_players=3,
-    moves=(MoveSpec("add", "Add 1 or 2 to the count.", ("amount",)),
-           MoveSpec("note", "Keep a private note (only your own phone sees it).", ("text",), any_seat=True,
+    moves=(MoveSpec("add", "Add 1 or 2 to the count.", {"amount": NUMBER}),
+           MoveSpec("note", "Keep a private note (only your own phone sees it).", {"text": TEXT}, any_seat=True,
                     after_the_end=True)),
     rules_module=__name__, options={"first_seat": "Who adds first (a seat number)."},
     hidden_information=True, load_content=lambda data_dir: None, print_kit=None,

@@ -38,21 +38,21 @@ front is :mod:`.game` (a :class:`~companion.rules.front.Rules`), imported on fir
 
 from __future__ import annotations
 
-from ..spec import GameSpec, MoveSpec
+from ..spec import NUMBER, SEAT, TEXT, TEXTS, GameSpec, MoveSpec
 
 MOVES: tuple[MoveSpec, ...] = (
     MoveSpec("explore", "One of your knights reached a Mysterious location: place your Control token and take its Magic tokens.",
-             ("location", "reward"), any_seat=True),
+             {"location": TEXT, "reward": NUMBER}, any_seat=True),
     MoveSpec("cast", "Cast one spell, or combine spells of one category, paying their Magic tokens back to the supply.",
-             ("spells",), any_seat=True),
+             {"spells": TEXTS}, any_seat=True),
     MoveSpec("end_game", "The base game has ended: stop exploring and casting, and enter everyone's base-game points.",
-             (), any_seat=True),
+             (), any_seat=True, final_once_over=True),
     MoveSpec("base_points", "Enter (or correct) your base-game points once the base game has ended.",
-             ("points",), any_seat=True),
+             {"points": NUMBER}, any_seat=True, final_once_over=True),
     MoveSpec("confirm_totals", "Every player's points are in: confirm that every total is right (the game ends once all have).",
-             (), any_seat=True),
+             (), any_seat=True, confirms_end=True),
     MoveSpec("send_back", "A total looks wrong: send that player's base-game points back to be entered again.",
-             ("seat",), any_seat=True),
+             {"seat": SEAT}, any_seat=True, final_once_over=True),
 )
 
 OPTIONS: dict[str, str] = {

@@ -18,25 +18,25 @@ front is :mod:`.game` (a :class:`~companion.rules.front.Rules`), imported on fir
 
 from __future__ import annotations
 
-from ..spec import GameSpec, MoveSpec
+from ..spec import SEAT, TEXT, TEXTS, GameSpec, MoveSpec
 
 MOVES: tuple[MoveSpec, ...] = (
     MoveSpec("draw", "Report the card you drew from the deck into your hand (starting hand, or your draw phase).",
-             ("card",)),
+             {"card": TEXT}),
     MoveSpec("play", "Put a card from your hand into your control zone; its special ability then waits.",
-             ("card",)),
+             {"card": TEXT}),
     MoveSpec("summon", "Resolve the waiting ability: take a matching card into your hand or control zone.",
-             ("card", "to")),
+             {"card": TEXT, "to": TEXT}),
     MoveSpec("banish", "Resolve the waiting ability: send a matching card from the neutral zone or an opponent's zone to the discard.",
-             ("card",)),
+             {"card": TEXT}),
     MoveSpec("decline", "Give up the waiting special ability (for example when nothing can be targeted).",
              ()),
     MoveSpec("trick", "Discard a card from your hand and use the card trick of one of its traits.",
-             ("card", "trait", "target", "targets", "target_seat", "to", "take", "draw", "place", "to_hand", "to_zone")),
+             {"card": TEXT, "trait": TEXT, "target": TEXT, "targets": TEXTS, "target_seat": SEAT, "to": TEXT, "take": TEXT, "draw": TEXT, "place": TEXT, "to_hand": TEXT, "to_zone": TEXT}),
     MoveSpec("score", "Score one trait: the square of the number of your control-zone cards that have it.",
-             ("trait",)),
+             {"trait": TEXT}),
     MoveSpec("end_turn", "Discard down to the hand limit and pass the turn to the next player.",
-             ("discard",)),
+             {"discard": TEXTS}),
 )
 
 OPTIONS: dict[str, str] = {

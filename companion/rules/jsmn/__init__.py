@@ -61,39 +61,39 @@ front is :mod:`.game` (a :class:`~companion.rules.front.Rules`), imported on fir
 
 from __future__ import annotations
 
-from ..spec import GameSpec, MoveSpec
+from ..spec import COUNTS, NUMBER, TEXT, TEXTS, GameSpec, MoveSpec
 
 MOVES: tuple[MoveSpec, ...] = (
     MoveSpec("starting_feats", "Report the three feats of magic you were dealt at setup (ids; kept private).",
-             ("feats",), any_seat=True),
+             {"feats": TEXTS}, any_seat=True),
     MoveSpec("new_year", "The year's preparation: the card of Marseilles revealed and, after 1806, the book revealed.",
-             ("marseilles", "book", "books", "named"), any_seat=True),
+             {"marseilles": TEXT, "book": TEXT, "books": TEXTS, "named": TEXTS}, any_seat=True),
     MoveSpec("choose_action", "Choose an uncovered action (kings-roads, acquire-book, a study action or unique).",
-             ("action", "book", "reveal", "element", "connexion")),
+             {"action": TEXT, "book": TEXT, "reveal": TEXT, "element": TEXT, "connexion": TEXT}),
     MoveSpec("still_waters", "Still the waters: every action disc returns to the basin; no action this turn.",
              ()),
     MoveSpec("move", "Move your magician to a location (one of at most two moves a turn).",
-             ("to",)),
+             {"to": TEXT}),
     MoveSpec("engage", "Fulfil an invitation or introduction where your magician stands.",
-             ("card", "introductions", "feats")),
+             {"card": TEXT, "introductions": NUMBER, "feats": TEXTS}),
     MoveSpec("connexion", "Choose the connexion just gained: a free connexion type or one of the two named connexions.",
-             ("connexion", "named", "reveal", "to", "book", "book_reveal")),
+             {"connexion": TEXT, "named": TEXT, "reveal": TEXT, "to": TEXT, "book": TEXT, "book_reveal": TEXT}),
     MoveSpec("magic", "Discard an invitation or introduction to place a token of its element on one of your feats.",
-             ("card", "feat")),
+             {"card": TEXT, "feat": TEXT}),
     MoveSpec("use_book", "Use one of your books of magic: discard a card and place the tokens the book gives.",
-             ("book", "card", "feats", "element")),
+             {"book": TEXT, "card": TEXT, "feats": TEXTS, "element": TEXT}),
     MoveSpec("street_magic", "Street Magician: discard two cards of one element to place a token of any allowed element.",
-             ("cards", "element", "feat")),
+             {"cards": TEXTS, "element": TEXT, "feat": TEXT}),
     MoveSpec("place_token", "Place a token a spell or Vinculus gave you, without a discard.",
-             ("element", "feat")),
+             {"element": TEXT, "feat": TEXT}),
     MoveSpec("advisor", "Advisor: discard an invitation or introduction and draw one of the same kind (once a turn).",
-             ("card",)),
+             {"card": TEXT}),
     MoveSpec("cast_spell", "Cast a spell from your hand for its effect.",
-             ("spell", "to", "feat", "book", "action", "elements", "card"), any_seat=True),
+             {"spell": TEXT, "to": TEXT, "feat": TEXT, "book": TEXT, "action": TEXT, "elements": TEXTS, "card": TEXT}, any_seat=True),
     MoveSpec("discard_spell", "Discard a spell from your hand for 1 prestige.",
              ()),
     MoveSpec("end_turn", "End your turn: confront the fairy in raven years, draw invitations, discard down to five, tidy.",
-             ("discard",)),
+             {"discard": COUNTS}),
 )
 
 OPTIONS: dict[str, str] = {

@@ -22,25 +22,25 @@ front is :mod:`.game` (a :class:`~companion.rules.front.Rules`), imported on fir
 
 from __future__ import annotations
 
-from ..spec import GameSpec, MoveSpec
+from ..spec import NUMBER, SEAT, TEXT, TEXTS, TEXTS_OR_NUMBERS, TEXT_OR_NUMBER, TEXT_OR_TEXTS, GameSpec, MoveSpec
 
 MOVES: tuple[MoveSpec, ...] = (
     MoveSpec("seek", "Send the Assistant 1 to 3 shops clockwise (more with Swiftness) and take every card there; 'steps', optional 'scrolls' (cursed scrolls among them, by id or curses) and 'shop' (a check).",
-             ("steps", "shop", "scrolls")),
+             {"steps": NUMBER, "shop": TEXT_OR_NUMBER, "scrolls": TEXTS_OR_NUMBERS}),
     MoveSpec("cast", "Cast a spell: 'book' (a spellbook card or 'mandrake'), 'ingredients' (colours or 'mandrake'), 'power', 'spell', and the spell's effect fields.",
-             ("book", "ingredients", "power", "spell", "scroll", "to", "from", "shop")),
+             {"book": TEXT_OR_TEXTS, "ingredients": TEXTS, "power": NUMBER, "spell": TEXT, "scroll": TEXT_OR_NUMBER, "to": SEAT, "from": SEAT, "shop": TEXT_OR_NUMBER}),
     MoveSpec("decline_extra_turn", "Give up the extra turn a Replication spell gave you.",
              ()),
     MoveSpec("drop_out", "During the last three rounds, drop out and take no more turns.",
              ()),
     MoveSpec("pass_curse_marker", "On a tie for the most curses, the marker's holder gives it to a tied seat: 'to'.",
-             ("to",), any_seat=True),
+             {"to": SEAT}, any_seat=True),
     MoveSpec("team_help", "Team game, after you receive cursed scrolls: 'kind' give, receive, exchange or none.",
-             ("kind",), any_seat=True),
+             {"kind": TEXT}, any_seat=True),
     MoveSpec("note_hand", "Any time: a private note of your hand for advice, 'cards' (card ids, colour words, 'mandrake'), at most your hand count.",
-             ("cards",), after_the_end=True, any_seat=True, private_note=True),
+             {"cards": TEXTS}, after_the_end=True, any_seat=True, private_note=True),
     MoveSpec("reveal_hand", "After the last round: 'colours' left in your hand (colour ids, 'white' for mandrakes).",
-             ("colours",), any_seat=True),
+             {"colours": TEXTS}, any_seat=True),
 )
 
 OPTIONS: dict[str, str] = {
