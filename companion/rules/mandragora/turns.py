@@ -5,14 +5,15 @@ from __future__ import annotations
 from .state import CARD, Board, Pending
 
 
-def recompute_curse(board: Board, causer: int, changed: set[int]) -> None:
-    """Check who is cursed after the scrolls of the ``changed`` seats changed (mandragora.curse.most, .tie, .nobody).
+def recompute_curse(board: Board, causer: int) -> None:
+    """Check who is cursed after a sorcerer gained or lost cursed scrolls (mandragora.curse.most, .tie, .nobody).
 
-    A unique most-cursed seat takes the marker; with no curses at all nobody holds it. On a tie the
-    holder passes it to another tied seat: automatically when only one can take it, otherwise as a
-    pending choice of the holder (or of ``causer`` if nobody held it). A tie that the change did not
-    touch (no changed seat among the most cursed, the holder still one of them) leaves the marker
-    where it is (data note curse-tie-unchanged).
+    The rulebook checks every time anyone gains or loses scrolls: a unique most-cursed seat takes the
+    marker; with no curses at all nobody holds it. On a tie the holder gives it to one of the *other*
+    tied sorcerers (to one of the tied when the holder is no longer among them): at once when only one
+    can take it, otherwise as a pending choice of the holder (of ``causer`` if nobody held it) that
+    play waits for, the end of the game included. A tie the change did not reach is no exception: the
+    rulebook checks on every change, so the holder passes the marker then too.
     """
     curses = [sum(CARD[s].curses for s in scrolls) for scrolls in board.scrolls]
     most = max(curses)
@@ -24,8 +25,6 @@ def recompute_curse(board: Board, causer: int, changed: set[int]) -> None:
     holder = board.curse_holder
     if len(leaders) == 1:
         board.curse_holder = leaders[0]
-        return
-    if holder in leaders and not changed & set(leaders):
         return
     candidates = [seat for seat in leaders if seat != holder]
     if len(candidates) == 1:
@@ -40,7 +39,7 @@ def give_scrolls(board: Board, seat: int, scrolls: list[str], causer: int) -> No
     if not scrolls:
         return
     board.scrolls[seat].extend(scrolls)
-    recompute_curse(board, causer, {seat, causer})
+    recompute_curse(board, causer)
     partner = board.state.partner(seat)
     if partner is not None:
         board.pending.append(Pending("team_help", seat, partner=partner))
