@@ -122,3 +122,48 @@ def test_random_games_stay_legal_and_never_hold_more_than_the_24_spells() -> Non
             state = jsmn.apply(state, seat, move)              # an illegal move raises: the test fails
             assert state.spells_left() >= 0
         assert state.phase == "over"
+
+
+# -- Canute's Tide: only that introduction, only at its moment, only what it gave (issue 21) -----------
+# Spell text (authored, data/jsmn/spells.toml): "Play when another player fulfils an introduction: they gain
+# 1 prestige less from it." The moment is the introduction's: once its player does anything else, it is gone.
+
+def _professor(state: JsmnState) -> JsmnState:
+    """Seat 0 in Padua fulfils A Professor of Padua (1 prestige); seat 1 holds a spell."""
+    return play(state.with_seat(0, location="padua").with_seat(1, spells=1), 0, {"type": "still_waters"},
+                {"type": "engage", "card": "a-professor-of-padua"})
+
+
+def _spells_offered(state: JsmnState, seat: int) -> set[object]:
+    return {o.value for c in jsmn.choices(state, seat) if c.move == "cast_spell" for f in c.fields
+            if f.name == "spell" for o in f.options}
+
+
+def test_canutes_tide_is_refused_once_the_introducer_has_moved_on() -> None:
+    state = _professor(started())
+    later = play(state, 0, {"type": "move", "to": "venice"})
+    error = refused(later, 1, {"type": "cast_spell", "spell": "canutes-tide"}, "jsmn.spell.timing")
+    assert "before that player does anything else" in error.message
+    assert later.seats[0].prestige == 1 and later.seats[1].spells == 1
+    assert "canutes-tide" not in _spells_offered(later, 1)
+    # the moment is open right after the introduction, and the form offers the spell then
+    assert "canutes-tide" in _spells_offered(state, 1)
+    assert play(state, 1, {"type": "cast_spell", "spell": "canutes-tide"}).seats[0].prestige == 0
+
+
+def test_canutes_tide_answers_only_the_latest_introduction_once() -> None:
+    state = _professor(started()).with_seat(1, spells=2)
+    state = play(state, 1, {"type": "cast_spell", "spell": "canutes-tide"})
+    refused(state, 1, {"type": "cast_spell", "spell": "canutes-tide"}, "jsmn.spell.timing")
+
+
+def test_canutes_tide_at_the_top_of_the_track_takes_back_only_what_was_given() -> None:
+    top = 40
+    near = _professor(started().with_seat(0, prestige=top - 1, arrival=9))
+    assert near.seats[0].prestige == top
+    assert play(near, 1, {"type": "cast_spell", "spell": "canutes-tide"}).seats[0].prestige == top - 1
+    # already at the top, the introduction gives nothing: there is nothing to take back
+    at_top = _professor(started().with_seat(0, prestige=top, arrival=9))
+    assert at_top.seats[0].prestige == top
+    refused(at_top, 1, {"type": "cast_spell", "spell": "canutes-tide"}, "jsmn.spell.timing")
+    assert at_top.seats[0].prestige == top and at_top.seats[1].spells == 1

@@ -39,7 +39,8 @@ def _check_timing(state: JsmnState, seat: int, spell_id: str) -> None:
     if spell.effect == "hold_back":
         turn = state.turn
         if state.phase != "turn" or turn is None or turn.seat == seat or not turn.last_introduction or turn.held_back:
-            raise refuse(f"{spell.name} answers another player's introduction, just after it", "jsmn.spell.timing")
+            raise refuse(f"{spell.name} answers another player's introduction just after it is fulfilled, before "
+                         "that player does anything else, and only one that gave prestige", "jsmn.spell.timing")
         return
     if spell.timing == TIMED_ANY:
         if state.phase not in ("preparation", "turn"):
@@ -57,13 +58,13 @@ def _hold_back(state: JsmnState) -> JsmnState:
     turn = state.turn
     assert turn is not None
     target = state.seats[turn.seat]
-    after = max(0, target.prestige - 1)
+    after = target.prestige - min(1, turn.last_introduction)   # only what the introduction gave
     kept = min(turn.intro_gained, TRACKS.connexions_passed(turn.intro_from, after))
     lost = turn.intro_gained - kept
     assert lost <= turn.pending
     clock = state.clock + 1
     state = replace(state.with_seat(turn.seat, prestige=after, arrival=clock), clock=clock)
-    return _turn_change(state, held_back=True, pending=turn.pending - lost, intro_gained=kept)
+    return _turn_change(state, held_back=True, pending=turn.pending - lost, intro_gained=kept, last_introduction=0)
 
 
 def cast_spell(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
