@@ -182,6 +182,7 @@ def test_our_own_readings_are_marked_authored() -> None:
 @pytest.mark.parametrize("note_id, action", [
     ("example-total", "flagged"), ("example-pair-order", "normalised"), ("colour-table-black", "normalised"),
     ("colour-names", "normalised"), ("removal-lists", "normalised"), ("curse-tie-holder", "normalised"),
+    ("curse-tie-unchanged", "flagged"),
 ])
 def test_rulebook_slips_have_notes(note_id: str, action: str) -> None:
     note = next(n for n in MANDRAGORA.notes if n.id == note_id)

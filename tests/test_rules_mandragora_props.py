@@ -165,6 +165,14 @@ def play_against_the_model(players: int, seed: int, teams: bool) -> dict[str, in
             assert state.phase == "play" and not mandragora.outcome(state).over
             assert state.pending[0].kind == "curse_marker" and state.pending[0].seat == model.chooser
             assert set(state.pending[0].candidates) == set(model.asked)
+            # any other move waits behind it, and its refusal names the choice the chooser's phone offers
+            other = (model.chooser + 1) % players
+            with pytest.raises(IllegalMove) as waiting:
+                mandragora.apply(state, other, {"type": "seek", "steps": 1})
+            assert waiting.value.pending is not None and waiting.value.pending["seat"] == model.chooser
+            offered = mandragora.choices(state, model.chooser)[0]
+            assert (offered.id, offered.move) == (waiting.value.pending["choice"], "pass_curse_marker")
+            assert {o.value for o in offered.fields[0].options} == set(model.asked)
             wrong = next((s for s in range(players) if s not in model.asked), None)
             if wrong is not None:
                 with pytest.raises(IllegalMove):

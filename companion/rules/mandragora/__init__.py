@@ -33,7 +33,7 @@ MOVES: tuple[MoveSpec, ...] = (
              ()),
     MoveSpec("drop_out", "During the last three rounds, drop out and take no more turns.",
              ()),
-    MoveSpec("pass_curse_marker", "On a tie for the most curses, the marker's holder gives it to a tied seat: 'to'.",
+    MoveSpec("pass_curse_marker", "When a change of cursed scrolls leaves a tie for the most curses, the marker's holder gives it to another tied seat, when asked: 'to'.",
              ("to",), any_seat=True),
     MoveSpec("team_help", "Team game, after you receive cursed scrolls: 'kind' give, receive, exchange or none.",
              ("kind",), any_seat=True),
