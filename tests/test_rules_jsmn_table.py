@@ -167,3 +167,15 @@ def test_canutes_tide_at_the_top_of_the_track_takes_back_only_what_was_given() -
     assert at_top.seats[0].prestige == top
     refused(at_top, 1, {"type": "cast_spell", "spell": "canutes-tide"}, "jsmn.spell.timing")
     assert at_top.seats[0].prestige == top and at_top.seats[1].spells == 1
+
+
+def test_a_move_behind_a_connexion_to_choose_names_that_choice() -> None:
+    """A correction can open a connexion (more prestige earlier): the magician's later move is refused naming
+    the choice that comes first, the one choices() offers."""
+    state = _flora(started())
+    error = refused(state, 0, {"type": "move", "to": "venice"}, "jsmn.connexion.gain")
+    assert error.pending == {"seat": 0, "move": "connexion", "choice": "j-conn", "rule": "jsmn.connexion.gain",
+                             "title": f"{state.players[0]} chooses the connexion just gained"}
+    assert jsmn.choices(state, 0)[0].id == "j-conn"
+    assert refused(state.with_seat(0, spells=1), 0, {"type": "cast_spell", "spell": "agrippas-ring"},
+                   "jsmn.connexion.gain").pending == error.pending

@@ -14,7 +14,7 @@ from .magic import (MAGIC_MOVES, card_leaves_hand, draw_spell, drew_cards, free_
 from .spells import cast_spell
 from .state import (ACTION_IDS, BOOKS, CONNEXION_DISCS, CONNEXION_TYPES, ELEMENTS, GAME, INTRODUCTIONS,
                     INVITATIONS, LIMITS, MAGICIANS, MARSEILLES, NAMED, STUDY, TRACKS, JsmnState, Turn,
-                    refuse, replace, rule)
+                    connexion_first, refuse, replace, rule)
 
 MOVE_TYPES: dict[str, str] = SPEC.move_types
 
@@ -319,7 +319,7 @@ def _apply(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
     if state.phase != "turn" and kind not in ("cast_spell",):
         raise refuse("no turn is being played: reveal this year's card of Marseilles first", "jsmn.year.sequence")
     if state.turn is not None and state.turn.pending and kind != "connexion" and seat == state.turn.seat:
-        raise refuse("choose the connexion you have just gained first", "jsmn.connexion.gain")
+        raise connexion_first(state.players, seat)
     if state.turn is not None and seat == state.turn.seat and state.turn.last_introduction:
         # Canute's Tide answers an introduction just after it: the introducer's next move (a connexion it
         # gave, a move, magic, another engagement...) closes that moment (rule jsmn.spell.canutes-tide)

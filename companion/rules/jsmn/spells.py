@@ -9,7 +9,8 @@ from typing import Any, Mapping
 
 from ..base import IllegalMove, field
 from .magic import discard_card, drew_cards, free_feat, gain_prestige, on_turn
-from .state import (ACTION_IDS, ELEMENTS, GAME, INVITATIONS, SPELLS, TRACKS, JsmnState, refuse, replace)
+from .state import (ACTION_IDS, ELEMENTS, GAME, INVITATIONS, SPELLS, TRACKS, JsmnState, connexion_first, refuse,
+                    replace)
 
 TIMED_ANY = "any-time"
 
@@ -79,7 +80,7 @@ def cast_spell(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnStat
     if spell.magicianship and any(spell_id in s.spells_played for s in state.seats):
         raise refuse(f"{spell.name} is already in front of a magician", "jsmn.spell.magicianship")
     if state.turn is not None and state.turn.pending and state.turn.seat == seat:
-        raise refuse("choose the connexion you have just gained first", "jsmn.connexion.gain")
+        raise connexion_first(state.players, seat)
     state = state.with_seat(seat, spells=here.spells - 1, spells_played=here.spells_played + (spell_id,))
     return _effect(state, seat, spell.effect, move)
 

@@ -73,8 +73,16 @@ def rule(rule_id: str) -> str:
     return rule_id
 
 
-def refuse(message: str, rule_id: str) -> IllegalMove:
-    return IllegalMove(message, rule(rule_id))
+def refuse(message: str, rule_id: str, pending: Mapping[str, Any] | None = None) -> IllegalMove:
+    return IllegalMove(message, rule(rule_id), pending=pending)
+
+
+def connexion_first(players: tuple[str, ...], seat: int) -> IllegalMove:
+    """The refusal of a move while ``seat`` has a connexion to choose: it names that choice (``pending``: the
+    connexion forms of ``choices``), so a correction that opened it can ask for it first."""
+    return refuse("choose the connexion you have just gained first", "jsmn.connexion.gain",
+                  {"seat": seat, "move": "connexion", "choice": "j-conn", "rule": "jsmn.connexion.gain",
+                   "title": f"{players[seat]} chooses the connexion just gained"})
 
 
 @dataclass(frozen=True)
