@@ -5,7 +5,6 @@ copy that is still there, and every later view, score, undo and correction repla
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from companion.rules import mandragora
 from companion.rules.mandragora.state import Cast, Pending

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping
+from typing import Any, Mapping, NoReturn
 
 from cardgen.catalog.mandragora import WHITE
 
@@ -120,7 +120,7 @@ def _seek(board: Board, seat: int, move: Mapping[str, Any]) -> None:
     give_scrolls(board, seat, scrolls, causer=seat)
 
 
-def _refuse_free_pass(state: MandragoraState) -> None:
+def _refuse_free_pass(state: MandragoraState) -> NoReturn:
     """The marker moves only at a check (rule mandragora.curse.tie): a pass with no pending tie is refused."""
     holder = state.curse_holder
     who = "Nobody holds the Curse marker" if holder is None else f"{state.players[holder]} keeps the Curse marker"
@@ -323,8 +323,9 @@ def _reveal(board: Board, seat: int, move: Mapping[str, Any]) -> None:
         shown = sum(colour in (r or ()) for s, r in enumerate(state.reveals) if s != seat)
         if shown >= left[colour]:
             cards = f"{left[colour]} {colour} card{'s' * (left[colour] != 1)}"
-            raise IllegalMove(f"only {cards} can still be in a hand and another revealed hand already shows "
-                              f"{colour}: check your hand, or whoever revealed {colour} corrects theirs",
+            others = "another revealed hand already shows" if shown == 1 else f"{shown} other revealed hands show"
+            raise IllegalMove(f"only {cards} can still be in a hand and {others} {colour}: check your hand, or "
+                              f"whoever revealed {colour} corrects theirs",
                               "mandragora.end.colour-count")
     board.reveals[seat] = tuple(colours)
     if all(r is not None for r in board.reveals):
