@@ -163,3 +163,25 @@ def test_a_seek_with_too_few_scrolls_says_how_many_must_be_scrolls() -> None:
     assert error.message == ("Only 2 of the 13 cards at the shops and in the deck are not cursed scrolls, so at "
                              "least 2 of the 4 cards taken here must be cursed scrolls, not 1.")
     assert apply(state, 0, {"type": "seek", "steps": 1, "scrolls": [1, 1]}).hand_counts[0] == 32
+
+
+# --- games stored before the change keep the reading they began with (state format 1) ---------------
+
+def _stored_in_format_1(state: mandragora.MandragoraState) -> mandragora.MandragoraState:
+    from companion.rules import SPECS
+    data = {k: v for k, v in mandragora.state_to_json(state).items() if k != "legacy_tie"}
+    return mandragora.state_from_json(SPECS["mandragora"].upgraded_state({**data, "format_version": 1}))
+
+
+def test_a_game_stored_before_the_change_finishes_under_its_old_reading() -> None:
+    """Its stored log must replay as it was played: an untouched tie keeps the marker and its holder may pass
+    it at will; a game set up now follows the rulebook at every change."""
+    old = _stored_in_format_1(position(scrolls=TIED, curse_holder=1, turn_seat=2))
+    assert old.legacy_tie and not position().legacy_tie
+    kept = apply(old, 2, {"type": "seek", "steps": 1, "scrolls": [1]})
+    assert kept.curse_holder == 1 and kept.pending == ()
+    assert any(c.id == "m-curse-tie" for c in mandragora.choices(kept, 1))
+    passed = apply(kept, 1, {"type": "pass_curse_marker", "to": 0})
+    assert passed.curse_holder == 0 and passed.legacy_tie
+    assert refused(kept, 0, {"type": "pass_curse_marker", "to": 1}).rule == "mandragora.curse.tie"
+    assert mandragora.state_from_json(mandragora.state_to_json(passed)) == passed

@@ -49,12 +49,19 @@ OPTIONS: dict[str, str] = {
     "circle": "The 10 shop ids clockwise from the start tile as laid out on the table, or \"random\" (default: the print kit's suggested circle).",
 }
 
+
+def _upgrade_1(data: dict) -> dict:
+    from .state import upgrade_format_1
+    return upgrade_format_1(data)
+
+
 SPEC = GameSpec(
     id="mandragora", title="Mandragora", min_players=2, max_players=4, moves=MOVES, options=OPTIONS,
     rules_module=__name__,
     pages_module="companion.web.games.mandragora",
     calculator_module="companion.web.calc.mandragora", print_kit="mandragora",
-    order=2, hidden_information=True, over_rule="mandragora.end.game-over", turn_rule="mandragora.turn.order", seat_rule="mandragora.turn.order",
+    order=2, hidden_information=True, state_version=2, state_upgrades={1: _upgrade_1},
+    over_rule="mandragora.end.game-over", turn_rule="mandragora.turn.order", seat_rule="mandragora.turn.order",
 )
 
 lazy_front(__name__)  # the rest of the front (from .game) loads on first use

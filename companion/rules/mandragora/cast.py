@@ -245,7 +245,7 @@ def _banish(board: Board, seat: int, move: Mapping[str, Any]) -> None:
         return
     board.scrolls[seat].remove(scroll)
     board.banished.append(scroll)
-    recompute_curse(board, seat)
+    recompute_curse(board, seat, {seat})
 
 
 def _transfer(board: Board, seat: int, move: Mapping[str, Any]) -> None:

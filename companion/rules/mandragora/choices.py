@@ -240,9 +240,25 @@ def choices(state: MandragoraState, seat: int) -> list[Choice]:
                                             for k in kinds)),),
                        id="m-team", rule="mandragora.team.exchange",
                        hint="Pass the cards at the table; the companion only counts them."), note]
+    legacy = _legacy_pass(state, seat)
     if state.turn_seat != seat or state.dropped[seat]:
-        return [note]
-    return [*_turn(state, seat), note]
+        return [*legacy, note]
+    return [*_turn(state, seat), *legacy, note]
+
+
+def _legacy_pass(state: MandragoraState, seat: int) -> list[Choice]:
+    """A game stored before format 2 keeps its reading: the holder still tied for the most may pass at will."""
+    if not state.legacy_tie or state.curse_holder != seat:
+        return []
+    curses = [state.curses(s) for s in range(len(state.players))]
+    tied = [s for s, count in enumerate(curses) if count == curses[seat] == max(curses) and s != seat]
+    if not tied:
+        return []
+    return [Choice("pass_curse_marker", "Pass the Curse marker",
+                   (Field("to", "Give the Curse marker to", options=tuple(Option(s, state.players[s]) for s in tied)),),
+                   id="m-curse-tie", rule="mandragora.curse.tie", folded=True,
+                   hint="This game began before the marker followed every change: it stays with you unless you "
+                        "pass it.")]
 
 
 __all__ = ["COLOUR_TEXT", "choices", "scroll_text"]

@@ -55,7 +55,10 @@ def _apply(state: MandragoraState, seat: int, move: Mapping[str, Any]) -> Mandra
         end_turn(board)
         return board.freeze()
     if kind == "pass_curse_marker":
-        _refuse_free_pass(state)
+        if not state.legacy_tie:
+            _refuse_free_pass(state)
+        _legacy_pass(board, seat, move)
+        return board.freeze()
     if kind == "team_help":
         raise IllegalMove("you may help your partner only right after you receive cursed scrolls in the team game",
                           "mandragora.team.exchange")
@@ -126,6 +129,24 @@ def _refuse_free_pass(state: MandragoraState) -> NoReturn:
     who = "Nobody holds the Curse marker" if holder is None else f"{state.players[holder]} keeps the Curse marker"
     raise IllegalMove(f"{who} until a sorcerer gains or loses cursed scrolls: the marker is passed only on the "
                       "tie that such a change leaves, and then the companion asks for it", "mandragora.curse.tie")
+
+
+def _legacy_pass(board: Board, seat: int, move: Mapping[str, Any]) -> None:
+    """A game stored before format 2: the holder, still tied for the most, may pass the marker at will (the
+    reading that game began with, so its log replays)."""
+    state = board.state
+    holder = state.curse_holder
+    if holder is None or seat != holder:
+        _refuse_free_pass(state)
+    curses = [state.curses(s) for s in range(len(state.players))]
+    tied = [s for s, count in enumerate(curses) if count == max(curses) and s != holder]
+    if curses[holder] < max(curses) or not tied:
+        _refuse_free_pass(state)
+    to = seat_field(state, move, "to")
+    if to not in tied:
+        raise IllegalMove(f"the Curse marker goes to {_or([state.players[s] for s in tied])}, tied for the most "
+                          "curses", "mandragora.curse.tie")
+    board.curse_holder = to
 
 
 def _or(names: list[str]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .state import CARD, Board, Pending
 
 
-def recompute_curse(board: Board, causer: int) -> None:
+def recompute_curse(board: Board, causer: int, changed: set[int]) -> None:
     """Check who is cursed after a sorcerer gained or lost cursed scrolls (mandragora.curse.most, .tie, .nobody).
 
     The rulebook checks every time anyone gains or loses scrolls: a unique most-cursed seat takes the
@@ -13,7 +13,8 @@ def recompute_curse(board: Board, causer: int) -> None:
     tied sorcerers (to one of the tied when the holder is no longer among them): at once when only one
     can take it, otherwise as a pending choice of the holder (of ``causer`` if nobody held it) that
     play waits for, the end of the game included. A tie the change did not reach is no exception: the
-    rulebook checks on every change, so the holder passes the marker then too.
+    rulebook checks on every change, so the holder passes the marker then too. (A game stored before
+    format 2, ``legacy_tie``, keeps its old reading: a tie no ``changed`` seat is among left the marker.)
     """
     curses = [sum(CARD[s].curses for s in scrolls) for scrolls in board.scrolls]
     most = max(curses)
@@ -25,6 +26,8 @@ def recompute_curse(board: Board, causer: int) -> None:
     holder = board.curse_holder
     if len(leaders) == 1:
         board.curse_holder = leaders[0]
+        return
+    if board.state.legacy_tie and holder in leaders and not changed & set(leaders):
         return
     candidates = [seat for seat in leaders if seat != holder]
     if len(candidates) == 1:
@@ -39,7 +42,7 @@ def give_scrolls(board: Board, seat: int, scrolls: list[str], causer: int) -> No
     if not scrolls:
         return
     board.scrolls[seat].extend(scrolls)
-    recompute_curse(board, causer)
+    recompute_curse(board, causer, {seat, causer})
     partner = board.state.partner(seat)
     if partner is not None:
         board.pending.append(Pending("team_help", seat, partner=partner))
