@@ -179,3 +179,18 @@ def test_a_move_behind_a_connexion_to_choose_names_that_choice() -> None:
     assert jsmn.choices(state, 0)[0].id == "j-conn"
     assert refused(state.with_seat(0, spells=1), 0, {"type": "cast_spell", "spell": "agrippas-ring"},
                    "jsmn.connexion.gain").pending == error.pending
+
+
+def test_a_game_stored_before_the_change_keeps_its_canutes_tide() -> None:
+    """A state stored in format 1 replays as it was played: the spell stays open after the introducer moves
+    on and takes 1 prestige at the top of the track; a game set up now follows the new reading."""
+    from companion.rules import SPECS
+    fresh = started()
+    data = {k: v for k, v in state_to_json(fresh).items() if k != "legacy_canute"}
+    old = state_from_json(SPECS["jsmn"].upgraded_state({**data, "format_version": 1}))
+    assert old.legacy_canute and not fresh.legacy_canute
+    late = play(_professor(old), 0, {"type": "move", "to": "venice"})
+    assert play(late, 1, {"type": "cast_spell", "spell": "canutes-tide"}).seats[0].prestige == 0
+    at_top = _professor(old.with_seat(0, prestige=40, arrival=9))
+    assert play(at_top, 1, {"type": "cast_spell", "spell": "canutes-tide"}).seats[0].prestige == 39
+    assert state_from_json(state_to_json(late)) == late

@@ -236,7 +236,7 @@ def _engage(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
         assert state.turn is not None
         # what Canute's Tide may take back: the prestige this introduction really gave (less than printed at
         # the top of the track, none there at all)
-        gained = state.seats[seat].prestige - here.prestige
+        gained = introduction.prestige if state.legacy_canute else state.seats[seat].prestige - here.prestige
         return replace(state, turn=replace(state.turn, intro_gained=state.turn.pending - pending,
                                            last_introduction=gained))
     raise refuse(f"'{card[:40]}' is not an invitation or introduction", "jsmn.engage.location")
@@ -251,6 +251,8 @@ def _connexion(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnStat
         raise refuse("all four of your connexion discs are placed", "jsmn.connexion.limit")
     named = move.get("named")
     turn = replace(turn, pending=turn.pending - 1)
+    if state.legacy_canute and turn.intro_gained:   # format 1: only this closed Canute's Tide's moment
+        turn = replace(turn, last_introduction=0)
     if named is None:
         kind = field(move, "connexion")
         if kind not in CONNEXION_TYPES:
@@ -320,7 +322,7 @@ def _apply(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
         raise refuse("no turn is being played: reveal this year's card of Marseilles first", "jsmn.year.sequence")
     if state.turn is not None and state.turn.pending and kind != "connexion" and seat == state.turn.seat:
         raise connexion_first(state.players, seat)
-    if state.turn is not None and seat == state.turn.seat and state.turn.last_introduction:
+    if state.turn is not None and seat == state.turn.seat and state.turn.last_introduction and not state.legacy_canute:
         # Canute's Tide answers an introduction just after it: the introducer's next move (a connexion it
         # gave, a move, magic, another engagement...) closes that moment (rule jsmn.spell.canutes-tide)
         state = replace(state, turn=replace(state.turn, last_introduction=0))

@@ -59,7 +59,10 @@ def _hold_back(state: JsmnState) -> JsmnState:
     turn = state.turn
     assert turn is not None
     target = state.seats[turn.seat]
-    after = target.prestige - min(1, turn.last_introduction)   # only what the introduction gave
+    if state.legacy_canute:   # format 1: 1 prestige, whatever the introduction gave
+        after = max(0, target.prestige - 1)
+    else:                     # only what the introduction gave
+        after = target.prestige - min(1, turn.last_introduction)
     kept = min(turn.intro_gained, TRACKS.connexions_passed(turn.intro_from, after))
     lost = turn.intro_gained - kept
     assert lost <= turn.pending
