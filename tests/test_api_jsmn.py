@@ -3,6 +3,7 @@ and its tie-break, and every kind of bad request."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -84,6 +85,11 @@ def test_equal_magicianship_and_prestige_go_to_the_disc_on_top(client: FlaskClie
      "jsmn.components"),
     ([pad("Ann", spell_magicianship=4), pad("Ben", spell_magicianship=3, prestige=1)], 422,
      "7 spells that grant magicianship in all, but the game has 6", "jsmn.components"),
+    # data/jsmn/feats.toml: 33 feats, six of them worth 5
+    ([pad("Ann", feats=[5, 5, 5, 5]), pad("Ben", feats=[5, 5, 5], prestige=1)], 422,
+     "7 feats of magic worth 5 in all, but the game has 6", "jsmn.components"),
+    ([pad("Ann", feats=[2] * 10), pad("Ben", prestige=1)], 422,
+     "10 feats of magic worth 2 in all, but the game has 9", "jsmn.components"),
     ([pad("Ann", prestige=4), pad("Ben", prestige=4)], 422,
      "the 2 disc(s) on prestige 4 must have stack places 0, 1 (0 on top), one each", "jsmn.prestige.stack"),
     ([pad("Ann", stack=1), pad("Ben", prestige=2)], 422,
@@ -103,6 +109,13 @@ def test_tallies_no_game_could_produce_are_refused(client: FlaskClient, players:
     assert body["error"].startswith(message[:1].upper() + message[1:])
 
 
+def test_six_feats_worth_5_and_nine_of_each_other_value_are_fine(client: FlaskClient) -> None:
+    players = [pad("Ann", feats=[5, 5, 5, 2, 2, 2, 2]), pad("Ben", feats=[5, 5, 5, 2, 3, 4, 2, 2, 2, 2], prestige=1)]
+    response = client.post(CALC, json={"fairy_strength": 18, "players": players})
+    assert response.status_code == 200, response.get_json()
+    assert [p["magicianship"] for p in response.get_json()["players"]] == [23, 32]
+
+
 def test_the_fairy_strength_is_required_and_bounded(client: FlaskClient) -> None:
     players = [pad("Ann"), pad("Ben", prestige=1)]
     missing = client.post(CALC, json={"players": players})
@@ -120,3 +133,65 @@ def test_the_calculator_is_in_the_openapi_document(client: FlaskClient) -> None:
     assert {"200", "400", "422"} <= set(post["responses"])
     schemas = document["components"]["schemas"]
     assert schemas["JsmnEndRequest"]["additionalProperties"] is False and "JsmnPlayerTally" in schemas
+
+
+# -- what answers may show about feats (rule jsmn.companion.feat-refusals), tried as an attacker ---------------
+# Rulebook: feats are dealt "face-up in their player area" and taken from the row "face-up in front of you";
+# only completed feats go face down. The phones still leave other magicians' ledgers out (hidden
+# magicianship), so an attacker's phone shows the same game in these twins: Ben and Cy swap one dealt feat.
+
+X, Y = "speak-with-the-wind", "raise-a-ship-of-rain"
+MINE = ["send-ravens-as-messengers", "wake-the-stone-saints", "scry-in-a-silver-basin"]
+BEN = ["make-the-trees-march", "move-a-mountain-pass"]
+CY = ["restore-a-lost-voice", "grow-a-hedge-in-a-night"]
+
+
+def _twin(client: FlaskClient, ben_has: str, cy_has: str, ann_first: bool) -> tuple[str, list[dict[str, str]]]:
+    created = client.post("/api/games", json={"game": "jsmn", "players": ["Ann", "Ben", "Cy"]}).get_json()
+    headers = [{"Authorization": f"Bearer {s['token']}"} for s in created["seats"]]
+    order = [(0, MINE)] if ann_first else []
+    order += [(1, [ben_has, *BEN]), (2, [cy_has, *CY])]
+    for version, (seat, feats) in enumerate(order):
+        answer = client.post(f"/api/games/{created['id']}/moves", headers=headers[seat], json={
+            "version": version, "action_id": f"m{version}", "move": {"type": "starting_feats", "feats": feats}})
+        assert answer.status_code == 200, answer.get_json()
+    return created["id"], headers
+
+
+def _seen_log(client: FlaskClient, game_id: str, headers: dict[str, str]) -> list[Any]:
+    entries = client.get(f"/api/games/{game_id}/log", headers=headers).get_json()["entries"]
+    return [(e.get("seat"), e.get("move"), e.get("text")) for e in entries]
+
+
+def test_a_direct_feat_probe_answers_the_same_whoever_holds_the_feat(client: FlaskClient) -> None:
+    """Same public moves, different holders of X and Y: every probe Ann can send answers byte for byte alike."""
+    answers = []
+    for ben_has, cy_has in ((X, Y), (Y, X)):
+        game_id, headers = _twin(client, ben_has, cy_has, ann_first=False)
+        seen = _seen_log(client, game_id, headers[0])
+        assert len(seen) == 2
+        probes = []
+        for feat in (X, Y):
+            reply = client.post(f"/api/games/{game_id}/moves", headers=headers[0], json={
+                "version": 2, "action_id": f"p-{feat}", "move": {"type": "starting_feats", "feats": [feat, *MINE[:2]]}})
+            probes.append((reply.status_code, reply.get_json()))
+        answers.append((seen, probes))
+    assert answers[0] == answers[1]
+    status, body = answers[0][1][0]
+    assert status == 422 and body["rule"] == "jsmn.companion.feat-refusals"
+    assert "Ben" not in body["error"] and "Cy" not in body["error"]
+
+
+def test_a_correction_probe_names_only_the_move_the_table_saw_take_the_feat(client: FlaskClient) -> None:
+    """A correction that would give Ann a feat dealt later to Ben names Ben's move: the table saw that feat
+    dealt face-up (the documented promise). It says nothing else: no rule, no feat, no ledger."""
+    named = {}
+    for ben_has, cy_has in ((X, Y), (Y, X)):
+        game_id, headers = _twin(client, ben_has, cy_has, ann_first=True)
+        reply = client.post(f"/api/games/{game_id}/correct", headers=headers[0], json={
+            "version": 3, "action_id": "c1", "seq": 1, "move": {"type": "starting_feats", "feats": [X, *MINE[:2]]}})
+        body = reply.get_json()
+        assert reply.status_code == 422 and body["rule"] is None
+        assert X not in json.dumps(body) and "speak with the wind" not in json.dumps(body).casefold()
+        named[ben_has] = (body["seq"], [name for name in ("Ben", "Cy") if name in body["error"]])
+    assert named == {X: (2, ["Ben"]), Y: (3, ["Cy"])}

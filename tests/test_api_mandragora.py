@@ -151,6 +151,10 @@ FOUR = [pad("Ann", (1, 0)), pad("Ben", (2, 0)), pad("Cy", (3, 0)), pad("Di", (4,
     ({"players": [pad("Ann", *[(1, 0)] * 13), pad("Ben", *[(1, 0)] * 12)]},
      "The sorcerers cast more than the 24 spell cards of the game", "mandragora.components"),
     ({"players": [pad("  "), pad("Ben")]}, "Every sorcerer needs a name that is not only spaces", None),
+    # rulebook colour table: black spellbooks 1 — one hand at most can show black
+    ({"players": [pad("Ann", hand_colours=["black", "red"]), pad("Ben", hand_colours=["white", "black"])]},
+     "Ann and Ben both show black in hand, but a game of 2 sorcerers has only 1 black card",
+     "mandragora.end.colour-count"),
     ({"players": FOUR[:3], "teams": [[0, 2], [1, 3]]}, "The team variant is for 4 sorcerers, not 3",
      "mandragora.team.seating"),
     ({"players": FOUR, "teams": [[0, 2], [2, 3]]}, "The teams must be two pairs that together name each sorcerer "
@@ -160,6 +164,13 @@ def test_pads_no_game_could_end_with_are_422(client: FlaskClient, body: dict[str
                                              rule: str | None) -> None:
     response = client.post(URL, json=body)
     assert response.status_code == 422 and response.get_json() == error(422, sentence, rule)
+
+
+def test_one_black_hand_and_many_white_hands_are_fine(client: FlaskClient) -> None:
+    answer = client.post(URL, json={"players": [pad("Ann", hand_colours=["black", "white"]),
+                                                pad("Ben", hand_colours=["white"]), pad("Cy", hand_colours=["white"])]})
+    assert answer.status_code == 200
+    assert [row["total"] for row in answer.get_json()["players"]] == [-2, -1, -1]
 
 
 def test_blue_is_fine_with_three_sorcerers_and_names_are_trimmed(client: FlaskClient) -> None:

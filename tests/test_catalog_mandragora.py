@@ -182,6 +182,7 @@ def test_our_own_readings_are_marked_authored() -> None:
 @pytest.mark.parametrize("note_id, action", [
     ("example-total", "flagged"), ("example-pair-order", "normalised"), ("colour-table-black", "normalised"),
     ("colour-names", "normalised"), ("removal-lists", "normalised"), ("curse-tie-holder", "normalised"),
+    ("curse-tie-unchanged", "flagged"),
 ])
 def test_rulebook_slips_have_notes(note_id: str, action: str) -> None:
     note = next(n for n in MANDRAGORA.notes if n.id == note_id)
@@ -344,7 +345,7 @@ def _check(root: Path) -> Result:
 def test_cardgen_check_lists_mandragora_counts_and_notes() -> None:
     result = _check(DEFAULT_DATA_DIR)
     assert result.exit_code == 0, result.output
-    assert "mandragora: Mandragora: 106 cards, 8 spells, 6 colours, 10 shops, 60 rules, 14 notes" in result.output
+    assert "mandragora: Mandragora: 106 cards, 8 spells, 6 colours, 10 shops, 61 rules, 14 notes" in result.output
     assert "    colour Black:\n      [colour-table-black] colour table, black column: printed" in result.output
     assert "[example-total] final-scoring example, total: printed 'TOTAL: 12 points' (kept, flagged)." in result.output
 

@@ -306,7 +306,8 @@ def test_the_curse_tie_and_the_team_option_go_to_the_right_seats(app: Flask, cli
     play(app, game, 0, {"type": "team_help", "kind": "none"})
     play(app, game, 1, {"type": "seek", "steps": 1, "scrolls": [1]}, {"type": "team_help", "kind": "give"})
     play(app, game, 2, {"type": "seek", "steps": 1, "scrolls": [1]})
-    assert view_of(app, game)["pending"] == {"kind": "curse_marker", "chooser": 1, "candidates": [0, 2]}
+    assert view_of(app, game)["pending"] == {"kind": "curse_marker", "chooser": 1, "candidates": [0, 2],
+                                             "title": "Ben gives the Curse marker to Ann or Cid"}
     ben = seat_page(client, game, 1)
     curse = form(ben, "m-curse")
     assert radios(curse, "to") == ["0", "2"] and whole_numbers(curse, "to")

@@ -122,3 +122,75 @@ def test_random_games_stay_legal_and_never_hold_more_than_the_24_spells() -> Non
             state = jsmn.apply(state, seat, move)              # an illegal move raises: the test fails
             assert state.spells_left() >= 0
         assert state.phase == "over"
+
+
+# -- Canute's Tide: only that introduction, only at its moment, only what it gave (issue 21) -----------
+# Spell text (authored, data/jsmn/spells.toml): "Play when another player fulfils an introduction: they gain
+# 1 prestige less from it." The moment is the introduction's: once its player does anything else, it is gone.
+
+def _professor(state: JsmnState) -> JsmnState:
+    """Seat 0 in Padua fulfils A Professor of Padua (1 prestige); seat 1 holds a spell."""
+    return play(state.with_seat(0, location="padua").with_seat(1, spells=1), 0, {"type": "still_waters"},
+                {"type": "engage", "card": "a-professor-of-padua"})
+
+
+def _spells_offered(state: JsmnState, seat: int) -> set[object]:
+    return {o.value for c in jsmn.choices(state, seat) if c.move == "cast_spell" for f in c.fields
+            if f.name == "spell" for o in f.options}
+
+
+def test_canutes_tide_is_refused_once_the_introducer_has_moved_on() -> None:
+    state = _professor(started())
+    later = play(state, 0, {"type": "move", "to": "venice"})
+    error = refused(later, 1, {"type": "cast_spell", "spell": "canutes-tide"}, "jsmn.spell.timing")
+    assert "before that player does anything else" in error.message
+    assert later.seats[0].prestige == 1 and later.seats[1].spells == 1
+    assert "canutes-tide" not in _spells_offered(later, 1)
+    # the moment is open right after the introduction, and the form offers the spell then
+    assert "canutes-tide" in _spells_offered(state, 1)
+    assert play(state, 1, {"type": "cast_spell", "spell": "canutes-tide"}).seats[0].prestige == 0
+
+
+def test_canutes_tide_answers_only_the_latest_introduction_once() -> None:
+    state = _professor(started()).with_seat(1, spells=2)
+    state = play(state, 1, {"type": "cast_spell", "spell": "canutes-tide"})
+    refused(state, 1, {"type": "cast_spell", "spell": "canutes-tide"}, "jsmn.spell.timing")
+
+
+def test_canutes_tide_at_the_top_of_the_track_takes_back_only_what_was_given() -> None:
+    top = 40
+    near = _professor(started().with_seat(0, prestige=top - 1, arrival=9))
+    assert near.seats[0].prestige == top
+    assert play(near, 1, {"type": "cast_spell", "spell": "canutes-tide"}).seats[0].prestige == top - 1
+    # already at the top, the introduction gives nothing: there is nothing to take back
+    at_top = _professor(started().with_seat(0, prestige=top, arrival=9))
+    assert at_top.seats[0].prestige == top
+    refused(at_top, 1, {"type": "cast_spell", "spell": "canutes-tide"}, "jsmn.spell.timing")
+    assert at_top.seats[0].prestige == top and at_top.seats[1].spells == 1
+
+
+def test_a_move_behind_a_connexion_to_choose_names_that_choice() -> None:
+    """A correction can open a connexion (more prestige earlier): the magician's later move is refused naming
+    the choice that comes first, the one choices() offers."""
+    state = _flora(started())
+    error = refused(state, 0, {"type": "move", "to": "venice"}, "jsmn.connexion.gain")
+    assert error.pending == {"seat": 0, "move": "connexion", "choice": "j-conn", "rule": "jsmn.connexion.gain",
+                             "title": f"{state.players[0]} chooses the connexion just gained"}
+    assert jsmn.choices(state, 0)[0].id == "j-conn"
+    assert refused(state.with_seat(0, spells=1), 0, {"type": "cast_spell", "spell": "agrippas-ring"},
+                   "jsmn.connexion.gain").pending == error.pending
+
+
+def test_a_game_stored_before_the_change_keeps_its_canutes_tide() -> None:
+    """A state stored in format 1 replays as it was played: the spell stays open after the introducer moves
+    on and takes 1 prestige at the top of the track; a game set up now follows the new reading."""
+    from companion.rules import SPECS
+    fresh = started()
+    data = {k: v for k, v in state_to_json(fresh).items() if k != "legacy_canute"}
+    old = state_from_json(SPECS["jsmn"].upgraded_state({**data, "format_version": 1}))
+    assert old.legacy_canute and not fresh.legacy_canute
+    late = play(_professor(old), 0, {"type": "move", "to": "venice"})
+    assert play(late, 1, {"type": "cast_spell", "spell": "canutes-tide"}).seats[0].prestige == 0
+    at_top = _professor(old.with_seat(0, prestige=40, arrival=9))
+    assert play(at_top, 1, {"type": "cast_spell", "spell": "canutes-tide"}).seats[0].prestige == 39
+    assert state_from_json(state_to_json(late)) == late

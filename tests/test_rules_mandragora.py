@@ -356,7 +356,8 @@ def test_a_curse_tie_passes_the_marker_automatically_or_by_the_holders_choice() 
     state = position(scrolls=(("scroll-two-curses-1",), ("scroll-two-curses-2",), ()), curse_holder=1, turn_seat=2)
     pending = apply(state, 2, {"type": "seek", "steps": 1, "scrolls": [2]})
     assert pending.pending == (Pending("curse_marker", 1, (0, 2)),) and pending.turn_seat == 2
-    assert mandragora.view(pending)["pending"] == {"kind": "curse_marker", "chooser": 1, "candidates": [0, 2]}
+    assert mandragora.view(pending)["pending"] == {"kind": "curse_marker", "chooser": 1, "candidates": [0, 2],
+                                                   "title": "Ben gives the Curse marker to Ann or Cy"}
     assert refusal_rule(pending, 0, {"type": "seek", "steps": 1}) == "mandragora.curse.tie"
     assert refusal_rule(pending, 2, {"type": "pass_curse_marker", "to": 0}) == "mandragora.curse.tie"
     assert refusal_rule(pending, 1, {"type": "pass_curse_marker", "to": 1}) == "mandragora.curse.tie"
@@ -371,11 +372,13 @@ def test_one_tied_seat_besides_the_holder_takes_the_marker_at_once() -> None:
     assert after.curse_holder == 1 and after.pending == ()
 
 
-def test_a_tie_the_change_does_not_touch_keeps_the_marker() -> None:
-    """Note curse-tie-unchanged: Ann and Ben tied on 2 with Ben holding; Cy's 1 curse leaves it with Ben."""
+def test_every_change_checks_the_tie_even_one_that_does_not_touch_it() -> None:
+    """Rulebook: "Each time a sorcerer gains or loses cursed scrolls ... check" and on a tie "the sorcerer with the
+    marker gives it to one of the other sorcerers who is tied": Ann and Ben tied on 2 with Ben holding; Cy's
+    1 curse is such a change, so Ben gives the marker to Ann, the only other tied sorcerer."""
     state = position(scrolls=(("scroll-two-curses-1",), ("scroll-two-curses-2",), ()), curse_holder=1, turn_seat=2)
     after = apply(state, 2, {"type": "seek", "steps": 1, "scrolls": [1]})
-    assert after.curse_holder == 1 and after.pending == ()
+    assert after.curse_holder == 0 and after.pending == ()
     banished = apply(replace(position(hand_counts=(1, 3, 1), scrolls=(("scroll-two-curses-1",), (
         "scroll-two-curses-2", "scroll-one-curse-1"), ("scroll-two-curses-3",)), curse_holder=1), turn_seat=1), 1,
         cast("spellbook-red-1", ["red"], 1, "Banishment", scroll=1))
@@ -386,7 +389,8 @@ def test_team_help_after_receiving_scrolls() -> None:
     state = position(("A", "B", "C", "D"), {"teams": True}, hand_counts=(0, 1, 2, 1), shop_cards=(0, 1) + (1,) * 8)
     got = apply(state, 0, {"type": "seek", "steps": 1, "scrolls": [1]})
     assert got.pending == (Pending("team_help", 0, partner=2),) and got.turn_seat == 0
-    assert mandragora.view(got)["pending"] == {"kind": "team_help", "seat": 0, "partner": 2}
+    assert mandragora.view(got)["pending"] == {"kind": "team_help", "seat": 0, "partner": 2,
+                                               "title": "A chooses how to help C"}
     assert refusal_rule(got, 0, {"type": "team_help", "kind": "give"}) == "mandragora.team.exchange"
     assert refusal_rule(got, 1, {"type": "seek", "steps": 1}) == "mandragora.team.exchange"
     assert refused(got, 0, {"type": "team_help", "kind": "steal"}).rule is None
@@ -561,6 +565,14 @@ def test_json_round_trip_and_errors() -> None:
                             ({"game": "mandragora"}, "malformed")):
         with pytest.raises(ValueError, match=message):
             mandragora.state_from_json(broken)
+
+
+def test_no_more_hands_show_a_colour_than_it_has_cards_left() -> None:
+    """Rulebook colour table: black spellbooks 1 — two hands cannot both hold black at the end."""
+    reckoning = replace(position(hand_counts=(2, 2, 2)), phase="reckoning", turn_seat=None)
+    black = apply(reckoning, 2, {"type": "reveal_hand", "colours": ["black"]})
+    assert refusal_rule(black, 0, {"type": "reveal_hand", "colours": ["black"]}) == "mandragora.end.colour-count"
+    assert apply(black, 0, {"type": "reveal_hand", "colours": ["white"]}).reveals == (("white",), None, ("black",))
 
 
 def test_every_rule_id_the_module_names_exists_and_is_tested_here() -> None:

@@ -4,10 +4,10 @@ copy that is still there, and every later view, score, undo and correction repla
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
 from companion.rules.mandragora import game as mandragora
-from companion.rules.mandragora.state import Cast
+from companion.rules.mandragora.state import Cast, Pending
 from tests.test_rules_mandragora import apply, cast, items, position, refused, with_casts
 
 
@@ -66,40 +66,122 @@ def test_a_replay_on_a_corrected_history_takes_whichever_identical_copy_is_left(
         "points"]
 
 
-# --- a tie the change did not touch (data note curse-tie-unchanged) ---------------------------------
+# --- the tie rule at every change (rulebook: "Each time a sorcerer gains or loses cursed scrolls") -----
 
-def _untouched_tie() -> Any:
-    """Ann and Ben tied on 2 with Ben holding; Cy's 1 curse leaves the marker with Ben (Cy's turn is over)."""
-    state = position(scrolls=(("scroll-two-curses-1",), ("scroll-two-curses-2",), ()), curse_holder=1, turn_seat=2)
+TIED = (("scroll-two-curses-1",), ("scroll-two-curses-2",), ())
+
+
+def test_a_tie_a_change_did_not_reach_still_passes_the_marker() -> None:
+    """Ann and Ben tied on 2 with Ben holding: Cy's 1 curse is a change, the check finds the tie, Ben gives the
+    marker to the other tied sorcerer (Ann) — in the old reading it stayed with Ben."""
+    state = position(scrolls=TIED, curse_holder=1, turn_seat=2)
     after = apply(state, 2, {"type": "seek", "steps": 1, "scrolls": [1]})
-    assert after.curse_holder == 1 and after.pending == ()
-    return after
+    assert after.curse_holder == 0 and after.pending == ()
+    assert mandragora.score(after)[0]["total"] == mandragora.score(state)[0]["total"] - 2
 
 
-def test_the_holder_tied_for_most_may_pass_the_marker_even_when_the_tie_was_untouched() -> None:
-    state = _untouched_tie()
-    passed = apply(state, 1, {"type": "pass_curse_marker", "to": 0})
-    assert passed.curse_holder == 0 and passed.turn_seat == state.turn_seat and passed.turn_number == state.turn_number
-    assert mandragora.score(passed)[0]["total"] == mandragora.score(state)[0]["total"] - 2
-    assert any(c.move == "pass_curse_marker" and c.id == "m-curse-tie" for c in mandragora.choices(state, 1))
-    assert not any(c.move == "pass_curse_marker" for c in mandragora.choices(state, 0))
-
-
-def test_passing_the_marker_is_refused_with_the_reason_that_applies() -> None:
-    state = _untouched_tie()
-    error = refused(state, 0, {"type": "pass_curse_marker", "to": 1})
-    assert error.rule == "mandragora.curse.tie" and error.message.startswith("Only Ben, who holds the Curse marker")
-    error = refused(state, 1, {"type": "pass_curse_marker", "to": 2})    # Cy has 1 curse: not tied
-    assert error.rule == "mandragora.curse.tie" and "tied for the most curses: Ann" in error.message
-    alone = position(scrolls=(("scroll-two-curses-1",), (), ()), curse_holder=0)
-    error = refused(alone, 0, {"type": "pass_curse_marker", "to": 1})
-    assert error.rule == "mandragora.curse.tie"
-    assert "Ann has 2 and nobody else has as many" in error.message
+def test_passing_the_marker_without_a_check_is_refused() -> None:
+    """The marker moves only at a check; a tie at rest is no invitation to pass it."""
+    state = position(scrolls=TIED, curse_holder=1)
+    error = refused(state, 1, {"type": "pass_curse_marker", "to": 0})
+    assert error.rule == "mandragora.curse.tie" and error.message.startswith("Ben keeps the Curse marker until")
+    assert error.pending is None
     assert "Nobody holds the Curse marker" in refused(position(), 0, {"type": "pass_curse_marker", "to": 1}).message
-    assert not any(c.move == "pass_curse_marker" for c in mandragora.choices(alone, 0))
+    assert not any(c.move == "pass_curse_marker" for s in range(3) for c in mandragora.choices(state, s))
 
 
-def test_the_rule_entry_players_see_states_the_choice() -> None:
+def test_a_tie_made_by_the_last_move_of_play_is_passed_before_the_game_ends() -> None:
+    """Cy's seek is the last turn of the final round and ties all three on 2: the game waits for Ben's pass
+    (Ann or Cy), and only then do the hands get revealed; the −2 ends where Ben puts it."""
+    state = position(scrolls=TIED, curse_holder=1, turn_seat=2, countdown_seat=0, countdown_marker="final")
+    last = apply(state, 2, {"type": "seek", "steps": 1, "scrolls": [2]})
+    assert last.phase == "play" and last.pending == (Pending("curse_marker", 1, (0, 2)),)
+    assert not mandragora.outcome(last).over and mandragora.acting_seats(last) == [1]
+    refusal = refused(last, 0, {"type": "reveal_hand", "colours": ["white"]})
+    assert refusal.rule == "mandragora.end.reveal"
+    assert [c.id for c in mandragora.choices(last, 1)][0] == "m-curse"
+    passed = apply(last, 1, {"type": "pass_curse_marker", "to": 2})
+    assert passed.phase == "reckoning" and passed.curse_holder == 2 and passed.pending == ()
+
+
+def test_a_later_move_refused_by_a_pending_choice_names_that_choice() -> None:
+    """A three-way tie (a correction can open one): any other move is refused in table words, and the refusal
+    carries the pending choice — the same one ``choices`` offers the seat that must make it."""
+    state = position(scrolls=TIED, curse_holder=1, turn_seat=2)
+    tie = apply(state, 2, {"type": "seek", "steps": 1, "scrolls": [2]})
+    error = refused(tie, 0, {"type": "seek", "steps": 1})
+    assert error.message == "First Ben, who holds the Curse marker, gives it to Ann or Cy: they are tied for the " \
+                            "most curses."
+    assert error.pending == {"seat": 1, "move": "pass_curse_marker", "choice": "m-curse",
+                             "rule": "mandragora.curse.tie", "title": "Ben gives the Curse marker to Ann or Cy"}
+    offered = mandragora.choices(tie, error.pending["seat"])
+    assert offered[0].id == error.pending["choice"] and offered[0].move == error.pending["move"]
+    assert [o.value for o in offered[0].fields[0].options] == [0, 2]
+    assert all(c.move == "note_hand" for s in (0, 2) for c in mandragora.choices(tie, s))
+
+
+def test_a_team_help_pending_after_a_scroll_is_named_by_the_refusal() -> None:
+    """Team variant: a scroll reported late (a correction) opens the give/receive choice; the next seat's
+    move is refused naming it, and choices offer it to the seat that received the scroll."""
+    state = position(("Ann", "Ben", "Cid", "Dee"), {"teams": True}, hand_counts=(1, 1, 2, 1),
+                     shop_cards=(0, 1) + (1,) * 8)
+    got = apply(state, 0, {"type": "seek", "steps": 1, "scrolls": [1]})
+    error = refused(got, 1, {"type": "seek", "steps": 2})
+    assert error.rule == "mandragora.team.exchange" and error.pending is not None
+    assert error.pending["seat"] == 0 and error.pending["move"] == "team_help"
+    assert "Ann, who just received cursed scrolls, chooses whether to give a card to Cid" in error.message
+    assert mandragora.choices(got, 0)[0].id == error.pending["choice"] == "m-team"
+
+
+def test_the_rule_entry_players_see_follows_the_rulebook() -> None:
     from cardgen.catalog import content
     text = next(r.text for r in content("mandragora").rules if r.id == "mandragora.curse.tie")
-    assert "tie untouched" in text and "may still choose to pass it" in text
+    assert "every time" in text.casefold() and "may still choose to pass it" not in text
+
+
+# --- the single black spellbook (rulebook colour table: black spellbooks 1) ------------------------
+
+def test_only_one_hand_can_show_the_single_black_spellbook() -> None:
+    state = replace(position(hand_counts=(3, 2, 2)), phase="reckoning", turn_seat=None)
+    first = apply(state, 0, {"type": "reveal_hand", "colours": ["black", "red"]})
+    error = refused(first, 1, {"type": "reveal_hand", "colours": ["white", "black"]})
+    assert error.rule == "mandragora.end.colour-count"
+    assert error.message == ("Only 1 black card can still be in a hand and another revealed hand already shows "
+                             "black: check your hand, or whoever revealed black corrects theirs.")
+    assert "Ann" not in error.message                      # the refusal names nobody
+    assert apply(first, 1, {"type": "reveal_hand", "colours": ["white", "red"]}).reveals[1] == ("white", "red")
+    reckoning = [c for c in mandragora.choices(first, 1) if c.move == "reveal_hand"]
+    assert reckoning                                     # the form still offers every colour left in the game
+
+
+def test_a_seek_with_too_few_scrolls_says_how_many_must_be_scrolls() -> None:
+    """13 cards at the shops, none in the deck, 11 of them cursed scrolls: 4 cards taken hold at least 2."""
+    state = position(hand_counts=(30, 30, 4), shop_cards=(0, 4, 2, 1, 1, 1, 1, 1, 1, 1))
+    assert state.deck_count == 0 and state.pool() == 13 and len(state.free_scrolls()) == 11
+    error = refused(state, 0, {"type": "seek", "steps": 1, "scrolls": [1]})
+    assert error.rule == "mandragora.seek.scrolls"
+    assert error.message == ("Only 2 of the 13 cards at the shops and in the deck are not cursed scrolls, so at "
+                             "least 2 of the 4 cards taken here must be cursed scrolls, not 1.")
+    assert apply(state, 0, {"type": "seek", "steps": 1, "scrolls": [1, 1]}).hand_counts[0] == 32
+
+
+# --- games stored before the change keep the reading they began with (state format 1) ---------------
+
+def _stored_in_format_1(state: mandragora.MandragoraState) -> mandragora.MandragoraState:
+    from companion.rules import SPECS
+    data = {k: v for k, v in mandragora.state_to_json(state).items() if k != "legacy_tie"}
+    return mandragora.state_from_json(SPECS["mandragora"].upgraded_state({**data, "format_version": 1}))
+
+
+def test_a_game_stored_before_the_change_finishes_under_its_old_reading() -> None:
+    """Its stored log must replay as it was played: an untouched tie keeps the marker and its holder may pass
+    it at will; a game set up now follows the rulebook at every change."""
+    old = _stored_in_format_1(position(scrolls=TIED, curse_holder=1, turn_seat=2))
+    assert old.legacy_tie and not position().legacy_tie
+    kept = apply(old, 2, {"type": "seek", "steps": 1, "scrolls": [1]})
+    assert kept.curse_holder == 1 and kept.pending == ()
+    assert any(c.id == "m-curse-tie" for c in mandragora.choices(kept, 1))
+    passed = apply(kept, 1, {"type": "pass_curse_marker", "to": 0})
+    assert passed.curse_holder == 0 and passed.legacy_tie
+    assert refused(kept, 0, {"type": "pass_curse_marker", "to": 1}).rule == "mandragora.curse.tie"
+    assert mandragora.state_from_json(mandragora.state_to_json(passed)) == passed

@@ -51,16 +51,22 @@ class IllegalMove(Exception):
     """A move the rules forbid. ``rule`` is a stable rule ID (or None for a malformed move).
 
     The message is always a sentence (:func:`sentence`); ``seat`` and ``move`` are the context, set by
-    the base (:func:`referee`) for every game's refusals."""
+    the base (:func:`referee`) for every game's refusals; ``pending`` names the choice the game waits for
+    when that is the only reason for the refusal."""
 
     def __init__(self, message: str, rule: str | None = None, *, move: Mapping[str, Any] | None = None,
-                 seat: int | None = None):
+                 seat: int | None = None, pending: Mapping[str, Any] | None = None):
         message = sentence(message)
         super().__init__(message)
         self.message = message
         self.rule = rule
         self.move = dict(move) if move is not None else None
         self.seat = seat
+        #: When the move is refused only because the game first waits for a choice the rules require (a
+        #: pending pass of a marker, a team's help): ``{"seat", "move", "choice", "rule", "title"}`` — the
+        #: seat that must choose, the move type, the id of its Choice in ``choices(state, seat)``, the rule
+        #: and a sentence for the table. A correction may insert that choice before the refused move.
+        self.pending = dict(pending) if pending is not None else None
 
     def __str__(self) -> str:
         return f"{self.message} [{self.rule}]" if self.rule else self.message

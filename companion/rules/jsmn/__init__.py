@@ -105,10 +105,15 @@ OPTIONS: dict[str, str] = {
     "named": "The two named connexions laid out at setup (ids); default: reported with the first new_year.",
 }
 
+def _upgrade_1(data: dict) -> dict:
+    from .state import upgrade_format_1
+    return upgrade_format_1(data)
+
+
 SPEC = GameSpec(
     id="jsmn", title="Jonathan Strange & Mr Norrell", min_players=2, max_players=4, moves=MOVES, options=OPTIONS,
     rules_module=f"{__name__}.game",
     pages_module="companion.web.games.jsmn",
     calculator_module="companion.web.calc.jsmn", print_kit="jsmn",
-    order=4, hidden_information=True, over_rule="jsmn.end.reign", turn_rule="jsmn.turn.order", seat_rule="jsmn.players",
+    order=4, hidden_information=True, state_version=2, state_upgrades={1: _upgrade_1}, over_rule="jsmn.end.reign", turn_rule="jsmn.turn.order", seat_rule="jsmn.players",
 )

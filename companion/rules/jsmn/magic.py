@@ -25,9 +25,10 @@ def on_turn(state: JsmnState, seat: int) -> Turn:
 def free_feat(state: JsmnState, fid: Any, seat: int | None = None) -> None:
     """Refuse a feat that is not a feat of magic or is already in front of a player or completed.
 
-    The refusal says only what the asker may know (rule jsmn.companion.feat-refusals): the asker's own
-    feat is named as theirs; any other feat out of the row gets one sentence, whoever holds it and
-    whether it is completed (the row on the table shows that it is not there, nothing more)."""
+    The refusal names nobody (rule jsmn.companion.feat-refusals): the asker's own feat is named as theirs;
+    any other feat out of the row gets one sentence, whoever holds it and whether it is completed (the row
+    on the table shows that it is not there). Who took it is face-up at the table, but this answer does not
+    need it; a correction's replay may name the later move that took it."""
     if not isinstance(fid, str) or fid not in FEATS:
         raise refuse(f"there is no feat of magic '{str(fid)[:40]}'", "jsmn.feat.take")
     if seat is not None and (fid in state.seats[seat].completed or state.seats[seat].tokens_on(fid) is not None):

@@ -14,7 +14,7 @@ from .magic import (MAGIC_MOVES, card_leaves_hand, draw_spell, drew_cards, free_
 from .spells import cast_spell
 from .state import (ACTION_IDS, BOOKS, CONNEXION_DISCS, CONNEXION_TYPES, ELEMENTS, GAME, INTRODUCTIONS,
                     INVITATIONS, LIMITS, MAGICIANS, MARSEILLES, NAMED, STUDY, TRACKS, JsmnState, Turn,
-                    refuse, replace, rule)
+                    connexion_first, refuse, replace, rule)
 
 MOVE_TYPES: dict[str, str] = SPEC.move_types
 
@@ -231,11 +231,14 @@ def _engage(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
         assert state.turn is not None
         pending = state.turn.pending
         state = replace(state.with_seat(seat, introductions=here.introductions - 1),
-                        turn=replace(state.turn, last_introduction=introduction.prestige, held_back=False,
-                                     intro_from=here.prestige))
+                        turn=replace(state.turn, held_back=False, intro_from=here.prestige))
         state = gain_prestige(state, seat, introduction.prestige)
         assert state.turn is not None
-        return replace(state, turn=replace(state.turn, intro_gained=state.turn.pending - pending))
+        # what Canute's Tide may take back: the prestige this introduction really gave (less than printed at
+        # the top of the track, none there at all)
+        gained = introduction.prestige if state.legacy_canute else state.seats[seat].prestige - here.prestige
+        return replace(state, turn=replace(state.turn, intro_gained=state.turn.pending - pending,
+                                           last_introduction=gained))
     raise refuse(f"'{card[:40]}' is not an invitation or introduction", "jsmn.engage.location")
 
 
@@ -248,7 +251,7 @@ def _connexion(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnStat
         raise refuse("all four of your connexion discs are placed", "jsmn.connexion.limit")
     named = move.get("named")
     turn = replace(turn, pending=turn.pending - 1)
-    if turn.intro_gained:       # a connexion the latest introduction gave: too late for Canute's Tide now
+    if state.legacy_canute and turn.intro_gained:   # format 1: only this closed Canute's Tide's moment
         turn = replace(turn, last_introduction=0)
     if named is None:
         kind = field(move, "connexion")
@@ -318,7 +321,11 @@ def _apply(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
     if state.phase != "turn" and kind not in ("cast_spell",):
         raise refuse("no turn is being played: reveal this year's card of Marseilles first", "jsmn.year.sequence")
     if state.turn is not None and state.turn.pending and kind != "connexion" and seat == state.turn.seat:
-        raise refuse("choose the connexion you have just gained first", "jsmn.connexion.gain")
+        raise connexion_first(state.players, seat)
+    if state.turn is not None and seat == state.turn.seat and state.turn.last_introduction and not state.legacy_canute:
+        # Canute's Tide answers an introduction just after it: the introducer's next move (a connexion it
+        # gave, a move, magic, another engagement...) closes that moment (rule jsmn.spell.canutes-tide)
+        state = replace(state, turn=replace(state.turn, last_introduction=0))
     if kind == "choose_action":
         return _choose_action(state, seat, move)
     if kind == "still_waters":

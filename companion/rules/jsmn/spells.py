@@ -9,7 +9,8 @@ from typing import Any, Mapping
 
 from ..base import IllegalMove, field
 from .magic import discard_card, drew_cards, free_feat, gain_prestige, on_turn
-from .state import (ACTION_IDS, ELEMENTS, GAME, INVITATIONS, SPELLS, TRACKS, JsmnState, refuse, replace)
+from .state import (ACTION_IDS, ELEMENTS, GAME, INVITATIONS, SPELLS, TRACKS, JsmnState, connexion_first, refuse,
+                    replace)
 
 TIMED_ANY = "any-time"
 
@@ -39,7 +40,8 @@ def _check_timing(state: JsmnState, seat: int, spell_id: str) -> None:
     if spell.effect == "hold_back":
         turn = state.turn
         if state.phase != "turn" or turn is None or turn.seat == seat or not turn.last_introduction or turn.held_back:
-            raise refuse(f"{spell.name} answers another player's introduction, just after it", "jsmn.spell.timing")
+            raise refuse(f"{spell.name} answers another player's introduction just after it is fulfilled, before "
+                         "that player does anything else, and only one that gave prestige", "jsmn.spell.timing")
         return
     if spell.timing == TIMED_ANY:
         if state.phase not in ("preparation", "turn"):
@@ -57,13 +59,16 @@ def _hold_back(state: JsmnState) -> JsmnState:
     turn = state.turn
     assert turn is not None
     target = state.seats[turn.seat]
-    after = max(0, target.prestige - 1)
+    if state.legacy_canute:   # format 1: 1 prestige, whatever the introduction gave
+        after = max(0, target.prestige - 1)
+    else:                     # only what the introduction gave
+        after = target.prestige - min(1, turn.last_introduction)
     kept = min(turn.intro_gained, TRACKS.connexions_passed(turn.intro_from, after))
     lost = turn.intro_gained - kept
     assert lost <= turn.pending
     clock = state.clock + 1
     state = replace(state.with_seat(turn.seat, prestige=after, arrival=clock), clock=clock)
-    return _turn_change(state, held_back=True, pending=turn.pending - lost, intro_gained=kept)
+    return _turn_change(state, held_back=True, pending=turn.pending - lost, intro_gained=kept, last_introduction=0)
 
 
 def cast_spell(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
@@ -78,7 +83,7 @@ def cast_spell(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnStat
     if spell.magicianship and any(spell_id in s.spells_played for s in state.seats):
         raise refuse(f"{spell.name} is already in front of a magician", "jsmn.spell.magicianship")
     if state.turn is not None and state.turn.pending and state.turn.seat == seat:
-        raise refuse("choose the connexion you have just gained first", "jsmn.connexion.gain")
+        raise connexion_first(state.players, seat)
     state = state.with_seat(seat, spells=here.spells - 1, spells_played=here.spells_played + (spell_id,))
     return _effect(state, seat, spell.effect, move)
 

@@ -73,8 +73,16 @@ def rule(rule_id: str) -> str:
     return rule_id
 
 
-def refuse(message: str, rule_id: str) -> IllegalMove:
-    return IllegalMove(message, rule(rule_id))
+def refuse(message: str, rule_id: str, pending: Mapping[str, Any] | None = None) -> IllegalMove:
+    return IllegalMove(message, rule(rule_id), pending=pending)
+
+
+def connexion_first(players: tuple[str, ...], seat: int) -> IllegalMove:
+    """The refusal of a move while ``seat`` has a connexion to choose: it names that choice (``pending``: the
+    connexion forms of ``choices``), so a correction that opened it can ask for it first."""
+    return refuse("choose the connexion you have just gained first", "jsmn.connexion.gain",
+                  {"seat": seat, "move": "connexion", "choice": "j-conn", "rule": "jsmn.connexion.gain",
+                   "title": f"{players[seat]} chooses the connexion just gained"})
 
 
 @dataclass(frozen=True)
@@ -157,6 +165,9 @@ class JsmnState:
     clock: int = 0                            # the last arrival number given out on the prestige track
     defeated_by: int | None = None
     prepared: bool = False                    # this year's preparation is done
+    #: a game stored before state format 2 keeps the Canute's Tide it began with (the spell stayed playable
+    #: until the turn's next introduction or connexion, and took 1 prestige whatever the introduction gave)
+    legacy_canute: bool = False
 
     # -- public facts -------------------------------------------------------------------------------
     @property
@@ -295,3 +306,9 @@ def state_from_json(data: Mapping[str, Any]) -> JsmnState:
         return JsmnState(**values)
     except (KeyError, TypeError) as exc:
         raise ValueError(f"bad Jonathan Strange & Mr Norrell state: {exc}") from None
+
+
+def upgrade_format_1(data: dict[str, Any]) -> dict[str, Any]:
+    """A state stored in format 1 (before Canute's Tide answered only its introduction's moment): the game
+    keeps the reading it began with, so that its log replays as it was played."""
+    return {**data, "legacy_canute": True}

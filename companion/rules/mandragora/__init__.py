@@ -33,7 +33,7 @@ MOVES: tuple[MoveSpec, ...] = (
              ()),
     MoveSpec("drop_out", "During the last three rounds, drop out and take no more turns.",
              ()),
-    MoveSpec("pass_curse_marker", "On a tie for the most curses, the marker's holder gives it to a tied seat: 'to'.",
+    MoveSpec("pass_curse_marker", "When a change of cursed scrolls leaves a tie for the most curses, the marker's holder gives it to another tied seat, when asked: 'to'.",
              {"to": SEAT}, any_seat=True),
     MoveSpec("team_help", "Team game, after you receive cursed scrolls: 'kind' give, receive, exchange or none.",
              {"kind": TEXT}, any_seat=True),
@@ -49,10 +49,17 @@ OPTIONS: dict[str, str] = {
     "circle": "The 10 shop ids clockwise from the start tile as laid out on the table, or \"random\" (default: the print kit's suggested circle).",
 }
 
+
+def _upgrade_1(data: dict) -> dict:
+    from .state import upgrade_format_1
+    return upgrade_format_1(data)
+
+
 SPEC = GameSpec(
     id="mandragora", title="Mandragora", min_players=2, max_players=4, moves=MOVES, options=OPTIONS,
     rules_module=f"{__name__}.game",
     pages_module="companion.web.games.mandragora",
     calculator_module="companion.web.calc.mandragora", print_kit="mandragora",
-    order=2, hidden_information=True, over_rule="mandragora.end.game-over", turn_rule="mandragora.turn.order", seat_rule="mandragora.turn.order",
+    order=2, hidden_information=True, state_version=2, state_upgrades={1: _upgrade_1},
+    over_rule="mandragora.end.game-over", turn_rule="mandragora.turn.order", seat_rule="mandragora.turn.order",
 )

@@ -216,6 +216,7 @@ def choices(state: MandragoraState, seat: int) -> list[Choice]:
                        (Field("colours", "Colours left in my hand", kind="many", options=colours,
                               min=1 if hand else 0, max=top),),
                        id="m-reveal", rule="mandragora.end.reveal", irreversible=True,
+                       checks=("mandragora.end.colour-count",),
                        hint="Other phones see your colours only once everyone has revealed. Disappearance and "
                             "Purification are applied for you."), note]
     if state.pending:
@@ -237,16 +238,15 @@ def choices(state: MandragoraState, seat: int) -> list[Choice]:
                                             for k in kinds)),),
                        id="m-team", rule="mandragora.team.exchange",
                        hint="Pass the cards at the table; the companion only counts them."), note]
-    untouched = _untouched_tie(state, seat)
+    legacy = _legacy_pass(state, seat)
     if state.turn_seat != seat or state.dropped[seat]:
-        return [*untouched, note]
-    return [*_turn(state, seat), *untouched, note]
+        return [*legacy, note]
+    return [*_turn(state, seat), *legacy, note]
 
 
-def _untouched_tie(state: MandragoraState, seat: int) -> list[Choice]:
-    """The marker's holder, tied for the most curses after a change that did not touch the tie, may pass it
-    (rule mandragora.curse.tie, data note curse-tie-unchanged)."""
-    if state.curse_holder != seat:
+def _legacy_pass(state: MandragoraState, seat: int) -> list[Choice]:
+    """A game stored before format 2 keeps its reading: the holder still tied for the most may pass at will."""
+    if not state.legacy_tie or state.curse_holder != seat:
         return []
     curses = [state.curses(s) for s in range(len(state.players))]
     tied = [s for s, count in enumerate(curses) if count == curses[seat] == max(curses) and s != seat]
@@ -255,7 +255,8 @@ def _untouched_tie(state: MandragoraState, seat: int) -> list[Choice]:
     return [Choice("pass_curse_marker", "Pass the Curse marker",
                    (Field("to", "Give the Curse marker to", options=tuple(Option(s, state.players[s]) for s in tied)),),
                    id="m-curse-tie", rule="mandragora.curse.tie", folded=True,
-                   hint="You are tied for the most curses: the marker stays with you unless you pass it.")]
+                   hint="This game began before the marker followed every change: it stays with you unless you "
+                        "pass it.")]
 
 
 __all__ = ["COLOUR_TEXT", "choices", "scroll_text"]

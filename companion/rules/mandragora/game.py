@@ -10,7 +10,7 @@ from . import SPEC
 from ..base import Outcome, SetupError, check_options, check_players, check_viewer, first_seat_option
 from ..base import never_stalled as stalled  # the Rules hook's default: this game reaches no dead end
 from .choices import choices
-from .moves import MOVE_TYPES, apply, available_colours
+from .moves import MOVE_TYPES, apply, available_colours, pending_choice
 from .play import acting_seats, advice, random_legal_move
 from .scoring import PlayerTally, Result, final_scores
 from .state import (GAME, GAME_ID, INGREDIENT_COLOURS, ITEMS, MANDRAKE, REMOVED, SHOP_COUNT, SPELL_CARDS,
@@ -85,9 +85,11 @@ def _pending_view(state: MandragoraState) -> dict[str, Any] | None:
     if not state.pending:
         return None
     first = state.pending[0]
+    asked = pending_choice(state)
+    title = asked["title"] if asked is not None else None
     if first.kind == "curse_marker":
-        return {"kind": "curse_marker", "chooser": first.seat, "candidates": list(first.candidates)}
-    return {"kind": "team_help", "seat": first.seat, "partner": first.partner}
+        return {"kind": "curse_marker", "chooser": first.seat, "candidates": list(first.candidates), "title": title}
+    return {"kind": "team_help", "seat": first.seat, "partner": first.partner, "title": title}
 
 
 def view(state: MandragoraState, seat: int | None = None) -> dict[str, Any]:
@@ -187,6 +189,6 @@ __all__ = [
     "GAME_ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "MOVE_TYPES", "OPTIONS", "State", "MandragoraState",
     "setup", "apply", "view", "score", "outcome", "advice", "redact_move", "describe_move", "state_to_json",
     "state_from_json", "random_legal_move", "choices", "acting_seats", "tallies", "final_result",
-    "available_colours", "INGREDIENT_COLOURS", "MANDRAKE", "SPELL_CARDS", "PlayerTally", "Result", "final_scores", "stalled",
+    "available_colours", "pending_choice", "INGREDIENT_COLOURS", "MANDRAKE", "SPELL_CARDS", "PlayerTally", "Result", "final_scores", "stalled",
 ]
 __all__ += ["DecidedBy"]  # the calculator's, on the front

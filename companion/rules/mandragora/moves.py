@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping
+from typing import Any, Mapping, NoReturn
 
 from cardgen.catalog.mandragora import WHITE
 
@@ -55,7 +55,9 @@ def _apply(state: MandragoraState, seat: int, move: Mapping[str, Any]) -> Mandra
         end_turn(board)
         return board.freeze()
     if kind == "pass_curse_marker":
-        _pass_untouched_tie(board, seat, move)
+        if not state.legacy_tie:
+            _refuse_free_pass(state)
+        _legacy_pass(board, seat, move)
         return board.freeze()
     if kind == "team_help":
         raise IllegalMove("you may help your partner only right after you receive cursed scrolls in the team game",
@@ -103,9 +105,12 @@ def _seek(board: Board, seat: int, move: Mapping[str, Any]) -> None:
         scrolls.append(scroll_id(ref, [s for s in free if s not in scrolls], "scrolls", "mandragora.seek.scrolls",
                                  "still in the deck or at a shop"))
     others = cards - len(scrolls)
-    if others > state.pool() - len(free):
-        raise IllegalMove(f"only {len(free)} of the {state.pool()} cards at the shops and in the deck can be "
-                          "cursed scrolls, so more of these cards must be scrolls", "mandragora.seek.scrolls")
+    items_left = state.pool() - len(free)
+    if others > items_left:
+        need = cards - items_left
+        raise IllegalMove(f"only {items_left} of the {state.pool()} cards at the shops and in the deck are not "
+                          f"cursed scrolls, so at least {need} of the {cards} cards taken here must be cursed "
+                          f"scrolls, not {len(scrolls)}", "mandragora.seek.scrolls")
     board.shop_cards[destination] = 0
     board.hand_counts[seat] += others
     for i in range(steps):
@@ -118,49 +123,77 @@ def _seek(board: Board, seat: int, move: Mapping[str, Any]) -> None:
     give_scrolls(board, seat, scrolls, causer=seat)
 
 
-def _pass_untouched_tie(board: Board, seat: int, move: Mapping[str, Any]) -> None:
-    """The holder passes the marker on a tie the last change did not touch (rule mandragora.curse.tie, data
-    note curse-tie-unchanged): the marker stayed, and its holder may still give it to another tied sorcerer."""
+def _refuse_free_pass(state: MandragoraState) -> NoReturn:
+    """The marker moves only at a check (rule mandragora.curse.tie): a pass with no pending tie is refused."""
+    holder = state.curse_holder
+    who = "Nobody holds the Curse marker" if holder is None else f"{state.players[holder]} keeps the Curse marker"
+    raise IllegalMove(f"{who} until a sorcerer gains or loses cursed scrolls: the marker is passed only on the "
+                      "tie that such a change leaves, and then the companion asks for it", "mandragora.curse.tie")
+
+
+def _legacy_pass(board: Board, seat: int, move: Mapping[str, Any]) -> None:
+    """A game stored before format 2: the holder, still tied for the most, may pass the marker at will (the
+    reading that game began with, so its log replays)."""
     state = board.state
     holder = state.curse_holder
-    if holder is None:
-        raise IllegalMove("nobody holds the Curse marker, so there is none to pass", "mandragora.curse.tie")
-    if seat != holder:
-        raise IllegalMove(f"only {state.players[holder]}, who holds the Curse marker, may pass it",
-                          "mandragora.curse.tie")
+    if holder is None or seat != holder:
+        _refuse_free_pass(state)
     curses = [state.curses(s) for s in range(len(state.players))]
-    most = max(curses)
-    tied = [s for s, count in enumerate(curses) if count == most and s != holder]
-    if curses[holder] < most or not tied:
-        raise IllegalMove(f"the Curse marker is passed only while its holder is tied with another sorcerer for "
-                          f"the most curses; {state.players[holder]} has {curses[holder]} and nobody else has "
-                          "as many", "mandragora.curse.tie")
+    tied = [s for s, count in enumerate(curses) if count == max(curses) and s != holder]
+    if curses[holder] < max(curses) or not tied:
+        _refuse_free_pass(state)
     to = seat_field(state, move, "to")
     if to not in tied:
-        names = ", ".join(state.players[s] for s in tied)
-        raise IllegalMove(f"the Curse marker goes to a sorcerer tied for the most curses: {names}",
-                          "mandragora.curse.tie")
+        raise IllegalMove(f"the Curse marker goes to {_or([state.players[s] for s in tied])}, tied for the most "
+                          "curses", "mandragora.curse.tie")
     board.curse_holder = to
 
 
+def _or(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
 def _pending_move(board: Board, seat: int, kind: str, move: Mapping[str, Any]) -> None:
+    """The choice the game waits for (``state.pending[0]``); any other move is refused naming that choice in
+    table words, with ``IllegalMove.pending`` saying which seat must make which move first."""
     state = board.state
     waiting = state.pending[0]
     who = state.players[waiting.seat]
     if waiting.kind == "curse_marker":
+        names = _or([state.players[s] for s in waiting.candidates])
         if seat != waiting.seat or kind != "pass_curse_marker":
-            raise IllegalMove(f"first {who} passes the Curse marker to one of the tied sorcerers",
-                              "mandragora.curse.tie")
+            raise IllegalMove(f"first {who}, who holds the Curse marker, gives it to {names}: they are tied for "
+                              "the most curses", "mandragora.curse.tie",
+                              pending=pending_choice(state))
         to = seat_field(state, move, "to")
         if to not in waiting.candidates:
-            names = ", ".join(state.players[s] for s in waiting.candidates)
-            raise IllegalMove(f"the Curse marker goes to one of: {names}", "mandragora.curse.tie")
+            raise IllegalMove(f"the Curse marker goes to {names}, tied for the most curses", "mandragora.curse.tie")
         board.curse_holder = to
     else:
         if seat != waiting.seat or kind != "team_help":
-            raise IllegalMove(f"first {who} chooses how to help their partner", "mandragora.team.exchange")
+            partner = state.players[waiting.partner] if waiting.partner is not None else "their partner"
+            raise IllegalMove(f"first {who}, who just received cursed scrolls, chooses whether to give a card to "
+                              f"{partner}, receive one, exchange one, or none", "mandragora.team.exchange",
+                              pending=pending_choice(state))
         _team_help(board, seat, move, waiting.partner)
     board.pending.pop(0)
+
+
+def pending_choice(state: MandragoraState) -> dict[str, Any] | None:
+    """The choice the game waits for before any other move, or None: ``{"seat", "move", "choice", "rule",
+    "title"}`` (the move type to send, the id of its :class:`Choice` in ``choices(state, seat)``, its rule
+    and a sentence for the table). Public: everyone at the table sees a tie or a team's help being asked for."""
+    if not state.pending or state.phase != "play":
+        return None
+    waiting = state.pending[0]
+    who = state.players[waiting.seat]
+    if waiting.kind == "curse_marker":
+        names = _or([state.players[s] for s in waiting.candidates])
+        return {"seat": waiting.seat, "move": "pass_curse_marker", "choice": "m-curse", "rule": "mandragora.curse.tie",
+                "title": f"{who} gives the Curse marker to {names}"}
+    partner = state.players[waiting.partner] if waiting.partner is not None else "their partner"
+    return {"seat": waiting.seat, "move": "team_help", "choice": "m-team", "rule": "mandragora.team.exchange",
+            "title": f"{who} chooses how to help {partner}"}
 
 
 def _team_help(board: Board, seat: int, move: Mapping[str, Any], partner: int | None) -> None:
@@ -262,11 +295,18 @@ def _note_hand(board: Board, seat: int, move: Mapping[str, Any]) -> None:
     board.hand_notes[seat] = tuple(tokens)
 
 
-def available_colours(state: MandragoraState) -> list[str]:
-    """Hand colours that can still be in some hand: not every card of the colour is cast or in the box."""
+def colours_left(state: MandragoraState) -> Counter[str]:
+    """Cards of each hand colour neither in a cast spell nor in the box: at most this many hands show it
+    (the single black spellbook: one hand at most)."""
     used = state.cast_colours()
     copies = COLOUR_COPIES[len(state.players)]
-    return [c for c in HAND_COLOUR_IDS if copies[c] - used[c] > 0]
+    return Counter({c: copies[c] - used[c] for c in HAND_COLOUR_IDS})
+
+
+def available_colours(state: MandragoraState) -> list[str]:
+    """Hand colours that can still be in some hand: not every card of the colour is cast or in the box."""
+    left = colours_left(state)
+    return [c for c in HAND_COLOUR_IDS if left[c] > 0]
 
 
 def _reveal(board: Board, seat: int, move: Mapping[str, Any]) -> None:
@@ -299,6 +339,15 @@ def _reveal(board: Board, seat: int, move: Mapping[str, Any]) -> None:
     if gone:
         raise IllegalMove(f"no {gone[0]} card can be in a hand: all of them are in cast spells or in the box",
                           "mandragora.end.reveal")
+    left = colours_left(state)
+    for colour in colours:
+        shown = sum(colour in (r or ()) for s, r in enumerate(state.reveals) if s != seat)
+        if shown >= left[colour]:
+            cards = f"{left[colour]} {colour} card{'s' * (left[colour] != 1)}"
+            others = "another revealed hand already shows" if shown == 1 else f"{shown} other revealed hands show"
+            raise IllegalMove(f"only {cards} can still be in a hand and {others} {colour}: check your hand, or "
+                              f"whoever revealed {colour} corrects theirs",
+                              "mandragora.end.colour-count")
     board.reveals[seat] = tuple(colours)
     if all(r is not None for r in board.reveals):
         board.phase = "over"

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..base import IllegalMove
 from .cast import check_cast
-from .moves import NOTE_CARDS, available_colours, note_bucket, note_room
+from .moves import NOTE_CARDS, available_colours, colours_left, note_bucket, note_room
 from .state import (BLACK_BOOK, CARD, GAME, INGREDIENT_COLOURS, INGREDIENT_COPIES, MANDRAKE, MANDRAKES,
                     SHOP_COUNT, SPELLBOOKS, MandragoraState, shop_label)
 
@@ -246,7 +246,9 @@ def _random_note(state: MandragoraState, seat: int, rng: random.Random) -> dict[
 
 def _random_reveal(state: MandragoraState, seat: int, rng: random.Random) -> dict[str, Any]:
     held = state.hand_counts[seat]
-    possible = available_colours(state)
+    left = colours_left(state)
+    shown = Counter(c for s, r in enumerate(state.reveals) if s != seat for c in (r or ()))
+    possible = [c for c in available_colours(state) if left[c] > shown[c]]
     if held == 0 or not possible:
         return {"type": "reveal_hand", "colours": []}
     return {"type": "reveal_hand", "colours": rng.sample(possible, rng.randint(1, min(held, len(possible))))}

@@ -106,6 +106,9 @@ class MandragoraState:
     pending: tuple[Pending, ...] = ()
     hand_notes: tuple[tuple[str, ...] | None, ...] = ()   # secret: only that seat sees its note
     reveals: tuple[tuple[str, ...] | None, ...] = ()      # secret until every seat has revealed
+    #: a game stored before state format 2 finishes under the reading it began with: a tie the change did not
+    #: reach kept the marker, and its holder could pass it at will (so its stored log still replays)
+    legacy_tie: bool = False
 
     # -- derived facts ----------------------------------------------------------------------------
     @property
@@ -288,6 +291,7 @@ def state_to_json(state: MandragoraState) -> dict[str, Any]:
                     for p in state.pending],
         "hand_notes": [None if n is None else list(n) for n in state.hand_notes],
         "reveals": [None if r is None else list(r) for r in state.reveals],
+        "legacy_tie": state.legacy_tie,
     }
 
 
@@ -337,6 +341,13 @@ def state_from_json(data: Mapping[str, Any]) -> MandragoraState:
             turn_number=int(turn["number"]), extra_turn=bool(turn["extra_turn"]), pending=pending,
             hand_notes=tuple(None if n is None else tuple(map(str, n)) for n in data["hand_notes"]),
             reveals=tuple(None if r is None else tuple(map(str, r)) for r in data["reveals"]),
+            legacy_tie=bool(data["legacy_tie"]),
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"malformed {GAME_ID} state: {exc!r}") from None
+
+
+def upgrade_format_1(data: dict[str, Any]) -> dict[str, Any]:
+    """A state stored in format 1 (before the Curse marker followed the rulebook at every change): the game
+    keeps the reading it began with, so that its log replays as it was played."""
+    return {**data, "legacy_tie": True}

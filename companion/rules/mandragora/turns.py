@@ -6,13 +6,15 @@ from .state import CARD, Board, Pending
 
 
 def recompute_curse(board: Board, causer: int, changed: set[int]) -> None:
-    """Check who is cursed after the scrolls of the ``changed`` seats changed (mandragora.curse.most, .tie, .nobody).
+    """Check who is cursed after a sorcerer gained or lost cursed scrolls (mandragora.curse.most, .tie, .nobody).
 
-    A unique most-cursed seat takes the marker; with no curses at all nobody holds it. On a tie the
-    holder passes it to another tied seat: automatically when only one can take it, otherwise as a
-    pending choice of the holder (or of ``causer`` if nobody held it). A tie that the change did not
-    touch (no changed seat among the most cursed, the holder still one of them) leaves the marker
-    where it is (data note curse-tie-unchanged).
+    The rulebook checks every time anyone gains or loses scrolls: a unique most-cursed seat takes the
+    marker; with no curses at all nobody holds it. On a tie the holder gives it to one of the *other*
+    tied sorcerers (to one of the tied when the holder is no longer among them): at once when only one
+    can take it, otherwise as a pending choice of the holder (of ``causer`` if nobody held it) that
+    play waits for, the end of the game included. A tie the change did not reach is no exception: the
+    rulebook checks on every change, so the holder passes the marker then too. (A game stored before
+    format 2, ``legacy_tie``, keeps its old reading: a tie no ``changed`` seat is among left the marker.)
     """
     curses = [sum(CARD[s].curses for s in scrolls) for scrolls in board.scrolls]
     most = max(curses)
@@ -25,7 +27,7 @@ def recompute_curse(board: Board, causer: int, changed: set[int]) -> None:
     if len(leaders) == 1:
         board.curse_holder = leaders[0]
         return
-    if holder in leaders and not changed & set(leaders):
+    if board.state.legacy_tie and holder in leaders and not changed & set(leaders):
         return
     candidates = [seat for seat in leaders if seat != holder]
     if len(candidates) == 1:

@@ -7,12 +7,12 @@ When nobody reaches the fairy nobody is the greatest magician of the age: no win
 still given as ``best`` (rule jsmn.end.reign); with advanced difficulty everyone loses. The
 sums are :func:`companion.rules.jsmn.calculate`, the ranking the tracked game's own.
 Shape problems answer 400; a tally no game could reach (a feat worth other than 2-5, more feats, books or
-magicianship spells than the game has, a stack that is not one disc per place) answers 422 with the rule.
+magicianship spells than the game has, more feats of one value than the game has of it (six worth 5), a stack that is not one disc per place) answers 422 with the rule.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any
 
 from flask import Response, jsonify
@@ -24,6 +24,9 @@ from companion.web.openapi import RequestBody, errors, json_body, request_body
 
 FEAT_VALUES: tuple[int, ...] = GAME.magicianship.feat_values
 MAGICIANSHIP_SPELLS: int = sum(1 for spell in SPELLS.values() if spell.magicianship)
+#: Feats of magic of each magicianship value in the game (data/jsmn/feats.toml: 33 feats, 9 each worth 2, 3
+#: and 4, 6 worth 5): completed feats of a value, all players together, are at most this many.
+FEATS_WORTH: Counter[int] = Counter(feat.magicianship for feat in GAME.feats)
 
 
 class JsmnPlayerTally(RequestBody):
@@ -95,6 +98,11 @@ def _check(body: JsmnEndRequest, names: list[str]) -> None:
     for count, most, what in totals.values():
         if count > most:
             raise ApiError(422, f"{count} {what} in all, but the game has {most}", "jsmn.components")
+    worth = Counter(v for p in body.players for v in p.feats)
+    for value, count in sorted(worth.items()):
+        if count > FEATS_WORTH[value]:
+            raise ApiError(422, f"{count} feats of magic worth {value} in all, but the game has "
+                                f"{FEATS_WORTH[value]}", "jsmn.components")
     spaces: dict[int, list[int]] = defaultdict(list)
     for player in body.players:
         spaces[player.prestige].append(player.stack)

@@ -102,10 +102,16 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
+def colour_cards(players: int) -> Counter[str]:
+    """Cards of each hand colour in a game of ``players`` sorcerers (no blue with two; one black card, the
+    black spellbook): at most this many hands can show the colour at the end."""
+    removed = set(GAME.removed_for(players))
+    return Counter(colour for card in GAME.items if card not in removed and (colour := GAME.hand_colour(card)))
+
+
 def colours_in_play(players: int) -> frozenset[str]:
     """The hand colours some card still has in a game of ``players`` sorcerers (no blue with two)."""
-    removed = set(GAME.removed_for(players))
-    return frozenset(colour for card in GAME.items if card not in removed and (colour := GAME.hand_colour(card)))
+    return frozenset(colour_cards(players))
 
 
 def _check_pad(body: MandragoraScoreRequest) -> None:
@@ -131,6 +137,13 @@ def _check_pad(body: MandragoraScoreRequest) -> None:
             raise ApiError(422, f"Sorcerer {name} cast {_plural(len(pad.spells), 'spell')} but is scored for "
                                 f"{_plural(end_spells, 'end-of-game spell')} (Disappearance, Purification)",
                            rule="mandragora.effect.kinds")
+    cards = colour_cards(players)
+    for colour, shown in sorted(Counter(c for pad in body.players for c in set(pad.hand_colours)).items()):
+        if shown > cards[colour]:
+            named = [pad.name.strip() for pad in body.players if colour in pad.hand_colours]
+            names = f"{', '.join(named[:-1])} and {named[-1]} {'both' if len(named) == 2 else 'all'}"
+            raise ApiError(422, f"{names} show {colour} in hand, but a game of {players} sorcerers has only "
+                                f"{_plural(cards[colour], colour + ' card')}", rule="mandragora.end.colour-count")
     if sum(len(pad.spells) for pad in body.players) > GAME.components.spells:
         raise ApiError(422, f"the sorcerers cast more than the {GAME.components.spells} spell cards of the game",
                        rule="mandragora.components")
