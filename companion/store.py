@@ -510,6 +510,10 @@ class Store(SqliteFile):
             state = _replayed(timeline, state, live)
         raise NotFound(f"move {seq} is not a move of the game as it stands")
 
+    def live_moves(self, game_id: str) -> list[LiveMove]:
+        """The moves of the game as it stands, in order (every undo, correction and put-back applied)."""
+        return self._timeline_of(game_id)[2].live
+
     def _timeline_of(self, game_id: str) -> tuple[str, str, _Timeline]:
         with self._read() as db:
             row = self._game_row(db, game_id, "game, initial_state, players")
