@@ -27,7 +27,7 @@ from werkzeug.exceptions import BadRequest
 
 from companion.rules import IllegalMove, rules_for
 from companion.store import LiveMove, NotFound
-from companion.web.pages import bp, holds_seat, store, token_cookie
+from companion.web.pages import bp, cards_by_id, holds_seat, store, token_cookie
 
 PAGE_SIZE = 20
 #: take-backs and corrections of this seat's moves offered to put back: among the newest log entries
@@ -63,8 +63,24 @@ def removable(rules: Any, seat: int, move: LiveMove) -> bool:
 
 
 def move_words(rules: Any, names: Sequence[str], seat: int, move: LiveMove) -> str:
-    """The move as this seat may read it (its own in full, another's as the table sees it)."""
-    return str(rules.describe_move(rules.redact_move(move.move, move.seat, seat), move.seat, list(names))).rstrip(".")
+    """The move as this seat may read it: as the table reads it, and for its own move what only it sees too
+    (the card it drew), so that it can tell which move to correct."""
+    text = str(rules.describe_move(rules.redact_move(move.move, move.seat, None), move.seat, list(names))).rstrip(".")
+    if move.seat != seat:
+        return text
+    public = rules.redact_move(move.move, move.seat, None)
+    secret = [_named_value(rules, v) for k, v in move.move.items() if public.get(k) != v]
+    return f"{text} (only you see: {', '.join(s for s in secret if s)})" if any(secret) else text
+
+
+def _named_value(rules: Any, value: Any) -> str:
+    """A move's value in words: a card's name for a card id, list items joined."""
+    if isinstance(value, list):
+        return ", ".join(_named_value(rules, v) for v in value)
+    if isinstance(value, str):
+        card = cards_by_id(rules.GAME_ID).get(value)
+        return str(getattr(card, "name", value)) if card is not None else value
+    return "" if value is None or isinstance(value, (dict, bool)) else str(value)
 
 
 def changes_to_put_back(log: Sequence[Mapping[str, Any]], seat: int, names: Sequence[str]) -> list[dict[str, Any]]:

@@ -1,0 +1,151 @@
+"""The corrections pages (issue 21): the whole history, paged and filtered; a move's choice form filled in with
+what was reported; what a refused correction needs, shown in table words; another seat's phone told at once
+with one tap to put its move back; actions on another seat asked first; and nothing a seat may not know."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.web import fix_pages
+from tests.test_pages import STANDARD_HANDS, deal, form, new_game, play, seat_page, shown, sit, store_of
+
+BARONY = {"locations": ["whispering-well", "ruined-tower", "fairy-ring"],
+          "spells": ["velocity", "teleport", "charm", "illusion", "portal"]}
+
+
+def barony(app: Flask) -> dict[str, Any]:
+    game = store_of(app).create_game("barony-sorcery", ["Ann", "Ben"], BARONY)
+    for seat, move in ((1, {"type": "explore", "location": "Ruined Tower", "reward": 3}),
+                       (0, {"type": "explore", "location": "Whispering Well", "reward": 3}),
+                       (1, {"type": "explore", "location": "Whispering Well", "reward": 2}),
+                       (0, {"type": "explore", "location": "Fairy Ring", "reward": 3})):
+        play(app, game, seat, move)
+    return game
+
+
+def page(client: FlaskClient, game: dict[str, Any], seat: int, path: str = "", **args: str) -> str:
+    sit(client, game, seat)
+    response = client.get(f"/g/{game['id']}/seat/{seat}/fix{path}", query_string=args)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.headers["Cache-Control"] == "no-store"
+    return shown(response)
+
+
+def listed(html: str) -> list[int]:
+    return [int(n) for n in re.findall(r'<li class="history-move[^"]*" id="move-(\d+)"', html)]
+
+
+def test_the_whole_history_is_paged_newest_first_and_filtered_by_player(
+        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = new_game(app)
+    deal(app, game, STANDARD_HANDS)                       # 9 moves: 1-3 Ann's, 4-6 Ben's, 7-9 Cat's
+    monkeypatch.setattr(fix_pages, "PAGE_SIZE", 4)
+    first = page(client, game, 0)
+    assert listed(first) == [9, 8, 7, 6] and "Page 1 of 3" in first and "Older moves" in first
+    assert "Every move (9)" in first
+    assert listed(page(client, game, 0, page="3")) == [1]
+    assert listed(page(client, game, 0, who="me")) == [3, 2, 1]
+    assert listed(page(client, game, 0, who="1")) == [6, 5, 4]
+    assert listed(page(client, game, 0, who="7", page="x")) == [9, 8, 7, 6]   # a bad filter or page: the first
+    # Ann's own moves read in full for her; Ben's as the table sees them (a drawn card is his secret)
+    assert "Ann drew a card (only you see: Physical Kids)" in page(client, game, 0, who="me")
+    assert "Ben drew a card</p>" in page(client, game, 0, who="1") and "Golem" not in page(client, game, 0, who="1")
+
+
+def test_a_move_is_offered_on_its_choice_form_filled_in_with_what_was_reported(app: Flask, client: FlaskClient) -> None:
+    game = barony(app)
+    html = page(client, game, 0, "/3")                    # Ben's exploration, as Ann's phone sees it
+    prefill = re.search(r"data-prefill='([^']+)'", html)
+    assert prefill and json.loads(prefill.group(1)) == {"type": "explore", "location": "whispering-well", "reward": 2}
+    explore = form(html, "fix3-f-explore")               # the form Ben used then: the places he could still reach
+    assert re.findall(r'name="location" value="([\w-]+)"', explore) == ["whispering-well", "fairy-ring"]
+    assert 'type="text"' not in html and 'name="ingredients[]"' not in html
+    assert "Change Ben's move 3?" in html                 # another's move: asked first
+    assert re.search(r'<details class="move-details" id="fix3-f-cast-details">', html)   # another kind of move
+    mine = page(client, game, 0, "/2")
+    assert "data-confirm=\"Change" not in mine
+
+
+def test_another_seats_move_in_a_game_with_secrets_gets_no_form(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app)
+    deal(app, game, STANDARD_HANDS)
+    html = page(client, game, 0, "/4")                   # Ben's draw: its form would list Ben's hand
+    assert 'data-choice' not in html and "Only Ben's phone can change this move" in html
+    assert "Golem" not in html and "golem" not in html
+    assert 'data-remove="4"' in html and "Ben's phone is told and can put it back" in html
+    own = page(client, game, 0, "/1")
+    assert 'data-choice' in own and '"card": "physical-kids"' in own
+
+
+def test_a_refused_correction_shows_the_later_move_in_table_words_with_its_form(app: Flask, client: FlaskClient) -> None:
+    game = barony(app)
+    change = json.dumps({"move": {"type": "explore", "location": "fairy-ring", "reward": 3}})
+    html = page(client, game, 0, "/2/misfit", change=change)
+    assert "Ben's later move" in html and "Ben explored the Whispering Well" in html
+    assert "no longer fits.</p>" in html                  # another's move: no reason (it may rest on a secret)
+    assert "seq" not in re.sub(r"<[^>]+>", "", html) and "drop" not in re.sub(r"<[^>]+>", "", html)
+    assert 'data-also="3"' in html and 'data-drop="3"' in html and "Change Ben's move too?" in html
+    fixed = json.dumps({"move": {"type": "explore", "location": "fairy-ring", "reward": 3},
+                        "also": [{"seq": 3, "move": {"type": "explore", "location": "whispering-well", "reward": 3}}]})
+    again = page(client, game, 0, "/2/misfit", change=fixed)
+    assert "your later move" in again and "Ann explored the Fairy Ring" in again
+    assert "no longer fits. You already have a Control token on the Fairy Ring" in again  # her own: the reason
+    dropped = json.dumps({"move": {"type": "explore", "location": "fairy-ring", "reward": 3}, "drop": [3, 4]})
+    assert "now fits" in page(client, game, 0, "/2/misfit", change=dropped)
+    sit(client, game, 0)
+    for bad in ("", "[1]", '{"move": 3}', '{"move": null, "drop": 3}'):
+        assert client.get(f"/g/{game['id']}/seat/0/fix/2/misfit", query_string={"change": bad}).status_code == 400
+    assert store_of(app).version(game["id"]) == 4          # nothing written
+
+
+def test_the_pages_need_the_seat(app: Flask, client: FlaskClient) -> None:
+    game = barony(app)
+    for path in ("", "/3", "/3/misfit?change=%7B%22move%22%3Anull%7D"):
+        assert client.get(f"/g/{game['id']}/seat/0/fix{path}").status_code == 403
+    sit(client, game, 0)
+    assert client.get(f"/g/{game['id']}/seat/0/fix/99").status_code == 404
+
+
+def test_the_other_phone_is_told_with_one_tap_to_put_it_back(app: Flask, client: FlaskClient) -> None:
+    game = barony(app)
+    store = store_of(app)
+    store.undo(game["id"], 1, 4, "u1")                    # Ben takes back Ann's move 4
+    ann = seat_page(client, game, 0)
+    told = re.search(r'<div class="notice warning told" id="told-5".*?</div>\s*</div>', ann, re.S)
+    assert told and "Ben took back your move 4" in told.group(0) and 'data-revert="5"' in told.group(0)
+    assert "Put it back" in told.group(0)
+    assert 'class="notice warning told"' not in seat_page(client, game, 1)   # Ben did it: nothing to tell him
+    fixes = page(client, game, 1)
+    assert 'data-revert="5"' in fixes and "Put it back" in fixes           # he can undo his take-back too
+    store.revert(game["id"], 0, 5, "r1", 5)
+    assert 'class="notice warning told"' not in seat_page(client, game, 0)
+    assert store.live_moves(game["id"])[-1].seq == 4
+
+
+def test_a_correction_done_offers_its_undo(app: Flask, client: FlaskClient) -> None:
+    game = barony(app)
+    store_of(app).correct(game["id"], 0, 4, "c1", 3, {"type": "cast", "spells": ["charm"]})
+    html = page(client, game, 0, done="5")
+    assert "Ann corrected Ben's move 3; it now reads: Ben cast Charm" in html
+    assert re.search(r'<form class="put-back inline-form" data-revert="5"', html) and "Undo this correction" in html
+    ben = seat_page(client, game, 1)
+    assert "Ann corrected your move 3; it now reads: Ben cast Charm" in ben
+
+
+def test_actions_on_another_seat_are_asked_first(app: Flask, client: FlaskClient) -> None:
+    game = barony(app)
+    ben = seat_page(client, game, 1)                      # the last move is Ann's: Ben's take-back asks
+    assert re.search(r'id="f-undo" data-undo data-confirm="Take back another player\'s move', ben)
+    ann = seat_page(client, game, 0)                      # her own: no question
+    assert re.search(r'id="f-undo" data-undo>', ann)
+    history = page(client, game, 0)
+    assert "Remove Ben's move 3" in history and not re.search(r'data-remove="4"\s+data-confirm', history)
+    client.set_cookie(f"host_{game['id']}", game["host_token"])
+    table = shown(client.get(f"/g/{game['id']}"))
+    assert "Release Ben's seat? Ben's phone stops working for it at once" in table
