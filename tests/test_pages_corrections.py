@@ -149,3 +149,22 @@ def test_actions_on_another_seat_are_asked_first(app: Flask, client: FlaskClient
     client.set_cookie(f"host_{game['id']}", game["host_token"])
     table = shown(client.get(f"/g/{game['id']}"))
     assert "Release Ben's seat? Ben's phone stops working for it at once" in table
+
+
+def test_a_correction_that_opens_a_choice_the_rules_require_asks_for_it(app: Flask, client: FlaskClient) -> None:
+    """Mandragora's team game: Ann forgot the cursed scroll she took. With it, the rules need her help for her
+    partner before Ben's next move; the page asks for it there and the correction puts it in before that move."""
+    store = store_of(app)
+    game = store.create_game("mandragora", ["Ann", "Ben", "Cat", "Dan"], {"teams": True})
+    play(app, game, 0, {"type": "seek", "steps": 3, "scrolls": []})
+    play(app, game, 1, {"type": "seek", "steps": 1, "scrolls": []})
+    change = {"move": {"type": "seek", "steps": 3, "scrolls": [2]}}
+    html = page(client, game, 0, "/1/misfit", change=json.dumps(change))
+    need = re.search(r'<div class="misfit-need" data-insert-before="2" data-insert-seat="0">.*?</div>', html, re.S)
+    assert need and "The rules now need your choice before that move" in need.group(0)
+    assert 'data-move="team_help"' in html and "Give Cat a card of my choice" in html
+    answer = store.correct(game["id"], 0, 2, "c1", 1, change["move"],
+                           insert=[{"before": 2, "seat": 0, "move": {"type": "team_help", "kind": "none"}}])
+    assert answer["inserted"] == [4]
+    assert [m.seq for m in store.live_moves(game["id"])] == [1, 4, 2]
+    assert store.log(game["id"], None)[-1]["before"] == 2

@@ -160,7 +160,11 @@ def _choices_for(rules: Any, state: Any, author: int, move: Mapping[str, Any] | 
     """The rules' choices for ``author`` at ``state``, each with its own form id (several moves' forms share
     a page); the one of ``move``'s kind first and open, the others folded ("it was another move")."""
     offered = list(rules.choices(state, author)) if hasattr(rules, "choices") else []
-    kind = None if move is None else move.get("type")
+    if move is None:  # the move the rules wait for: its forms open, a private note is none of them
+        offered = [c for c in offered if c.move not in rules.SPEC.private_moves]
+        kind = offered[0].move if offered else None
+    else:
+        kind = move.get("type")
     mine = [c for c in offered if c.move == kind]
     others = [c for c in offered if c.move != kind]
     return [dataclasses.replace(c, id=f"{prefix}-{c.form_id}", folded=False, primary=True) for c in mine[:1]] + \
@@ -279,8 +283,10 @@ def _awaited(rules: Any, state: Any, misfit: LiveMove, seat: int) -> int | None:
     if not hasattr(rules, "choices"):
         return None
     kind = misfit.move.get("type")
-    if any(c.move == kind for c in rules.choices(state, misfit.seat)):
+    own = rules.choices(state, misfit.seat)
+    if any(c.move == kind for c in own):
         return None
-    seats = range(len(state.players))
-    waiting = [s for s in seats if s != misfit.seat and rules.choices(state, s)]
-    return (seat if seat in waiting else waiting[0]) if waiting else None
+    private = rules.SPEC.private_moves  # a private note is no choice the rules wait for
+    waiting = [s for s in range(len(state.players))
+               if any(c.move not in private for c in (own if s == misfit.seat else rules.choices(state, s)))]
+    return next((s for s in (seat, misfit.seat) if s in waiting), waiting[0] if waiting else None)

@@ -170,6 +170,34 @@ def test_a_correction_that_breaks_a_later_move_shows_that_move_where_the_finger_
     assert totals(api, game["id"]) == [9, 6]
 
 
+def test_a_correction_that_opens_a_choice_the_rules_require_asks_for_it_in_place(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    """Mandragora's team game: Ann forgot the cursed scroll she took; with it, the rules need her help for her
+    partner before Ben's next move. The page asks for that choice where the refusal would have been."""
+    answer = api.http.post(f"{api.base}/api/games", json={"game": "mandragora", "players": ["Ann", "Ben", "Cat", "Dan"],
+                                                          "options": {"teams": True}}, timeout=5)
+    assert answer.status_code == 201, answer.text
+    game = dict(answer.json())
+    api.move(game["id"], game["seats"][0]["token"], {"type": "seek", "steps": 3, "scrolls": []})
+    api.move(game["id"], game["seats"][1]["token"], {"type": "seek", "steps": 1, "scrolls": []})
+    ann = open_seat(new_phone, server, game, 0)
+    ann.goto(f"/g/{game['id']}/seat/0/fix/1")
+    seek = ann.locator("form[data-move=seek]")
+    expect(seek.locator("input[name=steps][value='3']")).to_be_checked()       # filled in as reported
+    seek.locator("input[data-repeat='2']").fill("1")
+    seek.get_by_role("button", name="Seek").click()
+    need = ann.locator("#misfit [data-insert-before='2']")
+    expect(need).to_contain_text("The rules now need your choice before that move")
+    assert "would no longer fit" not in ann.locator("main").inner_text()
+    doc_screenshot(ann, "corrections-choice-needed")
+    helping = need.locator("form[data-move=team_help]")
+    helping.get_by_label("No help this time").check()
+    helping.get_by_role("button").last.click()
+    expect(ann.locator("#done")).to_contain_text("put in with it: move 4", timeout=10000)
+    log = api.http.get(f"{server}/api/games/{game['id']}/log", timeout=5).json()["entries"]
+    assert log[-1]["before"] == 2 and log[-1]["seat"] == 0
+
+
 def test_taking_back_another_players_move_asks_first_and_that_phone_puts_it_back(
         new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
     game, _ = barony_six_moves(api)
