@@ -168,3 +168,15 @@ def test_a_correction_that_opens_a_choice_the_rules_require_asks_for_it(app: Fla
     assert answer["inserted"] == [4]
     assert [m.seq for m in store.live_moves(game["id"])] == [1, 4, 2]
     assert store.log(game["id"], None)[-1]["before"] == 2
+
+
+def test_a_move_removed_by_another_phone_is_told_and_can_be_put_back(app: Flask, client: FlaskClient) -> None:
+    game = barony(app)
+    store = store_of(app)
+    store.correct(game["id"], 0, 4, "c1", 3, None)        # Ann removes Ben's move 3
+    assert "Put it back" in page(client, game, 0, done="5")
+    ben = seat_page(client, game, 1)
+    assert re.search(r"Ann removed your move 3 \(Ben explored the Whispering Well[^<]*</p>", ben)
+    store.revert(game["id"], 1, 5, "r1", 5)               # Ben's one tap
+    assert [m.seq for m in store.live_moves(game["id"])] == [1, 2, 3, 4]
+    assert 'class="notice warning told"' not in seat_page(client, game, 1)
