@@ -8,6 +8,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.rules import IllegalMove, rules_for
 from companion.store import CorrectionRefused, Store
@@ -199,3 +201,45 @@ def test_preview_and_the_state_before_a_move(store: Store, trio: dict[str, Any])
     move, state = store.state_before(gid, 2)
     assert move.move == {"type": "draw", "card": b} and fillory.view(state, 0)["players"][0]["hand"] == [a]
     assert store.version(gid) == 2      # nothing written
+
+
+OPERATIONS = st.lists(st.tuples(st.sampled_from(["draw", "undo", "correct", "remove", "revert", "insert"]),
+                                st.integers(0, 2), st.integers(0, 40), st.integers(0, 40)), min_size=1, max_size=14)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(operations=OPERATIONS)
+def test_any_mix_of_moves_take_backs_corrections_put_backs_and_put_ins_reads_the_same_every_way(
+        tmp_path_factory: pytest.TempPathFactory, operations: list[tuple[str, int, int, int]]) -> None:
+    """Whatever is done, the state the store keeps, its replay of the log and an independent replay of the rows
+    agree; a refused change writes nothing."""
+    store = Store(tmp_path_factory.mktemp("mix") / "games.sqlite3")
+    try:
+        gid = store.create_game("fillory", ["Ann", "Ben", "Cat"], {})["id"]
+        for n, (kind, seat, a, b) in enumerate(operations):
+            version = store.version(gid)
+            live = store.live_moves(gid)
+            cards = fillory_deck_cards(store.current(gid)[1])
+            changes = [e["seq"] for e in store.log(gid, None) if e["kind"] in ("undo", "correct")]
+            try:
+                if kind == "draw":
+                    store.apply_move(gid, seat, version, f"o{n}", {"type": "draw", "card": cards[a % len(cards)]})
+                elif kind == "undo":
+                    store.undo(gid, seat, version, f"o{n}")
+                elif kind in ("correct", "remove", "insert") and live:
+                    target = live[a % len(live)]
+                    move = None if kind == "remove" else {"type": "draw", "card": cards[b % len(cards)]}
+                    later = [m.seq for m in live if m.seq > target.seq and live.index(m) > live.index(target)]
+                    put_in = [{"before": later[b % len(later)], "seat": target.seat,
+                               "move": {"type": "draw", "card": cards[(b + 1) % len(cards)]}}] \
+                        if kind == "insert" and later else []
+                    store.correct(gid, target.seat if move else seat, version, f"o{n}", target.seq, move,
+                                  insert=put_in)
+                elif kind == "revert" and changes:
+                    entry = changes[a % len(changes)]
+                    store.revert(gid, seat, version, f"o{n}", entry)
+            except (IllegalMove, CorrectionRefused):
+                assert store.version(gid) == version   # refused: nothing written
+            agrees(store, gid)
+    finally:
+        store.close()
