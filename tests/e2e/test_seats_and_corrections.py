@@ -11,6 +11,7 @@ from typing import Any, Callable
 from playwright.sync_api import BrowserContext, Page, expect
 
 from .conftest import REPO, Api, screenshot
+from .test_accessibility import blocking_violations
 from .phone import open_seat
 
 
@@ -102,6 +103,7 @@ def test_a_move_three_turns_ago_is_corrected_on_its_choice_form_and_the_other_ph
     ann.get_by_role("link", name="Ben", exact=True).click()           # Ben's moves only
     expect(ann.locator(".history-move")).to_have_count(3)
     doc_screenshot(ann, "corrections-history")
+    assert blocking_violations(ann) == []
 
     # Ben's move 3 was no exploration: he cast Charm. Ann opens it: the form Ben used, filled in as reported
     ann.get_by_role("link", name="Change move 3").click()
@@ -111,6 +113,7 @@ def test_a_move_three_turns_ago_is_corrected_on_its_choice_form_and_the_other_ph
     assert explore.locator("input[name=location]").first.bounding_box()["height"] >= 1  # a picker, not a text field
     assert ann.locator("input[type=text]").count() == 0
     doc_screenshot(ann, "corrections-form-prefilled")
+    assert blocking_violations(ann) == []
     ann.locator("summary", has_text="Cast").click()                      # it was another kind of move
     cast = ann.locator("form[data-move=cast]")
     cast.locator("input[value=charm]").check()
@@ -130,6 +133,7 @@ def test_a_move_three_turns_ago_is_corrected_on_its_choice_form_and_the_other_ph
     expect(told).to_contain_text("Ann corrected your move 3", timeout=15000)
     expect(ben.locator("#live")).to_contain_text("3 Magic")               # and his page follows too
     doc_screenshot(ben, "corrections-told")
+    assert blocking_violations(ben) == []
     told.get_by_role("button", name="Put it back").click()
     expect(ben.locator(".told")).to_have_count(0, timeout=15000)
     assert totals(api, game["id"]) == [9, 6]
@@ -155,6 +159,7 @@ def test_a_correction_that_breaks_a_later_move_shows_that_move_where_the_finger_
     assert "seq" not in misfit.inner_text() and "drop" not in misfit.inner_text()
     assert misfit.is_visible() and api.version(game["id"]) == 6
     doc_screenshot(ann, "corrections-later-move")
+    assert blocking_violations(ann) == []
     fix = misfit.locator("[data-also] form[data-move=explore]")
     expect(fix.get_by_label("Whispering Well")).to_be_checked()           # filled in as reported
     fix.get_by_role("button", name="Place my Control token").click()      # the same place, at what it pays now
