@@ -621,19 +621,19 @@ class Store(SqliteFile):
 
     def timeline(self, game_id: str) -> list[tuple[int, int | None, State]]:
         """``(seq, seat, state after it)`` for the start (seq 0, seat None) and each move still standing
-        (undone moves and undo entries left out), in order: a finished game's score over time."""
+        (every undo, correction and put-back applied), in order: a finished game's score over time."""
         with self._read() as db:
             row = self._game_row(db, game_id, "game, initial_state")
             entries = _rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
                                     [game_id])
         rules = rules_for(row["game"])
-        undone = {e["undoes"] for e in entries if e["kind"] == "undo"}
         state = _state_from(row["game"], row["initial_state"])
         steps: list[tuple[int, int | None, State]] = [(0, None, state)]
-        for entry in entries:
-            if entry["kind"] == "move" and entry["seq"] not in undone:
-                state = rules.apply(state, entry["seat"], json.loads(entry["move"]))
-                steps.append((int(entry["seq"]), int(entry["seat"]), state))
+        # the live moves as the state has them (issue 21: put-backs and put-in moves; see _Revisions)
+        timeline = _Timeline(rules, entries, list(state.players))
+        for live in timeline.live:
+            state = _replayed(timeline, state, live)
+            steps.append((live.seq, live.seat, state))
         return steps
 
     # -- the log -----------------------------------------------------------------------------

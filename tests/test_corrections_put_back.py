@@ -80,6 +80,9 @@ def agrees(store: Store, game_id: str) -> None:
     now = fillory.state_to_json(store.current(game_id)[1])
     assert fillory.state_to_json(store.replay(game_id)) == now
     assert fillory.state_to_json(independent_replay(store, game_id)) == now
+    steps = store.timeline(game_id)                  # the score over time ends where the game stands
+    assert fillory.state_to_json(steps[-1][2]) == now
+    assert [seq for seq, _, _ in steps[1:]] == [m.seq for m in store.live_moves(game_id)]
 
 
 def test_a_move_taken_back_by_another_phone_is_put_back_by_its_author(store: Store, trio: dict[str, Any]) -> None:
