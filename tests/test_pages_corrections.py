@@ -5,13 +5,16 @@ with one tap to put its move back; actions on another seat asked first; and noth
 from __future__ import annotations
 
 import json
+import random
 import re
+from html import unescape as html_unescape
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.rules import GAMES
 from companion.web import fix_pages
 from tests.test_pages import STANDARD_HANDS, deal, form, new_game, play, seat_page, shown, sit, store_of
 
@@ -180,3 +183,42 @@ def test_a_move_removed_by_another_phone_is_told_and_can_be_put_back(app: Flask,
     store.revert(game["id"], 1, 5, "r1", 5)               # Ben's one tap
     assert [m.seq for m in store.live_moves(game["id"])] == [1, 2, 3, 4]
     assert 'class="notice warning told"' not in seat_page(client, game, 1)
+
+
+CHOICE_GAMES = sorted(game for game, module in GAMES.items() if hasattr(module, "choices"))
+
+
+@pytest.mark.parametrize("game_id", CHOICE_GAMES)
+def test_every_move_of_every_game_opens_on_its_form_filled_in_as_reported(app: Flask, client: FlaskClient,
+                                                                         game_id: str) -> None:
+    """Random legal moves in each game with choice forms: every move opens for its own seat on the form of its
+    kind, each picked value one of the form's options; unchanged, the correction fits; another seat's move gets
+    a form only where the game hides nothing."""
+    module = GAMES[game_id]
+    store = store_of(app)
+    players = [f"P{i}" for i in range(module.MIN_PLAYERS)]
+    game = store.create_game(game_id, players, {})
+    rng = random.Random(21)
+    for _ in range(14):
+        state = store.current(game["id"])[1]
+        candidates = [(s, m) for s in range(len(players)) if (m := module.random_legal_move(state, s, rng)) is not None]
+        if not candidates or module.outcome(state).over:
+            break
+        seat, move = rng.choice(candidates)
+        play(app, game, seat, move)
+    live = store.live_moves(game["id"])
+    assert len(live) >= 5
+    for move in live:
+        html = page(client, game, move.seat, f"/{move.seq}")
+        prefill = re.search(r"data-prefill='([^']+)'", html)
+        assert prefill, f"{game_id}: move {move.move} has no form"
+        filled = json.loads(html_unescape(prefill.group(1)))
+        assert filled["type"] == move.move["type"]
+        for name, value in filled.items():
+            if isinstance(value, str) and f'name="{name}"' in html and name != "type":
+                assert f'value="{value}"' in html, f"{game_id}: {name}={value!r} is no option of the form"
+        assert "now fits" in page(client, game, move.seat, f"/{move.seq}/misfit",
+                                  change=json.dumps({"move": move.move}))
+        other = (move.seat + 1) % len(players)
+        assert ('data-choice' in page(client, game, other, f"/{move.seq}")) == (
+            not module.SPEC.hidden_information and move.move.get("type") not in module.SPEC.private_moves)
