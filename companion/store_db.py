@@ -128,6 +128,35 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
             BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
     """),
+    ("put back a move taken back or removed, undo a correction: revert entries in the log (issue 21)", """
+        DROP TRIGGER moves_no_update;
+        DROP TRIGGER moves_no_delete;
+        CREATE TABLE moves_v3 (
+            game_id TEXT NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('move', 'undo', 'correct', 'seat', 'revert')),
+            move TEXT NOT NULL,                 -- the move as reported; {"type": "undo", "seq": n};
+                                                -- {"type": "correct", "seq": n, "move": m | null, "drop": [..],
+                                                --  "also": [{"seq", "move"}], "insert": [seq, ..]};
+                                                -- {"type": "revert", "entry": n, "drop": [..]};
+                                                -- {"type": "release" | "handover" | "rename", "seat": n, ...}
+            undoes INTEGER,                     -- undo and correct entries: the seq of the move they change;
+                                                -- a move a correction put in: the move it comes before
+            action_id TEXT NOT NULL,
+            result TEXT NOT NULL,
+            created TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq),
+            UNIQUE (game_id, action_id)
+        );
+        INSERT INTO moves_v3 SELECT game_id, seq, seat, kind, move, undoes, action_id, result, created FROM moves;
+        DROP TABLE moves;
+        ALTER TABLE moves_v3 RENAME TO moves;
+        CREATE TRIGGER moves_no_update BEFORE UPDATE ON moves
+            BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+        CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
+            BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+    """),
 )
 
 

@@ -242,7 +242,7 @@ def test_state_survives_reopening_the_file(store: Store, game: dict[str, Any]) -
     try:
         version, state = reopened.current(game["id"])
         assert version == 1 and fillory.state_to_json(state) == expected
-        assert [m["number"] for m in reopened.migrations()] == [1, 2]
+        assert [m["number"] for m in reopened.migrations()] == [1, 2, 3]
     finally:
         reopened.close()
 

@@ -126,7 +126,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     csrf = CSRFProtect(app)
     register_error_handlers(app)
 
-    from . import api, boards, calc, card_moves, offline, pages, results  # noqa: F401  imported here: pages may import this package's helpers; calc adds API routes, results and card_moves pages routes
+    from . import api, boards, calc, card_moves, fix_pages, offline, pages, results  # noqa: F401  imported here: pages may import this package's helpers; calc adds API routes, results and card_moves pages routes
 
     csrf.exempt(api.bp)
     app.register_blueprint(api.bp)

@@ -24,7 +24,7 @@ from . import live_updates
 from .errors import error_json
 from .limits import BadJson, parse_json
 from .openapi import (CorrectRequest, HandoverRequest, JoinRequest, MoveRequest, NewGameRequest, RenameRequest,
-                      RequestBody, UndoRequest, openapi_document, validation_sentence)
+                      RequestBody, RevertRequest, UndoRequest, openapi_document, validation_sentence)
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -251,7 +251,16 @@ def undo(game_id: str) -> Response:
 def correct(game_id: str) -> Response:
     body = parse_body(CorrectRequest)
     seat = _acting_seat(game_id, body.seat)
-    answer = _store().correct(game_id, seat, body.version, body.action_id, body.seq, body.move, body.drop)
+    answer = _store().correct(game_id, seat, body.version, body.action_id, body.seq, body.move, body.drop,
+                              also=[a.model_dump() for a in body.also], insert=[x.model_dump() for x in body.insert])
+    return _accepted(game_id, seat, answer)
+
+
+@bp.post("/games/<game_id>/revert")
+def revert(game_id: str) -> Response:
+    body = parse_body(RevertRequest)
+    seat = _acting_seat(game_id, body.seat)
+    answer = _store().revert(game_id, seat, body.version, body.action_id, body.entry, body.drop)
     return _accepted(game_id, seat, answer)
 
 

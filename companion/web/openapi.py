@@ -40,6 +40,17 @@ class UndoRequest(RequestBody):
     seat: int | None = Field(default=None, ge=0, description="optional: the seat the phone believes it holds")
 
 
+class LaterCorrection(RequestBody):
+    seq: int = Field(ge=1, description="a later live move")
+    move: dict[str, Any] = Field(description="that move as it should have been reported")
+
+
+class PutIn(RequestBody):
+    before: int = Field(ge=1, description="the live move it comes before (after the corrected move)")
+    seat: int = Field(ge=0, le=MAX_SEAT, description="the seat whose move it is")
+    move: dict[str, Any] = Field(description="the move")
+
+
 class CorrectRequest(RequestBody):
     version: int = Field(ge=0, description="the version the phone last saw")
     action_id: str = Field(min_length=1, max_length=100, description="unique per action; a retry repeats it")
@@ -47,6 +58,19 @@ class CorrectRequest(RequestBody):
     move: dict[str, Any] | None = Field(description="the move as it should have been reported; null removes it")
     drop: list[int] = Field(default_factory=list, max_length=100,
                             description="later moves (seqs) to remove in the same correction")
+    seat: int | None = Field(default=None, ge=0, description="optional: the seat the phone believes it holds")
+    also: list[LaterCorrection] = Field(default_factory=list, max_length=100,
+                                        description="later moves to correct in the same correction")
+    insert: list[PutIn] = Field(default_factory=list, max_length=20,
+                                description="moves the rules now need before a later move, put in by this correction")
+
+
+class RevertRequest(RequestBody):
+    version: int = Field(ge=0, description="the version the phone last saw")
+    action_id: str = Field(min_length=1, max_length=100, description="unique per action; a retry repeats it")
+    entry: int = Field(ge=1, description="the seq of the undo or correct entry (as in the log) to cancel")
+    drop: list[int] = Field(default_factory=list, max_length=100,
+                            description="later moves (seqs) to remove in the same change")
     seat: int | None = Field(default=None, ge=0, description="optional: the seat the phone believes it holds")
 
 
@@ -97,7 +121,7 @@ def validation_sentence(error: ValidationError) -> str:
 # -- the document --------------------------------------------------------------------------
 
 REQUEST_MODELS: tuple[type[RequestBody], ...] = (NewGameRequest, MoveRequest, UndoRequest, CorrectRequest,
-                                                  RenameRequest, HandoverRequest, JoinRequest)
+                                                  LaterCorrection, PutIn, RevertRequest, RenameRequest, HandoverRequest, JoinRequest)
 
 _ERROR = {"type": "object", "required": ["ok", "error", "rule", "status"], "properties": {
     "ok": {"const": False}, "error": {"type": "string", "description": "a sentence for the player"},
@@ -130,10 +154,13 @@ _SCHEMAS: dict[str, Any] = {
         "ok": {"const": True}, "version": {"type": "integer"}, "seq": {"type": "integer"},
         "state": {"$ref": "#/components/schemas/View"}}},
     "LogEntry": {"type": "object", "properties": {
-        "seq": {"type": "integer"}, "seat": {"type": "integer"}, "kind": {"enum": ["move", "undo", "correct", "seat"]},
+        "seq": {"type": "integer"}, "seat": {"type": "integer"}, "kind": {"enum": ["move", "undo", "correct", "seat", "revert"]},
         "move": {"type": "object"}, "text": {"type": "string"},
         "undone": {"type": "boolean", "description": "a move taken back or removed by a correction"},
         "corrected": {"type": "boolean", "description": "a move a later correction replaced"},
+        "author": {"type": "integer", "description": "undo, correct and revert entries: the seat whose move it changed"},
+        "before": {"type": "integer", "description": "a move a correction put in: the move it comes before"},
+        "put_back": {"type": "boolean", "description": "an undo or correction a later revert entry cancelled"},
         "at": {"type": "string"}}},
     "SearchResult": {"type": "object", "properties": {
         "kind": {"enum": ["rule", "card"]}, "id": {"type": "string"}, "game": {"type": "string"},
@@ -215,6 +242,12 @@ def _paths() -> dict[str, Any]:
             "summary": "Replace (or, with move null, remove) live move `seq` and replay every later move",
             "parameters": [_GAME_ID], "security": _BEARER, "requestBody": request_body(CorrectRequest),
             "responses": {"200": json_body("MoveAccepted", "correct entry appended"),
+                          **errors(400, 401, 403, 404, 409, 422)}}},
+        "/api/games/{game_id}/revert": {"post": {
+            "summary": "Cancel an undo or correction: put back the move taken back or removed, undo a correction "
+                       "(the seat that made the change or the seat whose move it changed)",
+            "parameters": [_GAME_ID], "security": _BEARER, "requestBody": request_body(RevertRequest),
+            "responses": {"200": json_body("MoveAccepted", "revert entry appended"),
                           **errors(400, 401, 403, 404, 409, 422)}}},
         "/api/games/{game_id}/seats/{seat}/release": {"post": {
             "summary": "The host frees a seat: its token stops working, the seat can be joined again",

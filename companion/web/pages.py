@@ -406,6 +406,8 @@ def seat_context(game_id: str, seat: int) -> tuple[dict[str, Any], str]:
                    choices=rules.choices(state, seat),
                    advice=rules.advice(state, seat))
     context.update(context["game_pages"].seat_extras(context))
+    from companion.web.fix_pages import told_changes  # (that module adds its routes to this blueprint)
+    context["told"] = told_changes(context["log"], seat, info["players"])
     context.update(show_invite=not context["finished"] and context["game_pages"].show_invite(context))
     if context["show_invite"]:
         context["qr"] = join_qr_svg(info["join_code"])
@@ -428,90 +430,7 @@ def seat_live(game_id: str, seat: int) -> Response:
     return live_part("pages/_seat_live.html", context)
 
 
-def corrections_context(game_id: str, seat: int) -> tuple[dict[str, Any], str]:
-    info = store().info(game_id)
-    if not 0 <= seat < len(info["players"]):
-        raise NotFound(f"This game has no seat {seat}.")
-    if not holds_seat(game_id, seat):
-        raise PermissionError(f"This phone does not hold {info['players'][seat]}'s seat.")
-    version = store().version(game_id)
-    log = store().log(game_id, seat)
-    names = dict(enumerate(info["players"]))
-    return dict(game_id=game_id, info=info, version=version, seat=seat, me={"name": names[seat]},
-                title=rules_for(info["game"]).TITLE,
-                corrections=correctable_moves(log, seat, names)), request.cookies.get(token_cookie(game_id, seat), "")
-
-
-@bp.get("/g/<game_id>/seat/<int:seat>/fix")
-def seat_corrections(game_id: str, seat: int) -> Response:
-    """Recent moves to correct or remove (js/corrections.js sends them), hand-over and rename."""
-    context, token = corrections_context(game_id, seat)
-    done = request.args.get("done", "")
-    page = render_template("pages/corrections.html", token=token, done=int(done) if done.isdigit() else None,
-                           stale=request.args.get("stale") == "1", **context)
-    response = make_response(page)
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
 # -- seats: release (the host), hand-over, rename ----------------------------------------------
-
-def correctable_moves(log: list[dict[str, Any]], seat: int, names: dict[int, str],
-                      limit: int = 8) -> list[dict[str, Any]]:
-    """The latest live moves, newest first, as a correction form shows them: each as it reads now, the
-    fields this seat may edit (None: it may only remove it), never another seat's private note."""
-    current: dict[int, dict[str, Any]] = {}
-    for entry in log:
-        if entry["kind"] == "move":
-            own = entry["seat"] == seat
-            current[entry["seq"]] = {"seq": entry["seq"], "seat": entry["seat"], "move": entry["move"],
-                                     "text": entry["text"], "editable": own or not entry.get("hidden", True),
-                                     "private": entry.get("private", False), "live": not entry["undone"]}
-        elif entry["kind"] == "correct" and entry["move"].get("move") is not None and entry["move"]["seq"] in current:
-            now = current[entry["move"]["seq"]]
-            now.update(move=entry["move"]["move"], text=entry.get("reads", now["text"]))
-    moves = [m for m in current.values() if m["live"] and (m["seat"] == seat or not m["private"])]
-    out = []
-    for m in reversed(moves[-limit:]):
-        fields = move_fields(m["move"]) if m["editable"] else None
-        out.append({**m, "fields": fields, "who": names.get(m["seat"], f"seat {m['seat']}")})
-    return out
-
-
-def move_fields(move: dict[str, Any]) -> list[dict[str, Any]] | None:
-    """A move's fields as form inputs (numbers, words, lists and objects of them); None when a field is
-    of a kind a form cannot edit (the move can then only be removed)."""
-    fields: list[dict[str, Any]] = []
-
-    def scalar(name: str, value: Any) -> dict[str, Any] | None:
-        if isinstance(value, bool):
-            return None
-        if isinstance(value, int):
-            return {"name": name, "kind": "int", "value": value}
-        if isinstance(value, str) or value is None:
-            return {"name": name, "kind": "text", "value": value or ""}
-        return None
-
-    for key, value in move.items():
-        if key == "type":
-            continue
-        if isinstance(value, list):
-            items = [scalar(f"{key}[]", item) for item in value]
-            if any(item is None for item in items):
-                return None
-            fields.append({"name": key, "kind": "list", "items": items})
-        elif isinstance(value, dict):
-            inner = [scalar(f"{key}.{k}", v) for k, v in value.items()]
-            if any(item is None for item in inner):
-                return None
-            fields.append({"name": key, "kind": "object", "items": inner})
-        else:
-            field = scalar(key, value)
-            if field is None:
-                return None
-            fields.append(field)
-    return fields
-
 
 def back_to(game_id: str, seat: int | None) -> BaseResponse:
     if seat is not None and holds_seat(game_id, seat):

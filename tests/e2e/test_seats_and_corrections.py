@@ -1,14 +1,17 @@
-"""Seats and corrections on real phones (390x844): a seat handed to another phone, a move corrected, a
-correction refused because a later move no longer fits, any seat taking back the last move, and the host
-releasing a seat that a phone then joins again by code."""
+"""Seats and corrections on real phones (390x844): a seat handed to another phone; a move three turns ago
+corrected on the choice form that reported it, the score following, the other phone told at once and putting it
+back in one tap; a correction that breaks a later move, fixed in the same place; a take-back of another's move
+asked first and put back; and the host releasing a seat that a phone then joins again by code."""
 
 from __future__ import annotations
 
-from typing import Callable
+import os
+from typing import Any, Callable
 
-from playwright.sync_api import BrowserContext, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
-from .conftest import Api, screenshot
+from .conftest import REPO, Api, screenshot
+from .test_accessibility import blocking_violations
 from .phone import open_seat
 
 
@@ -50,43 +53,175 @@ def test_a_seat_is_handed_to_another_phone_and_the_old_phone_loses_it(
                         timeout=5).status_code == 401
 
 
-def test_a_move_is_corrected_from_the_seat_page_and_a_correction_that_breaks_a_later_move_is_refused(
+BARONY = {"locations": ["whispering-well", "ruined-tower", "fairy-ring"],
+          "spells": ["velocity", "teleport", "charm", "illusion", "portal"]}
+DOC_IMAGES = REPO / "docs" / "images"
+
+
+def doc_screenshot(page: Page, name: str) -> None:
+    """A screenshot for docs/seats-and-corrections.md (the phone's screen, not the full page), written to
+    output/screenshots/ and, with E2E_DOC_IMAGES=1, to docs/images/ (committed, so the doc shows them)."""
+    screenshot(page, name)
+    if os.environ.get("E2E_DOC_IMAGES") == "1":
+        DOC_IMAGES.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(DOC_IMAGES / f"{name}.png"))
+
+
+def barony_six_moves(api: Api) -> tuple[dict[str, Any], list[str]]:
+    """Ann and Ben in Barony: Sorcery, six explorations and casts in: Ben's move 3 is three turns ago."""
+    answer = api.http.post(f"{api.base}/api/games", json={"game": "barony-sorcery", "players": ["Ann", "Ben"],
+                                                          "options": BARONY}, timeout=5)
+    assert answer.status_code == 201, answer.text
+    game = dict(answer.json())
+    tokens = [seat["token"] for seat in game["seats"]]
+    for seat, move in ((1, {"type": "explore", "location": "Ruined Tower", "reward": 3}),
+                       (0, {"type": "explore", "location": "Whispering Well", "reward": 3}),
+                       (1, {"type": "explore", "location": "Whispering Well", "reward": 2}),
+                       (0, {"type": "explore", "location": "Fairy Ring", "reward": 3}),
+                       (1, {"type": "cast", "spells": ["Velocity"]}),
+                       (0, {"type": "explore", "location": "Ruined Tower", "reward": 2})):
+        api.move(game["id"], tokens[seat], move)
+    return game, tokens
+
+
+def totals(api: Api, game_id: str) -> list[int]:
+    scores = api.http.get(f"{api.base}/api/games/{game_id}", timeout=5).json()["scores"]
+    return [row["total"] for row in scores]
+
+
+def test_a_move_three_turns_ago_is_corrected_on_its_choice_form_and_the_other_phone_puts_it_back(
         new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
-    game, ann_token, ben_token = api.two_player_opening()
+    game, _ = barony_six_moves(api)
+    assert totals(api, game["id"]) == [9, 6]
+    ben = open_seat(new_phone, server, game, 1)
     ann = open_seat(new_phone, server, game, 0)
     ann.get_by_role("link", name="Table view").click()
-    ann.get_by_role("link", name="Correct a move, hand over, rename").click()
-    expect(ann.locator(".correction")).to_have_count(7)
+    table = ann
+    expect(table.locator(".player-score").nth(1)).to_contain_text("6 points")
+    table.get_by_role("link", name="Correct a move, hand over, rename").click()
+    expect(ann.locator(".history-move")).to_have_count(6)            # the whole history, newest first
+    ann.get_by_role("link", name="Ben", exact=True).click()           # Ben's moves only
+    expect(ann.locator(".history-move")).to_have_count(3)
+    doc_screenshot(ann, "corrections-history")
+    assert blocking_violations(ann) == []
 
-    # Ann's first draw was Physical Kids; she says Golem, which Ben drew as move 4: refused, nothing changes
-    first = ann.locator("#correct-1")
-    first.locator("summary", has_text="Edit move 1").click()
-    first.get_by_label("card").fill("Golem")
-    first.get_by_role("button", name="Correct move 1").click()
-    expect(ann.locator("#move-message")).to_contain_text("Ben's move 4 would no longer fit")
-    assert api.version(game["id"]) == 7
+    # Ben's move 3 was no exploration: he cast Charm. Ann opens it: the form Ben used, filled in as reported
+    ann.get_by_role("link", name="Change move 3").click()
+    expect(ann.locator("h1")).to_contain_text("Change move 3")
+    explore = ann.locator("form[data-move=explore]")
+    expect(explore.get_by_label("Whispering Well")).to_be_checked()
+    assert explore.locator("input[name=location]").first.bounding_box()["height"] >= 1  # a picker, not a text field
+    assert ann.locator("input[type=text]").count() == 0
+    doc_screenshot(ann, "corrections-form-prefilled")
+    assert blocking_violations(ann) == []
+    ann.locator("summary", has_text="Cast").click()                      # it was another kind of move
+    cast = ann.locator("form[data-move=cast]")
+    cast.locator("input[value=charm]").check()
+    cast.get_by_role("button", name="Cast").click()
+    confirm = ann.locator(".confirm-box")                                # another's move: asked first
+    expect(confirm).to_contain_text("Change Ben's move 3?")
+    assert api.version(game["id"]) == 6
+    yes = confirm.get_by_role("button", name="Yes, change it")
+    assert yes.bounding_box()["height"] >= 44
+    doc_screenshot(ann, "corrections-confirm")
+    yes.click()
+    expect(ann.locator("#done")).to_contain_text("Ann corrected Ben's move 3; it now reads: Ben cast Charm")
+    assert totals(api, game["id"]) == [9, 3]                              # the score follows the correction
 
-    # her last draw was really Levitation, not Romance
-    last = ann.locator("#correct-7")
-    last.locator("summary", has_text="Edit move 7").click()
-    last.get_by_label("card").fill("Levitation")
-    last.get_by_role("button", name="Correct move 7").click()
-    expect(ann.locator("#move-message")).to_contain_text("Recorded.")
-    screenshot(ann, "seat-corrections")
-    assert api.version(game["id"]) == 8
-    mine = api.http.get(f"{server}/api/games/{game['id']}", headers={"Authorization": f"Bearer {ann_token}"},
-                        timeout=5).json()
-    hand = mine["state"]["players"][0]["hand"]
-    assert "levitation" in hand and "romance" not in hand
-
-    # Ben takes back the last move (Ann's corrected draw) from his seat page
-    ben = open_seat(new_phone, server, game, 1)
-    undo = ben.locator("#f-undo")
-    expect(undo).to_contain_text("Ann drew")
-    undo.get_by_role("button", name="Take back the last move").click()
-    expect(ben.locator("#move-message")).to_contain_text("Undone.")
+    # Ben's phone is told at once, with one tap to put it back
+    told = ben.locator(".told")
+    expect(told).to_contain_text("Ann corrected your move 3", timeout=15000)
+    expect(ben.locator("#live")).to_contain_text("3 Magic")               # and his page follows too
+    doc_screenshot(ben, "corrections-told")
+    assert blocking_violations(ben) == []
+    told.get_by_role("button", name="Put it back").click()
+    expect(ben.locator(".told")).to_have_count(0, timeout=15000)
+    assert totals(api, game["id"]) == [9, 6]
     log = api.http.get(f"{server}/api/games/{game['id']}/log", timeout=5).json()["entries"]
-    assert log[-1]["text"].startswith("Ben took back Ann's move 7")
+    assert log[-1]["text"].startswith("Ben undid the correction of their move 3")
+    table.goto(f"/g/{game['id']}")
+    expect(table.locator(".player-score").nth(1)).to_contain_text("6 points")
+
+
+def test_a_correction_that_breaks_a_later_move_shows_that_move_where_the_finger_is_and_fixes_it_too(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    game, _ = barony_six_moves(api)
+    ann = open_seat(new_phone, server, game, 0)
+    ann.goto(f"/g/{game['id']}/seat/0/fix/2")
+    # Ann reached the Fairy Ring, not the Whispering Well: Ben then came first to the Whispering Well (3 Magic
+    # tokens, not the 2 he took), so his move 3 no longer fits; the page shows it under the form, to fix in place
+    form = ann.locator("form[data-move=explore]").first
+    form.get_by_label("Fairy Ring").check()
+    form.get_by_role("button", name="Place my Control token").click()
+    misfit = ann.locator("#misfit")
+    expect(misfit).to_contain_text("Ben's later move")
+    expect(misfit).to_contain_text("Ben explored the Whispering Well")
+    assert "seq" not in misfit.inner_text() and "drop" not in misfit.inner_text()
+    assert misfit.is_visible() and api.version(game["id"]) == 6
+    doc_screenshot(ann, "corrections-later-move")
+    assert blocking_violations(ann) == []
+    fix = misfit.locator("[data-also] form[data-move=explore]")
+    expect(fix.get_by_label("Whispering Well")).to_be_checked()           # filled in as reported
+    fix.get_by_role("button", name="Place my Control token").click()      # the same place, at what it pays now
+    misfit.locator(".confirm-box").get_by_role("button", name="Yes, change it").click()
+    # then Ann's own move 4 (the Fairy Ring again) no longer fits: she went to the Whispering Well then
+    expect(ann.locator("#misfit")).to_contain_text("your later move", timeout=10000)
+    fix = ann.locator("#misfit [data-also] form[data-move=explore]")
+    fix.get_by_label("Whispering Well").check()
+    fix.get_by_role("button", name="Place my Control token").click()
+    expect(ann.locator("#done")).to_contain_text("Ann corrected their move 2", timeout=10000)
+    entries = api.http.get(f"{server}/api/games/{game['id']}/log", timeout=5).json()["entries"]
+    assert entries[-1]["text"].endswith("corrected with it: move 3, 4")
+    assert totals(api, game["id"]) == [9, 6]
+
+
+def test_a_correction_that_opens_a_choice_the_rules_require_asks_for_it_in_place(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    """Mandragora's team game: Ann forgot the cursed scroll she took; with it, the rules need her help for her
+    partner before Ben's next move. The page asks for that choice where the refusal would have been."""
+    answer = api.http.post(f"{api.base}/api/games", json={"game": "mandragora", "players": ["Ann", "Ben", "Cat", "Dan"],
+                                                          "options": {"teams": True}}, timeout=5)
+    assert answer.status_code == 201, answer.text
+    game = dict(answer.json())
+    api.move(game["id"], game["seats"][0]["token"], {"type": "seek", "steps": 3, "scrolls": []})
+    api.move(game["id"], game["seats"][1]["token"], {"type": "seek", "steps": 1, "scrolls": []})
+    ann = open_seat(new_phone, server, game, 0)
+    ann.goto(f"/g/{game['id']}/seat/0/fix/1")
+    seek = ann.locator("form[data-move=seek]")
+    expect(seek.locator("input[name=steps][value='3']")).to_be_checked()       # filled in as reported
+    seek.locator("input[data-repeat='2']").fill("1")
+    seek.get_by_role("button", name="Seek").click()
+    need = ann.locator("#misfit [data-insert-before='2']")
+    expect(need).to_contain_text("The rules now need your choice before that move")
+    assert "would no longer fit" not in ann.locator("main").inner_text()
+    doc_screenshot(ann, "corrections-choice-needed")
+    helping = need.locator("form[data-move=team_help]")
+    helping.get_by_label("No help this time").check()
+    helping.get_by_role("button").last.click()
+    expect(ann.locator("#done")).to_contain_text("put in with it: move 4", timeout=10000)
+    log = api.http.get(f"{server}/api/games/{game['id']}/log", timeout=5).json()["entries"]
+    assert log[-1]["before"] == 2 and log[-1]["seat"] == 0
+
+
+def test_taking_back_another_players_move_asks_first_and_that_phone_puts_it_back(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    game, _ = barony_six_moves(api)
+    ben = open_seat(new_phone, server, game, 1)
+    ann = open_seat(new_phone, server, game, 0)
+    undo = ben.locator("#f-undo")
+    expect(undo).to_contain_text("Ann explored the Ruined Tower")
+    undo.get_by_role("button", name="Take back the last move").click()
+    expect(ben.locator(".confirm-box")).to_contain_text("Take back another player's move (Ann explored the Ruined Tower")
+    assert api.version(game["id"]) == 6                                  # nothing sent before the answer
+    ben.locator(".confirm-box").get_by_role("button", name="Yes, take it back").click()
+    expect(ben.locator("#move-message")).to_contain_text("Undone.")
+    told = ann.locator(".told")
+    expect(told).to_contain_text("Ben took back your move 6", timeout=15000)
+    told.get_by_role("button", name="Put it back").click()
+    expect(ann.locator(".told")).to_have_count(0, timeout=15000)
+    assert totals(api, game["id"]) == [9, 6]
+    ben.get_by_role("link", name="Table view").click()                   # Ann's move stands again
+    expect(ben.locator("body")).to_contain_text("Ann put back their move 6")
 
 
 def test_the_host_releases_a_seat_and_another_phone_joins_it_by_code(
@@ -112,6 +247,8 @@ def test_the_host_releases_a_seat_and_another_phone_joins_it_by_code(
     table.goto(f"/g/{game_id}")
     table.locator("#host-seats > summary").click()
     table.get_by_role("button", name="Release Ben's seat").click()
+    expect(table.locator(".confirm-box")).to_contain_text("Ben's phone stops working for it at once")
+    table.get_by_role("button", name="Yes, release it").click()
     expect(table.locator("body")).to_contain_text("Ben's seat was released")
     screenshot(table, "table-host-seats")
     assert wrong.goto(f"/g/{game_id}/seat/1").status == 403

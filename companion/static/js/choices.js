@@ -46,8 +46,10 @@
 
   function fill(form, move) {
     for (const el of form.elements) {
-      if (!el.name || !(key(el) in move)) continue;
-      const value = move[key(el)];
+      if (!el.name || el.type === "search") continue;
+      // "a.b": key b of object a, "a.0": item 0 of list a (a correction fills a form with a whole move)
+      const value = key(el).split(".").reduce((v, k) => (v === null || v === undefined ? undefined : v[k]), move);
+      if (value === undefined) continue;
       if (el.dataset.repeat !== undefined) {
         const times = (Array.isArray(value) ? value : []).filter((item) => String(item) === el.dataset.repeat).length;
         if (el.type === "checkbox") el.checked = times > 0;

@@ -1,56 +1,219 @@
-/* The corrections page (/g/<id>/seat/<n>/fix): each form corrects one earlier move (or, with
- * data-remove, removes it) through POST /api/games/<id>/correct with this seat's token; the page then
- * loads again to show the game as corrected. A refusal (a later move that no longer fits) is shown here
- * and nothing changes. The move is read from the form by js/forms.js.
+/* The corrections pages (companion/web/fix_pages.py).
+ *
+ * On a move's page the choice forms (read by js/choices.js) send a correction of that move through
+ * POST /api/games/<id>/correct. When a later move no longer fits, the page asks the server what that means
+ * (the misfit part: that move's form, the move the rules now need before it, or removing it) and shows it
+ * under the form that was sent; what is picked there is sent with the same correction (also / insert / drop),
+ * until it fits or the player gives up. Removing a move, putting back a change and undoing a correction are
+ * forms too (data-remove, data-revert). Every answer appears next to the form that was sent, in table words.
  */
 (() => {
   "use strict";
 
-  const live = document.querySelector("[data-live]");
+  const root = document.querySelector("[data-fix]");
+  if (!root) return;
   const message = document.getElementById("move-message");
-  if (!live || !message) return;
-
-  function say(kind, text) {
-    const box = document.createElement("div");
-    box.className = `notice ${kind}`;
-    const p = document.createElement("p");
-    p.textContent = text;
-    box.append(p);
-    message.replaceChildren(box);
-  }
+  const game = root.dataset.game;
+  const seq = Number(root.dataset.seq || 0);
+  // the correction being built: the move, and what it fixes, puts in or removes with it
+  const pending = { move: null, drop: [], also: [], insert: [] };
 
   function actionId() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
   }
 
-  live.addEventListener("submit", async (event) => {
-    const form = event.target.closest("form[data-correct]");
-    if (!form) return;
-    event.preventDefault();
-    const move = form.hasAttribute("data-remove") ? null : window.SpellbookForms.collect(form);
-    const body = { version: Number(live.dataset.version), action_id: actionId(), seq: Number(form.dataset.seq), move };
-    form.querySelectorAll("button").forEach((button) => { button.disabled = true; });
-    say("info", "Sending…");
-    let response = null;
+  function notice(kind, text) {
+    const box = document.createElement("div");
+    box.className = `notice ${kind} fix-answer`;
+    const p = document.createElement("p");
+    p.textContent = text;
+    box.append(p);
+    return box;
+  }
+
+  // the answer under the form that was sent (where the finger is), and in the page's live region
+  function say(kind, text, form) {
+    root.querySelectorAll(".fix-answer").forEach((el) => el.remove());
+    if (message) {
+      message.setAttribute("aria-live", kind === "error" ? "assertive" : "polite");
+      message.replaceChildren(notice(kind, text));
+    }
+    if (form) {
+      const spot = notice(kind, text);
+      const buttons = form.querySelectorAll('button[type="submit"], button:not([type])');
+      (buttons.length ? buttons[buttons.length - 1] : form).after(spot);
+      spot.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  function busy(on) {
+    root.querySelectorAll("form button").forEach((button) => { button.disabled = on; });
+  }
+
+  async function post(path, body) {
     try {
-      response = await fetch(`/api/games/${encodeURIComponent(live.dataset.game)}/correct`, {
+      return await fetch(`/api/games/${encodeURIComponent(game)}/${path}`, {
         method: "POST", body: JSON.stringify(body),
         headers: { "Content-Type": "application/json", Accept: "application/json",
-                   Authorization: `Bearer ${live.dataset.token}` },
+                   Authorization: `Bearer ${root.dataset.token}` },
       });
     } catch (error) {
-      response = null;
+      return null;
     }
-    form.querySelectorAll("button").forEach((button) => { button.disabled = false; });
+  }
+
+  const listUrl = () => root.dataset.listUrl || window.location.pathname;
+
+  // after a change: the list of moves, saying what was done (with "Undo this correction")
+  function done(data) {
+    window.location.assign(`${listUrl()}?done=${data.seq}`);
+  }
+
+  async function answered(response, form, after) {
     if (!response) {
-      say("error", "The server could not be reached, so nothing was changed. Press the button again.");
-      return;
+      say("error", "The server could not be reached, so nothing was changed. Press the button again.", form);
+      return null;
     }
     const data = await response.json().catch(() => ({}));
-    const here = window.location.pathname;
-    if (response.ok) window.location.assign(`${here}?done=${body.seq}`);
-    else if (response.status === 409 && "version" in data) window.location.assign(`${here}?stale=1`);
-    else say("error", `Not changed: ${data.error || `the server answered ${response.status}`}`);
+    if (response.ok) { after(data); return data; }
+    if (response.status === 409 && "version" in data) {
+      say("error", "Another phone moved first, so nothing was changed. The page is brought up to date: check and send again.", form);
+      window.setTimeout(() => window.location.reload(), 2500);
+      return null;
+    }
+    if (response.status === 401 || response.status === 403) {
+      say("error", "This phone no longer holds this seat, so nothing was changed. Join the game again with its code.", form);
+      return null;
+    }
+    return { refused: data };
+  }
+
+  // ---- a correction of this page's move, with whatever the misfit part added ----
+  async function sendCorrection(form) {
+    const body = { version: Number(root.dataset.version), action_id: actionId(), seq, move: pending.move,
+                   drop: pending.drop, also: pending.also, insert: pending.insert };
+    busy(true);
+    say("info", "Sending…", form);
+    const response = await post("correct", body);
+    busy(false);
+    const result = await answered(response, form, done);
+    if (!result || !result.refused) return;
+    if (typeof result.refused.seq === "number") await showMisfit(form);
+    else say("error", `Not changed: ${result.refused.error || "the server refused it."}`, form);
+  }
+
+  async function showMisfit(form) {
+    const change = JSON.stringify({ move: pending.move, drop: pending.drop, also: pending.also, insert: pending.insert });
+    let html = "";
+    try {
+      const response = await fetch(`${root.dataset.misfitUrl}?change=${encodeURIComponent(change)}`,
+                                   { cache: "no-store", headers: { Accept: "text/html" } });
+      if (!response.ok) throw new Error(String(response.status));
+      html = await response.text();
+    } catch (error) {
+      say("error", "Not changed: a later move no longer fits, and the server could not say which. Press the button again.", form);
+      return;
+    }
+    const holder = document.createElement("div");
+    holder.innerHTML = html;
+    const part = holder.firstElementChild;
+    // under the form that was sent: the move's own forms, or in place of the part that asked for this
+    const old = form.closest(".misfit");
+    (old || form.closest("[data-correct-forms]") || form).after(part);
+    root.querySelectorAll(".fix-answer").forEach((el) => el.remove());
+    if (old) old.remove();
+    root.querySelectorAll(".misfit").forEach((el) => { if (el !== part) el.remove(); });
+    if (window.SpellbookChoices) window.SpellbookChoices.apply(part);
+    prefill(part);
+    if (message) message.replaceChildren(notice("error", part.querySelector("p").textContent.replace(/\s+/g, " ").trim()));
+    part.scrollIntoView({ block: "start" });
+  }
+
+  // forms filled in with the move as reported (data-prefill on the element holding them)
+  function prefill(scope) {
+    scope.querySelectorAll("[data-prefill]").forEach((holder) => {
+      const move = JSON.parse(holder.dataset.prefill);
+      const form = holder.querySelector(`form[data-move="${CSS.escape(move.type)}"]`);
+      if (form && window.SpellbookChoices) window.SpellbookChoices.fill(form, move);
+    });
+  }
+
+  const collect = (form) => window.SpellbookChoices.collect(form);
+
+  // ---- removing, putting back ----
+  async function remove(form) {
+    const target = Number(form.dataset.remove);
+    busy(true);
+    say("info", "Sending…", form);
+    const body = { version: Number(root.dataset.version), action_id: actionId(), seq: target, move: null,
+                   drop: form.dataset.drop ? form.dataset.drop.split(",").map(Number) : [] };
+    const response = await post("correct", body);
+    busy(false);
+    const result = await answered(response, form, done);
+    if (!result || !result.refused) return;
+    const refused = result.refused;
+    if (typeof refused.seq === "number" && !body.drop.includes(refused.seq)) {
+      say("error", `Not removed: move ${refused.seq}, made after it, would no longer fit. Remove that move as well?`, form);
+      offerAlso(form, refused.seq, "Remove both");
+    } else {
+      say("error", `Not removed: ${refused.error || "the server refused it."}`, form);
+    }
+  }
+
+  function offerAlso(form, later, label) {
+    const again = Object.assign(document.createElement("button"), { type: "button", className: "button danger fix-answer", textContent: `${label} (move ${later})` });
+    again.addEventListener("click", () => {
+      form.dataset.drop = [form.dataset.drop, later].filter(Boolean).join(",");
+      again.remove();
+      delete form.dataset.confirmed;
+      (form.dataset.remove ? remove : putBack)(form);
+    });
+    root.querySelector(".fix-answer")?.after(again);
+  }
+
+  async function putBack(form) {
+    busy(true);
+    say("info", "Sending…", form);
+    const body = { version: Number(root.dataset.version), action_id: actionId(), entry: Number(form.dataset.revert),
+                   drop: form.dataset.drop ? form.dataset.drop.split(",").map(Number) : [] };
+    const response = await post("revert", body);
+    busy(false);
+    const result = await answered(response, form, (data) => done(data));
+    if (!result || !result.refused) return;
+    const refused = result.refused;
+    if (typeof refused.seq === "number" && !body.drop.includes(refused.seq)) {
+      say("error", `Not put back: move ${refused.seq}, made since, would no longer fit. Put it back and remove move ${refused.seq}?`, form);
+      offerAlso(form, refused.seq, "Put back and remove");
+    } else {
+      say("error", `Not put back: ${refused.error || "the server refused it."}`, form);
+    }
+  }
+
+  root.addEventListener("submit", (event) => {
+    const form = event.target;
+    event.preventDefault();
+    if (form.dataset.remove) { remove(form); return; }
+    if (form.dataset.revert) { putBack(form); return; }
+    if (form.dataset.drop) { // the misfit part: remove that later move too
+      pending.drop.push(Number(form.dataset.drop));
+      if (pending.move) sendCorrection(form);
+      return;
+    }
+    if (!form.hasAttribute("data-choice")) return;
+    const also = form.closest("[data-also]");
+    const need = form.closest("[data-insert-before]");
+    if (also) {
+      const later = Number(also.dataset.also);
+      pending.also = pending.also.filter((a) => a.seq !== later).concat([{ seq: later, move: collect(form) }]);
+    } else if (need) {
+      pending.insert.push({ before: Number(need.dataset.insertBefore), seat: Number(need.dataset.insertSeat), move: collect(form) });
+    } else { // the move itself: a new start
+      pending.move = collect(form);
+      pending.drop = []; pending.also = []; pending.insert = [];
+    }
+    sendCorrection(form);
   });
+
+  prefill(root);
 })();

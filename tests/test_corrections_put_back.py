@@ -1,0 +1,248 @@
+"""Putting back what another phone changed, undoing a correction, correcting later moves with it and putting
+in a move the rules now need before a later one (issue 21): logged, never destructive, and the state is the
+replay of the log however it is read (the store's answer, its replay from scratch, an independent replay)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.rules import IllegalMove, rules_for
+from companion.store import CorrectionRefused, Store
+from tests.store_checks import fillory_deck_cards, stored_state, store  # noqa: F401  (fixture: a new store)
+
+fillory = rules_for("fillory")
+
+
+@pytest.fixture
+def trio(store: Store) -> dict[str, Any]:
+    return store.create_game("fillory", ["Ann", "Ben", "Cat"], {})
+
+
+def draw(store: Store, game_id: str, seat: int, card: str) -> dict[str, Any]:
+    version = store.version(game_id)
+    return store.apply_move(game_id, seat, version, f"d{version}", {"type": "draw", "card": card})
+
+
+def hand(store: Store, game_id: str, seat: int) -> list[str]:
+    return sorted(fillory.view(store.current(game_id)[1], seat)["players"][seat]["hand"])
+
+
+def independent_replay(store: Store, game_id: str) -> Any:
+    """The live moves worked out from the stored rows without the store's code: reverted entries (and the
+    moves their correction put in) count as never made; a put-in move goes before the move it names."""
+    db = store._db()
+    initial = db.execute("SELECT initial_state FROM games WHERE id = ?", [game_id]).fetchone()[0]
+    rows = [dict(zip(("seq", "seat", "kind", "move", "undoes"), r)) for r in db.execute(
+        "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq", [game_id])]
+    skip: set[int] = set()
+    for row in rows:
+        if row["kind"] == "revert":
+            target = json.loads(row["move"])["entry"]
+            skip.add(target)
+            made = next(r for r in rows if r["seq"] == target)
+            skip.update(json.loads(made["move"]).get("insert", []) if made["kind"] == "correct" else [])
+    order: list[int] = []
+    moves: dict[int, tuple[int, Any]] = {}
+    for row in rows:
+        if row["seq"] in skip:
+            continue
+        body = json.loads(row["move"])
+        if row["kind"] == "move":
+            moves[row["seq"]] = (row["seat"], body)
+            at = order.index(row["undoes"]) if row["undoes"] in order else len(order)
+            order.insert(at, row["seq"])
+        elif row["kind"] == "undo":
+            order.remove(row["undoes"])
+        elif row["kind"] == "correct":
+            if body["move"] is None:
+                order.remove(body["seq"])
+            else:
+                moves[body["seq"]] = (moves[body["seq"]][0], body["move"])
+            for other in body.get("also", []):
+                moves[other["seq"]] = (moves[other["seq"]][0], other["move"])
+            for dropped in body.get("drop", []):
+                order.remove(dropped)
+        elif row["kind"] == "revert":
+            for dropped in body.get("drop", []):
+                order.remove(dropped)
+    state = stored_state(fillory, initial)
+    for seq in order:
+        state = fillory.apply(state, *moves[seq])
+    return state
+
+
+def agrees(store: Store, game_id: str) -> None:
+    now = fillory.state_to_json(store.current(game_id)[1])
+    assert fillory.state_to_json(store.replay(game_id)) == now
+    assert fillory.state_to_json(independent_replay(store, game_id)) == now
+    steps = store.timeline(game_id)                  # the score over time ends where the game stands
+    assert fillory.state_to_json(steps[-1][2]) == now
+    assert [seq for seq, _, _ in steps[1:]] == [m.seq for m in store.live_moves(game_id)]
+
+
+def test_a_move_taken_back_by_another_phone_is_put_back_by_its_author(store: Store, trio: dict[str, Any]) -> None:
+    gid = trio["id"]
+    a, b, c = fillory_deck_cards(store.current(gid)[1])[:3]
+    draw(store, gid, 0, a)
+    draw(store, gid, 1, b)
+    draw(store, gid, 0, c)
+    taken = store.undo(gid, 1, 3, "u1")
+    assert hand(store, gid, 0) == sorted([a])
+    undo_entry = store.log(gid, 0)[-1]
+    assert undo_entry["author"] == 0 and undo_entry["seat"] == 1     # the phone to tell: Ann's
+    answer = store.revert(gid, 0, 4, "r1", taken["seq"])
+    assert answer == {"version": 5, "seq": 5, "reverted": 3}
+    assert hand(store, gid, 0) == sorted([a, c])
+    log = store.log(gid, None)
+    assert log[-1]["text"] == "Ann put back their move 3: Ann drew a card"
+    assert log[3]["put_back"] is True and not log[2]["undone"]
+    agrees(store, gid)
+    with pytest.raises(IllegalMove, match="already put back"):
+        store.revert(gid, 0, 5, "r2", taken["seq"])
+
+
+def test_a_removed_move_is_put_back_and_a_later_move_that_no_longer_fits_is_named(
+        store: Store, trio: dict[str, Any]) -> None:
+    gid = trio["id"]
+    a, b, c = fillory_deck_cards(store.current(gid)[1])[:3]
+    draw(store, gid, 0, a)
+    draw(store, gid, 1, b)
+    removed = store.correct(gid, 1, 2, "c1", 1, None)       # Ben removes Ann's draw ...
+    draw(store, gid, 2, a)                                   # ... and Cat then draws that card
+    with pytest.raises(CorrectionRefused) as refused:
+        store.revert(gid, 0, 4, "r1", removed["seq"])
+    assert refused.value.seq == 4 and store.version(gid) == 4
+    with pytest.raises(IllegalMove, match="Only Ben or Ann"):
+        store.revert(gid, 2, 4, "r1", removed["seq"])       # Cat neither made the change nor lost the move
+    store.revert(gid, 0, 4, "r1", removed["seq"], drop=[4])
+    assert hand(store, gid, 0) == [a] and hand(store, gid, 2) == []
+    assert store.log(gid, None)[-1]["text"] == "Ann put back their move 1: Ann drew a card; removed with it: move 4"
+    agrees(store, gid)
+    del c
+
+
+def test_a_correction_is_undone_and_reads_as_before(store: Store, trio: dict[str, Any]) -> None:
+    gid = trio["id"]
+    a, b, c, d = fillory_deck_cards(store.current(gid)[1])[:4]
+    draw(store, gid, 0, a)
+    draw(store, gid, 1, b)
+    draw(store, gid, 2, c)
+    fixed = store.correct(gid, 0, 3, "c1", 1, {"type": "draw", "card": d})
+    assert hand(store, gid, 0) == [d]
+    store.revert(gid, 0, 4, "r1", fixed["seq"])
+    assert hand(store, gid, 0) == [a]
+    log = store.log(gid, None)
+    assert log[-1]["text"] == "Ann undid the correction of their move 1; it reads again: Ann drew a card"
+    assert not log[0]["corrected"]
+    agrees(store, gid)
+
+
+def test_a_correction_fixes_a_later_move_with_it(store: Store, trio: dict[str, Any]) -> None:
+    gid = trio["id"]
+    a, b, c = fillory_deck_cards(store.current(gid)[1])[:3]
+    draw(store, gid, 0, a)
+    draw(store, gid, 1, b)
+    draw(store, gid, 0, c)
+    with pytest.raises(CorrectionRefused) as refused:        # Ann's two draws were the other way round
+        store.correct(gid, 0, 3, "c1", 1, {"type": "draw", "card": c})
+    assert refused.value.seq == 3
+    answer = store.correct(gid, 0, 3, "c1", 1, {"type": "draw", "card": c},
+                           also=[{"seq": 3, "move": {"type": "draw", "card": a}}])
+    assert answer["corrected"] == 1 and hand(store, gid, 0) == sorted([a, c])
+    log = store.log(gid, 0)
+    assert log[0]["corrected"] and log[2]["corrected"] and log[-1]["text"].endswith("corrected with it: move 3")
+    agrees(store, gid)
+    with pytest.raises(IllegalMove, match="only they can set it"):  # Ben's draw holds his card: only he sets it
+        store.correct(gid, 0, 4, "c2", 1, {"type": "draw", "card": b},
+                      also=[{"seq": 2, "move": {"type": "draw", "card": c}}])
+    store.revert(gid, 0, 4, "r1", answer["seq"])               # undone: both read as first reported
+    assert [e["corrected"] for e in store.log(gid, 0)[:3]] == [False, False, False]
+    agrees(store, gid)
+
+
+def test_a_move_put_in_by_a_correction_comes_before_the_later_move_and_goes_with_its_undo(
+        store: Store, trio: dict[str, Any]) -> None:
+    gid = trio["id"]
+    a, b, c, d = fillory_deck_cards(store.current(gid)[1])[:4]
+    draw(store, gid, 0, a)
+    draw(store, gid, 1, b)
+    draw(store, gid, 2, c)
+    answer = store.correct(gid, 0, 3, "c1", 1, {"type": "draw", "card": a},
+                           insert=[{"before": 2, "seat": 0, "move": {"type": "draw", "card": d}}])
+    assert answer == {"version": 5, "seq": 4, "corrected": 1, "inserted": [5]}
+    assert hand(store, gid, 0) == sorted([a, d])
+    log = store.log(gid, None)
+    assert log[4]["before"] == 2 and log[3]["text"].endswith("put in with it: move 5")
+    agrees(store, gid)
+    store.undo(gid, 2, 5, "u1")                 # an undo after it still takes back the last move (Cat's)
+    assert hand(store, gid, 2) == [] and hand(store, gid, 0) == sorted([a, d])
+    agrees(store, gid)
+    store.correct(gid, 1, 6, "c2", 5, None)     # the put-in move is a move like any other: it can be removed
+    assert hand(store, gid, 0) == [a]
+    agrees(store, gid)
+    store.revert(gid, 0, 7, "r1", 7)            # and put back
+    store.revert(gid, 0, 8, "r2", 4)            # undoing the correction takes the move it put in with it
+    assert hand(store, gid, 0) == [a] and hand(store, gid, 1) == [b]
+    agrees(store, gid)
+    with pytest.raises(IllegalMove, match="put in only before"):
+        store.correct(gid, 0, 9, "c3", 2, None, insert=[{"before": 1, "seat": 0, "move": {"type": "draw", "card": d}}])
+
+
+def test_preview_and_the_state_before_a_move(store: Store, trio: dict[str, Any]) -> None:
+    gid = trio["id"]
+    a, b, c = fillory_deck_cards(store.current(gid)[1])[:3]
+    draw(store, gid, 0, a)
+    draw(store, gid, 1, b)
+    misfit, before = store.preview(gid, 0, 1, {"type": "draw", "card": b})
+    assert misfit is not None and misfit.seq == 2 and fillory.view(before, 0)["players"][0]["hand"] == [b]
+    assert store.preview(gid, 0, 1, {"type": "draw", "card": c})[0] is None
+    move, state = store.state_before(gid, 2)
+    assert move.move == {"type": "draw", "card": b} and fillory.view(state, 0)["players"][0]["hand"] == [a]
+    assert store.version(gid) == 2      # nothing written
+
+
+OPERATIONS = st.lists(st.tuples(st.sampled_from(["draw", "undo", "correct", "remove", "revert", "insert"]),
+                                st.integers(0, 2), st.integers(0, 40), st.integers(0, 40)), min_size=1, max_size=14)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(operations=OPERATIONS)
+def test_any_mix_of_moves_take_backs_corrections_put_backs_and_put_ins_reads_the_same_every_way(
+        tmp_path_factory: pytest.TempPathFactory, operations: list[tuple[str, int, int, int]]) -> None:
+    """Whatever is done, the state the store keeps, its replay of the log and an independent replay of the rows
+    agree; a refused change writes nothing."""
+    store = Store(tmp_path_factory.mktemp("mix") / "games.sqlite3")
+    try:
+        gid = store.create_game("fillory", ["Ann", "Ben", "Cat"], {})["id"]
+        for n, (kind, seat, a, b) in enumerate(operations):
+            version = store.version(gid)
+            live = store.live_moves(gid)
+            cards = fillory_deck_cards(store.current(gid)[1])
+            changes = [e["seq"] for e in store.log(gid, None) if e["kind"] in ("undo", "correct")]
+            try:
+                if kind == "draw":
+                    store.apply_move(gid, seat, version, f"o{n}", {"type": "draw", "card": cards[a % len(cards)]})
+                elif kind == "undo":
+                    store.undo(gid, seat, version, f"o{n}")
+                elif kind in ("correct", "remove", "insert") and live:
+                    target = live[a % len(live)]
+                    move = None if kind == "remove" else {"type": "draw", "card": cards[b % len(cards)]}
+                    later = [m.seq for m in live if m.seq > target.seq and live.index(m) > live.index(target)]
+                    put_in = [{"before": later[b % len(later)], "seat": target.seat,
+                               "move": {"type": "draw", "card": cards[(b + 1) % len(cards)]}}] \
+                        if kind == "insert" and later else []
+                    store.correct(gid, target.seat if move else seat, version, f"o{n}", target.seq, move,
+                                  insert=put_in)
+                elif kind == "revert" and changes:
+                    entry = changes[a % len(changes)]
+                    store.revert(gid, seat, version, f"o{n}", entry)
+            except (IllegalMove, CorrectionRefused):
+                assert store.version(gid) == version   # refused: nothing written
+            agrees(store, gid)
+    finally:
+        store.close()

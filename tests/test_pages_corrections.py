@@ -1,0 +1,224 @@
+"""The corrections pages (issue 21): the whole history, paged and filtered; a move's choice form filled in with
+what was reported; what a refused correction needs, shown in table words; another seat's phone told at once
+with one tap to put its move back; actions on another seat asked first; and nothing a seat may not know."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from html import unescape as html_unescape
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.rules import GAMES
+from companion.web import fix_pages
+from tests.test_pages import STANDARD_HANDS, deal, form, new_game, play, seat_page, shown, sit, store_of
+
+BARONY = {"locations": ["whispering-well", "ruined-tower", "fairy-ring"],
+          "spells": ["velocity", "teleport", "charm", "illusion", "portal"]}
+
+
+def barony(app: Flask) -> dict[str, Any]:
+    game = store_of(app).create_game("barony-sorcery", ["Ann", "Ben"], BARONY)
+    for seat, move in ((1, {"type": "explore", "location": "Ruined Tower", "reward": 3}),
+                       (0, {"type": "explore", "location": "Whispering Well", "reward": 3}),
+                       (1, {"type": "explore", "location": "Whispering Well", "reward": 2}),
+                       (0, {"type": "explore", "location": "Fairy Ring", "reward": 3})):
+        play(app, game, seat, move)
+    return game
+
+
+def page(client: FlaskClient, game: dict[str, Any], seat: int, path: str = "", **args: str) -> str:
+    sit(client, game, seat)
+    response = client.get(f"/g/{game['id']}/seat/{seat}/fix{path}", query_string=args)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.headers["Cache-Control"] == "no-store"
+    return shown(response)
+
+
+def listed(html: str) -> list[int]:
+    return [int(n) for n in re.findall(r'<li class="history-move[^"]*" id="move-(\d+)"', html)]
+
+
+def test_the_whole_history_is_paged_newest_first_and_filtered_by_player(
+        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = new_game(app)
+    deal(app, game, STANDARD_HANDS)                       # 9 moves: 1-3 Ann's, 4-6 Ben's, 7-9 Cat's
+    monkeypatch.setattr(fix_pages, "PAGE_SIZE", 4)
+    first = page(client, game, 0)
+    assert listed(first) == [9, 8, 7, 6] and "Page 1 of 3" in first and "Older moves" in first
+    assert "Every move (9)" in first
+    assert listed(page(client, game, 0, page="3")) == [1]
+    assert listed(page(client, game, 0, who="me")) == [3, 2, 1]
+    assert listed(page(client, game, 0, who="1")) == [6, 5, 4]
+    assert listed(page(client, game, 0, who="7", page="x")) == [9, 8, 7, 6]   # a bad filter or page: the first
+    # Ann's own moves read in full for her; Ben's as the table sees them (a drawn card is his secret)
+    assert "Ann drew a card (only you see: Physical Kids)" in page(client, game, 0, who="me")
+    assert "Ben drew a card</p>" in page(client, game, 0, who="1") and "Golem" not in page(client, game, 0, who="1")
+
+
+def test_a_move_is_offered_on_its_choice_form_filled_in_with_what_was_reported(app: Flask, client: FlaskClient) -> None:
+    game = barony(app)
+    html = page(client, game, 0, "/3")                    # Ben's exploration, as Ann's phone sees it
+    prefill = re.search(r"data-prefill='([^']+)'", html)
+    assert prefill and json.loads(prefill.group(1)) == {"type": "explore", "location": "whispering-well", "reward": 2}
+    explore = form(html, "fix3-f-explore")               # the form Ben used then: the places he could still reach
+    assert re.findall(r'name="location" value="([\w-]+)"', explore) == ["whispering-well", "fairy-ring"]
+    assert 'type="text"' not in html and 'name="ingredients[]"' not in html
+    assert "Change Ben's move 3?" in html                 # another's move: asked first
+    assert re.search(r'<details class="move-details" id="fix3-f-cast-details">', html)   # another kind of move
+    mine = page(client, game, 0, "/2")
+    assert "data-confirm=\"Change" not in mine
+
+
+def test_another_seats_move_in_a_game_with_secrets_gets_no_form(app: Flask, client: FlaskClient) -> None:
+    game = new_game(app)
+    deal(app, game, STANDARD_HANDS)
+    html = page(client, game, 0, "/4")                   # Ben's draw: its form would list Ben's hand
+    assert 'data-choice' not in html and "Only Ben's phone can change this move" in html
+    assert "Golem" not in html and "golem" not in html
+    assert 'data-remove="4"' in html and "Ben's phone is told and can put it back" in html
+    own = page(client, game, 0, "/1")
+    assert 'data-choice' in own and '"card": "physical-kids"' in own
+
+
+def test_a_refused_correction_shows_the_later_move_in_table_words_with_its_form(app: Flask, client: FlaskClient) -> None:
+    game = barony(app)
+    change = json.dumps({"move": {"type": "explore", "location": "fairy-ring", "reward": 3}})
+    html = page(client, game, 0, "/2/misfit", change=change)
+    assert "Ben's later move" in html and "Ben explored the Whispering Well" in html
+    assert "no longer fits.</p>" in html                  # another's move: no reason (it may rest on a secret)
+    assert "seq" not in re.sub(r"<[^>]+>", "", html) and "drop" not in re.sub(r"<[^>]+>", "", html)
+    assert 'data-also="3"' in html and 'data-drop="3"' in html and "Change Ben's move too?" in html
+    fixed = json.dumps({"move": {"type": "explore", "location": "fairy-ring", "reward": 3},
+                        "also": [{"seq": 3, "move": {"type": "explore", "location": "whispering-well", "reward": 3}}]})
+    again = page(client, game, 0, "/2/misfit", change=fixed)
+    assert "your later move" in again and "Ann explored the Fairy Ring" in again
+    assert "no longer fits. You already have a Control token on the Fairy Ring" in again  # her own: the reason
+    dropped = json.dumps({"move": {"type": "explore", "location": "fairy-ring", "reward": 3}, "drop": [3, 4]})
+    assert "now fits" in page(client, game, 0, "/2/misfit", change=dropped)
+    sit(client, game, 0)
+    for bad in ("", "[1]", '{"move": 3}', '{"move": null, "drop": 3}'):
+        assert client.get(f"/g/{game['id']}/seat/0/fix/2/misfit", query_string={"change": bad}).status_code == 400
+    assert store_of(app).version(game["id"]) == 4          # nothing written
+
+
+def test_the_pages_need_the_seat(app: Flask, client: FlaskClient) -> None:
+    game = barony(app)
+    for path in ("", "/3", "/3/misfit?change=%7B%22move%22%3Anull%7D"):
+        assert client.get(f"/g/{game['id']}/seat/0/fix{path}").status_code == 403
+    sit(client, game, 0)
+    assert client.get(f"/g/{game['id']}/seat/0/fix/99").status_code == 404
+
+
+def test_the_other_phone_is_told_with_one_tap_to_put_it_back(app: Flask, client: FlaskClient) -> None:
+    game = barony(app)
+    store = store_of(app)
+    store.undo(game["id"], 1, 4, "u1")                    # Ben takes back Ann's move 4
+    ann = seat_page(client, game, 0)
+    told = re.search(r'<div class="notice warning told" id="told-5".*?</div>\s*</div>', ann, re.S)
+    assert told and "Ben took back your move 4" in told.group(0) and 'data-revert="5"' in told.group(0)
+    assert "Put it back" in told.group(0)
+    assert 'class="notice warning told"' not in seat_page(client, game, 1)   # Ben did it: nothing to tell him
+    fixes = page(client, game, 1)
+    assert 'data-revert="5"' in fixes and "Put it back" in fixes           # he can undo his take-back too
+    store.revert(game["id"], 0, 5, "r1", 5)
+    assert 'class="notice warning told"' not in seat_page(client, game, 0)
+    assert store.live_moves(game["id"])[-1].seq == 4
+
+
+def test_a_correction_done_offers_its_undo(app: Flask, client: FlaskClient) -> None:
+    game = barony(app)
+    store_of(app).correct(game["id"], 0, 4, "c1", 3, {"type": "cast", "spells": ["charm"]})
+    html = page(client, game, 0, done="5")
+    assert "Ann corrected Ben's move 3; it now reads: Ben cast Charm" in html
+    assert re.search(r'<form class="put-back inline-form" data-revert="5"', html) and "Undo this correction" in html
+    ben = seat_page(client, game, 1)
+    assert "Ann corrected your move 3; it now reads: Ben cast Charm" in ben
+
+
+def test_actions_on_another_seat_are_asked_first(app: Flask, client: FlaskClient) -> None:
+    game = barony(app)
+    ben = seat_page(client, game, 1)                      # the last move is Ann's: Ben's take-back asks
+    assert re.search(r'id="f-undo" data-undo data-confirm="Take back another player\'s move', ben)
+    ann = seat_page(client, game, 0)                      # her own: no question
+    assert re.search(r'id="f-undo" data-undo>', ann)
+    history = page(client, game, 0)
+    assert "Remove Ben's move 3" in history and not re.search(r'data-remove="4"\s+data-confirm', history)
+    client.set_cookie(f"host_{game['id']}", game["host_token"])
+    table = shown(client.get(f"/g/{game['id']}"))
+    assert "Release Ben's seat? Ben's phone stops working for it at once" in table
+
+
+def test_a_correction_that_opens_a_choice_the_rules_require_asks_for_it(app: Flask, client: FlaskClient) -> None:
+    """Mandragora's team game: Ann forgot the cursed scroll she took. With it, the rules need her help for her
+    partner before Ben's next move; the page asks for it there and the correction puts it in before that move."""
+    store = store_of(app)
+    game = store.create_game("mandragora", ["Ann", "Ben", "Cat", "Dan"], {"teams": True})
+    play(app, game, 0, {"type": "seek", "steps": 3, "scrolls": []})
+    play(app, game, 1, {"type": "seek", "steps": 1, "scrolls": []})
+    change = {"move": {"type": "seek", "steps": 3, "scrolls": [2]}}
+    html = page(client, game, 0, "/1/misfit", change=json.dumps(change))
+    need = re.search(r'<div class="misfit-need" data-insert-before="2" data-insert-seat="0">.*?</div>', html, re.S)
+    assert need and "The rules now need your choice before that move" in need.group(0)
+    assert 'data-move="team_help"' in html and "Give Cat a card of my choice" in html
+    answer = store.correct(game["id"], 0, 2, "c1", 1, change["move"],
+                           insert=[{"before": 2, "seat": 0, "move": {"type": "team_help", "kind": "none"}}])
+    assert answer["inserted"] == [4]
+    assert [m.seq for m in store.live_moves(game["id"])] == [1, 4, 2]
+    assert store.log(game["id"], None)[-1]["before"] == 2
+
+
+def test_a_move_removed_by_another_phone_is_told_and_can_be_put_back(app: Flask, client: FlaskClient) -> None:
+    game = barony(app)
+    store = store_of(app)
+    store.correct(game["id"], 0, 4, "c1", 3, None)        # Ann removes Ben's move 3
+    assert "Put it back" in page(client, game, 0, done="5")
+    ben = seat_page(client, game, 1)
+    assert re.search(r"Ann removed your move 3 \(Ben explored the Whispering Well[^<]*</p>", ben)
+    store.revert(game["id"], 1, 5, "r1", 5)               # Ben's one tap
+    assert [m.seq for m in store.live_moves(game["id"])] == [1, 2, 3, 4]
+    assert 'class="notice warning told"' not in seat_page(client, game, 1)
+
+
+CHOICE_GAMES = sorted(game for game, module in GAMES.items() if hasattr(module, "choices"))
+
+
+@pytest.mark.parametrize("game_id", CHOICE_GAMES)
+def test_every_move_of_every_game_opens_on_its_form_filled_in_as_reported(app: Flask, client: FlaskClient,
+                                                                         game_id: str) -> None:
+    """Random legal moves in each game with choice forms: every move opens for its own seat on the form of its
+    kind, each picked value one of the form's options; unchanged, the correction fits; another seat's move gets
+    a form only where the game hides nothing."""
+    module = GAMES[game_id]
+    store = store_of(app)
+    players = [f"P{i}" for i in range(module.MIN_PLAYERS)]
+    game = store.create_game(game_id, players, {})
+    rng = random.Random(21)
+    for _ in range(14):
+        state = store.current(game["id"])[1]
+        candidates = [(s, m) for s in range(len(players)) if (m := module.random_legal_move(state, s, rng)) is not None]
+        if not candidates or module.outcome(state).over:
+            break
+        seat, move = rng.choice(candidates)
+        play(app, game, seat, move)
+    live = store.live_moves(game["id"])
+    assert len(live) >= 5
+    for move in live:
+        html = page(client, game, move.seat, f"/{move.seq}")
+        prefill = re.search(r"data-prefill='([^']+)'", html)
+        assert prefill, f"{game_id}: move {move.move} has no form"
+        filled = json.loads(html_unescape(prefill.group(1)))
+        assert filled["type"] == move.move["type"]
+        for name, value in filled.items():
+            if isinstance(value, str) and f'name="{name}"' in html and name != "type":
+                assert f'value="{value}"' in html, f"{game_id}: {name}={value!r} is no option of the form"
+        assert "now fits" in page(client, game, move.seat, f"/{move.seq}/misfit",
+                                  change=json.dumps({"move": move.move}))
+        other = (move.seat + 1) % len(players)
+        assert ('data-choice' in page(client, game, other, f"/{move.seq}")) == (
+            not module.SPEC.hidden_information and move.move.get("type") not in module.SPEC.private_moves)
