@@ -633,10 +633,7 @@ class Store(SqliteFile):
             row = self._game_row(db, game_id, "game, initial_state, players, version")
             entries = _rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
                                     [game_id])
-            stored = None
-            version = int(row["version"])
-            if self._cached(game_id, version) is None:
-                stored = self._game_row(db, game_id, "state")["state"]
+        version = int(row["version"])
         rules = rules_for(row["game"])
         timeline = _Timeline(rules, entries, json.loads(row["players"]))
         steps, skipped = timeline.steps(_state_from(row["game"], row["initial_state"]))
@@ -644,8 +641,8 @@ class Store(SqliteFile):
             log.warning("game %s: live moves %s no longer apply; the stored state closes its timeline", game_id,
                         skipped)
             current = self._cached(game_id, version)
-            if current is None:
-                current = _state_from(row["game"], stored) if stored is not None else self.current(game_id)[1]
+            if current is None:  # (a rare path: the state read now may be a newer version's, which is fine)
+                current = self.current(game_id)[1]
             last_seq, last_seat, _ = steps[-1]
             steps.append((max([last_seq, *skipped]), last_seat, current))
         return steps
