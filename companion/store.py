@@ -603,7 +603,7 @@ class Store(SqliteFile):
                                             error.rule, live.seq) from None
                 # another seat's move: its reason may rest on what only that seat knows
                 raise CorrectionRefused(f"{name}'s move {live.seq} would no longer fit; correct or remove that "
-                                        "move too (send its seq in 'drop')", None, live.seq) from None
+                                        "move too", None, live.seq) from None
         return state
 
     def replay(self, game_id: str) -> State:

@@ -73,8 +73,7 @@ def test_a_correction_after_which_a_later_move_no_longer_fits_is_refused_and_cha
         store.correct(game["id"], 0, 3, "c1", 1, {"type": "draw", "card": b})
     assert refused.value.seq == 2
     # Ben's move is refused without its reason: that could rest on what only Ben knows
-    assert refused.value.message == "Ben's move 2 would no longer fit; correct or remove that move too " \
-                                    "(send its seq in 'drop')."
+    assert refused.value.message == "Ben's move 2 would no longer fit; correct or remove that move too."
     assert store.version(game["id"]) == 3 and fillory.state_to_json(store.current(game["id"])[1]) == before
     # the refusal's own author is told why
     with pytest.raises(CorrectionRefused) as own:
