@@ -656,14 +656,17 @@ class Store(SqliteFile):
         rules, names, entries, timeline = self._read_log(game_id)
         return self._described(rules, names, entries, timeline, viewer, [e for e in entries if e["seq"] > since])
 
-    def recent_log(self, game_id: str, viewer: int | None, last: int) -> tuple[list[dict[str, Any]], str | None]:
-        """The newest ``last`` log entries as :meth:`log` gives them, and the public words of the move an
-        undo would take back now (None: nothing to take back), from one read of the log. A page shows only
-        the newest lines: describing every entry of a long game was most of a live part's time."""
+    def recent_log(self, game_id: str, viewer: int | None, last: int
+                   ) -> tuple[list[dict[str, Any]], str | None, int | None]:
+        """The newest ``last`` log entries as :meth:`log` gives them, the public words of the move an undo
+        would take back now and the seat that made it (None: nothing to take back), from one read of the
+        log. A page shows only the newest lines: describing every entry of a long game was most of a live
+        part's time."""
         rules, names, entries, timeline = self._read_log(game_id)
         target = timeline.last_public()
         undo_text = None if target is None else _said(rules, target.move, target.seat, names)
-        return self._described(rules, names, entries, timeline, viewer, entries[-last:] if last > 0 else []), undo_text
+        lines = self._described(rules, names, entries, timeline, viewer, entries[-last:] if last > 0 else [])
+        return lines, undo_text, None if target is None else target.seat
 
     def _read_log(self, game_id: str) -> tuple[Any, list[str], list[dict[str, Any]], _Timeline]:
         with self._read() as db:

@@ -222,3 +222,13 @@ def test_every_move_of_every_game_opens_on_its_form_filled_in_as_reported(app: F
         other = (move.seat + 1) % len(players)
         assert ('data-choice' in page(client, game, other, f"/{move.seq}")) == (
             not module.SPEC.hidden_information and move.move.get("type") not in module.SPEC.private_moves)
+
+
+def test_a_take_back_is_asked_by_seat_not_by_a_name_that_begins_the_same(app: Flask, client: FlaskClient) -> None:
+    # "Ann" taking back "Ann Lee"'s move takes back another player's move: she is asked first
+    game = store_of(app).create_game("barony-sorcery", ["Ann", "Ann Lee"], BARONY)
+    play(app, game, 1, {"type": "explore", "location": "Ruined Tower", "reward": 3})
+    ann = seat_page(client, game, 0)
+    assert re.search(r'id="f-undo" data-undo data-confirm="Take back another player\'s move', ann)
+    ann_lee = seat_page(client, game, 1)
+    assert re.search(r'id="f-undo" data-undo>', ann_lee)

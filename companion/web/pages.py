@@ -332,7 +332,7 @@ def game_context(game_id: str, viewer: int | None, log_lines: int) -> dict[str, 
     version, state = store().state_at(game_id, info["version"])
     rules = rules_for(info["game"])
     view = rules.view(state, viewer)
-    log, undo_text = store().recent_log(game_id, viewer, log_lines)
+    log, undo_text, undo_seat = store().recent_log(game_id, viewer, log_lines)
     scores = {row["seat"]: row for row in rules.score(state)}
     # a game that can never change again (only games whose spec says it can: the rules' stalled())
     stalled = bool(rules.SPEC.can_stall and rules.stalled(state))
@@ -340,7 +340,7 @@ def game_context(game_id: str, viewer: int | None, log_lines: int) -> dict[str, 
     return dict(game_id=game_id, info=info, version=version, view=view, scores=scores, rules=rules, stalled=stalled,
                 finished=finished, rematch=rematch_of(game_id) if finished else None,
                 game_pages=pages_for(info["game"]), state=state,
-                log=list(reversed(log)), undo_text=undo_text, cards=cards_by_id(info["game"]), catalog=content(info["game"]), viewer=viewer,
+                log=list(reversed(log)), undo_text=undo_text, undo_seat=undo_seat, cards=cards_by_id(info["game"]), catalog=content(info["game"]), viewer=viewer,
                 names={p["seat"]: p["name"] for p in view["players"]}, title=rules.TITLE,
                 join_url=join_link(info["join_code"]),
                 setup=pages_for(info["game"]).setup_steps(content(info["game"]), len(info["players"])))
