@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Command (2): set up (test tools and Debian's chromium included) and run every test, browser tests too.
+# Command (2): set up (test tools and Debian's chromium, caddy and certutil included) and run every test, browser tests too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --test
