@@ -302,9 +302,6 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
         games -= len(purged)
     workers = workers or default_workers()
     urls = phone_urls(host, port)
-    if mdns_name is not None and host not in ("0.0.0.0", "", "::"):
-        click.echo(f"Warning: --mdns announces this machine's network addresses, but the server listens on {host} only",
-                   err=True)
     if mdns_name is not None:  # the name first: it is the one to print on cards
         urls.insert(0, f"http://{mdns_name}.local:{port}/")
     held = f"{games:,} game(s)" if games else "no games yet: a new, empty database"

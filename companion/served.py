@@ -121,11 +121,11 @@ class RunningCaddy:
     def log(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace")
 
-    def get(self, path: str, timeout: float = 10) -> tuple[int, dict[str, str], bytes]:
-        """GET ``path`` over https from Caddy on loopback, checking its certificate for ``name`` against
+    def get(self, path: str, timeout: float = 10, address: str = "127.0.0.1") -> tuple[int, dict[str, str], bytes]:
+        """GET ``path`` over https from Caddy at ``address``, checking its certificate for ``name`` against
         ``root_cert`` (as a phone that trusts the club's root would)."""
         context = ssl.create_default_context(cafile=str(self.root_cert))
-        with socket.create_connection(("127.0.0.1", self.https_port), timeout=timeout) as raw:
+        with socket.create_connection((address, self.https_port), timeout=timeout) as raw:
             with context.wrap_socket(raw, server_hostname=self.name) as tls:
                 tls.sendall(f"GET {path} HTTP/1.1\r\nHost: {self.name}:{self.https_port}\r\n"
                             "Connection: close\r\n\r\n".encode())
