@@ -15,7 +15,6 @@ import os
 import re
 import subprocess
 import time
-from pathlib import Path
 from typing import Callable, Iterator
 
 import pytest
