@@ -28,6 +28,7 @@ import io
 import json
 import os
 import socket
+import subprocess
 import sys
 import time
 from typing import Any
@@ -338,7 +339,10 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
     finally:
         if announcer is not None:  # on Linux it also stops by itself when this process dies
             announcer.terminate()
-            announcer.wait(timeout=10)
+            try:
+                announcer.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                announcer.kill()
 
 
 if __name__ == "__main__":
