@@ -27,6 +27,7 @@ import errno
 import json
 import os
 import socket
+import subprocess
 import sys
 import time
 from typing import Any
@@ -320,12 +321,22 @@ def purge_games(db: str | None, finished_days: int, idle_days: int, dry_run: boo
               help="Print a terminal QR code of the address for phones to scan.")
 @click.option("--access-log/--no-access-log", default=False, show_default=True,
               help="Log every request to standard error.")
+@click.option("--mdns", "mdns_name", default=None, metavar="NAME",
+              help="Announce this machine on the local network as NAME.local (multicast DNS), so cards printed "
+                   "with --base-url http://NAME.local:PORT outlive the router's next address for it.")
 @click.option("--data", "data_folder", type=click.Path(file_okay=False, exists=True), default=None,
               help="Game data folder to serve (default: the project's data/, or $SPELLBOOK_DATA); a game whose "
                    "data is broken is left out and the home page says why.")
 def serve(host: str, port: int, db: str | None, workers: int | None, threads: int, worker_class: str,
-          worker_connections: int, qr: bool, access_log: bool, data_folder: str | None) -> None:
+          worker_connections: int, qr: bool, access_log: bool, mdns_name: str | None, data_folder: str | None) -> None:
     """Serve the companion with gunicorn and print the address (and QR code) for the phones."""
+    if mdns_name is not None:
+        from companion import mdns
+
+        try:
+            mdns_name = mdns.valid_name(mdns_name)
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="--mdns") from None
     if data_folder is not None:  # read by the card-data layer in this process and in every worker
         os.environ["SPELLBOOK_DATA"] = os.path.abspath(data_folder)
     path, games = _prepare_database(db)
@@ -339,6 +350,9 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
         games -= len(purged)
     workers = workers or default_workers()
     lines, reachable = address_lines(host, port)
+    if mdns_name is not None:  # the name first: it is the one to print on cards
+        reachable = f"http://{mdns_name}.local:{port}/"
+        lines.insert(0, f"Open on the phones: {reachable}")
     held = f"{games:,} game(s)" if games else "no games yet: a new, empty database"
     click.echo(f"Spellbook Table companion: {workers} {worker_class} worker(s), database {path} ({held})")
     for line in lines:
@@ -367,7 +381,16 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
         "reuse_port": True,  # each worker listens itself and the kernel spreads connections: see above
         "logger_class": CompanionLogger,
     }
-    CompanionServer(options).run()
+    announcer = mdns.start(mdns_name, port) if mdns_name is not None else None
+    try:
+        CompanionServer(options).run()
+    finally:
+        if announcer is not None:  # on Linux it also stops by itself when this process dies
+            announcer.terminate()
+            try:
+                announcer.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                announcer.kill()
 
 
 if __name__ == "__main__":

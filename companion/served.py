@@ -7,7 +7,9 @@ stopped (terminate, then kill) on the way out.
 
 from __future__ import annotations
 
+import http.client
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -99,6 +101,79 @@ def running_server(folder: Path, serve_args: Sequence[str] = ("--workers", "2"),
         process.terminate()
         try:
             process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+CADDYFILE = REPO / "deploy" / "Caddyfile"
+
+
+@dataclass(frozen=True)
+class RunningCaddy:
+    base: str                      # e.g. https://club.test:40125
+    name: str                      # the name Caddy holds a certificate for (its `tls internal` CA signs it)
+    https_port: int
+    root_cert: Path                # Caddy's local certificate authority: what the phones must trust
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def get(self, path: str, timeout: float = 10, address: str = "127.0.0.1") -> tuple[int, dict[str, str], bytes]:
+        """GET ``path`` over https from Caddy at ``address``, checking its certificate for ``name`` against
+        ``root_cert`` (as a phone that trusts the club's root would)."""
+        context = ssl.create_default_context(cafile=str(self.root_cert))
+        with socket.create_connection((address, self.https_port), timeout=timeout) as raw:
+            with context.wrap_socket(raw, server_hostname=self.name) as tls:
+                tls.sendall(f"GET {path} HTTP/1.1\r\nHost: {self.name}:{self.https_port}\r\n"
+                            "Connection: close\r\n\r\n".encode())
+                response = http.client.HTTPResponse(tls)  # type: ignore[arg-type]  # reads a socket's makefile
+                response.begin()
+                return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+
+
+@contextmanager
+def running_caddy(folder: Path, upstream: str, name: str = "club.test", *, config: Path = CADDYFILE,
+                  start_seconds: float = 30) -> Iterator[RunningCaddy]:
+    """Run Debian's ``caddy`` with ``config`` (the project's Caddyfile) in front of ``upstream`` (a
+    ``http://127.0.0.1:PORT`` server), on free ports, with its data, config and home in ``folder``.
+
+    Ready once its certificate authority's root exists and it answers https for ``name`` with a
+    certificate that root signs. Stopped (terminate, then kill) on the way out."""
+    home, data, conf = folder / "home", folder / "data", folder / "config"
+    for path in (home, data, conf):
+        path.mkdir(parents=True, exist_ok=True)
+    https_port, http_port, admin_port = free_port(), free_port(), free_port()
+    env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(data), "XDG_CONFIG_HOME": str(conf),
+           "CADDY_HTTPS_PORT": str(https_port), "CADDY_HTTP_PORT": str(http_port),
+           "CADDY_ADMIN": f"127.0.0.1:{admin_port}", "CLUB_NAME": name,
+           "COMPANION_ADDRESS": upstream.removeprefix("http://")}
+    log_path = folder / "caddy.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(["caddy", "run", "--config", str(config), "--adapter", "caddyfile"],
+                                   cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT)
+    caddy = RunningCaddy(f"https://{name}:{https_port}", name, https_port,
+                         data / "caddy" / "pki" / "authorities" / "local" / "root.crt", process, log_path)
+    try:
+        deadline = time.monotonic() + start_seconds
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"caddy exited early:\n{caddy.log()}")
+            try:
+                if caddy.root_cert.exists() and caddy.get("/api/games/none/version", timeout=2)[0] == 404:
+                    break
+            except (OSError, ssl.SSLError, http.client.HTTPException):
+                pass  # not listening yet, or its certificate not issued yet
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"caddy did not answer https for {name} within {start_seconds} s:\n{caddy.log()}")
+            time.sleep(0.2)
+        yield caddy
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()

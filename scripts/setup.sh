@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Set up a fresh machine for Spellbook Table: a virtualenv with the project installed.
 #   scripts/setup.sh          runtime only
-#   scripts/setup.sh --test   plus the test tools and Debian's chromium for the browser tests
-# Needs Python 3.11 or newer with its venv module (on Debian and Ubuntu: apt install python3-venv);
-# chromium comes from apt (root or sudo). Packages are installed once per pyproject.toml: a test install
+#   scripts/setup.sh --test   plus the test tools, and Debian's chromium, caddy and certutil for the tests
+# Needs Python 3.11 or newer with its venv module (on Debian and Ubuntu: apt install python3-venv); the
+# Debian packages come from apt (root or sudo). Packages are installed once per pyproject.toml: a test install
 # serves the runtime too, so switching between scripts/start.sh and scripts/test.sh runs pip no more.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,10 +43,20 @@ if [ ! -f "$installed-1" ] && { [ "$want_test" = 1 ] || [ ! -f "$installed-0" ];
   touch "$installed-$want_test"
 fi
 
-if [ "$want_test" = 1 ] && [ ! -x /usr/bin/chromium ]; then
-  echo "==> installing Debian's chromium for the browser tests"
-  sudo_cmd=""
-  [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium fonts-liberation >/dev/null
+# Debian packages the tests run for real: chromium (browser tests), caddy (the https front of
+# docs/serving.md, tests/e2e/test_https.py) and libnss3-tools (certutil: the test's Chromium trusts
+# Caddy's own root the way a phone does). Installing caddy does not start it: the tests run their own.
+if [ "$want_test" = 1 ]; then
+  missing=""
+  [ -x /usr/bin/chromium ] || missing="$missing chromium fonts-liberation"
+  command -v caddy >/dev/null || missing="$missing caddy"
+  command -v certutil >/dev/null || missing="$missing libnss3-tools"
+  if [ -n "$missing" ]; then
+    echo "==> installing Debian's$missing for the tests"
+    sudo_cmd=""
+    [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    # shellcheck disable=SC2086  # one word per package
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq $missing >/dev/null
+  fi
 fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Command (2): set up (test tools and Debian's chromium included), check lint and types, and run every test,
-# browser tests too.
+# Command (2): set up (test tools and Debian's chromium, caddy and certutil included), check lint and types,
+# and run every test, browser tests too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --test
