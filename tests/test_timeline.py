@@ -13,7 +13,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from companion.rules import rules_for
+from companion.rules import IllegalMove, rules_for
 
 barony = rules_for("barony-sorcery")
 
@@ -218,3 +218,52 @@ def test_the_archive_export_reads_the_same_timeline(client: FlaskClient) -> None
     assert [step["seq"] for step in exported["timeline"]] == [0, 3, 4, 5, 6]     # move 1 was removed
     assert exported["timeline"][-1]["totals"] == [row["total"] for row in exported["scores"]] == [33, 31]
     assert [entry["seq"] for entry in exported["log"]] == [1, 2, 3, 4, 5, 6]     # the log as reported, whole
+
+
+def test_jsmn_the_chart_and_exports_follow_a_correction_that_changes_a_total(client: FlaskClient) -> None:
+    """The issue's JS&MN chart ended at 10 for a player whose total was 9: it replayed the original log."""
+    import random
+
+    from companion.store import CorrectionRefused
+
+    jsmn = rules_for("jsmn")
+    store = client.application.extensions["store"]
+    table = Table(client, "jsmn", ["Ann", "Ben"])
+    rng = random.Random(9)
+    while not jsmn.outcome(store.current(table.id)[1]).over:
+        state = store.current(table.id)[1]
+        seat, move = next((s, m) for s in rng.sample(range(2), 2)
+                          if (m := jsmn.random_legal_move(state, s, rng)) is not None)
+        version = store.version(table.id)
+        store.apply_move(table.id, seat, version, f"m{version}", move)
+
+    def totals() -> list[int]:
+        return [row["total"] for row in sorted(jsmn.score(store.current(table.id)[1]), key=lambda r: r["seat"])]
+
+    before = totals()
+    steps = store.timeline(table.id)
+    changed = False
+    for index in range(len(steps) - 1, 0, -1):   # the latest move a different report changes a total with
+        seq, author, _ = steps[index]
+        for _ in range(4):
+            other = jsmn.random_legal_move(steps[index - 1][2], author, rng)
+            if other is None:
+                break
+            try:
+                store.correct(table.id, author, store.version(table.id), f"c{seq}-{rng.random()}", seq, other)
+            except (CorrectionRefused, IllegalMove):
+                continue
+            if totals() != before:
+                changed = True
+                break
+        if changed:
+            break
+    assert changed, "no correction changed a total"
+    now = totals()
+    game = table.game()
+    assert game["over"] and now != before        # seeded: the game stays over on corrected totals
+    result = client.get(f"/g/{table.id}/result.json").get_json()
+    assert result["score_over_time"][-1]["totals"] == now == [p["total"] for p in result["players"]]
+    assert [p["score"] for p in client.get(f"/g/{table.id}/result.bgstats.json").get_json()["players"]] == now
+    page = client.get(f"/g/{table.id}/result").get_data(as_text=True)
+    assert all(f"{name}: {total} at the end" in page for name, total in zip(["Ann", "Ben"], now, strict=True))

@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
@@ -140,7 +139,7 @@ def check_readers(game: Game) -> None:
     db = game.store._db()
     initial = db.execute("SELECT initial_state FROM games WHERE id = ?", [gid]).fetchone()[0]
     cursor = db.execute("SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq", [gid])
-    rows = [dict(zip([d[0] for d in cursor.description], row)) for row in cursor.fetchall()]
+    rows = [dict(zip([d[0] for d in cursor.description], row, strict=True)) for row in cursor.fetchall()]
     assert rules.state_to_json(replay_from_scratch(rules, initial, rows)) == rules.state_to_json(state)
     for seat in (None, *range(len(game.tokens))):
         headers = {} if seat is None else {"Authorization": f"Bearer {game.tokens[seat]}"}

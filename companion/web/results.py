@@ -4,7 +4,8 @@
 the whole public move log; ``result.json`` is the same as data, ``result.bgstats.json`` the play in BG
 Stats' documented import format (see docs/results.md for the fields and their limits). Everything comes from
 ``view(state, None)``, ``score``, ``outcome`` and the public log: ``score`` is what the table page showed
-to everyone at each version, so the chart (the score after each standing move) tells nothing the table
+to everyone at each version, so the chart (the score after each live move of the one resolved timeline,
+``Store.timeline``: undo, corrections and removals applied as in the state) tells nothing the table
 did not. ``POST /g/<id>/rematch`` starts a new game of the same kind with the same players and options;
 this phone gets the seats it held in the old one.
 """
