@@ -72,6 +72,7 @@ def check(data_folder: Path | None) -> None:
     Prints each game's counts and every note on the printed rulebook, grouped by the card it
     concerns. On problems, prints one line per problem (file, record, field) and exits 1.
     """
+    from cardgen.render.drawable_text import folder_problems
     from cardgen.render.print_specs import PRINT_FOLDER, load_print_specs, theme_problems
     from cardgen.render.registry import print_kits
 
@@ -101,6 +102,10 @@ def check(data_folder: Path | None) -> None:
             fail_with_problems(game, exc.problems)
             failed = True
             continue
+        unprintable = folder_problems(root / game)
+        if unprintable:
+            fail_with_problems(f"{game} characters", unprintable)
+            failed = True
         counts = ", ".join(f"{len(getattr(content, name))} {name}" for name in catalogs()[game].counted)
         click.echo(f"{game}: {content.title}: {counts}")
         kit = print_kits().get(game)
