@@ -72,7 +72,9 @@ def check(data_folder: Path | None) -> None:
     Prints each game's counts and every note on the printed rulebook, grouped by the card it
     concerns. On problems, prints one line per problem (file, record, field) and exits 1.
     """
+    from cardgen.catalog.base import Problem
     from cardgen.render.drawable_text import folder_problems
+    from cardgen.render.labels import LABELS_FOLDER, load_labels
     from cardgen.render.print_specs import PRINT_FOLDER, load_print_specs, theme_problems
     from cardgen.render.registry import print_kits
 
@@ -92,6 +94,16 @@ def check(data_folder: Path | None) -> None:
             fail_with_problems("print", exc.problems)
             failed = True
         else:
+            label_problems: list[Problem] = []
+            for path in sorted((root / PRINT_FOLDER / LABELS_FOLDER).glob("*.toml")):
+                try:
+                    load_labels(root, path.stem)
+                except DataError as exc:
+                    label_problems.extend(exc.problems)
+            label_problems.extend(folder_problems(root / PRINT_FOLDER / LABELS_FOLDER))
+            if label_problems:
+                fail_with_problems("print labels", label_problems)
+                failed = True
             click.echo(f"print: {len(specs.papers)} paper sizes ({', '.join(specs.papers)}), "
                        f"{len(specs.card_sizes)} card sizes ({', '.join(specs.card_sizes)}), "
                        f"colour themes: {', '.join(specs.themes) or 'none'}")
@@ -177,13 +189,15 @@ def check(data_folder: Path | None) -> None:
               metavar="DIR",
               help="Write only the cards whose content changed since the kit in DIR (its <game>/cards.json), "
                    "all decks together on as few sheets as possible: OUT/<game>/changed.pdf.")
+@click.option("--lang", default="en", show_default=True, metavar="LANG",
+              help="Language of the printed labels: data/print/labels/LANG.toml (card-face words, backs, sheet captions).")
 @click.option("--data", "data_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Data folder to read (default: the project's data/, or $SPELLBOOK_DATA).")
 @click.pass_context
 def build(ctx: click.Context, game: str, paper: str, card_size: str, bleed: float, crop_marks: bool, duplex: bool,
           back_offset_x: float, back_offset_y: float, ink_saver: bool, base_url: str, out_dir: Path,
           documents: tuple[str, ...], hex_size: float | None, gutter: float | None, gutter_fold: bool,
-          strict: bool, printer: str | None, changed_since: Path | None, data_folder: Path | None) -> None:
+          strict: bool, printer: str | None, changed_since: Path | None, lang: str, data_folder: Path | None) -> None:
     """Build print-ready PDFs: card decks, reference sheets and score pads.
 
     Writes OUT/<game>/deck.pdf, reference.pdf and score-pad.pdf and lists them with their sizes, and
@@ -205,7 +219,7 @@ def build(ctx: click.Context, game: str, paper: str, card_size: str, bleed: floa
     options = BuildOptions(game=game, paper=paper, card_size=card_size, bleed=bleed, crop_marks=crop_marks,
                            duplex=duplex, back_offset_x=back_offset_x, back_offset_y=back_offset_y,
                            ink_saver=ink_saver, base_url=base_url, out_dir=out_dir, data_dir=data_folder,
-                           documents=documents, hex_size=hex_size, gutter=gutter, gutter_fold=gutter_fold)
+                           documents=documents, hex_size=hex_size, gutter=gutter, gutter_fold=gutter_fold, lang=lang)
     _check_base_url(base_url, strict)
     if changed_since is not None:
         _build_changed(options, changed_since)
@@ -290,10 +304,12 @@ def _check_base_url(base_url: str, strict: bool) -> None:
               help="Fail (exit 1) instead of warning when the QR codes would point at a loopback address.")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output/export"),
               show_default=True, help="Folder to write <game>/... into.")
+@click.option("--lang", default="en", show_default=True, metavar="LANG",
+              help="Language of the printed labels: data/print/labels/LANG.toml (card-face words, backs, sheet captions).")
 @click.option("--data", "data_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Data folder to read (default: the project's data/, or $SPELLBOOK_DATA).")
 def export(game: str, file_format: str, dpi: int, card_size: str, bleed: float, cmyk: bool, ink_saver: bool,
-           base_url: str, strict: bool, out_dir: Path, data_folder: Path | None) -> None:
+           base_url: str, strict: bool, out_dir: Path, lang: str, data_folder: Path | None) -> None:
     """Export every card on its own for a card printer or print shop.
 
     PNG: OUT/<game>/NNN-<deck>-<card>-1-front.png and ...-2-back.png, the card plus its bleed at --dpi,
@@ -303,7 +319,7 @@ def export(game: str, file_format: str, dpi: int, card_size: str, bleed: float, 
     from cardgen.render.export import ExportSettings, export_cards
 
     options = BuildOptions(game=game, card_size=card_size, bleed=bleed, ink_saver=ink_saver, base_url=base_url,
-                           out_dir=out_dir, data_dir=data_folder)
+                           out_dir=out_dir, data_dir=data_folder, lang=lang)
     _check_base_url(base_url, strict)
     try:
         written = export_cards(options, ExportSettings(format=file_format, dpi=dpi, cmyk=cmyk))

@@ -20,6 +20,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import tomllib
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 VERSION_LENGTH = 8
@@ -66,10 +69,22 @@ def printed_record(card: Any, catalog: Any = None) -> dict[str, Any]:
     facts = getattr(catalog, "printed_facts", None)
     if facts is not None:
         record["printed"] = _plain(facts(card))
-        labels = getattr(catalog, "printed_labels", None)
-        if labels is not None:
-            record["labels"] = _plain(labels)
+        root = getattr(catalog, "__dict__", {}).get("_data_root")
+        labels = _labels(str(root)) if root is not None else {}
+        record["labels"] = {section: labels.get(section, {}) for section in ("card", getattr(catalog, "game", ""))}
     return record
+
+
+@lru_cache(maxsize=8)
+def _labels(root: str) -> dict[str, Any]:
+    """The default language's print labels of a data folder (``print/labels/en.toml``), {} if it has none."""
+    path = Path(root) / "print" / "labels" / "en.toml"
+    if not path.is_file():
+        path = Path(__file__).resolve().parents[2] / "data" / "print" / "labels" / "en.toml"
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
 
 
 def card_version(card: Any, catalog: Any = None) -> str:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Callable, Literal, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
+from .labels import label as words
 from .faces import Face, fit_font_size, text_width
 from .fonts import KIT
 from .layout import Rect, SheetLayout, Slot
@@ -59,9 +60,10 @@ def sheet_label(name: str, unit: str = "cards", first_number: int = 1) -> SheetL
     """Sheet captions such as 'Name · fronts · sheet 2/5 · cards 10–18', the faces numbered from
     ``first_number`` (a second deck in the same document goes on counting)."""
     def label(info: SheetInfo) -> str:
-        side = "fronts" if info.side == "front" else "backs"
-        return (f"{name} \u00b7 {side} \u00b7 sheet {info.sheet}/{info.sheets} \u00b7 "
-                f"{unit} {first_number + info.first_card - 1}\u2013{first_number + info.last_card - 1}")
+        side = words("sheet", "fronts" if info.side == "front" else "backs")
+        return words("sheet", "caption", name=name, side=side, sheet=info.sheet, sheets=info.sheets,
+                     unit=words("sheet", "cards") if unit == "cards" else unit,
+                     first=first_number + info.first_card - 1, last=first_number + info.last_card - 1)
     return label
 
 

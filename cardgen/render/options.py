@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import ipaddress
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from cardgen.catalog.base import DEFAULT_DATA_DIR, DataError
+
+from .labels import Labels, labels_path, load_labels, use_labels
 from .layout import LayoutError, SheetLayout, plan_layout
 from .print_specs import CardSize, PaperSize, PrintSpecs
 from .qr import validate_base_url
@@ -42,6 +46,7 @@ class BuildOptions:
     hex_size: float | None = None         # hex tiles across flats; None: the game's own default
     gutter: float | None = None           # space between cards, filled by their bleed; None: data/print/sheet.toml's
     gutter_fold: bool = False             # fronts and backs side by side on one page, folded along the middle
+    lang: str = "en"                      # the printed labels: data/print/labels/<lang>.toml
 
 
 @dataclass(frozen=True)
@@ -86,7 +91,19 @@ def resolve(options: BuildOptions, specs: PrintSpecs) -> ResolvedOptions:
         base_url = validate_base_url(options.base_url)
     except ValueError as exc:
         raise BuildError(str(exc)) from exc
+    use_labels(_labels(options))
     return ResolvedOptions(options, specs, paper, card_size, base_url)
+
+
+def _labels(options: BuildOptions) -> Labels:
+    """The labels of ``--lang`` from the data folder's print data (the project's when it has none)."""
+    root = options.data_dir if options.data_dir is not None else Path(os.environ.get("SPELLBOOK_DATA", DEFAULT_DATA_DIR))
+    if not labels_path(root, options.lang).parent.is_dir():
+        root = DEFAULT_DATA_DIR
+    try:
+        return load_labels(root, options.lang)
+    except DataError as exc:
+        raise BuildError(f"--lang {options.lang}: " + "; ".join(str(p) for p in exc.problems)) from exc
 
 
 def base_url_warning(base_url: str) -> str | None:

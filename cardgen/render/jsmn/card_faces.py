@@ -6,6 +6,7 @@ opens its companion page.
 
 from __future__ import annotations
 
+from ..labels import label as words
 from ..fonts import MIN_TEXT_PT
 
 from dataclasses import dataclass
@@ -93,7 +94,7 @@ class CardFront:
         if london:
             canvas.setFillColor(style.readable(LONDON_INK))
             canvas.setFont(SANS_BOLD, small)
-            canvas.drawString(body.left, y - small, "CITY OF LONDON")
+            canvas.drawString(body.left, y - small, words("jsmn", "city_of_london"))
             y -= small + pt(0.8 * s)
         return y
 
@@ -103,7 +104,7 @@ class CardFront:
                   body.bottom + pt(4.0 * s), pt(4.0 * s), self.style, s, largest=6.6, smallest=4.6)
 
     def _invitation(self, canvas: Canvas, body: Box, card: Invitation, s: float) -> None:
-        y = self._place(canvas, body, body.top, "ATTEND IN", card.location, s)
+        y = self._place(canvas, body, body.top, words("jsmn", "attend_in"), card.location, s)
         room = y - body.bottom - pt(6 * s)
         box_h = min(room, pt(17 * s))
         top = y - pt(1.5 * s)
@@ -143,7 +144,7 @@ class CardFront:
             big_number(canvas, cx, cy + pt(1.0 * s), f"+{card.prestige}", 15 * s, "#8E2430")
         canvas.setFont(SANS_BOLD, max(MIN_TEXT_PT, 4.4 * s))
         canvas.setFillColor(WHITE if seal else "#8E2430")
-        canvas.drawCentredString(cx, cy - pt(4.2 * s), "PRESTIGE")
+        canvas.drawCentredString(cx, cy - pt(4.2 * s), words("jsmn", "prestige"))
         text_left = cx + r + pt(2 * s)
         draw_text(canvas, f"Meet {_escape(card.name)}: gain <b>{card.prestige}</b> prestige.", text_left,
                   body.right - text_left, body.top - pt(1 * s), 2 * r - pt(6 * s), style, s, largest=7.2,
@@ -151,7 +152,7 @@ class CardFront:
         canvas.setFillColor(style.muted)
         canvas.setFont(SANS, max(MIN_TEXT_PT, 5.0 * s))
         canvas.drawString(text_left, body.top - 2 * r + pt(1.0 * s), PERSON_LINES[card.person])
-        self._place(canvas, body, body.top - 2 * r - pt(2.5 * s), "MEET IN", card.location, s)
+        self._place(canvas, body, body.top - 2 * r - pt(2.5 * s), words("jsmn", "meet_in"), card.location, s)
         self._magic_line(canvas, body, card.element, s)
 
     def _spell(self, canvas: Canvas, body: Box, card: Spell, s: float) -> None:
@@ -161,7 +162,7 @@ class CardFront:
         canvas.setFillColor(style.readable(ink))
         canvas.setFont(SANS_BOLD, small)
         canvas.drawString(body.left, body.top - small, f"CAST {SPELL_TIMINGS[card.timing].upper()}"
-                          if card.timing == "your-turn" else "CAST AT ANY TIME")
+                          if card.timing == "your-turn" else words("jsmn", "cast_any_time"))
         if card.timing != "your-turn":
             canvas.setFont(SANS, max(MIN_TEXT_PT, small * 0.9))
             canvas.drawString(body.left, body.top - 2.2 * small, "(even on another player's turn)")

@@ -7,6 +7,7 @@ card size. A face draws at its own origin, its trim's bottom-left corner.
 
 from __future__ import annotations
 
+from ..labels import label as words
 from ..fonts import MIN_TEXT_PT
 
 from dataclasses import dataclass
@@ -207,4 +208,4 @@ class DeckBack:
         label = DECKS[self.kind][0].upper()
         size = fit_font_size(label, SERIF_BOLD, w - 2 * inset - pt(8 * s), 11 * s, 6 * s)
         tracked_text(canvas, w / 2, h / 2 + r + pt(4 * s), label, SERIF_BOLD, size, 0.12)
-        tracked_text(canvas, w / 2, h / 2 - r - pt(6.5 * s), "STRANGE & NORRELL", SANS, max(MIN_TEXT_PT, 5.2 * s), 0.3)
+        tracked_text(canvas, w / 2, h / 2 - r - pt(6.5 * s), words("jsmn", "back_bottom"), SANS, max(MIN_TEXT_PT, 5.2 * s), 0.3)
