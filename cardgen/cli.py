@@ -180,6 +180,9 @@ def check(data_folder: Path | None) -> None:
 @click.option("--gutter-fold", is_flag=True, default=False,
               help="For single-sided printers: each page holds fronts on one half and their backs mirrored on "
                    "the other; fold along the dashed middle line and glue (--duplex is then ignored).")
+@click.option("--full-bleed", is_flag=True, default=False,
+              help="Only sheet layouts that keep the whole --bleed round the grid (poker on Letter: 8 a sheet, "
+                   "sideways, instead of 9 with 0.7 mm above and below).")
 @click.option("--strict", is_flag=True, default=False,
               help="Fail (exit 1) instead of warning when the QR codes would point at a loopback address.")
 @click.option("--printer", default=None, metavar="NAME",
@@ -197,13 +200,16 @@ def check(data_folder: Path | None) -> None:
 def build(ctx: click.Context, game: str, paper: str, card_size: str, bleed: float, crop_marks: bool, duplex: bool,
           back_offset_x: float, back_offset_y: float, ink_saver: bool, base_url: str, out_dir: Path,
           documents: tuple[str, ...], hex_size: float | None, gutter: float | None, gutter_fold: bool,
-          strict: bool, printer: str | None, changed_since: Path | None, lang: str, data_folder: Path | None) -> None:
+          full_bleed: bool, strict: bool, printer: str | None, changed_since: Path | None, lang: str,
+          data_folder: Path | None) -> None:
     """Build print-ready PDFs: card decks, reference sheets and score pads.
 
     Writes OUT/<game>/deck.pdf, reference.pdf and score-pad.pdf and lists them with their sizes, and
     OUT/<game>/cards.json, each card's content version (for a later --changed-since).
     """
     from cardgen.render import BuildError, BuildOptions, plan_build, run_build
+    from cardgen.render.imposition import MIN_REGISTRATION_MM, registration_points
+    from cardgen.render.options import bleed_note
 
     if printer is not None:
         from cardgen.render.calibrate import profile
@@ -219,7 +225,8 @@ def build(ctx: click.Context, game: str, paper: str, card_size: str, bleed: floa
     options = BuildOptions(game=game, paper=paper, card_size=card_size, bleed=bleed, crop_marks=crop_marks,
                            duplex=duplex, back_offset_x=back_offset_x, back_offset_y=back_offset_y,
                            ink_saver=ink_saver, base_url=base_url, out_dir=out_dir, data_dir=data_folder,
-                           documents=documents, hex_size=hex_size, gutter=gutter, gutter_fold=gutter_fold, lang=lang)
+                           documents=documents, hex_size=hex_size, gutter=gutter, gutter_fold=gutter_fold, lang=lang,
+                           full_bleed=full_bleed)
     _check_base_url(base_url, strict)
     if changed_since is not None:
         _build_changed(options, changed_since)
@@ -236,6 +243,12 @@ def build(ctx: click.Context, game: str, paper: str, card_size: str, bleed: floa
                    f"{layout.per_sheet} per {plan.resolved.paper.name} sheet"
                    f"{' (turned sideways)' if layout.rotated else ''}"
                    f"{', with their backs beside them to fold' if gutter_fold else ''}", err=True)
+        note = bleed_note(plan.resolved, layout)
+        if note:
+            click.echo(f"  {note}", err=True)
+        if not gutter_fold and not registration_points(layout, plan.resolved.specs.sheet):
+            click.echo(f"  no registration targets on the card sheets: the margins round this grid are under "
+                       f"{MIN_REGISTRATION_MM:g} mm wide (line up the crop marks of front and back instead)", err=True)
         if sys.stderr.isatty():
             with click.progressbar(length=plan.total_work, label="Building", file=sys.stderr) as bar:
                 written = run_build(plan, bar.update)

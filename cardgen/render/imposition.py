@@ -142,6 +142,19 @@ def draw_crop_marks(canvas: Canvas, layout: SheetLayout, rules: SheetRules, used
     canvas.restoreState()
 
 
+#: The smallest registration target (mm across) still drawn where the margins are tight.
+MIN_REGISTRATION_MM = 3.0
+
+
+def registration_diameter(layout: SheetLayout, rules: SheetRules) -> float:
+    """How wide the registration targets are: the rules' size, or as much as the roomier pair of margins
+    leaves (never under :data:`MIN_REGISTRATION_MM`; 0 where even that does not fit)."""
+    outer = layout.bleed_area
+    room = max(outer.x - 1.0 - rules.margin, layout.paper.height - outer.top - 1.0 - rules.margin)
+    size = min(rules.registration_diameter, room)
+    return round(size, 3) if size >= MIN_REGISTRATION_MM else 0.0
+
+
 def registration_points(layout: SheetLayout, rules: SheetRules) -> list[tuple[float, float]]:
     """Centres of the registration targets on a front page (mm).
 
@@ -152,11 +165,12 @@ def registration_points(layout: SheetLayout, rules: SheetRules) -> list[tuple[fl
     """
     outer, grid = layout.bleed_area, layout.grid
     col_w, row_h = layout.footprint
-    radius = rules.registration_diameter / 2
     side_room = outer.x - 1.0 - rules.margin
     end_room = layout.paper.height - outer.top - 1.0 - rules.margin
-    if max(side_room, end_room) < rules.registration_diameter:
+    diameter = registration_diameter(layout, rules)
+    if diameter == 0:
         return []
+    radius = diameter / 2
     if side_room >= end_room:
         y = grid.top - row_h / 2
         return [(outer.x - 1.0 - radius, y), (outer.right + 1.0 + radius, y)]
@@ -165,8 +179,9 @@ def registration_points(layout: SheetLayout, rules: SheetRules) -> list[tuple[fl
     return points[:1] if layout.columns == 1 else points
 
 
-def draw_registration(canvas: Canvas, points: Sequence[tuple[float, float]], rules: SheetRules) -> None:
-    radius = rules.registration_diameter / 2
+def draw_registration(canvas: Canvas, points: Sequence[tuple[float, float]], rules: SheetRules,
+                      diameter: float | None = None) -> None:
+    radius = (rules.registration_diameter if diameter is None else diameter) / 2
     canvas.saveState()
     canvas.setStrokeColor(MARK_COLOUR)
     canvas.setLineWidth(rules.registration_line_width_pt)
@@ -260,6 +275,7 @@ def impose(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts: Seque
     sheets = layout.sheets_for(len(fronts))
     w, h = layout.paper.width, layout.paper.height
     reg_front = registration_points(layout, rules)
+    reg_size = registration_diameter(layout, rules)
     pages = 0
     seen: dict[int, int] = {}
     for face in (*fronts, *backs):
@@ -279,7 +295,7 @@ def impose(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts: Seque
                 on_card(1)
         if settings.crop_marks:
             draw_crop_marks(canvas, layout, rules, len(chunk))
-        draw_registration(canvas, reg_front, rules)
+        draw_registration(canvas, reg_front, rules, reg_size)
         draw_sheet_label(canvas, layout, layout.grid, label(info("front", sheet)), rules.margin)
         set_page_boxes(canvas, layout.grid, layout.bleed_area, w, h)
         canvas.showPage()
@@ -294,7 +310,7 @@ def impose(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts: Seque
                       layout.bleed, reuse=id(face) in recurring)
         grid = _mirrored_grid(layout, settings) if mirrored else layout.grid
         if mirrored:
-            draw_registration(canvas, [(w - x + dx, y + dy) for x, y in reg_front], rules)
+            draw_registration(canvas, [(w - x + dx, y + dy) for x, y in reg_front], rules, reg_size)
         draw_sheet_label(canvas, layout, grid, label(info("back", sheet)), rules.margin)
         bx, by = layout.outer_bleed
         set_page_boxes(canvas, grid, grid.grown(bx, by, bx, by), w, h)

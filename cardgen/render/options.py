@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from cardgen.catalog.base import DEFAULT_DATA_DIR, DataError
 
 from .labels import Labels, labels_path, load_labels, use_labels
-from .layout import LayoutError, SheetLayout, plan_layout
+from .layout import LayoutError, SheetLayout, bleed_shortfall, plan_layout
 from .print_specs import CardSize, PaperSize, PrintSpecs
 from .qr import validate_base_url
 
@@ -47,6 +47,7 @@ class BuildOptions:
     gutter: float | None = None           # space between cards, filled by their bleed; None: data/print/sheet.toml's
     gutter_fold: bool = False             # fronts and backs side by side on one page, folded along the middle
     lang: str = "en"                      # the printed labels: data/print/labels/<lang>.toml
+    full_bleed: bool = False              # only sheet grids that keep the whole bleed round the grid
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,8 @@ class ResolvedOptions:
     def layout_for(self, size: CardSize) -> SheetLayout:
         """Sheets of ``size`` pieces on this paper with this bleed; BuildError if none fits."""
         try:
-            return plan_layout(self.paper, size, self.options.bleed, self.specs.sheet, self.options.gutter)
+            return plan_layout(self.paper, size, self.options.bleed, self.specs.sheet, self.options.gutter,
+                               self.options.full_bleed)
         except LayoutError as exc:
             raise BuildError(str(exc)) from exc
 
@@ -93,6 +95,26 @@ def resolve(options: BuildOptions, specs: PrintSpecs) -> ResolvedOptions:
         raise BuildError(str(exc)) from exc
     use_labels(_labels(options))
     return ResolvedOptions(options, specs, paper, card_size, base_url)
+
+
+def bleed_note(resolved: ResolvedOptions, layout: SheetLayout) -> str | None:
+    """What the card sheets give up of the requested bleed and why, with the layout that keeps it, or None."""
+    lost = bleed_shortfall(layout)
+    if not lost:
+        return None
+    rules = resolved.specs.sheet
+    keep = rules.margin + rules.crop_gap + rules.crop_min_length
+    why = (f"{layout.columns} × {layout.rows} cards leave no more room on {layout.paper.name} inside the {keep:g} mm "
+           f"kept along each edge for the printable margin and the crop marks") if any("grid" in n for n in lost) \
+        else "the gutter is narrower than two bleeds"
+    note = f"bleed reduced to {', '.join(lost)}, not {layout.bleed:g} mm: {why}"
+    if any("grid" in n for n in lost) and not resolved.options.full_bleed:
+        try:
+            full = plan_layout(layout.paper, layout.card, layout.bleed, rules, layout.gutter, True)
+        except LayoutError:
+            return note
+        note += f"; --full-bleed puts {full.per_sheet} a sheet with the whole {layout.bleed:g} mm round the grid"
+    return note
 
 
 def _labels(options: BuildOptions) -> Labels:
