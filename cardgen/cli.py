@@ -319,10 +319,14 @@ def _check_base_url(base_url: str, strict: bool) -> None:
               show_default=True, help="Folder to write <game>/... into.")
 @click.option("--lang", default="en", show_default=True, metavar="LANG",
               help="Language of the printed labels: data/print/labels/LANG.toml (card-face words, backs, sheet captions).")
+@click.option("--for", "target", type=click.Choice(["mpc", "drivethrucards", "thegamecrafter", "tts"]), default=None,
+              help="Write what this card printer (or Tabletop Simulator) takes: its template's pixel size and "
+                   "bleed, one orientation and one back per deck, its file names and order (--format and --dpi "
+                   "are then not used).")
 @click.option("--data", "data_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Data folder to read (default: the project's data/, or $SPELLBOOK_DATA).")
 def export(game: str, file_format: str, dpi: int, card_size: str, bleed: float, cmyk: bool, ink_saver: bool,
-           base_url: str, strict: bool, out_dir: Path, lang: str, data_folder: Path | None) -> None:
+           base_url: str, strict: bool, out_dir: Path, lang: str, target: str | None, data_folder: Path | None) -> None:
     """Export every card on its own for a card printer or print shop.
 
     PNG: OUT/<game>/NNN-<deck>-<card>-1-front.png and ...-2-back.png, the card plus its bleed at --dpi,
@@ -335,7 +339,11 @@ def export(game: str, file_format: str, dpi: int, card_size: str, bleed: float, 
                            out_dir=out_dir, data_dir=data_folder, lang=lang)
     _check_base_url(base_url, strict)
     try:
-        written = export_cards(options, ExportSettings(format=file_format, dpi=dpi, cmyk=cmyk))
+        if target is not None:
+            from cardgen.render.printers import export_for
+            written = export_for(options, target)
+        else:
+            written = export_cards(options, ExportSettings(format=file_format, dpi=dpi, cmyk=cmyk))
     except DataError as exc:
         fail_with_problems("game data", exc.problems)
         sys.exit(1)
