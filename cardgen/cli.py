@@ -180,6 +180,9 @@ def check(data_folder: Path | None) -> None:
 @click.option("--gutter-fold", is_flag=True, default=False,
               help="For single-sided printers: each page holds fronts on one half and their backs mirrored on "
                    "the other; fold along the dashed middle line and glue (--duplex is then ignored).")
+@click.option("--cutter", type=click.Choice(["silhouette", "cricut"]), default=None,
+              help="Print and cut: the cutter's registration marks on every card sheet (no crop marks) and "
+                   "OUT/<game>/deck-cut.svg with each card's cut line.")
 @click.option("--full-bleed", is_flag=True, default=False,
               help="Only sheet layouts that keep the whole --bleed round the grid (poker on Letter: 8 a sheet, "
                    "sideways, instead of 9 with 0.7 mm above and below).")
@@ -200,7 +203,7 @@ def check(data_folder: Path | None) -> None:
 def build(ctx: click.Context, game: str, paper: str, card_size: str, bleed: float, crop_marks: bool, duplex: bool,
           back_offset_x: float, back_offset_y: float, ink_saver: bool, base_url: str, out_dir: Path,
           documents: tuple[str, ...], hex_size: float | None, gutter: float | None, gutter_fold: bool,
-          full_bleed: bool, strict: bool, printer: str | None, changed_since: Path | None, lang: str,
+          cutter: str | None, full_bleed: bool, strict: bool, printer: str | None, changed_since: Path | None, lang: str,
           data_folder: Path | None) -> None:
     """Build print-ready PDFs: card decks, reference sheets and score pads.
 
@@ -226,7 +229,7 @@ def build(ctx: click.Context, game: str, paper: str, card_size: str, bleed: floa
                            duplex=duplex, back_offset_x=back_offset_x, back_offset_y=back_offset_y,
                            ink_saver=ink_saver, base_url=base_url, out_dir=out_dir, data_dir=data_folder,
                            documents=documents, hex_size=hex_size, gutter=gutter, gutter_fold=gutter_fold, lang=lang,
-                           full_bleed=full_bleed)
+                           full_bleed=full_bleed, cutter=cutter)
     _check_base_url(base_url, strict)
     if changed_since is not None:
         _build_changed(options, changed_since)
@@ -254,6 +257,9 @@ def build(ctx: click.Context, game: str, paper: str, card_size: str, bleed: floa
                 written = run_build(plan, bar.update)
         else:
             written = run_build(plan)
+        if cutter is not None:
+            from cardgen.render.cutter import write_plan_cut_files
+            written = [*written, *write_plan_cut_files(plan)]
     except DataError as exc:
         fail_with_problems("game data", exc.problems)
         sys.exit(1)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Callable, Literal, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
+from .cutter import draw_marks as draw_cutter_marks
 from .labels import label as words
 from .faces import Face, fit_font_size, text_width
 from .fonts import KIT
@@ -35,13 +36,14 @@ class ImpositionSettings:
     back_offset_x: float = 0.0   # mm, to the right as seen on the back page
     back_offset_y: float = 0.0   # mm, upwards
     gutter_fold: bool = False    # fronts and backs on one page, to fold along the middle (duplex ignored)
+    cutter: str | None = None    # "silhouette" or "cricut": its registration marks on every front page
 
     @classmethod
     def from_options(cls, options: BuildOptions) -> ImpositionSettings:
         """The imposition part of a build's options."""
         return cls(crop_marks=options.crop_marks, duplex=options.duplex,
                    back_offset_x=options.back_offset_x, back_offset_y=options.back_offset_y,
-                   gutter_fold=options.gutter_fold)
+                   gutter_fold=options.gutter_fold, cutter=options.cutter)
 
 
 @dataclass(frozen=True)
@@ -293,9 +295,12 @@ def impose(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts: Seque
             draw_face(canvas, face, turned_for(face, layout.slot(i)), layout.bleed, reuse=id(face) in recurring)
             if on_card:
                 on_card(1)
-        if settings.crop_marks:
+        if settings.crop_marks and settings.cutter is None:
             draw_crop_marks(canvas, layout, rules, len(chunk))
-        draw_registration(canvas, reg_front, rules, reg_size)
+        if settings.cutter is not None:
+            draw_cutter_marks(canvas, settings.cutter, w, h)
+        else:
+            draw_registration(canvas, reg_front, rules, reg_size)
         draw_sheet_label(canvas, layout, layout.grid, label(info("front", sheet)), rules.margin)
         set_page_boxes(canvas, layout.grid, layout.bleed_area, w, h)
         canvas.showPage()

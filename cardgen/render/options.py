@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import ipaddress
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from cardgen.catalog.base import DEFAULT_DATA_DIR, DataError
 
+from .cutter import CUTTERS, KEEP_MM as CUTTER_KEEP_MM
 from .labels import Labels, labels_path, load_labels, use_labels
 from .layout import LayoutError, SheetLayout, bleed_shortfall, plan_layout
 from .print_specs import CardSize, PaperSize, PrintSpecs
@@ -48,6 +49,7 @@ class BuildOptions:
     gutter_fold: bool = False             # fronts and backs side by side on one page, folded along the middle
     lang: str = "en"                      # the printed labels: data/print/labels/<lang>.toml
     full_bleed: bool = False              # only sheet grids that keep the whole bleed round the grid
+    cutter: str | None = None             # "silhouette" | "cricut": print-and-cut marks and an SVG cut file
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,10 @@ class ResolvedOptions:
     def layout_for(self, size: CardSize) -> SheetLayout:
         """Sheets of ``size`` pieces on this paper with this bleed; BuildError if none fits."""
         try:
-            return plan_layout(self.paper, size, self.options.bleed, self.specs.sheet, self.options.gutter,
+            rules = self.specs.sheet
+            if self.options.cutter is not None:  # a band clear for the cutter's marks; no crop marks
+                rules = replace(rules, margin=CUTTER_KEEP_MM, crop_gap=0.0, crop_min_length=0.0)
+            return plan_layout(self.paper, size, self.options.bleed, rules, self.options.gutter,
                                self.options.full_bleed)
         except LayoutError as exc:
             raise BuildError(str(exc)) from exc
@@ -93,6 +98,8 @@ def resolve(options: BuildOptions, specs: PrintSpecs) -> ResolvedOptions:
         base_url = validate_base_url(options.base_url)
     except ValueError as exc:
         raise BuildError(str(exc)) from exc
+    if options.cutter is not None and options.cutter not in CUTTERS:
+        raise BuildError(f"unknown cutter '{options.cutter}' (known: {', '.join(CUTTERS)})")
     use_labels(_labels(options))
     return ResolvedOptions(options, specs, paper, card_size, base_url)
 
