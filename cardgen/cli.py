@@ -302,6 +302,41 @@ def _check_base_url(base_url: str, strict: bool) -> None:
     click.secho(f"Warning: {warning}.", fg="yellow", err=True)
 
 
+@main.command(name="proof")
+@click.option("--game", type=click.Choice([*_printable_games(), "all"]), default="all", show_default=True,
+              help="Which game's decks to proof.")
+@click.option("--paper", type=click.Choice(PAPERS, case_sensitive=False), default="A4", show_default=True,
+              metavar="[" + "|".join(PAPERS) + "]", help="Paper size of the proof sheets.")
+@click.option("--card-size", type=click.Choice(CARD_SIZES, case_sensitive=False), default="poker",
+              show_default=True, help="Card trim size the faces are laid out for.")
+@click.option("--base-url", default="http://localhost:8000", show_default=True, metavar="URL",
+              help="Companion address the QR codes point to.")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
+              show_default=True, help="Folder to write <game>/proof-<deck>.pdf into.")
+@click.option("--lang", default="en", show_default=True, metavar="LANG", help="Language of the printed labels.")
+@click.option("--data", "data_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Data folder to read (default: the project's data/, or $SPELLBOOK_DATA).")
+def proof_command(game: str, paper: str, card_size: str, base_url: str, out_dir: Path, lang: str,
+                  data_folder: Path | None) -> None:
+    """Write a contact sheet per deck to proofread before printing: OUT/<game>/proof-<deck>.pdf, every
+    card small with its number and id, the deck's back first."""
+    from cardgen.render import BuildError, BuildOptions
+    from cardgen.render.proof import proof
+
+    options = BuildOptions(game=game, paper=paper, card_size=card_size, base_url=base_url, out_dir=out_dir,
+                           data_dir=data_folder, lang=lang)
+    try:
+        written = proof(options)
+    except DataError as exc:
+        fail_with_problems("game data", exc.problems)
+        sys.exit(1)
+    except BuildError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"Wrote {len(written)} proof sheet(s):")
+    for path in written:
+        click.echo(f"  {path}")
+
+
 @main.command()
 @click.option("--game", type=click.Choice([*_printable_games(), "all"]), default="all", show_default=True,
               help="Which game's cards to export.")
