@@ -147,7 +147,7 @@ def check(data_folder: Path | None) -> None:
 @click.option("--paper", type=click.Choice(PAPERS, case_sensitive=False), default="A4", show_default=True,
               metavar="[" + "|".join(PAPERS) + "]",
               help="Paper size of every PDF.")
-@click.option("--card-size", type=click.Choice(CARD_SIZES, case_sensitive=False), default="poker",
+@click.option("--card-size", type=str, default="poker", metavar="[" + "|".join(CARD_SIZES) + "|NAME]",
               show_default=True,
               help=f"Card trim size ({CARD_SIZE_HELP}); as many cards go on a sheet as fit."
               if CARD_SIZE_HELP else "Card trim size; as many cards go on a sheet as fit.")
@@ -307,7 +307,7 @@ def _check_base_url(base_url: str, strict: bool) -> None:
               help="Which game's decks to proof.")
 @click.option("--paper", type=click.Choice(PAPERS, case_sensitive=False), default="A4", show_default=True,
               metavar="[" + "|".join(PAPERS) + "]", help="Paper size of the proof sheets.")
-@click.option("--card-size", type=click.Choice(CARD_SIZES, case_sensitive=False), default="poker",
+@click.option("--card-size", type=str, default="poker", metavar="[" + "|".join(CARD_SIZES) + "|NAME]",
               show_default=True, help="Card trim size the faces are laid out for.")
 @click.option("--base-url", default="http://localhost:8000", show_default=True, metavar="URL",
               help="Companion address the QR codes point to.")
@@ -344,7 +344,7 @@ def proof_command(game: str, paper: str, card_size: str, base_url: str, out_dir:
               help="png: one image per card face; pdf: one card face a page, TrimBox on the cut, BleedBox round it.")
 @click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
               help="Resolution of the PNG images (a poker card with 3 mm bleed at 300 dpi is 815 × 1110 px).")
-@click.option("--card-size", type=click.Choice(CARD_SIZES, case_sensitive=False), default="poker",
+@click.option("--card-size", type=str, default="poker", metavar="[" + "|".join(CARD_SIZES) + "|NAME]",
               show_default=True, help="Card trim size.")
 @click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True, metavar="MM",
               help="Background printed beyond the cut line, on every side of every card.")

@@ -118,6 +118,10 @@ def crop_mark_segments(layout: SheetLayout, rules: SheetRules,
     margin (``plan_layout`` leaves each at least ``rules.crop_min_length`` of room)."""
     xs, ys = layout.cut_lines(used)
     outer = layout.bleed_area
+    if used is not None and 0 < used < layout.per_sheet:  # a part-filled sheet: marks round the cards it holds
+        rects = [layout.slot(i).bleed_rect for i in range(used)]
+        left, bottom = min(r.x for r in rects), min(r.y for r in rects)
+        outer = Rect(left, bottom, max(r.right for r in rects) - left, max(r.top for r in rects) - bottom)
     w, h, margin = layout.paper.width, layout.paper.height, rules.margin
     gap, length = rules.crop_gap, rules.crop_length
     segments: list[tuple[float, float, float, float]] = []
