@@ -29,7 +29,7 @@ VERSION_LENGTH = 8
 
 #: The face layouts' revision and the layout profiles the faces are set in (standard, tall, compact).
 #: Bump the revision with any change to how a face lays out what it prints: every card's version changes.
-FACE_LAYOUT = {"revision": 2, "profiles": {"standard": 1.0, "tall": 1.12, "compact": "min 6 pt, optional lines off"}}
+FACE_LAYOUT = {"revision": 3, "profiles": {"standard": 1.0, "tall": 1.12, "compact": "min 6 pt, optional lines off"}}
 
 _BOUND = "_printed_in"
 

@@ -54,8 +54,9 @@ class CardFront:
             element_chip(canvas, cx, cy, chip_r, element, self.content.element(element).symbol, style, s)
         else:
             DECK_DRAWERS[card.kind](canvas, cx, cy, chip_r * 1.6, ink, style.panel or WHITE)
-        rule_y = draw_header(canvas, box, DECKS[card.kind][0], card.name, ink, style, t, right_room=2 * chip_r + pt(1.5 * s))
-        rule_y = min(rule_y, cy - chip_r - pt(1.2 * s))
+        # the name keeps 2.5 mm from the corner disc; the rule runs below the disc, never across it
+        rule_y = draw_header(canvas, box, DECKS[card.kind][0], card.name, ink, style, t,
+                             right_room=2 * chip_r + pt(2.5 * s), rule_at_most=cy - chip_r - pt(1.2 * s))
         lines = [(SANS_BOLD, self.content.title), (SANS, number_line(self.content, card, short=profile.compact))]
         if isinstance(element, str):
             el = self.content.element(element)
@@ -106,7 +107,7 @@ class CardFront:
     def _invitation(self, canvas: Canvas, body: Box, card: Invitation, s: float) -> None:
         y = self._place(canvas, body, body.top, words("jsmn", "attend_in"), card.location, s)
         room = y - body.bottom - pt(6 * s)
-        box_h = min(room, pt(17 * s))
+        box_h = min(room, pt(24 * s))   # the face's free height goes to the card's one rule, set larger
         top = y - pt(1.5 * s)
         ink = self.style.deck_ink(card.kind)
         pale = self.style.pale(ink, 0.88)
@@ -126,7 +127,7 @@ class CardFront:
         text_left = body.left + icon + pt(3.5 * s)
         draw_text(canvas, "<b>Attend:</b> take up to <b>2</b> introductions or feats of magic, in any mix.",
                   text_left, body.right - text_left - pt(1 * s), top - pt(1.2 * s), box_h - pt(2.4 * s),
-                  self.style, s, largest=7.0, smallest=4.6)
+                  self.style, s, largest=8.6, smallest=4.6)
         self._magic_line(canvas, body, card.element, s)
 
     def _introduction(self, canvas: Canvas, body: Box, card: Introduction, s: float) -> None:
