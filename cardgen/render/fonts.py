@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable
 from importlib.resources import files
 
 from reportlab import rl_config
@@ -63,10 +64,14 @@ class FallbackTTFont(TTFont):
     paragraphs wrap and centred strings place by) count each character in the font that draws it.
     """
 
-    def __init__(self, name: str, filename: str, fallback: TTFont) -> None:
+    def __init__(self, name: str, filename: str, fallback: Callable[[], TTFont]) -> None:
         super().__init__(name, filename)
-        self.fallback = fallback
+        self._load_fallback = fallback   # read on first need: the Noto files are large (2 MB each)
         self._own = self.face.charToGlyph
+
+    @property
+    def fallback(self) -> TTFont:
+        return self._load_fallback()
 
     def _runs(self, text: str) -> list[tuple[bool, str]]:
         """(own?, run) pieces of ``text``: characters the file has, and those the fallback draws."""
@@ -132,8 +137,9 @@ def _register(family: str) -> Family:
         name = family + suffix
         if name not in pdfmetrics.getRegisteredFontNames():
             try:
-                fallback = _fallback(KINDS[family], italic="Italic" in suffix)
-                pdfmetrics.registerFont(FallbackTTFont(name, str(folder / filename), fallback))
+                kind, italic = KINDS[family], "Italic" in suffix
+                pdfmetrics.registerFont(FallbackTTFont(name, str(folder / filename),
+                                                       lambda kind=kind, italic=italic: _fallback(kind, italic)))
             except Exception as exc:  # ReportLab raises TTFError, OSError and others for an unusable file
                 raise FontError(f"cannot load {filename} from '{package}': {exc}") from exc
         registered.append(name)
