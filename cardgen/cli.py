@@ -405,15 +405,25 @@ def export(game: str, file_format: str, dpi: int, card_size: str, bleed: float, 
 @click.option("--printer", default=None, metavar="NAME", help="Use a saved printer profile's offsets.")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
               show_default=True, help="Folder to write calibration.pdf into.")
-def calibrate(paper: str, back_offset_x: float, back_offset_y: float, printer: str | None, out_dir: Path) -> None:
+@click.option("--read", "readings", type=float, nargs=3, default=None, metavar="UPPER LEFT RIGHT",
+              help="Instead of writing the sheet: the three across scales' readings (mm) of a printed sheet, "
+                   "to say how far the back is turned and scaled against the front.")
+def calibrate(paper: str, back_offset_x: float, back_offset_y: float, printer: str | None, out_dir: Path,
+              readings: tuple[float, float, float] | None) -> None:
     """Write a two-sided duplex calibration sheet: OUT/calibration.pdf.
 
     Print it double-sided (long edge, 100 %), hold it to a light and read where each line from the back
     crosses its scale: those are the --back-offset-x and --back-offset-y to save with cardgen printer save.
     """
     from cardgen.render import BuildError, print_specs
-    from cardgen.render.calibrate import profile, render_calibration
+    from cardgen.render.calibrate import calibration_geometry, profile, render_calibration, skew_and_scale
 
+    if readings:
+        turn, scale = skew_and_scale(calibration_geometry(print_specs().paper(paper)), *readings)
+        click.echo(f"back turned {turn:+.3f}° against the front (over a card's 88 mm: "
+                   f"{88 * __import__('math').tan(__import__('math').radians(turn)):+.2f} mm), "
+                   f"printed {scale:+.2f} % wider than the front")
+        return
     try:
         if printer is not None:
             saved = profile(printer)
