@@ -72,7 +72,6 @@ def check(data_folder: Path | None) -> None:
     Prints each game's counts and every note on the printed rulebook, grouped by the card it
     concerns. On problems, prints one line per problem (file, record, field) and exits 1.
     """
-    from cardgen.catalog.base import Problem
     from cardgen.render.drawable_text import folder_problems
     from cardgen.render.labels import LABELS_FOLDER, load_labels
     from cardgen.render.print_specs import PRINT_FOLDER, load_print_specs, theme_problems
@@ -94,13 +93,12 @@ def check(data_folder: Path | None) -> None:
             fail_with_problems("print", exc.problems)
             failed = True
         else:
-            label_problems: list[Problem] = []
+            label_problems = folder_problems(root / PRINT_FOLDER / LABELS_FOLDER)
             for path in sorted((root / PRINT_FOLDER / LABELS_FOLDER).glob("*.toml")):
                 try:
                     load_labels(root, path.stem)
                 except DataError as exc:
                     label_problems.extend(exc.problems)
-            label_problems.extend(folder_problems(root / PRINT_FOLDER / LABELS_FOLDER))
             if label_problems:
                 fail_with_problems("print labels", label_problems)
                 failed = True

@@ -143,7 +143,7 @@ def _printer_deck(printer: Printer, size_name: str, deck: DeckFaces, folder: Pat
     images = _images(_pdf([*fronts, back], width_mm, height_mm, f"{title}: {deck.name}"), px)
     written = [_save(folder / deck.name / "front" / f"{n:03d}-{card.card_id}.png"
                      if printer.name == "mpc" else folder / deck.name / f"{n:03d}-{card.card_id}.png", image)
-               for n, (card, image) in enumerate(zip(deck.cards, images), 1)]
+               for n, (card, image) in enumerate(zip(deck.cards, images[:-1], strict=True), 1)]
     written.append(_save(folder / deck.name / "back.png", images[-1]))
     return written
 

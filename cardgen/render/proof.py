@@ -6,6 +6,7 @@ texts before printing. Cards are drawn at their trim (no bleed), turned to portr
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -15,6 +16,7 @@ from .faces import Face
 from .fonts import KIT, MIN_TEXT_PT
 from .pdf import new_canvas, pt
 from .options import BuildOptions
+from .print_specs import PaperSize
 
 COLUMNS = 5
 MARGIN_MM = 10.0
@@ -44,6 +46,28 @@ def _draw(canvas: object, face: Face, x: float, y: float, scale: float) -> None:
     c.restoreState()  # type: ignore[attr-defined]
 
 
+def _write(target: Path, *, paper: PaperSize, title: str, entries: list[tuple[str, Face]],
+           geometry: tuple[float, float, float, float, int]) -> None:
+    slot_w, slot_h, ch, scale, per_page = geometry
+    canvas = new_canvas(target, paper.width, paper.height, title=f"{title} proof",
+                        subject=f"{len(entries) - 1} cards and the back, {per_page} a page")
+    pages = (len(entries) + per_page - 1) // per_page
+    for page in range(pages):
+        canvas.setFont(KIT.bold, 9)
+        canvas.setFillColor("#1B1E2B")
+        canvas.drawString(pt(MARGIN_MM), pt(paper.height - MARGIN_MM + 2), f"{title}, proof {page + 1}/{pages}")
+        for index, (caption, face) in enumerate(entries[page * per_page:(page + 1) * per_page]):
+            col, row = index % COLUMNS, index // COLUMNS
+            x = MARGIN_MM + col * (slot_w + GAP_MM)
+            top = paper.height - MARGIN_MM - CAPTION_MM - row * (slot_h + GAP_MM)
+            _draw(canvas, face, x, top - ch * scale, scale)
+            canvas.setFont(KIT.regular, MIN_TEXT_PT)
+            canvas.setFillColor("#1B1E2B")
+            canvas.drawString(pt(x), pt(top - ch * scale - CAPTION_MM + 1.2), caption)
+        canvas.showPage()
+    canvas.save()
+
+
 def proof(options: BuildOptions, progress: Callable[[int], None] | None = None) -> list[Path]:
     """Write a contact sheet per deck of ``options.game`` (or every game); returns the PDFs."""
     plan = plan_build(replace(options, documents=("deck",)))
@@ -67,27 +91,9 @@ def proof(options: BuildOptions, progress: Callable[[int], None] | None = None) 
             entries += [(f"{n} · {card.card_id}", card.front) for n, card in enumerate(deck.cards, 1)]
             path = Path(options.out_dir) / item.game / f"proof-{deck.name}.pdf"
             make_folder(path.parent)
+            report(len(entries))
 
-            def write(partial: Path, entries: list[tuple[str, Face]] = entries, deck_name: str = deck.name) -> None:
-                canvas = new_canvas(partial, paper.width, paper.height, title=f"{title}: {deck_name} proof",
-                                    subject=f"{len(entries) - 1} cards and the back, {per_page} a page")
-                pages = (len(entries) + per_page - 1) // per_page
-                for page in range(pages):
-                    canvas.setFont(KIT.bold, 9)
-                    canvas.setFillColor("#1B1E2B")
-                    canvas.drawString(pt(MARGIN_MM), pt(paper.height - MARGIN_MM + 2),
-                                      f"{title}: {deck_name}, proof {page + 1}/{pages}")
-                    for index, (caption, face) in enumerate(entries[page * per_page:(page + 1) * per_page]):
-                        col, row = index % COLUMNS, index // COLUMNS
-                        x = MARGIN_MM + col * (slot_w + GAP_MM)
-                        top = paper.height - MARGIN_MM - CAPTION_MM - row * (slot_h + GAP_MM)
-                        _draw(canvas, face, x, top - ch * scale, scale)
-                        canvas.setFont(KIT.regular, MIN_TEXT_PT)
-                        canvas.setFillColor("#1B1E2B")
-                        canvas.drawString(pt(x), pt(top - ch * scale - CAPTION_MM + 1.2), caption)
-                        report(1)
-                    canvas.showPage()
-                canvas.save()
-            write_atomically(path, write)
+            write_atomically(path, partial(_write, paper=paper, title=f"{title}: {deck.name}", entries=entries,
+                                           geometry=(slot_w, slot_h, ch, scale, per_page)))
             written.append(path)
     return written
