@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 VERSION_LENGTH = 8
+_FIELD = getattr(dataclasses, "_FIELD", None)  # a real field's marker (not a ClassVar or InitVar)
 
 #: The face layouts' revision and the layout profiles the faces are set in (standard, tall, compact).
 #: Bump the revision with any change to how a face lays out what it prints: every card's version changes.
@@ -35,16 +36,19 @@ _BOUND = "_printed_in"
 
 
 def _plain(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if value is None or isinstance(value, (str, int, float, bool)):   # the common case first
+        return value
+    fields = getattr(type(value), "__dataclass_fields__", None)
+    if fields is not None:
+        if _FIELD is None:  # pragma: no cover - another Python: the public, slower way
+            return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: _plain(getattr(value, name)) for name, f in fields.items() if f._field_type is _FIELD}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     if isinstance(value, (set, frozenset)):
         return sorted((_plain(v) for v in value), key=repr)
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
     return str(value)
 
 
