@@ -72,6 +72,8 @@ def check(data_folder: Path | None) -> None:
     Prints each game's counts and every note on the printed rulebook, grouped by the card it
     concerns. On problems, prints one line per problem (file, record, field) and exits 1.
     """
+    from cardgen.render.drawable_text import folder_problems
+    from cardgen.render.labels import LABELS_FOLDER, load_labels
     from cardgen.render.print_specs import PRINT_FOLDER, load_print_specs, theme_problems
     from cardgen.render.registry import print_kits
 
@@ -90,6 +92,15 @@ def check(data_folder: Path | None) -> None:
         except DataError as exc:
             found["print"] = list(exc.problems)
         else:
+            label_problems = folder_problems(root / PRINT_FOLDER / LABELS_FOLDER)
+            for path in sorted((root / PRINT_FOLDER / LABELS_FOLDER).glob("*.toml")):
+                try:
+                    load_labels(root, path.stem)
+                except DataError as exc:
+                    label_problems.extend(exc.problems)
+            if label_problems:
+                fail_with_problems("print labels", label_problems)
+                failed = True
             click.echo(f"print: {len(specs.papers)} paper sizes ({', '.join(specs.papers)}), "
                        f"{len(specs.card_sizes)} card sizes ({', '.join(specs.card_sizes)}), "
                        f"colour themes: {', '.join(specs.themes) or 'none'}")
@@ -99,6 +110,10 @@ def check(data_folder: Path | None) -> None:
         except DataError as exc:
             found[game] = list(exc.problems)
             continue
+        unprintable = folder_problems(root / game)
+        if unprintable:
+            fail_with_problems(f"{game} characters", unprintable)
+            failed = True
         counts = ", ".join(f"{len(getattr(content, name))} {name}" for name in catalogs()[game].counted)
         click.echo(f"{game}: {content.title}: {counts}")
         kit = print_kits().get(game)
@@ -134,7 +149,7 @@ def check(data_folder: Path | None) -> None:
 @click.option("--paper", type=click.Choice(PAPERS, case_sensitive=False), default="A4", show_default=True,
               metavar="[" + "|".join(PAPERS) + "]",
               help="Paper size of every PDF.")
-@click.option("--card-size", type=click.Choice(CARD_SIZES, case_sensitive=False), default="poker",
+@click.option("--card-size", type=str, default="poker", metavar="[" + "|".join(CARD_SIZES) + "|NAME]",
               show_default=True,
               help=f"Card trim size ({CARD_SIZE_HELP}); as many cards go on a sheet as fit."
               if CARD_SIZE_HELP else "Card trim size; as many cards go on a sheet as fit.")
@@ -167,6 +182,12 @@ def check(data_folder: Path | None) -> None:
 @click.option("--gutter-fold", is_flag=True, default=False,
               help="For single-sided printers: each page holds fronts on one half and their backs mirrored on "
                    "the other; fold along the dashed middle line and glue (--duplex is then ignored).")
+@click.option("--cutter", type=click.Choice(["silhouette", "cricut"]), default=None,
+              help="Print and cut: the cutter's registration marks on every card sheet (no crop marks) and "
+                   "OUT/<game>/deck-cut.svg with each card's cut line.")
+@click.option("--full-bleed", is_flag=True, default=False,
+              help="Only sheet layouts that keep the whole --bleed round the grid (poker on Letter: 8 a sheet, "
+                   "sideways, instead of 9 with 0.7 mm above and below).")
 @click.option("--strict", is_flag=True, default=False,
               help="Fail (exit 1) instead of warning when the QR codes would point at a loopback address.")
 @click.option("--printer", default=None, metavar="NAME",
@@ -176,19 +197,24 @@ def check(data_folder: Path | None) -> None:
               metavar="DIR",
               help="Write only the cards whose content changed since the kit in DIR (its <game>/cards.json), "
                    "all decks together on as few sheets as possible: OUT/<game>/changed.pdf.")
+@click.option("--lang", default="en", show_default=True, metavar="LANG",
+              help="Language of the printed labels: data/print/labels/LANG.toml (card-face words, backs, sheet captions).")
 @click.option("--data", "data_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Data folder to read (default: the project's data/, or $SPELLBOOK_DATA).")
 @click.pass_context
 def build(ctx: click.Context, game: str, paper: str, card_size: str, bleed: float, crop_marks: bool, duplex: bool,
           back_offset_x: float, back_offset_y: float, ink_saver: bool, base_url: str, out_dir: Path,
           documents: tuple[str, ...], hex_size: float | None, gutter: float | None, gutter_fold: bool,
-          strict: bool, printer: str | None, changed_since: Path | None, data_folder: Path | None) -> None:
+          cutter: str | None, full_bleed: bool, strict: bool, printer: str | None, changed_since: Path | None, lang: str,
+          data_folder: Path | None) -> None:
     """Build print-ready PDFs: card decks, reference sheets and score pads.
 
     Writes OUT/<game>/deck.pdf, reference.pdf and score-pad.pdf and lists them with their sizes, and
     OUT/<game>/cards.json, each card's content version (for a later --changed-since).
     """
     from cardgen.render import BuildError, BuildOptions, plan_build, run_build
+    from cardgen.render.imposition import MIN_REGISTRATION_MM, registration_points
+    from cardgen.render.options import bleed_note
 
     if printer is not None:
         from cardgen.render.calibrate import profile
@@ -204,7 +230,8 @@ def build(ctx: click.Context, game: str, paper: str, card_size: str, bleed: floa
     options = BuildOptions(game=game, paper=paper, card_size=card_size, bleed=bleed, crop_marks=crop_marks,
                            duplex=duplex, back_offset_x=back_offset_x, back_offset_y=back_offset_y,
                            ink_saver=ink_saver, base_url=base_url, out_dir=out_dir, data_dir=data_folder,
-                           documents=documents, hex_size=hex_size, gutter=gutter, gutter_fold=gutter_fold)
+                           documents=documents, hex_size=hex_size, gutter=gutter, gutter_fold=gutter_fold, lang=lang,
+                           full_bleed=full_bleed, cutter=cutter)
     _check_base_url(base_url, strict)
     if changed_since is not None:
         _build_changed(options, changed_since)
@@ -221,11 +248,20 @@ def build(ctx: click.Context, game: str, paper: str, card_size: str, bleed: floa
                    f"{layout.per_sheet} per {plan.resolved.paper.name} sheet"
                    f"{' (turned sideways)' if layout.rotated else ''}"
                    f"{', with their backs beside them to fold' if gutter_fold else ''}", err=True)
+        note = bleed_note(plan.resolved, layout)
+        if note:
+            click.echo(f"  {note}", err=True)
+        if not gutter_fold and not registration_points(layout, plan.resolved.specs.sheet):
+            click.echo(f"  no registration targets on the card sheets: the margins round this grid are under "
+                       f"{MIN_REGISTRATION_MM:g} mm wide (line up the crop marks of front and back instead)", err=True)
         if sys.stderr.isatty():
             with click.progressbar(length=plan.total_work, label="Building", file=sys.stderr) as bar:
                 written = run_build(plan, bar.update)
         else:
             written = run_build(plan)
+        if cutter is not None:
+            from cardgen.render.cutter import write_plan_cut_files
+            written = [*written, *write_plan_cut_files(plan)]
     except DataError as exc:
         fail_with_problems("game data", exc.problems)
         sys.exit(1)
@@ -268,6 +304,41 @@ def _check_base_url(base_url: str, strict: bool) -> None:
     click.secho(f"Warning: {warning}.", fg="yellow", err=True)
 
 
+@main.command(name="proof")
+@click.option("--game", type=click.Choice([*_printable_games(), "all"]), default="all", show_default=True,
+              help="Which game's decks to proof.")
+@click.option("--paper", type=click.Choice(PAPERS, case_sensitive=False), default="A4", show_default=True,
+              metavar="[" + "|".join(PAPERS) + "]", help="Paper size of the proof sheets.")
+@click.option("--card-size", type=str, default="poker", metavar="[" + "|".join(CARD_SIZES) + "|NAME]",
+              show_default=True, help="Card trim size the faces are laid out for.")
+@click.option("--base-url", default="http://localhost:8000", show_default=True, metavar="URL",
+              help="Companion address the QR codes point to.")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
+              show_default=True, help="Folder to write <game>/proof-<deck>.pdf into.")
+@click.option("--lang", default="en", show_default=True, metavar="LANG", help="Language of the printed labels.")
+@click.option("--data", "data_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Data folder to read (default: the project's data/, or $SPELLBOOK_DATA).")
+def proof_command(game: str, paper: str, card_size: str, base_url: str, out_dir: Path, lang: str,
+                  data_folder: Path | None) -> None:
+    """Write a contact sheet per deck to proofread before printing: OUT/<game>/proof-<deck>.pdf, every
+    card small with its number and id, the deck's back first."""
+    from cardgen.render import BuildError, BuildOptions
+    from cardgen.render.proof import proof
+
+    options = BuildOptions(game=game, paper=paper, card_size=card_size, base_url=base_url, out_dir=out_dir,
+                           data_dir=data_folder, lang=lang)
+    try:
+        written = proof(options)
+    except DataError as exc:
+        fail_with_problems("game data", exc.problems)
+        sys.exit(1)
+    except BuildError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"Wrote {len(written)} proof sheet(s):")
+    for path in written:
+        click.echo(f"  {path}")
+
+
 @main.command()
 @click.option("--game", type=click.Choice([*_printable_games(), "all"], case_sensitive=False), default="all",
               show_default=True,
@@ -276,7 +347,7 @@ def _check_base_url(base_url: str, strict: bool) -> None:
               help="png: one image per card face; pdf: one card face a page, TrimBox on the cut, BleedBox round it.")
 @click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
               help="Resolution of the PNG images (a poker card with 3 mm bleed at 300 dpi is 815 × 1110 px).")
-@click.option("--card-size", type=click.Choice(CARD_SIZES, case_sensitive=False), default="poker",
+@click.option("--card-size", type=str, default="poker", metavar="[" + "|".join(CARD_SIZES) + "|NAME]",
               show_default=True, help="Card trim size.")
 @click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True, metavar="MM",
               help="Background printed beyond the cut line, on every side of every card.")
@@ -290,10 +361,16 @@ def _check_base_url(base_url: str, strict: bool) -> None:
               help="Fail (exit 1) instead of warning when the QR codes would point at a loopback address.")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output/export"),
               show_default=True, help="Folder to write <game>/... into.")
+@click.option("--lang", default="en", show_default=True, metavar="LANG",
+              help="Language of the printed labels: data/print/labels/LANG.toml (card-face words, backs, sheet captions).")
+@click.option("--for", "target", type=click.Choice(["mpc", "drivethrucards", "thegamecrafter", "tts"]), default=None,
+              help="Write what this card printer (or Tabletop Simulator) takes: its template's pixel size and "
+                   "bleed, one orientation and one back per deck, its file names and order (--format and --dpi "
+                   "are then not used).")
 @click.option("--data", "data_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Data folder to read (default: the project's data/, or $SPELLBOOK_DATA).")
 def export(game: str, file_format: str, dpi: int, card_size: str, bleed: float, cmyk: bool, ink_saver: bool,
-           base_url: str, strict: bool, out_dir: Path, data_folder: Path | None) -> None:
+           base_url: str, strict: bool, out_dir: Path, lang: str, target: str | None, data_folder: Path | None) -> None:
     """Export every card on its own for a card printer or print shop.
 
     PNG: OUT/<game>/NNN-<deck>-<card>-1-front.png and ...-2-back.png, the card plus its bleed at --dpi,
@@ -303,10 +380,14 @@ def export(game: str, file_format: str, dpi: int, card_size: str, bleed: float, 
     from cardgen.render.export import ExportSettings, export_cards
 
     options = BuildOptions(game=game, card_size=card_size, bleed=bleed, ink_saver=ink_saver, base_url=base_url,
-                           out_dir=out_dir, data_dir=data_folder)
+                           out_dir=out_dir, data_dir=data_folder, lang=lang)
     _check_base_url(base_url, strict)
     try:
-        written = export_cards(options, ExportSettings(format=file_format, dpi=dpi, cmyk=cmyk))
+        if target is not None:
+            from cardgen.render.printers import export_for
+            written = export_for(options, target)
+        else:
+            written = export_cards(options, ExportSettings(format=file_format, dpi=dpi, cmyk=cmyk))
     except DataError as exc:
         fail_with_problems("game data", exc.problems)
         sys.exit(1)
@@ -327,15 +408,25 @@ def export(game: str, file_format: str, dpi: int, card_size: str, bleed: float, 
 @click.option("--printer", default=None, metavar="NAME", help="Use a saved printer profile's offsets.")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
               show_default=True, help="Folder to write calibration.pdf into.")
-def calibrate(paper: str, back_offset_x: float, back_offset_y: float, printer: str | None, out_dir: Path) -> None:
+@click.option("--read", "readings", type=float, nargs=3, default=None, metavar="UPPER LEFT RIGHT",
+              help="Instead of writing the sheet: the three across scales' readings (mm) of a printed sheet, "
+                   "to say how far the back is turned and scaled against the front.")
+def calibrate(paper: str, back_offset_x: float, back_offset_y: float, printer: str | None, out_dir: Path,
+              readings: tuple[float, float, float] | None) -> None:
     """Write a two-sided duplex calibration sheet: OUT/calibration.pdf.
 
     Print it double-sided (long edge, 100 %), hold it to a light and read where each line from the back
     crosses its scale: those are the --back-offset-x and --back-offset-y to save with cardgen printer save.
     """
     from cardgen.render import BuildError, print_specs
-    from cardgen.render.calibrate import profile, render_calibration
+    from cardgen.render.calibrate import calibration_geometry, profile, render_calibration, skew_and_scale
 
+    if readings:
+        turn, scale = skew_and_scale(calibration_geometry(print_specs().paper(paper)), *readings)
+        click.echo(f"back turned {turn:+.3f}° against the front (over a card's 88 mm: "
+                   f"{88 * __import__('math').tan(__import__('math').radians(turn)):+.2f} mm), "
+                   f"printed {scale:+.2f} % wider than the front")
+        return
     try:
         if printer is not None:
             saved = profile(printer)

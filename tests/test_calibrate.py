@@ -123,3 +123,33 @@ def test_calibrate_command_writes_the_sheet(tmp_path: Path) -> None:
     reader = PdfReader(tmp_path / "calibration.pdf")
     assert len(reader.pages) == 2
     assert float(reader.pages[0].mediabox.height) == pytest.approx(279.4 * 72 / 25.4, abs=0.01)
+
+
+@pytest.mark.parametrize(("turn", "scale", "shift"), [(0.0, 1.0, 1.5), (0.4, 1.0, -2.0), (-0.25, 1.006, 0.7),
+                                                      (0.0, 0.994, 0.0)])
+def test_the_three_across_scales_measure_skew_and_scale(turn: float, scale: float, shift: float) -> None:
+    """A back turned by ``turn`` degrees about the page's middle, printed ``scale`` times as wide and shifted:
+    the pointers land where that puts them, and the readings give the turn and the scaling back."""
+    import math
+
+    from cardgen.render.calibrate import calibration_geometry, skew_and_scale
+    from cardgen.render.print_specs import print_specs
+
+    paper = print_specs().paper("A4")
+    geo = calibration_geometry(paper)
+    cx, cy = paper.width / 2, paper.height / 2
+    a = math.radians(turn)
+
+    def reading(zero: float, y: float) -> float:   # where the pointer meant for (zero, y) crosses y, less zero
+        x = cx + scale * ((zero - cx) * math.cos(a) - (y - cy) * math.sin(a)) + shift
+        return x - zero
+
+    upper = reading(geo.x_zero, geo.x_scale_y)
+    left, right = reading(geo.lower_left, geo.lower_y), reading(geo.lower_right, geo.lower_y)
+    if turn == 0 and scale == 1:
+        assert upper == pytest.approx(left) == pytest.approx(right) == pytest.approx(shift), "a plain shift"
+    measured_turn, measured_scale = skew_and_scale(geo, upper, left, right)
+    assert measured_turn == pytest.approx(turn, abs=0.01)
+    assert measured_scale == pytest.approx(100 * (scale * math.cos(a) - 1), abs=0.01)
+    result = CliRunner().invoke(main, ["calibrate", "--read", str(upper), str(left), str(right)])
+    assert result.exit_code == 0 and f"back turned {measured_turn:+.3f}°" in result.output

@@ -116,11 +116,18 @@ def test_the_command_says_what_changed_per_game(tmp_path: Path) -> None:
     first = runner.invoke(main, ["build", "--data", str(root), "--out", str(tmp_path / "old"), "--only", "deck",
                                  "--base-url", "http://192.168.1.20:8000"])
     assert first.exit_code == 0, first.output
+    old_cards = {c.id: c for c in load_game("fillory", root).cards}
     _rename(root / "fillory" / "cards.toml", 2)
-    assert load_game("fillory", root)
+    fillory = load_game("fillory", root)
+    # the renamed cards, and every card whose ability names one of them ("Summon Julia, Alice or Penny")
+    renamed = {c.id for c in fillory.cards if c.name != old_cards[c.id].name}
+    naming = {c.id for c in fillory.cards if fillory.ability_text(c) != load_game("fillory", DEFAULT_DATA_DIR).ability_text(c)}
+    expected = len(renamed | naming)
+    assert len(renamed) == 2 and expected > 2
     done = runner.invoke(main, ["build", "--data", str(root), "--out", str(tmp_path / "new"),
                                 "--changed-since", str(tmp_path / "old"), "--base-url", "http://192.168.1.20:8000"])
     assert done.exit_code == 0, done.output
-    assert "fillory: 2 of 110 cards changed since" in done.output and "(2 pages" in done.output
+    assert f"fillory: {expected} of 110 cards changed since" in done.output
+    assert f"({2 * math.ceil(expected / 9)} pages" in done.output
     assert "jsmn: no card changed since" in done.output
     assert sorted(p.name for p in (tmp_path / "new" / "fillory").iterdir()) == ["cards.json", "changed.pdf"]

@@ -469,7 +469,7 @@ def test_cli_build_lists_files_with_sizes(tmp_path: Path) -> None:
     (["--base-url", "localhost:8000"], 1,
      "Error: base URL must start with http:// or https:// and name a host, got 'localhost:8000'"),
     (["--bleed", "12"], 2, "Invalid value for '--bleed': 12.0 is not in the range 0<=x<=10."),
-    (["--card-size", "jumbo"], 2, "Invalid value for '--card-size': 'jumbo' is not one of"),
+    (["--card-size", "jumbo"], 1, "Error: unknown card size 'jumbo' (known: poker, bridge, tarot, mini)"),
 ])
 def test_cli_build_errors_are_clean(tmp_path: Path, args: list[str], code: int, message: str) -> None:
     result = CliRunner().invoke(main, ["build", "--out", str(tmp_path), *args])

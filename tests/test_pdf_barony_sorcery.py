@@ -402,6 +402,7 @@ def test_setup_card_front_and_back(kit: dict[str, Path]) -> None:
     assert "1 Standing Stones, 2 Whispering Well, 3 Ruined Tower, 4 Fairy Ring, 5 Forgotten Shrine" in front
     assert "setup card · fronts" in front and "setup card · backs" in back
     assert flattened(BARONY.rule("barony-sorcery.setup.spells").text) in back
+    assert front.count("2 18 3 0 15") == 2 and "cards 1–2" in front, "two copies: the sheet is not left empty"
 
 
 # -- print properties ---------------------------------------------------------------------------------

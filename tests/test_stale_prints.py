@@ -13,13 +13,15 @@ from cardgen.render.qr import card_url
 
 
 def test_a_cards_version_is_stable_and_changes_with_any_field() -> None:
-    quentin = content("fillory").find_card("quentin")
-    assert card_version(quentin) == card_version(dataclasses.replace(quentin))
+    fillory = content("fillory")
+    quentin = fillory.find_card("quentin")
+    assert card_version(quentin) == card_version(dataclasses.replace(quentin), fillory)
     assert len(card_version(quentin)) == 8
     for field in dataclasses.fields(quentin):
         value = getattr(quentin, field.name)
         if isinstance(value, str):
-            assert card_version(dataclasses.replace(quentin, **{field.name: value + "!"})) != card_version(quentin)
+            changed = dataclasses.replace(quentin, **{field.name: value + "!"})
+            assert card_version(changed, fillory) != card_version(quentin)
     versions = {card_version(card) for card in content("fillory").cards}
     assert len(versions) == len(content("fillory").cards), "every card its own version"
 

@@ -38,7 +38,12 @@ def load_game(game: str, root: Path | str | None = None) -> Any:
     if found is None:
         raise DataError([Problem(str(root or data_dir()), "", "game", f"unknown game '{game}' (known: {', '.join(GAMES)})")])
     base = Path(root) if root is not None else data_dir()
-    return found.load(base / game)
+    loaded = found.load(base / game)
+    try:
+        object.__setattr__(loaded, "_data_root", base)  # the print labels its cards' versions include
+    except (AttributeError, TypeError):  # pragma: no cover - a content type with slots
+        pass
+    return loaded
 
 
 @lru_cache(maxsize=None)

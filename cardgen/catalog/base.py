@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Collection, Generic, Iterable, Literal, Mapping, Protocol, TypeVar
 
+from .versions import bind_cards
+
 Provenance = Literal["rulebook", "authored"]
 PROVENANCES: tuple[str, ...] = ("rulebook", "authored")
 
@@ -92,6 +94,7 @@ class CardAndRuleLookups(Generic[CardT]):
         object.__setattr__(self, "_card_keys", card_keys)
         object.__setattr__(self, "_rules_by_id", {r.id: r for r in self.rules})
         object.__setattr__(self, "_named_indexes", {})
+        bind_cards(self, getattr(self, "cards", ()))  # card_version(card) resolves what the card prints here
 
     def named(self, collection: str, ref: str, what: str) -> Any:
         """The item of this content's ``collection`` (a tuple attribute) whose id or name is ``ref``, in any

@@ -1,8 +1,18 @@
-"""Content versions of cards: a short digest of everything a card's record says.
+"""Content versions of cards: a short digest of everything a printed card shows, face and back.
 
 A printed card's QR code carries its version (``?v=...``); the card page compares it with the card as
-the data says today and tells the player when their print is out of date. Same data, same version, in
-every process and on every machine (a SHA-256 of the record as sorted JSON).
+the data says today and tells the player when their print is out of date. The version is a SHA-256 of
+the card's *printed record* (:func:`printed_record`) as sorted JSON: the card's own record, every related
+record its face resolves (a Mandragora spell card's spell from ``spells.toml``, a Fillory card's traits and
+their tricks from ``traits.toml``, a JS&MN invitation's map location, elements, connexion types), the
+numbers it prints (deck position and size), what its deck's back prints, the printed labels of the
+default language, and the face layout revision :data:`FACE_LAYOUT`. Same data, same version, in every
+process and on every machine.
+
+Each game's content declares what its faces print with ``printed_facts(card)``; a content binds its cards
+to itself when it is built (:func:`bind_cards`), so ``card_version(card)`` alone finds the related
+records (the companion calls it so). A card not bound to any content (``dataclasses.replace`` of one)
+is versioned from its own record and the layout revision.
 """
 
 from __future__ import annotations
@@ -10,26 +20,94 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import tomllib
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 VERSION_LENGTH = 8
+_FIELD = getattr(dataclasses, "_FIELD", None)  # a real field's marker (not a ClassVar or InitVar)
+
+#: The face layouts' revision and the layout profiles the faces are set in (standard, tall, compact).
+#: Bump the revision with any change to how a face lays out what it prints: every card's version changes.
+FACE_LAYOUT = {"revision": 3, "profiles": {"standard": 1.0, "tall": 1.12, "compact": "min 6 pt, optional lines off"}}
+
+_BOUND = "_printed_in"
 
 
 def _plain(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if value is None or isinstance(value, (str, int, float, bool)):   # the common case first
+        return value
+    fields = getattr(type(value), "__dataclass_fields__", None)
+    if fields is not None:
+        if _FIELD is None:  # pragma: no cover - another Python: the public, slower way
+            return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: _plain(getattr(value, name)) for name, f in fields.items() if f._field_type is _FIELD}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     if isinstance(value, (set, frozenset)):
         return sorted((_plain(v) for v in value), key=repr)
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
     return str(value)
 
 
-def card_version(card: Any) -> str:
-    """The card's content version: 8 hex digits that change whenever any field of its record does."""
-    text = json.dumps(_plain(card), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:VERSION_LENGTH]
+def bind_cards(catalog: Any, cards: Any) -> None:
+    """Remember that ``cards`` are printed as ``catalog`` resolves them (called by each content when built)."""
+    for card in cards:
+        try:
+            object.__setattr__(card, _BOUND, catalog)
+        except (AttributeError, TypeError):  # pragma: no cover - a card type with slots: versioned alone
+            return
+
+
+def catalog_of(card: Any) -> Any:
+    """The content ``card`` was loaded with, or None."""
+    return getattr(card, "__dict__", {}).get(_BOUND)
+
+
+def printed_record(card: Any, catalog: Any = None) -> dict[str, Any]:
+    """Everything the card's face and back print, as plain data (see the module's description)."""
+    catalog = catalog if catalog is not None else catalog_of(card)
+    record: dict[str, Any] = {"card": _plain(card), "layout": FACE_LAYOUT}
+    facts = getattr(catalog, "printed_facts", None)
+    if facts is not None:
+        record["printed"] = _plain(facts(card))
+        root = getattr(catalog, "__dict__", {}).get("_data_root")
+        labels = _labels(str(root)) if root is not None else {}
+        record["labels"] = {section: labels.get(section, {}) for section in ("card", getattr(catalog, "game", ""))}
+    return record
+
+
+@lru_cache(maxsize=8)
+def _labels(root: str) -> dict[str, Any]:
+    """The default language's print labels of a data folder (``print/labels/en.toml``), {} if it has none."""
+    path = Path(root) / "print" / "labels" / "en.toml"
+    if not path.is_file():
+        path = Path(__file__).resolve().parents[2] / "data" / "print" / "labels" / "en.toml"
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
+
+
+def card_version(card: Any, catalog: Any = None) -> str:
+    """The card's print version: 8 hex digits that change whenever anything its face or back prints does."""
+    catalog = catalog if catalog is not None else catalog_of(card)
+    cache = getattr(catalog, "__dict__", {}).get("_versions") if catalog is not None else None
+    if cache is not None:
+        key = id(card)
+        found = cache.get(key)
+        if found is not None and found[0] is card:
+            return str(found[1])
+    text = json.dumps(printed_record(card, catalog), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    version = hashlib.sha256(text.encode("utf-8")).hexdigest()[:VERSION_LENGTH]
+    if catalog is not None:
+        if cache is None:
+            cache = {}
+            try:
+                object.__setattr__(catalog, "_versions", cache)
+            except (AttributeError, TypeError):  # pragma: no cover
+                return version
+        cache[id(card)] = (card, version)
+    return version

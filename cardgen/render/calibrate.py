@@ -32,6 +32,7 @@ SCALE_REACH_MM = 10
 TICK_STEP_MM = 0.5
 LABEL_EVERY_MM = 5
 POINTER_HALF_MM = 7.0
+RULER_MM = 150.0
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,9 @@ class CalibrationGeometry:
     x_scale_y: float
     y_zero: float
     y_scale_x: float
+    lower_y: float = 0.0        # the two lower across scales (skew and scale): their line
+    lower_left: float = 0.0     # and their zeros
+    lower_right: float = 0.0
 
     def x_label(self, front_x: float) -> float:
         """The --back-offset-x a pointer seen at ``front_x`` on the front asks for."""
@@ -56,7 +60,23 @@ class CalibrationGeometry:
 
 def calibration_geometry(paper: PaperSize) -> CalibrationGeometry:
     return CalibrationGeometry(x_zero=paper.width / 2, x_scale_y=paper.height * 0.62,
-                               y_zero=paper.height * 0.38, y_scale_x=paper.width / 2)
+                               y_zero=paper.height * 0.38, y_scale_x=paper.width / 2,
+                               lower_y=paper.height * 0.15, lower_left=paper.width * 0.2,
+                               lower_right=paper.width * 0.8)
+
+
+def skew_and_scale(geo: CalibrationGeometry, upper: float, lower_left: float, lower_right: float
+                   ) -> tuple[float, float]:
+    """From the three across readings (mm): how far the back is turned against the front (degrees: positive
+    when the lower reading is the larger) and how much wider it prints (per cent). A back that is only
+    shifted reads the same on all three; one turned reads differently high and low; one scaled reads
+    differently left and right."""
+    import math
+    spread = geo.lower_right - geo.lower_left
+    scale = (lower_right - lower_left) / spread
+    lower = (lower_left + lower_right) / 2 - scale * ((geo.lower_left + geo.lower_right) / 2 - geo.x_zero)
+    turn = math.degrees(math.atan2(lower - upper, geo.x_scale_y - geo.lower_y))
+    return round(turn, 3), round(100 * scale, 3)
 
 
 def _tick_length(t: float, whole: bool) -> float:
@@ -116,6 +136,33 @@ def _front(canvas: Canvas, paper: PaperSize, geo: CalibrationGeometry) -> None:
                                    _label(geo.y_label(geo.y_zero + t)))
     canvas.setFont(KIT.bold, 8)
     canvas.drawString(pt(x + 8), pt(geo.y_zero - 1), "--back-offset-y (mm)")
+    # skew and scale: two more across scales low on the page, left and right (read them like the first:
+    # the same number on all three is a plain shift; different numbers high and low, a turned back;
+    # different numbers left and right, a back printed larger or smaller)
+    for zero, name in ((geo.lower_left, "left"), (geo.lower_right, "right")):
+        y = geo.lower_y
+        canvas.setFont(KIT.regular, 6)
+        canvas.line(pt(zero - SCALE_REACH_MM), pt(y), pt(zero + SCALE_REACH_MM), pt(y))
+        for t in _ticks():
+            whole = abs(t - round(t)) < 1e-9
+            canvas.line(pt(zero + t), pt(y), pt(zero + t), pt(y + _tick_length(t, whole)))
+            if whole and round(t) % LABEL_EVERY_MM == 0:
+                canvas.drawCentredString(pt(zero + t), pt(y - 3), _label(t))
+        canvas.setFont(KIT.bold, 8)
+        canvas.drawCentredString(pt(zero), pt(y - 9), f"lower {name} (mm)")
+    canvas.setFont(KIT.regular, 7.5)
+    canvas.drawCentredString(pt(paper.width / 2), pt(geo.lower_y - 15),
+                             "Same number on the three across scales: a plain shift. Otherwise: cardgen calibrate "
+                             "--read UPPER LEFT RIGHT gives the skew and scale.")
+    # the absolute scale: a 150 mm rule to measure with a ruler ("fit to page" prints it about 3 % short)
+    ruler_y = geo.lower_y + 22
+    left = paper.width / 2 - RULER_MM / 2
+    canvas.line(pt(left), pt(ruler_y), pt(left + RULER_MM), pt(ruler_y))
+    for mm in range(0, int(RULER_MM) + 1, 10):
+        canvas.line(pt(left + mm), pt(ruler_y), pt(left + mm), pt(ruler_y + (3 if mm % 50 else 5)))
+    canvas.setFont(KIT.regular, 7.5)
+    canvas.drawCentredString(pt(paper.width / 2), pt(ruler_y - 4), f"this rule is {RULER_MM:g} mm long "
+                             f"end to end: measure it (149 mm or 151 mm is a 0.7 % scaling)")
 
 
 def back_pointers(paper: PaperSize, geo: CalibrationGeometry, offset_x: float, offset_y: float
@@ -132,6 +179,9 @@ def _back(canvas: Canvas, paper: PaperSize, geo: CalibrationGeometry, offset_x: 
     canvas.line(pt(px), pt(geo.x_scale_y - POINTER_HALF_MM), pt(px), pt(geo.x_scale_y + POINTER_HALF_MM))
     level_x = paper.width - geo.y_scale_x + offset_x   # the upright scale, mirrored
     canvas.line(pt(level_x - POINTER_HALF_MM), pt(py), pt(level_x + POINTER_HALF_MM), pt(py))
+    for zero in (geo.lower_left, geo.lower_right):   # the lower across scales' pointers, mirrored likewise
+        lx = paper.width - zero + offset_x
+        canvas.line(pt(lx), pt(geo.lower_y - POINTER_HALF_MM), pt(lx), pt(geo.lower_y + POINTER_HALF_MM))
     canvas.setFillColor("#1E1E28")
     canvas.setFont(KIT.regular, 9)
     canvas.drawCentredString(pt(paper.width / 2), pt(paper.height - 25),

@@ -17,10 +17,11 @@ import io
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import pypdfium2 as pdfium
 from reportlab.lib.colors import CMYKColor, Color, toColor
+from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFString
 from reportlab.pdfgen.canvas import Canvas
 
 from .build import make_folder, plan_build, write_atomically
@@ -58,6 +59,78 @@ def to_cmyk(colour: object) -> CMYKColor:
     return CMYKColor((1 - r - k) / (1 - k), (1 - g - k) / (1 - k), (1 - b - k) / (1 - k), k, alpha=alpha)
 
 
+#: The OutputIntent of ``--cmyk`` files: which conversion made the CMYK numbers (no ICC profile was used).
+CMYK_CONDITION = ("Spellbook Table plain DeviceCMYK conversion: K = 1 - max(R, G, B), C/M/Y from the rest; "
+                  "near-neutral text and strokes on the black plate alone (dark ones at 100 % K); no ICC profile")
+#: Near-neutral: the RGB channels lie within this much of each other (0..1).
+NEUTRAL_SPREAD = 0.15
+#: Near-neutral ink at least this dark prints as 100 % K.
+SOLID_K = 0.8
+
+
+def to_k(colour: object) -> CMYKColor:
+    """Text and stroke colours: near-neutral ones on the black plate alone (dark ones as 100 % K), so a
+    6 pt line of text or a hairline rule cannot fringe when the plates misregister; coloured ones as
+    :func:`to_cmyk`."""
+    value = toColor(colour)
+    if isinstance(value, CMYKColor):  # already converted (the canvas's fill): judged by the colour it stands for
+        if value.cyan == value.magenta == value.yellow == 0:
+            return value
+        d, k = value.density, value.black
+        value = Color(*((1 - d * c) * (1 - d * k) for c in (value.cyan, value.magenta, value.yellow)),
+                      alpha=value.alpha)  # the inverse of to_cmyk
+    assert isinstance(value, Color)
+    r, g, b = value.red, value.green, value.blue
+    if max(r, g, b) - min(r, g, b) > NEUTRAL_SPREAD:
+        return to_cmyk(value)
+    k = 1 - (r + g + b) / 3
+    return CMYKColor(0, 0, 0, 1.0 if k >= SOLID_K else round(k, 4), alpha=value.alpha)
+
+
+class CmykCanvas(Canvas):
+    """A canvas that writes DeviceCMYK only: fills by :func:`to_cmyk`, text and strokes by :func:`to_k`, and
+    an OutputIntent naming the conversion (:data:`CMYK_CONDITION`)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, enforceColorSpace=to_cmyk, **kwargs)  # type: ignore[arg-type]
+        catalog = self._doc.Catalog
+        catalog.__NoDefault__ = [*catalog.__NoDefault__, "OutputIntents"]
+        catalog.OutputIntents = PDFArray([PDFDictionary({
+            "Type": PDFName("OutputIntent"), "S": PDFName("GTS_PDFX"),
+            "OutputConditionIdentifier": PDFString("Custom"), "OutputCondition": PDFString(CMYK_CONDITION),
+            "RegistryName": PDFString(""), "Info": PDFString(CMYK_CONDITION)})])
+
+    def beginText(self, *args: object, **kwargs: object) -> Any:  # noqa: N802 - ReportLab's name
+        text = super().beginText(*args, **kwargs)
+        text._enforceColorSpace = to_k   # every colour a text object sets is a text colour
+        return text
+
+    def setStrokeColor(self, aColor: object, alpha: object = None) -> None:  # noqa: N802, N803
+        super().setStrokeColor(to_k(aColor), alpha)
+
+    def _as_text(self, draw: Callable[[], None]) -> None:
+        fill = self._fillColorObj
+        ink = to_k(fill) if fill is not None else None
+        if ink is None or ink == fill:
+            draw()
+            return
+        super().setFillColor(ink)
+        draw()
+        super().setFillColor(fill)
+
+    def drawString(self, *args: Any, **kwargs: Any) -> None:  # noqa: N802
+        self._as_text(lambda: Canvas.drawString(self, *args, **kwargs))
+
+    def drawCentredString(self, *args: Any, **kwargs: Any) -> None:  # noqa: N802
+        self._as_text(lambda: Canvas.drawCentredString(self, *args, **kwargs))
+
+    def drawRightString(self, *args: Any, **kwargs: Any) -> None:  # noqa: N802
+        self._as_text(lambda: Canvas.drawRightString(self, *args, **kwargs))
+
+    def drawText(self, aTextObject: Any) -> None:  # noqa: N802, N803 - paragraphs set the fill, then draw
+        self._as_text(lambda: Canvas.drawText(self, aTextObject))
+
+
 def pixel_size(width_mm: float, height_mm: float, dpi: int) -> tuple[int, int]:
     """A face's image size in pixels at ``dpi`` (rounded to the nearest pixel)."""
     return round(width_mm / MM_PER_INCH * dpi), round(height_mm / MM_PER_INCH * dpi)
@@ -73,8 +146,11 @@ def deck_pdf(deck: DeckFaces, resolved: ResolvedOptions, *, title: str, cmyk: bo
     """One page per face (each card's front, then its back), trim and bleed boxes set."""
     buffer = io.BytesIO()
     bleed = resolved.options.bleed
-    canvas = Canvas(buffer, invariant=1, pageCompression=1, pdfVersion=(1, 6), initialFontName=BASE_FONT,
-                    enforceColorSpace=to_cmyk if cmyk else None)
+    canvas: Canvas
+    if cmyk:
+        canvas = CmykCanvas(buffer, invariant=1, pageCompression=1, pdfVersion=(1, 6), initialFontName=BASE_FONT)
+    else:
+        canvas = Canvas(buffer, invariant=1, pageCompression=1, pdfVersion=(1, 6), initialFontName=BASE_FONT)
     apply_document_settings(canvas, title=title, subject=f"{len(deck.cards)} cards, one face a page, "
                             f"{bleed:g} mm bleed{', CMYK' if cmyk else ''}")
     for card in deck.cards:

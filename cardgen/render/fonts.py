@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable
 from importlib.resources import files
 
 from reportlab import rl_config
@@ -34,6 +35,81 @@ FAMILIES: dict[str, tuple[str, str, str, str, str]] = {
     "Lato": ("font_lato", "Lato-Regular.ttf", "Lato-Bold.ttf", "Lato-Italic.ttf", "Lato-BoldItalic.ttf"),
 }
 _STYLES = ("", "-Bold", "-Italic", "-BoldItalic")
+
+#: Where a family's files lack a character (the italics of all four have no Greek or Cyrillic, some lack
+#: letters of Latin Extended-A), it is drawn from Noto of the same kind (serif or sans) and slant: Noto
+#: Serif and Noto Sans (the fontpkg-noto-serif and fontpkg-noto-sans packages, SIL Open Font License)
+#: cover Latin Extended, Greek and Cyrillic in upright and italic. Those packages ship variable fonts, of
+#: which ReportLab draws the default instance: a character taken from Noto in a bold style is drawn at
+#: Noto's regular weight. A character no face has is refused by ``cardgen check`` (:func:`undrawable`).
+FALLBACK_FILES: dict[str, tuple[str, str, str]] = {
+    "serif": ("fontpkg_noto_serif", "NotoSerif[wdth,wght].ttf", "NotoSerif-Italic[wdth,wght].ttf"),
+    "sans": ("fontpkg_noto_sans", "NotoSans[wdth,wght].ttf", "NotoSans-Italic[wdth,wght].ttf"),
+}
+KINDS: dict[str, str] = {"SourceSerif": "serif", "Caladea": "serif", "SourceSans": "sans", "Lato": "sans"}
+
+#: What every text style draws (``tests/test_fonts.py`` checks every registered face, fallbacks included).
+REQUIRED_SCRIPTS: dict[str, tuple[int, int]] = {"Latin-1": (0xA0, 0xFF), "Latin Extended-A": (0x100, 0x17F),
+                                                  "Greek": (0x391, 0x3C9), "Cyrillic": (0x400, 0x45F)}
+
+_FALLBACK_SUBSET = 1 << 16  # subset numbers at or over this are the fallback face's (its number + this)
+
+
+class FallbackTTFont(TTFont):
+    """A TrueType font that draws the characters its file lacks from a fallback font of the same style.
+
+    ReportLab writes text as runs of one font subset each (``splitString`` and ``getSubsetInternalName``,
+    read by the text object for every string, paragraph line included); here a run of missing characters
+    is a run of the fallback font's subset, embedded like any other. Widths (``stringWidth``, which
+    paragraphs wrap and centred strings place by) count each character in the font that draws it.
+    """
+
+    def __init__(self, name: str, filename: str, fallback: Callable[[], TTFont]) -> None:
+        super().__init__(name, filename)
+        self._load_fallback = fallback   # read on first need: the Noto files are large (2 MB each)
+        self._own = self.face.charToGlyph
+
+    @property
+    def fallback(self) -> TTFont:
+        return self._load_fallback()
+
+    def _runs(self, text: str) -> list[tuple[bool, str]]:
+        """(own?, run) pieces of ``text``: characters the file has, and those the fallback draws."""
+        own = self._own
+        runs: list[tuple[bool, str]] = []
+        for ch in text:
+            mine = ord(ch) in own or ch == "\xa0"
+            if runs and runs[-1][0] == mine:
+                runs[-1] = (mine, runs[-1][1] + ch)
+            else:
+                runs.append((mine, ch))
+        return runs
+
+    def stringWidth(self, text: str, size: float, encoding: str = "utf8") -> float:  # noqa: N802
+        if isinstance(text, bytes):
+            text = text.decode(encoding)
+        if text.isascii():
+            return float(super().stringWidth(text, size, encoding))
+        return sum(float(TTFont.stringWidth(self, run, size, encoding)) if mine else
+                   float(self.fallback.stringWidth(run, size, encoding)) for mine, run in self._runs(text))
+
+    def splitString(self, text: str, doc: object, encoding: str = "utf-8") -> list[tuple[int, bytes]]:  # noqa: N802
+        if isinstance(text, bytes):
+            text = text.decode(encoding)
+        if text.isascii():
+            return super().splitString(text, doc, encoding)  # type: ignore[no-any-return]
+        out: list[tuple[int, bytes]] = []
+        for mine, run in self._runs(text):
+            if mine:
+                out.extend(super().splitString(run, doc, encoding))
+            else:
+                out.extend((_FALLBACK_SUBSET + n, t) for n, t in self.fallback.splitString(run, doc, encoding))
+        return out
+
+    def getSubsetInternalName(self, subset: int, doc: object) -> str:  # noqa: N802
+        if subset >= _FALLBACK_SUBSET:
+            return str(self.fallback.getSubsetInternalName(subset - _FALLBACK_SUBSET, doc))
+        return str(super().getSubsetInternalName(subset, doc))
 
 
 class FontError(RuntimeError):
@@ -61,7 +137,9 @@ def _register(family: str) -> Family:
         name = family + suffix
         if name not in pdfmetrics.getRegisteredFontNames():
             try:
-                pdfmetrics.registerFont(TTFont(name, str(folder / filename)))
+                kind, italic = KINDS[family], "Italic" in suffix
+                pdfmetrics.registerFont(FallbackTTFont(name, str(folder / filename),
+                                                       lambda kind=kind, italic=italic: _fallback(kind, italic)))
             except Exception as exc:  # ReportLab raises TTFError, OSError and others for an unusable file
                 raise FontError(f"cannot load {filename} from '{package}': {exc}") from exc
         registered.append(name)
@@ -76,9 +154,53 @@ def _register(family: str) -> Family:
 
 
 @lru_cache(maxsize=None)
+def _fallback(kind: str, italic: bool) -> TTFont:
+    package, upright, slanted = FALLBACK_FILES[kind]
+    try:
+        folder = files(package) / "files"
+    except ModuleNotFoundError as exc:
+        raise FontError(f"the typeface package '{package}' is not installed: run scripts/setup.sh") from exc
+    filename = slanted if italic else upright
+    try:
+        font = TTFont(f"Noto-{kind}{'-Italic' if italic else ''}", str(folder / filename))
+    except Exception as exc:  # ReportLab raises TTFError, OSError and others for an unusable file
+        raise FontError(f"cannot load {filename} from '{package}': {exc}") from exc
+    pdfmetrics.registerFont(font)
+    return font
+
+
+@lru_cache(maxsize=None)
 def family(name: str) -> Family:
     """The family ``name`` (a key of FAMILIES), registered with ReportLab on first use."""
     return _register(name)
+
+
+def drawable(font: str) -> frozenset[int]:
+    """The code points a registered face draws, its fallback's included."""
+    face = pdfmetrics.getFont(font)
+    own = set(face.face.charToGlyph)
+    fallback = getattr(face, "fallback", None)
+    if fallback is not None:
+        own |= set(fallback.face.charToGlyph)
+    return frozenset(own)
+
+
+@lru_cache(maxsize=None)
+def kit_coverage() -> frozenset[int]:
+    """The code points every style of every family of the kit draws (so any text style can print them)."""
+    faces = [name for fam in FAMILIES for name in vars(family(fam)).values()]
+    common = drawable(faces[0])
+    for name in faces[1:]:
+        common &= drawable(name)
+    return common | {0x20, 0xA0, 0x0A}
+
+
+def undrawable(text: str) -> list[str]:
+    """The characters of ``text`` no style of the kit can draw, each once, in order."""
+    if text.isascii():
+        return [c for c in dict.fromkeys(text) if not (c.isprintable() or c == "\n")]
+    covered = kit_coverage()
+    return [c for c in dict.fromkeys(text) if ord(c) not in covered and not (c.isspace() and c != "\t")]
 
 
 def cap_height(font: str) -> float:

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Callable, Literal, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
+from .cutter import draw_marks as draw_cutter_marks
+from .labels import label as words
 from .faces import Face, fit_font_size, text_width
 from .fonts import KIT
 from .layout import Rect, SheetLayout, Slot
@@ -34,13 +36,14 @@ class ImpositionSettings:
     back_offset_x: float = 0.0   # mm, to the right as seen on the back page
     back_offset_y: float = 0.0   # mm, upwards
     gutter_fold: bool = False    # fronts and backs on one page, to fold along the middle (duplex ignored)
+    cutter: str | None = None    # "silhouette" or "cricut": its registration marks on every front page
 
     @classmethod
     def from_options(cls, options: BuildOptions) -> ImpositionSettings:
         """The imposition part of a build's options."""
         return cls(crop_marks=options.crop_marks, duplex=options.duplex,
                    back_offset_x=options.back_offset_x, back_offset_y=options.back_offset_y,
-                   gutter_fold=options.gutter_fold)
+                   gutter_fold=options.gutter_fold, cutter=options.cutter)
 
 
 @dataclass(frozen=True)
@@ -59,9 +62,10 @@ def sheet_label(name: str, unit: str = "cards", first_number: int = 1) -> SheetL
     """Sheet captions such as 'Name · fronts · sheet 2/5 · cards 10–18', the faces numbered from
     ``first_number`` (a second deck in the same document goes on counting)."""
     def label(info: SheetInfo) -> str:
-        side = "fronts" if info.side == "front" else "backs"
-        return (f"{name} \u00b7 {side} \u00b7 sheet {info.sheet}/{info.sheets} \u00b7 "
-                f"{unit} {first_number + info.first_card - 1}\u2013{first_number + info.last_card - 1}")
+        side = words("sheet", "fronts" if info.side == "front" else "backs")
+        return words("sheet", "caption", name=name, side=side, sheet=info.sheet, sheets=info.sheets,
+                     unit=words("sheet", "cards") if unit == "cards" else unit,
+                     first=first_number + info.first_card - 1, last=first_number + info.last_card - 1)
     return label
 
 
@@ -114,6 +118,10 @@ def crop_mark_segments(layout: SheetLayout, rules: SheetRules,
     margin (``plan_layout`` leaves each at least ``rules.crop_min_length`` of room)."""
     xs, ys = layout.cut_lines(used)
     outer = layout.bleed_area
+    if used is not None and 0 < used < layout.per_sheet:  # a part-filled sheet: marks round the cards it holds
+        rects = [layout.slot(i).bleed_rect for i in range(used)]
+        left, bottom = min(r.x for r in rects), min(r.y for r in rects)
+        outer = Rect(left, bottom, max(r.right for r in rects) - left, max(r.top for r in rects) - bottom)
     w, h, margin = layout.paper.width, layout.paper.height, rules.margin
     gap, length = rules.crop_gap, rules.crop_length
     segments: list[tuple[float, float, float, float]] = []
@@ -140,6 +148,19 @@ def draw_crop_marks(canvas: Canvas, layout: SheetLayout, rules: SheetRules, used
     canvas.restoreState()
 
 
+#: The smallest registration target (mm across) still drawn where the margins are tight.
+MIN_REGISTRATION_MM = 3.0
+
+
+def registration_diameter(layout: SheetLayout, rules: SheetRules) -> float:
+    """How wide the registration targets are: the rules' size, or as much as the roomier pair of margins
+    leaves (never under :data:`MIN_REGISTRATION_MM`; 0 where even that does not fit)."""
+    outer = layout.bleed_area
+    room = max(outer.x - 1.0 - rules.margin, layout.paper.height - outer.top - 1.0 - rules.margin)
+    size = min(rules.registration_diameter, room)
+    return round(size, 3) if size >= MIN_REGISTRATION_MM else 0.0
+
+
 def registration_points(layout: SheetLayout, rules: SheetRules) -> list[tuple[float, float]]:
     """Centres of the registration targets on a front page (mm).
 
@@ -150,11 +171,12 @@ def registration_points(layout: SheetLayout, rules: SheetRules) -> list[tuple[fl
     """
     outer, grid = layout.bleed_area, layout.grid
     col_w, row_h = layout.footprint
-    radius = rules.registration_diameter / 2
     side_room = outer.x - 1.0 - rules.margin
     end_room = layout.paper.height - outer.top - 1.0 - rules.margin
-    if max(side_room, end_room) < rules.registration_diameter:
+    diameter = registration_diameter(layout, rules)
+    if diameter == 0:
         return []
+    radius = diameter / 2
     if side_room >= end_room:
         y = grid.top - row_h / 2
         return [(outer.x - 1.0 - radius, y), (outer.right + 1.0 + radius, y)]
@@ -163,8 +185,9 @@ def registration_points(layout: SheetLayout, rules: SheetRules) -> list[tuple[fl
     return points[:1] if layout.columns == 1 else points
 
 
-def draw_registration(canvas: Canvas, points: Sequence[tuple[float, float]], rules: SheetRules) -> None:
-    radius = rules.registration_diameter / 2
+def draw_registration(canvas: Canvas, points: Sequence[tuple[float, float]], rules: SheetRules,
+                      diameter: float | None = None) -> None:
+    radius = (rules.registration_diameter if diameter is None else diameter) / 2
     canvas.saveState()
     canvas.setStrokeColor(MARK_COLOUR)
     canvas.setLineWidth(rules.registration_line_width_pt)
@@ -258,6 +281,7 @@ def impose(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts: Seque
     sheets = layout.sheets_for(len(fronts))
     w, h = layout.paper.width, layout.paper.height
     reg_front = registration_points(layout, rules)
+    reg_size = registration_diameter(layout, rules)
     pages = 0
     seen: dict[int, int] = {}
     for face in (*fronts, *backs):
@@ -275,9 +299,12 @@ def impose(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts: Seque
             draw_face(canvas, face, turned_for(face, layout.slot(i)), layout.bleed, reuse=id(face) in recurring)
             if on_card:
                 on_card(1)
-        if settings.crop_marks:
+        if settings.crop_marks and settings.cutter is None:
             draw_crop_marks(canvas, layout, rules, len(chunk))
-        draw_registration(canvas, reg_front, rules)
+        if settings.cutter is not None:
+            draw_cutter_marks(canvas, settings.cutter, w, h)
+        else:
+            draw_registration(canvas, reg_front, rules, reg_size)
         draw_sheet_label(canvas, layout, layout.grid, label(info("front", sheet)), rules.margin)
         set_page_boxes(canvas, layout.grid, layout.bleed_area, w, h)
         canvas.showPage()
@@ -292,7 +319,7 @@ def impose(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts: Seque
                       layout.bleed, reuse=id(face) in recurring)
         grid = _mirrored_grid(layout, settings) if mirrored else layout.grid
         if mirrored:
-            draw_registration(canvas, [(w - x + dx, y + dy) for x, y in reg_front], rules)
+            draw_registration(canvas, [(w - x + dx, y + dy) for x, y in reg_front], rules, reg_size)
         draw_sheet_label(canvas, layout, grid, label(info("back", sheet)), rules.margin)
         bx, by = layout.outer_bleed
         set_page_boxes(canvas, grid, grid.grown(bx, by, bx, by), w, h)

@@ -174,7 +174,7 @@ def _fit(space: float, size: float, gutter: float) -> int:
 
 
 def plan_layout(paper: PaperSize, card: CardSize, bleed: float, rules: SheetRules,
-                gutter: float | None = None) -> SheetLayout:
+                gutter: float | None = None, full_bleed: bool = False) -> SheetLayout:
     """The grid that fits most cards on ``paper``, with room for the crop marks inside the margin.
 
     The trim edge of the grid keeps ``margin + crop_gap + crop_min_length`` from the paper edge, so
@@ -183,6 +183,10 @@ def plan_layout(paper: PaperSize, card: CardSize, bleed: float, rules: SheetRule
     not (poker cards on Letter: 0.7 mm above and below the grid). Between the cards the ``gutter``
     (``rules.gutter`` unless given) is filled by each card's bleed. Portrait cards are preferred;
     sideways cards are used only when strictly more of them fit (and the rules allow it).
+
+    ``full_bleed``: only grids that keep the whole ``bleed`` round the grid count (poker cards on Letter:
+    8 a sheet, sideways, instead of 9 with 0.7 mm above and below); each card's bleed between cards is
+    ``min(bleed, gutter / 2)`` either way (:func:`bleed_shortfall` says what a layout gives up).
     """
     if bleed < 0:
         raise LayoutError(f"bleed must not be negative (got {bleed} mm)")
@@ -195,6 +199,9 @@ def plan_layout(paper: PaperSize, card: CardSize, bleed: float, rules: SheetRule
         orientations.append((True, card.height, card.width))
     for rotated, w, h in orientations:
         columns, rows = _fit(space_w, w, gutter), _fit(space_h, h, gutter)
+        if full_bleed:  # room for the whole bleed on both sides of the grid as well
+            columns = _fit(space_w - 2 * bleed, w, gutter)
+            rows = _fit(space_h - 2 * bleed, h, gutter)
         if columns * rows == 0:
             continue
         grid_w, grid_h = columns * w + (columns - 1) * gutter, rows * h + (rows - 1) * gutter
@@ -208,3 +215,18 @@ def plan_layout(paper: PaperSize, card: CardSize, bleed: float, rules: SheetRule
             f"({paper.width:g} x {paper.height:g} mm) with {keep:g} mm kept clear along each edge "
             f"(the {rules.margin:g} mm printable margin and the crop marks)")
     return best
+
+
+def bleed_shortfall(layout: SheetLayout) -> list[str]:
+    """Where ``layout`` prints less than its requested bleed, in words ([] when it gives the whole bleed
+    everywhere a card has its own edge)."""
+    notes: list[str] = []
+    bx, by = layout.outer_bleed
+    if bx < layout.bleed - 1e-6:
+        notes.append(f"{bx:g} mm left and right of the grid")
+    if by < layout.bleed - 1e-6:
+        notes.append(f"{by:g} mm above and below the grid")
+    inner = min(layout.bleed, layout.gutter / 2)
+    if layout.gutter > 0 and inner < layout.bleed - 1e-6:
+        notes.append(f"{inner:g} mm between cards (half the {layout.gutter:g} mm gutter)")
+    return notes

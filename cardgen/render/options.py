@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import ipaddress
-from dataclasses import dataclass, field
+import os
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .layout import LayoutError, SheetLayout, plan_layout
+from cardgen.catalog.base import DEFAULT_DATA_DIR, DataError
+
+from .cutter import CUTTERS, KEEP_MM as CUTTER_KEEP_MM
+from .labels import Labels, labels_path, load_labels, use_labels
+from .layout import LayoutError, SheetLayout, bleed_shortfall, plan_layout
 from .print_specs import CardSize, PaperSize, PrintSpecs
 from .qr import validate_base_url
 
@@ -42,6 +47,9 @@ class BuildOptions:
     hex_size: float | None = None         # hex tiles across flats; None: the game's own default
     gutter: float | None = None           # space between cards, filled by their bleed; None: data/print/sheet.toml's
     gutter_fold: bool = False             # fronts and backs side by side on one page, folded along the middle
+    lang: str = "en"                      # the printed labels: data/print/labels/<lang>.toml
+    full_bleed: bool = False              # only sheet grids that keep the whole bleed round the grid
+    cutter: str | None = None             # "silhouette" | "cricut": print-and-cut marks and an SVG cut file
 
 
 @dataclass(frozen=True)
@@ -60,7 +68,11 @@ class ResolvedOptions:
     def layout_for(self, size: CardSize) -> SheetLayout:
         """Sheets of ``size`` pieces on this paper with this bleed; BuildError if none fits."""
         try:
-            return plan_layout(self.paper, size, self.options.bleed, self.specs.sheet, self.options.gutter)
+            rules = self.specs.sheet
+            if self.options.cutter is not None:  # a band clear for the cutter's marks; no crop marks
+                rules = replace(rules, margin=CUTTER_KEEP_MM, crop_gap=0.0, crop_min_length=0.0)
+            return plan_layout(self.paper, size, self.options.bleed, rules, self.options.gutter,
+                               self.options.full_bleed)
         except LayoutError as exc:
             raise BuildError(str(exc)) from exc
 
@@ -86,7 +98,41 @@ def resolve(options: BuildOptions, specs: PrintSpecs) -> ResolvedOptions:
         base_url = validate_base_url(options.base_url)
     except ValueError as exc:
         raise BuildError(str(exc)) from exc
+    if options.cutter is not None and options.cutter not in CUTTERS:
+        raise BuildError(f"unknown cutter '{options.cutter}' (known: {', '.join(CUTTERS)})")
+    use_labels(_labels(options))
     return ResolvedOptions(options, specs, paper, card_size, base_url)
+
+
+def bleed_note(resolved: ResolvedOptions, layout: SheetLayout) -> str | None:
+    """What the card sheets give up of the requested bleed and why, with the layout that keeps it, or None."""
+    lost = bleed_shortfall(layout)
+    if not lost:
+        return None
+    rules = resolved.specs.sheet
+    keep = rules.margin + rules.crop_gap + rules.crop_min_length
+    why = (f"{layout.columns} × {layout.rows} cards leave no more room on {layout.paper.name} inside the {keep:g} mm "
+           f"kept along each edge for the printable margin and the crop marks") if any("grid" in n for n in lost) \
+        else "the gutter is narrower than two bleeds"
+    note = f"bleed reduced to {', '.join(lost)}, not {layout.bleed:g} mm: {why}"
+    if any("grid" in n for n in lost) and not resolved.options.full_bleed:
+        try:
+            full = plan_layout(layout.paper, layout.card, layout.bleed, rules, layout.gutter, True)
+        except LayoutError:
+            return note
+        note += f"; --full-bleed puts {full.per_sheet} a sheet with the whole {layout.bleed:g} mm round the grid"
+    return note
+
+
+def _labels(options: BuildOptions) -> Labels:
+    """The labels of ``--lang`` from the data folder's print data (the project's when it has none)."""
+    root = options.data_dir if options.data_dir is not None else Path(os.environ.get("SPELLBOOK_DATA", DEFAULT_DATA_DIR))
+    if not labels_path(root, options.lang).parent.is_dir():
+        root = DEFAULT_DATA_DIR
+    try:
+        return load_labels(root, options.lang)
+    except DataError as exc:
+        raise BuildError(f"--lang {options.lang}: " + "; ".join(str(p) for p in exc.problems)) from exc
 
 
 def base_url_warning(base_url: str) -> str | None:

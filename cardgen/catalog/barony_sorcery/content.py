@@ -9,6 +9,7 @@ expansion: players own Barony, and only what this box adds is here. The spell ca
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..base import CardAndRuleLookups, DataNote, Provenance, RuleEntry
 from .types import (Card, Category, Combination, FifthPlayer, Location, PlayerColour, ResourceKind, SetupCounts,
@@ -117,6 +118,13 @@ class BaronySorceryContent(CardAndRuleLookups[Card]):
 
     def spell_of(self, card: Card) -> Spell:
         return self.spell(card.spell)
+
+    def printed_facts(self, card: Card) -> dict[str, Any]:
+        """What the card's face prints beyond its own record (its version hashes it,
+        :mod:`cardgen.catalog.versions`): its category's name, colour and symbol, its spell's text, its number."""
+        category, spell = self.category_of(card), self.spell_of(card)
+        return {"title": self.title, "of": len(self.cards), "text": spell.text,
+                "category": {"name": category.name, "colour": category.colour, "symbol": category.symbol}}
 
     def setup_for(self, players: int) -> SetupCounts:
         """The board for ``players``: 9 tiles each, the right number holding a Mysterious location."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..base import CardAndRuleLookups, DataNote, Provenance, RuleEntry
 from .types import Card, Trait
@@ -62,6 +63,14 @@ class FilloryContent(CardAndRuleLookups[Card]):
             listed = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " or " + labels[-1]
             parts.append(f"{action.title()} {listed}")
         return " or ".join(parts)
+
+    def printed_facts(self, card: Card) -> dict[str, Any]:
+        """What the card's face prints beyond its own record (its version hashes it,
+        :mod:`cardgen.catalog.versions`): the resolved ability line (other cards' names), each trait's
+        trick, its number of the deck's and whether it starts in the neutral zone."""
+        return {"title": self.title, "ability": self.ability_text(card),
+                "tricks": [[t, self.trait(t).trick] for t in card.traits],
+                "of": len(self.cards), "in_setup": card.id in self.setup_neutral}
 
     def cards_with(self, trait: str) -> tuple[Card, ...]:
         return tuple(c for c in self.cards if trait in c.traits)

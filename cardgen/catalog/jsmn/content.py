@@ -11,6 +11,7 @@ books 160..177, cards of Marseilles 178..189); a card's id is its record's id (`
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..base import CardAndRuleLookups, DataNote, RuleEntry
 from .map import EuropeMap
@@ -134,6 +135,34 @@ class JsmnContent(CardAndRuleLookups[Card]):
                     f"{self._elements(card.elements)}. Each player draws {card.invitations} invitation(s) "
                     "at the end of their turn.")
         return ""
+
+    def printed_facts(self, card: Card) -> dict[str, Any]:
+        """What the card's face prints beyond its own record (its version hashes it,
+        :mod:`cardgen.catalog.versions`): the elements it names (name and symbol), its map location (name and
+        whether it is in the City of London), its connexion type, its place in its deck and the deck's size."""
+        refs: list[str] = []
+        for name in ("element", "elements", "requires"):
+            value = getattr(card, name, None)
+            if isinstance(value, str):
+                refs.append(value)
+            elif isinstance(value, tuple):
+                refs.extend(v[0] if isinstance(v, tuple) else v for v in value)
+        elements = {e: (self.element(e).name, self.element(e).symbol) for e in refs if e in self.element_ids}
+        deck = self.deck(card.kind)
+        facts: dict[str, Any] = {"title": self.title, "elements": elements, "any_symbol": self.any_element_symbol,
+                                 "place": (card.number - deck[0].number + 1, len(deck), len(self.cards))}
+        location = getattr(card, "location", None)
+        if isinstance(location, str):
+            place = self.map.location(location)
+            facts["location"] = {"name": place.name, "region": place.region}
+        kind = getattr(card, "connexion_type", None)
+        if isinstance(kind, str):
+            facts["connexion_type"] = self.connexion_type(kind)
+        return facts
+
+    @property
+    def element_ids(self) -> frozenset[str]:
+        return frozenset(e.id for e in self.elements)
 
     def card_facts(self, card: Card) -> list[tuple[str, str]]:
         """Label/value pairs for a card page."""

@@ -10,6 +10,7 @@ the loader itself lives in :mod:`cardgen.catalog.mandragora.loader`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..base import CardAndRuleLookups, DataNote, Provenance, RuleEntry
 from .types import (EFFECT_ICONS, WHITE, Card, Colour, ComponentCounts, ExampleBreakdown, Removal, ScoringExample,
@@ -141,6 +142,26 @@ class MandragoraContent(CardAndRuleLookups[Card]):
             return f"Cast one spell on it with {needs}. It adds {card.value} to that spell's points."
         return (f"Each {colour.name.lower()} ingredient in a {colour.name.lower()} spell raises the power you "
                 "may cast by 1.")
+
+    def printed_facts(self, card: Card) -> dict[str, Any]:
+        """What the card's face and back print beyond its own record (its version hashes it,
+        :mod:`cardgen.catalog.versions`): the resolved kind line and text, its spell (spell cards), its
+        colour's name and symbol, the player counts that remove it, its place in its deck, the back's symbols."""
+        facts: dict[str, Any] = {"title": self.title, "text": self.ability_text(card),
+                                 "removed_with": self.removed_with(card)}
+        if card.kind == "spell":
+            spell = self.spell_of(card)
+            copies = self.copies_of(spell.id)
+            facts["spell"] = {"name": spell.name, "kind": spell.kind, "kind_label": spell.kind_label,
+                              "effect": spell.effect, "text": spell.text}
+            facts["place"] = (card.number - len(self.items), len(self.spell_cards), copies.index(card) + 1, len(copies))
+        else:
+            facts["place"] = (card.number, len(self.items))
+            facts["back_symbols"] = [c.symbol for c in self.colours]
+        if card.colour is not None:
+            colour = self.colour(card.colour)
+            facts["colour"] = {"name": colour.name, "symbol": colour.symbol, "black_magic": colour.black_magic}
+        return facts
 
     def card_facts(self, card: Card) -> list[tuple[str, str]]:
         """Label/value pairs for a card page: kind, colour and symbol, value, curses, effect, removals."""

@@ -9,6 +9,7 @@ code to the card's companion page.
 
 from __future__ import annotations
 
+from ..labels import label as words
 from ..fonts import MIN_TEXT_PT
 
 from dataclasses import dataclass
@@ -112,7 +113,7 @@ class SpellFront:
         canvas.setFillColor(style.readable(MAGIC_INK))
         small = max(MIN_TEXT_PT, 4.6 * s)
         canvas.setFont(SANS_BOLD, small)
-        canvas.drawCentredString(cx, cy - r - pt(1.0 * s) - small * 0.72, "MAGIC")
+        canvas.drawCentredString(cx, cy - r - pt(1.0 * s) - small * 0.72, words("barony-sorcery", "magic"))
         pip = pt(2.0 * s)
         y = cy - r - pt(3.6 * s) - pip
         for _ in range(self.card.cost):
@@ -201,6 +202,6 @@ class SpellBack:
         lines = GOLD if style.back else MAGIC_INK
         emblem_back(canvas, w, h, bleed_mm, s, ground=style.back, outline=LIGHT_OUTLINE, lines=lines, emblem=magic,
                     ring=0.3, emblem_size=1.5)
-        tracked_text(canvas, w / 2, h - pt(16 * s), "BARONY", SERIF_BOLD, 13 * s, 0.25)
-        tracked_text(canvas, w / 2, h - pt(21 * s), "SORCERY", SANS, max(MIN_TEXT_PT, 6.5 * s), 0.5)
-        tracked_text(canvas, w / 2, pt(13 * s), "SPELL", SANS_BOLD, max(MIN_TEXT_PT, 7 * s), 0.6)
+        tracked_text(canvas, w / 2, h - pt(16 * s), words("barony-sorcery", "back_top"), SERIF_BOLD, 13 * s, 0.25)
+        tracked_text(canvas, w / 2, h - pt(21 * s), words("barony-sorcery", "back_middle"), SANS, max(MIN_TEXT_PT, 6.5 * s), 0.5)
+        tracked_text(canvas, w / 2, pt(13 * s), words("barony-sorcery", "back_bottom"), SANS_BOLD, max(MIN_TEXT_PT, 7 * s), 0.6)

@@ -1,6 +1,6 @@
 """The Barony: Sorcery setup card (A6, two-sided): the board for each number of players on the front, the
 rest of the setup and the turn's new options on the back. Imposed like a card, so bleed, crop marks,
-duplex backs and back offsets work as for the decks.
+duplex backs and back offsets work as for the decks; the sheet holds two copies.
 """
 
 from __future__ import annotations
@@ -111,7 +111,11 @@ def render_setup_card(content: BaronySorceryContent, resolved: ResolvedOptions, 
     canvas = new_canvas(path, resolved.paper.width, resolved.paper.height,
                         title=f"{content.title}: setup card ({resolved.paper.name})",
                         subject="Board by number of players, Mysterious locations, then the rest of the setup")
-    impose(canvas, layout, resolved.specs.sheet, [SetupFront(content, style)], [SetupBack(content, style)],
-           ImpositionSettings.from_options(options), sheet_label("Barony: Sorcery setup card"))
+    # as many copies as the sheet holds (two A6 cards on A4 or Letter: one for each side of the table),
+    # not one card on a sheet otherwise left empty
+    copies = layout.per_sheet
+    impose(canvas, layout, resolved.specs.sheet, [SetupFront(content, style)] * copies,
+           [SetupBack(content, style)] * copies, ImpositionSettings.from_options(options),
+           sheet_label("Barony: Sorcery setup card"))
     canvas.save()
     progress(1)

@@ -8,6 +8,7 @@ footer with the card number and a QR code to the card's companion page.
 
 from __future__ import annotations
 
+from ..labels import label as words
 from ..fonts import MIN_TEXT_PT
 
 from dataclasses import dataclass
@@ -26,7 +27,6 @@ from ..qr import QrMatrix
 from .style import BOLD, CAP_HEIGHT, REGULAR, ChipColours, FilloryStyle
 
 QR_SQUARE_MM = 18.5    # code plus quiet zone: the code itself is ~15 mm across at version 4
-GAME_TITLE = "MAGICIANS OF FILLORY"
 MIN_TRICK_SIZE = MIN_TEXT_PT  # points: below this the trick texts give way to a pointer to the reference sheet
 
 
@@ -175,7 +175,7 @@ class FilloryCardFront:
         canvas.rect(left, bottom + pt(1.2 * scale), pt(0.9 * scale), box_h - pt(2.4 * scale), stroke=0, fill=1)
         canvas.setFillColor(self.style.muted)
         canvas.setFont(BOLD, label_size)
-        canvas.drawString(left + inner, top - inner - label_size * CAP_HEIGHT, "WHEN PLAYED FROM HAND")
+        canvas.drawString(left + inner, top - inner - label_size * CAP_HEIGHT, words("fillory", "when_played"))
         draw_paragraph(canvas, para, left + inner, bottom + inner)
         return bottom
 
@@ -188,11 +188,11 @@ class FilloryCardFront:
         canvas.setFillColor(self.style.muted)
         canvas.setFont(BOLD, label_size)
         label_base = top - label_size * CAP_HEIGHT
-        canvas.drawString(left, label_base, "CARD TRICK: DISCARD FROM HAND" if entries else "CARD TRICK")
+        canvas.drawString(left, label_base, words("fillory", "trick_discard") if entries else words("fillory", "trick"))
         body_top = label_base - pt(1.3 * scale)
         width, room = right - left, body_top - bottom
         if not entries:
-            para = _paragraph("None of this card's traits gives a trick.", max(MIN_TRICK_SIZE, 7.0 * scale),
+            para = _paragraph(escape(words("fillory", "no_trick")), max(MIN_TRICK_SIZE, 7.0 * scale),
                               self.style.muted, width)
             draw_paragraph(canvas, para, left, body_top - para.height)
             return
@@ -210,7 +210,7 @@ class FilloryCardFront:
                     y -= gap
                 return
         names = ", ".join(name for name, _ in entries)
-        para = _paragraph(f"<b>{escape(names)}</b>: see the reference sheet.", max(MIN_TRICK_SIZE, 6.4 * scale),
+        para = _paragraph(f"<b>{escape(names)}</b>: {escape(words('fillory', 'see_reference'))}", max(MIN_TRICK_SIZE, 6.4 * scale),
                           self.style.ink, width)
         draw_paragraph(canvas, para, left, body_top - para.height)
 
@@ -225,7 +225,7 @@ class FilloryCardFront:
         canvas.setFillColor(self.style.muted)
         room = text_right - left
         # lines that do not fit beside the code at 6 pt (mini cards) are left off, not shrunk
-        lines = [(font, text) for font, text in ((REGULAR, "Scan for this card's rules"), (BOLD, GAME_TITLE))
+        lines = [(font, text) for font, text in ((REGULAR, words("card", "scan")), (BOLD, words("fillory", "game")))
                  if text_width(text, font, small) <= room]
         for index, (font, text) in enumerate(lines):
             canvas.setFont(font, small)
@@ -243,9 +243,9 @@ class FilloryCardFront:
 
     def _setup_badge(self, canvas: Canvas, left: float, right: float, y: float, scale: float) -> float:
         """A pill marking the 13 cards that start face up in the neutral zone."""
-        text = "STARTS IN NEUTRAL ZONE"
+        text = words("fillory", "starts_neutral")
         if text_width(text, BOLD, MIN_TEXT_PT) > right - left - pt(2.4 * scale):
-            text = "NEUTRAL ZONE"  # a mini card: the short form at 6 pt rather than the long one smaller
+            text = words("fillory", "neutral")  # a mini card: the short form at 6 pt rather than the long one smaller
         size = fit_font_size(text, BOLD, right - left - pt(2.4 * scale), 5.4 * scale, MIN_TEXT_PT)
         height = pt(3.6 * scale)
         width = text_width(text, BOLD, size) + pt(2.4 * scale)
@@ -295,5 +295,5 @@ class FilloryCardBack:
         canvas.setFillColor(self.style.back_text)
         big, small = 10.5 * scale, max(MIN_TEXT_PT, 6.0 * scale)
         base = cy + panel_h * 0.335
-        tracked_text(canvas, cx, base, "MAGICIANS", BOLD, big, 0.28)
-        tracked_text(canvas, cx, base - small * 1.8, "OF FILLORY", REGULAR, small, 0.45)
+        tracked_text(canvas, cx, base, words("fillory", "back_top"), BOLD, big, 0.28)
+        tracked_text(canvas, cx, base - small * 1.8, words("fillory", "back_bottom"), REGULAR, small, 0.45)

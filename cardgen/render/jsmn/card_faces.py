@@ -6,6 +6,7 @@ opens its companion page.
 
 from __future__ import annotations
 
+from ..labels import label as words
 from ..fonts import MIN_TEXT_PT
 
 from dataclasses import dataclass
@@ -53,8 +54,9 @@ class CardFront:
             element_chip(canvas, cx, cy, chip_r, element, self.content.element(element).symbol, style, s)
         else:
             DECK_DRAWERS[card.kind](canvas, cx, cy, chip_r * 1.6, ink, style.panel or WHITE)
-        rule_y = draw_header(canvas, box, DECKS[card.kind][0], card.name, ink, style, t, right_room=2 * chip_r + pt(1.5 * s))
-        rule_y = min(rule_y, cy - chip_r - pt(1.2 * s))
+        # the name keeps 2.5 mm from the corner disc; the rule runs below the disc, never across it
+        rule_y = draw_header(canvas, box, DECKS[card.kind][0], card.name, ink, style, t,
+                             right_room=2 * chip_r + pt(2.5 * s), rule_at_most=cy - chip_r - pt(1.2 * s))
         lines = [(SANS_BOLD, self.content.title), (SANS, number_line(self.content, card, short=profile.compact))]
         if isinstance(element, str):
             el = self.content.element(element)
@@ -93,7 +95,7 @@ class CardFront:
         if london:
             canvas.setFillColor(style.readable(LONDON_INK))
             canvas.setFont(SANS_BOLD, small)
-            canvas.drawString(body.left, y - small, "CITY OF LONDON")
+            canvas.drawString(body.left, y - small, words("jsmn", "city_of_london"))
             y -= small + pt(0.8 * s)
         return y
 
@@ -103,9 +105,9 @@ class CardFront:
                   body.bottom + pt(4.0 * s), pt(4.0 * s), self.style, s, largest=6.6, smallest=4.6)
 
     def _invitation(self, canvas: Canvas, body: Box, card: Invitation, s: float) -> None:
-        y = self._place(canvas, body, body.top, "ATTEND IN", card.location, s)
+        y = self._place(canvas, body, body.top, words("jsmn", "attend_in"), card.location, s)
         room = y - body.bottom - pt(6 * s)
-        box_h = min(room, pt(17 * s))
+        box_h = min(room, pt(24 * s))   # the face's free height goes to the card's one rule, set larger
         top = y - pt(1.5 * s)
         ink = self.style.deck_ink(card.kind)
         pale = self.style.pale(ink, 0.88)
@@ -125,7 +127,7 @@ class CardFront:
         text_left = body.left + icon + pt(3.5 * s)
         draw_text(canvas, "<b>Attend:</b> take up to <b>2</b> introductions or feats of magic, in any mix.",
                   text_left, body.right - text_left - pt(1 * s), top - pt(1.2 * s), box_h - pt(2.4 * s),
-                  self.style, s, largest=7.0, smallest=4.6)
+                  self.style, s, largest=8.6, smallest=4.6)
         self._magic_line(canvas, body, card.element, s)
 
     def _introduction(self, canvas: Canvas, body: Box, card: Introduction, s: float) -> None:
@@ -143,7 +145,7 @@ class CardFront:
             big_number(canvas, cx, cy + pt(1.0 * s), f"+{card.prestige}", 15 * s, "#8E2430")
         canvas.setFont(SANS_BOLD, max(MIN_TEXT_PT, 4.4 * s))
         canvas.setFillColor(WHITE if seal else "#8E2430")
-        canvas.drawCentredString(cx, cy - pt(4.2 * s), "PRESTIGE")
+        canvas.drawCentredString(cx, cy - pt(4.2 * s), words("jsmn", "prestige"))
         text_left = cx + r + pt(2 * s)
         draw_text(canvas, f"Meet {_escape(card.name)}: gain <b>{card.prestige}</b> prestige.", text_left,
                   body.right - text_left, body.top - pt(1 * s), 2 * r - pt(6 * s), style, s, largest=7.2,
@@ -151,7 +153,7 @@ class CardFront:
         canvas.setFillColor(style.muted)
         canvas.setFont(SANS, max(MIN_TEXT_PT, 5.0 * s))
         canvas.drawString(text_left, body.top - 2 * r + pt(1.0 * s), PERSON_LINES[card.person])
-        self._place(canvas, body, body.top - 2 * r - pt(2.5 * s), "MEET IN", card.location, s)
+        self._place(canvas, body, body.top - 2 * r - pt(2.5 * s), words("jsmn", "meet_in"), card.location, s)
         self._magic_line(canvas, body, card.element, s)
 
     def _spell(self, canvas: Canvas, body: Box, card: Spell, s: float) -> None:
@@ -161,7 +163,7 @@ class CardFront:
         canvas.setFillColor(style.readable(ink))
         canvas.setFont(SANS_BOLD, small)
         canvas.drawString(body.left, body.top - small, f"CAST {SPELL_TIMINGS[card.timing].upper()}"
-                          if card.timing == "your-turn" else "CAST AT ANY TIME")
+                          if card.timing == "your-turn" else words("jsmn", "cast_any_time"))
         if card.timing != "your-turn":
             canvas.setFont(SANS, max(MIN_TEXT_PT, small * 0.9))
             canvas.drawString(body.left, body.top - 2.2 * small, "(even on another player's turn)")

@@ -7,6 +7,7 @@ card size. A face draws at its own origin, its trim's bottom-left corner.
 
 from __future__ import annotations
 
+from ..labels import label as words
 from ..fonts import MIN_TEXT_PT
 
 from dataclasses import dataclass
@@ -73,8 +74,9 @@ def draw_frame(canvas: Canvas, size: CardSize, bleed_mm: float, ink: str, style:
 
 
 def draw_header(canvas: Canvas, box: Box, deck_label: str, name: str, ink: str, style: JsmnStyle, s: float,
-                right_room: float = 0.0) -> float:
-    """Deck label in small capitals, then the card's name (shrunk or wrapped to fit); returns the rule's y."""
+                right_room: float = 0.0, rule_at_most: float | None = None) -> float:
+    """Deck label in small capitals, then the card's name (shrunk or wrapped to fit); returns the rule's y.
+    ``rule_at_most``: the rule goes no higher (below a corner disc, not across it)."""
     width = box.width - right_room
     small = max(MIN_TEXT_PT, 5.4 * s)
     canvas.setFillColor(style.readable(ink))
@@ -93,6 +95,8 @@ def draw_header(canvas: Canvas, box: Box, deck_label: str, name: str, ink: str, 
         draw_paragraph(canvas, para, box.left, top - para.height)
         height = para.height
     rule_y = top - height - pt(1.2 * s)
+    if rule_at_most is not None:
+        rule_y = min(rule_y, rule_at_most)
     canvas.setStrokeColor(ink)
     canvas.setLineWidth(0.6 * s)
     canvas.line(box.left, rule_y, box.right, rule_y)
@@ -207,4 +211,4 @@ class DeckBack:
         label = DECKS[self.kind][0].upper()
         size = fit_font_size(label, SERIF_BOLD, w - 2 * inset - pt(8 * s), 11 * s, 6 * s)
         tracked_text(canvas, w / 2, h / 2 + r + pt(4 * s), label, SERIF_BOLD, size, 0.12)
-        tracked_text(canvas, w / 2, h / 2 - r - pt(6.5 * s), "STRANGE & NORRELL", SANS, max(MIN_TEXT_PT, 5.2 * s), 0.3)
+        tracked_text(canvas, w / 2, h / 2 - r - pt(6.5 * s), words("jsmn", "back_bottom"), SANS, max(MIN_TEXT_PT, 5.2 * s), 0.3)

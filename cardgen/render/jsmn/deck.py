@@ -1,8 +1,12 @@
-"""The seven Jonathan Strange & Mr Norrell decks in one document, each from a fresh sheet with its own back
-(duplex: every front sheet followed by its backs; otherwise all backs after the fronts of that deck).
+"""The seven Jonathan Strange & Mr Norrell decks in one document, one deck after another on shared sheets,
+each card with its own deck's back (duplex: every front sheet followed by its backs; otherwise all backs
+after the fronts).
 
 Invitations, introductions and spells are portrait cards (kept in hand); feats, named connexions, books and
-cards of Marseilles are landscape cards (kept on the table), imposed sideways when more fit that way.
+cards of Marseilles are landscape cards (kept on the table), which lie sideways in the same slots: every
+card is one card size's footprint, so a deck's last sheet is filled up with the next deck's first cards
+(189 poker cards: 21 sheets, where a fresh sheet per deck took 24). Each sheet's caption names the decks
+it holds.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from cardgen.catalog.jsmn import DECKS, JsmnContent
 from cardgen.catalog.versions import card_version
 
 from ..export_faces import CardFaces, DeckFaces
-from ..imposition import ImpositionSettings, impose, sheet_label
+from ..imposition import ImpositionSettings, SheetInfo, impose, sheet_label
 from ..layout import SheetLayout
 from ..options import ResolvedOptions
 from ..pdf import new_canvas
@@ -65,11 +69,23 @@ def render_deck(content: JsmnContent, resolved: ResolvedOptions, path: Path, pro
     canvas = new_canvas(path, resolved.paper.width, resolved.paper.height,
                         title=f"{content.title}: the seven decks ({resolved.card_size.name}, {resolved.paper.name})",
                         subject=f"{counts}; {'duplex backs' if options.duplex else 'backs after fronts'}")
+    fronts: list[CardFront] = []
+    backs: list[DeckBack] = []
+    kinds: list[str] = []
     for kind in DECKS:
-        fronts = card_fronts(content, resolved, kind)
-        size = deck_size(resolved, kind)
-        back = DeckBack(kind, style, size)
-        impose(canvas, deck_layout(resolved, size), resolved.specs.sheet, fronts, [back] * len(fronts), settings,
-               sheet_label(f"Strange & Norrell {DECK_NAMES[kind]}", first_number=fronts[0].card.number),
-               on_card=progress)
+        deck = card_fronts(content, resolved, kind)
+        back = DeckBack(kind, style, deck_size(resolved, kind))
+        fronts += deck
+        backs += [back] * len(deck)
+        kinds += [kind] * len(deck)
+    portrait = resolved.card_size if resolved.card_size.width <= resolved.card_size.height else \
+        CardSize(resolved.card_size.name, resolved.card_size.height, resolved.card_size.width,
+                 resolved.card_size.description)
+
+    def label(info: SheetInfo) -> str:
+        names = " + ".join(DECK_NAMES[k] for k in dict.fromkeys(kinds[info.first_card - 1:info.last_card]))
+        return sheet_label(f"Strange & Norrell {names}")(info)
+
+    impose(canvas, deck_layout(resolved, portrait), resolved.specs.sheet, fronts, backs, settings, label,
+           on_card=progress)
     canvas.save()

@@ -3,7 +3,7 @@ poster's pages and the assembly guide's miniature place the very same drawing.
 
 Our own typographic design: no coastlines or artwork, a light graticule every five degrees, locations as
 rings at their projected coordinates with their names, paths as lines, the London space as a double ring
-with the L badge, the City of London beside the map (all its locations joined to one another), and the
+with the L badge, the City of London beside the map (its locations in one dashed outline: all joined to one another), and the
 tracks and card slots round the edge.
 """
 
@@ -197,12 +197,16 @@ def _city(canvas: Canvas, layout: MapLayout, style: JsmnStyle) -> None:
         _label(canvas, panel.x + 4, panel.y + 13 - i * 3.0, line, "left", style.ink, SANS, 6.3)
     city = content.map.of_region("city")
     points = {loc.id: layout.position(loc.id) for loc in city}
-    canvas.setStrokeColor(style.pale(LONDON_INK, 0.55) or LONDON_INK)
-    canvas.setLineWidth(0.25)
-    ids = list(points)
-    for i, a in enumerate(ids):  # every City location is joined to every other
-        for b in ids[i + 1:]:
-            canvas.line(*points[a], *points[b])
+    # every City location is joined to every other: one dashed outline round them all says so (the 28 lines
+    # between them ran under the names)
+    xs, ys = [p[0] for p in points.values()], [p[1] for p in points.values()]
+    pad = LOCATION_R + 4.0
+    canvas.setStrokeColor(style.pale(LONDON_INK, 0.4) or LONDON_INK)
+    canvas.setLineWidth(0.5)
+    canvas.setDash(2.0, 1.2)
+    canvas.roundRect(min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad,
+                     radius=pad, stroke=1, fill=0)
+    canvas.setDash()
     for loc in city:
         x, y = points[loc.id]
         canvas.setStrokeColor(LONDON_INK)

@@ -5,6 +5,7 @@ sits bottom right, the deck and number lines bottom left.
 
 from __future__ import annotations
 
+from ..labels import label as words
 from ..fonts import MIN_TEXT_PT
 
 from reportlab.pdfgen.canvas import Canvas
@@ -104,10 +105,10 @@ def _book(canvas: Canvas, box: Box, body: Box, card: Book, content: JsmnContent,
     r = pt(3.4 * s)
     y = body.top - pt(5 * s) - r
     small = max(MIN_TEXT_PT, 6.2 * s)
-    label_w = max(pt(11 * s), text_width("DISCARD", SANS_BOLD, small) + pt(1.0 * s))  # the chips after it
+    label_w = max(pt(11 * s), text_width(words("jsmn", "discard"), SANS_BOLD, small) + pt(1.0 * s))  # the chips after it
     canvas.setFont(SANS_BOLD, small)
     canvas.setFillColor(style.ink)
-    canvas.drawString(body.left, y - small * 0.35, "DISCARD")
+    canvas.drawString(body.left, y - small * 0.35, words("jsmn", "discard"))
     x = body.left + label_w + r
     element_chip(canvas, x, y, r, cost, symbol_of(content, cost), style, s)
     canvas.setFont(SANS, small)
@@ -116,7 +117,7 @@ def _book(canvas: Canvas, box: Box, body: Box, card: Book, content: JsmnContent,
                       if cost != ANY else "a card of any element")
     y -= 2 * r + pt(1.8 * s)
     canvas.setFont(SANS_BOLD, small)
-    canvas.drawString(body.left, y - small * 0.35, "PLACE")
+    canvas.drawString(body.left, y - small * 0.35, words("jsmn", "place"))
     x = body.left + label_w + r
     for _ in range(count):
         element_chip(canvas, x, y, r, place, symbol_of(content, place), style, s)
@@ -144,20 +145,20 @@ def _marseilles(canvas: Canvas, box: Box, body: Box, card: MarseillesCard, conte
     canvas.setFont(SANS_BOLD, max(MIN_TEXT_PT, 5.0 * s))
     canvas.setFillColor(style.muted)
     x2 = body.left + body.width / 2 + pt(3 * s)
-    label, label_x, label_size = "FAIRY STRENGTH", body.left + icon + pt(10 * s), max(MIN_TEXT_PT, 5.0 * s)
+    label, label_x, label_size = words("jsmn", "fairy_strength"), body.left + icon + pt(10 * s), max(MIN_TEXT_PT, 5.0 * s)
     if text_width(label, SANS_BOLD, label_size) > x2 - label_x:  # a mini card: the thistle-down says whose
-        label = "STRENGTH"
+        label = words("jsmn", "strength")
         x2 = max(x2, label_x + text_width(label, SANS_BOLD, label_size) + pt(1.5 * s))
     canvas.drawString(label_x, y - pt(0.8 * s), label)
     envelope(canvas, x2 + icon / 2, y, icon * 0.9, style.deck_ink("invitation"), WHITE)
     big_number(canvas, x2 + icon + pt(3.5 * s), y, str(card.invitations), 12 * s, style.ink)
     canvas.setFont(SANS_BOLD, max(MIN_TEXT_PT, 5.0 * s))
     canvas.setFillColor(style.muted)
-    canvas.drawString(x2 + icon + pt(7 * s), y + pt(0.2 * s), "INVITATIONS")
-    canvas.drawString(x2 + icon + pt(7 * s), y - pt(2.2 * s), "DRAWN")
+    canvas.drawString(x2 + icon + pt(7 * s), y + pt(0.2 * s), words("jsmn", "invitations"))
+    canvas.drawString(x2 + icon + pt(7 * s), y - pt(2.2 * s), words("jsmn", "drawn"))
     r = pt(3.4 * s)
     y -= icon / 2 + pt(3 * s) + r
-    canvas.drawString(body.left, y + r + pt(0.8 * s), "ELEMENTS AVAILABLE THIS YEAR")
+    canvas.drawString(body.left, y + r + pt(0.8 * s), words("jsmn", "elements_this_year"))
     x = body.left + r
     for element in card.elements:
         element_chip(canvas, x, y, r, element, symbol_of(content, element), style, s)

@@ -8,6 +8,7 @@ what the card does, and a footer with the QR code to the card's companion page.
 
 from __future__ import annotations
 
+from ..labels import label as words
 from ..fonts import MIN_TEXT_PT
 
 import math
@@ -65,8 +66,8 @@ def removal_text(players: tuple[int, ...]) -> str:
     if not players:
         return ""
     counts = sorted(players)
-    listed = " or ".join(str(n) for n in counts)
-    return f"Out with {listed} sorcerers"
+    listed = f" {words('mandragora', 'or')} ".join(str(n) for n in counts)
+    return words("mandragora", "out_with", counts=listed)
 
 
 @dataclass(frozen=True)
@@ -314,13 +315,14 @@ class CardFront:
         card = self.card
         if card.kind == "spell":
             copies = self.content.copies_of(card.spell or "")
-            place = f"spell {card.number - len(self.content.items)}/{len(self.content.spell_cards)}"
-            detail = f"{card.name} {copies.index(card) + 1} of {len(copies)}"
+            place = words("mandragora", "spell_place", position=card.number - len(self.content.items),
+                          count=len(self.content.spell_cards))
+            detail = words("mandragora", "copy", name=card.name, copy=copies.index(card) + 1, copies=len(copies))
         else:
-            place = f"item {card.number}/{len(self.content.items)}"
-            detail = "Scan for this card's rules"
+            place = words("mandragora", "item_place", position=card.number, count=len(self.content.items))
+            detail = words("card", "scan")
         y = bottom + pt(0.3)
-        lines = fitting_lines([(SANS, detail), (SANS, place), (SANS_BOLD, "MANDRAGORA")], text_right - text_left)
+        lines = fitting_lines([(SANS, detail), (SANS, place), (SANS_BOLD, words("mandragora", "game"))], text_right - text_left)
         for font, text in lines:  # the lowest first; on a mini card the detail line may be left off
             size = fit_font_size(text, font, text_right - text_left, small, 3.6)
             canvas.setFillColor(self.style.muted)
@@ -364,7 +366,7 @@ class CardBack:
             canvas.setFillColor(lines)
             eight_pointed_star(canvas, cx, cy, radius * 0.82, radius * 0.34, 0.6 * s)
             canvas.circle(cx, cy, radius * 0.16, stroke=0, fill=1)
-        label = "MAGICAL ITEM" if self.deck == "items" else "SPELL"
+        label = words("mandragora", "back_items" if self.deck == "items" else "back_spells")
         for turn in (0, 180):
             canvas.saveState()
             canvas.translate(cx, cy)
@@ -376,5 +378,5 @@ class CardBack:
         big, small = 11.0 * s, max(MIN_TEXT_PT, 5.6 * s)
         base = height * 0.5 - pt(max(2.4, 3.0 * s)) - pt(4.2 * s) - big * SERIF_CAP_HEIGHT
         canvas.setFillColor(colour)
-        tracked_text(canvas, 0, base, "MANDRAGORA", SERIF_BOLD, big, 0.22)
+        tracked_text(canvas, 0, base, words("mandragora", "game"), SERIF_BOLD, big, 0.22)
         tracked_text(canvas, 0, base - small * 1.9, label, SANS, small, 0.5)

@@ -1,0 +1,69 @@
+"""``cardgen check``: every character the data would print must be one the kit's fonts can draw.
+
+ReportLab draws a character its font lacks as nothing at all (a Japanese card name printed as a blank
+title, an ability line reading "Summon , , Penny"). The kit's faces draw Latin, Latin Extended, Greek and
+Cyrillic in every text style (:mod:`cardgen.render.fonts`, with its Noto fallbacks); this walks every
+string of a game's data files (and the print labels) and names the file, record and field of each one
+holding a character outside that coverage.
+"""
+
+from __future__ import annotations
+
+import tomllib
+import unicodedata
+from pathlib import Path
+from typing import Any, Iterator
+
+from cardgen.catalog.base import Problem
+
+from .fonts import undrawable
+
+
+def _strings(value: Any, field: str) -> Iterator[tuple[str, str]]:
+    if isinstance(value, str):
+        yield field, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(item, f"{field}.{key}" if field else str(key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value, 1):
+            yield from _strings(item, f"{field}[{index}]")
+
+
+def _record_name(table: str, index: int, record: Any) -> str:
+    label = ""
+    if isinstance(record, dict):
+        label = next((str(record[k]) for k in ("name", "id", "key") if isinstance(record.get(k), str)), "")
+    return f"{table} #{index}" + (f" '{label}'" if label else "")
+
+
+def _describe(chars: list[str]) -> str:
+    return ", ".join(f"'{c}' (U+{ord(c):04X} {unicodedata.name(c, 'unnamed')})" for c in chars)
+
+
+def file_problems(path: Path) -> list[Problem]:
+    """One problem per field of ``path`` (a TOML file) holding characters no font of the kit draws."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return []  # the game's loader reports an unreadable file
+    problems: list[Problem] = []
+    for key, value in data.items():
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            for index, record in enumerate(value, 1):
+                for field, text in _strings(record, ""):
+                    chars = undrawable(text)
+                    if chars:
+                        problems.append(Problem(str(path), _record_name(key, index, record), field,
+                                                f"no font of the print kit can draw {_describe(chars)}"))
+        else:
+            for field, text in _strings(value, key):
+                chars = undrawable(text)
+                if chars:
+                    problems.append(Problem(str(path), "", field, f"no font of the print kit can draw {_describe(chars)}"))
+    return problems
+
+
+def folder_problems(folder: Path) -> list[Problem]:
+    """Every undrawable character of every TOML file under ``folder``, file by file in name order."""
+    return [p for path in sorted(folder.rglob("*.toml")) for p in file_problems(path)]

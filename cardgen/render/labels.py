@@ -1,0 +1,81 @@
+"""The words the print kit prints that are not game data: card-face labels, back titles, sheet captions.
+
+They live in ``data/print/labels/<lang>.toml`` (``en`` ships; ``cardgen build --lang xx`` reads
+``xx.toml``), one section per game plus the shared ``sheet`` and ``card`` sections. A language file must
+have every section and key the English one has, with the same ``{placeholders}``: :func:`load_labels`
+lists each one missing (file, section, key) as a :class:`~cardgen.catalog.base.DataError`.
+
+:func:`resolve <cardgen.render.options.resolve>` makes the build's language the active one
+(:func:`use_labels`); faces read a word with :func:`label` while they draw. The active table is process
+state: builds run one after another, and the forked build processes inherit it.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+
+from cardgen.catalog.base import DEFAULT_DATA_DIR, DataError, Problem
+
+LABELS_FOLDER = "labels"
+DEFAULT_LANG = "en"
+_FIELD = re.compile(r"\{(\w+)\}")
+
+Labels = dict[str, dict[str, str]]
+
+
+def labels_path(root: Path | str | None, lang: str) -> Path:
+    return Path(root if root is not None else DEFAULT_DATA_DIR) / "print" / LABELS_FOLDER / f"{lang}.toml"
+
+
+def _read(path: Path) -> Labels:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DataError([Problem(str(path), "", "", "file is missing (no labels for this language)")]) from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise DataError([Problem(str(path), "", "", f"cannot read the labels: {exc}")]) from exc
+    return {str(section): {str(k): v for k, v in keys.items()} for section, keys in data.items()
+            if isinstance(keys, dict)}
+
+
+@lru_cache(maxsize=None)
+def _load(root: str, lang: str) -> Labels:
+    path = labels_path(root, lang)
+    table = _read(path)
+    english = table if lang == DEFAULT_LANG else _load(root, DEFAULT_LANG)
+    problems: list[Problem] = []
+    for section, keys in english.items():
+        for key, text in keys.items():
+            got = table.get(section, {}).get(key)
+            if not isinstance(got, str):
+                problems.append(Problem(str(path), f"[{section}]", key, "missing (every label of en.toml is needed)"
+                                        if got is None else "expected text"))
+            elif set(_FIELD.findall(got)) != set(_FIELD.findall(text)):
+                problems.append(Problem(str(path), f"[{section}]", key,
+                                        f"must use the placeholders {sorted(set(_FIELD.findall(text)))}"))
+    if problems:
+        raise DataError(problems)
+    return table
+
+
+def load_labels(root: Path | str | None = None, lang: str = DEFAULT_LANG) -> Labels:
+    """The labels of ``lang`` from ``root``'s print data (default: the project's), checked against English."""
+    return _load(str(root if root is not None else DEFAULT_DATA_DIR), lang)
+
+
+_active: list[Labels] = []
+
+
+def use_labels(table: Labels) -> None:
+    """Make ``table`` the labels faces print from now on."""
+    _active[:] = [table]
+
+
+def label(section: str, key: str, **fields: object) -> str:
+    """The active language's word for ``section.key``, placeholders filled in from ``fields``."""
+    table = _active[0] if _active else load_labels()
+    text = table[section][key]
+    return text.format(**fields) if fields else text

@@ -1,0 +1,79 @@
+"""Every text style of the print kit draws Latin Extended, Greek and Cyrillic (its own files or the Noto
+fallback), card names in those scripts print, and ``cardgen check`` refuses what no font can draw, naming
+the file, record and field (issue 26)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from cardgen.catalog import load_game
+from cardgen.catalog.base import DEFAULT_DATA_DIR
+from cardgen.cli import main
+from cardgen.render import BuildOptions, build
+from cardgen.render.fonts import FAMILIES, REQUIRED_SCRIPTS, drawable, family, undrawable
+
+FACES = [name for fam in FAMILIES for name in vars(family(fam)).values()]
+
+
+@pytest.mark.parametrize("face", FACES)
+def test_every_text_style_draws_latin_extended_greek_and_cyrillic(face: str) -> None:
+    covered = drawable(face)
+    for script, (first, last) in REQUIRED_SCRIPTS.items():
+        missing = [f"U+{c:04X}" for c in range(first, last + 1) if c not in covered and c != 0x3A2]  # no final capital sigma
+        assert not missing, f"{face} cannot draw {script}: {missing[:8]}"
+
+
+def test_the_check_and_the_faces_agree_on_what_is_drawable() -> None:
+    assert undrawable("Юлия Ξένια Łódź Ærøskøbing") == []
+    assert undrawable("アリス 爱丽丝") == ["ア", "リ", "ス", "爱", "丽", "丝"]
+
+
+def _copy(tmp_path: Path) -> Path:
+    root = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR / "print", root / "print")
+    shutil.copytree(DEFAULT_DATA_DIR / "fillory", root / "fillory")
+    return root
+
+
+def _rename(root: Path, old: str, new: str) -> None:
+    cards = root / "fillory" / "cards.toml"
+    text = cards.read_text(encoding="utf-8")
+    assert f'name = "{old}"' in text
+    cards.write_text(text.replace(f'name = "{old}"', f'name = "{new}"', 1), encoding="utf-8")
+
+
+def test_greek_and_cyrillic_names_print_on_the_card_and_in_the_abilities_that_name_it(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    _rename(root, "Julia", "Юлия Ξένια")
+    catalog = load_game("fillory", root)
+    julia = next(c for c in catalog.cards if c.name == "Юлия Ξένια")
+    quoting = [c for c in catalog.cards if "Юлия Ξένια" in catalog.ability_text(c)]
+    assert quoting
+    assert CliRunner().invoke(main, ["check", "--data", str(root)]).exit_code == 0
+    [deck] = build(BuildOptions(game="fillory", data_dir=root, out_dir=tmp_path / "out", documents=("deck",)))
+    reader = PdfReader(deck)
+    text = " ".join(" ".join(page.extract_text() for page in reader.pages[::2]).split())  # fronts, lines joined
+    assert text.count("Юлия Ξένια") >= 1 + len(quoting), "the title and every ability line that names her"
+    assert ", , " not in text and julia.number == 2
+
+
+def test_check_refuses_what_no_font_draws_naming_file_record_and_field(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    _rename(root, "Julia", "アリス")
+    traits = root / "fillory" / "traits.toml"
+    traits.write_text(traits.read_text(encoding="utf-8").replace('text = "Gain 1 victory point."',
+                                                                 'text = "Gain 1 victory point 爱."', 1),
+                      encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "--data", str(root)])
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert lines[0] == "fillory characters: 2 problem(s)"
+    assert any(line.startswith(f"  {root}/fillory/cards.toml: card #") and "'アリス': field 'name': no font of the "
+               "print kit can draw 'ア' (U+30A2 KATAKANA LETTER A), 'リ'" in line for line in lines), lines
+    assert any(line.startswith(f"  {root}/fillory/traits.toml: trait #") and "'Fillory': field 'trick.text': "
+               "no font of the print kit can draw '爱' (U+7231" in line for line in lines), lines
