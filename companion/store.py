@@ -57,9 +57,15 @@ HANDOVER_CODE_LENGTH = 8
 #: A hand-over code works once, for this long after the seat's holder asked for it.
 HANDOVER_MINUTES = 15
 STATE_CACHE_SIZE = 256
-#: the most log entries (moves and undos) one game keeps: several times the longest real game
+#: the most log entries one game keeps (moves, notes, undos, corrections, renames): several times the
+#: longest real game
 MAX_LOG_ENTRIES = 5000
+#: entries past :data:`MAX_LOG_ENTRIES` kept only for a seat's recovery (a release, a hand-over) and
+#: the note of a rematch, so a lost phone's seat can still be freed in a full game, a bounded number of times
+RECOVERY_ENTRIES = 100
 GAME_CACHE_SIZE = 4096
+#: log entries held by the timelines kept for log reads, all games together (a few MB at most)
+TIMELINE_CACHE_ENTRIES = 50000
 
 
 class CorrectionRefused(IllegalMove):
@@ -88,6 +94,9 @@ class Store(SqliteFile):
         # A game's rules module id never changes: moves look it up here before taking the write lock.
         # (Seat tokens are not cached: a release or hand-over in another process revokes one at once.)
         self._games: dict[str, str] = {}
+        self._timelines: OrderedDict[str, _Timeline] = OrderedDict()  # game id -> its log read so far
+        self._timeline_entries = 0
+        self._timelines_lock = threading.Lock()
         super().__init__(path)
 
     # -- games and seats ---------------------------------------------------------------------
@@ -336,6 +345,7 @@ class Store(SqliteFile):
     def _seat_event(self, db: sqlite_utils.Database, game_id: str, seat: int, event: dict[str, Any]) -> dict[str, Any]:
         """Append a seat entry to the log (the game's state is unchanged, but for a rename's names)."""
         row = self._game_row(db, game_id, "version")
+        _check_room(int(row["version"]), event["type"] != "rename")
         seq = int(row["version"]) + 1
         answer = {"version": seq, "seq": seq}
         db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
@@ -415,9 +425,7 @@ class Store(SqliteFile):
             current = int(row["version"])
             if version != current:
                 raise Stale(current)
-            if current >= MAX_LOG_ENTRIES:
-                raise IllegalMove(f"this game has reached {MAX_LOG_ENTRIES:,} moves, the most one game keeps; "
-                                  "start a new game to go on", None)
+            _check_room(current)
             if prepared is None:  # the state at this version was not at hand: read it now
                 rules = rules_for(row["game"])
                 state_json = self._game_row(db, game_id, "state")["state"]
@@ -508,6 +516,7 @@ class Store(SqliteFile):
             current = int(row["version"])
             if version != current:
                 raise Stale(current)
+            _check_room(current)  # (before the replay: a full game costs no work)
             entries = _rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
                             [game_id])
         rules = rules_for(row["game"])
@@ -521,6 +530,7 @@ class Store(SqliteFile):
                 return earlier
             if int(now["version"]) != current:  # someone wrote while this replayed: nothing changes
                 raise Stale(int(now["version"]))
+            _check_room(current)
             seq = current + 1
             answer = {"version": seq, "seq": seq, ("undid" if kind == "undo" else "corrected"): first_changed}
             db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
@@ -610,33 +620,57 @@ class Store(SqliteFile):
         """Log entries after ``since``, each move redacted for ``viewer`` (None: the public table).
 
         ``undone`` marks a move taken back or removed by a correction, ``corrected`` one replaced."""
-        rules, names, entries, timeline = self._read_log(game_id)
-        return self._described(rules, names, entries, timeline, viewer, [e for e in entries if e["seq"] > since])
+        with self._timelines_lock:
+            rules, names, chosen, timeline = self._read_log(game_id, lambda version: since)
+            return self._described(rules, names, timeline, viewer, chosen)
 
     def recent_log(self, game_id: str, viewer: int | None, last: int) -> tuple[list[dict[str, Any]], str | None]:
         """The newest ``last`` log entries as :meth:`log` gives them, and the public words of the move an
         undo would take back now (None: nothing to take back), from one read of the log. A page shows only
         the newest lines: describing every entry of a long game was most of a live part's time."""
-        rules, names, entries, timeline = self._read_log(game_id)
-        target = timeline.last_public()
-        undo_text = None if target is None else rules.describe_move(
-            rules.redact_move(target.move, target.seat, None), target.seat, names)
-        return self._described(rules, names, entries, timeline, viewer, entries[-last:] if last > 0 else []), undo_text
+        with self._timelines_lock:
+            rules, names, chosen, timeline = self._read_log(
+                game_id, lambda version: version - last if last > 0 else version)
+            target = timeline.last_public()
+            undo_text = None if target is None else rules.describe_move(
+                rules.redact_move(target.move, target.seat, None), target.seat, names)
+            return self._described(rules, names, timeline, viewer, chosen), undo_text
 
-    def _read_log(self, game_id: str) -> tuple[Any, list[str], list[dict[str, Any]], _Timeline]:
+    def _read_log(self, game_id: str, after: Any) -> tuple[Any, list[str], list[dict[str, Any]], _Timeline]:
+        """The entries after ``after(version)`` and the game's timeline, read in one snapshot. The timeline
+        of a game read before is kept (:data:`TIMELINE_CACHE_ENTRIES` entries in all) and grows by the
+        entries added since, so a read costs what it returns, not the whole log (the entries' seqs are
+        1 to the game's version, with no gaps). Called with ``_timelines_lock`` held."""
         with self._read() as db:
-            row = self._game_row(db, game_id, "game, players")
+            row = self._game_row(db, game_id, "game, players, version")
+            version = int(row["version"])
+            rules = rules_for(row["game"])
+            names = json.loads(row["players"])
+            cached = self._timelines.pop(game_id, None)
+            self._timeline_entries -= 0 if cached is None else cached.upto
+            if cached is not None and (cached.upto > version or cached.rules is not rules):
+                cached = None  # (a game purged and its id used again; a game replaced by a restore)
+            known = 0 if cached is None else cached.upto
+            first = max(0, min(int(after(version)), known))
             entries = _rows(db, "SELECT seq, seat, kind, move, undoes, created FROM moves"
-                                " WHERE game_id = ? ORDER BY seq", [game_id])
-        rules = rules_for(row["game"])
-        names = json.loads(row["players"])
-        return rules, names, entries, _Timeline(rules, entries, names)
+                                " WHERE game_id = ? AND seq > ? ORDER BY seq", [game_id, first])
+        if cached is None:
+            cached = _Timeline(rules, [], names)
+        cached.names = list(names)
+        cached.add([e for e in entries if e["seq"] > known])
+        self._timelines[game_id] = cached
+        self._timeline_entries += cached.upto
+        while self._timeline_entries > TIMELINE_CACHE_ENTRIES and len(self._timelines) > 1:
+            _, oldest = self._timelines.popitem(last=False)
+            self._timeline_entries -= oldest.upto
+        chosen_after = int(after(version))
+        return rules, names, [e for e in entries if e["seq"] > chosen_after], cached
 
     @staticmethod
-    def _described(rules: Any, names: list[str], entries: list[dict[str, Any]], timeline: _Timeline,
+    def _described(rules: Any, names: list[str], timeline: _Timeline,
                    viewer: int | None, chosen: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The ``chosen`` entries (of ``entries``, the whole log) in words, redacted for ``viewer``."""
-        authors = {e["seq"]: int(e["seat"]) for e in entries if e["kind"] == "move"}
+        """The ``chosen`` entries of the log in words, redacted for ``viewer``."""
+        authors = timeline.authors
         out: list[dict[str, Any]] = []
         for e in chosen:
             actor = int(e["seat"])
@@ -686,6 +720,15 @@ class Store(SqliteFile):
         return out
 
 
+def _check_room(entries: int, recovery: bool = False) -> None:
+    """Refuse a new log entry in a game that holds ``entries`` when it is full: every write counts
+    (moves, private notes, undos, corrections, renames); a seat's release or hand-over and a rematch's
+    note may use :data:`RECOVERY_ENTRIES` more."""
+    if entries >= MAX_LOG_ENTRIES + (RECOVERY_ENTRIES if recovery else 0):
+        raise IllegalMove(f"this game has reached {MAX_LOG_ENTRIES:,} moves, the most one game keeps; "
+                          "start a new game to go on", None)
+
+
 def _seat_text(event: Mapping[str, Any], names: Sequence[str]) -> str:
     if event["type"] == "rematch":
         return "A rematch was started" if event["seat"] is None else f"{names[int(event['seat'])]} started a rematch"
@@ -711,16 +754,27 @@ class _Timeline:
     def __init__(self, rules: Any, entries: Sequence[Mapping[str, Any]], names: Sequence[str]) -> None:
         self.rules, self.names = rules, list(names)
         self.private: frozenset[str] = rules.SPEC.private_moves
-        items: dict[int, LiveMove] = {}
+        self._items: dict[int, LiveMove] = {}
         self.gone: set[int] = set()
         self.replaced: set[int] = set()
+        self.authors: dict[int, int] = {}            # move seq -> the seat that reported it
+        self.upto = 0                                # the seq of the last entry read
         self._touches: list[tuple[int, int]] = []   # (entry seq, the earliest move seq it changed)
         self._versions: dict[int, list[tuple[int, dict[str, Any]]]] = {}  # move seq -> [(from entry, move)]
+        self.live: list[LiveMove] = []
+        self.add(entries)
+
+    def add(self, entries: Sequence[Mapping[str, Any]]) -> None:
+        """Read the log entries that follow the ones read so far (a cached timeline grows by its new
+        entries alone)."""
+        items = self._items
         for e in entries:
             kind, seq = e["kind"], int(e["seq"])
+            self.upto = max(self.upto, seq)
             if kind == "move":
                 move = json.loads(e["move"])
                 items[seq] = LiveMove(seq, int(e["seat"]), move)
+                self.authors[seq] = int(e["seat"])
                 self._versions[seq] = [(seq, move)]
             elif kind == "undo":
                 target = int(e["undoes"])
@@ -741,7 +795,7 @@ class _Timeline:
                     items.pop(int(dropped), None)
                     self.gone.add(int(dropped))
                 self._touches.append((seq, min([target, *body.get("drop", ())])))
-        self.live: list[LiveMove] = list(items.values())
+        self.live = list(items.values())
 
     def last_public(self) -> LiveMove | None:
         """The last live move that is not a private note (notes never block anyone's undo)."""
