@@ -273,12 +273,28 @@ def purge_games(db: str | None, finished_days: int, idle_days: int, dry_run: boo
               help="Print a terminal QR code of the address for phones to scan.")
 @click.option("--access-log/--no-access-log", default=False, show_default=True,
               help="Log every request to standard error.")
+@click.option("--base-url", default=None, envvar="COMPANION_BASE_URL",
+              help="The address the phones reach this server at (e.g. https://club.example), used for every "
+                   "link and QR code it shows [default: the address printed below].")
+@click.option("--trusted-proxy", "trusted_proxies", multiple=True,
+              help="Address or network of a reverse proxy in front; requests from it count as coming from the "
+                   "address it forwards (X-Forwarded-For). May be given more than once.")
 @click.option("--data", "data_folder", type=click.Path(file_okay=False, exists=True), default=None,
               help="Game data folder to serve (default: the project's data/, or $SPELLBOOK_DATA); a game whose "
                    "data is broken is left out and the home page says why.")
 def serve(host: str, port: int, db: str | None, workers: int | None, threads: int, worker_class: str,
-          worker_connections: int, qr: bool, access_log: bool, data_folder: str | None) -> None:
+          worker_connections: int, qr: bool, access_log: bool, base_url: str | None,
+          trusted_proxies: tuple[str, ...], data_folder: str | None) -> None:
     """Serve the companion with gunicorn and print the address (and QR code) for the phones."""
+    if trusted_proxies:  # read by create_app in every worker
+        os.environ["COMPANION_TRUSTED_PROXIES"] = ",".join(trusted_proxies)
+    chosen_base = base_url or os.environ.get("SPELLBOOK_BASE_URL") or phone_urls(host, port)[0]
+    from cardgen.render.qr import validate_base_url
+
+    try:
+        os.environ["COMPANION_BASE_URL"] = validate_base_url(chosen_base)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
     if data_folder is not None:  # read by the card-data layer in this process and in every worker
         os.environ["SPELLBOOK_DATA"] = os.path.abspath(data_folder)
     path, games = _prepare_database(db)
@@ -291,7 +307,7 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
                    f"idle {archive.IDLE_DAYS} days; docs/serving.md)")
         games -= len(purged)
     workers = workers or default_workers()
-    urls = phone_urls(host, port)
+    urls = [chosen_base.rstrip("/") + "/"] if base_url or os.environ.get("SPELLBOOK_BASE_URL") else phone_urls(host, port)
     held = f"{games:,} game(s)" if games else "no games yet: a new, empty database"
     click.echo(f"Spellbook Table companion: {workers} {worker_class} worker(s), database {path} ({held})")
     for url in urls:

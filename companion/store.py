@@ -40,6 +40,7 @@ import sqlite_utils
 
 from companion.fast_json import dumps_compact
 from companion.rules import IllegalMove, SetupError, rules_for, spec_for
+from companion.rules.base import clean_name
 from companion.store_db import (BUSY_TIMEOUT_SECONDS, MIGRATIONS, WRITER_LOCK_SUFFIX, NotFound, SeatTaken,
                                 SqliteFile, Stale, StoreUnavailable, _dumps, _now, _rows, hash_token)
 
@@ -309,7 +310,7 @@ class Store(SqliteFile):
 
     def rename_seat(self, game_id: str, seat: int, name: str) -> dict[str, Any]:
         """A new name for a seat's player (1 to 40 characters, unlike every other player's)."""
-        new = name.strip()
+        new = clean_name(name)
         with self._write() as db:
             row = self._game_row(db, game_id, "game, players, state, version")
             self._seat_row(db, game_id, seat)

@@ -31,7 +31,9 @@ from .errors import error_response, register_error_handlers
 from .headers import SecurityHeaders
 from .json_provider import FastJSONProvider
 from .limits import BODY_ERROR, BODY_SECONDS, WholeBody
+from .links import init_base_url
 from .live_updates import VersionWatch
+from .proxies import TrustedProxies, trusted_networks
 from .rate_limits import init_rate_limits
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -119,8 +121,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.after_request(read_static_files_whole)  # after_request hooks run last-registered first: before Compress
     app.before_request(no_ranges_of_minified_files)
     app.before_request(refuse_bad_body)
-    app.wsgi_app = SecurityHeaders(WholeBody(app.wsgi_app,  # type: ignore[method-assign]
-                                             int(app.config["MAX_CONTENT_LENGTH"]), float(app.config["BODY_SECONDS"])))
+    init_base_url(app)
+    app.wsgi_app = TrustedProxies(  # type: ignore[method-assign]
+        SecurityHeaders(WholeBody(app.wsgi_app, int(app.config["MAX_CONTENT_LENGTH"]), float(app.config["BODY_SECONDS"]))),
+        trusted_networks(app.config.get("TRUSTED_PROXIES", "")))
     app.extensions["store"] = Store(app.config["DATABASE"])
     app.extensions["live"] = VersionWatch(app.extensions["store"].path)
     csrf = CSRFProtect(app)

@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 from typing import Any, TypeVar
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 from pydantic import ValidationError
 
 from cardgen.catalog import GAMES
@@ -23,6 +23,7 @@ from companion.store import CorrectionRefused, NotFound, SeatTaken, Stale, Store
 from . import live_updates
 from .errors import error_json
 from .limits import BadJson, parse_json
+from .links import external_url
 from .openapi import (CorrectRequest, HandoverRequest, JoinRequest, MoveRequest, NewGameRequest, RenameRequest,
                       RequestBody, UndoRequest, openapi_document, validation_sentence)
 
@@ -144,6 +145,13 @@ def _acting_seat(game_id: str, claimed_seat: int | None) -> int:
     return seat
 
 
+def _seat_rate(game_id: str, seat: int) -> None:
+    """A seat past its move rate (:mod:`.rate_limits`) is answered 429 with ``Retry-After``."""
+    refusal = current_app.extensions["rate_limits"].seat_moves(game_id, seat)
+    if refusal is not None:
+        abort(refusal)
+
+
 def _etag(version: int, claimed: list[bool], viewer: int | None) -> str:
     claims = "".join("1" if c else "0" for c in claimed)
     return f"v{version}-c{claims}-" + ("t" if viewer is None else f"s{viewer}")
@@ -235,6 +243,7 @@ def game_log(game_id: str) -> Response:
 def make_move(game_id: str) -> Response:
     body = parse_body(MoveRequest)
     seat = _acting_seat(game_id, body.seat)
+    _seat_rate(game_id, seat)
     answer = _store().apply_move(game_id, seat, body.version, body.action_id, body.move)
     return _accepted(game_id, seat, answer)
 
@@ -243,6 +252,7 @@ def make_move(game_id: str) -> Response:
 def undo(game_id: str) -> Response:
     body = parse_body(UndoRequest)
     seat = _acting_seat(game_id, body.seat)
+    _seat_rate(game_id, seat)
     answer = _store().undo(game_id, seat, body.version, body.action_id)
     return _accepted(game_id, seat, answer)
 
@@ -251,6 +261,7 @@ def undo(game_id: str) -> Response:
 def correct(game_id: str) -> Response:
     body = parse_body(CorrectRequest)
     seat = _acting_seat(game_id, body.seat)
+    _seat_rate(game_id, seat)
     answer = _store().correct(game_id, seat, body.version, body.action_id, body.seq, body.move, body.drop)
     return _accepted(game_id, seat, answer)
 
@@ -288,7 +299,7 @@ def handover_code(game_id: str, seat: int) -> Response:
     _seat_number(game_id, seat)
     _acting_seat(game_id, seat)
     code = _store().handover_code(game_id, seat)
-    link = request.host_url.rstrip("/") + f"/h/{code['code']}"
+    link = external_url(url_for("pages.take_over", code=code["code"]))
     response = jsonify({"code": code["code"], "link": link, "expires": code["expires"]})
     response.headers["Cache-Control"] = "no-store"
     return response
