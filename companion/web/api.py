@@ -224,6 +224,18 @@ def game_events(game_id: str) -> Response:
     version = _store().version(game_id)
     if "text/event-stream" in request.accept_mimetypes.values():
         events: Any = live_updates.stream(current_app.extensions["live"], game_id, version)
+        key = current_app.extensions["rate_limits"].address_counted()
+        if key is not None:
+            cap = int(current_app.config.get("MAX_STREAMS_PER_ADDRESS", live_updates.MAX_STREAMS_PER_ADDRESS))
+            counts = current_app.extensions.setdefault("stream_counts", live_updates.StreamCounts())
+            if not counts.take(key, cap):
+                events.close()
+                refused = error_json(429, sentence(f"too many live-update streams open from your address (at most "
+                                                   f"{cap:,} in each of the server's processes); close some pages and "
+                                                   "try again"))
+                refused.headers["Retry-After"] = str(live_updates.STREAM_RETRY_AFTER)
+                return refused
+            events = live_updates.CountedStream(events, counts, key)
     else:  # a client that does not ask for a stream (EventSource does) gets the first event, and the end
         events = [live_updates.event(version)]
     response = Response(events, mimetype="text/event-stream")

@@ -106,11 +106,28 @@ class SqliteStorage(Storage):
             self._db.execute("DELETE FROM counters WHERE key = ?", [key])
 
 
+#: the addresses no per-address limit counts, by default the server's own machine (``UNLIMITED_ADDRESSES``)
+UNLIMITED_ADDRESSES = "127.0.0.0/8, ::1"
+
+
+def unlimited_networks(setting: Any) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """The networks of ``UNLIMITED_ADDRESSES`` (comma-separated; None: the default, loopback)."""
+    text = UNLIMITED_ADDRESSES if setting is None else setting
+    items = text.split(",") if isinstance(text, str) else list(text)
+    return tuple(ipaddress.ip_network(str(item).strip(), strict=False) for item in items if str(item).strip())
+
+
 def _from_this_machine() -> bool:
+    """Whether the request comes from an address no per-address limit counts (``UNLIMITED_ADDRESSES``)."""
+    networks = current_app.extensions.get("unlimited_networks")
+    if networks is None:
+        networks = current_app.extensions["unlimited_networks"] = unlimited_networks(
+            current_app.config.get("UNLIMITED_ADDRESSES"))
     try:
-        return ipaddress.ip_address(request.remote_addr or "").is_loopback
+        ip = ipaddress.ip_address((request.remote_addr or "").split("%", 1)[0])
     except ValueError:
         return False
+    return any(ip in network for network in networks)
 
 
 def address_key(address: str) -> str:
@@ -153,6 +170,10 @@ class RateLimits:
         scope, setting, what = guarded
         return self._hit(scope, setting, address_key(request.remote_addr or "unknown"),
                          f"too many {what} from your address")
+
+    def address_counted(self) -> str | None:
+        """The key the request's address is counted by (:func:`address_key`), None if it is not counted."""
+        return None if _from_this_machine() else address_key(request.remote_addr or "unknown")
 
     def seat_moves(self, game_id: str, seat: int) -> Response | None:
         """The 429 for a seat past ``MOVE_LIMIT`` (moves, undos and corrections together), else None."""
