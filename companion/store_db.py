@@ -227,6 +227,7 @@ class SqliteFile:
         self._identity: tuple[int, int] | None = None  # (device, inode) of the file as opened
         self._size = 0                                   # the largest size seen: the file never shrinks
         self._page_size = 0                              # from the header as opened
+        self._content_fd: tuple[int, int] | None = None  # (pid, fd) of the file, read for those checks
         self._local = _os_thread_local()
         self._connections: list[sqlite3.Connection] = []
         self._connections_lock = threading.Lock()
@@ -286,9 +287,10 @@ class SqliteFile:
         that does not start with SQLite's header, or whose page size changed, was written over; SQLite
         itself would notice neither before the next start."""
         try:
-            with open(self.path, "rb") as raw:
-                header = raw.read(100)
-                size = os.fstat(raw.fileno()).st_size
+            if self._content_fd is None or self._content_fd[0] != os.getpid():
+                self._content_fd = (os.getpid(), os.open(self.path, os.O_RDONLY))
+            fd = self._content_fd[1]
+            header, size = os.pread(fd, 100, 0), os.fstat(fd).st_size
         except OSError as error:
             return str(error.strerror or error)
         if size < self._size:
@@ -327,9 +329,10 @@ class SqliteFile:
             for conn in self._connections:
                 conn.close()
             self._connections.clear()
-            if self._writer_fd is not None and self._writer_fd[0] == os.getpid():
-                os.close(self._writer_fd[1])
-            self._writer_fd = None
+            for held in (self._writer_fd, self._content_fd):
+                if held is not None and held[0] == os.getpid():
+                    os.close(held[1])
+            self._writer_fd = self._content_fd = None
         self._local = _os_thread_local()
 
     def _writer_lock_fd(self) -> int | None:
