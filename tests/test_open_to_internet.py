@@ -148,3 +148,36 @@ def test_player_names_lose_control_and_direction_characters(app: Flask) -> None:
     assert not re.search("[\u0000-\u001f\u202a-\u202e\u2066-\u2069]", log[-1]["text"])
     assert client.post("/api/games", json={"game": "fillory",
                                            "players": ["\U0001f468\u200d\U0001f469", "Ben"]}).status_code == 201
+
+
+# -- the seat token stays in its HttpOnly cookie -----------------------------------------------
+
+def test_a_seat_page_holds_no_copy_of_the_token_and_its_scripts_move_with_the_cookie(tmp_path: Path) -> None:
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "c.sqlite3"), "SECRET_KEY": "k"})  # CSRF on
+    client = app.test_client()
+    game = new_game(client)
+    token, gid = game["seats"][0]["token"], game["id"]
+    client.set_cookie(f"seat_{gid}_0", token)
+    page = client.get(f"/g/{gid}/seat/0").get_data(as_text=True)
+    assert token not in page and "data-token" not in page
+    csrf = re.search(r'data-csrf="([^"]+)"', page)
+    assert csrf is not None
+
+    from tests.store_checks import fillory_deck_cards
+
+    def draw(headers: dict[str, str], action: str) -> Any:
+        card = fillory_deck_cards(app.extensions["store"].current(gid)[1])[0]
+        return client.post(f"/api/games/{gid}/moves", headers=headers,
+                            json={"version": app.extensions["store"].version(gid), "action_id": action, "seat": 0,
+                                  "move": {"type": "draw", "card": card}})
+
+    # what a page elsewhere can make the browser send: the cookie, but not the page's CSRF token
+    forged = draw({}, "forged")
+    assert forged.status_code == 400 and "CSRF" in forged.get_json()["error"]   # nothing is taken
+    wrong = draw({"X-CSRFToken": "not-the-token"}, "wrong")
+    assert wrong.status_code == 400 and "CSRF" in wrong.get_json()["error"]
+    assert app.extensions["store"].version(gid) == 0
+    sent = draw({"X-CSRFToken": csrf.group(1)}, "real")          # the page's own script
+    assert sent.status_code == 200, sent.get_json()
+    assert app.extensions["store"].version(gid) == 1
+    app.extensions["store"].close()

@@ -109,6 +109,26 @@ def _bearer_token() -> str | None:
     return token.strip()
 
 
+def _seat_cookie(game_id: str, seat: int) -> str | None:
+    """The seat's token from its HttpOnly cookie (a seat page's scripts hold no copy of it), for a request
+    that also carries the page's CSRF token (``X-CSRFToken``): a page elsewhere makes the browser send
+    the cookie, but cannot read the CSRF token. None when there is no such cookie."""
+    from flask_wtf.csrf import CSRFError, validate_csrf
+    from wtforms import ValidationError as CsrfInvalid
+
+    from .pages import token_cookie
+
+    token = request.cookies.get(token_cookie(game_id, seat))
+    if not token:
+        return None
+    try:
+        validate_csrf(request.headers.get("X-CSRFToken"))
+    except (CsrfInvalid, CSRFError) as error:
+        raise ApiError(400, f"a seat held by its cookie also needs the page's CSRF token in X-CSRFToken "
+                            f"({str(error).rstrip('.').lower()}); reload the page") from None
+    return token
+
+
 def _viewer(game_id: str) -> int | None:
     """The seat whose token was sent, None for the public view; a wrong token is an error."""
     token = _bearer_token()
@@ -128,6 +148,8 @@ def _acting_seat(game_id: str, claimed_seat: int | None) -> int:
     except ApiError:
         _store().version(game_id)
         raise
+    if token is None and claimed_seat is not None:
+        token = _seat_cookie(game_id, claimed_seat)
     seat = None if token is None else _store().seat_for_token(game_id, token)
     if seat is None:
         _store().version(game_id)

@@ -1,5 +1,5 @@
 /* The corrections page (/g/<id>/seat/<n>/fix): each form corrects one earlier move (or, with
- * data-remove, removes it) through POST /api/games/<id>/correct with this seat's token; the page then
+ * data-remove, removes it) through POST /api/games/<id>/correct with this seat's cookie and the page's CSRF token; the page then
  * loads again to show the game as corrected. A refusal (a later move that no longer fits) is shown here
  * and nothing changes. The move is read from the form by js/forms.js.
  */
@@ -29,7 +29,8 @@
     if (!form) return;
     event.preventDefault();
     const move = form.hasAttribute("data-remove") ? null : window.SpellbookForms.collect(form);
-    const body = { version: Number(live.dataset.version), action_id: actionId(), seq: Number(form.dataset.seq), move };
+    const body = { version: Number(live.dataset.version), action_id: actionId(), seq: Number(form.dataset.seq), move,
+                   seat: Number(live.dataset.seat) };
     form.querySelectorAll("button").forEach((button) => { button.disabled = true; });
     say("info", "Sending…");
     let response = null;
@@ -37,7 +38,8 @@
       response = await fetch(`/api/games/${encodeURIComponent(live.dataset.game)}/correct`, {
         method: "POST", body: JSON.stringify(body),
         headers: { "Content-Type": "application/json", Accept: "application/json",
-                   Authorization: `Bearer ${live.dataset.token}` },
+                   "X-CSRFToken": live.dataset.csrf || "" },
+        credentials: "same-origin",
       });
     } catch (error) {
       response = null;
