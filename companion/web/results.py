@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
-from flask import Response, jsonify, make_response, redirect, render_template, request, url_for
+from flask import Response, jsonify, make_response, redirect, render_template, url_for
 
 from companion.rules import SetupError, rules_for
 from companion.web.chart import Series, score_chart
