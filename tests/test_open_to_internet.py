@@ -148,6 +148,8 @@ def test_player_names_lose_control_and_direction_characters(app: Flask) -> None:
     assert not re.search("[\u0000-\u001f\u202a-\u202e\u2066-\u2069]", log[-1]["text"])
     assert client.post("/api/games", json={"game": "fillory",
                                            "players": ["\U0001f468\u200d\U0001f469", "Ben"]}).status_code == 201
+    client.set_cookie(f"seat_{game['id']}_1", game["seats"][1]["token"])   # the page's rename form
+    assert client.post(f"/g/{game['id']}/seats/1/rename", data={"name": "\u202e\u0000"}).status_code == 422
 
 
 # -- the seat token stays in its HttpOnly cookie -----------------------------------------------

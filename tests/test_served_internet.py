@@ -16,7 +16,6 @@ from __future__ import annotations
 import select
 import socket
 import time
-from pathlib import Path
 from typing import Iterator
 from urllib.parse import urlsplit
 
