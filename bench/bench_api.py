@@ -49,7 +49,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from figures import Report  # noqa: E402
-from load_client import Connection, Tally, request_bytes, run_open_phase, run_phase  # noqa: E402
+from load_client import Connection, Tally, Work, request_bytes, run_open_phase, run_phase  # noqa: E402
 
 from companion.cli import default_workers  # noqa: E402
 from companion.rules import GAMES  # noqa: E402
@@ -129,18 +129,24 @@ def repeated(raw: bytes, times: int) -> Any:
     return lambda: iter([raw] * times)
 
 
-def moves_phase(server_base: str, store: Store, connections: int, seconds: float, seed: int,
-                open_rate: float | None = None) -> tuple[Tally, list[Table]]:
-    """Moves from ``connections`` connections, closed loop (as fast as answered) or, with
-    ``open_rate``, open loop at that many moves a second in all."""
-    host, port = server_base.removeprefix("http://").split(":")
+def move_works(server_base: str, store: Store, connections: int, seconds: float, seed: int,
+               open_rate: float | None = None) -> tuple[list[Work], list[Table]]:
+    """The prepared move requests of ``connections`` connections, enough for ``seconds`` (each its own tables)."""
     needed = (open_rate or ASSUMED_TOP_RATE) * seconds / connections + 2
     tables = open_tables(server_base, store, connections, seed)
     per_connection: list[list[Table]] = [[t] for t in tables]
     for i, own in enumerate(per_connection):  # more games for a connection whose game is short
         while sum(len(t.moves) for t in own) < needed:
             own += open_tables(server_base, store, 1, seed * 1000 + i * 10 + len(own))
-    works = [prepared(move_requests(own, f"c{i}")) for i, own in enumerate(per_connection)]
+    return [prepared(move_requests(own, f"c{i}")) for i, own in enumerate(per_connection)], tables
+
+
+def moves_phase(server_base: str, store: Store, connections: int, seconds: float, seed: int,
+                open_rate: float | None = None) -> tuple[Tally, list[Table]]:
+    """Moves from ``connections`` connections, closed loop (as fast as answered) or, with
+    ``open_rate``, open loop at that many moves a second in all."""
+    host, port = server_base.removeprefix("http://").split(":")
+    works, tables = move_works(server_base, store, connections, seconds, seed, open_rate)
     if open_rate:
         return run_open_phase(host, int(port), works, seconds, open_rate), tables
     return run_phase(host, int(port), works, seconds), tables

@@ -324,11 +324,18 @@ def purge_games(db: str | None, finished_days: int, idle_days: int, dry_run: boo
 @click.option("--mdns", "mdns_name", default=None, metavar="NAME",
               help="Announce this machine on the local network as NAME.local (multicast DNS), so cards printed "
                    "with --base-url http://NAME.local:PORT outlive the router's next address for it.")
+@click.option("--base-url", default=None, envvar="COMPANION_BASE_URL",
+              help="The address the phones reach this server at (e.g. https://club.example), used for every "
+                   "link and QR code it shows [default: the address printed below].")
+@click.option("--trusted-proxy", "trusted_proxies", multiple=True,
+              help="Address or network of a reverse proxy in front; requests from it count as coming from the "
+                   "address it forwards (X-Forwarded-For). May be given more than once.")
 @click.option("--data", "data_folder", type=click.Path(file_okay=False, exists=True), default=None,
               help="Game data folder to serve (default: the project's data/, or $SPELLBOOK_DATA); a game whose "
                    "data is broken is left out and the home page says why.")
 def serve(host: str, port: int, db: str | None, workers: int | None, threads: int, worker_class: str,
-          worker_connections: int, qr: bool, access_log: bool, mdns_name: str | None, data_folder: str | None) -> None:
+          worker_connections: int, qr: bool, access_log: bool, mdns_name: str | None, base_url: str | None,
+          trusted_proxies: tuple[str, ...], data_folder: str | None) -> None:
     """Serve the companion with gunicorn and print the address (and QR code) for the phones."""
     if mdns_name is not None:
         from companion import mdns
@@ -337,6 +344,17 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
             mdns_name = mdns.valid_name(mdns_name)
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--mdns") from None
+    if trusted_proxies:  # read by create_app in every worker
+        os.environ["COMPANION_TRUSTED_PROXIES"] = ",".join(trusted_proxies)
+    given_base = base_url or os.environ.get("SPELLBOOK_BASE_URL")
+    mdns_url = None if mdns_name is None else f"http://{mdns_name}.local:{port}/"
+    chosen_base = given_base or mdns_url or phone_urls(host, port)[0]
+    from cardgen.render.qr import validate_base_url
+
+    try:
+        os.environ["COMPANION_BASE_URL"] = validate_base_url(chosen_base)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
     if data_folder is not None:  # read by the card-data layer in this process and in every worker
         os.environ["SPELLBOOK_DATA"] = os.path.abspath(data_folder)
     path, games = _prepare_database(db)
@@ -350,9 +368,14 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
         games -= len(purged)
     workers = workers or default_workers()
     lines, reachable = address_lines(host, port)
-    if mdns_name is not None:  # the name first: it is the one to print on cards
-        reachable = f"http://{mdns_name}.local:{port}/"
-        lines.insert(0, f"Open on the phones: {reachable}")
+    # the configured address, then the .local name, first: they are the ones to print on cards
+    firsts: list[str] = []
+    for url in (given_base, mdns_url):
+        if url and url.rstrip("/") + "/" not in firsts:
+            firsts.append(url.rstrip("/") + "/")
+    if firsts:
+        reachable = firsts[0]
+        lines[:0] = [f"Open on the phones: {url}" for url in firsts]
     held = f"{games:,} game(s)" if games else "no games yet: a new, empty database"
     click.echo(f"Spellbook Table companion: {workers} {worker_class} worker(s), database {path} ({held})")
     for line in lines:

@@ -40,7 +40,7 @@ import sqlite_utils
 
 from companion.fast_json import dumps_compact
 from companion.rules import IllegalMove, SetupError, rules_for, spec_for
-from companion.rules.base import seat_name
+from companion.rules.base import clean_name, seat_name
 from companion.rules.fields import wrong_field
 from companion.store_db import (BUSY_TIMEOUT_SECONDS, MIGRATIONS, WRITER_LOCK_SUFFIX, NotFound, SeatTaken,
                                 SqliteFile, Stale, StoreUnavailable, _dumps, _now, _rows, hash_token)
@@ -59,8 +59,12 @@ HANDOVER_CODE_LENGTH = 8
 #: A hand-over code works once, for this long after the seat's holder asked for it.
 HANDOVER_MINUTES = 15
 STATE_CACHE_SIZE = 256
-#: the most log entries (moves and undos) one game keeps: several times the longest real game
+#: the most log entries one game keeps (moves, notes, undos, corrections, reverts, renames): several times
+#: the longest real game
 MAX_LOG_ENTRIES = 5000
+#: entries past :data:`MAX_LOG_ENTRIES` kept only for a seat's recovery (a release, a hand-over) and
+#: the note of a rematch, so a lost phone's seat can still be freed in a full game, a bounded number of times
+RECOVERY_ENTRIES = 100
 GAME_CACHE_SIZE = 4096
 
 
@@ -302,7 +306,7 @@ class Store(SqliteFile):
 
     def rename_seat(self, game_id: str, seat: int, name: str) -> dict[str, Any]:
         """A new name for a seat's player (1 to 40 characters, unlike every other player's)."""
-        new = name.strip()
+        new = clean_name(name)
         with self._write() as db:
             row = self._game_row(db, game_id, "game, players, state, version")
             self._seat_row(db, game_id, seat)
@@ -338,6 +342,7 @@ class Store(SqliteFile):
     def _seat_event(self, db: sqlite_utils.Database, game_id: str, seat: int, event: dict[str, Any]) -> dict[str, Any]:
         """Append a seat entry to the log (the game's state is unchanged, but for a rename's names)."""
         row = self._game_row(db, game_id, "version")
+        _check_room(int(row["version"]), event["type"] != "rename")
         seq = int(row["version"]) + 1
         answer = {"version": seq, "seq": seq}
         db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
@@ -416,9 +421,7 @@ class Store(SqliteFile):
             current = int(row["version"])
             if version != current:
                 raise Stale(current)
-            if current >= MAX_LOG_ENTRIES:
-                raise IllegalMove(f"this game has reached {MAX_LOG_ENTRIES:,} moves, the most one game keeps; "
-                                  "start a new game to go on", None)
+            _check_room(current)
             if prepared is None:  # the state at this version was not at hand: read it now
                 rules = rules_for(row["game"])
                 state_json = self._game_row(db, game_id, "state")["state"]
@@ -532,6 +535,7 @@ class Store(SqliteFile):
             current = int(row["version"])
             if version != current:
                 raise Stale(current)
+            _check_room(current)  # (before the replay: a full game costs no work)
             entries = _rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
                             [game_id])
         rules = rules_for(row["game"])
@@ -554,6 +558,7 @@ class Store(SqliteFile):
                 return earlier
             if int(now["version"]) != current:  # someone wrote while this replayed: nothing changes
                 raise Stale(int(now["version"]))
+            _check_room(current)
             seq = current + 1
             answer = {"version": seq + len(put_in), "seq": seq,
                       {"undo": "undid", "revert": "reverted"}.get(kind, "corrected"): first_changed}
@@ -801,6 +806,15 @@ def _ending_text(ending: Any, names: Sequence[str]) -> str:
     if was is None:
         return f"; with it the game is over: {who(now)} {'win' if isinstance(now, list) and len(now) > 1 else 'wins'}"
     return f"; the end changes: {who(now)} now {'win' if len(now) > 1 else 'wins'} (before: {who(was)})"
+
+
+def _check_room(entries: int, recovery: bool = False) -> None:
+    """Refuse a new log entry in a game that holds ``entries`` when it is full: every write counts
+    (moves, private notes, undos, corrections, reverts, renames); a seat's release or hand-over and a
+    rematch's note may use :data:`RECOVERY_ENTRIES` more."""
+    if entries >= MAX_LOG_ENTRIES + (RECOVERY_ENTRIES if recovery else 0):
+        raise IllegalMove(f"this game has reached {MAX_LOG_ENTRIES:,} moves, the most one game keeps; "
+                          "start a new game to go on", None)
 
 
 def _seat_text(event: Mapping[str, Any], names: Sequence[str]) -> str:

@@ -200,6 +200,8 @@ DELETED = ("was deleted while the server ran, so no move can be kept; nothing si
            "server and start it again (a new, empty database is made) or restore the file from a backup first")
 REPLACED = ("was replaced by another file while the server ran; the server will not write to a file it did "
             "not open. Restart the server to use the new file")
+TRUNCATED = ("was cut short or overwritten while the server ran ({detail}), so no move can be kept. Stop the "
+             "server and restore the file from a backup (or move it away to start with an empty database)")
 READ_ONLY = ("is read-only, and the companion writes every move to it; make it writable (chmod u+w) and "
              "try again, or start the server with another --db")
 DAMAGED = ("is damaged ({detail}); restore it from a backup, or move it away to start with an empty "
@@ -252,6 +254,9 @@ class SqliteFile:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self._identity: tuple[int, int] | None = None  # (device, inode) of the file as opened
+        self._size = 0                                   # the largest size seen: the file never shrinks
+        self._page_size = 0                              # from the header as opened
+        self._content_fd: tuple[int, int] | None = None  # (pid, fd) of the file, read for those checks
         self._local = _os_thread_local()
         self._connections: list[sqlite3.Connection] = []
         self._connections_lock = threading.Lock()
@@ -274,6 +279,8 @@ class SqliteFile:
             self._migrate(db)
             problems = [row[0] for row in db.execute("PRAGMA quick_check(3)").fetchall()]
             self._identity = self._file_identity()
+            self._page_size = int(db.execute("PRAGMA page_size").fetchone()[0])
+            self._size = os.stat(self.path).st_size
         except (OSError, sqlite3.Error) as error:
             self.close()
             raise _unavailable(self.path, error) from None
@@ -299,6 +306,33 @@ class SqliteFile:
             raise _unavailable(self.path, error) from None
         if identity != self._identity:
             raise StoreUnavailable(f"{self.path} {REPLACED}")
+        problem = self._content_problem()
+        if problem is not None:
+            raise StoreUnavailable(f"{self.path} " + TRUNCATED.format(detail=problem))
+
+    def _content_problem(self) -> str | None:
+        """What is wrong with the file's size or header, or None. Nothing here makes the file shorter
+        (no VACUUM; checkpoints only add pages), so a smaller file was cut by someone else, and a file
+        that does not start with SQLite's header, or whose page size changed, was written over; SQLite
+        itself would notice neither before the next start."""
+        try:
+            if self._content_fd is None or self._content_fd[0] != os.getpid():
+                self._content_fd = (os.getpid(), os.open(self.path, os.O_RDONLY))
+            fd = self._content_fd[1]
+            header, size = os.pread(fd, 100, 0), os.fstat(fd).st_size
+        except OSError as error:
+            return str(error.strerror or error)
+        if size < self._size:
+            return f"it is {size:,} bytes, down from {self._size:,}"
+        self._size = size
+        if size == 0 and self._page_size == 0:
+            return None
+        if not header.startswith(b"SQLite format 3\x00"):
+            return "its first bytes are no longer SQLite's header"
+        page_size = int.from_bytes(header[16:18], "big")
+        if (page_size if page_size != 1 else 65536) != self._page_size:
+            return f"its header's page size changed from {self._page_size:,} to {page_size:,}"
+        return None
 
     # -- connections -----------------------------------------------------------------------
 
@@ -324,9 +358,10 @@ class SqliteFile:
             for conn in self._connections:
                 conn.close()
             self._connections.clear()
-            if self._writer_fd is not None and self._writer_fd[0] == os.getpid():
-                os.close(self._writer_fd[1])
-            self._writer_fd = None
+            for held in (self._writer_fd, self._content_fd):
+                if held is not None and held[0] == os.getpid():
+                    os.close(held[1])
+            self._writer_fd = self._content_fd = None
         self._local = _os_thread_local()
 
     def _writer_lock_fd(self) -> int | None:
@@ -391,9 +426,9 @@ class SqliteFile:
             return StoreUnavailable(f"{self.path} " + DAMAGED.format(detail=str(error)))
         if "disk" in str(error) or "full" in str(error):
             return StoreUnavailable(f"{self.path} could not be written ({error}): free some disk space and "
-                                    "send the move again")
-        return StoreUnavailable(f"{self.path} could not be written ({error}); send the move again, and if "
-                                "this goes on, restart the server")
+                                    "try again")
+        return StoreUnavailable(f"{self.path} could not be written ({error}); try again, and if this goes "
+                                "on, restart the server")
 
     @contextmanager
     def _read(self) -> Iterator[sqlite_utils.Database]:

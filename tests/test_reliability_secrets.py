@@ -107,11 +107,12 @@ class ServedGame:
         return answers
 
     def normalised(self, text: str) -> str:
-        """The text with what differs between any two games (id, code, tokens, QR, times) taken out."""
+        """The text with what differs between any two games (id, code, tokens, QR, CSRF token, times) taken out."""
         text = text.replace(self.id, "{game}").replace(self.join_code, "{code}")
         for seat, token in enumerate(self.tokens):
             text = text.replace(token, f"{{token {seat}}}")
         text = re.sub(r'<svg class="qr".*?</svg>', "{qr}", text, flags=re.S)
+        text = re.sub(r'data-csrf="[^"]*"', 'data-csrf="{csrf}"', text)  # random for each new session
         return re.sub(r'"at": ?"[^"]*"', '"at": "{time}"', text)
 
 

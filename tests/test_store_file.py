@@ -182,3 +182,44 @@ def test_games_are_listed_exported_and_purged_on_the_schedule(tmp_path: Path) ->
             db.execute("DELETE FROM moves")
         assert db.execute("SELECT count(*) FROM seats WHERE game_id = ?", [finished["id"]]).fetchone()[0] == 0
     store.close()
+
+
+@pytest.mark.parametrize("damage", ["truncate", "scribble"])
+def test_a_database_cut_short_or_written_over_while_serving_refuses_writes(app: Flask, damage: str) -> None:
+    from companion.store_db import TRUNCATED
+
+    client = app.test_client()
+    game = new_game(client)
+    path = Path(app.config["DATABASE"])
+    store = app.extensions["store"]
+    store._db().execute("PRAGMA wal_checkpoint(TRUNCATE)")   # the games are in the file itself now
+    size = path.stat().st_size
+    if damage == "truncate":                     # `truncate -s 0`: the same inode, so not "replaced"
+        os.truncate(path, 0)
+        detail = f"it is 0 bytes, down from {size:,}"
+    else:                                        # garbage over the start of the file, size unchanged
+        with open(path, "r+b") as raw:
+            raw.write(b"garbage" * 20)
+        detail = "its first bytes are no longer SQLite's header"
+    head, tail = TRUNCATED.split("{detail}")
+    for answer in (draw(client, game), client.post("/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]})):
+        assert answer.status_code == 503 and answer.headers["Retry-After"]
+        error = answer.get_json()["error"]
+        assert error.startswith(f"Nothing was saved: {path} {head}{detail.split(' down from')[0]}"), error
+        assert error.endswith(f"{tail}.")
+    assert size > 0
+
+
+def test_a_full_disk_answers_a_new_game_without_speaking_of_moves(app: Flask) -> None:
+    client = app.test_client()
+    new_game(client)
+    db = app.extensions["store"]._db()
+    db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")  # as a full disk answers
+    for _ in range(100):   # the free room left in the file's last pages fills first
+        answer = client.post("/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]})
+        if answer.status_code != 201:
+            break
+    assert answer.status_code == 503
+    error = answer.get_json()["error"]
+    assert "full" in error and "free some disk space and try again" in error
+    assert "move" not in error

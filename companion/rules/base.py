@@ -26,6 +26,7 @@ State is a frozen dataclass. Rules modules import no Flask and no SQLite.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Protocol, Sequence, TypeVar
 
@@ -87,11 +88,26 @@ class Outcome:
     winners: tuple[int, ...] = () # all winning seats (teams, shared wins)
 
 
+#: invisible format characters a name keeps: the joiners inside emoji and scripts, and emoji flags' tags
+_KEPT_FORMAT = frozenset("\u200c\u200d") | frozenset(chr(c) for c in range(0xE0020, 0xE0080))
+
+
+def clean_name(name: str) -> str:
+    """A player's name as shown to the table: every run of white space (line breaks and tabs too) one
+    space, no control characters (U+0000...) and no invisible format characters, among them the
+    direction overrides (U+202E) that would make a name in the log read as something else."""
+    spaced = " ".join(name.split())  # (before the controls go: a tab or a line break is a space)
+    visible = "".join(c for c in spaced if unicodedata.category(c) not in ("Cc", "Cf", "Cs", "Co", "Cn")
+                      or c in _KEPT_FORMAT)
+    return " ".join(visible.split())
+
+
 def check_players(players: Any, min_players: int, max_players: int) -> tuple[str, ...]:
-    """Validate a player list: 2..N distinct, non-empty names of at most 40 characters."""
+    """Validate a player list: 2..N distinct, non-empty names of at most 40 characters (cleaned by
+    :func:`clean_name` first)."""
     if not isinstance(players, (list, tuple)) or not all(isinstance(p, str) for p in players):
         raise SetupError("players must be a list of names")
-    names = tuple(p.strip() for p in players)
+    names = tuple(clean_name(p) for p in players)
     if not (min_players <= len(names) <= max_players):
         raise SetupError(f"this game takes {min_players} to {max_players} players, not {len(names)}")
     if any(not n for n in names):

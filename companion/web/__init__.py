@@ -31,7 +31,9 @@ from .errors import error_response, register_error_handlers
 from .headers import SecurityHeaders
 from .json_provider import FastJSONProvider
 from .limits import BODY_ERROR, BODY_SECONDS, WholeBody
+from .links import init_base_url
 from .live_updates import VersionWatch
+from .proxies import TrustedProxies, trusted_networks
 from .rate_limits import init_rate_limits
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -42,10 +44,13 @@ SECRET_KEY_FILE = "secret_key"
 
 class NoSessionOnApi(SecureCookieSessionInterface):
     """Phones authenticate to ``/api/`` with a bearer token, so those requests open no cookie session
-    (opening one builds a signing serializer each time: about a tenth of a bare API request's CPU)."""
+    (opening one builds a signing serializer each time: about a tenth of a bare API request's CPU).
+    A seat page's own scripts send the seat's HttpOnly cookie and the page's CSRF token instead, and
+    the CSRF token is checked against the session: a request with a cookie and no bearer token opens it."""
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
-        if request.path.startswith("/api/"):
+        if request.path.startswith("/api/") and ("Authorization" in request.headers
+                                                 or "X-CSRFToken" not in request.headers):
             return self.make_null_session(app)
         return super().open_session(app, request)
 
@@ -92,6 +97,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         COMPRESS_MIMETYPES=["text/html", "text/css", "text/javascript", "application/javascript", "image/svg+xml"],
         COMPRESS_MIN_SIZE=1024,
         SESSION_COOKIE_SAMESITE="Lax",
+        # a page's CSRF token holds as long as its session: a seat page stays open for a whole game,
+        # and its scripts send every move with the token the page was served with
+        WTF_CSRF_TIME_LIMIT=None,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -119,8 +127,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.after_request(read_static_files_whole)  # after_request hooks run last-registered first: before Compress
     app.before_request(no_ranges_of_minified_files)
     app.before_request(refuse_bad_body)
-    app.wsgi_app = SecurityHeaders(WholeBody(app.wsgi_app,  # type: ignore[method-assign]
-                                             int(app.config["MAX_CONTENT_LENGTH"]), float(app.config["BODY_SECONDS"])))
+    init_base_url(app)
+    app.wsgi_app = TrustedProxies(  # type: ignore[method-assign]
+        SecurityHeaders(WholeBody(app.wsgi_app, int(app.config["MAX_CONTENT_LENGTH"]), float(app.config["BODY_SECONDS"]))),
+        trusted_networks(app.config.get("TRUSTED_PROXIES", "")))
     app.extensions["store"] = Store(app.config["DATABASE"])
     app.extensions["live"] = VersionWatch(app.extensions["store"].path)
     csrf = CSRFProtect(app)

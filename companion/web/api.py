@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 from typing import Any, TypeVar
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 from pydantic import ValidationError
 
 from cardgen.catalog import GAMES
@@ -23,6 +23,7 @@ from companion.store import CorrectionRefused, NotFound, SeatTaken, Stale, Store
 from . import live_updates
 from .errors import error_json
 from .limits import BadJson, parse_json
+from .links import external_url
 from .openapi import (CorrectRequest, HandoverRequest, JoinRequest, MoveRequest, NewGameRequest, RenameRequest,
                       RequestBody, RevertRequest, UndoRequest, openapi_document, validation_sentence)
 
@@ -108,6 +109,26 @@ def _bearer_token() -> str | None:
     return token.strip()
 
 
+def _seat_cookie(game_id: str, seat: int) -> str | None:
+    """The seat's token from its HttpOnly cookie (a seat page's scripts hold no copy of it), for a request
+    that also carries the page's CSRF token (``X-CSRFToken``): a page elsewhere makes the browser send
+    the cookie, but cannot read the CSRF token. None when there is no such cookie."""
+    from flask_wtf.csrf import CSRFError, validate_csrf
+    from wtforms import ValidationError as CsrfInvalid
+
+    from .pages import token_cookie
+
+    token = request.cookies.get(token_cookie(game_id, seat))
+    if not token:
+        return None
+    try:
+        validate_csrf(request.headers.get("X-CSRFToken"))
+    except (CsrfInvalid, CSRFError) as error:
+        raise ApiError(400, f"a seat held by its cookie also needs the page's CSRF token in X-CSRFToken "
+                            f"({str(error).rstrip('.').lower()}); reload the page") from None
+    return token
+
+
 def _viewer(game_id: str) -> int | None:
     """The seat whose token was sent, None for the public view; a wrong token is an error."""
     token = _bearer_token()
@@ -127,6 +148,8 @@ def _acting_seat(game_id: str, claimed_seat: int | None) -> int:
     except ApiError:
         _store().version(game_id)
         raise
+    if token is None and claimed_seat is not None:
+        token = _seat_cookie(game_id, claimed_seat)
     seat = None if token is None else _store().seat_for_token(game_id, token)
     if seat is None:
         _store().version(game_id)
@@ -142,6 +165,13 @@ def _acting_seat(game_id: str, claimed_seat: int | None) -> int:
         names = _store().info(game_id)["players"]
         raise ApiError(403, f"your token is for seat {seat} ({names[seat]}), not seat {claimed_seat}")
     return seat
+
+
+def _seat_rate(game_id: str, seat: int) -> None:
+    """A seat past its move rate (:mod:`.rate_limits`) is answered 429 with ``Retry-After``."""
+    refusal = current_app.extensions["rate_limits"].seat_moves(game_id, seat)
+    if refusal is not None:
+        abort(refusal)
 
 
 def _etag(version: int, claimed: list[bool], viewer: int | None) -> str:
@@ -216,6 +246,18 @@ def game_events(game_id: str) -> Response:
     version = _store().version(game_id)
     if "text/event-stream" in request.accept_mimetypes.values():
         events: Any = live_updates.stream(current_app.extensions["live"], game_id, version)
+        key = current_app.extensions["rate_limits"].address_counted()
+        if key is not None:
+            cap = int(current_app.config.get("MAX_STREAMS_PER_ADDRESS", live_updates.MAX_STREAMS_PER_ADDRESS))
+            counts = current_app.extensions.setdefault("stream_counts", live_updates.StreamCounts())
+            if not counts.take(key, cap):
+                events.close()
+                refused = error_json(429, sentence(f"too many live-update streams open from your address (at most "
+                                                   f"{cap:,} in each of the server's processes); close some pages and "
+                                                   "try again"))
+                refused.headers["Retry-After"] = str(live_updates.STREAM_RETRY_AFTER)
+                return refused
+            events = live_updates.CountedStream(events, counts, key)
     else:  # a client that does not ask for a stream (EventSource does) gets the first event, and the end
         events = [live_updates.event(version)]
     response = Response(events, mimetype="text/event-stream")
@@ -235,6 +277,7 @@ def game_log(game_id: str) -> Response:
 def make_move(game_id: str) -> Response:
     body = parse_body(MoveRequest)
     seat = _acting_seat(game_id, body.seat)
+    _seat_rate(game_id, seat)
     answer = _store().apply_move(game_id, seat, body.version, body.action_id, body.move)
     return _accepted(game_id, seat, answer)
 
@@ -243,6 +286,7 @@ def make_move(game_id: str) -> Response:
 def undo(game_id: str) -> Response:
     body = parse_body(UndoRequest)
     seat = _acting_seat(game_id, body.seat)
+    _seat_rate(game_id, seat)
     answer = _store().undo(game_id, seat, body.version, body.action_id)
     return _accepted(game_id, seat, answer)
 
@@ -251,6 +295,7 @@ def undo(game_id: str) -> Response:
 def correct(game_id: str) -> Response:
     body = parse_body(CorrectRequest)
     seat = _acting_seat(game_id, body.seat)
+    _seat_rate(game_id, seat)
     answer = _store().correct(game_id, seat, body.version, body.action_id, body.seq, body.move, body.drop,
                               also=[a.model_dump() for a in body.also], insert=[x.model_dump() for x in body.insert])
     return _accepted(game_id, seat, answer)
@@ -260,6 +305,7 @@ def correct(game_id: str) -> Response:
 def revert(game_id: str) -> Response:
     body = parse_body(RevertRequest)
     seat = _acting_seat(game_id, body.seat)
+    _seat_rate(game_id, seat)
     answer = _store().revert(game_id, seat, body.version, body.action_id, body.entry, body.drop)
     return _accepted(game_id, seat, answer)
 
@@ -297,7 +343,7 @@ def handover_code(game_id: str, seat: int) -> Response:
     _seat_number(game_id, seat)
     _acting_seat(game_id, seat)
     code = _store().handover_code(game_id, seat)
-    link = request.host_url.rstrip("/") + f"/h/{code['code']}"
+    link = external_url(url_for("pages.take_over", code=code["code"]))
     response = jsonify({"code": code["code"], "link": link, "expires": code["expires"]})
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -27,7 +27,7 @@ from werkzeug.exceptions import BadRequest
 
 from companion.rules import IllegalMove, rules_for
 from companion.store import LiveMove, NotFound
-from companion.web.pages import bp, cards_by_id, holds_seat, store, token_cookie
+from companion.web.pages import bp, cards_by_id, holds_seat, store
 
 PAGE_SIZE = 20
 #: take-backs and corrections of this seat's moves offered to put back: among the newest log entries
@@ -152,8 +152,7 @@ def seat_corrections(game_id: str, seat: int) -> Response:
     return _page("pages/corrections.html", game_id=game_id, info=info, version=version, seat=seat,
                  me={"name": names[seat]}, title=rules.TITLE, moves=moves, who=who, page=min(page_number, pages),
                  pages=pages, names=names, changes=changes_to_put_back(log, seat, names), total=len(live),
-                 done=done_entry, stale=request.args.get("stale") == "1",
-                 token=request.cookies.get(token_cookie(game_id, seat), ""))
+                 done=done_entry, stale=request.args.get("stale") == "1")
 
 
 def _choices_for(rules: Any, state: Any, author: int, move: Mapping[str, Any] | None, prefix: str) -> list[Any]:
@@ -224,8 +223,7 @@ def fix_move(game_id: str, seat: int, seq: int) -> Response:
                                                  "text": move_words(rules, names, seat, move),
                                                  "remove": removable(rules, seat, move)},
                  forms=forms, prefill=prefilled(forms, move.move) if can_form else None, can_form=can_form,
-                 hidden=rules.SPEC.hidden_information,
-                 token=request.cookies.get(token_cookie(game_id, seat), ""))
+                 hidden=rules.SPEC.hidden_information)
 
 
 def _change_arg() -> dict[str, Any]:

@@ -2,7 +2,11 @@
 
 - The body: at most ``MAX_CONTENT_LENGTH`` bytes (64 KB; 413), read in full within
   :data:`BODY_SECONDS` of the headers (408) by :class:`WholeBody`, before the app sees it, so no
-  request handler ever waits on a slow client.
+  request handler ever waits on a slow client. Under gevent (``companion serve``) the deadline is a
+  ``gevent.Timeout`` around the whole read, so it holds for a body trickled a byte at a time too
+  (a read of the socket waits for a whole chunk, and would never come back to look at the clock);
+  elsewhere it is checked between reads. After a body it did not read in full the connection is
+  closed (``environ[CLOSE_CONNECTION]``, :mod:`companion.serving`).
 - JSON bodies (:func:`parse_json`): only with ``Content-Type: application/json`` (415: a web page
   elsewhere can send ``text/plain`` to any address without asking, but not JSON), standard JSON only
   (no ``NaN``, ``Infinity``, numbers beyond a double, or lone surrogates), nested at most
@@ -13,6 +17,7 @@
 from __future__ import annotations
 
 import io
+import sys
 import time
 from typing import Any, Callable, Iterable
 
@@ -26,6 +31,8 @@ MAX_ITEMS = 500
 #: exactly (the JSON parser reads a whole number beyond 64 bits as an inexact float; no field needs more)
 MAX_NUMBER = 2**53 - 1
 BODY_ERROR = "companion.body_error"
+#: set in the environ when the connection must be closed after the answer (a body left unread)
+CLOSE_CONNECTION = "companion.close_connection"
 _CHUNK = 16384
 
 
@@ -57,6 +64,7 @@ class WholeBody:
                 environ[BODY_ERROR] = (413, f"the request body is {declared:,} bytes; at most "
                                             f"{self.max_bytes:,} are taken")
                 environ["wsgi.input"], environ["CONTENT_LENGTH"] = io.BytesIO(), "0"
+                environ[CLOSE_CONNECTION] = True
             else:
                 self._read(environ, declared)
         return self.app(environ, start_response)
@@ -65,6 +73,7 @@ class WholeBody:
         stream = environ["wsgi.input"]
         deadline = time.monotonic() + self.seconds
         chunks, size = [], 0
+        timer = _deadline(self.seconds)
         try:
             while declared is None or size < declared:
                 chunk = stream.read(_CHUNK if declared is None else min(_CHUNK, declared - size))
@@ -85,11 +94,26 @@ class WholeBody:
             environ[BODY_ERROR] = (408, f"the request body did not arrive within {self.seconds:g} seconds")
         except OSError:  # the client went away mid-body (gunicorn's NoMoreData is one)
             environ[BODY_ERROR] = (400, f"the request body was cut short after {size:,} bytes")
+        finally:
+            if timer is not None:
+                timer.close()
         if BODY_ERROR in environ:
             chunks = []
+            environ[CLOSE_CONNECTION] = True
         body = b"".join(chunks)
         environ["wsgi.input"], environ["CONTENT_LENGTH"] = io.BytesIO(body), str(len(body))
         environ.pop("HTTP_TRANSFER_ENCODING", None)
+
+
+def _deadline(seconds: float) -> Any:
+    """A started ``gevent.Timeout`` raising :class:`TimeoutError` in this greenlet after ``seconds``, when
+    the sockets are gevent's (the gevent worker patches them); None otherwise."""
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is None or not monkey.is_module_patched("socket"):
+        return None
+    import gevent
+
+    return gevent.Timeout.start_new(seconds, TimeoutError)
 
 
 def parse_json(mimetype: str, raw: bytes) -> Any:

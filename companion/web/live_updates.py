@@ -15,6 +15,10 @@ games, ~40 times a second, with 1,250 tables open). Every :data:`FULL_CHECK_SECO
 watched game's version anyway, so nothing a purge could confuse (rowids reused after the newest
 rows were deleted) is missed for longer than that.
 
+One address may hold at most ``MAX_STREAMS_PER_ADDRESS`` streams open in one worker process (200 by
+default; the addresses of ``UNLIMITED_ADDRESSES`` are not counted): one more is answered 429 with
+``Retry-After``, so idle streams from one machine cannot fill a worker (:class:`StreamCounts`).
+
 The stream sends ``event: version`` with ``{"version": n}`` when it opens, on every change, and as a
 heartbeat every :data:`HEARTBEAT_SECONDS` (so a phone can tell a quiet game from a dead connection,
 and a dead connection is noticed by the server when the write fails). After
@@ -33,6 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
+MAX_STREAMS_PER_ADDRESS = 200
+STREAM_RETRY_AFTER = 30
 CHECK_SECONDS = 0.025
 FULL_CHECK_SECONDS = 5.0
 HEARTBEAT_SECONDS = 15.0
@@ -138,6 +144,52 @@ class VersionWatch:
             with watched.changed:
                 watched.version = version
                 watched.changed.notify_all()
+
+
+class StreamCounts:
+    """The streams each address holds open in this process."""
+
+    def __init__(self) -> None:
+        self._open: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def take(self, key: str, cap: int) -> bool:
+        with self._lock:
+            held = self._open.get(key, 0)
+            if held >= cap:
+                return False
+            self._open[key] = held + 1
+            return True
+
+    def give_back(self, key: str) -> None:
+        with self._lock:
+            left = self._open.get(key, 0) - 1
+            if left > 0:
+                self._open[key] = left
+            else:
+                self._open.pop(key, None)
+
+
+class CountedStream:
+    """An event stream that gives its place back once, when the server closes it (started or not)."""
+
+    def __init__(self, events: Iterator[bytes], counts: StreamCounts, key: str) -> None:
+        self.events, self.counts, self.key = events, counts, key
+        self._open = True
+
+    def __iter__(self) -> CountedStream:
+        return self
+
+    def __next__(self) -> bytes:
+        return next(self.events)
+
+    def close(self) -> None:
+        try:
+            getattr(self.events, "close", lambda: None)()
+        finally:
+            if self._open:
+                self._open = False
+                self.counts.give_back(self.key)
 
 
 def event(version: int) -> bytes:

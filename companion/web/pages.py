@@ -26,11 +26,13 @@ from cardgen.catalog import GAMES, DataError, available_games, content
 from cardgen.catalog.versions import VERSION_LENGTH, card_version
 from companion.rules import GAMES as RULES
 from companion.rules import IllegalMove, SetupError, rules_for
+from companion.rules.base import sentence
 from companion.rules import choices as choices_module
 from companion.search import corrections, search
 from companion.store import HANDOVER_MINUTES, NotFound, SeatTaken, Store
 from companion.web.games import GamePages, NewGameFormError, pages_for
 from companion.web.errors import error_response
+from companion.web.links import external_url
 
 bp = Blueprint("pages", __name__)
 
@@ -116,7 +118,7 @@ def qr_svg(link: str) -> Markup:
 
 
 def join_link(join_code: str) -> str:
-    return request.host_url.rstrip("/") + url_for("pages.join_code", code=join_code)
+    return external_url(url_for("pages.join_code", code=join_code))
 
 
 #: A line break and the indentation after it (ASCII white space only: a no-break space is text).
@@ -472,7 +474,7 @@ def handover(game_id: str, seat: int) -> Response:
     if not 0 <= seat < len(info["players"]) or not holds_seat(game_id, seat):
         raise PermissionError("This phone does not hold that seat, so it cannot hand it over.")
     offer = store().handover_code(game_id, seat)
-    link = request.host_url.rstrip("/") + url_for("pages.take_over", code=offer["code"])
+    link = external_url(url_for("pages.take_over", code=offer["code"]))
     return _unstored_page("pages/handover.html", info=info, seat=seat, name=info["players"][seat], code=offer["code"],
                           link=link, qr=qr_svg(link), minutes=HANDOVER_MINUTES, game_id=game_id,
                           title=rules_for(info["game"]).TITLE)

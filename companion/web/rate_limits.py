@@ -4,10 +4,15 @@
   ``JOIN_LIMIT`` per address, 20 a minute by default, so a code cannot be found by trying (a 6-character
   code has 32⁶ ≈ 10⁹ values).
 - **New games** (``POST /api/games``, the home page's form): ``NEW_GAME_LIMIT``, 30 a minute by default.
+- **Moves of one seat** (moves, undos and corrections sent with one seat's token): ``MOVE_LIMIT``, 60 a
+  minute by default, far more than a player reports at a table; counted per game and seat, whatever
+  the address.
 
 Past a limit the answer is 429 in the one error shape with ``Retry-After``. The host's own machine
 (loopback addresses) is never limited: that is where ``scripts/start.sh`` and the benchmarks talk
-from. Behind a reverse proxy every phone would look like loopback, so a proxy must be the one to limit.
+from. Behind a reverse proxy, name it in ``TRUSTED_PROXIES`` (:mod:`.proxies`): the phone's address
+it forwards is then the one limited. An IPv6 address is counted by its /64 network (the part one
+household or phone gets), an IPv4 address by itself.
 
 The counting is the ``limits`` library's fixed-window strategy. gunicorn's workers are separate
 processes and an in-memory counter is one per process (with the kernel spreading connections, every
@@ -31,6 +36,7 @@ from limits.strategies import FixedWindowRateLimiter
 
 JOIN_LIMIT = "20 per minute"
 NEW_GAME_LIMIT = "30 per minute"
+MOVE_LIMIT = "60 per minute"
 JOIN_ENDPOINTS = frozenset({"api.join", "pages.join_code", "pages.claim"})
 NEW_GAME_ENDPOINTS = frozenset({"api.create_game", "pages.new_game"})
 
@@ -100,11 +106,43 @@ class SqliteStorage(Storage):
             self._db.execute("DELETE FROM counters WHERE key = ?", [key])
 
 
+#: the addresses no per-address limit counts, by default the server's own machine (``UNLIMITED_ADDRESSES``)
+UNLIMITED_ADDRESSES = "127.0.0.0/8, ::1"
+
+
+def unlimited_networks(setting: Any) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """The networks of ``UNLIMITED_ADDRESSES`` (comma-separated; None: the default, loopback)."""
+    text = UNLIMITED_ADDRESSES if setting is None else setting
+    items = text.split(",") if isinstance(text, str) else list(text)
+    return tuple(ipaddress.ip_network(str(item).strip(), strict=False) for item in items if str(item).strip())
+
+
 def _from_this_machine() -> bool:
+    """Whether the request comes from an address no per-address limit counts (``UNLIMITED_ADDRESSES``)."""
+    networks = current_app.extensions.get("unlimited_networks")
+    if networks is None:
+        networks = current_app.extensions["unlimited_networks"] = unlimited_networks(
+            current_app.config.get("UNLIMITED_ADDRESSES"))
     try:
-        return ipaddress.ip_address(request.remote_addr or "").is_loopback
+        ip = ipaddress.ip_address((request.remote_addr or "").split("%", 1)[0])
     except ValueError:
         return False
+    return any(ip in network for network in networks)
+
+
+def address_key(address: str) -> str:
+    """What per-address limits count by: an IPv4 address itself (also written as IPv6, ``::ffff:a.b.c.d``),
+    an IPv6 address's /64 network (one phone or household gets a whole /64 and may use any of its
+    addresses), anything else as it is."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 class RateLimits:
@@ -117,6 +155,7 @@ class RateLimits:
     def __init__(self, app: Flask) -> None:
         app.config.setdefault("JOIN_LIMIT", JOIN_LIMIT)
         app.config.setdefault("NEW_GAME_LIMIT", NEW_GAME_LIMIT)
+        app.config.setdefault("MOVE_LIMIT", MOVE_LIMIT)
         self.storage = SqliteStorage(f"companion-sqlite://{app.config['DATABASE']}.limits")
         self.strategy = FixedWindowRateLimiter(self.storage)
         self.by_endpoint = {**{endpoint: ("join-codes", "JOIN_LIMIT", "join codes tried")
@@ -129,15 +168,28 @@ class RateLimits:
         if guarded is None or _from_this_machine():
             return None
         scope, setting, what = guarded
-        limit = parse(str(current_app.config[setting]))
-        address = request.remote_addr or "unknown"
-        if self.strategy.hit(limit, scope, address):
+        return self._hit(scope, setting, address_key(request.remote_addr or "unknown"),
+                         f"too many {what} from your address")
+
+    def address_counted(self) -> str | None:
+        """The key the request's address is counted by (:func:`address_key`), None if it is not counted."""
+        return None if _from_this_machine() else address_key(request.remote_addr or "unknown")
+
+    def seat_moves(self, game_id: str, seat: int) -> Response | None:
+        """The 429 for a seat past ``MOVE_LIMIT`` (moves, undos and corrections together), else None."""
+        if _from_this_machine():
             return None
-        reset_at = self.strategy.get_window_stats(limit, scope, address).reset_time
+        return self._hit("seat-moves", "MOVE_LIMIT", f"{game_id}/{seat}", "too many moves from this seat")
+
+    def _hit(self, scope: str, setting: str, key: str, what: str) -> Response | None:
+        limit = parse(str(current_app.config[setting]))
+        if self.strategy.hit(limit, scope, key):
+            return None
+        reset_at = self.strategy.get_window_stats(limit, scope, key).reset_time
         wait = max(1, int(reset_at - time.time() + 0.999))
         from .errors import error_response
 
-        response = error_response(429, f"too many {what} from your address (at most {limit}); try again in {wait} s")
+        response = error_response(429, f"{what} (at most {limit}); try again in {wait} s")
         response.headers["Retry-After"] = str(wait)
         return response
 

@@ -25,6 +25,7 @@ from werkzeug.wrappers import Response as BaseResponse  # what redirect() answer
 from companion.rules import SetupError, rules_for
 from companion.web.chart import Series, score_chart
 from companion.web.errors import error_response
+from companion.web.links import external_url
 from companion.web.pages import bp, rematch_of, remember_host, remember_seat, seats_held, store
 
 RESULT_FORMAT = "spellbook-table-result"
@@ -159,7 +160,7 @@ def result(game_id: str) -> Response:
     if isinstance(data, Response):
         return data
     held = seats_held(game_id, len(data["players"]))
-    share_url = request.host_url.rstrip("/") + url_for("pages.result", game_id=game_id)
+    share_url = external_url(url_for("pages.result", game_id=game_id))
     page = render_template("pages/result.html", result=data, chart=chart_of(data), held=held, share_url=share_url,
                            title=f"{data['title']} result", game_id=game_id, bgstats_link=bgstats_link(data),
                            rematch=rematch_of(game_id))

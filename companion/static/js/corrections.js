@@ -54,9 +54,10 @@
   async function post(path, body) {
     try {
       return await fetch(`/api/games/${encodeURIComponent(game)}/${path}`, {
-        method: "POST", body: JSON.stringify(body),
+        method: "POST", body: JSON.stringify({ ...body, seat: Number(root.dataset.seat) }),
         headers: { "Content-Type": "application/json", Accept: "application/json",
-                   Authorization: `Bearer ${root.dataset.token}` },
+                   "X-CSRFToken": root.dataset.csrf || "" },
+        credentials: "same-origin",
       });
     } catch (error) {
       return null;

@@ -5,7 +5,8 @@
  * without EventSource ask /api/games/<id>/version about every second instead); when the number
  * changed the script fetches the part and swaps it in, keeping whatever the player had picked or typed.
  * Hidden pages close the stream and catch up at once when they become visible, get focus or go online.
- * On the seat page ([data-token]) move forms are sent as JSON to the API with the bearer token,
+ * On the seat page of a held seat ([data-csrf]) move forms are sent as JSON to the API with the seat's
+ * HttpOnly cookie (the page holds no copy of the seat's token) and the page's CSRF token,
  * the version on screen and an action id that is reused when the same move is retried.
  */
 (() => {
@@ -19,7 +20,8 @@
   const QUIET_MS = 40000; // no event for this long (heartbeats come every 15 s): open a new stream
   const SEND_ATTEMPTS = 3;
   const game = live.dataset.game;
-  const token = live.dataset.token || "";
+  const csrf = live.dataset.csrf || ""; // set on the page of a seat this phone holds
+  const seat = Number(live.dataset.seat);
   const statusEl = document.getElementById("live-status");
   const messageEl = document.getElementById("move-message");
   const rulesUrl = live.dataset.rulesUrl || "/rules";
@@ -126,7 +128,7 @@
 
   async function refresh(keepChoices = true) {
     const response = await fetch(live.dataset.part, { cache: "no-store", headers: { Accept: "text/html" } });
-    if (token && (response.status === 401 || response.status === 403)) return seatGone();
+    if (csrf && (response.status === 401 || response.status === 403)) return seatGone();
     if (!response.ok) throw new Error(`page part answered ${response.status}`);
     const html = await response.text();
     const state = snapshot();
@@ -343,8 +345,9 @@
       try {
         return await fetch(url, {
           method: "POST",
-          headers: { "Content-Type": "application/json", Accept: "application/json", Authorization: `Bearer ${token}` },
-          body: JSON.stringify(body),
+          headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf },
+          credentials: "same-origin",
+          body: JSON.stringify({ ...body, seat }),
         });
       } catch (error) {
         if (attempt >= SEND_ATTEMPTS) return null;
@@ -400,7 +403,7 @@
     }
   }
 
-  if (token) {
+  if (csrf) {
     live.addEventListener("submit", (event) => {
       const form = event.target.closest("form.move");
       if (!form) return;

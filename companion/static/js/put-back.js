@@ -1,12 +1,12 @@
 /* A seat page told that another phone changed one of its moves (templates/pages/_put_back.html): "Put it back"
- * sends POST /api/games/<id>/revert with the seat's token; the page's live part then shows the game as it is
+ * sends POST /api/games/<id>/revert with the seat's cookie and the page's CSRF token; the page's live part then shows the game as it is
  * (js/live.js, asked with a live:refresh event). "Leave it" hides the notice on this phone for good. If a move
  * made since would no longer fit, the answer says which, next to the button, and offers to remove it too.
  */
 (() => {
   "use strict";
 
-  const live = document.querySelector("[data-live][data-token]");
+  const live = document.querySelector("[data-live][data-csrf]");
   if (!live) return;
   const KEY = `told-left-${live.dataset.game}-${live.dataset.seat}`;
   const left = () => { try { return JSON.parse(localStorage.getItem(KEY) || "[]"); } catch (error) { return []; } };
@@ -40,8 +40,9 @@
     let response = null;
     try {
       response = await fetch(`/api/games/${encodeURIComponent(live.dataset.game)}/revert`, {
-        method: "POST", body: JSON.stringify(body),
-        headers: { "Content-Type": "application/json", Accept: "application/json", Authorization: `Bearer ${live.dataset.token}` },
+        method: "POST", body: JSON.stringify({ ...body, seat: Number(live.dataset.seat) }),
+        headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": live.dataset.csrf || "" },
+        credentials: "same-origin",
       });
     } catch (error) { response = null; }
     form.querySelectorAll("button").forEach((b) => { b.disabled = false; });

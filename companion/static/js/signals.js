@@ -13,7 +13,7 @@
   if (!live) return;
   const turnEl = document.getElementById("status-turn");
   const baseTitle = document.title;
-  const seatPage = Boolean(live.dataset.token);
+  const seatPage = Boolean(live.dataset.csrf);
   const KEYS = { wake: "spellbook.wake-lock", vibrate: "spellbook.vibrate" };
 
   function isOn(name) {
