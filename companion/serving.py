@@ -145,6 +145,8 @@ class CompanionWorker(GeventWorker):  # type: ignore[misc]  # gunicorn ships no 
     """gunicorn's gevent worker, with socket time limits, a per-address connection cap and JSON answers
     for gunicorn's own errors."""
 
+    wsgi: Any  # the app gunicorn loaded (set by load_wsgi)
+
     def init_process(self) -> None:
         die_with_parent(self.ppid)
         raise_open_file_limit()
@@ -154,11 +156,12 @@ class CompanionWorker(GeventWorker):  # type: ignore[misc]  # gunicorn ships no 
 
     def load_wsgi(self) -> None:
         super().load_wsgi()
-        self.flask_app = self.wsgi
-        config = getattr(self.wsgi, "config", {})
+        app = self.wsgi
+        self.flask_app = app
+        config = getattr(app, "config", {})
         self.max_per_address = int(config.get("MAX_CONNECTIONS_PER_ADDRESS", MAX_CONNECTIONS_PER_ADDRESS))
         self.unlimited = unlimited_networks(config.get("UNLIMITED_ADDRESSES"))
-        self.wsgi = ConnectionAnswers(self.wsgi, int(self.cfg.keepalive))
+        self.wsgi = ConnectionAnswers(app, int(self.cfg.keepalive))
 
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
         client.settimeout(SOCKET_SECONDS)  # (the gevent worker would make the socket wait forever)

@@ -26,7 +26,6 @@ from cardgen.catalog import GAMES, DataError, available_games, content
 from cardgen.catalog.versions import VERSION_LENGTH, card_version
 from companion.rules import GAMES as RULES
 from companion.rules import IllegalMove, SetupError, rules_for
-from companion.rules.base import sentence
 from companion.rules import choices as choices_module
 from companion.search import corrections, search
 from companion.store import HANDOVER_MINUTES, NotFound, SeatTaken, Store

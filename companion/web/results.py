@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
-from flask import Response, jsonify, make_response, redirect, render_template, request, url_for
+from flask import Response, jsonify, make_response, redirect, render_template, url_for
 from werkzeug.wrappers import Response as BaseResponse  # what redirect() answers (flask's Response is one)
 
 from companion.rules import SetupError, rules_for
