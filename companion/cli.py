@@ -188,7 +188,7 @@ def _check_db_path(db: str, must_exist: bool, make_folder: bool = False) -> bool
     itself. True when there is no database there yet (the caller says it made a new one)."""
     path = os.path.abspath(db)
     folder = os.path.dirname(path)
-    if not make_folder and not os.path.isdir(folder):
+    if not make_folder and not os.path.lexists(folder):  # (a file where the folder goes: the store says so)
         raise click.ClickException(f"there is no folder {folder} for the database {path}: check the --db path "
                                    "(a new database file is created, its folder is not)")
     if not os.path.exists(path):

@@ -71,8 +71,8 @@ def test_check_refuses_what_no_font_draws_naming_file_record_and_field(tmp_path:
                       encoding="utf-8")
     result = CliRunner().invoke(main, ["check", "--data", str(root)])
     assert result.exit_code == 1
-    lines = result.stderr.splitlines()
-    assert lines[0] == "fillory characters: 2 problem(s)"
+    lines = result.stderr.splitlines()   # the problems come after the notes, grouped, then one summary line
+    assert "fillory characters: 2 problem(s)" in lines and lines[-1].startswith("FAILED: ")
     assert any(line.startswith(f"  {root}/fillory/cards.toml: card #") and "'アリス': field 'name': no font of the "
                "print kit can draw 'ア' (U+30A2 KATAKANA LETTER A), 'リ'" in line for line in lines), lines
     assert any(line.startswith(f"  {root}/fillory/traits.toml: trait #") and "'Fillory': field 'trick.text': "

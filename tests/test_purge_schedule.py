@@ -113,7 +113,7 @@ def test_a_worker_purges_now_and_then_while_it_serves(tmp_path: Path, monkeypatc
 
     class Worker:
         rounds = 2
-        wsgi = app
+        wsgi = flask_app = app  # (the worker wraps wsgi once loaded; the app stays its flask_app)
         log = type("Log", (), {"info": staticmethod(lambda msg, *args: said.append(msg % args)),
                                "exception": staticmethod(lambda msg: said.append(msg))})()
 

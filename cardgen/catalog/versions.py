@@ -3,8 +3,8 @@
 A printed card's QR code carries its version (``?v=...``); the card page compares it with the card as
 the data says today and tells the player when their print is out of date. The version is a SHA-256 of
 the card's *printed record* (:func:`printed_record`) as sorted JSON: the card's own record, every related
-record its face resolves (a Mandragora spell card's spell from ``spells.toml``, a Fillory card's traits and
-their tricks from ``traits.toml``, a JS&MN invitation's map location, elements, connexion types), the
+record its face resolves (a spell a card names from another file, the traits it lists and their tricks, a
+map location it is set at: each game's content says which), the
 numbers it prints (deck position and size), what its deck's back prints, the printed labels of the
 default language, and the face layout revision :data:`FACE_LAYOUT`. Same data, same version, in every
 process and on every machine.
