@@ -147,10 +147,11 @@ class JsmnContent(CardAndRuleLookups[Card]):
                 refs.append(value)
             elif isinstance(value, tuple):
                 refs.extend(v[0] if isinstance(v, tuple) else v for v in value)
-        elements = {e: (self.element(e).name, self.element(e).symbol) for e in refs if e in self.element_ids}
-        deck = self.deck(card.kind)
+        known = self.element_ids
+        elements = {e: (self.element(e).name, self.element(e).symbol) for e in refs if e in known}
+        first, size = self._deck_spans[card.kind]
         facts: dict[str, Any] = {"title": self.title, "elements": elements, "any_symbol": self.any_element_symbol,
-                                 "place": (card.number - deck[0].number + 1, len(deck), len(self.cards))}
+                                 "place": (card.number - first + 1, size, len(self.cards))}
         location = getattr(card, "location", None)
         if isinstance(location, str):
             place = self.map.location(location)
@@ -162,7 +163,23 @@ class JsmnContent(CardAndRuleLookups[Card]):
 
     @property
     def element_ids(self) -> frozenset[str]:
-        return frozenset(e.id for e in self.elements)
+        found: frozenset[str] | None = self.__dict__.get("_element_ids")
+        if found is None:
+            found = frozenset(e.id for e in self.elements)
+            object.__setattr__(self, "_element_ids", found)
+        return found
+
+    @property
+    def _deck_spans(self) -> dict[str, tuple[int, int]]:
+        """Each deck's first card number and size (a card's place in its deck, without a scan per card)."""
+        spans: dict[str, tuple[int, int]] | None = self.__dict__.get("_spans")
+        if spans is None:
+            spans = {}
+            for c in self.cards:
+                first, size = spans.get(c.kind, (c.number, 0))
+                spans[c.kind] = (min(first, c.number), size + 1)
+            object.__setattr__(self, "_spans", spans)
+        return spans
 
     def card_facts(self, card: Card) -> list[tuple[str, str]]:
         """Label/value pairs for a card page."""
