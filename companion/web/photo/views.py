@@ -8,7 +8,7 @@ from flask import Response, jsonify, make_response, render_template, request
 from pydantic import Field
 
 from cardgen.catalog import content
-from companion.photo import MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, MIME_TYPES, PhotoError, read_photo
+from companion.photo import MAX_PHOTO_BYTES, card_name, MAX_PHOTO_PIXELS, MIME_TYPES, PhotoError, read_photo
 from companion.rules import SPECS, rules_for
 from companion.web import api
 from companion.web.api import ApiError, parse_body
@@ -176,13 +176,26 @@ _add_routes()
 # -- pages ---------------------------------------------------------------------------------------
 
 def _page(template: str, **context: Any) -> Response:
-    response = make_response(render_template(template, **context))
+    catalog = content(context["game"])
+    options = [{"id": card.id, "name": card_name(catalog, card)} for card in catalog.cards]
+    response = make_response(render_template(template, card_options=options, **context))
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
 def register_pages() -> None:
     from companion.web import pages
+
+    @pages.bp.app_template_global()
+    def photo_games() -> list[tuple[str, str]]:
+        """(game, title) of every game that scores by photo, for the home page."""
+        return [(game, SPECS[game].title) for game in games_with_photo()]
+
+    @pages.bp.app_template_global()
+    def photo_audit(game: str) -> bool:
+        """Whether a seat of ``game`` may check its cards against a photo."""
+        scoring = hook(game)
+        return scoring is not None and scoring.audit is not None
 
     @pages.bp.get("/calc/<game>/photo")
     def photo_calculator(game: str) -> Response:
