@@ -161,6 +161,10 @@ def openapi_paths() -> dict[str, Any]:
     return paths
 
 
+def request_models() -> tuple[Any, ...]:
+    return REQUEST_MODELS
+
+
 def _add_routes() -> None:
     for game in games_with_photo():
         endpoint = game.replace("-", "_")
