@@ -282,3 +282,20 @@ def test_no_audit_answer_depends_on_another_seats_secret(client: FlaskClient) ->
                    for game in (first, second)]
         assert answers[0].status_code == answers[1].status_code == 200
         assert answers[0].get_data() == answers[1].get_data(), cards
+
+
+def test_photos_read_are_limited_per_address(tmp_path: Path) -> None:
+    from companion.web import create_app
+
+    app = create_app({"DATABASE": str(tmp_path / "p.sqlite3"), "SECRET_KEY": "k", "TESTING": True,
+                      "PHOTO_LIMIT": "3 per minute"})
+    phone = app.test_client()
+    phone.environ_base["REMOTE_ADDR"] = "192.0.2.9"
+    url = f"/api/photo/{PHOTO_GAMES[0]}"
+    answers = [phone.post(url, data=_png((40, 30)), content_type="image/png") for _ in range(4)]
+    assert [a.status_code for a in answers] == [200, 200, 200, 429]
+    assert answers[-1].get_json()["error"].startswith("Too many photos read from your address (at most 3 per 1 minute)")
+    assert 1 <= int(answers[-1].headers["Retry-After"]) <= 60
+    scored = phone.post(f"{url}/score", json={"cards": []})  # filling the calculator is not a photo read
+    assert scored.status_code == 200
+    app.extensions["store"].close()
