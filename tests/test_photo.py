@@ -299,3 +299,41 @@ def test_photos_read_are_limited_per_address(tmp_path: Path) -> None:
     scored = phone.post(f"{url}/score", json={"cards": []})  # filling the calculator is not a photo read
     assert scored.status_code == 200
     app.extensions["store"].close()
+
+
+AUDIT_GAMES = [game for game in PHOTO_GAMES if hook(game).audit is not None]  # type: ignore[union-attr]
+
+
+def _played(game: str, seed: int, moves: int) -> Any:
+    rules = rules_for(game)
+    state = rules.setup(["Ann", "Ben", "Cat"], {}, random.Random(seed))
+    rng = random.Random(seed + 1)
+    for _ in range(moves):
+        for seat in range(3):
+            move = rules.random_legal_move(state, seat, rng)
+            if move:
+                state = rules.apply(state, seat, move)
+                break
+        else:
+            break
+    return state
+
+
+@pytest.mark.parametrize("game", AUDIT_GAMES)
+def test_a_photo_of_what_the_app_has_in_front_of_the_seat_agrees(game: str) -> None:
+    """What the audit misses in an empty photo is what the app has in front of the seat: a photo of exactly those
+    cards agrees, and one without one of them names that card alone."""
+    audit, rules = hook(game).audit, rules_for(game)  # type: ignore[union-attr]
+    assert audit is not None
+    checked = 0
+    for seed in range(4):
+        state = _played(game, seed, 150)
+        view = rules.view(state, 0)
+        missing = audit(view, 0, [], [])
+        front = [difference.card for difference in missing]
+        assert all(d.text.endswith("in front of you; the photo does not show it.") and d.fix is None for d in missing)
+        assert audit(view, 0, front, []) == []
+        if front:
+            checked += 1
+            assert [d.card for d in audit(view, 0, front[1:], [])] == [front[0]]
+    assert checked, "no playout put a card in front of seat 0"

@@ -3,10 +3,11 @@ grant magicianship, filled into the end-of-game tally (prestige and the fairy as
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from companion.rules.jsmn import BOOK_VALUE, GAME, PUPIL, Pad, calculate
-from companion.web.photo import Extra, Laid, PhotoRefused, PhotoScoring, Scored
+from companion.web.photo import (Difference, Extra, Laid, PhotoRefused, PhotoScoring, Scored, SeatMove,
+                                 front_audit)
 
 
 def score(cards: Sequence[Laid], extras: Mapping[str, int]) -> Scored:
@@ -47,10 +48,34 @@ def score(cards: Sequence[Laid], extras: Mapping[str, int]) -> Scored:
                   ["Ties are broken by prestige, then by the disc on top of the stack."])
 
 
+def audit(view: Mapping[str, Any], seat: int, found: Sequence[str], moves: Sequence[SeatMove]) -> list[Difference]:
+    """Feats of magic (in progress or completed), books of magic and named connexions in front of the seat; the
+    feats in front of the others are theirs to know, so they are never named as such."""
+    places: dict[str, str] = {}
+    for book in view.get("book_row") or ():
+        places[book["id"]] = "among the books of magic on offer"
+    for named in view.get("named_row") or ():
+        places[named["id"]] = "among the named connexions on offer"
+    front: list[str] = []
+    for player in view["players"]:
+        here = "in front of you" if player["seat"] == seat else f"in front of {player['name']}"
+        for card in (*player["books"], *player["named"]):
+            places[card] = here
+        if player["seat"] == seat and player.get("ledger"):
+            ledger = player["ledger"]
+            feats = [feat["id"] for feat in (*ledger.get("feats", ()), *ledger.get("completed", ()))]
+            for feat in feats:
+                places[feat] = here
+            front = [*feats, *player["books"], *player["named"]]
+    return front_audit(front=front, found=found, where=places.get, name=lambda card: GAME.label(GAME.card(card)),
+                       moves=moves, swappable=lambda move: False)
+
+
 PHOTO = PhotoScoring(
     what="Lay out your completed feats of magic, your books of magic, your connexions and the spells you "
          "played that grant magicianship, codes up, and take one photo.",
     score=score,
     extras=(Extra("fairy_strength", "The fairy's strength now", "number", 0, GAME.tracks.fairy_length, 0,
                   "jsmn.end.total"),
-            Extra("prestige", "Your prestige", "number", 0, GAME.tracks.prestige_length, 0, "jsmn.end.tie")))
+            Extra("prestige", "Your prestige", "number", 0, GAME.tracks.prestige_length, 0, "jsmn.end.tie")),
+    audit=audit, audit_what="your feats of magic, books of magic and named connexions")
