@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from flask import Response, jsonify, make_response, render_template, request
 from pydantic import Field
@@ -15,12 +15,13 @@ from companion.web.api import ApiError, parse_body
 from companion.web.openapi import RequestBody
 from companion.web.photo import Laid, PhotoRefused, PhotoScoring, code_geometry, games_with_photo, hook, own_moves
 
-MAX_CARDS = 200
+#: more than any player lays in front of them; small enough that a list one too long still fits the 64 KB body
+MAX_CARDS = 60
 
 
 class PhotoCard(RequestBody):
-    card: str = Field(min_length=1, max_length=80, description="the card's id (as a code or the page gives it)")
-    corners: list[list[float]] | None = Field(
+    card: str = Field(min_length=1, max_length=60, description="the card's id (as a code or the page gives it)")
+    corners: list[Annotated[list[float], Field(min_length=2, max_length=2)]] | None = Field(
         default=None, min_length=4, max_length=4,
         description="the four corners of its code in the photo, as the reading gave them; none for a card "
                     "added by hand")
@@ -149,7 +150,8 @@ def openapi_paths() -> dict[str, Any]:
             "summary": f"{title}: the cards a player confirmed filled into the game's calculator, with the total "
                        "and every point's cause",
             "requestBody": request_body(PhotoScoreRequest),
-            "responses": {"200": json_body(_SCORED, "the filled calculator"), **errors(400, 422)}}}
+            "responses": {"200": json_body(_SCORED, "the filled calculator"), **errors(400, 422),
+                          "413": json_body("Error", "the request body is over 64 KB")}}}
     paths["/api/games/{game_id}/audit"] = {"post": {
         "summary": "A seat's photographed cards against where the companion believes they are: each difference "
                    "in table words with the correction that fixes it (POST /api/games/{game_id}/correct)",
@@ -157,7 +159,7 @@ def openapi_paths() -> dict[str, Any]:
         "security": [{"seatToken": []}],
         "requestBody": request_body(AuditRequest),
         "responses": {"200": json_body(_AUDIT, "the differences (none: the photo agrees)"),
-                      **errors(400, 401, 404, 422)}}}
+                      **errors(400, 401, 404, 422), "413": json_body("Error", "the request body is over 64 KB")}}}
     return paths
 
 
