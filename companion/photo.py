@@ -11,8 +11,9 @@ Limits (each a :class:`PhotoError` with its HTTP status): at most :data:`MAX_PHO
 decodes (400). A 12 MP phone photo passes.
 
 Speed: the photo is read in grey at its full resolution (zxing-cpp also reads it downscaled by itself,
-for codes that fill many pixels); a photo of at most :data:`UPSCALE_UP_TO` pixels on its long side is read
-a second time at twice its size, where codes of 3 pixels a module or less read far better.
+for codes that fill many pixels); a photo of at most :data:`UPSCALE_UP_TO` pixels on its long side whose
+codes look small (none read, or one under :data:`SMALL_CODE` pixels) is read a second time at twice its
+size, where codes of 3 pixels a module or less read far better.
 ``bench/bench_photo.py`` measures the rates and a 12 MP photo's time.
 """
 
@@ -33,6 +34,9 @@ MAX_PHOTO_PIXELS = 50_000_000
 FORMATS = ("JPEG", "PNG", "WEBP")
 MIME_TYPES = ("image/jpeg", "image/png", "image/webp")
 UPSCALE_UP_TO = 3000
+#: a code read with a side under this many pixels (a 16 mm code at about 6 px/mm) says the photo's codes are
+#: small: others as small may have been missed, so the photo is read again at twice the size
+SMALL_CODE = 100
 _ORIENTATION = 0x0112  # EXIF: how the camera was held
 _TURNS = {2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180, 4: Image.Transpose.FLIP_TOP_BOTTOM,
           5: Image.Transpose.TRANSPOSE, 6: Image.Transpose.ROTATE_270, 7: Image.Transpose.TRANSVERSE,
@@ -170,10 +174,16 @@ def decode(image: Image.Image) -> tuple[list[Code], tuple[int, int]]:
     except (OSError, ValueError, SyntaxError):
         raise PhotoError(400, "the photo could not be decoded: the file is damaged or cut short") from None
     codes = _read(grey)
-    if max(grey.size) <= UPSCALE_UP_TO:  # small codes read better at twice the size (4 px/mm: 43 % -> 70 %)
+    if max(grey.size) <= UPSCALE_UP_TO and (not codes or min(map(_side, codes)) < SMALL_CODE):
+        # small codes read better at twice the size (4 px/mm: 43 % -> 70 % of cards found)
         bigger = grey.resize((grey.width * 2, grey.height * 2), Image.Resampling.BICUBIC)
         codes = _merged(codes, _read(bigger, 2.0))
     return codes, grey.size
+
+
+def _side(code: Code) -> float:
+    (x0, y0), (x1, y1) = code.corners[0], code.corners[1]
+    return float(((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
 
 
 def card_name(catalog: Any, card: Any) -> str:
