@@ -85,14 +85,14 @@ def card_face(game: str, card_id: str) -> Image.Image:
 def _solve(matrix: list[list[float]], values: list[float]) -> list[float]:
     """Gaussian elimination with partial pivoting (8 unknowns: a perspective transform)."""
     n = len(values)
-    rows = [row[:] + [value] for row, value in zip(matrix, values)]
+    rows = [row[:] + [value] for row, value in zip(matrix, values, strict=True)]
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
         rows[col], rows[pivot] = rows[pivot], rows[col]
         for r in range(n):
             if r != col:
                 factor = rows[r][col] / rows[col][col]
-                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col])]
+                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col], strict=True)]
     return [rows[i][n] / rows[i][i] for i in range(n)]
 
 
@@ -100,7 +100,7 @@ def perspective_coefficients(source: Sequence[tuple[float, float]],
                              target: Sequence[tuple[float, float]]) -> list[float]:
     """Pillow's PERSPECTIVE coefficients mapping each output point in ``target`` to the input ``source``."""
     matrix, values = [], []
-    for (x, y), (u, v) in zip(target, source):
+    for (x, y), (u, v) in zip(target, source, strict=True):
         matrix.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
         matrix.append([0, 0, 0, x, y, 1, -v * x, -v * y])
         values += [u, v]
@@ -193,7 +193,7 @@ def scene(game: str, cards: Sequence[str], px_per_mm: float, seed: int, *, layou
     canvas = _table(size, rng)
     laid: list[tuple[str, Image.Image, Image.Image]] = []  # (card, its mask, its code's mask)
     fan_angle = rng.uniform(-max_angle, max_angle) / 2
-    for index, (card, face) in enumerate(zip(cards, faces)):
+    for index, (card, face) in enumerate(zip(cards, faces, strict=True)):
         qr = _face_qr_box(game, card)
         if layout == "fan":
             # the code must stay visible: each card is laid over the side of the one before away from its code

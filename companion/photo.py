@@ -140,7 +140,7 @@ def open_photo(data: bytes) -> Image.Image:
 def _read(grey: Image.Image, scale: float = 1.0) -> list[Code]:
     import zxingcpp  # imported on first use: the app starts without it
 
-    found = zxingcpp.read_barcodes(grey, formats=zxingcpp.BarcodeFormat.QRCode)
+    found = zxingcpp.read_barcodes(grey, formats=zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode))
     return [Code(result.text, tuple((round(pt.x / scale), round(pt.y / scale))
                                     for pt in (result.position.top_left, result.position.top_right,
                                                result.position.bottom_right, result.position.bottom_left)))

@@ -337,3 +337,17 @@ def test_a_photo_of_what_the_app_has_in_front_of_the_seat_agrees(game: str) -> N
             checked += 1
             assert [d.card for d in audit(view, 0, front[1:], [])] == [front[0]]
     assert checked, "no playout put a card in front of seat 0"
+
+
+def test_a_photo_is_not_kept(client: FlaskClient, tmp_path: Path) -> None:
+    """Reading a photo writes nothing: the instance's files (database, its WAL, the limits' counters) are the same
+    bytes afterwards, and no answer carries the photo back."""
+    game = PHOTO_GAMES[0]
+    scene = photo_set.scene(game, photo_set.card_ids(game)[:2], 6.0, 4, perspective=0)
+    client.get("/")  # the app's files made
+    before = {path: path.read_bytes() for path in tmp_path.rglob("*") if path.is_file()}
+    answer = client.post(f"/api/photo/{game}", data=scene.jpeg, content_type="image/jpeg")
+    assert answer.status_code == 200 and len(answer.get_data()) < 4096
+    after = {path: path.read_bytes() for path in tmp_path.rglob("*") if path.is_file()}
+    assert after == before
+    assert all(scene.jpeg[1000:1064] not in data for data in after.values())
