@@ -16,6 +16,7 @@ from companion.photo import card_name
 from companion.rules import rules_for
 from tests.e2e.conftest import Api, screenshot
 from tests.e2e.phone import open_seat
+from tests.e2e.test_accessibility import blocking_violations
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import photo_set  # noqa: E402  bench/photo_set.py: table photos from the print kit's faces
@@ -58,6 +59,7 @@ def test_a_photo_of_a_tableau_fills_the_calculator(new_phone: Callable[[], Brows
     expect(page.locator("#result-headline")).to_contain_text(f"Total: {best['points']}.", timeout=WAIT)
     expect(page.locator("#result-list li").first).to_contain_text(f"{best['trait']} ×{best['cards']}")
     screenshot(page, "photo-score")
+    assert blocking_violations(page) == []  # axe-core on the page with its photo, boxes, lists and breakdown
 
 
 def test_the_seat_audit_lists_a_planted_mis_report_and_one_tap_fixes_it(
