@@ -86,6 +86,7 @@
       const item = document.createElement("li");
       const name = document.createElement("span");
       name.textContent = card.corners ? card.name : `${card.name} (added by hand)`;
+      if (card.stale) name.textContent += " (an older print: the card has changed since)";
       const remove = document.createElement("button");
       remove.type = "button";
       remove.className = "button small secondary";
