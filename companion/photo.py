@@ -34,9 +34,9 @@ MAX_PHOTO_PIXELS = 50_000_000
 FORMATS = ("JPEG", "PNG", "WEBP")
 MIME_TYPES = ("image/jpeg", "image/png", "image/webp")
 UPSCALE_UP_TO = 3000
-#: a code read with a side under this many pixels (a 16 mm code at about 6 px/mm) says the photo's codes are
+#: a code read with a side under this many pixels (a 16 mm code at about 5.6 px/mm) says the photo's codes are
 #: small: others as small may have been missed, so the photo is read again at twice the size
-SMALL_CODE = 100
+SMALL_CODE = 90
 _ORIENTATION = 0x0112  # EXIF: how the camera was held
 _TURNS = {2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180, 4: Image.Transpose.FLIP_TOP_BOTTOM,
           5: Image.Transpose.TRANSPOSE, 6: Image.Transpose.ROTATE_270, 7: Image.Transpose.TRANSVERSE,
