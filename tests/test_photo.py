@@ -351,3 +351,23 @@ def test_a_photo_is_not_kept(client: FlaskClient, tmp_path: Path) -> None:
     after = {path: path.read_bytes() for path in tmp_path.rglob("*") if path.is_file()}
     assert after == before
     assert all(scene.jpeg[1000:1064] not in data for data in after.values())
+
+
+@pytest.mark.served
+def test_the_real_server_reads_photos_off_its_event_loop_and_logs_refusals_as_answers(tmp_path: Path) -> None:
+    """Through ``companion serve`` (gevent): a photo is decoded in gevent's thread pool; a refused one is a 4xx and
+    no crash in the log, a good one is read."""
+    import requests
+
+    from companion.served import running_server
+
+    game = PHOTO_GAMES[0]
+    scene = photo_set.scene(game, photo_set.card_ids(game)[:2], 6.0, 5, perspective=0)
+    with running_server(tmp_path, ("--workers", "1"), secret_key="photo-key") as server:
+        url = f"{server.base}/api/photo/{game}"
+        refused = requests.post(url, data=b"not a photo", headers={"Content-Type": "image/jpeg"}, timeout=60)
+        read = requests.post(url, data=scene.jpeg, headers={"Content-Type": "image/jpeg"}, timeout=60)
+        log = server.log()
+    assert refused.status_code == 415 and read.status_code == 200
+    assert sorted(card["card"] for card in read.json()["cards"]) == sorted(scene.cards)
+    assert "Traceback" not in log and "[ERROR]" not in log

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import sys
+from typing import Annotated, Any, Callable
 
 from flask import Response, jsonify, make_response, render_template, request
 from pydantic import Field
 
 from cardgen.catalog import content
-from companion.photo import MAX_PHOTO_BYTES, card_name, MAX_PHOTO_PIXELS, MIME_TYPES, PhotoError, read_photo
+from companion.photo import MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, MIME_TYPES, PhotoError, Reading, card_name, read_photo
 from companion.rules import SPECS, rules_for
 from companion.web import api
 from companion.web.api import ApiError, parse_body
@@ -56,6 +57,28 @@ def _card(game: str, ref: str) -> Any:
     return card
 
 
+def _off_the_loop(function: Callable[..., Reading], *args: Any) -> Reading:
+    """Under gunicorn's gevent worker (``companion serve``), run a photo's decoding in gevent's thread pool, so
+    the worker's other connections (live updates, moves) go on meanwhile: the decoders release the GIL. Elsewhere
+    (the test client, a thread worker) it runs here."""
+    gevent = sys.modules.get("gevent")
+    monkey = sys.modules.get("gevent.monkey")
+    if gevent is None or monkey is None or not monkey.is_module_patched("threading"):
+        return function(*args)
+    # a refusal comes back as a value: gevent's pool would print every exception a task raises as a crash
+    reading, refusal = gevent.get_hub().threadpool.apply(_caught, (function, *args))
+    if refusal is not None:
+        raise refusal
+    return reading  # type: ignore[no-any-return]
+
+
+def _caught(function: Callable[..., Reading], *args: Any) -> tuple[Reading | None, PhotoError | None]:
+    try:
+        return function(*args), None
+    except PhotoError as refusal:
+        return None, refusal
+
+
 def read_photo_route(game: str) -> Response:
     """The cards a photo shows: the photo is the body; decoded in memory, never stored."""
     _hook(game)
@@ -65,7 +88,7 @@ def read_photo_route(game: str) -> Response:
                             f"(this one's: {shown})")
     request.max_content_length = MAX_PHOTO_BYTES
     try:
-        reading = read_photo(request.get_data(cache=False), game)
+        reading = _off_the_loop(read_photo, request.get_data(cache=False), game)
     except PhotoError as error:
         raise ApiError(error.status, error.message) from None
     return jsonify(reading.to_json())
