@@ -28,6 +28,9 @@ from schemathesis.specs.openapi.checks import (content_type_conformance, negativ
 from companion.rules import GAMES
 from companion.served import RunningServer, running_server
 from companion.web.openapi import openapi_document
+from companion.web.photo import games_with_photo
+
+GAMES_WITH_PHOTO = games_with_photo()
 
 pytestmark = pytest.mark.served
 
@@ -183,6 +186,9 @@ def test_generated_requests_get_documented_answers_and_never_a_5xx(target: Targe
     ("GET", "/api/games/{id}/log?since=&since=2", None, 400, "'since' must be given once"),
     ("GET", "/api/games/{id}/log?since=", None, 400, "'since' must be a whole number of at least 0"),
     ("GET", "/api/search?q=x&limit=2&limit=3", None, 400, "'limit' must be given once"),
+    # found by this fuzz test: a code's corner that was not an (x, y) pair was a 500
+    ("POST", "/api/photo/" + GAMES_WITH_PHOTO[0] + "/score", {"cards": [{"card": "0", "corners": [[], [], [], []]}]},
+     400, "'cards[0].corners[0]' needs at least 2 item(s)."),
 ])
 def test_what_fuzzing_found_stays_fixed(target: Target, method: str, path: str, body: Any, status: int,
                                         sentence: str) -> None:

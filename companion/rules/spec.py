@@ -103,6 +103,9 @@ class GameSpec:
     pages_module: str | None = None
     #: the module adding the game's quick score calculator to the API (``/api/calc/<id>``), or None
     calculator_module: str | None = None
+    #: the module reading a photo of a player's cards into the game's calculator (and, on a seat page,
+    #: auditing where the companion believes they are): a ``PHOTO = PhotoScoring(...)``, or None
+    photo_module: str | None = None
     #: the print kit's id for this game (cardgen), or None when there is nothing to print
     print_kit: str | None = None
     #: whether some of the state is secret from some seats (then ``view`` strips it per seat)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import mimetypes
 import os
+import re
 import secrets
 import time
 from pathlib import Path
@@ -24,13 +25,14 @@ from flask_compress import Compress
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFProtect
 
+from companion.photo import MAX_PHOTO_BYTES
 from companion.store import Store
 
 from .assets import MINIFIERS, minified
 from .errors import error_response, register_error_handlers
 from .headers import SecurityHeaders
 from .json_provider import FastJSONProvider
-from .limits import BODY_ERROR, BODY_SECONDS, WholeBody
+from .limits import BODY_ERROR, BODY_SECONDS, UPLOAD_SECONDS, WholeBody
 from .links import init_base_url
 from .live_updates import VersionWatch
 from .proxies import TrustedProxies, trusted_networks
@@ -40,6 +42,8 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = REPO_ROOT / "templates"
 STATIC = Path(__file__).resolve().parents[1] / "static"
 SECRET_KEY_FILE = "secret_key"
+#: the photo uploads (the photo itself is the body): their own size limit, the app's 64 KB is for JSON
+PHOTO_UPLOAD = re.compile(r"/api/photo/[a-z0-9-]+")
 
 
 class NoSessionOnApi(SecureCookieSessionInterface):
@@ -91,6 +95,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "companion.sqlite3"),
         MAX_CONTENT_LENGTH=64 * 1024,
+        PHOTO_MAX_BYTES=MAX_PHOTO_BYTES,  # a photo upload's own limit (POST /api/photo/<game>)
         BODY_SECONDS=BODY_SECONDS,  # a request's body must arrive within this time of its headers
         # pages, styles and scripts travel compressed (tables have bad Wi-Fi); the JSON API does not:
         # its answers are small and its latency is what the load benchmark measures
@@ -128,8 +133,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.before_request(no_ranges_of_minified_files)
     app.before_request(refuse_bad_body)
     init_base_url(app)
+    uploads = ((PHOTO_UPLOAD, int(app.config["PHOTO_MAX_BYTES"]), UPLOAD_SECONDS),)  # score by photo
     app.wsgi_app = TrustedProxies(  # type: ignore[method-assign]
-        SecurityHeaders(WholeBody(app.wsgi_app, int(app.config["MAX_CONTENT_LENGTH"]), float(app.config["BODY_SECONDS"]))),
+        SecurityHeaders(WholeBody(app.wsgi_app, int(app.config["MAX_CONTENT_LENGTH"]), float(app.config["BODY_SECONDS"]),
+                                  uploads)),
         trusted_networks(app.config.get("TRUSTED_PROXIES", "")))
     app.extensions["store"] = Store(app.config["DATABASE"])
     app.extensions["live"] = VersionWatch(app.extensions["store"].path)
@@ -137,6 +144,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
 
     from . import api, boards, calc, card_moves, fix_pages, offline, pages, results  # noqa: F401  imported here: pages may import this package's helpers; calc adds API routes, results and card_moves pages routes
+    from .photo import views as photo_views  # noqa: F401  score by photo: API routes and pages
 
     csrf.exempt(api.bp)
     app.register_blueprint(api.bp)

@@ -7,6 +7,8 @@
   (a read of the socket waits for a whole chunk, and would never come back to look at the clock);
   elsewhere it is checked between reads. After a body it did not read in full the connection is
   closed (``environ[CLOSE_CONNECTION]``, :mod:`companion.serving`).
+  A photo upload (``POST /api/photo/<game>``) has its own limit, :data:`companion.photo.MAX_PHOTO_BYTES`
+  (20 MB), and :data:`UPLOAD_SECONDS` to arrive.
 - JSON bodies (:func:`parse_json`): only with ``Content-Type: application/json`` (415: a web page
   elsewhere can send ``text/plain`` to any address without asking, but not JSON), standard JSON only
   (no ``NaN``, ``Infinity``, numbers beyond a double, or lone surrogates), nested at most
@@ -17,6 +19,7 @@
 from __future__ import annotations
 
 import io
+import re
 import sys
 import time
 from typing import Any, Callable, Iterable
@@ -24,6 +27,8 @@ from typing import Any, Callable, Iterable
 import orjson
 
 BODY_SECONDS = 10.0
+#: a photo of several megabytes from a phone on a table's Wi-Fi may take longer than a JSON body
+UPLOAD_SECONDS = 30.0
 MAX_DEPTH = 16
 MAX_TEXT = 200
 MAX_ITEMS = 500
@@ -52,28 +57,37 @@ class WholeBody:
     ``seconds`` is answered 408. The app finds the problem in ``environ[BODY_ERROR]`` and answers it
     in its own error shape (:func:`companion.web.create_app`)."""
 
-    def __init__(self, app: Callable[..., Iterable[bytes]], max_bytes: int, seconds: float = BODY_SECONDS) -> None:
-        self.app, self.max_bytes, self.seconds = app, max_bytes, seconds
+    def __init__(self, app: Callable[..., Iterable[bytes]], max_bytes: int, seconds: float = BODY_SECONDS,
+                 uploads: tuple[tuple[re.Pattern[str], int, float], ...] = ()) -> None:
+        """``uploads``: (path pattern, bytes, seconds) for the few paths that take more than a JSON body."""
+        self.app, self.max_bytes, self.seconds, self.uploads = app, max_bytes, seconds, uploads
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         length = environ.get("CONTENT_LENGTH") or ""
         chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
         if length or chunked:
+            max_bytes, seconds = self.max_bytes, self.seconds
+            if self.uploads and environ.get("REQUEST_METHOD") == "POST":
+                path = environ.get("PATH_INFO", "")
+                for pattern, upload_bytes, upload_seconds in self.uploads:
+                    if pattern.fullmatch(path):
+                        max_bytes, seconds = upload_bytes, upload_seconds
+                        break
             declared = int(length) if length.isdigit() else None
-            if declared is not None and declared > self.max_bytes:
+            if declared is not None and declared > max_bytes:
                 environ[BODY_ERROR] = (413, f"the request body is {declared:,} bytes; at most "
-                                            f"{self.max_bytes:,} are taken")
+                                            f"{max_bytes:,} are taken")
                 environ["wsgi.input"], environ["CONTENT_LENGTH"] = io.BytesIO(), "0"
                 environ[CLOSE_CONNECTION] = True
             else:
-                self._read(environ, declared)
+                self._read(environ, declared, max_bytes, seconds)
         return self.app(environ, start_response)
 
-    def _read(self, environ: dict[str, Any], declared: int | None) -> None:
+    def _read(self, environ: dict[str, Any], declared: int | None, max_bytes: int, seconds: float) -> None:
         stream = environ["wsgi.input"]
-        deadline = time.monotonic() + self.seconds
+        deadline = time.monotonic() + seconds
         chunks, size = [], 0
-        timer = _deadline(self.seconds)
+        timer = _deadline(seconds)
         try:
             while declared is None or size < declared:
                 chunk = stream.read(_CHUNK if declared is None else min(_CHUNK, declared - size))
@@ -81,9 +95,9 @@ class WholeBody:
                     break
                 chunks.append(chunk)
                 size += len(chunk)
-                if size > self.max_bytes:
-                    environ[BODY_ERROR] = (413, f"the request body is over {self.max_bytes:,} bytes; "
-                                                f"at most {self.max_bytes:,} are taken")
+                if size > max_bytes:
+                    environ[BODY_ERROR] = (413, f"the request body is over {max_bytes:,} bytes; "
+                                                f"at most {max_bytes:,} are taken")
                     break
                 if time.monotonic() > deadline:
                     raise TimeoutError
@@ -91,7 +105,7 @@ class WholeBody:
                 environ[BODY_ERROR] = (400, f"the request body ended after {size:,} of the {declared:,} bytes "
                                             "its Content-Length announced")
         except TimeoutError:
-            environ[BODY_ERROR] = (408, f"the request body did not arrive within {self.seconds:g} seconds")
+            environ[BODY_ERROR] = (408, f"the request body did not arrive within {seconds:g} seconds")
         except OSError:  # the client went away mid-body (gunicorn's NoMoreData is one)
             environ[BODY_ERROR] = (400, f"the request body was cut short after {size:,} bytes")
         finally:

@@ -292,16 +292,17 @@ def _paths() -> dict[str, Any]:
 
 def openapi_document() -> dict[str, Any]:
     from companion.web import calc  # the calculators document themselves
+    from companion.web.photo import views as photo  # so does score by photo
 
     schemas = dict(_SCHEMAS)
-    for model in REQUEST_MODELS + calc.request_models():
+    for model in REQUEST_MODELS + calc.request_models() + photo.request_models():
         schemas[model.__name__] = model.model_json_schema(ref_template="#/components/schemas/{model}")
     return {
         "openapi": "3.1.0",
         "info": {"title": "Spellbook Table companion API", "version": "1",
                  "description": "Phones report the moves of a physical card game; the server checks them "
                                 "against the rules and keeps the log. Errors share one shape (Error)."},
-        "paths": {**_paths(), **calc.openapi_paths()},
+        "paths": {**_paths(), **calc.openapi_paths(), **photo.openapi_paths()},
         "components": {"schemas": schemas, "securitySchemes": {
             "seatToken": {"type": "http", "scheme": "bearer",
                           "description": "a seat token from /api/games, /api/join or /api/handover"},

@@ -7,6 +7,8 @@
 - **Moves of one seat** (moves, undos and corrections sent with one seat's token): ``MOVE_LIMIT``, 60 a
   minute by default, far more than a player reports at a table; counted per game and seat, whatever
   the address.
+- **Photos read** (``POST /api/photo/<game>``, each costing up to a few tenths of a second of CPU):
+  ``PHOTO_LIMIT``, 30 a minute by default.
 
 Past a limit the answer is 429 in the one error shape with ``Retry-After``. The host's own machine
 (loopback addresses) is never limited: that is where ``scripts/start.sh`` and the benchmarks talk
@@ -37,6 +39,9 @@ from limits.strategies import FixedWindowRateLimiter
 JOIN_LIMIT = "20 per minute"
 NEW_GAME_LIMIT = "30 per minute"
 MOVE_LIMIT = "60 per minute"
+PHOTO_LIMIT = "30 per minute"
+#: the photo reads' endpoints, one per game that scores by photo (companion/web/photo/views.py)
+PHOTO_ENDPOINT_PREFIX = "api.read_photo_"
 JOIN_ENDPOINTS = frozenset({"api.join", "pages.join_code", "pages.claim"})
 NEW_GAME_ENDPOINTS = frozenset({"api.create_game", "pages.new_game"})
 
@@ -146,7 +151,7 @@ def address_key(address: str) -> str:
 
 
 class RateLimits:
-    """The two per-address limits, checked before the few views they guard and nowhere else.
+    """The per-address limits, checked before the few views they guard and nowhere else.
 
     Built on ``limits`` (the library Flask-Limiter is made of) rather than on Flask-Limiter itself:
     Flask-Limiter's hooks ran on every request, looking for limits that only five endpoints have,
@@ -156,12 +161,15 @@ class RateLimits:
         app.config.setdefault("JOIN_LIMIT", JOIN_LIMIT)
         app.config.setdefault("NEW_GAME_LIMIT", NEW_GAME_LIMIT)
         app.config.setdefault("MOVE_LIMIT", MOVE_LIMIT)
+        app.config.setdefault("PHOTO_LIMIT", PHOTO_LIMIT)
         self.storage = SqliteStorage(f"companion-sqlite://{app.config['DATABASE']}.limits")
         self.strategy = FixedWindowRateLimiter(self.storage)
         self.by_endpoint = {**{endpoint: ("join-codes", "JOIN_LIMIT", "join codes tried")
                                for endpoint in JOIN_ENDPOINTS},
                             **{endpoint: ("new-games", "NEW_GAME_LIMIT", "games started")
-                               for endpoint in NEW_GAME_ENDPOINTS}}
+                               for endpoint in NEW_GAME_ENDPOINTS},
+                            **{endpoint: ("photos", "PHOTO_LIMIT", "photos read")
+                               for endpoint in app.view_functions if endpoint.startswith(PHOTO_ENDPOINT_PREFIX)}}
 
     def check(self) -> Response | None:
         guarded = self.by_endpoint.get(request.endpoint or "")

@@ -69,6 +69,6 @@ SPEC = GameSpec(
     id="barony-sorcery", title="Barony: Sorcery", min_players=2, max_players=5, moves=MOVES, options=OPTIONS,
     rules_module=f"{__name__}.game",
     pages_module="companion.web.games.barony_sorcery",
-    calculator_module="companion.web.calc.barony_sorcery", print_kit="barony-sorcery",
+    calculator_module="companion.web.calc.barony_sorcery", photo_module="companion.web.photo.barony_sorcery", print_kit="barony-sorcery",
     order=3, hidden_information=False, state_version=2, state_upgrades={1: _upgrade_1}, over_rule="barony-sorcery.companion.over", turn_rule=None, seat_rule=None,
 )

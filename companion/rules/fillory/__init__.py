@@ -47,6 +47,6 @@ SPEC = GameSpec(
     id="fillory", title="Magicians of Fillory", min_players=2, max_players=6, moves=MOVES, options=OPTIONS,
     rules_module=f"{__name__}.game",
     pages_module="companion.web.games.fillory",
-    calculator_module="companion.web.calc.fillory", print_kit="fillory",
+    calculator_module="companion.web.calc.fillory", photo_module="companion.web.photo.fillory", print_kit="fillory",
     order=1, hidden_information=True, can_stall=True, over_rule="fillory.game.over", turn_rule="fillory.turn.not-your-turn", seat_rule=None,
 )

@@ -114,6 +114,6 @@ SPEC = GameSpec(
     id="jsmn", title="Jonathan Strange & Mr Norrell", min_players=2, max_players=4, moves=MOVES, options=OPTIONS,
     rules_module=f"{__name__}.game",
     pages_module="companion.web.games.jsmn",
-    calculator_module="companion.web.calc.jsmn", print_kit="jsmn",
+    calculator_module="companion.web.calc.jsmn", photo_module="companion.web.photo.jsmn", print_kit="jsmn",
     order=4, hidden_information=True, state_version=2, state_upgrades={1: _upgrade_1}, over_rule="jsmn.end.reign", turn_rule="jsmn.turn.order", seat_rule="jsmn.players",
 )

@@ -59,7 +59,7 @@ SPEC = GameSpec(
     id="mandragora", title="Mandragora", min_players=2, max_players=4, moves=MOVES, options=OPTIONS,
     rules_module=f"{__name__}.game",
     pages_module="companion.web.games.mandragora",
-    calculator_module="companion.web.calc.mandragora", print_kit="mandragora",
+    calculator_module="companion.web.calc.mandragora", photo_module="companion.web.photo.mandragora", print_kit="mandragora",
     order=2, hidden_information=True, state_version=2, state_upgrades={1: _upgrade_1},
     over_rule="mandragora.end.game-over", turn_rule="mandragora.turn.order", seat_rule="mandragora.turn.order",
 )

@@ -1,0 +1,124 @@
+"""Score by photo: how many cards a table photo gives back, at each scale, and how long a 12 MP photo takes.
+
+    .venv/bin/python bench/bench_photo.py [--scenes 8] [--games all] [--figures FILE]
+
+For every game that scores by photo (discovered, none named here) and each scale from 3 to 8 pixels per
+millimetre of card, ``--scenes`` photos made by ``bench/photo_set.py`` from the print kit's own faces:
+4 to 9 cards each, spread (each turned by up to 30°) or fanned (each card over part of the one before,
+its code left visible), the whole photo in perspective, blurred, lit unevenly, saved as JPEG quality
+60. Each photo is read by :func:`companion.photo.read_photo`, exactly as the API reads an upload.
+
+Prints per scale: cards laid, found, found %, wrong cards (a card read that the photo does not show),
+and the slowest read (wall time: a busy machine stretches it). Targets: at 5 px/mm and more, >= 95 % found and 0 wrong. Then a 12 MP photo (4000 x
+3000, 12 cards at about 11 px/mm, quality 90 as a phone saves) read five times: median and worst wall
+time (and CPU time, which a busy machine disturbs far less), target <= 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+import photo_set  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from companion.photo import read_photo  # noqa: E402
+from companion.web.photo import games_with_photo  # noqa: E402
+
+SCALES = (3.0, 4.0, 5.0, 6.0, 7.0, 8.0)
+TARGET_FOUND = 0.95
+TARGET_SECONDS = 1.0
+
+
+def rates(games: list[str], scenes: int, scales: tuple[float, ...] = SCALES) -> list[dict[str, object]]:
+    rows = []
+    for scale in scales:
+        laid = found = wrong = 0
+        slowest = 0.0
+        misses: Counter[str] = Counter()
+        for game in games:
+            for scene in photo_set.scene_set(game, scale, scenes):
+                started = time.perf_counter()
+                reading = read_photo(scene.jpeg, game)
+                slowest = max(slowest, time.perf_counter() - started)
+                read = Counter(card.card_id for card in reading.cards)
+                expected = Counter(scene.cards)
+                laid += sum(expected.values())
+                found += sum((read & expected).values())
+                wrong += sum((read - expected - Counter(scene.hidden)).values())
+                misses.update({f"{game} {scene.layout}": sum((expected - read).values())})
+        share = found / laid if laid else 0.0
+        judged = scale >= 5
+        ok = share >= TARGET_FOUND and wrong == 0
+        rows.append({"px_per_mm": scale, "laid": laid, "found": found, "found_share": round(share, 4),
+                     "wrong": wrong, "slowest_s": round(slowest, 3), "judged": judged, "ok": ok,
+                     "misses": {k: v for k, v in misses.items() if v}})
+    return rows
+
+
+def twelve_megapixels(game: str) -> dict[str, object]:
+    ids = photo_set.card_ids(game)
+    scene = photo_set.scene(game, [ids[i % len(ids)] for i in range(0, 12 * 7, 7)], 11.0, 12, quality=90)
+    photo = Image.open(io.BytesIO(scene.jpeg)).resize((4000, 3000), Image.Resampling.BICUBIC)
+    buffer = io.BytesIO()
+    photo.save(buffer, "JPEG", quality=90)
+    data = buffer.getvalue()
+    read_photo(data, game)  # content loaded once, as in a running server
+    times, cpu, counts = [], [], []
+    for _ in range(5):
+        started, started_cpu = time.perf_counter(), time.process_time()
+        reading = read_photo(data, game)
+        times.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - started_cpu)
+        counts.append(len(reading.cards))
+    return {"game": game, "bytes": len(data), "pixels": 4000 * 3000, "cards_laid": len(scene.cards),
+            "cards_found": min(counts), "median_s": round(statistics.median(times), 3),
+            "worst_s": round(max(times), 3), "cpu_median_s": round(statistics.median(cpu), 3),
+            "ok": max(times) <= TARGET_SECONDS}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenes", type=int, default=8, help="photos per game and scale (default 8)")
+    parser.add_argument("--games", default="all", help="comma-separated game ids (default: every game)")
+    parser.add_argument("--figures", type=Path, help="also write the figures as JSON here")
+    parser.add_argument("--scales", default=",".join(f"{s:g}" for s in SCALES),
+                        help="comma-separated px/mm to measure (default 3 to 8; 'none': only the 12 MP photo)")
+    args = parser.parse_args()
+    games = games_with_photo() if args.games == "all" else args.games.split(",")
+    print(f"Score by photo: {args.scenes} photos per game and scale, games {', '.join(games)}")
+    print(f"{'px/mm':>6} {'laid':>6} {'found':>6} {'found %':>8} {'wrong':>6} {'slowest':>8}  target")
+    scales = () if args.scales == "none" else tuple(float(s) for s in args.scales.split(","))
+    rows = rates(games, args.scenes, scales)
+    for row in rows:
+        verdict = ("OK" if row["ok"] else "MISSED") if row["judged"] else "(not judged)"
+        print(f"{row['px_per_mm']:>6g} {row['laid']:>6} {row['found']:>6} {100 * float(row['found_share']):>7.1f}% "  # type: ignore[arg-type]
+              f"{row['wrong']:>6} {row['slowest_s']:>7.3f}s  >= 95 % and 0 wrong: {verdict}")
+        if row["misses"]:
+            print(f"{'':>8}missed: {row['misses']}")
+    big = [twelve_megapixels(game) for game in games]
+    for entry in big:
+        print(f"12 MP JPEG ({entry['game']}, {int(entry['bytes']) / 1e6:.1f} MB, {entry['cards_found']} of "  # type: ignore[call-overload]
+              f"{entry['cards_laid']} cards): median {entry['median_s']} s, worst {entry['worst_s']} s "
+              f"(CPU {entry['cpu_median_s']} s); "
+              f"target <= {TARGET_SECONDS:g} s: {'OK' if entry['ok'] else 'MISSED'}")
+    judged = [row for row in rows if row["judged"]] + big
+    met = sum(1 for row in judged if row["ok"])
+    print(f"{met} of {len(judged)} targets met")
+    if args.figures:
+        args.figures.write_text(json.dumps({"rates": rows, "twelve_mp": big}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,254 @@
+"""The routes of score by photo (see the package's docstring): three API routes and two pages."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any, Callable
+
+from flask import Response, jsonify, make_response, render_template, request
+from pydantic import Field
+
+from cardgen.catalog import content
+from companion.photo import MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, MIME_TYPES, PhotoError, Reading, card_name, read_photo
+from companion.rules import SPECS, rules_for
+from companion.web import api
+from companion.web.api import ApiError, parse_body
+from companion.web.openapi import RequestBody
+from companion.web.photo import Laid, PhotoRefused, PhotoScoring, code_geometry, games_with_photo, hook, own_moves
+
+#: more than any player lays in front of them; small enough that a list one too long still fits the 64 KB body
+MAX_CARDS = 60
+
+
+class PhotoCard(RequestBody):
+    card: str = Field(min_length=1, max_length=60, description="the card's id (as a code or the page gives it)")
+    corners: list[Annotated[list[float], Field(min_length=2, max_length=2)]] | None = Field(
+        default=None, min_length=4, max_length=4,
+        description="the four corners of its code in the photo, as the reading gave them; none for a card "
+                    "added by hand")
+
+
+class PhotoScoreRequest(RequestBody):
+    cards: list[PhotoCard] = Field(max_length=MAX_CARDS, description="the cards as the player confirmed them")
+    extras: dict[str, int] = Field(default_factory=dict, description="the game's extras by name (numbers; "
+                                                                      "flags 0 or 1)")
+
+
+class AuditRequest(RequestBody):
+    cards: list[str] = Field(max_length=MAX_CARDS, description="card ids the photo shows in front of the player, "
+                                                               "as the player confirmed them")
+
+
+REQUEST_MODELS = (PhotoScoreRequest, PhotoCard, AuditRequest)
+
+
+def _hook(game: str) -> PhotoScoring:
+    found = hook(game)
+    if found is None:
+        raise ApiError(404, f"there is no game '{game}' that reads photos" if game not in SPECS
+                       else f"{SPECS[game].title} has no score by photo")
+    return found
+
+
+def _card(game: str, ref: str) -> Any:
+    card = content(game).find_card(ref)
+    if card is None:
+        raise ApiError(422, f"{SPECS[game].title} has no card '{ref}'")
+    return card
+
+
+def _off_the_loop(function: Callable[..., Reading], *args: Any) -> Reading:
+    """Under gunicorn's gevent worker (``companion serve``), run a photo's decoding in gevent's thread pool, so
+    the worker's other connections (live updates, moves) go on meanwhile: the decoders release the GIL. Elsewhere
+    (the test client, a thread worker) it runs here."""
+    gevent = sys.modules.get("gevent")
+    monkey = sys.modules.get("gevent.monkey")
+    if gevent is None or monkey is None or not monkey.is_module_patched("threading"):
+        return function(*args)
+    # a refusal comes back as a value: gevent's pool would print every exception a task raises as a crash
+    reading, refusal = gevent.get_hub().threadpool.apply(_caught, (function, *args))
+    if refusal is not None:
+        raise refusal
+    return reading  # type: ignore[no-any-return]
+
+
+def _caught(function: Callable[..., Reading], *args: Any) -> tuple[Reading | None, PhotoError | None]:
+    try:
+        return function(*args), None
+    except PhotoError as refusal:
+        return None, refusal
+
+
+def read_photo_route(game: str) -> Response:
+    """The cards a photo shows: the photo is the body; decoded in memory, never stored."""
+    _hook(game)
+    if request.mimetype not in MIME_TYPES:
+        shown = f"'{request.mimetype}'" if request.mimetype else "none"
+        raise ApiError(415, f"send the photo itself as the body with Content-Type {', '.join(MIME_TYPES)} "
+                            f"(this one's: {shown})")
+    request.max_content_length = MAX_PHOTO_BYTES
+    try:
+        reading = _off_the_loop(read_photo, request.get_data(cache=False), game)
+    except PhotoError as error:
+        raise ApiError(error.status, error.message) from None
+    return jsonify(reading.to_json())
+
+
+def score_photo(game: str) -> Response:
+    scoring = _hook(game)
+    body = parse_body(PhotoScoreRequest)
+    extras = {extra.name: extra for extra in scoring.extras}
+    for name, value in body.extras.items():
+        extra = extras.get(name)
+        if extra is None:
+            known = ", ".join(extras) or "none"
+            raise ApiError(400, f"'{name}' is not an extra of {SPECS[game].title} (its extras: {known})")
+        if not extra.low <= value <= extra.high:
+            raise ApiError(400, f"'{name}' ({extra.label}) must be {extra.low} to {extra.high}, got {value}")
+    values = {extra.name: body.extras.get(extra.name, extra.default) for extra in scoring.extras}
+    laid = []
+    for item in body.cards:
+        centre, side = code_geometry(item.corners)
+        laid.append(Laid(_card(game, item.card), centre, side))
+    try:
+        scored = scoring.score(laid, values)
+    except PhotoRefused as error:
+        raise ApiError(422, error.message, error.rule) from None
+    return jsonify(scored.to_json())
+
+
+@api.bp.post("/games/<game_id>/audit")
+def audit(game_id: str) -> Response:
+    """A seat's photographed cards against where the companion believes they are (this seat's token)."""
+    body = parse_body(AuditRequest)
+    seat = api._acting_seat(game_id, None)
+    info = api._store().info(game_id)
+    scoring = hook(info["game"])
+    if scoring is None or scoring.audit is None:
+        raise ApiError(404, f"{SPECS[info['game']].title} has no photo audit")
+    ids = [_card(info["game"], ref).id for ref in body.cards]
+    version, state = api._store().state_at(game_id, info["version"])
+    view = rules_for(info["game"]).view(state, seat)
+    moves = own_moves(api._store().log(game_id, seat), seat)
+    differences = scoring.audit(view, seat, ids, moves)
+    return jsonify({"version": version, "agree": not differences,
+                    "differences": [difference.to_json() for difference in differences]})
+
+
+_CARDS = {"type": "array", "items": {"type": "object", "properties": {
+    "card": {"type": "string"}, "name": {"type": "string"}, "stale": {"type": "boolean"},
+    "corners": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}}}}}
+_READING = {"type": "object", "properties": {
+    "width": {"type": "integer"}, "height": {"type": "integer"}, "cards": _CARDS,
+    "unread": {"type": "array", "items": {"type": "object", "properties": {"reason": {"type": "string"}}}}}}
+_SCORED = {"type": "object", "properties": {
+    "calculator": {"type": "string"}, "request": {"type": "object"}, "total": {"type": ["integer", "null"]},
+    "headline": {"type": "string"}, "notes": {"type": "array", "items": {"type": "string"}},
+    "breakdown": {"type": "array", "items": {"type": "object", "properties": {
+        "cause": {"type": "string"}, "points": {"type": "integer"}}}}}}
+_AUDIT = {"type": "object", "properties": {
+    "version": {"type": "integer"}, "agree": {"type": "boolean"},
+    "differences": {"type": "array", "items": {"type": "object", "properties": {
+        "card": {"type": "string"}, "text": {"type": "string"}, "fix": {"type": ["object", "null"]},
+        "fix_label": {"type": ["string", "null"]}}}}}}
+
+
+def openapi_paths() -> dict[str, Any]:
+    from companion.web.openapi import errors, json_body, request_body
+
+    paths: dict[str, Any] = {}
+    for game in games_with_photo():
+        title = SPECS[game].title
+        paths[f"/api/photo/{game}"] = {"post": {
+            "summary": f"{title}: the cards a photo shows (each with its code's corners) and the codes it could not "
+                       "read; the photo is the body, decoded in memory and never stored",
+            "requestBody": {"required": True, "content": {
+                mime: {"schema": {"type": "string", "format": "binary"}} for mime in MIME_TYPES}},
+            "responses": {"200": json_body(_READING, "the reading"),
+                          "400": json_body("Error", "no photo, or one that could not be decoded"),
+                          "413": json_body("Error", f"over {MAX_PHOTO_BYTES:,} bytes or {MAX_PHOTO_PIXELS:,} "
+                                                    "pixels"),
+                          "415": json_body("Error", "not a JPEG, PNG or WebP image")}}}
+        paths[f"/api/photo/{game}/score"] = {"post": {
+            "summary": f"{title}: the cards a player confirmed filled into the game's calculator, with the total "
+                       "and every point's cause",
+            "requestBody": request_body(PhotoScoreRequest),
+            "responses": {"200": json_body(_SCORED, "the filled calculator"), **errors(400, 422),
+                          "413": json_body("Error", "the request body is over 64 KB")}}}
+    paths["/api/games/{game_id}/audit"] = {"post": {
+        "summary": "A seat's photographed cards against where the companion believes they are: each difference "
+                   "in table words with the correction that fixes it (POST /api/games/{game_id}/correct)",
+        "parameters": [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "security": [{"seatToken": []}],
+        "requestBody": request_body(AuditRequest),
+        "responses": {"200": json_body(_AUDIT, "the differences (none: the photo agrees)"),
+                      **errors(400, 401, 404, 422), "413": json_body("Error", "the request body is over 64 KB")}}}
+    return paths
+
+
+def request_models() -> tuple[Any, ...]:
+    return REQUEST_MODELS
+
+
+def _add_routes() -> None:
+    for game in games_with_photo():
+        endpoint = game.replace("-", "_")
+        api.bp.add_url_rule(f"/photo/{game}", f"read_photo_{endpoint}", read_photo_route, methods=["POST"],
+                            defaults={"game": game})
+        api.bp.add_url_rule(f"/photo/{game}/score", f"score_photo_{endpoint}", score_photo, methods=["POST"],
+                            defaults={"game": game})
+
+
+_add_routes()
+
+
+# -- pages ---------------------------------------------------------------------------------------
+
+def _page(template: str, **context: Any) -> Response:
+    catalog = content(context["game"])
+    options = [{"id": card.id, "name": card_name(catalog, card)} for card in catalog.cards]
+    response = make_response(render_template(template, card_options=options, **context))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def register_pages() -> None:
+    from companion.web import pages
+
+    @pages.bp.app_template_global()
+    def photo_games() -> list[tuple[str, str]]:
+        """(game, title) of every game that scores by photo, for the home page."""
+        return [(game, SPECS[game].title) for game in games_with_photo()]
+
+    @pages.bp.app_template_global()
+    def photo_audit(game: str) -> bool:
+        """Whether a seat of ``game`` may check its cards against a photo."""
+        scoring = hook(game)
+        return scoring is not None and scoring.audit is not None
+
+    @pages.bp.get("/calc/<game>/photo")
+    def photo_calculator(game: str) -> Response:
+        scoring = hook(game)
+        if scoring is None:
+            raise pages.NotFound(f"There is no game called '{game}' that scores by photo.")
+        return _page("pages/photo.html", game=game, title=SPECS[game].title, scoring=scoring, audit=None,
+                     max_bytes=MAX_PHOTO_BYTES)
+
+    @pages.bp.get("/g/<game_id>/seat/<int:seat>/photo")
+    def seat_photo(game_id: str, seat: int) -> Response:
+        info = pages.store().info(game_id)
+        if not 0 <= seat < len(info["players"]):
+            raise pages.NotFound(f"This game has no seat {seat}.")
+        if not pages.holds_seat(game_id, seat):
+            raise PermissionError(f"This phone does not hold {info['players'][seat]}'s seat.")
+        scoring = hook(info["game"])
+        if scoring is None:
+            raise pages.NotFound(f"{SPECS[info['game']].title} has no score by photo.")
+        token = request.cookies.get(pages.token_cookie(game_id, seat), "")
+        return _page("pages/photo.html", game=info["game"], title=SPECS[info["game"]].title, scoring=scoring,
+                     audit={"game_id": game_id, "seat": seat, "token": token, "name": info["players"][seat],
+                            "version": info["version"]} if scoring.audit is not None else None,
+                     game_id=game_id, seat_number=seat, max_bytes=MAX_PHOTO_BYTES)
+
+
+register_pages()
