@@ -15,6 +15,8 @@ document has several) holds each card's cut line, a rectangle on its trim, in mi
 
 from __future__ import annotations
 
+from functools import partial
+
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -81,7 +83,7 @@ def write_cut_files(folder: Path, document: str, layouts: list[SheetLayout], tit
         name = f"{document}-cut.svg" if len(distinct) == 1 else f"{document}-cut-{w:g}x{h:g}.svg"
         text = cut_svg(layout, f"{title}: cut lines, {layout.per_sheet} cards a sheet")
         path = folder / name
-        write_atomically(path, lambda partial, text=text: partial.write_text(text, encoding="utf-8"))
+        write_atomically(path, partial(_write_text, text=text))
         written.append(path)
     return written
 
@@ -97,3 +99,7 @@ def write_plan_cut_files(plan: Any) -> list[Path]:
         written += write_cut_files(item.path.parent, item.document.name, layouts,
                                    str(getattr(item.content, "title", item.game)))
     return written
+
+
+def _write_text(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")

@@ -13,7 +13,7 @@ Paragraph's ``<b>`` and ``<i>`` find the right file.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Callable
 from importlib.resources import files
 
@@ -137,9 +137,8 @@ def _register(family: str) -> Family:
         name = family + suffix
         if name not in pdfmetrics.getRegisteredFontNames():
             try:
-                kind, italic = KINDS[family], "Italic" in suffix
                 pdfmetrics.registerFont(FallbackTTFont(name, str(folder / filename),
-                                                       lambda kind=kind, italic=italic: _fallback(kind, italic)))
+                                                       partial(_fallback, KINDS[family], "Italic" in suffix)))
             except Exception as exc:  # ReportLab raises TTFError, OSError and others for an unusable file
                 raise FontError(f"cannot load {filename} from '{package}': {exc}") from exc
         registered.append(name)

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any, Mapping, Sequence
 
 from cardgen.catalog import content
-from companion.rules import rules_for
+from companion.rules.fillory.game import trait_points
 from companion.web.photo import (Difference, Laid, PhotoRefused, PhotoScoring, Scored, SeatMove, front_audit)
 
 GAME = content("fillory")
@@ -18,7 +18,7 @@ def score(cards: Sequence[Laid], extras: Mapping[str, int]) -> Scored:
     if twice:
         raise PhotoRefused(f"{GAME.card(twice[0]).name} is listed twice; there is one copy of each card")
     zone = [laid.card.id for laid in cards]
-    traits = rules_for("fillory").trait_points(zone, [])
+    traits = trait_points(zone, [])
     breakdown = []
     for entry in traits:
         having = [GAME.card(card).name for card in zone if entry["trait"] in GAME.card(card).traits]
