@@ -672,11 +672,13 @@ def rules_page() -> Response:
     """The search form and results; without a query, one link per game to its whole rule list."""
     query = request.args.get("q", "").strip()[:200]
     game = request.args.get("game", "").strip() or None
-    if game is not None and game not in GAMES:
-        return error_response(400, f"Unknown game '{game}'. Pick one of: {', '.join(GAMES)}.")
+    prefer = request.args.get("prefer", "").strip() or None
+    for name in (game, prefer):
+        if name is not None and name not in GAMES:
+            return error_response(400, f"Unknown game '{name}'. Pick one of: {', '.join(GAMES)}.")
     if game is not None and not query:
         return redirect(url_for("pages.game_rules", game=game), 303)
-    results = search(query, game) if query else []
+    results = search(query, game, prefer=prefer) if query else []
     fixed = corrections(query, game) if query else {}
     books = [(g, content(g).title, len(content(g).rules)) for g in GAMES]
     return make_response(render_template("pages/rules.html", query=query, game=game, games=GAMES, results=results,
