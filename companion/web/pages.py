@@ -218,7 +218,8 @@ def your_games() -> list[HeldSeat]:
 
 
 def render_home(status: int = 200, error: str | None = None, names: list[str] | None = None,
-                first: int = 0, code: str = "", game: str | None = None, join_first: bool = False) -> Response:
+                first: int = 0, code: str = "", game: str | None = None, join_first: bool = False,
+                join_error: str | None = None) -> Response:
     forms = []
     for name in playable_games(current_app.extensions["unavailable_games"]):
         rules = rules_for(name)
@@ -230,7 +231,7 @@ def render_home(status: int = 200, error: str | None = None, names: list[str] | 
                                  open=mine))
     held = your_games()
     page = render_template("pages/home.html", forms=forms, error=error, code=code, form_values=request.form,
-                           held=held, join_first=join_first,
+                           held=held, join_first=join_first, join_error=join_error,
                            unavailable=list(current_app.extensions["unavailable_games"].values()))
     response = make_response(page, status)
     response.headers["Cache-Control"] = "private, no-store"  # "Your games" is this phone's alone
@@ -282,6 +283,9 @@ def join() -> Response:
     code = request.args.get("code", "").strip().upper()
     if not code:  # the "Join" link: the code field has the focus
         return render_home(join_first=True)
+    if store().game_id_for_code(code) is None:  # a mistyped code: the form again, the code kept, the reason beside it
+        return render_home(404, code=code, join_first=True,
+                           join_error=f"No game has the join code {code}. Check the code on the host's phone.")
     return redirect(url_for("pages.join_code", code=code), 303)
 
 

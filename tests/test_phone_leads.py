@@ -1,0 +1,48 @@
+"""Seat and start pages say what is true for this phone and lead with what comes next (issue 25): a mistyped
+join code keeps the form with the reason beside the field, the result leads a finished seat page, the seat
+page carries the script that brings the next step into view, a released seat is not shown in green."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.web.pages import token_cookie
+from tests.test_pages import shown
+
+STATIC = Path(__file__).resolve().parents[1] / "companion" / "static"
+
+
+def test_a_wrong_join_code_keeps_the_form_and_says_why(client: FlaskClient) -> None:
+    response = client.get("/join?code=zzzz22")
+    page = shown(response)
+    assert response.status_code == 404
+    assert 'id="code" name="code" value="ZZZZ22"' in page and 'aria-invalid="true"' in page
+    assert re.search(r'<p class="field-error" id="code-error" role="alert">No game has the join code ZZZZ22\. '
+                     r"Check the code on the host's phone\.</p>", page)
+    assert "<h1 id=\"error-title\">Not found</h1>" not in page
+
+
+def test_a_right_join_code_still_goes_to_the_join_page(app: Flask, client: FlaskClient) -> None:
+    game = app.extensions["store"].create_game("fillory", ["Ann", "Ben"], {}, held=[0])
+    response = client.get(f"/join?code={game['join_code'].lower()}")
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/j/{game['join_code']}")
+
+
+def test_the_seat_page_loads_the_next_step_script(app: Flask, client: FlaskClient) -> None:
+    game = app.extensions["store"].create_game("mandragora", ["Ann", "Ben"], {})
+    client.set_cookie(token_cookie(game["id"], 0), game["seats"][0]["token"])
+    page = shown(client.get(f"/g/{game['id']}/seat/0"))
+    assert "/static/js/next-step.js" in page
+    script = (STATIC / "js" / "next-step.js").read_text()
+    assert 'addEventListener("live:moved"' in script and 'searchParams.delete("created")' in script
+    assert 'document.dispatchEvent(new CustomEvent("live:moved"))' in (STATIC / "js" / "live.js").read_text()
+
+
+def test_a_released_seat_is_not_green_in_the_status_bar() -> None:
+    css = (STATIC / "css" / "app.css").read_text()
+    rule = re.search(r'\.live-status\[data-state="gone"\] \{([^}]*)\}', css)
+    assert rule and "var(--bad)" in rule.group(1)
