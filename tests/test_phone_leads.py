@@ -46,3 +46,16 @@ def test_a_released_seat_is_not_green_in_the_status_bar() -> None:
     css = (STATIC / "css" / "app.css").read_text()
     rule = re.search(r'\.live-status\[data-state="gone"\] \{([^}]*)\}', css)
     assert rule and "var(--bad)" in rule.group(1)
+
+
+def test_a_seat_with_no_move_now_has_no_your_move_heading_over_the_take_back(app: Flask) -> None:
+    from tests.test_pages import STANDARD_HANDS, deal, new_game, seat_page
+
+    game = new_game(app)
+    deal(app, game, STANDARD_HANDS)  # Ann (seat 0) is first: Ben has nothing to report now
+    client = app.test_client()
+    waiting = seat_page(client, game, 1)
+    assert '<h2 id="moves-title">The last move</h2>' in waiting and "data-your-move" not in waiting
+    assert "Take back the last move" in waiting
+    acting = seat_page(app.test_client(), game, 0)
+    assert '<h2 id="moves-title">Your move</h2>' in acting and "data-your-move" in acting
