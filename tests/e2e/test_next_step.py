@@ -32,15 +32,21 @@ SETTLE_SECONDS = 8.0  # live updates after a move settle well within this on a b
 MOVE_CAP = 900  # a safety stop: a four-player random Fillory game is 300 to 500 moves, the others fewer
 
 #: Where the next step of a seat page is, measured in the page (the test's own reading, not the page's
-#: script): the result or rematch when the game is over, else this seat's first move form's first control
+#: script): the result or rematch when the game is over, else the button the move was sent from while its
+#: form is still offered (the finger stays where "Recorded." appears), else this seat's first move form's first control
 #: (text search fields aside) or, when only folded moves are left, the first fold's summary, else (another
 #: player's move) the game's banner saying whose turn it is.
-NEXT_CONTROL = """() => {
+NEXT_CONTROL = """(sentFrom) => {
   const live = document.querySelector('[data-live]');
   const shown = (el) => el && el.getClientRects().length && !el.closest('[hidden]')
     && !(el.closest('details:not([open])') && !el.matches('summary'));
   const typed = 'input[type="text"], input[type="search"], input[type="number"], textarea';
   let target = live.querySelector('#rematch-offer a') || live.querySelector('#see-result');
+  const used = !target && sentFrom && document.getElementById(sentFrom);
+  if (used && shown(used) && used.closest('[data-your-move]')) {  // the form still offered: its button
+    const buttons = [...used.querySelectorAll('button:not([type="button"])')].filter((b) => shown(b) && !b.matches(':disabled'));
+    target = buttons[buttons.length - 1] || null;
+  }
   if (!target) {
     const form = [...live.querySelectorAll('[data-your-move] form.move:not([data-undo])')].find(shown);
     const fold = [...live.querySelectorAll('[data-your-move] details > summary')].find(shown);
@@ -74,12 +80,12 @@ def server(served: RunningServer) -> str:  # the phones' server (conftest's new_
     return served.base
 
 
-def in_view(page: Page, must_focus: bool, context: str) -> None:
+def in_view(page: Page, must_focus: bool, context: str, sent_from: str | None = None) -> None:
     """The next control lies between the status bar and the screen's bottom edge (and has focus): waited for
     while live updates that follow the move settle (generous ceiling), then asserted."""
     deadline = time.monotonic() + SETTLE_SECONDS
     while True:
-        seen = page.evaluate(NEXT_CONTROL)
+        seen = page.evaluate(NEXT_CONTROL, sent_from)
         good = (seen is not None and not seen["missing"] and seen["top"] >= seen["barBottom"] - 1
                 and seen["bottom"] <= seen["height"] + 1 and (seen["focused"] or not must_focus))
         if good or time.monotonic() > deadline:
@@ -92,7 +98,7 @@ def in_view(page: Page, must_focus: bool, context: str) -> None:
         assert seen["focused"], f"{context}: {seen} focus on {page.evaluate('document.activeElement.outerHTML.slice(0, 120)')}"
 
 
-def report(page: Page, move: dict[str, Any]) -> None:
+def report(page: Page, move: dict[str, Any]) -> str:
     """Fill the move's form on this phone and tap its submit button (the move pinned for this one tap)."""
     form_id = page.evaluate("""move => {
         const live = document.querySelector('[data-live]');
@@ -113,6 +119,7 @@ def report(page: Page, move: dict[str, Any]) -> None:
     form.locator('button[type="submit"], button:not([type])').last.click()
     expect(page.locator("#live")).not_to_have_attribute("data-version", str(before), timeout=10_000)
     expect(page.locator("#move-message")).to_contain_text("Recorded.", timeout=10_000)
+    return str(form_id)
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -147,9 +154,9 @@ def test_four_phones_play_a_whole_game_with_the_next_step_always_in_view(
         page = phones[seat]
         page.bring_to_front()
         expect(page.locator("#live")).to_have_attribute("data-version", str(version), timeout=LIVE_WITHIN_MS * 5)
-        report(page, move)
+        sent_from = report(page, move)
         moves += 1
-        in_view(page, True, f"{game} move {moves} ({move['type']}) on seat {seat}")
+        in_view(page, True, f"{game} move {moves} ({move['type']}) on seat {seat}", sent_from)
     assert rules.outcome(state).over or stalled(state)
     if rules.outcome(state).over:  # the end: the result leads every phone
         final = str(table.current(game_id)[0])

@@ -36,11 +36,28 @@
       .find((el) => !el.matches(":disabled") && !el.matches(TYPED) && visible(el)) || null;
   }
 
+  // the form a move was just sent from: while it is still offered, the finger stays on its button (where
+  // "Recorded." appears), e.g. another cast in Barony: Sorcery; once it is gone the next form leads
+  let sentFrom = null;
+  live.addEventListener("submit", (event) => {
+    const form = event.target.closest("form.move");
+    sentFrom = form && !form.hasAttribute("data-undo") ? form.id : null;
+  }, true);
+
+  function sameForm() {
+    const form = sentFrom && document.getElementById(sentFrom);
+    if (!form || !live.contains(form) || !visible(form) || !form.closest("[data-your-move]")) return null;
+    const buttons = [...form.querySelectorAll('button:not([type="button"])')].filter((b) => visible(b) && !b.matches(":disabled"));
+    return buttons.length ? [buttons[buttons.length - 1], buttons[buttons.length - 1]] : null;
+  }
+
   /** [where to scroll to, what to focus] for the next step, or null. */
-  function nextStep() {
+  function nextStep(afterMove = false) {
     const rematch = live.querySelector("#rematch-offer a");
     const result = live.querySelector("#see-result");
     if (rematch || result) return [live.querySelector("#rematch-offer") || result, rematch || result];
+    const same = afterMove ? sameForm() : null;
+    if (same) return same;
     const form = moveForm();
     if (form) return [form, firstControl(form) || form];
     const fold = foldedMove();
@@ -53,13 +70,20 @@
     return bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
   }
 
-  function bring(focus) {
-    const step = nextStep();
+  function bring(focus, afterMove = false) {
+    const step = nextStep(afterMove);
     if (!step) return;
     const [block, control] = step;
     const top = barBottom() + GAP;
     let rect = block.getBoundingClientRect();
-    const wanted = control.getBoundingClientRect();
+    const feedback = control.parentElement && control.parentElement.querySelector(".move-feedback");
+    let wanted = (feedback || control).getBoundingClientRect();
+    if (block === control && wanted.bottom > window.innerHeight - GAP && rect.top - (wanted.bottom - window.innerHeight + GAP) >= top) {
+      // the button a move was sent from: just enough that it and its answer show
+      window.scrollTo({ top: window.scrollY + wanted.bottom - window.innerHeight + GAP, behavior: "instant" });
+      rect = block.getBoundingClientRect();
+      wanted = (feedback || control).getBoundingClientRect();
+    }
     if (rect.top < top || wanted.bottom > window.innerHeight) {
       window.scrollTo({ top: window.scrollY + rect.top - top, behavior: "instant" });
       rect = control.getBoundingClientRect();
@@ -120,7 +144,7 @@
     }
   }
 
-  document.addEventListener("live:moved", () => { shown = state(); bring(true); placed = true; });
+  document.addEventListener("live:moved", () => { shown = state(); bring(true, true); placed = true; sentFrom = null; });
   document.addEventListener("live:swapped", () => {
     const now = state();
     if (now !== shown && now !== "theirs" && !busy()) {
