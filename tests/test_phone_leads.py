@@ -59,3 +59,20 @@ def test_a_seat_with_no_move_now_has_no_your_move_heading_over_the_take_back(app
     assert "Take back the last move" in waiting
     acting = seat_page(app.test_client(), game, 0)
     assert '<h2 id="moves-title">Your move</h2>' in acting and "data-your-move" in acting
+
+
+def test_your_games_mark_a_move_to_make_and_a_game_that_is_over(app: Flask) -> None:
+    from tests.test_pages import STANDARD_HANDS, deal, new_game
+    from tests.test_results import play_to_the_end
+
+    playing = new_game(app)
+    deal(app, playing, STANDARD_HANDS)  # Ann (seat 0) is to draw; Ben waits
+    over = play_to_the_end(app, "mandragora", ["Ann", "Ben"], seed=5)
+    client = app.test_client()
+    for game, seat in ((playing, 0), (playing, 1), (over, 0)):
+        client.set_cookie(token_cookie(game["id"], seat), game["seats"][seat]["token"])
+    page = shown(client.get("/"))
+    items = re.findall(r'<li><a class="my-game" href="/g/(\w+)/seat/(\d)">(.*?)</a></li>', page, re.S)
+    marks = {(g, int(s)): ("Your move" in body, "Game over" in body) for g, s, body in items}
+    assert marks == {(playing["id"], 0): (True, False), (playing["id"], 1): (False, False),
+                     (over["id"], 0): (False, True)}

@@ -173,6 +173,8 @@ class HeldSeat:
     name: str
     others: list[str]
     created: datetime
+    #: "over" (the game ended), "yours" (this seat has a move to report now) or "waiting"
+    status: str = "waiting"
 
     @property
     def started(self) -> str:
@@ -190,6 +192,19 @@ class HeldSeat:
 
 _SEAT_COOKIE = re.compile(r"seat_([A-Za-z0-9_-]+)_(\d{1,2})")
 YOUR_GAMES_SHOWN = 12
+
+
+def _held_status(info: dict[str, Any], seat: int) -> str:
+    """Whether a held seat's game is over, or has a move for this seat now (what its seat page calls "Your
+    move": the rules' choices for the seat), for "Your games"."""
+    rules = rules_for(info["game"])
+    try:
+        _, state = store().current(info["id"])
+    except NotFound:
+        return "waiting"
+    if rules.outcome(state).over or (rules.SPEC.can_stall and rules.stalled(state)):
+        return "over"
+    return "yours" if hasattr(rules, "choices") and rules.choices(state, seat) else "waiting"
 
 
 def your_games() -> list[HeldSeat]:
@@ -212,7 +227,7 @@ def your_games() -> list[HeldSeat]:
         players = info["players"]
         found.append(HeldSeat(game_id=game_id, seat=seat, title=rules_for(info["game"]).TITLE, name=players[seat],
                               others=[n for i, n in enumerate(players) if i != seat],
-                              created=datetime.fromisoformat(info["created"])))
+                              created=datetime.fromisoformat(info["created"]), status=_held_status(info, seat)))
     found.sort(key=lambda held: (held.created, held.seat), reverse=True)
     return found[:YOUR_GAMES_SHOWN]
 
