@@ -353,18 +353,6 @@ def offline_entries() -> list[dict[str, Any]]:
         return [dict(zip(keys, row)) for row in cursor.fetchall()]
 
 
-def _match(db: sqlite_utils.Database, expression: str, game: str | None, limit: int) -> list[dict[str, Any]]:
-    sql = ("SELECT e.kind, e.ref, e.game, e.title, e.body, e.url,"
-           " snippet(entries_fts, 1, ?, ?, '…', 24) AS snippet"
-           " FROM entries_fts JOIN entries e ON e.rowid = entries_fts.rowid"
-           " WHERE entries_fts MATCH ?" + (" AND e.game = ?" if game else "") +
-           " ORDER BY bm25(entries_fts, 10.0, 1.0, 5.0), e.kind DESC, e.title LIMIT ?")
-    params: list[Any] = [_MARK_START, _MARK_END, expression, *([game] if game else []), limit]
-    cursor = db.execute(sql, params)
-    keys = [d[0] for d in cursor.description]
-    return [dict(zip(keys, row)) for row in cursor.fetchall()]
-
-
 def _exact(db: sqlite_utils.Database, text: str, game: str | None) -> dict[str, Any] | None:
     """An entry whose id (or card name) is exactly what was typed, in any case."""
     sql = ("SELECT kind, ref, game, title, body, url, '' AS snippet FROM entries"
