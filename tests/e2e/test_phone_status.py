@@ -42,3 +42,52 @@ def test_game_created_is_said_once(new_phone: Callable[[], BrowserContext]) -> N
     page.reload()
     expect(page.locator("h1")).to_contain_text("Ann")
     expect(page.locator(".notice.success")).to_have_count(0)
+
+
+COUNT_TONES = """(() => {
+  window.__tones = 0;
+  const Real = window.AudioContext;
+  window.AudioContext = class extends Real {
+    createOscillator() { const tone = super.createOscillator(); const start = tone.start.bind(tone);
+                         tone.start = (...a) => { window.__tones += 1; return start(...a); }; return tone; }
+  };
+})();"""
+
+
+def test_the_turn_sound_is_off_until_switched_on_then_plays_when_it_becomes_my_move(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    game = api.new_game(["Ann", "Ben"])
+    ben = game["seats"][1]["token"]
+    phone = new_phone()
+    phone.add_init_script(COUNT_TONES)
+    login_seat(phone, server, game["id"], 1, ben)
+    page = phone.new_page()
+    page.goto(f"/g/{game['id']}/seat/1")
+    page.locator("#phone-settings > summary").click()
+    box = page.get_by_label("Play a short sound when it is my move")
+    expect(box).not_to_be_checked()  # opt-in: off on a new phone
+
+    def deal_then_take_back() -> None:
+        """Ben deals himself three cards (then he waits), and the last is taken back: his move again."""
+        for card in ("Golem", "Cocaine", "Mentors"):
+            api.move(game["id"], ben, {"type": "draw", "card": card})
+        expect(page.locator("#headline")).to_contain_text("Waiting for Ann", timeout=10_000)
+        version = api.version(game["id"])
+        undone = api.http.post(f"{server}/api/games/{game['id']}/undo", headers={"Authorization": f"Bearer {ben}"},
+                               json={"version": version, "action_id": f"undo-{version}"}, timeout=10)
+        assert undone.status_code == 200, undone.text
+        expect(page.locator("#live")).to_have_attribute("data-version", str(version + 1), timeout=10_000)
+        expect(page.locator("[data-your-move]")).to_have_count(1)
+
+    deal_then_take_back()
+    assert page.evaluate("window.__tones") == 0  # off: silent
+    box.check()
+    assert page.evaluate("window.__tones") == 2  # switching it on plays it once, to hear it
+    assert page.evaluate("localStorage.getItem('spellbook.turn-sound')") == "on"
+    api.move(game["id"], ben, {"type": "draw", "card": "Mentors"})  # he waits again
+    expect(page.locator("[data-your-move]")).to_have_count(0, timeout=10_000)
+    version = api.version(game["id"])
+    api.http.post(f"{server}/api/games/{game['id']}/undo", headers={"Authorization": f"Bearer {ben}"},
+                  json={"version": version, "action_id": f"undo-{version}"}, timeout=10)
+    expect(page.locator("[data-your-move]")).to_have_count(1, timeout=10_000)
+    page.wait_for_function("window.__tones === 4")  # his move again: two more tones
