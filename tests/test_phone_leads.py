@@ -76,3 +76,15 @@ def test_your_games_mark_a_move_to_make_and_a_game_that_is_over(app: Flask) -> N
     marks = {(g, int(s)): ("Your move" in body, "Game over" in body) for g, s, body in items}
     assert marks == {(playing["id"], 0): (True, False), (playing["id"], 1): (False, False),
                      (over["id"], 0): (False, True)}
+
+
+def test_a_finished_jsmn_game_gives_the_status_bar_its_verdict_not_the_year(app: Flask) -> None:
+    from tests.test_results import play_to_the_end
+
+    over = play_to_the_end(app, "jsmn", ["Ann", "Ben"], seed=2)
+    client = app.test_client()
+    client.set_cookie(token_cookie(over["id"], 0), over["seats"][0]["token"])
+    for page in (shown(client.get(f"/g/{over['id']}")), shown(client.get(f"/g/{over['id']}/seat/0"))):
+        banner = page.split('id="j-banner"', 1)[1].split("</section>", 1)[0]
+        turn = re.findall(r"<p[^>]*data-turn[^>]*>(.*?)</p>", banner, re.S)  # the line signals.js copies to the bar
+        assert len(turn) == 1 and 'id="verdict"' in turn[0], turn
