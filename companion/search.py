@@ -4,9 +4,12 @@ The index lives in an in-memory database built once per process from the card-da
 first time anyone searches (~150 rows: a few milliseconds). The catalog is itself loaded once per
 process, so the index can never lag behind it, and the app's own database stays free of derived data.
 
-Users type words, not FTS syntax: every term is quoted and matched as a prefix ("summ" finds Summon),
-terms joined by dots or dashes become one phrase (``game.score.square`` finds the rule of that id), and
-quotes, stars, brackets or words like AND/NEAR are treated as plain text.
+Users type words or questions, not FTS syntax: question and stop words are left out ("can I banish a card
+in hand" searches banish, card, hand), every term is quoted (the last one, still being typed, matched as a
+prefix: "summ" finds Summon), terms joined by dots or dashes become one phrase (``game.score.square`` finds
+the rule of that id), and quotes, stars, brackets or words like AND/NEAR are treated as plain text. Every
+entry holding any term is ranked in :func:`_rank`: rarer words count more, words in the title and words
+near each other more still, and the asking page's game (``prefer``) comes first.
 
 Typos are forgiven: a word that begins no word of the index is also searched as the index's nearest
 words (Levenshtein distance through rapidfuzz: one edit for words of 4-5 letters, two from 6 on, as
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import bisect
 import html
+import math
 import re
 import sqlite3
 import threading
@@ -68,7 +72,7 @@ def _card_rows(game: str, game_content: Any) -> Iterable[dict[str, Any]]:
         traits = getattr(card, "traits", ())
         ability = describe_ability(card) if describe_ability else ""
         notes = " ".join(note.text for note in getattr(card, "notes", ()))
-        parts = [f"Traits: {', '.join(traits)}." if traits else "", f"Ability: {ability}." if ability else "", notes]
+        parts = [f"Traits: {', '.join(traits)}." if traits else "", _sentence(f"Ability: {ability}") if ability else "", notes]
         body = " ".join(p for p in parts if p)
         value = getattr(card, "value", None)
         title = card.name if value is None else f"{card.name} ({value})"  # Blue Spellbook (0) … (3)
@@ -77,6 +81,12 @@ def _card_rows(game: str, game_content: Any) -> Iterable[dict[str, Any]]:
         seen.add((title, body))
         yield {"kind": "card", "ref": card.id, "game": game, "title": title,
                "body": body, "keywords": " ".join((card.id, *traits)), "url": f"/c/{game}/{card.id}"}
+
+
+def _sentence(text: str) -> str:
+    """``text`` ending in one full stop (an ability already ending in one keeps it: no "..")."""
+    text = text.rstrip()
+    return text if text.endswith((".", "!", "?", "…")) else text + "."
 
 
 def _plain_title(title: str) -> str:
@@ -156,7 +166,16 @@ def _nearest(word: str, words: list[str]) -> list[str]:
     heads = sorted({candidate[:len(word)] for candidate in words if len(candidate) > len(word)})
     begun = process.extract(word, heads, scorer=Levenshtein.distance, score_cutoff=edits, limit=MAX_CORRECTIONS)
     best = min((distance for _, distance, _ in begun), default=0)
-    return [match for match, distance, _ in begun if distance == best]
+    # the shortest whole word of each nearest beginning: the index stems whole words ("banishment" is
+    # stored as "banish"), so a bare beginning such as "banishm" would match nothing
+    return [_shortest_with(words, match) for match, distance, _ in begun if distance == best]
+
+
+def _shortest_with(words: list[str], head: str) -> str:
+    """The shortest index word that begins with ``head`` (``words`` is sorted)."""
+    start = bisect.bisect_left(words, head)
+    end = bisect.bisect_left(words, head + "\U0010ffff")
+    return min(words[start:end], key=lambda w: (len(w), w), default=head)
 
 
 def corrections(text: str, game: str | None = None) -> dict[str, list[str]]:
@@ -187,28 +206,147 @@ def fts_query(text: str, *, any_term: bool = False, fixes: dict[str, list[str]] 
     return (" OR " if any_term else " AND ").join(phrases)
 
 
-def search(q: str, game: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
-    """Rules and cards matching ``q`` (best first); ``game`` narrows to one game.
+def search(q: str, game: str | None = None, limit: int = 20, prefer: str | None = None) -> list[dict[str, Any]]:
+    """Rules and cards matching ``q`` (best first); ``game`` narrows to one game, ``prefer`` puts the
+    entries of the game the question was asked from ahead of other games' (the asking page's game).
 
     Each result: ``{"kind": "rule"|"card", "id", "game", "title", "snippet", "snippet_html", "url"}``.
-    An exact rule or card id comes first. If no entry holds every term, entries holding any term
-    are returned instead.
+    An exact rule or card id comes first. Questions are read as their words: question and stop words
+    are left out (unless nothing else is left), and every entry holding any remaining word is ranked by
+    :func:`_rank` (rarer words count more, words in the title and words side by side more still).
     """
-    if game is not None and game not in GAMES:
-        raise ValueError(f"unknown game '{game}' (known: {', '.join(GAMES)})")
+    for name in (game, prefer):
+        if name is not None and name not in GAMES:
+            raise ValueError(f"unknown game '{name}' (known: {', '.join(GAMES)})")
     limit = max(1, min(int(limit), MAX_LIMIT))
     if not fts_query(q):
         return []
-    fixes = corrections(q, game)
+    text = question_words(q)
+    fixes = corrections(text, game)
     with _lock:
         db = _get_index()
-        rows = _match(db, fts_query(q, fixes=fixes), game, limit)
-        if not rows:
-            rows = _match(db, fts_query(q, any_term=True, fixes=fixes), game, limit)
+        rows = _rank(db, text, fixes, game, prefer, limit)
         exact = _exact(db, q.strip(), game)
     if exact is not None:
         rows = [exact] + [r for r in rows if (r["kind"], r["ref"]) != (exact["kind"], exact["ref"])][:limit - 1]
     return [_result(r) for r in rows]
+
+
+#: Words a question is made of that name nothing in a rulebook: left out of a search when other words remain.
+STOP_WORDS = frozenset("""
+a an the and or but if then so of to in on at by for from with into onto about as than this that these those
+it its it's is are was were be been being am do does did doing done have has had having can could may might
+must shall should will would i me my mine we us our you your he she they them their his her who whom whose
+what when where why how which there here any some all each every many much more most get gets got
+happen happens happened happening anyone someone somebody something anything one ones just also please
+allowed able ok okay rule rules say says mean means
+""".split())
+
+
+def question_words(q: str) -> str:
+    """``q`` without its question and stop words ("can I banish a card in hand" -> "banish card hand");
+    ``q`` itself when nothing else is left, and dotted or dashed chunks (rule ids, phrases) kept whole."""
+    kept = [chunk for chunk in q[:MAX_QUERY_CHARS].split()
+            if len(_WORD.findall(chunk)) != 1 or _WORD.findall(chunk)[0].casefold() not in STOP_WORDS]
+    return " ".join(kept) if any(_WORD.search(chunk) for chunk in kept) else q
+
+
+#: Ranking weights (tuned on tests/search_questions.py): a word found in the title, two words found side by
+#: side (within a few words), the asking page's game, and rule entries over cards.
+TITLE_WEIGHT = 1.0
+NEAR_WEIGHT = 0.8
+NEAR_DISTANCE = 3
+PREFER_WEIGHT = 4.0
+#: The asking page's game comes first when its entry scores at least this share of the best entry's score.
+PREFER_SHARE = 0.5
+TITLE_COVER_WEIGHT = 3.0
+RULE_WEIGHT = 0.3
+
+
+def _term_rows(db: sqlite_utils.Database, expression: str, game: str | None, column: str | None = None) -> set[int]:
+    match = f"{{{column}}} : ({expression})" if column else expression
+    sql = ("SELECT entries_fts.rowid FROM entries_fts JOIN entries e ON e.rowid = entries_fts.rowid"
+           " WHERE entries_fts MATCH ?" + (" AND e.game = ?" if game else ""))
+    return {row[0] for row in db.execute(sql, [match, *([game] if game else [])])}
+
+
+def _rank(db: sqlite_utils.Database, text: str, fixes: dict[str, list[str]], game: str | None,
+          prefer: str | None, limit: int) -> list[dict[str, Any]]:
+    """Every entry holding any word of ``text``, best first: each word found adds its rarity (inverse document
+    frequency), more if found in the title; each two neighbouring words found near each other add more;
+    the preferred game and rule entries add a little; bm25 breaks ties."""
+    terms = _terms(text, fixes)
+    if not terms:
+        return []
+    total = db.execute("SELECT count(*) FROM entries" + (" WHERE game = ?" if game else ""),
+                       [game] if game else []).fetchone()[0] or 1
+    score: dict[int, float] = {}
+    title_hits: dict[int, int] = {}
+    for expression in terms:
+        found = _term_rows(db, expression, game)
+        if not found:
+            continue
+        rarity = math.log(1 + total / len(found))
+        in_title = _term_rows(db, expression, game, "title")
+        for rowid in found:
+            score[rowid] = score.get(rowid, 0.0) + rarity * (1 + (TITLE_WEIGHT if rowid in in_title else 0.0))
+        for rowid in in_title:
+            title_hits[rowid] = title_hits.get(rowid, 0) + 1
+    for left, right in zip(terms, terms[1:]):
+        if left.startswith("(") or right.startswith("("):
+            continue  # a corrected word has alternatives: NEAR takes single phrases only
+        for rowid in _term_rows(db, f"NEAR({left} {right}, {NEAR_DISTANCE})", game):
+            score[rowid] = score.get(rowid, 0.0) + NEAR_WEIGHT * 2
+    if not score:
+        return []
+    sql = ("SELECT e.rowid AS rowid, e.kind, e.ref, e.game, e.title, e.body, e.url,"
+           " snippet(entries_fts, 1, ?, ?, '…', 24) AS snippet, bm25(entries_fts, 10.0, 1.0, 5.0) AS bm25"
+           " FROM entries_fts JOIN entries e ON e.rowid = entries_fts.rowid WHERE entries_fts MATCH ?"
+           + (" AND e.game = ?" if game else ""))
+    cursor = db.execute(sql, [_MARK_START, _MARK_END, " OR ".join(terms), *([game] if game else [])])
+    keys = [d[0] for d in cursor.description]
+    rows = [dict(zip(keys, row)) for row in cursor.fetchall()]
+    for row in rows:
+        title_words = [w for w in _WORD.findall(_plain_title(row["title"])) if w not in STOP_WORDS]
+        covered = min(1.0, title_hits.get(row["rowid"], 0) / max(1, len(title_words)))
+        row["score"] = (score.get(row["rowid"], 0.0) + TITLE_COVER_WEIGHT * covered + (PREFER_WEIGHT if row["game"] == prefer else 0.0)
+                        + (RULE_WEIGHT if row["kind"] == "rule" else 0.0))
+    best = max(row["score"] for row in rows)
+    rows.sort(key=lambda r: (not (r["game"] == prefer and r["score"] >= PREFER_SHARE * best),
+                             -r["score"], r["bm25"], r["kind"] != "rule", r["title"]))
+    return rows[:limit]
+
+
+#: How questions say what the rulebooks word otherwise (authored): a question's word also searches these.
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "win": ("winner", "winning"), "wins": ("winner", "winning"), "won": ("winner", "winning"),
+    "hold": ("hand",), "holding": ("hand",), "keep": ("hand",),
+    "goes": ("turn",), "go": ("turn",), "start": ("setup", "starting"), "begin": ("setup", "starting"),
+    "cost": ("pay",), "costs": ("pay",), "price": ("pay",),
+    "over": ("end",), "finish": ("end",), "finishes": ("end",), "last": ("end",),
+    "tied": ("tie",), "draw": ("draw",), "points": ("score", "victory"), "point": ("score", "victory"),
+}
+
+
+def _terms(text: str, fixes: dict[str, list[str]]) -> list[str]:
+    """The FTS expression of each searched word or phrase of ``text`` (see :func:`fts_query`), in order.
+    A one-word chunk also matches its typo corrections (as beginnings) and its :data:`SYNONYMS` (whole);
+    it is a beginning only when it is the last word (still being typed) or corrected: "wins" is no "wings"."""
+    terms: list[str] = []
+    chunks = text[:MAX_QUERY_CHARS].split()
+    for position, chunk in enumerate(chunks):
+        words = _WORD.findall(chunk)
+        if len(words) != 1:
+            expression = fts_query(chunk)
+        else:
+            word = words[0].casefold()
+            nearest = fixes.get(word, [])
+            typed = f'"{words[0]}"' + ("*" if position == len(chunks) - 1 or nearest else "")
+            alternatives = [typed, *(f'"{w}"*' for w in nearest), *(f'"{w}"' for w in SYNONYMS.get(word, ()))]
+            expression = alternatives[0] if len(alternatives) == 1 else "(" + " OR ".join(alternatives) + ")"
+        if expression and expression not in terms:
+            terms.append(expression)
+    return terms
 
 
 def offline_entries() -> list[dict[str, Any]]:
@@ -219,21 +357,9 @@ def offline_entries() -> list[dict[str, Any]]:
         return [dict(zip(keys, row)) for row in cursor.fetchall()]
 
 
-def _match(db: sqlite_utils.Database, expression: str, game: str | None, limit: int) -> list[dict[str, Any]]:
-    sql = ("SELECT e.kind, e.ref, e.game, e.title, e.body, e.url,"
-           " snippet(entries_fts, 1, ?, ?, '…', 24) AS snippet"
-           " FROM entries_fts JOIN entries e ON e.rowid = entries_fts.rowid"
-           " WHERE entries_fts MATCH ?" + (" AND e.game = ?" if game else "") +
-           " ORDER BY bm25(entries_fts, 10.0, 1.0, 5.0), e.kind DESC, e.title LIMIT ?")
-    params: list[Any] = [_MARK_START, _MARK_END, expression, *([game] if game else []), limit]
-    cursor = db.execute(sql, params)
-    keys = [d[0] for d in cursor.description]
-    return [dict(zip(keys, row)) for row in cursor.fetchall()]
-
-
 def _exact(db: sqlite_utils.Database, text: str, game: str | None) -> dict[str, Any] | None:
     """An entry whose id (or card name) is exactly what was typed, in any case."""
-    sql = ("SELECT kind, ref, game, title, body, url, substr(body, 1, 160) AS snippet FROM entries"
+    sql = ("SELECT kind, ref, game, title, body, url, '' AS snippet FROM entries"
            " WHERE (lower(ref) = lower(?) OR lower(title) = lower(?))" + (" AND game = ?" if game else "") +
            " ORDER BY kind LIMIT 1")
     cursor = db.execute(sql, [text, text, *([game] if game else [])])
@@ -243,8 +369,15 @@ def _exact(db: sqlite_utils.Database, text: str, game: str | None) -> dict[str, 
     return dict(zip([d[0] for d in cursor.description], row))
 
 
+def _opening(body: str, size: int = 160) -> str:
+    """The start of ``body``, cut at a word with "…" when longer than ``size``."""
+    if len(body) <= size:
+        return body
+    return body[:size].rsplit(" ", 1)[0].rstrip(" ,;:.") + "…"
+
+
 def _result(row: dict[str, Any]) -> dict[str, Any]:
-    marked = row["snippet"] or row["body"][:160]
+    marked = row["snippet"] or _opening(row["body"])
     plain = marked.replace(_MARK_START, "").replace(_MARK_END, "")
     highlighted = html.escape(marked).replace(_MARK_START, "<mark>").replace(_MARK_END, "</mark>")
     return {"kind": row["kind"], "id": row["ref"], "game": row["game"], "title": row["title"],

@@ -337,6 +337,16 @@ def test_search_endpoint(client: FlaskClient) -> None:
     assert bad_limit.get_json() == error(400, "'limit' must be a whole number of at least 1 and at most 50")
 
 
+def test_search_endpoint_prefers_the_asking_game_and_corrects_typos_in_scope(client: FlaskClient) -> None:
+    for game in CATALOG_GAMES:
+        first = client.get(f"/api/search?q=who+goes+first&prefer={game}").get_json()["results"][0]
+        assert first["game"] == game
+    scoped = client.get("/api/search?q=banishh&game=mandragora").get_json()["results"]
+    assert scoped and scoped[0]["title"].startswith("Banishment")
+    bad = client.get("/api/search?q=x&prefer=chess")
+    assert bad.status_code == 400 and bad.get_json() == error(400, f"unknown game 'chess' (known: {', '.join(CATALOG_GAMES)})")
+
+
 def test_calculator(client: FlaskClient) -> None:
     response = client.post("/api/calc/fillory", json={"zone": ["Quentin", "alice", "Brakebills"], "scored": ["fillory"]})
     traits = response.get_json()["traits"]

@@ -107,3 +107,22 @@ def test_a_name_with_json_and_url_characters_survives_the_link(app: Flask, clien
     link = page.split('id="open-bgstats" href="', 1)[1].split('"', 1)[0]
     data: dict[str, Any] = json.loads(unquote(link[len(BGSTATS_IMPORT_URL):].replace("&amp;", "&")))
     assert [p.name for p in BgStatsPlay.model_validate(data).players] == names
+
+
+def test_the_play_date_is_the_tables_own_time(app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time as clock
+    from datetime import datetime, timedelta, timezone
+
+    created = play_to_the_end(app, "fillory", ["Ann", "Ben"], seed=3, options={"first_seat": 0})
+    started = datetime.fromisoformat(client.get(f"/g/{created['id']}/result.json").get_json()["started"])
+    monkeypatch.setenv("TZ", "Asia/Kolkata")  # UTC+05:30 all year: no summer time to trip on
+    clock.tzset()
+    try:
+        play = client.get(f"/g/{created['id']}/result.bgstats.json").get_json()
+    finally:
+        monkeypatch.undo()
+        clock.tzset()
+    utc = started if started.tzinfo else started.replace(tzinfo=timezone.utc)
+    local = (utc.astimezone(timezone.utc) + timedelta(hours=5, minutes=30)).strftime("%Y-%m-%d %H:%M:%S")
+    assert play["playDate"] == local
+    assert [p["startPlayer"] for p in play["players"]] == [True, False]

@@ -152,3 +152,17 @@ def test_a_feat_in_another_hand_looks_like_a_free_one_on_the_seat_page(app: Flas
     assert pages[0] == pages[1]
     takeable = offered(pages[0], "j-engage", "feats")
     assert held in takeable and "find-the-kings-roads" not in takeable   # Ann's own is not
+
+
+def test_with_every_action_covered_only_stilling_the_waters_is_offered() -> None:
+    from companion.rules.jsmn.state import ACTION_IDS
+
+    state = rules.apply(started(), 1, {"type": "new_year", "marseilles": "the-juggler", **ROWS})
+    seat = state.turn.seat
+    covered = replace(state, seats=tuple(s.__class__(**{**s.__dict__, "covered": tuple(ACTION_IDS)}) if i == seat else s
+                                         for i, s in enumerate(state.seats)))
+    offered = rules.choices(covered, seat)
+    assert [c.move for c in offered] == ["still_waters"]  # no "Take this action" with nothing to pick
+    assert offered[0].rule == "jsmn.action.covered" and offered[0].primary
+    after = rules.apply(covered, seat, {"type": "still_waters"})
+    assert after.seats[seat].covered == ()

@@ -248,10 +248,13 @@ def test_new_game_without_csrf_token_is_refused_with_a_page(client: FlaskClient)
 
 # -- joining ------------------------------------------------------------------------------------
 
-def test_join_form_redirects_to_the_code_page(client: FlaskClient) -> None:
-    response = client.get("/join?code=%20abc234%20")
+def test_join_form_redirects_to_the_code_page(app: Flask, client: FlaskClient) -> None:
+    code = new_game(app, held=[])["join_code"]
+    response = client.get(f"/join?code=%20{code.lower()}%20")
     assert response.status_code == 303
-    assert response.headers["Location"] == "/j/ABC234"
+    assert response.headers["Location"] == f"/j/{code}"
+    # a code no game has: the start page's form again, with the reason beside the field (tests/test_phone_leads.py)
+    assert client.get("/join?code=ZZZZ22").status_code == 404
 
 
 def test_unknown_join_code_is_a_404_page(client: FlaskClient) -> None:

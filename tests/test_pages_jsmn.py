@@ -270,10 +270,14 @@ def test_the_defeat_the_reveal_and_the_winner_with_the_tie_break(app: Flask, cli
 def test_an_undefeated_fairy_after_1817_reigns_and_with_difficulty_everyone_loses(app: Flask) -> None:
     from companion.web.games.jsmn import verdict
     players = [{"seat": s, "name": n} for s, n in enumerate(NAMES)]
-    assert verdict({"over": True, "players": players, "winners": [], "reign": True}) == \
-        "The fairy reigns over England: everyone loses."
-    assert verdict({"over": True, "players": players, "winners": [1], "reign": True}) == \
-        "The fairy reigns; best among you: Ben."
+    # at difficulty 0 nobody is the greatest magician, but nobody loses either (rule jsmn.end.reign)
+    assert verdict({"over": True, "players": players, "winners": [], "reign": True, "difficulty": 0}) == \
+        "The fairy reigns over England: nobody is the greatest magician of the age."
+    assert verdict({"over": True, "players": players, "winners": [1], "reign": True, "difficulty": 0}) == \
+        "The fairy reigns over England: nobody is the greatest magician of the age. Best among you: Ben."
+    # everyone loses only with advanced difficulty (rule jsmn.difficulty.advanced)
+    assert verdict({"over": True, "players": players, "winners": [], "reign": True, "difficulty": 4}) == \
+        "The fairy reigns over England: with advanced difficulty everyone loses."
     assert verdict({"over": True, "players": players, "winners": [0, 2], "reign": False}) == \
         "Ann and Cid share the title of greatest magician of the age."
     assert verdict({"over": False}) is None

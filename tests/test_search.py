@@ -142,3 +142,58 @@ def test_the_rulebooks_misspellings_are_aliases() -> None:
 def test_plural_and_singular_find_each_other() -> None:
     creatures = {r["id"] for r in search("creatures", game="fillory", limit=50)}
     assert {"golem", "djinn", "mercenaries"} <= creatures
+
+
+# -- questions: stop words, the asking page's game, titles and phrases ---------------------------
+
+def test_the_question_set_finds_the_answer_in_the_first_three_at_least_90_percent() -> None:
+    from tests.search_questions import QUESTIONS
+
+    assert len(QUESTIONS) >= 40
+    every_rule = {rule.id for game in GAMES for rule in content(game).rules}
+    assert all(wanted <= every_rule for _, _, wanted in QUESTIONS)  # the set names real entries
+    missed = [(q, game, ids(search(q, limit=3, prefer=game))) for q, game, wanted in QUESTIONS
+              if not wanted & set(ids(search(q, limit=3, prefer=game)))]
+    rate = 1 - len(missed) / len(QUESTIONS)
+    assert rate >= 0.9, (rate, missed)
+
+
+def test_question_and_stop_words_are_left_out() -> None:
+    from companion.search import question_words
+
+    assert question_words("can I banish a card in hand") == "banish card hand"
+    assert question_words("Who goes FIRST?") == "goes FIRST?"
+    assert question_words("who is it") == "who is it"  # nothing but stop words: searched as typed
+    assert ids(search("can I banish a card in hand", prefer="fillory"))[:1] == ["fillory.banish"]
+
+
+def test_the_asking_pages_game_comes_first() -> None:
+    for game in GAMES:
+        first = search("who goes first", prefer=game, limit=1)
+        assert first and first[0]["game"] == game, (game, first)
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        search("card", prefer="chess")
+
+
+def test_a_typo_scoped_to_a_game_is_corrected_from_that_games_words() -> None:
+    # Mandragora has no word "banish", only "banishment" (stored stemmed as "banish"): a correction to a bare
+    # beginning ("banishm") matched nothing; the whole word is searched instead
+    assert corrections("banishh", game="mandragora") == {"banishh": ["banishment"]}
+    assert ids(search("banishh", game="mandragora"))[:1] == ["mandragora.effect.banishment"]
+
+
+def test_no_snippet_or_entry_ends_in_a_doubled_full_stop() -> None:
+    from companion.search import offline_entries
+
+    assert not [e["ref"] for e in offline_entries() if ".." in e["body"].replace("...", "")]
+    for word in ("banish", "curse", "fairy", "tornado", "spell", "mandrake", "card"):
+        for result in search(word, limit=50):
+            assert not result["snippet"].rstrip("…").endswith(".."), (word, result["snippet"])
+    long_exact = search("mandragora.curse.tie")[0]  # an exact id: the body's opening, cut at a word
+    assert long_exact["snippet"].endswith("…") and len(long_exact["snippet"]) <= 161
+
+
+def test_whole_words_typed_before_the_last_are_not_prefixes() -> None:
+    # "wins" is a whole word: it must not find Bladud's Wings; the last word may still be half typed
+    assert "bladuds-wings" not in ids(search("who wins a tie", limit=20))
+    assert ids(search("summ"))[:1] == ["fillory.summon"]

@@ -398,10 +398,12 @@ def join() -> Response:
 def search() -> Response:
     query = request.args.get("q", "")
     game_name = request.args.get("game") or None
-    if game_name is not None and game_name not in GAMES:
-        raise ApiError(400, f"unknown game '{game_name}' (known: {', '.join(GAMES)})")
+    prefer = request.args.get("prefer") or None
+    for name in (game_name, prefer):
+        if name is not None and name not in GAMES:
+            raise ApiError(400, f"unknown game '{name}' (known: {', '.join(GAMES)})")
     limit = _whole_number_arg("limit", 20, minimum=1, maximum=search_index.MAX_LIMIT)
-    return jsonify({"results": search_index.search(query, game_name, limit)})
+    return jsonify({"results": search_index.search(query, game_name, limit, prefer=prefer)})
 
 
 @lru_cache(maxsize=1)

@@ -280,6 +280,8 @@ def _paths() -> dict[str, Any]:
             "summary": "Full-text search over rule entries and cards",
             "parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}},
                            {"name": "game", "in": "query", "schema": {"type": "string"}},
+                           {"name": "prefer", "in": "query", "schema": {"type": "string"},
+                            "description": "the asking page's game: its entries come first"},
                            {"name": "limit", "in": "query",
                             "schema": {"type": "integer", "minimum": 1, "maximum": 50}}],
             "responses": {"200": json_body({"type": "object", "properties": {"results": {

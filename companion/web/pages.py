@@ -175,6 +175,8 @@ class HeldSeat:
     name: str
     others: list[str]
     created: datetime
+    #: "over" (the game ended), "yours" (this seat has a move to report now) or "waiting"
+    status: str = "waiting"
 
     @property
     def started(self) -> str:
@@ -192,6 +194,19 @@ class HeldSeat:
 
 _SEAT_COOKIE = re.compile(r"seat_([A-Za-z0-9_-]+)_(\d{1,2})")
 YOUR_GAMES_SHOWN = 12
+
+
+def _held_status(info: dict[str, Any], seat: int) -> str:
+    """Whether a held seat's game is over, or has a move for this seat now (what its seat page calls "Your
+    move": the rules' choices for the seat), for "Your games"."""
+    rules = rules_for(info["game"])
+    try:
+        _, state = store().current(info["id"])
+    except NotFound:
+        return "waiting"
+    if rules.outcome(state).over or (rules.SPEC.can_stall and rules.stalled(state)):
+        return "over"
+    return "yours" if hasattr(rules, "choices") and rules.choices(state, seat) else "waiting"
 
 
 def your_games() -> list[HeldSeat]:
@@ -214,13 +229,14 @@ def your_games() -> list[HeldSeat]:
         players = info["players"]
         found.append(HeldSeat(game_id=game_id, seat=seat, title=rules_for(info["game"]).TITLE, name=players[seat],
                               others=[n for i, n in enumerate(players) if i != seat],
-                              created=datetime.fromisoformat(info["created"])))
+                              created=datetime.fromisoformat(info["created"]), status=_held_status(info, seat)))
     found.sort(key=lambda held: (held.created, held.seat), reverse=True)
     return found[:YOUR_GAMES_SHOWN]
 
 
 def render_home(status: int = 200, error: str | None = None, names: list[str] | None = None,
-                first: int = 0, code: str = "", game: str | None = None, join_first: bool = False) -> Response:
+                first: int = 0, code: str = "", game: str | None = None, join_first: bool = False,
+                join_error: str | None = None) -> Response:
     forms = []
     for name in playable_games(current_app.extensions["unavailable_games"]):
         rules = rules_for(name)
@@ -232,7 +248,7 @@ def render_home(status: int = 200, error: str | None = None, names: list[str] | 
                                  open=mine))
     held = your_games()
     page = render_template("pages/home.html", forms=forms, error=error, code=code, form_values=request.form,
-                           held=held, join_first=join_first,
+                           held=held, join_first=join_first, join_error=join_error,
                            unavailable=list(current_app.extensions["unavailable_games"].values()))
     response = make_response(page, status)
     response.headers["Cache-Control"] = "private, no-store"  # "Your games" is this phone's alone
@@ -284,6 +300,9 @@ def join() -> BaseResponse:
     code = request.args.get("code", "").strip().upper()
     if not code:  # the "Join" link: the code field has the focus
         return render_home(join_first=True)
+    if store().game_id_for_code(code) is None:  # a mistyped code: the form again, the code kept, the reason beside it
+        return render_home(404, code=code, join_first=True,
+                           join_error=f"No game has the join code {code}. Check the code on the host's phone.")
     return redirect(url_for("pages.join_code", code=code), 303)
 
 
@@ -598,11 +617,13 @@ def rules_page() -> BaseResponse:
     """The search form and results; without a query, one link per game to its whole rule list."""
     query = request.args.get("q", "").strip()[:200]
     game = request.args.get("game", "").strip() or None
-    if game is not None and game not in GAMES:
-        return error_response(400, f"Unknown game '{game}'. Pick one of: {', '.join(GAMES)}.")
+    prefer = request.args.get("prefer", "").strip() or None
+    for name in (game, prefer):
+        if name is not None and name not in GAMES:
+            return error_response(400, f"Unknown game '{name}'. Pick one of: {', '.join(GAMES)}.")
     if game is not None and not query:
         return redirect(url_for("pages.game_rules", game=game), 303)
-    results = search(query, game) if query else []
+    results = search(query, game, prefer=prefer) if query else []
     fixed = corrections(query, game) if query else {}
     shown = available_games()  # a game whose data is broken is left out
     books = [(g, content(g).title, len(content(g).rules)) for g in shown]

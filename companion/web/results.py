@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import quote
 
@@ -119,6 +119,14 @@ BGSTATS_IMPORT_URL = "https://app.bgstatsapp.com/createPlay.html?data="
 BGSTATS_SOURCE = "Spellbook Table"
 
 
+def _table_time(moment: datetime) -> datetime:
+    """``moment`` in the serving machine's own time zone: the companion is served at the table (a laptop or a
+    phone on the table's Wi-Fi), so its clock's zone is the table's; BG Stats reads playDate as local time."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)  # the store writes UTC
+    return moment.astimezone()
+
+
 def bgstats_data(data: dict[str, Any]) -> dict[str, Any]:
     """The play in BG Stats' documented import format (the JSON its "push plays" link carries): the game by
     name (no BoardGameGeek id: BG Stats asks once which game it is), one entry per player with score, rank,
@@ -131,7 +139,7 @@ def bgstats_data(data: dict[str, Any]) -> dict[str, Any]:
         "sourceName": BGSTATS_SOURCE,
         "sourcePlayId": data["id"],
         "game": {"name": data["title"], "sourceGameId": data["game"], "highestWins": True, "noPoints": False},
-        "playDate": started.strftime("%Y-%m-%d %H:%M:%S"),
+        "playDate": _table_time(started).strftime("%Y-%m-%d %H:%M:%S"),
         "durationMin": _minutes(data["started"], data["ended"]),
         "board": "",
         "comments": f"{data['outcome']['reason']} (Spellbook Table game {data['id']}, "

@@ -86,3 +86,24 @@ def test_the_manifest_and_its_icons(new_phone: Callable[[], BrowserContext]) -> 
         if icon["type"] == "image/png":
             width, height = int.from_bytes(answer.body()[16:20], "big"), int.from_bytes(answer.body()[20:24], "big")
             assert f"{width}x{height}" == icon["sizes"]
+
+
+def test_the_start_page_and_a_game_page_opened_offline_are_app_pages(new_phone: Callable[[], BrowserContext],
+                                                                     api: Api, server: str) -> None:
+    phone = new_phone()
+    page = phone.new_page()
+    page.goto("/")
+    worker_ready(page)
+    game = api.new_game(["Ann", "Ben"])
+    phone.set_offline(True)
+    page.goto("/")  # was Chrome's own offline error
+    expect(page.get_by_role("heading", level=1)).to_have_text("No network")
+    expect(page.get_by_role("link", name="Search the rules and cards offline")).to_be_visible()
+    page.goto(f"/g/{game['id']}/seat/0")
+    expect(page.get_by_role("heading", level=1)).to_have_text("The game needs the table's Wi-Fi")
+    expect(page.get_by_role("link", name="Try again")).to_have_attribute("href", f"/g/{game['id']}/seat/0")
+    phone.set_offline(False)
+    page.get_by_role("link", name="Try again").click()  # back on the Wi-Fi: the real page, from the server
+    expect(page.get_by_role("heading", level=1)).not_to_have_text("The game needs the table's Wi-Fi")
+    kept = page.evaluate(KEPT_URLS)
+    assert not any(url.startswith(("/g/", "/api/", "/j/")) or url == "/" for url in kept), kept

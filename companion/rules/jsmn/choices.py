@@ -207,6 +207,10 @@ def _action(state: JsmnState, seat: int) -> list[Choice]:
             continue
         text = magician.unique_text if action == "unique" else next(a.text for a in GAME.actions if a.id == action)
         actions.append(Option(action, action_name(action, here.magician), text))
+    if not actions:  # every action covered (rule jsmn.action.covered): stilling the waters is the only move
+        return [Choice("still_waters", "Still the waters", id="j-still", rule="jsmn.action.covered",
+                       hint="Every action you could take is covered by a disc: every action disc returns to the "
+                            "basin; no action this turn.")]
     fields = [Field("action", "Your action (covered ones are not offered)", options=tuple(actions))]
     if state.book_row:
         fields.append(Field("book", "Which available book?", options=tuple(_book_option(b) for b in state.book_row),

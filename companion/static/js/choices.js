@@ -113,16 +113,18 @@
       const name = field.dataset.counts || inputs[0]?.name.replace(/\[\]$/, "");
       const count = (move[name] || []).length;
       const most = Math.min(field.dataset.max ?? Infinity, caps[name] ?? Infinity);
-      const problem = count > most ? (most ? `Pick at most ${most} here.` : "Pick none here.")
-        : count < field.dataset.min ? `Pick at least ${field.dataset.min} here.` : "";
+      const few = count < field.dataset.min ? `Pick at least ${field.dataset.min} here.` : "";
+      const problem = count > most ? (most ? `Pick at most ${most} here.` : "Pick none here.") : few;
       inputs.forEach((input, i) => input.setCustomValidity(i ? "" : problem));
+      // too few is said once the player has picked here or tried to send, not in red before any tap
+      const said = problem && (problem !== few || field.hasAttribute("data-touched")) ? problem : "";
       let out = field.querySelector(".c-count");
-      if (!out && problem) {
+      if (!out && said) {
         out = Object.assign(document.createElement("p"), { className: "c-count" });
         out.setAttribute("aria-live", "polite");
         field.append(out);
       }
-      if (out) Object.assign(out, { hidden: !problem, textContent: problem });
+      if (out) Object.assign(out, { hidden: !said, textContent: said });
     });
   }
 
@@ -134,9 +136,18 @@
     if (box && box.type !== "number" && !box.checked) box.click();
   }
 
-  const refresh = (event) => { if (event.target.form?.hasAttribute("data-choice")) apply(event.target.form); };
+  const refresh = (event) => {
+    if (!event.target.form?.hasAttribute("data-choice")) return;
+    if (!event.target.matches("[data-filter]")) event.target.closest("fieldset[data-min]")?.setAttribute("data-touched", "");
+    apply(event.target.form);
+  };
   document.addEventListener("input", refresh);
   document.addEventListener("change", refresh);
+  // a send the browser stopped (too few picked): the field says why
+  document.addEventListener("invalid", (event) => {
+    const field = event.target.closest?.("form[data-choice] fieldset[data-min]");
+    if (field && !field.hasAttribute("data-touched")) { field.setAttribute("data-touched", ""); apply(event.target.form); }
+  }, true);
   document.addEventListener("keydown", (event) => {
     if (event.key !== "Enter" || !event.target.matches("form[data-choice] input[data-filter]")) return;
     event.preventDefault();

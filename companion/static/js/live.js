@@ -158,8 +158,26 @@
       statusEl.querySelector(".live-text").textContent = "Seat released";
     }
     gone = true;
-    live.querySelectorAll("form button").forEach((button) => { button.disabled = true; });
+    // the old hand and move forms are no longer this phone's: the page says why, where the finger is, and
+    // how to join again (the status bar repeats it; "Your move" and the tab's dot go with the forms)
+    const box = document.createElement("section");
+    box.className = "panel seat-gone";
+    box.id = "seat-gone";
+    box.setAttribute("tabindex", "-1");
+    const heading = document.createElement("h2");
+    heading.textContent = "This phone no longer holds this seat";
+    const reason = document.createElement("p");
+    reason.textContent = text;
+    const again = document.createElement("a");
+    again.className = "button";
+    again.href = "/join";
+    again.textContent = "Join again with the code";
+    box.append(heading, reason, again);
+    live.replaceChildren(box);
+    document.dispatchEvent(new CustomEvent("live:swapped"));
     say("error", text);
+    box.scrollIntoView({ block: "start" });
+    box.focus({ preventScroll: true });
   }
 
   // tell screen-reader users what changed: the newest line of the move log
@@ -391,6 +409,7 @@
     }
     if (response.ok) {
       say("success", undo ? "Undone." : "Recorded.");
+      document.dispatchEvent(new CustomEvent("live:moved")); // next-step.js: the next step in view and focus
       const shown = answer;
       window.setTimeout(() => { if (answer === shown) { shown.done = true; placeAnswer(false); } }, 4000);
     } else if (response.status === 409 && "version" in data) {

@@ -43,7 +43,11 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   const url = new URL(request.url);
-  if (!keepable(url)) return;  // games, seats, joining, the API: the network only, as without a worker
+  if (!keepable(url)) {  // games, seats, joining, the API: the network only, as without a worker
+    // ... but the start page and a game's pages opened with no network get an app page, not the browser's error
+    if (request.mode === "navigate" && url.origin === self.location.origin) event.respondWith(networkOrOffline(request, url));
+    return;
+  }
   event.respondWith(FIRST_FROM_CACHE.test(url.pathname) ? fromCache(request, url) : fromNetwork(request, url));
 });
 
@@ -72,6 +76,29 @@ async function fromNetwork(request, url) {
     if (request.mode === "navigate") return notKept();
     throw offline;
   }
+}
+
+async function networkOrOffline(request, url) {
+  try {
+    return await fetch(request);
+  } catch (offline) {  // nothing of a game is kept (a seat page holds a hand and a token): say so, offer what works
+    const game = url.pathname.startsWith("/g/");
+    return offlinePage(game ? "The game needs the table's Wi-Fi" : "No network",
+      (game ? "This phone cannot reach the table's server just now, and a game is never kept on the phone (it "
+              + "changes with every move). Your seat is still yours: reconnect to the table's Wi-Fi and open "
+              + "the game again."
+            : "This phone cannot reach the table's server just now. Reconnect to the table's Wi-Fi and try again.")
+        + '</p><p><a class="button" href="' + url.pathname + '">Try again</a></p>'
+        + '<p><a class="button secondary" href="/offline/rules">Search the rules and cards offline</a>');
+  }
+}
+
+function offlinePage(title, text) {
+  const page = '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Offline · Spellbook Table</title>' +
+    '<link rel="stylesheet" href="/static/css/app.css"></head><body><main id="main"><section class="panel">' +
+    "<h1>" + title + "</h1><p>" + text + "</p></section></main></body></html>";
+  return new Response(page, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
 function notKept() {

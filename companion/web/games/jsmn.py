@@ -134,10 +134,11 @@ def verdict(view: Mapping[str, Any]) -> str | None:
         return None
     names = {p["seat"]: p["name"] for p in view["players"]}
     winners = [names[s] for s in view["winners"]]
-    if view["reign"] and not winners:
-        return "The fairy reigns over England: everyone loses."
-    if view["reign"]:
-        return f"The fairy reigns; best among you: {' and '.join(winners)}."
+    if view["reign"] and view.get("difficulty"):  # advanced difficulty (rule jsmn.difficulty.advanced)
+        return "The fairy reigns over England: with advanced difficulty everyone loses."
+    if view["reign"]:  # rule jsmn.end.reign: nobody wins, and nobody loses either
+        best = f" Best among you: {' and '.join(winners)}." if winners else ""
+        return f"The fairy reigns over England: nobody is the greatest magician of the age.{best}"
     if len(winners) == 1:
         return f"{winners[0]} is the greatest magician of the age!"
     return f"{' and '.join(winners)} share the title of greatest magician of the age."

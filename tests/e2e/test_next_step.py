@@ -1,0 +1,167 @@
+"""The next step in view: four phones at 390x844 play a whole game of every discovered title through the
+seat pages, and after every move the next thing to tap is on screen, below the sticky status bar.
+
+Which legal move each player makes comes from the rules module's own ``random_legal_move`` over the table
+as the players see it (the database the server writes, read by a store of the test's own, as the physical
+table would show it). The move is then reported on the acting phone: its form is filled with the move
+(what the page's advice buttons do) and its submit button tapped, so the page's own script sends it and
+brings the next step into view. The move is pinned for that one tap (and the form's own checks of the
+picks skipped), because a random move names cards and spells by name where the form has ids and may use a
+field a form shows only after earlier picks; what is checked here is where the page leaves the player.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Callable, Iterator
+
+import pytest
+import requests
+from playwright.sync_api import BrowserContext, Page, expect
+
+from companion.rules import GAMES, rules_for
+from companion.served import RunningServer, running_server
+from companion.store import Store
+
+from .conftest import login_seat
+from .phone import LIVE_WITHIN_MS
+
+PHONES = 4
+SETTLE_SECONDS = 8.0  # live updates after a move settle well within this on a busy machine
+MOVE_CAP = 900  # a safety stop: a four-player random Fillory game is 300 to 500 moves, the others fewer
+
+#: Where the next step of a seat page is, measured in the page (the test's own reading, not the page's
+#: script): the result or rematch when the game is over, else the button the move was sent from while its
+#: form is still offered (the finger stays where "Recorded." appears), else this seat's first move form's first control
+#: (text search fields aside) or, when only folded moves are left, the first fold's summary, else (another
+#: player's move) the game's banner saying whose turn it is.
+NEXT_CONTROL = """(sentFrom) => {
+  const live = document.querySelector('[data-live]');
+  const shown = (el) => el && el.getClientRects().length && !el.closest('[hidden]')
+    && !(el.closest('details:not([open])') && !el.matches('summary'));
+  const typed = 'input[type="text"], input[type="search"], input[type="number"], textarea';
+  let target = live.querySelector('#rematch-offer a') || live.querySelector('#see-result');
+  const used = !target && sentFrom && document.getElementById(sentFrom);
+  if (used && shown(used) && used.closest('[data-your-move]')) {  // the form still offered: its button
+    const buttons = [...used.querySelectorAll('button:not([type="button"])')].filter((b) => shown(b) && !b.matches(':disabled'));
+    target = buttons[buttons.length - 1] || null;
+  }
+  if (!target) {
+    const form = [...live.querySelectorAll('[data-your-move] form.move:not([data-undo])')].find(shown);
+    const fold = [...live.querySelectorAll('[data-your-move] details > summary')].find(shown);
+    if (!form && !fold) { // another player's move: whose turn it is, the game's banner
+      const banner = live.querySelector('.banner');
+      if (!banner) return null;
+      const rect = banner.getBoundingClientRect();
+      const bar = document.getElementById('status-bar').getBoundingClientRect();
+      return {what: 'banner', top: rect.top, bottom: Math.min(rect.bottom, innerHeight), barBottom: bar.bottom,
+              height: innerHeight, focused: document.activeElement === banner, missing: false};
+    }
+    target = form ? [...form.querySelectorAll('input:not([type=hidden]), select, button, textarea')]
+      .find((el) => !el.matches(':disabled') && !el.matches(typed) && shown(el)) : fold;
+    if (!target) return {what: form.id, top: 0, bottom: 0, barBottom: 0, height: innerHeight, focused: false, missing: true};
+  }
+  const rect = target.getBoundingClientRect();
+  const bar = document.getElementById('status-bar').getBoundingClientRect();
+  return {what: target.id || target.name || target.textContent.trim().slice(0, 40), top: rect.top, bottom: rect.bottom,
+          barBottom: bar.bottom, height: innerHeight, focused: document.activeElement === target, missing: false};
+}"""
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    with running_server(tmp_path_factory.mktemp("next-step"), ("--workers", "2"), secret_key="e2e-next-step") as running:
+        yield running
+
+
+@pytest.fixture
+def server(served: RunningServer) -> str:  # the phones' server (conftest's new_phone) is this module's
+    return served.base
+
+
+def in_view(page: Page, must_focus: bool, context: str, sent_from: str | None = None) -> None:
+    """The next control lies between the status bar and the screen's bottom edge (and has focus): waited for
+    while live updates that follow the move settle (generous ceiling), then asserted."""
+    deadline = time.monotonic() + SETTLE_SECONDS
+    while True:
+        seen = page.evaluate(NEXT_CONTROL, sent_from)
+        good = (seen is not None and not seen["missing"] and seen["top"] >= seen["barBottom"] - 1
+                and seen["bottom"] <= seen["height"] + 1 and (seen["focused"] or not must_focus))
+        if good or time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(100)
+    assert seen is not None, f"{context}: no next step on this phone"
+    assert not seen["missing"], f"{context}: the move form {seen['what']} has no control"
+    assert seen["top"] >= seen["barBottom"] - 1 and seen["bottom"] <= seen["height"] + 1, f"{context}: {seen}"
+    if must_focus:
+        assert seen["focused"], f"{context}: {seen} focus on {page.evaluate('document.activeElement.outerHTML.slice(0, 120)')}"
+
+
+def report(page: Page, move: dict[str, Any]) -> str:
+    """Fill the move's form on this phone and tap its submit button (the move pinned for this one tap)."""
+    form_id = page.evaluate("""move => {
+        const live = document.querySelector('[data-live]');
+        const forms = [...live.querySelectorAll(`form.move[data-move="${move.type}"]`)];
+        const form = forms.find((f) => f.closest('[data-your-move]')) || forms[0];
+        if (!form) return null;
+        const fold = form.closest('details');
+        if (fold) fold.open = true; // a folded move: the player opens it first
+        window.SpellbookChoices.fill(form, move);
+        form.noValidate = true; // a random move may name its picks otherwise than the form (names, not ids)
+        const collect = window.SpellbookChoices.collect;
+        window.SpellbookChoices.collect = (f) => { window.SpellbookChoices.collect = collect; return f === form ? move : collect(f); };
+        return form.id;
+    }""", move)
+    assert form_id, f"no form on the page reports {move}"
+    form = page.locator(f"#{form_id}")
+    before = page.locator("#live").get_attribute("data-version")
+    form.locator('button[type="submit"], button:not([type])').last.click()
+    expect(page.locator("#live")).not_to_have_attribute("data-version", str(before), timeout=10_000)
+    expect(page.locator("#move-message")).to_contain_text("Recorded.", timeout=10_000)
+    return str(form_id)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_four_phones_play_a_whole_game_with_the_next_step_always_in_view(
+        game: str, served: RunningServer, new_phone: Callable[[], BrowserContext]) -> None:
+    rules = rules_for(game)
+    players = max(rules.MIN_PLAYERS, min(PHONES, rules.MAX_PLAYERS))
+    names = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"][:players]
+    created = requests.post(f"{served.base}/api/games", json={"game": game, "players": names, "options": {}}, timeout=10)
+    assert created.status_code == 201, created.text
+    game_id = created.json()["id"]
+    phones: list[Page] = []
+    for seat in range(players):
+        context = new_phone()
+        login_seat(context, served.base, game_id, seat, created.json()["seats"][seat]["token"])
+        page = context.new_page()
+        page.goto(f"/g/{game_id}/seat/{seat}")
+        phones.append(page)
+    table = Store(served.db_path)  # the physical table: what the players see with their eyes
+    stalled = getattr(rules, "stalled", lambda _: False)
+    rng = random.Random(f"next-step-{game}")
+    moves = 0
+    while True:
+        version, state = table.current(game_id)
+        if rules.outcome(state).over or stalled(state):
+            break
+        assert moves < MOVE_CAP, f"{game}: no end after {MOVE_CAP} moves"
+        candidates = [(seat, move) for seat in range(players)
+                      if (move := rules.random_legal_move(state, seat, rng)) is not None]
+        assert candidates, f"{game}: nobody may move at version {version}"
+        seat, move = rng.choice(candidates)
+        page = phones[seat]
+        page.bring_to_front()
+        expect(page.locator("#live")).to_have_attribute("data-version", str(version), timeout=LIVE_WITHIN_MS * 5)
+        sent_from = report(page, move)
+        moves += 1
+        in_view(page, True, f"{game} move {moves} ({move['type']}) on seat {seat}", sent_from)
+    assert rules.outcome(state).over or stalled(state)
+    if rules.outcome(state).over:  # the end: the result leads every phone
+        final = str(table.current(game_id)[0])
+        for seat, page in enumerate(phones):
+            page.bring_to_front()
+            expect(page.locator("#live")).to_have_attribute("data-version", final, timeout=LIVE_WITHIN_MS * 5)
+            expect(page.locator("#see-result")).to_be_visible()
+            in_view(page, False, f"{game} over, seat {seat}")

@@ -1,0 +1,74 @@
+"""No sideways scroll at 200 % zoom (issue 25): a phone's 390x844 at 200 % is a 195x422 CSS-pixel page. The
+home, rules, table, seat and result pages of every title, mid-game and at the end, fit its width."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Iterator
+
+import pytest
+import requests
+from playwright.sync_api import BrowserContext
+
+from companion.rules import GAMES, rules_for
+from companion.served import RunningServer, running_server
+from companion.store import Store
+
+from .conftest import login_seat
+
+ZOOMED = {"width": 195, "height": 422}
+MID_GAME = 30  # moves: Fillory's step pills, JS&MN's turn banner and element labels are all on screen by then
+WIDER_THAN_THE_PAGE = """() => document.documentElement.scrollWidth <= innerWidth ? [] :
+  [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > innerWidth + 1)
+    .slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${el.className}#${el.id}`)"""
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    with running_server(tmp_path_factory.mktemp("zoom"), ("--workers", "2"), secret_key="e2e-zoom") as running:
+        yield running
+
+
+@pytest.fixture
+def server(served: RunningServer) -> str:
+    return served.base
+
+
+def play(served: RunningServer, created: dict[str, Any], players: int, moves: int, rng: random.Random) -> None:
+    rules = rules_for(created["game"])
+    store = Store(served.db_path)
+    for _ in range(moves):
+        version, state = store.current(created["id"])
+        if rules.outcome(state).over or getattr(rules, "stalled", lambda _: False)(state):
+            return
+        seat, move = rng.choice([(s, m) for s in range(players) if (m := rules.random_legal_move(state, s, rng))])
+        answer = requests.post(f"{served.base}/api/games/{created['id']}/moves", timeout=10,
+                               headers={"Authorization": f"Bearer {created['seats'][seat]['token']}"},
+                               json={"version": version, "action_id": f"z-{version}", "move": move})
+        assert answer.status_code == 200, answer.text
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_no_page_scrolls_sideways_at_200_percent_zoom(game: str, new_phone: Callable[[], BrowserContext],
+                                                      served: RunningServer) -> None:
+    rules = rules_for(game)
+    names = ["Ann", "Ben", "Cat"][:max(rules.MIN_PLAYERS, min(3, rules.MAX_PLAYERS))]
+    created = requests.post(f"{served.base}/api/games", timeout=10,
+                            json={"game": game, "players": names, "options": {}}).json() | {"game": game}
+    phone = new_phone()
+    login_seat(phone, served.base, created["id"], 0, created["seats"][0]["token"])
+    page = phone.new_page()
+    page.set_viewport_size(ZOOMED)
+    rng = random.Random(11)
+    wide: dict[str, list[str]] = {}
+    for stage, moves in (("mid-game", MID_GAME), ("end", 3000)):
+        play(served, created, len(names), moves, rng)
+        paths = [f"/g/{created['id']}", f"/g/{created['id']}/seat/0"]
+        if stage == "end":
+            paths += [f"/g/{created['id']}/result", "/", "/rules?q=spell", f"/rules/{game}"]
+        for path in paths:
+            page.goto(path)
+            found = page.evaluate(WIDER_THAN_THE_PAGE)
+            if found:
+                wide[f"{stage} {path}"] = found
+    assert wide == {}, wide

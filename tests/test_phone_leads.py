@@ -1,0 +1,90 @@
+"""Seat and start pages say what is true for this phone and lead with what comes next (issue 25): a mistyped
+join code keeps the form with the reason beside the field, the result leads a finished seat page, the seat
+page carries the script that brings the next step into view, a released seat is not shown in green."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.web.pages import token_cookie
+from tests.test_pages import shown
+
+STATIC = Path(__file__).resolve().parents[1] / "companion" / "static"
+
+
+def test_a_wrong_join_code_keeps_the_form_and_says_why(client: FlaskClient) -> None:
+    response = client.get("/join?code=zzzz22")
+    page = shown(response)
+    assert response.status_code == 404
+    assert 'id="code" name="code" value="ZZZZ22"' in page and 'aria-invalid="true"' in page
+    assert re.search(r'<p class="field-error" id="code-error" role="alert">No game has the join code ZZZZ22\. '
+                     r"Check the code on the host's phone\.</p>", page)
+    assert "<h1 id=\"error-title\">Not found</h1>" not in page
+
+
+def test_a_right_join_code_still_goes_to_the_join_page(app: Flask, client: FlaskClient) -> None:
+    game = app.extensions["store"].create_game("fillory", ["Ann", "Ben"], {}, held=[0])
+    response = client.get(f"/join?code={game['join_code'].lower()}")
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/j/{game['join_code']}")
+
+
+def test_the_seat_page_loads_the_next_step_script(app: Flask, client: FlaskClient) -> None:
+    game = app.extensions["store"].create_game("mandragora", ["Ann", "Ben"], {})
+    client.set_cookie(token_cookie(game["id"], 0), game["seats"][0]["token"])
+    page = shown(client.get(f"/g/{game['id']}/seat/0"))
+    assert "/static/js/next-step.js" in page
+    script = (STATIC / "js" / "next-step.js").read_text()
+    assert 'addEventListener("live:moved"' in script and 'searchParams.delete("created")' in script
+    assert 'document.dispatchEvent(new CustomEvent("live:moved"))' in (STATIC / "js" / "live.js").read_text()
+
+
+def test_a_released_seat_is_not_green_in_the_status_bar() -> None:
+    css = (STATIC / "css" / "app.css").read_text()
+    rule = re.search(r'\.live-status\[data-state="gone"\] \{([^}]*)\}', css)
+    assert rule and "var(--bad)" in rule.group(1)
+
+
+def test_a_seat_with_no_move_now_has_no_your_move_heading_over_the_take_back(app: Flask) -> None:
+    from tests.test_pages import STANDARD_HANDS, deal, new_game, seat_page
+
+    game = new_game(app)
+    deal(app, game, STANDARD_HANDS)  # Ann (seat 0) is first: Ben has nothing to report now
+    client = app.test_client()
+    waiting = seat_page(client, game, 1)
+    assert '<h2 id="moves-title">The last move</h2>' in waiting and "data-your-move" not in waiting
+    assert "Take back the last move" in waiting
+    acting = seat_page(app.test_client(), game, 0)
+    assert '<h2 id="moves-title">Your move</h2>' in acting and "data-your-move" in acting
+
+
+def test_your_games_mark_a_move_to_make_and_a_game_that_is_over(app: Flask) -> None:
+    from tests.test_pages import STANDARD_HANDS, deal, new_game
+    from tests.test_results import play_to_the_end
+
+    playing = new_game(app)
+    deal(app, playing, STANDARD_HANDS)  # Ann (seat 0) is to draw; Ben waits
+    over = play_to_the_end(app, "mandragora", ["Ann", "Ben"], seed=5)
+    client = app.test_client()
+    for game, seat in ((playing, 0), (playing, 1), (over, 0)):
+        client.set_cookie(token_cookie(game["id"], seat), game["seats"][seat]["token"])
+    page = shown(client.get("/"))
+    items = re.findall(r'<li><a class="my-game" href="/g/(\w+)/seat/(\d)">(.*?)</a></li>', page, re.S)
+    marks = {(g, int(s)): ("Your move" in body, "Game over" in body) for g, s, body in items}
+    assert marks == {(playing["id"], 0): (True, False), (playing["id"], 1): (False, False),
+                     (over["id"], 0): (False, True)}
+
+
+def test_a_finished_jsmn_game_gives_the_status_bar_its_verdict_not_the_year(app: Flask) -> None:
+    from tests.test_results import play_to_the_end
+
+    over = play_to_the_end(app, "jsmn", ["Ann", "Ben"], seed=2)
+    client = app.test_client()
+    client.set_cookie(token_cookie(over["id"], 0), over["seats"][0]["token"])
+    for page in (shown(client.get(f"/g/{over['id']}")), shown(client.get(f"/g/{over['id']}/seat/0"))):
+        banner = page.split('id="j-banner"', 1)[1].split("</section>", 1)[0]
+        turn = re.findall(r"<p[^>]*data-turn[^>]*>(.*?)</p>", banner, re.S)  # the line signals.js copies to the bar
+        assert len(turn) == 1 and 'id="verdict"' in turn[0], turn
