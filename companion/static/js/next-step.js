@@ -13,7 +13,7 @@
   "use strict";
 
   const live = document.querySelector("[data-live]");
-  if (!live || !live.dataset.token) return;
+  if (!live || !live.dataset.csrf) return;
   const bar = document.getElementById("status-bar");
   const GAP = 12; // px between the status bar and the next step
   const TYPED = 'input[type="text"], input[type="search"], input[type="number"], textarea';

@@ -4,7 +4,8 @@
  * server) and listed, each with Remove; a card can be added by hand. Then either the cards fill the
  * game's calculator (POST /api/photo/<game>/score: the total and every point's cause) or, on a seat's
  * page, they are compared with where the app believes they are (POST /api/games/<id>/audit), each
- * difference with a one-tap correction (POST /api/games/<id>/correct with this seat's token).
+ * difference with a one-tap correction (POST /api/games/<id>/correct with this seat's cookie and the page's
+ * CSRF token).
  */
 (() => {
   "use strict";
@@ -39,7 +40,8 @@
   async function send(url, body, headers) {
     let response;
     try {
-      response = await fetch(url, { method: "POST", body, headers: { Accept: "application/json", ...headers } });
+      response = await fetch(url, { method: "POST", body, headers: { Accept: "application/json", ...headers },
+                                    credentials: "same-origin" });
     } catch (error) {
       return { ok: false, status: 0, data: { error: "The server could not be reached. Try again." } };
     }
@@ -207,8 +209,9 @@
   }
 
   async function audit() {
-    const headers = { "Content-Type": "application/json", Authorization: `Bearer ${root.dataset.token}` };
-    const answer = await send(root.dataset.audit, JSON.stringify({ cards: chosen().map((card) => card.card) }), headers);
+    const seat = Number(root.dataset.seat);
+    const headers = { "Content-Type": "application/json", "X-CSRFToken": root.dataset.csrf || "" };
+    const answer = await send(root.dataset.audit, JSON.stringify({ cards: chosen().map((card) => card.card), seat }), headers);
     if (!answer.ok) {
       showRows(`Not compared: ${answer.data.error || `the server answered ${answer.status}`}`, [], []);
       return;
@@ -227,7 +230,7 @@
         fix.textContent = `Fix: ${difference.fix_label}`;
         fix.addEventListener("click", async () => {
           fix.disabled = true;
-          const body = { version, action_id: actionId(), seq: difference.fix.seq, move: difference.fix.move };
+          const body = { version, action_id: actionId(), seq: difference.fix.seq, move: difference.fix.move, seat };
           const done = await send(root.dataset.correct, JSON.stringify(body), headers);
           if (done.ok) {
             say(`Corrected: move ${difference.fix.seq}.`);

@@ -7,7 +7,7 @@
 
   const live = document.querySelector("[data-live]");
   const box = document.querySelector("input[data-sound-setting]");
-  if (!live || !box || !live.dataset.token) return;
+  if (!live || !box || !live.dataset.csrf) return;
   const KEY = "spellbook.turn-sound";
   const Audio = window.AudioContext || window.webkitAudioContext;
 

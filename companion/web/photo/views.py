@@ -37,6 +37,8 @@ class PhotoScoreRequest(RequestBody):
 class AuditRequest(RequestBody):
     cards: list[str] = Field(max_length=MAX_CARDS, description="card ids the photo shows in front of the player, "
                                                                "as the player confirmed them")
+    seat: int | None = Field(default=None, ge=0, description="the seat the phone holds (with its seat cookie and "
+                                                             "the page's CSRF token; or send the seat token)")
 
 
 REQUEST_MODELS = (PhotoScoreRequest, PhotoCard, AuditRequest)
@@ -121,7 +123,7 @@ def score_photo(game: str) -> Response:
 def audit(game_id: str) -> Response:
     """A seat's photographed cards against where the companion believes they are (this seat's token)."""
     body = parse_body(AuditRequest)
-    seat = api._acting_seat(game_id, None)
+    seat = api._acting_seat(game_id, body.seat)
     info = api._store().info(game_id)
     scoring = hook(info["game"])
     if scoring is None or scoring.audit is None:
@@ -244,9 +246,8 @@ def register_pages() -> None:
         scoring = hook(info["game"])
         if scoring is None:
             raise pages.NotFound(f"{SPECS[info['game']].title} has no score by photo.")
-        token = request.cookies.get(pages.token_cookie(game_id, seat), "")
         return _page("pages/photo.html", game=info["game"], title=SPECS[info["game"]].title, scoring=scoring,
-                     audit={"game_id": game_id, "seat": seat, "token": token, "name": info["players"][seat],
+                     audit={"game_id": game_id, "seat": seat, "name": info["players"][seat],
                             "version": info["version"]} if scoring.audit is not None else None,
                      game_id=game_id, seat_number=seat, max_bytes=MAX_PHOTO_BYTES)
 
