@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Iterator
 
@@ -23,3 +24,15 @@ def app(tmp_path: Path) -> Iterator[Flask]:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+@pytest.fixture(autouse=True)
+def environment_as_found() -> Iterator[None]:
+    """Every test leaves the process environment as it found it: a command run in process (``companion serve``
+    through click's runner, say) sets variables for its workers, and a server started by a later test in
+    the same process would inherit them (a base URL, trusted proxies, a data folder)."""
+    before = dict(os.environ)
+    yield
+    if os.environ != before:
+        os.environ.clear()
+        os.environ.update(before)

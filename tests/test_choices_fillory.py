@@ -13,6 +13,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.test_pages import PAGE_BUDGET
 from companion.rules.fillory import game as fillory
 from companion.rules.choices import Choice, Field, find, satisfied, to_json
 from companion.rules.fillory.state import CARD_INDEX, CARDS, FilloryState
@@ -181,7 +182,7 @@ def test_different_hidden_hands_give_the_same_choices_and_the_same_forms(app: Fl
 
 # -- page weight --------------------------------------------------------------------------------------
 
-def test_six_player_seat_pages_and_the_finished_table_stay_under_60_kb(app: Flask, client: FlaskClient) -> None:
+def test_six_player_seat_pages_and_the_finished_table_stay_within_the_page_budget(app: Flask, client: FlaskClient) -> None:
     """HTML plus the style sheets and scripts a phone loads with it: every seat at the deal, the seat on its
     move after every move of a seeded 6-player game (tricks with every list), and the table once it is over."""
     game = new_game(app, tuple(f"Player{i}" for i in range(6)))
@@ -210,5 +211,5 @@ def test_six_player_seat_pages_and_the_finished_table_stay_under_60_kb(app: Flas
     assert fillory.outcome(store.current(game["id"])[1]).over and set(heaviest) >= {"deal", "draw", "trick"}
     table = len(client.get(f"/g/{game['id']}").data)
     for step, size in heaviest.items():
-        assert size + SEAT_ASSETS <= 60_000, (step, size + SEAT_ASSETS)
-    assert table + TABLE_ASSETS <= 60_000, table + TABLE_ASSETS
+        assert size + SEAT_ASSETS <= PAGE_BUDGET, (step, size + SEAT_ASSETS)
+    assert table + TABLE_ASSETS <= PAGE_BUDGET, table + TABLE_ASSETS

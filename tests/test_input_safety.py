@@ -131,7 +131,7 @@ def test_markup_in_player_and_card_names_is_escaped_on_every_page(hostile_server
         "card": requests.get(f"{base}/c/fillory/ibriza", timeout=10),
         "other card": requests.get(f"{base}/c/fillory/roman-orgy", timeout=10),
         "card naming": requests.get(f"{base}/c/fillory/margo", timeout=10),  # Ibriza summons Margo
-        "rules search": requests.get(f"{base}/rules", params={"q": "Place"}, timeout=10),
+        "rules search": requests.get(f"{base}/rules", params={"q": "Place", "game": "fillory"}, timeout=10),
         "refused seat": requests.get(f"{base}/g/{gid}/seat/0", timeout=10),
     }
     for seat, cookies in seated.items():

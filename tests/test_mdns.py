@@ -8,6 +8,8 @@ addresses change.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import threading
 import time
 import uuid
@@ -43,7 +45,19 @@ def unique_name() -> str:
 
 
 def resolve(name: str) -> list[str]:
-    """``name.local`` looked up afresh by multicast DNS (a new Zeroconf: nothing cached)."""
+    """``name.local`` looked up afresh by multicast DNS (a new Zeroconf: nothing cached), in a thread of its own:
+    zeroconf's blocking calls refuse a thread that runs an event loop, as the browser tests' Playwright does in
+    the worker process that ran them first."""
+    return in_thread(_resolve, name)
+
+
+def in_thread(call: Callable[..., Any], *args: Any) -> Any:
+    """``call(*args)`` in a thread that runs no event loop (see :func:`resolve`)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(call, *args).result()
+
+
+def _resolve(name: str) -> list[str]:
     zeroconf = Zeroconf(ip_version=IPVersion.V4Only)
     try:
         resolver = AddressResolver(f"{name}.local.")
@@ -67,7 +81,7 @@ def test_serve_announces_its_name_and_the_name_leads_to_the_server(tmp_path: Pat
             port = int(server.base.rsplit(":", 1)[1])
             assert f"Open on the phones: http://{name}.local:{port}/" in server.log()
             wait_for(lambda: (instance, ServiceStateChange.Added) in seen, f"the browser sees {instance}")
-            info = browser_zc.get_service_info(mdns.SERVICE_TYPE, instance, timeout=5000)
+            info = in_thread(browser_zc.get_service_info, mdns.SERVICE_TYPE, instance, 5000)
             assert info is not None and info.port == port and info.server == f"{name}.local."
             addresses = wait_for(lambda: resolve(name), f"{name}.local resolves")
             assert set(addresses) == set(mdns.local_addresses()), addresses

@@ -11,6 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from cardgen.catalog import content
+from tests.test_pages import PAGE_BUDGET
 from companion.rules.barony_sorcery import game as rules
 from companion.web.games import pages_for
 
@@ -19,7 +20,7 @@ from test_pages import STATIC_DIR, csrf_token, sent_size, shown, sit, store_of, 
 GAME = content("barony-sorcery")
 SPELLS = ["velocity", "teleport", "tornado", "charm", "abundance"]
 PLACES = ["standing-stones", "whispering-well", "ruined-tower", "fairy-ring", "forgotten-shrine"]
-MAX_PAGE_BYTES = 60_000
+MAX_PAGE_BYTES = PAGE_BUDGET
 
 
 def new_game(app: Flask, players: tuple[str, ...] = ("Ann", "Ben", "Cat"),

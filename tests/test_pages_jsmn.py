@@ -19,6 +19,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from cardgen.catalog import content
+from tests.test_pages import PAGE_BUDGET
 from companion.rules.jsmn import game as rules
 from companion.web.games import pages_for
 
@@ -422,7 +423,7 @@ def test_names_are_escaped_on_table_and_seat(app: Flask, client: FlaskClient) ->
 # -- weight and labels --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("seed", [9, 11])
-def test_every_page_of_a_random_game_is_labelled_and_under_60_kb(app: Flask, client: FlaskClient, seed: int) -> None:
+def test_every_page_of_a_random_game_is_labelled_and_within_the_page_budget(app: Flask, client: FlaskClient, seed: int) -> None:
     """HTML plus the stylesheets and script a phone loads with it, at every step of a random 3-player game
     (a seat on its turn may hold books, spells, the Street Magician and an invitation where it stands)."""
     game = new_game(app)
@@ -447,4 +448,4 @@ def test_every_page_of_a_random_game_is_labelled_and_under_60_kb(app: Flask, cli
                 assert unlabelled(page) == [], path
                 assert not re.search(r'(src|href|action)="(https?:)?//', page)   # nothing from elsewhere
     assert state_of(app, game).phase == "over"
-    assert heaviest + ASSETS < 60_000, heaviest + ASSETS
+    assert heaviest + ASSETS < PAGE_BUDGET, heaviest + ASSETS

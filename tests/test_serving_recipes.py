@@ -7,6 +7,8 @@ with the recipe's address opens, through the name, from the server the recipe st
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import re
 import shlex
 import socket
@@ -39,6 +41,13 @@ def recipe(title: str) -> list[list[str]]:
 
 
 def resolve(name: str) -> list[str]:
+    """``name.local`` by multicast DNS, in a thread of its own: zeroconf's blocking calls refuse a thread that
+    runs an event loop, as the browser tests' Playwright does in the worker process that ran them first."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(_resolve, name).result()
+
+
+def _resolve(name: str) -> list[str]:
     deadline = time.monotonic() + CEILING
     while time.monotonic() < deadline:
         zeroconf = Zeroconf(ip_version=IPVersion.V4Only)
@@ -66,7 +75,7 @@ def printed_card_url(command: list[str], out: Path, name: str) -> str:
 
 def serve_args(command: list[str], name: str) -> list[str]:
     assert command[0] == ".venv/bin/companion" and command[1] == "serve", command
-    return [name if arg == DOC_NAME else arg for arg in command[2:]]
+    return [name if arg == DOC_NAME else arg.replace(f"{DOC_NAME}.local", f"{name}.local") for arg in command[2:]]
 
 
 def test_a_table_a_card_printed_with_the_local_name_opens_from_the_laptop(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ import time
 from typing import Callable, Iterator
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from companion.served import RunningCaddy, running_caddy
 
@@ -35,7 +35,7 @@ def caddy(server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run
 
 
 @pytest.fixture(scope="module")
-def club_browser(caddy: RunningCaddy, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+def club_browser(caddy: RunningCaddy, browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
     """Chromium with a home of its own whose NSS database trusts Caddy's root (as a phone of the club would,
     after installing the root certificate the club hands out), resolving the club's name to this machine."""
     home = tmp_path_factory.mktemp("chromium-home")
@@ -44,12 +44,13 @@ def club_browser(caddy: RunningCaddy, tmp_path_factory: pytest.TempPathFactory) 
     subprocess.run(["certutil", "-d", f"sql:{nssdb}", "-N", "--empty-password"], check=True)
     subprocess.run(["certutil", "-d", f"sql:{nssdb}", "-A", "-t", "C,,", "-n", "Caddy local root (club.test)",
                     "-i", str(caddy.root_cert)], check=True)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, env={**os.environ, "HOME": str(home)},
-            args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {NAME} 127.0.0.1"])
-        yield chromium
-        chromium.close()
+    # a second Chromium from the session's Playwright (a process runs one Playwright at a time: the browser
+    # tests before this one keep theirs open)
+    chromium = browser.browser_type.launch(
+        executable_path=CHROMIUM, env={**os.environ, "HOME": str(home)},
+        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {NAME} 127.0.0.1"])
+    yield chromium
+    chromium.close()
 
 
 @pytest.fixture
@@ -137,15 +138,16 @@ def test_plain_http_to_the_same_name_gets_no_worker_no_offline_and_no_wake_lock(
     expect(seat.locator("html")).to_have_attribute("data-wake-lock", "unavailable")
 
 
-def test_live_updates_reach_the_phone_through_caddy_and_links_are_https(
+def test_live_updates_reach_the_phone_through_caddy_and_links_keep_the_configured_address(
         caddy: RunningCaddy, server: str, club_phone: Callable[[str], BrowserContext]) -> None:
     api = Api(server)
     game, ann, _ = api.two_player_opening()
     page: Page = club_phone(caddy.base).new_page()
     page.goto(f"/g/{game['id']}")
-    # the server's join link is built from what Caddy forwards (Host, X-Forwarded-Proto: https)
+    # links come from the instance's configured address (a club serves with --base-url https://<its name>,
+    # docs/serving.md), never from the Host header a proxy or a phone sends: this server's is its own
     expect(page.locator("svg.qr").first).to_have_attribute("aria-label", re.compile(
-        rf"^QR code for {re.escape(caddy.base)}/j/"))
+        rf"^QR code for {re.escape(server)}/j/"))
     page.evaluate("""id => { window.__versions = [];
         const source = new EventSource(`/api/games/${id}/events`);
         source.addEventListener("version", e => window.__versions.push(JSON.parse(e.data).version)); }""",

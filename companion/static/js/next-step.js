@@ -26,7 +26,7 @@
     return [...live.querySelectorAll("[data-your-move] form.move:not([data-undo])")].find(visible) || null;
   }
 
-  // only folded moves left (Barony: "The base game has ended"): the first fold's summary opens it
+  // only folded moves left: the first fold's summary opens it
   function foldedMove() {
     return [...live.querySelectorAll("[data-your-move] details > summary")].find(visible) || null;
   }
@@ -37,7 +37,7 @@
   }
 
   // the form a move was just sent from: while it is still offered, the finger stays on its button (where
-  // "Recorded." appears), e.g. another cast in Barony: Sorcery; once it is gone the next form leads
+  // "Recorded." appears), e.g. another cast of the same kind; once it is gone the next form leads
   let sentFrom = null;
   live.addEventListener("submit", (event) => {
     const form = event.target.closest("form.move");
