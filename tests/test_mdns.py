@@ -67,6 +67,10 @@ def _resolve(name: str) -> list[str]:
 
 
 def test_serve_announces_its_name_and_the_name_leads_to_the_server(tmp_path: Path) -> None:
+    in_thread(serve_announces_its_name, tmp_path)   # zeroconf's blocking API, away from Playwright's loop
+
+
+def serve_announces_its_name(tmp_path: Path) -> None:
     name = unique_name()
     instance = f"Spellbook Table on {name}.{mdns.SERVICE_TYPE}"
     seen: list[tuple[str, ServiceStateChange]] = []
@@ -81,7 +85,7 @@ def test_serve_announces_its_name_and_the_name_leads_to_the_server(tmp_path: Pat
             port = int(server.base.rsplit(":", 1)[1])
             assert f"Open on the phones: http://{name}.local:{port}/" in server.log()
             wait_for(lambda: (instance, ServiceStateChange.Added) in seen, f"the browser sees {instance}")
-            info = in_thread(browser_zc.get_service_info, mdns.SERVICE_TYPE, instance, 5000)
+            info = browser_zc.get_service_info(mdns.SERVICE_TYPE, instance, timeout=5000)
             assert info is not None and info.port == port and info.server == f"{name}.local."
             addresses = wait_for(lambda: resolve(name), f"{name}.local resolves")
             assert set(addresses) == set(mdns.local_addresses()), addresses
