@@ -98,12 +98,17 @@ def running_server(folder: Path, serve_args: Sequence[str] = ("--workers", "2"),
             time.sleep(0.1)
         yield server
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process, 60)
+
+
+def stop(process: subprocess.Popen[bytes], seconds: float) -> None:
+    """Ask a server process to stop, and kill it if it has not within ``seconds``."""
+    process.terminate()
+    try:
+        process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 CADDYFILE = REPO / "deploy" / "Caddyfile"
@@ -171,9 +176,4 @@ def running_caddy(folder: Path, upstream: str, name: str = "club.test", *, confi
             time.sleep(0.2)
         yield caddy
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process, 10)

@@ -167,6 +167,13 @@ def _acting_seat(game_id: str, claimed_seat: int | None) -> int:
     return seat
 
 
+def _writing_seat(game_id: str, claimed_seat: int | None) -> int:
+    """The seat a move, undo, correction or put-back is sent for (:func:`_acting_seat`), within its move rate."""
+    seat = _acting_seat(game_id, claimed_seat)
+    _seat_rate(game_id, seat)
+    return seat
+
+
 def _seat_rate(game_id: str, seat: int) -> None:
     """A seat past its move rate (:mod:`.rate_limits`) is answered 429 with ``Retry-After``."""
     refusal = current_app.extensions["rate_limits"].seat_moves(game_id, seat)
@@ -276,8 +283,7 @@ def game_log(game_id: str) -> Response:
 @bp.post("/games/<game_id>/moves")
 def make_move(game_id: str) -> Response:
     body = parse_body(MoveRequest)
-    seat = _acting_seat(game_id, body.seat)
-    _seat_rate(game_id, seat)
+    seat = _writing_seat(game_id, body.seat)
     answer = _store().apply_move(game_id, seat, body.version, body.action_id, body.move)
     return _accepted(game_id, seat, answer)
 
@@ -285,8 +291,7 @@ def make_move(game_id: str) -> Response:
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str) -> Response:
     body = parse_body(UndoRequest)
-    seat = _acting_seat(game_id, body.seat)
-    _seat_rate(game_id, seat)
+    seat = _writing_seat(game_id, body.seat)
     answer = _store().undo(game_id, seat, body.version, body.action_id)
     return _accepted(game_id, seat, answer)
 
@@ -294,8 +299,7 @@ def undo(game_id: str) -> Response:
 @bp.post("/games/<game_id>/correct")
 def correct(game_id: str) -> Response:
     body = parse_body(CorrectRequest)
-    seat = _acting_seat(game_id, body.seat)
-    _seat_rate(game_id, seat)
+    seat = _writing_seat(game_id, body.seat)
     answer = _store().correct(game_id, seat, body.version, body.action_id, body.seq, body.move, body.drop,
                               also=[a.model_dump() for a in body.also], insert=[x.model_dump() for x in body.insert])
     return _accepted(game_id, seat, answer)
@@ -304,8 +308,7 @@ def correct(game_id: str) -> Response:
 @bp.post("/games/<game_id>/revert")
 def revert(game_id: str) -> Response:
     body = parse_body(RevertRequest)
-    seat = _acting_seat(game_id, body.seat)
-    _seat_rate(game_id, seat)
+    seat = _writing_seat(game_id, body.seat)
     answer = _store().revert(game_id, seat, body.version, body.action_id, body.entry, body.drop)
     return _accepted(game_id, seat, answer)
 
