@@ -181,7 +181,7 @@ def test_blue_is_fine_with_three_sorcerers_and_names_are_trimmed(client: FlaskCl
 def test_the_openapi_document_describes_the_calculator(client: FlaskClient) -> None:
     document = client.get("/api/openapi.json").get_json()
     operation = document["paths"]["/api/calc/mandragora"]["post"]
-    assert set(operation["responses"]) == {"200", "400", "422"}
+    assert set(operation["responses"]) == {"200", "400", "408", "413", "422"}
     schemas = document["components"]["schemas"]
     request = schemas["MandragoraScoreRequest"]
     assert request["properties"]["players"]["items"] == {"$ref": "#/components/schemas/SorcererPad"}

@@ -203,3 +203,23 @@ def test_what_fuzzing_found_stays_fixed(target: Target, method: str, path: str, 
 def test_the_server_logged_no_error(target: Target) -> None:
     log = target.server.log()
     assert "Traceback" not in log and "[ERROR]" not in log
+
+
+def test_every_seat_choosing_operation_documents_another_seats_token(target: Target) -> None:
+    """Found by this fuzz test: the audit answered 403 to another seat's token without documenting it. Every
+    operation that takes a seat token and names a seat in its body documents the 403, and it is served."""
+    document = openapi_document()
+    schemas = document["components"]["schemas"]
+    choosing = []
+    for path, methods in document["paths"].items():
+        for method, operation in methods.items():
+            ref = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
+            model = schemas.get(ref.get("$ref", "").rsplit("/", 1)[-1], {})
+            if {"seatToken": []} in operation.get("security", []) and "seat" in model.get("properties", {}):
+                choosing.append((method, path))
+                assert "403" in operation["responses"], (method, path)
+    assert ("post", "/api/games/{game_id}/audit") in choosing
+    game = next(game for game in target.games if game.game in GAMES_WITH_PHOTO)
+    response = requests.post(f"{target.server.base}/api/games/{game.id}/audit", json={"cards": [], "seat": 1},
+                             headers={"Authorization": f"Bearer {game.tokens[0]}"}, timeout=10)
+    assert response.status_code == 403 and "not seat 1" in response.json()["error"], response.text

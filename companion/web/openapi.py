@@ -179,7 +179,8 @@ def errors(*statuses: int) -> dict[str, Any]:
                401: "missing, unknown, released or handed-over seat token",
                403: "the token is for another seat (or is not the host's)", 404: "unknown game, code or seat",
                409: "stale version, taken seat, or a seat nobody holds",
-               422: "the rules refuse it (rule names why; a correction also names the move's seq)"}
+               422: "the rules refuse it (rule names why; a correction also names the move's seq)",
+               429: "past a rate limit (docs/serving.md); Retry-After says when to try again"}
     return {str(s): json_body("Error", reasons[s]) for s in statuses}
 
 
@@ -200,7 +201,7 @@ def _paths() -> dict[str, Any]:
     return {
         "/api/games": {"post": {
             "summary": "Set up a new game; returns every seat's token", "requestBody": request_body(NewGameRequest),
-            "responses": {"201": json_body("GameCreated", "created"), **errors(400, 422)}}},
+            "responses": {"201": json_body("GameCreated", "created"), **errors(400, 422, 429)}}},
         "/api/games/{game_id}": {"get": {
             "summary": "The game as one seat (with its bearer token) or the public table sees it",
             "parameters": [_GAME_ID, {"name": "If-None-Match", "in": "header", "schema": {"type": "string"}}],
@@ -220,7 +221,7 @@ def _paths() -> dict[str, Any]:
                                       "properties": {"event": {"const": "version"},
                                                      "data": {"type": "string",
                                                               "description": "JSON: {\"version\": n}"}}}}}},
-                          **errors(404)}}},
+                          **errors(404, 429)}}},
         "/api/games/{game_id}/log": {"get": {
             "summary": "Log entries after `since`, moves redacted for the viewer",
             "parameters": [_GAME_ID, {"name": "since", "in": "query", "schema": {"type": "integer", "minimum": 0}}],
@@ -232,23 +233,23 @@ def _paths() -> dict[str, Any]:
             "summary": "Report a move for the token's seat", "parameters": [_GAME_ID], "security": _BEARER,
             "requestBody": request_body(MoveRequest),
             "responses": {"200": json_body("MoveAccepted", "applied (or the first answer to a retried action_id)"),
-                          **errors(400, 401, 403, 404, 409, 422)}}},
+                          **errors(400, 401, 403, 404, 409, 422, 429)}}},
         "/api/games/{game_id}/undo": {"post": {
             "summary": "Take back the last live move (any seat; private notes are passed over)",
             "parameters": [_GAME_ID], "security": _BEARER, "requestBody": request_body(UndoRequest),
             "responses": {"200": json_body("MoveAccepted", "undo entry appended"),
-                          **errors(400, 401, 403, 404, 409, 422)}}},
+                          **errors(400, 401, 403, 404, 409, 422, 429)}}},
         "/api/games/{game_id}/correct": {"post": {
             "summary": "Replace (or, with move null, remove) live move `seq` and replay every later move",
             "parameters": [_GAME_ID], "security": _BEARER, "requestBody": request_body(CorrectRequest),
             "responses": {"200": json_body("MoveAccepted", "correct entry appended"),
-                          **errors(400, 401, 403, 404, 409, 422)}}},
+                          **errors(400, 401, 403, 404, 409, 422, 429)}}},
         "/api/games/{game_id}/revert": {"post": {
             "summary": "Cancel an undo or correction: put back the move taken back or removed, undo a correction "
                        "(the seat that made the change or the seat whose move it changed)",
             "parameters": [_GAME_ID], "security": _BEARER, "requestBody": request_body(RevertRequest),
             "responses": {"200": json_body("MoveAccepted", "revert entry appended"),
-                          **errors(400, 401, 403, 404, 409, 422)}}},
+                          **errors(400, 401, 403, 404, 409, 422, 429)}}},
         "/api/games/{game_id}/seats/{seat}/release": {"post": {
             "summary": "The host frees a seat: its token stops working, the seat can be joined again",
             "parameters": [_GAME_ID, _SEAT], "security": [{"hostToken": []}],
@@ -275,7 +276,7 @@ def _paths() -> dict[str, Any]:
             "requestBody": request_body(JoinRequest),
             "responses": {"200": json_body({"type": "object", "properties": {
                 "id": {"type": "string"}, "seat": {"type": "integer"}, "token": {"type": "string"}}}, "seat token"),
-                **errors(400, 404, 409)}}},
+                **errors(400, 404, 409, 429)}}},
         "/api/search": {"get": {
             "summary": "Full-text search over rule entries and cards",
             "parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}},
@@ -292,6 +293,18 @@ def _paths() -> dict[str, Any]:
     }
 
 
+def _with_body_limits(paths: dict[str, Any]) -> dict[str, Any]:
+    """Every operation that takes a body may be answered 413 (over ``MAX_CONTENT_LENGTH``) or 408 (not sent in
+    time) before the route reads it (:mod:`.limits`)."""
+    for methods in paths.values():
+        for operation in methods.values():
+            if "requestBody" in operation:
+                responses = operation["responses"]
+                responses.setdefault("413", json_body("Error", "the request body is over 64 KB"))
+                responses.setdefault("408", json_body("Error", "the request body did not arrive in time"))
+    return paths
+
+
 def openapi_document() -> dict[str, Any]:
     from companion.web import calc  # the calculators document themselves
     from companion.web.photo import views as photo  # so does score by photo
@@ -304,7 +317,7 @@ def openapi_document() -> dict[str, Any]:
         "info": {"title": "Spellbook Table companion API", "version": "1",
                  "description": "Phones report the moves of a physical card game; the server checks them "
                                 "against the rules and keeps the log. Errors share one shape (Error)."},
-        "paths": {**_paths(), **calc.openapi_paths(), **photo.openapi_paths()},
+        "paths": _with_body_limits({**_paths(), **calc.openapi_paths(), **photo.openapi_paths()}),
         "components": {"schemas": schemas, "securitySchemes": {
             "seatToken": {"type": "http", "scheme": "bearer",
                           "description": "a seat token from /api/games, /api/join or /api/handover"},

@@ -170,7 +170,7 @@ def openapi_paths() -> dict[str, Any]:
                           "400": json_body("Error", "no photo, or one that could not be decoded"),
                           "413": json_body("Error", f"over {MAX_PHOTO_BYTES:,} bytes or {MAX_PHOTO_PIXELS:,} "
                                                     "pixels"),
-                          "415": json_body("Error", "not a JPEG, PNG or WebP image")}}}
+                          "415": json_body("Error", "not a JPEG, PNG or WebP image"), **errors(429)}}}
         paths[f"/api/photo/{game}/score"] = {"post": {
             "summary": f"{title}: the cards a player confirmed filled into the game's calculator, with the total "
                        "and every point's cause",
@@ -184,7 +184,7 @@ def openapi_paths() -> dict[str, Any]:
         "security": [{"seatToken": []}],
         "requestBody": request_body(AuditRequest),
         "responses": {"200": json_body(_AUDIT, "the differences (none: the photo agrees)"),
-                      **errors(400, 401, 404, 422), "413": json_body("Error", "the request body is over 64 KB")}}}
+                      **errors(400, 401, 403, 404, 422), "413": json_body("Error", "the request body is over 64 KB")}}}
     return paths
 
 
