@@ -164,8 +164,10 @@ def check(data_folder: Path | None) -> None:
               help="Shift back pages up (negative: down) to correct a printer's duplex misregistration.")
 @click.option("--ink-saver", is_flag=True, default=False,
               help="No full-bleed fills or heavy backgrounds: white cards with light outlines.")
-@click.option("--base-url", default="http://localhost:8000", show_default=True, metavar="URL",
-              help="Companion address the QR codes point to (each card opens URL/c/<game>/<card-id>).")
+@click.option("--base-url", default=None, metavar="URL",
+              help="Companion address the QR codes point to (each card opens URL/c/<game>/<card-id>) "
+                   "[default: $SPELLBOOK_BASE_URL, else the instance's saved one (companion base-url), else "
+                   "http://localhost:8000].")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
               show_default=True, help="Folder to write <game>/*.pdf into.")
 @click.option("--only", "documents", multiple=True, type=click.Choice(_document_names()),
@@ -201,7 +203,7 @@ def check(data_folder: Path | None) -> None:
               help="Data folder to read (default: the project's data/, or $SPELLBOOK_DATA).")
 @click.pass_context
 def build(ctx: click.Context, game: str, paper: str, card_size: str, bleed: float, crop_marks: bool, duplex: bool,
-          back_offset_x: float, back_offset_y: float, ink_saver: bool, base_url: str, out_dir: Path,
+          back_offset_x: float, back_offset_y: float, ink_saver: bool, base_url: str | None, out_dir: Path,
           documents: tuple[str, ...], hex_size: float | None, gutter: float | None, gutter_fold: bool,
           cutter: str | None, full_bleed: bool, strict: bool, printer: str | None, changed_since: Path | None, lang: str,
           data_folder: Path | None) -> None:
@@ -225,6 +227,7 @@ def build(ctx: click.Context, game: str, paper: str, card_size: str, bleed: floa
         if ctx.get_parameter_source("back_offset_y") is not click.core.ParameterSource.COMMANDLINE:
             back_offset_y = saved.back_offset_y
         click.echo(f"printer {printer}: backs shifted {back_offset_x:g} mm across, {back_offset_y:g} mm up", err=True)
+    base_url = _base_url(base_url)
     options = BuildOptions(game=game, paper=paper, card_size=card_size, bleed=bleed, crop_marks=crop_marks,
                            duplex=duplex, back_offset_x=back_offset_x, back_offset_y=back_offset_y,
                            ink_saver=ink_saver, base_url=base_url, out_dir=out_dir, data_dir=data_folder,
@@ -290,6 +293,20 @@ def _build_changed(options: object, since: Path) -> None:
                    f"{result.path} ({result.pages} pages, {_human_size(result.path.stat().st_size)})")
 
 
+def _base_url(given: str | None) -> str:
+    """The address the QR codes carry: ``--base-url``, else ``$SPELLBOOK_BASE_URL``, else the instance's saved
+    one (:mod:`cardgen.site`), else http://localhost:8000 (which :func:`_check_base_url` warns about)."""
+    from cardgen.site import SiteError, resolve_base_url
+
+    try:
+        url, source = resolve_base_url(given, "http://localhost:8000")
+    except SiteError as error:
+        raise click.ClickException(str(error)) from None
+    if source not in ("--base-url", "default"):
+        click.echo(f"QR codes point at {url} ({source})", err=True)
+    return url
+
+
 def _check_base_url(base_url: str, strict: bool) -> None:
     """Warn (or with ``strict`` stop, exit 1) when the cards' QR codes would point at a loopback address."""
     from cardgen.render.options import base_url_warning
@@ -309,20 +326,21 @@ def _check_base_url(base_url: str, strict: bool) -> None:
               metavar="[" + "|".join(PAPERS) + "]", help="Paper size of the proof sheets.")
 @click.option("--card-size", type=str, default="poker", metavar="[" + "|".join(CARD_SIZES) + "|NAME]",
               show_default=True, help="Card trim size the faces are laid out for.")
-@click.option("--base-url", default="http://localhost:8000", show_default=True, metavar="URL",
-              help="Companion address the QR codes point to.")
+@click.option("--base-url", default=None, metavar="URL",
+              help="Companion address the QR codes point to [default: as cardgen build].")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
               show_default=True, help="Folder to write <game>/proof-<deck>.pdf into.")
 @click.option("--lang", default="en", show_default=True, metavar="LANG", help="Language of the printed labels.")
 @click.option("--data", "data_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Data folder to read (default: the project's data/, or $SPELLBOOK_DATA).")
-def proof_command(game: str, paper: str, card_size: str, base_url: str, out_dir: Path, lang: str,
+def proof_command(game: str, paper: str, card_size: str, base_url: str | None, out_dir: Path, lang: str,
                   data_folder: Path | None) -> None:
     """Write a contact sheet per deck to proofread before printing: OUT/<game>/proof-<deck>.pdf, every
     card small with its number and id, the deck's back first."""
     from cardgen.render import BuildError, BuildOptions
     from cardgen.render.proof import proof
 
+    base_url = _base_url(base_url)
     options = BuildOptions(game=game, paper=paper, card_size=card_size, base_url=base_url, out_dir=out_dir,
                            data_dir=data_folder, lang=lang)
     try:
@@ -353,8 +371,10 @@ def proof_command(game: str, paper: str, card_size: str, base_url: str, out_dir:
               help="PDF only: every colour as DeviceCMYK (a plain conversion, no ICC profile).")
 @click.option("--ink-saver", is_flag=True, default=False,
               help="No full-bleed fills or heavy backgrounds: white cards with light outlines.")
-@click.option("--base-url", default="http://localhost:8000", show_default=True, metavar="URL",
-              help="Companion address the QR codes point to (each card opens URL/c/<game>/<card-id>).")
+@click.option("--base-url", default=None, metavar="URL",
+              help="Companion address the QR codes point to (each card opens URL/c/<game>/<card-id>) "
+                   "[default: $SPELLBOOK_BASE_URL, else the instance's saved one (companion base-url), else "
+                   "http://localhost:8000].")
 @click.option("--strict", is_flag=True, default=False,
               help="Fail (exit 1) instead of warning when the QR codes would point at a loopback address.")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output/export"),
@@ -368,7 +388,7 @@ def proof_command(game: str, paper: str, card_size: str, base_url: str, out_dir:
 @click.option("--data", "data_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Data folder to read (default: the project's data/, or $SPELLBOOK_DATA).")
 def export(game: str, file_format: str, dpi: int, card_size: str, bleed: float, cmyk: bool, ink_saver: bool,
-           base_url: str, strict: bool, out_dir: Path, lang: str, target: str | None, data_folder: Path | None) -> None:
+           base_url: str | None, strict: bool, out_dir: Path, lang: str, target: str | None, data_folder: Path | None) -> None:
     """Export every card on its own for a card printer or print shop.
 
     PNG: OUT/<game>/NNN-<deck>-<card>-1-front.png and ...-2-back.png, the card plus its bleed at --dpi,
@@ -377,6 +397,7 @@ def export(game: str, file_format: str, dpi: int, card_size: str, bleed: float, 
     from cardgen.render import BuildError, BuildOptions
     from cardgen.render.export import ExportSettings, export_cards
 
+    base_url = _base_url(base_url)
     options = BuildOptions(game=game, card_size=card_size, bleed=bleed, ink_saver=ink_saver, base_url=base_url,
                            out_dir=out_dir, data_dir=data_folder, lang=lang)
     _check_base_url(base_url, strict)

@@ -244,6 +244,43 @@ def _store(db: str | None) -> Any:
     return Store(path)
 
 
+@main.command("base-url")
+@click.argument("url", required=False)
+@click.option("--forget", is_flag=True, default=False, help="Forget the saved address.")
+def base_url_command(url: str | None, forget: bool) -> None:
+    """Show, save (URL) or forget the address printed cards and links carry.
+
+    Saved in the instance's settings.toml, it is what `cardgen build` prints in every QR code and what
+    `companion serve` shows, whenever no --base-url is given: a stable name (https://club.example, or
+    http://NAME.local:8000 with serve --mdns NAME), not the laptop's address of the day.
+    """
+    from cardgen.site import SiteError, save_base_url, saved_base_url, settings_path
+
+    if url is not None and forget:
+        raise click.UsageError("give a URL to save or --forget, not both")
+    try:
+        if url is not None or forget:
+            path = save_base_url(None if forget else url)
+            saved = saved_base_url()
+            click.echo(f"Saved in {path}: " + (f"cards and links use {saved}" if saved else "no base URL"))
+            if saved:
+                from cardgen.render.options import base_url_warning
+
+                warning = base_url_warning(saved)
+                if warning:
+                    click.echo(f"Warning: {warning}", err=True)
+            return
+        saved = saved_base_url()
+    except SiteError as error:
+        raise click.ClickException(str(error)) from None
+    if saved is None:
+        click.echo(f"No base URL saved ({settings_path()}): cardgen build prints http://localhost:8000 and "
+                   "companion serve shows this machine's address on the network. Save one with "
+                   "`companion base-url https://NAME`.")
+    else:
+        click.echo(saved)
+
+
 @main.command("games")
 @click.option("--db", type=click.Path(dir_okay=False), default=None, help="SQLite file [default: instance/companion.sqlite3].")
 @click.option("--due", is_flag=True, help="Only the games the purge schedule would remove now.")
@@ -346,7 +383,13 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
             raise click.BadParameter(str(error), param_hint="--mdns") from None
     if trusted_proxies:  # read by create_app in every worker
         os.environ["COMPANION_TRUSTED_PROXIES"] = ",".join(trusted_proxies)
-    given_base = base_url or os.environ.get("SPELLBOOK_BASE_URL")
+    from cardgen.site import SiteError, resolve_base_url
+
+    try:  # --base-url, $SPELLBOOK_BASE_URL, the saved one (companion base-url): the address cards carry
+        resolved, source = resolve_base_url(base_url, "")
+    except SiteError as error:
+        raise click.ClickException(str(error)) from None
+    given_base = resolved or None
     mdns_url = None if mdns_name is None else f"http://{mdns_name}.local:{port}/"
     chosen_base = given_base or mdns_url or phone_urls(host, port)[0]
     from cardgen.render.qr import validate_base_url

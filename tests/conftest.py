@@ -13,6 +13,21 @@ from flask.testing import FlaskClient
 from companion.web import create_app
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The tests' own instance folder (cardgen.site): a base URL saved on this machine for real prints must not
+    change what the tests build or serve, and no test writes into the project's instance/."""
+    import tempfile
+
+    os.environ["SPELLBOOK_INSTANCE"] = tempfile.mkdtemp(prefix="spellbook-test-instance-")
+    os.environ.pop("SPELLBOOK_BASE_URL", None)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    import shutil
+
+    shutil.rmtree(os.environ.get("SPELLBOOK_INSTANCE", ""), ignore_errors=True)
+
+
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[Flask]:
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "companion.sqlite3"),

@@ -22,6 +22,7 @@ from click.testing import CliRunner
 from zeroconf import AddressResolver, IPVersion, Zeroconf
 
 from cardgen.cli import main as cardgen_main
+from companion.cli import main as companion_main
 from companion import mdns
 from companion.served import CADDYFILE, REPO, free_port, running_caddy, running_server
 from tests.pdf_checks import qr_texts
@@ -60,6 +61,14 @@ def _resolve(name: str) -> list[str]:
     raise AssertionError(f"{name}.local did not resolve within {CEILING} s")
 
 
+def save_base_url(command: list[str], name: str) -> None:
+    """Run the recipe's ``companion base-url URL`` (into the tests' own instance folder, tests/conftest.py)."""
+    assert command[:2] == [".venv/bin/companion", "base-url"] and len(command) == 3, command
+    result = CliRunner().invoke(companion_main, ["base-url", command[2].replace(f"{DOC_NAME}.local", f"{name}.local")])
+    assert result.exit_code == 0, result.output
+    assert f"{name}.local" in result.output, result.output
+
+
 def printed_card_url(command: list[str], out: Path, name: str) -> str:
     """Run the recipe's ``cardgen build`` (into ``out``) and read the first card's QR code off the deck."""
     assert command[0] == ".venv/bin/cardgen" and command[1] == "build", command
@@ -78,17 +87,26 @@ def serve_args(command: list[str], name: str) -> list[str]:
     return [name if arg == DOC_NAME else arg.replace(f"{DOC_NAME}.local", f"{name}.local") for arg in command[2:]]
 
 
+@pytest.fixture(autouse=True)
+def own_instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The recipe saves a base URL: in this test's own instance folder, not the one later tests share."""
+    monkeypatch.setenv("SPELLBOOK_INSTANCE", str(tmp_path / "instance"))
+
+
 def test_a_table_a_card_printed_with_the_local_name_opens_from_the_laptop(tmp_path: Path) -> None:
-    build, serve = recipe("a table")
+    save, build, serve = recipe("a table")
     name = f"{DOC_NAME}-{uuid.uuid4().hex[:6]}"
-    url = printed_card_url(build, tmp_path / "kit", name)
+    save_base_url(save, name)
+    url = printed_card_url(build, tmp_path / "kit", name)  # no --base-url: the saved one
     card = re.fullmatch(rf"http://{name}\.local:8000(/c/[a-z-]+/[a-z0-9-]+(?:\?v=[0-9a-f]+)?)", url)
     assert card, url
     (tmp_path / "server").mkdir()
     port = free_port()  # the recipe's port is the default, 8000; two runs on one machine need two
     with running_server(tmp_path / "server", [*serve_args(serve, name), "--host", "0.0.0.0", "--port", str(port)],
                         port=port) as server:
-        assert f"Open on the phones: http://{name}.local:{port}/" in server.log()
+        log = server.log()  # the saved address first (the one on the cards), then the .local name on this port
+        assert log.index(f"Open on the phones: http://{name}.local:8000/") < log.index(
+            f"Open on the phones: http://{name}.local:{port}/"), log
         addresses = resolve(name)  # what a phone does with the printed name
         assert set(addresses) == set(mdns.local_addresses()), addresses
         page = requests.get(f"http://{addresses[0]}:{port}{card.group(1)}", timeout=10)
@@ -96,8 +114,9 @@ def test_a_table_a_card_printed_with_the_local_name_opens_from_the_laptop(tmp_pa
 
 
 def test_a_club_a_card_printed_with_the_https_name_opens_through_caddy(tmp_path: Path) -> None:
-    build, serve, caddy_command = recipe("a club")
+    save, build, serve, caddy_command = recipe("a club")
     name = f"{DOC_NAME}-{uuid.uuid4().hex[:6]}"
+    save_base_url(save, name)
     url = printed_card_url(build, tmp_path / "kit", name)
     card = re.fullmatch(rf"https://{name}\.local(/c/[a-z-]+/[a-z0-9-]+(?:\?v=[0-9a-f]+)?)", url)
     assert card, url

@@ -89,8 +89,12 @@ def refuse_bad_body() -> Response | None:
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    app = Flask(__name__, instance_relative_config=True, template_folder=str(TEMPLATES),
-                static_folder=str(STATIC))
+    from cardgen.site import instance_dir
+
+    # the instance folder the print kit reads the saved base URL from too (cardgen.site): database,
+    # secret key and settings.toml live together
+    app = Flask(__name__, instance_path=str(instance_dir()), instance_relative_config=True,
+                template_folder=str(TEMPLATES), static_folder=str(STATIC))
     app.json = FastJSONProvider(app)  # jsonify answers through orjson (same JSON, less CPU)
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "companion.sqlite3"),

@@ -1,0 +1,88 @@
+"""The instance's saved base URL (cardgen.site): ``companion base-url`` saves it, and ``cardgen build``/``proof``/
+``export`` and ``companion serve`` use it whenever no ``--base-url`` is given, so cards printed today and the
+server started next month agree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cardgen.cli import _base_url
+from cardgen.cli import main as cardgen_main
+from cardgen.site import SiteError, instance_dir, saved_base_url, settings_path
+from companion.cli import main as companion_main
+from companion.web import create_app
+
+
+@pytest.fixture(autouse=True)
+def instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("SPELLBOOK_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.delenv("SPELLBOOK_BASE_URL", raising=False)
+    return tmp_path / "instance"
+
+
+def base_url(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(companion_main, ["base-url", *args])
+    return result.exit_code, result.output
+
+
+def test_saved_shown_and_forgotten(instance: Path) -> None:
+    code, said = base_url()
+    assert code == 0 and "No base URL saved" in said and str(instance / "settings.toml") in said
+    code, said = base_url("https://club.example/")
+    assert code == 0 and "cards and links use https://club.example" in said
+    assert saved_base_url() == "https://club.example" and settings_path() == instance / "settings.toml"
+    assert base_url() == (0, "https://club.example\n")
+    code, said = base_url("--forget")
+    assert code == 0 and saved_base_url() is None and "no base URL" in said
+
+
+def test_a_bad_address_is_refused_and_the_saved_one_kept() -> None:
+    assert base_url("http://spellbook.local:8000")[0] == 0
+    for bad in ("ftp://club.example", "club.example", "https://club.example/?x=1", "https://a b"):
+        code, said = base_url(bad)
+        assert code != 0 and "base URL must" in said, (bad, said)
+    assert saved_base_url() == "http://spellbook.local:8000"
+    code, said = base_url("https://x.example", "--forget")
+    assert code != 0 and "not both" in said and saved_base_url() == "http://spellbook.local:8000"
+
+
+def test_a_loopback_address_is_saved_with_the_warning_the_build_gives() -> None:
+    code, said = base_url("http://localhost:8000")
+    assert code == 0 and "Warning:" in said and "loopback" in said.lower()
+
+
+def test_the_print_kit_takes_the_flag_then_the_environment_then_the_saved_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _base_url(None) == "http://localhost:8000"  # nothing saved: the default (which the build warns about)
+    assert base_url("https://club.example")[0] == 0
+    assert _base_url(None) == "https://club.example"
+    monkeypatch.setenv("SPELLBOOK_BASE_URL", "https://elsewhere.example")
+    assert _base_url(None) == "https://elsewhere.example"
+    assert _base_url("http://given.example:9000") == "http://given.example:9000"
+
+
+def test_a_broken_settings_file_names_itself_and_the_field(instance: Path, tmp_path: Path) -> None:
+    instance.mkdir(parents=True)
+    (instance / "settings.toml").write_text('base_url = "gopher://x"\n', encoding="utf-8")
+    with pytest.raises(SiteError, match=r"settings\.toml: base_url: base URL must start with http"):
+        saved_base_url()
+    result = CliRunner().invoke(cardgen_main, ["build", "--game", "fillory", "--only", "deck",
+                                               "--out", str(tmp_path / "kit")])
+    assert result.exit_code == 1 and "settings.toml: base_url" in result.output
+    assert not (tmp_path / "kit").exists()  # nothing built with an address nobody chose
+    (instance / "settings.toml").write_text("base_url = [", encoding="utf-8")
+    code, said = base_url()
+    assert code == 1 and "cannot read the instance settings" in said and "settings.toml" in said
+    serve = CliRunner().invoke(companion_main, ["serve", "--port", "1", "--no-qr"])
+    assert serve.exit_code == 1 and "cannot read the instance settings" in serve.output
+
+
+def test_the_server_keeps_its_database_and_key_in_the_same_instance_folder(instance: Path) -> None:
+    app = create_app({"TESTING": True})
+    try:
+        assert Path(app.instance_path) == instance_dir() == instance.absolute()
+        assert Path(app.config["DATABASE"]).parent == instance.absolute()
+    finally:
+        app.extensions["store"].close()
