@@ -1,14 +1,15 @@
 """Quick score calculators under ``/api/calc/<game>``: one module per game, no game state needed.
 
-Each module adds its routes to the API blueprint (``companion.web.api.bp``, so they share its error
-handlers, its JSON error shape and its CSRF exemption) and exposes, for the OpenAPI document:
+Each module owns a blueprint ``bp`` made by :func:`companion.web.api_helpers.api_blueprint` (the API's JSON
+error shape; ``create_app`` registers every calculator's blueprint and exempts it from CSRF) and exposes, for
+the OpenAPI document:
 
 - ``REQUEST_MODELS``: the pydantic request bodies it validates with
 - ``OPENAPI_PATHS``: ``{"/api/calc/<game>": {"post": {...}}}``
 
 To add a calculator: write a module (this folder's ``<game>.py`` for the games in this tree) and name it in
 the game's spec (``GameSpec.calculator_module``); the calculators of every discovered game are imported
-here, before the API blueprint is registered. Nothing here lists games.
+here, and :func:`blueprints` gives ``create_app`` their blueprints. Nothing here lists games.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-from companion.rules import SPECS
+from flask import Blueprint
 
+from companion.rules import SPECS
 
 
 def _calculators() -> tuple[ModuleType, ...]:
@@ -47,3 +49,8 @@ def openapi_paths() -> dict[str, Any]:
     for module in CALCULATORS:
         paths.update(module.OPENAPI_PATHS)
     return paths
+
+
+def blueprints() -> tuple[Blueprint, ...]:
+    """Every calculator's blueprint, for ``create_app`` to register."""
+    return tuple(module.bp for module in CALCULATORS)
