@@ -23,8 +23,10 @@ from flask import Blueprint
 from companion.rules import SPECS
 
 
-def _calculators() -> tuple[ModuleType, ...]:
-    """Every discovered game's calculator; a game whose data is broken has none (its routes answer 404)."""
+def calculators() -> tuple[ModuleType, ...]:
+    """Every discovered game's calculator, games added by ``EXTRA_GAMES`` included (asked each time: an app
+    may add games after this module was first imported); a game whose data is broken has none (its routes
+    answer 404)."""
     from cardgen.catalog import DataError
 
     found = []
@@ -37,20 +39,17 @@ def _calculators() -> tuple[ModuleType, ...]:
     return tuple(found)
 
 
-CALCULATORS: tuple[ModuleType, ...] = _calculators()
-
-
 def request_models() -> tuple[Any, ...]:
-    return tuple(model for module in CALCULATORS for model in module.REQUEST_MODELS)
+    return tuple(model for module in calculators() for model in module.REQUEST_MODELS)
 
 
 def openapi_paths() -> dict[str, Any]:
     paths: dict[str, Any] = {}
-    for module in CALCULATORS:
+    for module in calculators():
         paths.update(module.OPENAPI_PATHS)
     return paths
 
 
 def blueprints() -> tuple[Blueprint, ...]:
     """Every calculator's blueprint, for ``create_app`` to register."""
-    return tuple(module.bp for module in CALCULATORS)
+    return tuple(module.bp for module in calculators())
