@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import importlib
 import pkgutil
+import re
 from pathlib import Path
 from types import ModuleType
 
@@ -17,6 +18,8 @@ import companion.web
 from companion.rules import SPECS
 
 WEB = Path(companion.web.__file__).resolve().parent
+ROOT = WEB.parents[1]
+_URL_FOR = re.compile(r"""url_for\(\s*['"]([A-Za-z0-9_.]+)['"]""")
 #: beyond this a module is doing the work of several (pages.py was 652 lines before the split)
 MAX_LINES = 450
 
@@ -108,3 +111,15 @@ def test_no_web_module_is_a_catch_all() -> None:
     long = {str(path.relative_to(WEB)): lines for path in sources()
             if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert not long, f"over {MAX_LINES} lines: {long}"
+
+
+def test_every_endpoint_named_in_templates_and_code_exists(app: Flask) -> None:
+    """Endpoint names are ``<blueprint>.<view>``: a template or module still naming an old one (``pages.seat``)
+    would answer 500 only on the page that builds the link."""
+    named = [(path.relative_to(ROOT), match.group(1))
+             for folder, pattern in (("templates", "*.html"), ("companion", "*.py"), ("bench", "*.py"))
+             for path in sorted((ROOT / folder).rglob(pattern))
+             for match in _URL_FOR.finditer(path.read_text(encoding="utf-8"))]
+    assert len(named) > 20
+    unknown = [f"{path}: {endpoint}" for path, endpoint in named if endpoint not in app.view_functions]
+    assert not unknown, "\n".join(unknown)
