@@ -36,7 +36,7 @@ from cardgen.catalog import GAMES as CATALOG_GAMES  # noqa: E402
 from cardgen.catalog import content  # noqa: E402
 from companion.rules import GAMES  # noqa: E402
 from companion.web import create_app  # noqa: E402
-from companion.web.pages import token_cookie  # noqa: E402
+from companion.web.helpers import token_cookie  # noqa: E402
 
 PAGE_TARGET_KB = 60.0
 HOST = "http://localhost"

@@ -18,7 +18,7 @@ from companion.rules import GAMES, rules_for
 from companion.rules.choices import sample_move, satisfied
 from companion.store import Store
 from companion.web.card_moves import moves_with
-from companion.web.pages import token_cookie
+from companion.web.helpers import token_cookie
 
 from test_pages import form, shown, sit
 

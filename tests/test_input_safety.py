@@ -38,7 +38,7 @@ from companion.served import REPO, RunningServer, running_server
 from companion.store import JOIN_ALPHABET, JOIN_CODE_LENGTH, Store, StoreUnavailable
 from companion.store_db import READ_ONLY
 from companion.web import create_app
-from companion.web.pages import token_cookie
+from companion.web.helpers import token_cookie
 
 SCRIPT = "<script>alert(1)</script>"
 ATTRIBUTE = "\"'><img src=x onerror=alert(1)>"

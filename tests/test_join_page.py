@@ -13,7 +13,7 @@ from typing import Any
 from flask import Flask
 
 from companion.store import Store
-from companion.web.pages import token_cookie
+from companion.web.helpers import token_cookie
 from tests.test_pages import csrf_token, shown
 
 NONE_FREE = "Every seat at this table is taken"

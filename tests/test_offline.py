@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from PIL import Image
 
 from companion.web import STATIC
-from companion.web.pages import token_cookie
+from companion.web.helpers import token_cookie
 
 
 def worker(client: FlaskClient) -> str:

@@ -23,7 +23,7 @@ from companion.rules.base import Outcome
 from companion.store import Store
 from companion.web.assets import minified
 from companion.web.games.fillory_cards import ability_segments, card_rules, named_by
-from companion.web.pages import token_cookie
+from companion.web.helpers import token_cookie
 
 FILLORY = content("fillory")
 STATIC_DIR = Path(__file__).resolve().parents[1] / "companion" / "static"
@@ -197,7 +197,7 @@ def test_first_player_counts_only_named_rows(app: Flask, client: FlaskClient) ->
 
 
 def test_home_page_has_one_form_per_playable_game(client: FlaskClient) -> None:
-    from companion.web.pages import playable_games
+    from companion.web.home import playable_games
 
     page = shown(client.get("/"))
     for game in playable_games():
@@ -213,9 +213,9 @@ def test_new_game_for_an_unknown_game_is_refused_with_a_sentence(client: FlaskCl
 
 def test_a_game_without_pages_of_its_own_gets_the_generic_table_and_seat(app: Flask, client: FlaskClient,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.web import games, pages
+    from companion.web import games, seat_context
 
-    monkeypatch.setattr(pages, "pages_for", lambda game: games.GENERIC)
+    monkeypatch.setattr(seat_context, "pages_for", lambda game: games.GENERIC)
     game = new_game(app)
     sit(client, game, 1)
     table = shown(client.get(f"/g/{game['id']}"))
@@ -468,7 +468,7 @@ def test_rules_page_links_every_game_and_stays_light(client: FlaskClient) -> Non
 
 
 def test_rule_links_go_to_the_rule_list_of_their_game(app: Flask) -> None:
-    from companion.web.pages import rule_url
+    from companion.web.lookup import rule_url
 
     with app.test_request_context():
         for game in GAMES:

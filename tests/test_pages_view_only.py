@@ -10,7 +10,7 @@ from flask import template_rendered
 
 from companion.rules import GAMES
 from companion.web import create_app
-from companion.web.pages import token_cookie
+from companion.web.helpers import token_cookie
 
 PLAYERS = {game: module.MIN_PLAYERS for game, module in GAMES.items()}
 

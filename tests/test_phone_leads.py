@@ -10,7 +10,7 @@ from pathlib import Path
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.web.pages import token_cookie
+from companion.web.helpers import token_cookie
 from tests.test_pages import shown
 
 STATIC = Path(__file__).resolve().parents[1] / "companion" / "static"

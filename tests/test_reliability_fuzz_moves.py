@@ -20,7 +20,7 @@ from flask import Flask
 
 from companion.rules import GAMES
 from companion.web import create_app
-from companion.web.pages import host_cookie, token_cookie
+from companion.web.helpers import host_cookie, token_cookie
 
 REQUESTS_PER_GAME = int(os.environ.get("FUZZ_REQUESTS", "600"))
 #: what a broken or hostile phone may put in a field

@@ -34,7 +34,7 @@ from cardgen.catalog import content
 from companion.rules import GAMES, SPECS
 from companion.served import RunningServer, running_server
 from companion.store import Store
-from companion.web.pages import token_cookie
+from companion.web.helpers import token_cookie
 from game_traits import NO_SECRETS, Moves, SecretModel, strings_in, traits_for
 
 pytestmark = pytest.mark.served

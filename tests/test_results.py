@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 
 from companion.rules import rules_for
 from companion.web.chart import DASHES, MARKERS, Series, nice_step, score_chart, spread_labels, thinned
-from companion.web.pages import token_cookie
+from companion.web.helpers import token_cookie
 
 
 def play_to_the_end(app: Flask, game: str, players: list[str], seed: int, options: dict[str, Any] | None = None

@@ -9,7 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.store import Store
-from companion.web.pages import host_cookie, token_cookie
+from companion.web.helpers import host_cookie, token_cookie
 
 
 def csrf_token(client: FlaskClient) -> str:

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any, Mapping
 
-from flask import Flask, Request, Response, request
+from flask import Blueprint, Flask, Request, Response, request
 from flask_compress import Compress
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFProtect
@@ -35,6 +35,7 @@ from .json_provider import FastJSONProvider
 from .limits import BODY_ERROR, BODY_SECONDS, UPLOAD_SECONDS, WholeBody
 from .links import init_base_url
 from .live_updates import VersionWatch
+from . import templating
 from .proxies import TrustedProxies, trusted_networks
 from .rate_limits import init_rate_limits
 
@@ -147,14 +148,42 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     csrf = CSRFProtect(app)
     register_error_handlers(app)
 
-    from . import api, boards, calc, card_moves, fix_pages, offline, pages, results  # noqa: F401  imported here: pages may import this package's helpers; calc adds API routes, results and card_moves pages routes
-    from .photo import views as photo_views  # noqa: F401  score by photo: API routes and pages
-
-    csrf.exempt(api.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(pages.bp)
+    templating.init_app(app)
+    for bp in page_blueprints():
+        app.register_blueprint(bp)
+    for bp in api_blueprints():
+        csrf.exempt(bp)  # phones send a seat token (a seat page's scripts: its cookie and the page's CSRF token)
+        app.register_blueprint(bp)
     init_rate_limits(app)
     return app
+
+
+def page_blueprints() -> tuple[Blueprint, ...]:
+    """The HTML areas, each its own module's blueprint (:func:`.helpers.page_blueprint`); URLs in brackets."""
+    from . import card_moves, cards, fix_pages, home, lookup, offline, results, seats, table
+    from .photo import views as photo
+
+    return (home.bp,  # /, /new, /join, /j/<code>
+            table.bp,  # /g/<id>
+            seats.bp,  # /g/<id>/seat/<n>, releasing, renaming and handing on seats, /h/<code>
+            fix_pages.bp,  # /g/<id>/seat/<n>/fix: corrections
+            results.bp,  # /g/<id>/result, exports, rematch
+            cards.bp,  # /c/<game>/<card>: where printed QR codes lead
+            card_moves.bp,  # /c/<game>/<card>/moves: the moves this phone's seat may make with the card
+            lookup.bp,  # /rules, /rules/<game>
+            photo.bp,  # /calc/<game>/photo, /g/<id>/seat/<n>/photo
+            offline.bp)  # the installable app: manifest, icons, service worker, offline look-up
+
+
+def api_blueprints() -> tuple[Blueprint, ...]:
+    """The JSON areas under /api, each its own module's blueprint (:func:`.api_helpers.api_blueprint`)."""
+    from . import api, api_docs, calc
+    from .photo import views as photo
+
+    return (api.bp,  # games, moves, seats, joining, the log, search
+            *calc.blueprints(),  # /api/calc/<game>: each game's calculator (its spec's calculator_module)
+            photo.api_bp,  # /api/photo/<game>, /api/games/<id>/audit
+            api_docs.bp)  # /api/openapi.json
 
 
 def instance_secret_key(instance_path: str) -> str:

@@ -8,178 +8,30 @@ blueprint is exempt from CSRF. Every error answers in the shared shape from :mod
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
-from pydantic import ValidationError
+from flask import Response, current_app, jsonify, request, url_for
 
 from cardgen.catalog import GAMES
 from companion import search as search_index
-from companion.rules import IllegalMove, SetupError, rules_for
+from companion.rules import rules_for
 from companion.rules.base import sentence
-from companion.store import CorrectionRefused, NotFound, SeatTaken, Stale, Store
+from companion.store import NotFound, SeatTaken
 
 from . import live_updates
+from .api_helpers import ApiError, acting_seat, api_blueprint, bearer_token, parse_body, viewing_seat, writing_seat
 from .errors import error_json
-from .limits import BadJson, parse_json
+from .helpers import store
 from .links import external_url
 from .openapi import (CorrectRequest, HandoverRequest, JoinRequest, MoveRequest, NewGameRequest, RenameRequest,
-                      RequestBody, RevertRequest, UndoRequest, openapi_document, validation_sentence)
+                      RevertRequest, UndoRequest)
 
-bp = Blueprint("api", __name__, url_prefix="/api")
+bp = api_blueprint("api", __name__)
 
-Body = TypeVar("Body", bound=RequestBody)
 _WHOLE_NUMBER = re.compile(r"^[0-9]{1,9}$")
 
 
-class ApiError(Exception):
-    def __init__(self, status: int, message: str, rule: str | None = None, **extra: Any) -> None:
-        message = sentence(message)
-        super().__init__(message)
-        self.status, self.message, self.rule, self.extra = status, message, rule, extra
-
-
-@bp.errorhandler(ApiError)
-def _api_error(error: ApiError) -> Response:
-    response = error_json(error.status, error.message, error.rule, error.extra)
-    if error.status == 401:
-        response.headers["WWW-Authenticate"] = 'Bearer realm="seat"'
-    return response
-
-
-@bp.errorhandler(NotFound)
-def _not_found(error: NotFound) -> Response:
-    return error_json(404, error.message)
-
-
-@bp.errorhandler(Stale)
-def _stale(error: Stale) -> Response:
-    return error_json(409, error.message, None, {"version": error.version})
-
-
-@bp.errorhandler(SeatTaken)
-def _seat_taken(error: SeatTaken) -> Response:
-    return error_json(409, error.message)
-
-
-@bp.errorhandler(CorrectionRefused)
-def _correction_refused(error: CorrectionRefused) -> Response:
-    return error_json(422, error.message, error.rule, {"seq": error.seq})
-
-
-@bp.errorhandler(IllegalMove)
-def _illegal(error: IllegalMove) -> Response:
-    return error_json(422, error.message, error.rule)
-
-
-@bp.errorhandler(SetupError)
-def _setup_error(error: SetupError) -> Response:
-    return error_json(422, str(error))
-
-
 # -- helpers -------------------------------------------------------------------------------
-
-def _store() -> Store:
-    store: Store = current_app.extensions["store"]
-    return store
-
-
-def parse_body(model: type[Body]) -> Body:
-    """The JSON body validated by ``model``, or a 4xx saying what is wrong (:mod:`.limits`, the field)."""
-    try:
-        data = parse_json(request.mimetype, request.get_data(cache=True))
-    except BadJson as error:
-        raise ApiError(error.status, error.message) from None
-    if not isinstance(data, dict):
-        raise ApiError(400, "the request body must be a JSON object")
-    try:
-        return model.model_validate(data)
-    except ValidationError as error:
-        raise ApiError(400, validation_sentence(error)) from None
-
-
-def _bearer_token() -> str | None:
-    header = request.headers.get("Authorization")
-    if header is None:
-        return None
-    scheme, _, token = header.strip().partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "the Authorization header must read 'Bearer <seat token>'")
-    return token.strip()
-
-
-def _seat_cookie(game_id: str, seat: int) -> str | None:
-    """The seat's token from its HttpOnly cookie (a seat page's scripts hold no copy of it), for a request
-    that also carries the page's CSRF token (``X-CSRFToken``): a page elsewhere makes the browser send
-    the cookie, but cannot read the CSRF token. None when there is no such cookie."""
-    from flask_wtf.csrf import CSRFError, validate_csrf
-    from wtforms import ValidationError as CsrfInvalid
-
-    from .pages import token_cookie
-
-    token = request.cookies.get(token_cookie(game_id, seat))
-    if not token:
-        return None
-    try:
-        validate_csrf(request.headers.get("X-CSRFToken"))
-    except (CsrfInvalid, CSRFError) as error:
-        raise ApiError(400, f"a seat held by its cookie also needs the page's CSRF token in X-CSRFToken "
-                            f"({str(error).rstrip('.').lower()}); reload the page") from None
-    return token
-
-
-def _viewer(game_id: str) -> int | None:
-    """The seat whose token was sent, None for the public view; a wrong token is an error."""
-    token = _bearer_token()
-    if token is None:
-        return None
-    seat = _store().seat_for_token(game_id, token)
-    if seat is None:
-        raise ApiError(401, "that seat token does not belong to this game")
-    return seat
-
-
-def _acting_seat(game_id: str, claimed_seat: int | None) -> int:
-    # An unknown game is a 404, not a bad token. A token that opens a seat of this game proves the game
-    # is there (games are never deleted), so the existence query runs only on the way to an error.
-    try:
-        token = _bearer_token()
-    except ApiError:
-        _store().version(game_id)
-        raise
-    if token is None and claimed_seat is not None:
-        token = _seat_cookie(game_id, claimed_seat)
-    seat = None if token is None else _store().seat_for_token(game_id, token)
-    if seat is None:
-        _store().version(game_id)
-        if token is None:
-            raise ApiError(401, "this needs your seat token: send 'Authorization: Bearer <seat token>'")
-        gone = _store().token_gone(game_id, token)
-        if gone is not None:
-            info = _store().info(game_id)
-            raise ApiError(401, f"this token no longer holds {info['players'][gone]}'s seat: it was released or "
-                                f"handed to another phone; join again with the code {info['join_code']}")
-        raise ApiError(401, "that seat token does not belong to this game")
-    if claimed_seat is not None and claimed_seat != seat:
-        names = _store().info(game_id)["players"]
-        raise ApiError(403, f"your token is for seat {seat} ({names[seat]}), not seat {claimed_seat}")
-    return seat
-
-
-def _writing_seat(game_id: str, claimed_seat: int | None) -> int:
-    """The seat a move, undo, correction or put-back is sent for (:func:`_acting_seat`), within its move rate."""
-    seat = _acting_seat(game_id, claimed_seat)
-    _seat_rate(game_id, seat)
-    return seat
-
-
-def _seat_rate(game_id: str, seat: int) -> None:
-    """A seat past its move rate (:mod:`.rate_limits`) is answered 429 with ``Retry-After``."""
-    refusal = current_app.extensions["rate_limits"].seat_moves(game_id, seat)
-    if refusal is not None:
-        abort(refusal)
-
 
 def _etag(version: int, claimed: list[bool], viewer: int | None) -> str:
     claims = "".join("1" if c else "0" for c in claimed)
@@ -187,8 +39,8 @@ def _etag(version: int, claimed: list[bool], viewer: int | None) -> str:
 
 
 def _game_payload(game_id: str, viewer: int | None, info: dict[str, Any] | None = None) -> tuple[dict[str, Any], int]:
-    info = info or _store().info(game_id)
-    version, state = _store().state_at(game_id, info["version"])
+    info = info or store().info(game_id)
+    version, state = store().state_at(game_id, info["version"])
     rules = rules_for(info["game"])
     outcome = rules.outcome(state)
     return {"id": info["id"], "game": info["game"], "join_code": info["join_code"], "version": version,
@@ -216,7 +68,7 @@ def create_game() -> tuple[Response, int, dict[str, str]]:
     unavailable = current_app.extensions["unavailable_games"].get(body.game)
     if unavailable is not None:
         raise ApiError(503, unavailable)
-    created = _store().create_game(body.game, body.players, body.options)
+    created = store().create_game(body.game, body.players, body.options)
     payload = {"id": created["id"], "game": created["game"], "join_code": created["join_code"],
                "version": created["version"], "seats": created["seats"], "host_token": created["host_token"]}
     return jsonify(payload), 201, {"Location": f"/api/games/{created['id']}"}
@@ -224,8 +76,8 @@ def create_game() -> tuple[Response, int, dict[str, str]]:
 
 @bp.get("/games/<game_id>")
 def game(game_id: str) -> Response:
-    info = _store().info(game_id)
-    viewer = _viewer(game_id)
+    info = store().info(game_id)
+    viewer = viewing_seat(game_id)
     seen = _etag(info["version"], info["claimed"], viewer)
     if request.if_none_match.contains_weak(seen):
         response = Response(status=304)
@@ -241,7 +93,7 @@ def game(game_id: str) -> Response:
 
 @bp.get("/games/<game_id>/version")
 def game_version(game_id: str) -> Response:
-    response = jsonify({"version": _store().version(game_id)})
+    response = jsonify({"version": store().version(game_id)})
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -250,7 +102,7 @@ def game_version(game_id: str) -> Response:
 def game_events(game_id: str) -> Response:
     """Server-sent events: the game's version now and at every change (see :mod:`.live_updates`), to a
     client that accepts ``text/event-stream``."""
-    version = _store().version(game_id)
+    version = store().version(game_id)
     if "text/event-stream" in request.accept_mimetypes.values():
         events: Any = live_updates.stream(current_app.extensions["live"], game_id, version)
         key = current_app.extensions["rate_limits"].address_counted()
@@ -276,31 +128,31 @@ def game_events(game_id: str) -> Response:
 @bp.get("/games/<game_id>/log")
 def game_log(game_id: str) -> Response:
     since = _whole_number_arg("since", 0)
-    _store().version(game_id)
-    return jsonify({"entries": _store().log(game_id, _viewer(game_id), since)})
+    store().version(game_id)
+    return jsonify({"entries": store().log(game_id, viewing_seat(game_id), since)})
 
 
 @bp.post("/games/<game_id>/moves")
 def make_move(game_id: str) -> Response:
     body = parse_body(MoveRequest)
-    seat = _writing_seat(game_id, body.seat)
-    answer = _store().apply_move(game_id, seat, body.version, body.action_id, body.move)
+    seat = writing_seat(game_id, body.seat)
+    answer = store().apply_move(game_id, seat, body.version, body.action_id, body.move)
     return _accepted(game_id, seat, answer)
 
 
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str) -> Response:
     body = parse_body(UndoRequest)
-    seat = _writing_seat(game_id, body.seat)
-    answer = _store().undo(game_id, seat, body.version, body.action_id)
+    seat = writing_seat(game_id, body.seat)
+    answer = store().undo(game_id, seat, body.version, body.action_id)
     return _accepted(game_id, seat, answer)
 
 
 @bp.post("/games/<game_id>/correct")
 def correct(game_id: str) -> Response:
     body = parse_body(CorrectRequest)
-    seat = _writing_seat(game_id, body.seat)
-    answer = _store().correct(game_id, seat, body.version, body.action_id, body.seq, body.move, body.drop,
+    seat = writing_seat(game_id, body.seat)
+    answer = store().correct(game_id, seat, body.version, body.action_id, body.seq, body.move, body.drop,
                               also=[a.model_dump() for a in body.also], insert=[x.model_dump() for x in body.insert])
     return _accepted(game_id, seat, answer)
 
@@ -308,8 +160,8 @@ def correct(game_id: str) -> Response:
 @bp.post("/games/<game_id>/revert")
 def revert(game_id: str) -> Response:
     body = parse_body(RevertRequest)
-    seat = _writing_seat(game_id, body.seat)
-    answer = _store().revert(game_id, seat, body.version, body.action_id, body.entry, body.drop)
+    seat = writing_seat(game_id, body.seat)
+    answer = store().revert(game_id, seat, body.version, body.action_id, body.entry, body.drop)
     return _accepted(game_id, seat, answer)
 
 
@@ -317,18 +169,18 @@ def revert(game_id: str) -> Response:
 
 def _host(game_id: str) -> None:
     """The request carries this game's host token, else 401 (none or unknown) or 403 (a seat's)."""
-    token = _bearer_token()
-    _store().version(game_id)
+    token = bearer_token()
+    store().version(game_id)
     if token is None:
         raise ApiError(401, "this needs the host token: send 'Authorization: Bearer <host token>'")
-    if not _store().is_host(game_id, token):
-        if _store().seat_for_token(game_id, token) is not None:
+    if not store().is_host(game_id, token):
+        if store().seat_for_token(game_id, token) is not None:
             raise ApiError(403, "only the phone that created the game (the host) can release a seat")
         raise ApiError(401, "that is not this game's host token")
 
 
 def _seat_number(game_id: str, seat: int) -> None:
-    players = _store().info(game_id)["players"]
+    players = store().info(game_id)["players"]
     if not 0 <= seat < len(players):
         raise NotFound(f"this game has no seat {seat}; its seats are 0 to {len(players) - 1}")
 
@@ -337,16 +189,16 @@ def _seat_number(game_id: str, seat: int) -> None:
 def release_seat(game_id: str, seat: int) -> Response:
     _host(game_id)
     _seat_number(game_id, seat)
-    answer = _store().release_seat(game_id, seat)
+    answer = store().release_seat(game_id, seat)
     return jsonify({"ok": True, "version": answer["version"], "seq": answer["seq"]})
 
 
 @bp.post("/games/<game_id>/seats/<int:seat>/handover")
 def handover_code(game_id: str, seat: int) -> Response:
     _seat_number(game_id, seat)
-    _acting_seat(game_id, seat)
-    code = _store().handover_code(game_id, seat)
-    link = external_url(url_for("pages.take_over", code=code["code"]))
+    acting_seat(game_id, seat)
+    code = store().handover_code(game_id, seat)
+    link = external_url(url_for("seats.take_over", code=code["code"]))
     response = jsonify({"code": code["code"], "link": link, "expires": code["expires"]})
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -355,7 +207,7 @@ def handover_code(game_id: str, seat: int) -> Response:
 @bp.post("/handover")
 def take_handover() -> Response:
     body = parse_body(HandoverRequest)
-    taken = _store().take_handover(body.code)
+    taken = store().take_handover(body.code)
     return jsonify({"id": taken["id"], "seat": taken["seat"], "token": taken["token"]})
 
 
@@ -363,16 +215,16 @@ def take_handover() -> Response:
 def rename_seat(game_id: str, seat: int) -> Response:
     body = parse_body(RenameRequest)
     _seat_number(game_id, seat)
-    token = _bearer_token()
-    if token is None or not _store().is_host(game_id, token):
-        _acting_seat(game_id, seat)  # the seat's own token, else 401/403
-    answer = _store().rename_seat(game_id, seat, body.name)
+    token = bearer_token()
+    if token is None or not store().is_host(game_id, token):
+        acting_seat(game_id, seat)  # the seat's own token, else 401/403
+    answer = store().rename_seat(game_id, seat, body.name)
     return jsonify({"ok": True, "version": answer["version"], "seq": answer["seq"]})
 
 
 def _accepted(game_id: str, seat: int, answer: dict[str, Any]) -> Response:
     """The seat's view of the game as it is now (others may already have moved on)."""
-    game_name, version, state = _store().latest(game_id)
+    game_name, version, state = store().latest(game_id)
     rules = rules_for(game_name)
     return jsonify({"ok": True, "version": version, "seq": answer["seq"], "state": rules.view(state, seat),
                     "scores": rules.score(state)})
@@ -385,11 +237,11 @@ def join() -> Response:
     # trying codes tells nothing about which exist (and tries are limited: .rate_limits)
     nothing = ApiError(404, f"no game with the join code '{body.code.strip().upper()}' has a free seat "
                             f"{body.seat}; check the code on the host's phone")
-    game_id = _store().game_id_for_code(body.code)
+    game_id = store().game_id_for_code(body.code)
     if game_id is None:
         raise nothing
     try:
-        token = _store().claim_seat(game_id, body.seat)
+        token = store().claim_seat(game_id, body.seat)
     except (NotFound, SeatTaken):
         raise nothing from None
     return jsonify({"id": game_id, "seat": body.seat, "token": token})
@@ -407,13 +259,3 @@ def search() -> Response:
             raise ApiError(400, f"unknown game '{name}' (known: {', '.join(GAMES)})")
     limit = _whole_number_arg("limit", 20, minimum=1, maximum=search_index.MAX_LIMIT)
     return jsonify({"results": search_index.search(query, game_name, limit, prefer=prefer)})
-
-
-@lru_cache(maxsize=1)
-def _openapi() -> dict[str, Any]:
-    return openapi_document()
-
-
-@bp.get("/openapi.json")
-def openapi() -> Response:
-    return jsonify(_openapi())

@@ -14,14 +14,11 @@ from typing import Any
 
 from markupsafe import Markup
 
-from companion.web.pages import bp
-
 INK, INK_SOFT, LINE, CARD = "#1f1a2e", "#4a4458", "#d8d0c2", "#ffffff"
 PLUM, PLUM_DARK, PLUM_SOFT, GOLD, GOLD_INK = "#3b1f6e", "#2e1a52", "#ece5f7", "#f3c969", "#6b4a00"
 SEAT_COLOURS = (PLUM, "#a3470a", "#1f6b3a", "#0b4f8a", "#8a1c5b", INK_SOFT)
 
 
-@bp.app_template_global()
 def board_picture(view: dict[str, Any]) -> Markup:
     """The game's board picture for ``{{ board_picture(view) }}`` on its table page (empty for a game without one)."""
     from companion.web.games import pages_for

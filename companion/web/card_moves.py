@@ -29,7 +29,10 @@ from cardgen.catalog.versions import card_version
 from companion.rules import rules_for
 from companion.rules.choices import Choice
 from companion.store import NotFound
-from companion.web.pages import _stale_print, bp, catalog_and_card, store, token_cookie, your_games
+from companion.web.helpers import catalog_and_card, page_blueprint, stale_print, store, token_cookie
+from companion.web.seat_context import your_games
+
+bp = page_blueprint("card_moves", __name__)
 
 
 @dataclass(frozen=True)
@@ -100,7 +103,7 @@ def moves_context(game: str, card_id: str) -> dict[str, Any]:
     catalog, card = catalog_and_card(game, card_id)
     seats = live_seats(catalog.game)
     context: dict[str, Any] = dict(catalog=catalog, card=card, seats=seats, picked=_picked(seats),
-                                   stale=_stale_print(request.args.get("v"), card_version(card)),
+                                   stale=stale_print(request.args.get("v"), card_version(card)),
                                    card_name=catalog.label(card),
                                    version=None)
     picked = context["picked"]

@@ -22,12 +22,14 @@ import dataclasses
 import json
 from typing import Any, Mapping, Sequence
 
-from flask import Response, make_response, render_template, request
+from flask import Response, request
 from werkzeug.exceptions import BadRequest
 
 from companion.rules import IllegalMove, rules_for
 from companion.store import LiveMove, NotFound
-from companion.web.pages import bp, cards_by_id, holds_seat, store
+from companion.web.helpers import cards_by_id, holds_seat, page_blueprint, store, unstored_page
+
+bp = page_blueprint("fixes", __name__)
 
 PAGE_SIZE = 20
 #: take-backs and corrections of this seat's moves offered to put back: among the newest log entries
@@ -42,11 +44,6 @@ def _seat_or_refuse(game_id: str, seat: int) -> dict[str, Any]:
         raise PermissionError(f"This phone does not hold {info['players'][seat]}'s seat.")
     return info
 
-
-def _page(template: str, **context: Any) -> Response:
-    response = make_response(render_template(template, **context))
-    response.headers["Cache-Control"] = "no-store"  # the page shows this seat's own moves in full
-    return response
 
 
 def formable(rules: Any, seat: int, move: LiveMove) -> bool:
@@ -149,7 +146,7 @@ def seat_corrections(game_id: str, seat: int) -> Response:
     log = store().log(game_id, seat)
     done = request.args.get("done", "")
     done_entry = next((e for e in log if str(e["seq"]) == done and e["kind"] in ("correct", "revert")), None)
-    return _page("pages/corrections.html", game_id=game_id, info=info, version=version, seat=seat,
+    return unstored_page("pages/corrections.html", game_id=game_id, info=info, version=version, seat=seat,
                  me={"name": names[seat]}, title=rules.TITLE, moves=moves, who=who, page=min(page_number, pages),
                  pages=pages, names=names, changes=changes_to_put_back(log, seat, names), total=len(live),
                  done=done_entry, stale=request.args.get("stale") == "1")
@@ -217,7 +214,7 @@ def fix_move(game_id: str, seat: int, seq: int) -> Response:
     move, state = store().state_before(game_id, seq)
     can_form = formable(rules, seat, move)
     forms = _choices_for(rules, state, move.seat, move.move, f"fix{seq}") if can_form else []
-    return _page("pages/fix_move.html", game_id=game_id, info=info, version=version, seat=seat, title=rules.TITLE,
+    return unstored_page("pages/fix_move.html", game_id=game_id, info=info, version=version, seat=seat, title=rules.TITLE,
                  me={"name": names[seat]}, move={"seq": seq, "seat": move.seat, "who": names[move.seat],
                                                  "mine": move.seat == seat,
                                                  "text": move_words(rules, names, seat, move),
@@ -252,9 +249,9 @@ def fix_misfit(game_id: str, seat: int, seq: int) -> Response:
                                         change.get("also", []), change.get("insert", []))
     except (IllegalMove, KeyError, TypeError, ValueError) as error:
         message = error.message if isinstance(error, IllegalMove) else "This correction cannot be read."
-        return _page("pages/_fix_misfit.html", misfit=None, problem=message)
+        return unstored_page("pages/_fix_misfit.html", misfit=None, problem=message)
     if misfit is None:
-        return _page("pages/_fix_misfit.html", misfit=None, problem=None)
+        return unstored_page("pages/_fix_misfit.html", misfit=None, problem=None)
     reason = None
     if misfit.seat == seat:  # the rules' reason rests on this seat's own move: it may read it
         try:
@@ -266,7 +263,7 @@ def fix_misfit(game_id: str, seat: int, seq: int) -> Response:
     fix_forms = _choices_for(rules, state, misfit.seat, misfit.move, f"also{misfit.seq}") if can_fix else []
     need_forms = _choices_for(rules, state, awaited, None, f"put{misfit.seq}") if awaited is not None and (
         awaited == seat or not rules.SPEC.hidden_information) else []
-    return _page("pages/_fix_misfit.html", misfit={"seq": misfit.seq, "seat": misfit.seat, "who": names[misfit.seat],
+    return unstored_page("pages/_fix_misfit.html", misfit={"seq": misfit.seq, "seat": misfit.seat, "who": names[misfit.seat],
                                                    "mine": misfit.seat == seat,
                                                    "text": move_words(rules, names, seat, misfit),
                                                    "remove": removable(rules, seat, misfit)},

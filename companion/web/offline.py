@@ -26,7 +26,9 @@ from PIL import Image, ImageDraw
 from cardgen.catalog import available_games, content
 from companion.search import offline_entries
 from companion.web import STATIC
-from companion.web.pages import bp
+from companion.web.helpers import page_blueprint
+
+bp = page_blueprint("offline", __name__)
 
 APP_NAME = "Spellbook Table"
 SHORT_NAME = "Spellbook"
@@ -77,7 +79,7 @@ def manifest() -> Response:
         "name": APP_NAME, "short_name": SHORT_NAME, "id": "/", "start_url": "/", "scope": "/",
         "display": "standalone", "background_color": BACKGROUND, "theme_color": BACKGROUND,
         "description": "Scores, rules checks and card look-up for four magic-themed card games played with real cards.",
-        "icons": [{"src": url_for("pages.icon", name=name), "sizes": f"{size}x{size}", "type": "image/png",
+        "icons": [{"src": url_for("offline.icon", name=name), "sizes": f"{size}x{size}", "type": "image/png",
                    "purpose": "maskable" if maskable else "any"} for name, (size, maskable) in ICONS.items()]
                  + [{"src": url_for("static", filename="favicon.svg"), "sizes": "any", "type": "image/svg+xml"}],
     }
@@ -120,7 +122,7 @@ def offline_rules() -> Response:
 def precached() -> list[str]:
     return (["/offline/rules", "/offline/index.json", "/manifest.webmanifest", "/rules"]
             + [url_for("static", filename=name) for name in PRECACHED_STATIC]
-            + [url_for("pages.icon", name=name) for name in ICONS])
+            + [url_for("offline.icon", name=name) for name in ICONS])
 
 
 def _worker_source() -> str:

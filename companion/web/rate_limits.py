@@ -41,9 +41,9 @@ NEW_GAME_LIMIT = "30 per minute"
 MOVE_LIMIT = "60 per minute"
 PHOTO_LIMIT = "30 per minute"
 #: the photo reads' endpoints, one per game that scores by photo (companion/web/photo/views.py)
-PHOTO_ENDPOINT_PREFIX = "api.read_photo_"
-JOIN_ENDPOINTS = frozenset({"api.join", "pages.join_code", "pages.claim"})
-NEW_GAME_ENDPOINTS = frozenset({"api.create_game", "pages.new_game"})
+PHOTO_ENDPOINT_PREFIX = "photo_api.read_photo_"
+JOIN_ENDPOINTS = frozenset({"api.join", "home.join_code", "home.claim"})
+NEW_GAME_ENDPOINTS = frozenset({"api.create_game", "home.new_game"})
 
 
 class SqliteStorage(Storage):

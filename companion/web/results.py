@@ -26,7 +26,10 @@ from companion.rules import SetupError, rules_for
 from companion.web.chart import Series, score_chart
 from companion.web.errors import error_response
 from companion.web.links import external_url
-from companion.web.pages import bp, rematch_of, remember_host, remember_seat, seats_held, store
+from companion.web.helpers import page_blueprint, remember_host, remember_seat, seats_held, store
+from companion.web.seat_context import rematch_of
+
+bp = page_blueprint("results", __name__)
 
 RESULT_FORMAT = "spellbook-table-result"
 RESULT_FORMAT_VERSION = 1
@@ -168,7 +171,7 @@ def result(game_id: str) -> Response:
     if isinstance(data, Response):
         return data
     held = seats_held(game_id, len(data["players"]))
-    share_url = external_url(url_for("pages.result", game_id=game_id))
+    share_url = external_url(url_for("results.result", game_id=game_id))
     page = render_template("pages/result.html", result=data, chart=chart_of(data), held=held, share_url=share_url,
                            title=f"{data['title']} result", game_id=game_id, bgstats_link=bgstats_link(data),
                            rematch=rematch_of(game_id))
@@ -206,8 +209,8 @@ def rematch(game_id: str) -> BaseResponse:
     held = seats_held(game_id, len(data["players"]))
     started = rematch_of(game_id)
     if started:  # another phone was first: this one joins that rematch (its seats' phones only get the code)
-        return redirect(url_for("pages.join_code", code=started["code"]) if held
-                        else url_for("pages.table", game_id=started["id"]), 303)
+        return redirect(url_for("home.join_code", code=started["code"]) if held
+                        else url_for("table.table", game_id=started["id"]), 303)
     try:
         # this phone holds the seats it held before; the others are free for the phones that join
         created = store().create_game(data["game"], [p["name"] for p in data["players"]], data["options"],
@@ -216,9 +219,9 @@ def rematch(game_id: str) -> BaseResponse:
         return error_response(400, f"Cannot start the rematch: {exc}")
     store().note_rematch(game_id, held[0] if held else None, created["id"])  # the other phones hear of it live
     if not held:
-        response = redirect(url_for("pages.table", game_id=created["id"]), 303)
+        response = redirect(url_for("table.table", game_id=created["id"]), 303)
     else:
-        response = redirect(url_for("pages.seat", game_id=created["id"], seat=held[0], created=1), 303)
+        response = redirect(url_for("seats.seat", game_id=created["id"], seat=held[0], created=1), 303)
     remember_host(response, created["id"], created["host_token"])  # the phone that started it may release seats
     for seat in held:
         remember_seat(response, created["id"], seat, created["seats"][seat]["token"])

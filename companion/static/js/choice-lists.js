@@ -2,7 +2,7 @@
  * before js/choices.js on the pages that send them, which calls build(root) before it applies a form.
  *
  * A <script type="application/json" id="c-list-N"> holds [value, label, detail, tags, deps] per option (value "":
- * the label's slug, as companion/web/pages.py makes it; deps: when/unless/needs on the pick, caps/also/copies on
+ * the label's slug, as companion/web/templating.py makes it; deps: when/unless/needs on the pick, caps/also/copies on
  * its input). Each div.pick-list[data-list] gets its picks, named by data-name (data-field, data-kind="many" for
  * checkboxes), keeping the rows numbered in data-only if it has one; a long list also gets its filter.
  */

@@ -10,8 +10,10 @@ from pydantic import Field
 from cardgen.catalog import content
 from companion.rules import IllegalMove
 from companion.rules.fillory.game import lookup_card, trait_of, trait_points
-from companion.web.api import ApiError, bp, parse_body
+from companion.web.api_helpers import ApiError, api_blueprint, parse_body
 from companion.web.openapi import RequestBody, errors, json_body, request_body
+
+bp = api_blueprint("calc_fillory", __name__)
 
 
 class CalcRequest(RequestBody):

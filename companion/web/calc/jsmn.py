@@ -19,8 +19,10 @@ from flask import Response, jsonify
 from pydantic import Field
 
 from companion.rules.jsmn.game import BOOK_VALUE, GAME, PUPIL, SPELLS, Pad, calculate
-from companion.web.api import ApiError, bp, parse_body
+from companion.web.api_helpers import ApiError, api_blueprint, parse_body
 from companion.web.openapi import RequestBody, errors, json_body, request_body
+
+bp = api_blueprint("calc_jsmn", __name__)
 
 FEAT_VALUES: tuple[int, ...] = GAME.magicianship.feat_values
 MAGICIANSHIP_SPELLS: int = sum(1 for spell in SPELLS.values() if spell.magicianship)

@@ -18,8 +18,10 @@ from pydantic import Field
 from cardgen.catalog import content
 from cardgen.catalog.mandragora import WHITE, MandragoraContent
 from companion.rules.mandragora.game import DecidedBy, PlayerTally, Result, final_scores
-from companion.web.api import ApiError, bp, parse_body
+from companion.web.api_helpers import ApiError, api_blueprint, parse_body
 from companion.web.openapi import RequestBody, errors, json_body, request_body
+
+bp = api_blueprint("calc_mandragora", __name__)
 
 GAME: MandragoraContent = content("mandragora")
 LOW_SPELL, HIGH_SPELL = GAME.spell_values

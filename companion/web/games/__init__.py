@@ -1,6 +1,6 @@
 """What each game adds to the phone pages: its new-game options, its table and seat parts, its seat forms.
 
-The pages blueprint (:mod:`companion.web.pages`) owns everything games share — the home page, joining,
+The page blueprints (:mod:`companion.web.home`, :mod:`.table`, :mod:`.seats`, :mod:`.cards`, ...) own everything games share — the home page, joining,
 the live-update frame around a table or seat page, the move log, invitations, card pages and search —
 and asks a :class:`GamePages` for the rest. A game without its own entry gets :data:`GENERIC`: its
 table and seats show names, scores and the log, and moves go through the JSON API.

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from companion.rules.barony_sorcery.game import final_totals
-from companion.rules.barony_sorcery.cast import GAME, check_cast
-from companion.rules.barony_sorcery.state import MAX_BASE_POINTS
+from companion.rules.barony_sorcery.game import GAME, MAX_BASE_POINTS, check_cast, final_totals
 from companion.web.photo import Extra, Laid, PhotoRefused, PhotoScoring, Scored
 
 

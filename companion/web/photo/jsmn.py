@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from companion.rules.jsmn.scoring import Pad, calculate
-from companion.rules.jsmn.state import BOOK_VALUE, GAME, PUPIL
+from companion.rules.jsmn.game import BOOK_VALUE, GAME, PUPIL, Pad, calculate
 from companion.web.photo import (Difference, Extra, Laid, PhotoRefused, PhotoScoring, Scored, SeatMove,
                                  front_audit)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from cardgen.catalog import content
-from companion.rules.mandragora.scoring import PlayerTally, final_scores
+from companion.rules.mandragora.game import PlayerTally, final_scores
 from companion.web.photo import (Difference, Extra, Laid, PhotoRefused, PhotoScoring, Scored, SeatMove, front_audit,
                                  nearest_pairs)
 

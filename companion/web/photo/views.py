@@ -11,10 +11,16 @@ from pydantic import Field
 from cardgen.catalog import content
 from companion.photo import MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, MIME_TYPES, PhotoError, Reading, card_name, read_photo
 from companion.rules import SPECS, rules_for
-from companion.web import api
-from companion.web.api import ApiError, parse_body
+from companion.store import NotFound
+from companion.web.api_helpers import ApiError, acting_seat, api_blueprint, parse_body
+from companion.web.helpers import holds_seat, page_blueprint, store
 from companion.web.openapi import RequestBody
 from companion.web.photo import Laid, PhotoRefused, PhotoScoring, code_geometry, games_with_photo, hook, own_moves
+
+#: the API routes (the API's JSON errors, no CSRF: seat tokens) and the pages (HTML errors), each registered by
+#: ``create_app``
+api_bp = api_blueprint("photo_api", __name__)
+bp = page_blueprint("photo", __name__)
 
 #: more than any player lays in front of them; small enough that a list one too long still fits the 64 KB body
 MAX_CARDS = 60
@@ -119,19 +125,19 @@ def score_photo(game: str) -> Response:
     return jsonify(scored.to_json())
 
 
-@api.bp.post("/games/<game_id>/audit")
+@api_bp.post("/games/<game_id>/audit")
 def audit(game_id: str) -> Response:
     """A seat's photographed cards against where the companion believes they are (this seat's token)."""
     body = parse_body(AuditRequest)
-    seat = api._acting_seat(game_id, body.seat)
-    info = api._store().info(game_id)
+    seat = acting_seat(game_id, body.seat)
+    info = store().info(game_id)
     scoring = hook(info["game"])
     if scoring is None or scoring.audit is None:
         raise ApiError(404, f"{SPECS[info['game']].title} has no photo audit")
     ids = [_card(info["game"], ref).id for ref in body.cards]
-    version, state = api._store().state_at(game_id, info["version"])
+    version, state = store().state_at(game_id, info["version"])
     view = rules_for(info["game"]).view(state, seat)
-    moves = own_moves(api._store().log(game_id, seat), seat)
+    moves = own_moves(store().log(game_id, seat), seat)
     differences = scoring.audit(view, seat, ids, moves)
     return jsonify({"version": version, "agree": not differences,
                     "differences": [difference.to_json() for difference in differences]})
@@ -195,9 +201,9 @@ def request_models() -> tuple[Any, ...]:
 def _add_routes() -> None:
     for game in games_with_photo():
         endpoint = game.replace("-", "_")
-        api.bp.add_url_rule(f"/photo/{game}", f"read_photo_{endpoint}", read_photo_route, methods=["POST"],
+        api_bp.add_url_rule(f"/photo/{game}", f"read_photo_{endpoint}", read_photo_route, methods=["POST"],
                             defaults={"game": game})
-        api.bp.add_url_rule(f"/photo/{game}/score", f"score_photo_{endpoint}", score_photo, methods=["POST"],
+        api_bp.add_url_rule(f"/photo/{game}/score", f"score_photo_{endpoint}", score_photo, methods=["POST"],
                             defaults={"game": game})
 
 
@@ -214,42 +220,39 @@ def _page(template: str, **context: Any) -> Response:
     return response
 
 
-def register_pages() -> None:
-    from companion.web import pages
-
-    @pages.bp.app_template_global()
-    def photo_games() -> list[tuple[str, str]]:
-        """(game, title) of every game that scores by photo, for the home page."""
-        return [(game, SPECS[game].title) for game in games_with_photo()]
-
-    @pages.bp.app_template_global()
-    def photo_audit(game: str) -> bool:
-        """Whether a seat of ``game`` may check its cards against a photo."""
-        scoring = hook(game)
-        return scoring is not None and scoring.audit is not None
-
-    @pages.bp.get("/calc/<game>/photo")
-    def photo_calculator(game: str) -> Response:
-        scoring = hook(game)
-        if scoring is None:
-            raise pages.NotFound(f"There is no game called '{game}' that scores by photo.")
-        return _page("pages/photo.html", game=game, title=SPECS[game].title, scoring=scoring, audit=None,
-                     max_bytes=MAX_PHOTO_BYTES)
-
-    @pages.bp.get("/g/<game_id>/seat/<int:seat>/photo")
-    def seat_photo(game_id: str, seat: int) -> Response:
-        info = pages.store().info(game_id)
-        if not 0 <= seat < len(info["players"]):
-            raise pages.NotFound(f"This game has no seat {seat}.")
-        if not pages.holds_seat(game_id, seat):
-            raise PermissionError(f"This phone does not hold {info['players'][seat]}'s seat.")
-        scoring = hook(info["game"])
-        if scoring is None:
-            raise pages.NotFound(f"{SPECS[info['game']].title} has no score by photo.")
-        return _page("pages/photo.html", game=info["game"], title=SPECS[info["game"]].title, scoring=scoring,
-                     audit={"game_id": game_id, "seat": seat, "name": info["players"][seat],
-                            "version": info["version"]} if scoring.audit is not None else None,
-                     game_id=game_id, seat_number=seat, max_bytes=MAX_PHOTO_BYTES)
+@bp.app_template_global()
+def photo_games() -> list[tuple[str, str]]:
+    """(game, title) of every game that scores by photo, for the home page."""
+    return [(game, SPECS[game].title) for game in games_with_photo()]
 
 
-register_pages()
+@bp.app_template_global()
+def photo_audit(game: str) -> bool:
+    """Whether a seat of ``game`` may check its cards against a photo."""
+    scoring = hook(game)
+    return scoring is not None and scoring.audit is not None
+
+
+@bp.get("/calc/<game>/photo")
+def photo_calculator(game: str) -> Response:
+    scoring = hook(game)
+    if scoring is None:
+        raise NotFound(f"There is no game called '{game}' that scores by photo.")
+    return _page("pages/photo.html", game=game, title=SPECS[game].title, scoring=scoring, audit=None,
+                 max_bytes=MAX_PHOTO_BYTES)
+
+
+@bp.get("/g/<game_id>/seat/<int:seat>/photo")
+def seat_photo(game_id: str, seat: int) -> Response:
+    info = store().info(game_id)
+    if not 0 <= seat < len(info["players"]):
+        raise NotFound(f"This game has no seat {seat}.")
+    if not holds_seat(game_id, seat):
+        raise PermissionError(f"This phone does not hold {info['players'][seat]}'s seat.")
+    scoring = hook(info["game"])
+    if scoring is None:
+        raise NotFound(f"{SPECS[info['game']].title} has no score by photo.")
+    return _page("pages/photo.html", game=info["game"], title=SPECS[info["game"]].title, scoring=scoring,
+                 audit={"game_id": game_id, "seat": seat, "name": info["players"][seat],
+                        "version": info["version"]} if scoring.audit is not None else None,
+                 game_id=game_id, seat_number=seat, max_bytes=MAX_PHOTO_BYTES)

@@ -1,0 +1,173 @@
+"""What the JSON API blueprints share: :class:`ApiError` and :func:`api_blueprint` (every error in the one JSON
+shape of :mod:`.errors`), the request body checked by its pydantic model (:func:`parse_body`), and which
+seat a request speaks for (:func:`acting_seat`: a bearer token, or a seat page's cookie with its CSRF token).
+
+Phones authenticate with a seat token (``Authorization: Bearer <token>``), not cookies, so every API
+blueprint is exempt from CSRF (``create_app``)."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from flask import Blueprint, Response, abort, current_app, request
+from pydantic import ValidationError
+
+from companion.rules import IllegalMove, SetupError
+from companion.rules.base import sentence
+from companion.store import CorrectionRefused, NotFound, SeatTaken, Stale
+
+from .errors import error_json
+from .helpers import store, token_cookie
+from .limits import BadJson, parse_json
+from .openapi import RequestBody, validation_sentence
+
+Body = TypeVar("Body", bound=RequestBody)
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str, rule: str | None = None, **extra: Any) -> None:
+        message = sentence(message)
+        super().__init__(message)
+        self.status, self.message, self.rule, self.extra = status, message, rule, extra
+
+
+def api_error(error: ApiError) -> Response:
+    response = error_json(error.status, error.message, error.rule, error.extra)
+    if error.status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="seat"'
+    return response
+
+
+def not_found(error: NotFound) -> Response:
+    return error_json(404, error.message)
+
+
+def stale(error: Stale) -> Response:
+    return error_json(409, error.message, None, {"version": error.version})
+
+
+def seat_taken(error: SeatTaken) -> Response:
+    return error_json(409, error.message)
+
+
+def correction_refused(error: CorrectionRefused) -> Response:
+    return error_json(422, error.message, error.rule, {"seq": error.seq})
+
+
+def illegal(error: IllegalMove) -> Response:
+    return error_json(422, error.message, error.rule)
+
+
+def setup_error(error: SetupError) -> Response:
+    return error_json(422, str(error))
+
+
+#: the errors every API blueprint answers in the one JSON shape, and how
+ERROR_HANDLERS: tuple[tuple[type[Exception], Any], ...] = (
+    (ApiError, api_error), (NotFound, not_found), (Stale, stale), (SeatTaken, seat_taken),
+    (CorrectionRefused, correction_refused), (IllegalMove, illegal), (SetupError, setup_error))
+
+
+def api_blueprint(name: str, import_name: str, url_prefix: str = "/api") -> Blueprint:
+    """A blueprint of JSON API routes (under ``/api``) answering every error in the one JSON shape. Each API
+    area makes its own; ``create_app`` registers it and exempts it from CSRF (phones send a bearer token)."""
+    bp = Blueprint(name, import_name, url_prefix=url_prefix)
+    for error, handler in ERROR_HANDLERS:
+        bp.register_error_handler(error, handler)
+    return bp
+
+
+# -- requests --------------------------------------------------------------------------------
+
+def parse_body(model: type[Body]) -> Body:
+    """The JSON body validated by ``model``, or a 4xx saying what is wrong (:mod:`.limits`, the field)."""
+    try:
+        data = parse_json(request.mimetype, request.get_data(cache=True))
+    except BadJson as error:
+        raise ApiError(error.status, error.message) from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "the request body must be a JSON object")
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        raise ApiError(400, validation_sentence(error)) from None
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "the Authorization header must read 'Bearer <seat token>'")
+    return token.strip()
+
+
+def seat_cookie(game_id: str, seat: int) -> str | None:
+    """The seat's token from its HttpOnly cookie (a seat page's scripts hold no copy of it), for a request
+    that also carries the page's CSRF token (``X-CSRFToken``): a page elsewhere makes the browser send
+    the cookie, but cannot read the CSRF token. None when there is no such cookie."""
+    from flask_wtf.csrf import CSRFError, validate_csrf
+    from wtforms import ValidationError as CsrfInvalid
+
+    token = request.cookies.get(token_cookie(game_id, seat))
+    if not token:
+        return None
+    try:
+        validate_csrf(request.headers.get("X-CSRFToken"))
+    except (CsrfInvalid, CSRFError) as error:
+        raise ApiError(400, f"a seat held by its cookie also needs the page's CSRF token in X-CSRFToken "
+                            f"({str(error).rstrip('.').lower()}); reload the page") from None
+    return token
+
+
+def viewing_seat(game_id: str) -> int | None:
+    """The seat whose token was sent, None for the public view; a wrong token is an error."""
+    token = bearer_token()
+    if token is None:
+        return None
+    seat = store().seat_for_token(game_id, token)
+    if seat is None:
+        raise ApiError(401, "that seat token does not belong to this game")
+    return seat
+
+
+def acting_seat(game_id: str, claimed_seat: int | None) -> int:
+    # An unknown game is a 404, not a bad token. A token that opens a seat of this game proves the game
+    # is there (games are never deleted), so the existence query runs only on the way to an error.
+    try:
+        token = bearer_token()
+    except ApiError:
+        store().version(game_id)
+        raise
+    if token is None and claimed_seat is not None:
+        token = seat_cookie(game_id, claimed_seat)
+    seat = None if token is None else store().seat_for_token(game_id, token)
+    if seat is None:
+        store().version(game_id)
+        if token is None:
+            raise ApiError(401, "this needs your seat token: send 'Authorization: Bearer <seat token>'")
+        gone = store().token_gone(game_id, token)
+        if gone is not None:
+            info = store().info(game_id)
+            raise ApiError(401, f"this token no longer holds {info['players'][gone]}'s seat: it was released or "
+                                f"handed to another phone; join again with the code {info['join_code']}")
+        raise ApiError(401, "that seat token does not belong to this game")
+    if claimed_seat is not None and claimed_seat != seat:
+        names = store().info(game_id)["players"]
+        raise ApiError(403, f"your token is for seat {seat} ({names[seat]}), not seat {claimed_seat}")
+    return seat
+
+
+def writing_seat(game_id: str, claimed_seat: int | None) -> int:
+    """The seat a move, undo, correction or put-back is sent for (:func:`acting_seat`), within its move rate."""
+    seat = acting_seat(game_id, claimed_seat)
+    seat_rate(game_id, seat)
+    return seat
+
+
+def seat_rate(game_id: str, seat: int) -> None:
+    """A seat past its move rate (:mod:`.rate_limits`) is answered 429 with ``Retry-After``."""
+    refusal = current_app.extensions["rate_limits"].seat_moves(game_id, seat)
+    if refusal is not None:
+        abort(refusal)

@@ -1,0 +1,166 @@
+"""What the table, seat and card pages show of a game, read from one consistent state, and the seats this
+browser holds ("Your games" on the home page, the card pages' moves)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from flask import request
+
+from cardgen.catalog import content
+from companion.rules import GAMES as RULES
+from companion.rules import rules_for
+from companion.store import NotFound
+from companion.web.fix_pages import told_changes
+from companion.web.games import pages_for
+from companion.web.helpers import cards_by_id, hosting, join_link, join_qr_svg, seats_held, store, token_cookie
+
+LOG_LINES_TABLE = 40
+LOG_LINES_SEAT = 8
+
+
+def game_context(game_id: str, viewer: int | None, log_lines: int) -> dict[str, Any]:
+    """Everything the table and seat templates show, read from one consistent state (``state`` itself is
+    for the seat's choices and advice: the callers take it out before rendering). ``log`` holds the newest
+    ``log_lines`` entries, newest first; ``undo_text`` names the move an undo would take back."""
+    info = store().info(game_id)
+    version, state = store().state_at(game_id, info["version"])
+    rules = rules_for(info["game"])
+    view = rules.view(state, viewer)
+    log, undo_text, undo_seat = store().recent_log(game_id, viewer, log_lines)
+    scores = {row["seat"]: row for row in rules.score(state)}
+    # a game that can never change again (only games whose spec says it can: the rules' stalled())
+    stalled = bool(rules.SPEC.can_stall and rules.stalled(state))
+    finished = stalled or rules.outcome(state).over
+    return dict(game_id=game_id, info=info, version=version, view=view, scores=scores, rules=rules, stalled=stalled,
+                finished=finished, rematch=rematch_of(game_id) if finished else None,
+                game_pages=pages_for(info["game"]), state=state,
+                log=list(reversed(log)), undo_text=undo_text, undo_seat=undo_seat, cards=cards_by_id(info["game"]), catalog=content(info["game"]), viewer=viewer,
+                names={p["seat"]: p["name"] for p in view["players"]}, title=rules.TITLE,
+                join_url=join_link(info["join_code"]),
+                setup=pages_for(info["game"]).setup_steps(content(info["game"]), len(info["players"])))
+
+
+def rematch_of(game_id: str) -> dict[str, str] | None:
+    """The rematch started from this finished game: its id and join code (the code only goes to its seats'
+    phones), or None (none yet, or it is gone)."""
+    rematch = store().rematch_of(game_id)
+    try:
+        return {"id": rematch, "code": store().info(rematch)["join_code"]} if rematch else None
+    except NotFound:
+        return None
+
+
+def table_context(game_id: str) -> dict[str, Any]:
+    context = game_context(game_id, None, LOG_LINES_TABLE)
+    del context["state"]  # templates get only what view() and score() give
+    context["held"] = seats_held(game_id, len(context["info"]["players"]))
+    context["host"] = hosting(game_id)
+    if not context["finished"]:  # nobody joins a game that is over
+        context["qr"] = join_qr_svg(context["info"]["join_code"])
+    return context
+
+
+def seat_gone_sentence(name: str, join_code: str) -> str:
+    """What a phone whose seat was released or handed on reads (issue 12: not "reconnecting" until a reload)."""
+    return (f"This phone no longer holds {name}'s seat: the host released it, or it was handed to another phone. "
+            f"To rejoin, join the game again with its code {join_code} (a released seat is free to take), "
+            "or ask the phone that holds it now to hand it over.")
+
+
+def seat_context(game_id: str, seat: int) -> tuple[dict[str, Any], str]:
+    """The seat page's context and the seat's token, or ``NotFound``/``PermissionError`` (404, 403)."""
+    info = store().info(game_id)
+    if not 0 <= seat < len(info["players"]):
+        raise NotFound(f"This game has no seat {seat}.")
+    token = request.cookies.get(token_cookie(game_id, seat), "")
+    if not token or store().seat_for_token(game_id, token) != seat:
+        if token and store().token_gone(game_id, token) == seat:
+            raise PermissionError(seat_gone_sentence(info["players"][seat], info["join_code"]))
+        raise PermissionError(f"This phone does not hold {info['players'][seat]}'s seat. Join the game with "
+                              f"its code {info['join_code']} to claim a free seat.")
+    context = game_context(game_id, seat, LOG_LINES_SEAT)
+    rules, state = context["rules"], context.pop("state")  # templates get only what view() and score() give
+    context.update(me=context["view"]["players"][seat], seat=seat,
+                   choices=rules.choices(state, seat),
+                   advice=rules.advice(state, seat))
+    context.update(context["game_pages"].seat_extras(context))
+    context["told"] = told_changes(context["log"], seat, info["players"])
+    context.update(show_invite=not context["finished"] and context["game_pages"].show_invite(context))
+    if context["show_invite"]:
+        context["qr"] = join_qr_svg(info["join_code"])
+    return context, token
+
+
+# -- the seats this browser holds -----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class HeldSeat:
+    """A seat whose token this browser's cookie holds, for "Your games" on the home page."""
+
+    game_id: str
+    seat: int
+    title: str
+    name: str
+    others: list[str]
+    created: datetime
+    #: "over" (the game ended), "yours" (this seat has a move to report now) or "waiting"
+    status: str = "waiting"
+
+    @property
+    def started(self) -> str:
+        """How long ago the game was created, in words that need no time zone."""
+        minutes = int((datetime.now(timezone.utc) - self.created).total_seconds() // 60)
+        if minutes < 1:
+            return "just now"
+        if minutes < 60:
+            return f"{minutes} min ago"
+        if minutes < 24 * 60:
+            return f"{minutes // 60} h ago"
+        days = minutes // (24 * 60)
+        return "yesterday" if days == 1 else f"{days} days ago"
+
+
+_SEAT_COOKIE = re.compile(r"seat_([A-Za-z0-9_-]+)_(\d{1,2})")
+YOUR_GAMES_SHOWN = 12
+
+
+def held_status(info: dict[str, Any], seat: int) -> str:
+    """Whether a held seat's game is over, or has a move for this seat now (what its seat page calls "Your
+    move": the rules' choices for the seat), for "Your games"."""
+    rules = rules_for(info["game"])
+    try:
+        _, state = store().current(info["id"])
+    except NotFound:
+        return "waiting"
+    if rules.outcome(state).over or (rules.SPEC.can_stall and rules.stalled(state)):
+        return "over"
+    return "yours" if hasattr(rules, "choices") and rules.choices(state, seat) else "waiting"
+
+
+def your_games() -> list[HeldSeat]:
+    """The seats this browser holds (its own seat cookies, each checked against the store), newest game
+    first: only the phone that holds a seat's token sees it listed."""
+    found = []
+    for cookie, token in request.cookies.items():
+        match = _SEAT_COOKIE.fullmatch(cookie)
+        if not match or not token:
+            continue
+        game_id, seat = match.group(1), int(match.group(2))
+        try:
+            if store().seat_for_token(game_id, token) != seat:
+                continue
+            info = store().info(game_id)
+        except NotFound:
+            continue  # a game that is gone (expired or purged)
+        if not 0 <= seat < len(info["players"]) or info["game"] not in RULES:
+            continue
+        players = info["players"]
+        found.append(HeldSeat(game_id=game_id, seat=seat, title=rules_for(info["game"]).TITLE, name=players[seat],
+                              others=[n for i, n in enumerate(players) if i != seat],
+                              created=datetime.fromisoformat(info["created"]), status=held_status(info, seat)))
+    found.sort(key=lambda held: (held.created, held.seat), reverse=True)
+    return found[:YOUR_GAMES_SHOWN]

@@ -1,0 +1,102 @@
+"""A seat's page (``/g/<id>/seat/<n>``: its hand, its moves now) and what happens to seats: the host releases
+one, a player renames a seat or hands it to another phone (``/h/<code>``).
+
+Moves are POSTed by the seat page's script to the JSON API with the seat's HttpOnly cookie and the page's
+CSRF token (:mod:`.api`)."""
+
+from __future__ import annotations
+
+from flask import Response, make_response, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse  # what redirect() answers (flask's Response is one)
+
+from companion.rules import IllegalMove, rules_for
+from companion.store import HANDOVER_MINUTES, NotFound, SeatTaken
+from companion.web.errors import error_response
+from companion.web.helpers import (holds_seat, hosting, live_part, page_blueprint, qr_svg, remember_seat, store,
+                                   unstored_page)
+from companion.web.links import external_url
+from companion.web.seat_context import seat_context
+
+bp = page_blueprint("seats", __name__)
+
+
+@bp.get("/g/<game_id>/seat/<int:seat>")
+def seat(game_id: str, seat: int) -> Response:
+    context, token = seat_context(game_id, seat)
+    page = render_template("pages/seat.html", token=token, just_created=request.args.get("created") == "1",
+                           **context)
+    response = make_response(page)
+    response.headers["Cache-Control"] = "no-store"  # the page carries this seat's secret hand
+    return response
+
+
+@bp.get("/g/<game_id>/seat/<int:seat>/live")
+def seat_live(game_id: str, seat: int) -> Response:
+    context, _ = seat_context(game_id, seat)
+    return live_part("pages/_seat_live.html", context)
+
+
+# -- seats: release (the host), hand-over, rename ----------------------------------------------
+
+def back_to(game_id: str, seat: int | None) -> BaseResponse:
+    if seat is not None and holds_seat(game_id, seat):
+        return redirect(url_for("seats.seat", game_id=game_id, seat=seat), 303)
+    return redirect(url_for("table.table", game_id=game_id), 303)
+
+
+@bp.post("/g/<game_id>/seats/<int:seat>/release")
+def release_seat(game_id: str, seat: int) -> BaseResponse:
+    info = store().info(game_id)
+    if not 0 <= seat < len(info["players"]):
+        raise NotFound(f"This game has no seat {seat + 1}.")
+    if not hosting(game_id):
+        raise PermissionError("Only the phone that created this game (the host) can release a seat.")
+    try:
+        store().release_seat(game_id, seat)
+    except SeatTaken as exc:
+        return error_response(409, exc.message)  # the error helper makes it a sentence
+    return redirect(url_for("table.table", game_id=game_id), 303)
+
+
+@bp.post("/g/<game_id>/seats/<int:seat>/rename")
+def rename_seat(game_id: str, seat: int) -> BaseResponse:
+    info = store().info(game_id)
+    if not 0 <= seat < len(info["players"]):
+        raise NotFound(f"This game has no seat {seat + 1}.")
+    if not (holds_seat(game_id, seat) or hosting(game_id)):
+        raise PermissionError(f"Only {info['players'][seat]}'s phone or the host can rename {info['players'][seat]}.")
+    try:
+        store().rename_seat(game_id, seat, request.form.get("name", ""))
+    except IllegalMove as exc:
+        return error_response(422, exc.message)  # the error helper makes it a sentence
+    return back_to(game_id, seat)
+
+
+@bp.post("/g/<game_id>/seat/<int:seat>/handover")
+def handover(game_id: str, seat: int) -> Response:
+    info = store().info(game_id)
+    if not 0 <= seat < len(info["players"]) or not holds_seat(game_id, seat):
+        raise PermissionError("This phone does not hold that seat, so it cannot hand it over.")
+    offer = store().handover_code(game_id, seat)
+    link = external_url(url_for("seats.take_over", code=offer["code"]))
+    return unstored_page("pages/handover.html", info=info, seat=seat, name=info["players"][seat], code=offer["code"],
+                         link=link, qr=qr_svg(link), minutes=HANDOVER_MINUTES, game_id=game_id,
+                         title=rules_for(info["game"]).TITLE)
+
+
+@bp.get("/h/<code>")
+def take_over(code: str) -> Response:
+    offer = store().handover_offer(code)
+    if offer is None:
+        raise NotFound(f"The hand-over code {code.strip().upper()} is unknown, used or expired. Ask the seat's "
+                       "phone for a new one.")
+    info = store().info(offer["id"])
+    return unstored_page("pages/take_over.html", offer=offer, code=code.strip().upper(), info=info,
+                         title=rules_for(info["game"]).TITLE)
+
+
+@bp.post("/h/<code>")
+def take_over_now(code: str) -> BaseResponse:
+    taken = store().take_handover(code)
+    response = redirect(url_for("seats.seat", game_id=taken["id"], seat=taken["seat"]), 303)
+    return remember_seat(response, taken["id"], taken["seat"], taken["token"])
