@@ -89,7 +89,7 @@ def serve_announces_its_name(tmp_path: Path) -> None:
             assert info is not None and info.port == port and info.server == f"{name}.local."
             addresses = wait_for(lambda: resolve(name), f"{name}.local resolves")
             assert set(addresses) == set(mdns.local_addresses()), addresses
-            home = requests.get(f"http://{addresses[0]}:{port}/", timeout=10)  # the name leads to the server
+            home = requests.get(f"http://{addresses[0]}:{port}/", timeout=60)  # the name leads to the server
             assert home.status_code == 200 and "Spellbook Table" in home.text
         # stopped: the announcer said goodbye, so browsers drop it at once rather than after its TTL
         wait_for(lambda: (instance, ServiceStateChange.Removed) in seen, f"the browser sees {instance} leave")

@@ -91,7 +91,7 @@ def test_a_table_a_card_printed_with_the_local_name_opens_from_the_laptop(tmp_pa
         assert f"Open on the phones: http://{name}.local:{port}/" in server.log()
         addresses = resolve(name)  # what a phone does with the printed name
         assert set(addresses) == set(mdns.local_addresses()), addresses
-        page = requests.get(f"http://{addresses[0]}:{port}{card.group(1)}", timeout=10)
+        page = requests.get(f"http://{addresses[0]}:{port}{card.group(1)}", timeout=60)
         assert page.status_code == 200 and "<h1" in page.text, page.status_code
 
 

@@ -43,7 +43,7 @@ def test_the_table_view_on_a_shared_screen_is_in_columns_and_live(
         game: str, new_phone: Callable[[], BrowserContext], served: RunningServer) -> None:
     rules = rules_for(game)
     players = ["Ann", "Ben", "Cat"][:max(rules.MIN_PLAYERS, min(3, rules.MAX_PLAYERS))]
-    created: dict[str, Any] = requests.post(f"{served.base}/api/games", timeout=10,
+    created: dict[str, Any] = requests.post(f"{served.base}/api/games", timeout=60,
                                             json={"game": game, "players": players, "options": {}}).json()
     page = new_phone().new_page()
     page.set_viewport_size(SCREEN)
@@ -60,7 +60,7 @@ def test_the_table_view_on_a_shared_screen_is_in_columns_and_live(
     rng = random.Random(7)
     seat, move = next((seat, move) for seat in range(len(players))
                       if (move := rules.random_legal_move(state, seat, rng)) is not None)
-    answer = requests.post(f"{served.base}/api/games/{created['id']}/moves", timeout=10,
+    answer = requests.post(f"{served.base}/api/games/{created['id']}/moves", timeout=60,
                            headers={"Authorization": f"Bearer {created['seats'][seat]['token']}"},
                            json={"version": version, "action_id": f"screen-{game}", "move": move})
     assert answer.status_code == 200, answer.text

@@ -42,7 +42,7 @@ def test_every_control_is_at_least_44_px_tall(game: str, new_phone: Callable[[],
                                               served: RunningServer) -> None:
     rules = rules_for(game)
     players = ["Ann", "Ben", "Cat"][:max(rules.MIN_PLAYERS, min(3, rules.MAX_PLAYERS))]
-    created: dict[str, Any] = requests.post(f"{served.base}/api/games", timeout=10,
+    created: dict[str, Any] = requests.post(f"{served.base}/api/games", timeout=60,
                                             json={"game": game, "players": players, "options": {}}).json()
     store, rng = Store(served.db_path), random.Random(3)
     for _ in range(400):  # play to the end, so the result page exists
@@ -50,7 +50,7 @@ def test_every_control_is_at_least_44_px_tall(game: str, new_phone: Callable[[],
         if rules.outcome(state).over or getattr(rules, "stalled", lambda _: False)(state):
             break
         seat, move = rng.choice([(s, m) for s in range(len(players)) if (m := rules.random_legal_move(state, s, rng))])
-        requests.post(f"{served.base}/api/games/{created['id']}/moves", timeout=10,
+        requests.post(f"{served.base}/api/games/{created['id']}/moves", timeout=60,
                       headers={"Authorization": f"Bearer {created['seats'][seat]['token']}"},
                       json={"version": version, "action_id": f"t-{version}", "move": move})
     phone = new_phone()

@@ -42,7 +42,7 @@ def play(served: RunningServer, created: dict[str, Any], players: int, moves: in
         if rules.outcome(state).over or getattr(rules, "stalled", lambda _: False)(state):
             return
         seat, move = rng.choice([(s, m) for s in range(players) if (m := rules.random_legal_move(state, s, rng))])
-        answer = requests.post(f"{served.base}/api/games/{created['id']}/moves", timeout=10,
+        answer = requests.post(f"{served.base}/api/games/{created['id']}/moves", timeout=60,
                                headers={"Authorization": f"Bearer {created['seats'][seat]['token']}"},
                                json={"version": version, "action_id": f"z-{version}", "move": move})
         assert answer.status_code == 200, answer.text
@@ -53,7 +53,7 @@ def test_no_page_scrolls_sideways_at_200_percent_zoom(game: str, new_phone: Call
                                                       served: RunningServer) -> None:
     rules = rules_for(game)
     names = ["Ann", "Ben", "Cat"][:max(rules.MIN_PLAYERS, min(3, rules.MAX_PLAYERS))]
-    created = requests.post(f"{served.base}/api/games", timeout=10,
+    created = requests.post(f"{served.base}/api/games", timeout=60,
                             json={"game": game, "players": names, "options": {}}).json() | {"game": game}
     phone = new_phone()
     login_seat(phone, served.base, created["id"], 0, created["seats"][0]["token"])
