@@ -93,7 +93,7 @@ class Phones:
         with self.lock:
             return sum(1 for a in self.attempts if a.status == 200)
 
-    def post(self, base: str, attempt: Attempt, timeout: float = 10) -> Attempt:
+    def post(self, base: str, attempt: Attempt, timeout: float = 60) -> Attempt:
         try:
             response = requests.post(f"{base}/api/games/{self.game_id}/moves", timeout=timeout,
                                      headers={"Authorization": f"Bearer {self.tokens[attempt.seat]}"},
