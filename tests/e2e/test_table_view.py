@@ -4,14 +4,14 @@ sideways scroll, whose turn across the top, live like the phones, and the join Q
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 import requests
 from playwright.sync_api import BrowserContext, Page, expect
 
 from companion.rules import GAMES, rules_for
-from companion.served import RunningServer, running_server
+from companion.served import RunningServer
 from companion.store import Store
 
 from .conftest import screenshot
@@ -25,17 +25,6 @@ def columns(page: Page) -> list[float]:
     return sorted({round(x) for x in page.evaluate(
         "() => [...document.querySelectorAll('#live > *')].filter((el) => el.getClientRects().length)"
         ".map((el) => el.getBoundingClientRect().left)")})
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    with running_server(tmp_path_factory.mktemp("table-view"), ("--workers", "2"), secret_key="e2e-table-view") as running:
-        yield running
-
-
-@pytest.fixture
-def server(served: RunningServer) -> str:
-    return served.base
 
 
 @pytest.mark.parametrize("game", list(GAMES))

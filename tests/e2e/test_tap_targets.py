@@ -5,14 +5,14 @@ and result pages of a game of every title. Links inside sentences are exempt (WC
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 import requests
 from playwright.sync_api import BrowserContext
 
 from companion.rules import GAMES, rules_for
-from companion.served import RunningServer, running_server
+from companion.served import RunningServer
 from companion.store import Store
 
 from .conftest import login_seat
@@ -24,17 +24,6 @@ SMALL_CONTROLS = """() => [...document.querySelectorAll(
                   && !el.closest('.visually-hidden') && getComputedStyle(el).visibility !== 'hidden')
   .map((el) => [el.outerHTML.slice(0, 90), Math.round(el.getBoundingClientRect().height)])
   .filter(([, height]) => height < 44)"""
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    with running_server(tmp_path_factory.mktemp("taps"), ("--workers", "2"), secret_key="e2e-taps") as running:
-        yield running
-
-
-@pytest.fixture
-def server(served: RunningServer) -> str:
-    return served.base
 
 
 @pytest.mark.parametrize("game", list(GAMES))

@@ -4,14 +4,14 @@ home, rules, table, seat and result pages of every title, mid-game and at the en
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 import requests
 from playwright.sync_api import BrowserContext
 
 from companion.rules import GAMES, rules_for
-from companion.served import RunningServer, running_server
+from companion.served import RunningServer
 from companion.store import Store
 
 from .conftest import login_seat
@@ -21,17 +21,6 @@ MID_GAME = 30  # moves: Fillory's step pills, JS&MN's turn banner and element la
 WIDER_THAN_THE_PAGE = """() => document.documentElement.scrollWidth <= innerWidth ? [] :
   [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > innerWidth + 1)
     .slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${el.className}#${el.id}`)"""
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    with running_server(tmp_path_factory.mktemp("zoom"), ("--workers", "2"), secret_key="e2e-zoom") as running:
-        yield running
-
-
-@pytest.fixture
-def server(served: RunningServer) -> str:
-    return served.base
 
 
 def play(served: RunningServer, created: dict[str, Any], players: int, moves: int, rng: random.Random) -> None:
