@@ -78,6 +78,7 @@ class LongestFilesFirst(LoadFileScheduling):
         super()._assign_work_unit(node)
 
 
+@pytest.hookimpl(optionalhook=True)  # a run with -p no:xdist (tests/test_toygame.py's) has no such hook
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadFileScheduling | None:
     return LongestFilesFirst(config, log) if config.getvalue("dist") == "loadfile" else None
 
