@@ -16,10 +16,11 @@ import time
 import urllib.error
 import urllib.request
 import os
+import signal
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Iterator, Mapping, Sequence
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -43,7 +44,7 @@ def free_port() -> int:
 
 def _answers(base: str) -> bool:
     try:
-        with urllib.request.urlopen(base + "/api/games/none/version", timeout=1):
+        with urllib.request.urlopen(base + "/api/games/none/version", timeout=10):
             return True
     except urllib.error.HTTPError:
         return True  # a 404 is an answer: the server is up
@@ -98,12 +99,16 @@ def running_server(folder: Path, serve_args: Sequence[str] = ("--workers", "2"),
             time.sleep(0.1)
         yield server
     finally:
-        stop(process, 60)
+        stop(process, 60, signal.SIGINT)
 
 
-def stop(process: subprocess.Popen[bytes], seconds: float) -> None:
-    """Ask a server process to stop, and kill it if it has not within ``seconds``."""
-    process.terminate()
+def stop(process: subprocess.Popen[bytes], seconds: float, how: signal.Signals = signal.SIGTERM) -> None:
+    """Ask a server process to stop (``how``), and kill it if it has not within ``seconds``.
+
+    A served test's server is stopped with ``SIGINT``, gunicorn's quick shutdown (as Ctrl-C stops it): with
+    ``SIGTERM`` each worker would first wait out its graceful timeout (5 s) for the phones' open live-update
+    streams, which only end at their next heartbeat: 5 s more at the end of every test file that opened one."""
+    process.send_signal(how)
     try:
         process.wait(timeout=seconds)
     except subprocess.TimeoutExpired:
@@ -141,9 +146,10 @@ class RunningCaddy:
 
 @contextmanager
 def running_caddy(folder: Path, upstream: str, name: str = "club.test", *, config: Path = CADDYFILE,
-                  start_seconds: float = 30) -> Iterator[RunningCaddy]:
+                  start_seconds: float = 180, settings: Mapping[str, str] | None = None) -> Iterator[RunningCaddy]:
     """Run Debian's ``caddy`` with ``config`` (the project's Caddyfile) in front of ``upstream`` (a
-    ``http://127.0.0.1:PORT`` server), on free ports, with its data, config and home in ``folder``.
+    ``http://127.0.0.1:PORT`` server), on free ports, with its data, config and home in ``folder``, and
+    ``settings``: more of the Caddyfile's ``{$NAME}`` variables (``CADDY_READ_BODY``, say).
 
     Ready once its certificate authority's root exists and it answers https for ``name`` with a
     certificate that root signs. Stopped (terminate, then kill) on the way out."""
@@ -154,7 +160,7 @@ def running_caddy(folder: Path, upstream: str, name: str = "club.test", *, confi
     env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(data), "XDG_CONFIG_HOME": str(conf),
            "CADDY_HTTPS_PORT": str(https_port), "CADDY_HTTP_PORT": str(http_port),
            "CADDY_ADMIN": f"127.0.0.1:{admin_port}", "CLUB_NAME": name,
-           "COMPANION_ADDRESS": upstream.removeprefix("http://")}
+           "COMPANION_ADDRESS": upstream.removeprefix("http://"), **(settings or {})}
     log_path = folder / "caddy.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(["caddy", "run", "--config", str(config), "--adapter", "caddyfile"],
@@ -167,7 +173,7 @@ def running_caddy(folder: Path, upstream: str, name: str = "club.test", *, confi
             if process.poll() is not None:
                 raise RuntimeError(f"caddy exited early:\n{caddy.log()}")
             try:
-                if caddy.root_cert.exists() and caddy.get("/api/games/none/version", timeout=2)[0] == 404:
+                if caddy.root_cert.exists() and caddy.get("/api/games/none/version", timeout=10)[0] == 404:
                     break
             except (OSError, ssl.SSLError, http.client.HTTPException):
                 pass  # not listening yet, or its certificate not issued yet

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from xdist.scheduler import LoadFileScheduling
 
 from companion.web import create_app
 
@@ -51,3 +53,69 @@ def environment_as_found() -> Iterator[None]:
     if os.environ != before:
         os.environ.clear()
         os.environ.update(before)
+
+
+# ---- the order of the files across pytest-xdist's workers (scripts/test.sh: -n 2 --dist loadfile) ----
+
+#: seconds each test file took in a whole run (setup, call and teardown of its tests), written by
+#: ``--record-file-seconds``; a file not in it is reckoned at :data:`SECONDS_PER_UNKNOWN_TEST` a test
+FILE_SECONDS = Path(__file__).with_name("file_seconds.json")
+SECONDS_PER_UNKNOWN_TEST = 0.25  # the mean of a whole run's tests outside its slowest 60
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--record-file-seconds", action="store_true",
+                     help=f"after the run, write each test file's seconds into {FILE_SECONDS.name} (the order "
+                          "in which -n N --dist loadfile hands the files to its workers: the longest first)")
+
+
+class LongestFilesFirst(LoadFileScheduling):
+    """``--dist loadfile`` with the files handed out longest first (longest-processing-time scheduling).
+
+    xdist's own order is by number of tests, so a file of few but long tests (a whole game on four
+    phones, a server killed mid-game) came last and left the other worker idle for minutes at the end
+    of a run. Longest first, the last files to start are the short ones and both workers end together."""
+
+    def __init__(self, config: pytest.Config, log: Any = None) -> None:
+        super().__init__(config, log)
+        self.ordered = False
+
+    def _assign_work_unit(self, node: Any) -> None:
+        if not self.ordered:  # the queue is complete at the first assignment
+            self.ordered = True
+            known = json.loads(FILE_SECONDS.read_text()) if FILE_SECONDS.exists() else {}
+
+            def seconds(scope: str) -> float:
+                return float(known.get(scope, SECONDS_PER_UNKNOWN_TEST * len(self.workqueue[scope])))
+
+            for scope in sorted(self.workqueue, key=seconds, reverse=True):
+                self.workqueue.move_to_end(scope)
+        super()._assign_work_unit(node)
+
+
+@pytest.hookimpl(optionalhook=True)  # a run with -p no:xdist (tests/test_toygame.py's) has no such hook
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadFileScheduling | None:
+    return LongestFilesFirst(config, log) if config.getvalue("dist") == "loadfile" else None
+
+
+class FileSeconds:
+    """Adds up each file's seconds as the reports come in (from every worker), and writes them at the end."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        path = report.nodeid.split("::", 1)[0]
+        self.seconds[path] = self.seconds.get(path, 0.0) + report.duration
+
+    def pytest_sessionfinish(self) -> None:
+        if os.environ.get("PYTEST_XDIST_WORKER") or not self.seconds:
+            return  # the controller (or a run without xdist) writes
+        known = json.loads(FILE_SECONDS.read_text()) if FILE_SECONDS.exists() else {}
+        known.update({path: round(seconds, 1) for path, seconds in self.seconds.items()})
+        FILE_SECONDS.write_text(json.dumps(dict(sorted(known.items())), indent=1) + "\n")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--record-file-seconds"):
+        config.pluginmanager.register(FileSeconds(), "file-seconds")

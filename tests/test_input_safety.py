@@ -69,7 +69,7 @@ def hostile_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running
 
 
 def csrf_token(session: requests.Session, url: str) -> str:
-    found = re.search(r'name="csrf_token" value="([^"]+)"', session.get(url, timeout=10).text)
+    found = re.search(r'name="csrf_token" value="([^"]+)"', session.get(url, timeout=60).text)
     assert found, f"no CSRF field on {url}"
     return found.group(1)
 
@@ -83,13 +83,13 @@ def deck_cards(exclude: set[str]) -> list[str]:
 
 def play_a_hostile_opening(server: RunningServer) -> dict[str, Any]:
     """Seats named with markup; the first plays the markup card, the second holds the other one."""
-    created = requests.post(server.base + "/api/games", timeout=10, json={
+    created = requests.post(server.base + "/api/games", timeout=60, json={
         "game": "fillory", "players": [SCRIPT, ATTRIBUTE, "Cat"], "options": {"first_seat": 0}}).json()
     version = 0
 
     def move(seat: int, body: dict[str, Any]) -> dict[str, Any]:
         nonlocal version
-        answer = requests.post(f"{server.base}/api/games/{created['id']}/moves", timeout=10,
+        answer = requests.post(f"{server.base}/api/games/{created['id']}/moves", timeout=60,
                                headers={"Authorization": f"Bearer {created['seats'][seat]['token']}"},
                                json={"version": version, "action_id": f"opening-{version}", "move": body})
         assert answer.status_code == 200, answer.text
@@ -125,18 +125,18 @@ def test_markup_in_player_and_card_names_is_escaped_on_every_page(hostile_server
     gid, code = game["id"], game["join_code"]
     seated = {seat: {token_cookie(gid, seat): game["seats"][seat]["token"]} for seat in range(3)}
     pages: dict[str, requests.Response] = {
-        "join": requests.get(f"{base}/j/{code}", timeout=10),
-        "table": requests.get(f"{base}/g/{gid}", timeout=10),
-        "table live": requests.get(f"{base}/g/{gid}/live", timeout=10),
-        "card": requests.get(f"{base}/c/fillory/ibriza", timeout=10),
-        "other card": requests.get(f"{base}/c/fillory/roman-orgy", timeout=10),
-        "card naming": requests.get(f"{base}/c/fillory/margo", timeout=10),  # Ibriza summons Margo
-        "rules search": requests.get(f"{base}/rules", params={"q": "Place", "game": "fillory"}, timeout=10),
-        "refused seat": requests.get(f"{base}/g/{gid}/seat/0", timeout=10),
+        "join": requests.get(f"{base}/j/{code}", timeout=60),
+        "table": requests.get(f"{base}/g/{gid}", timeout=60),
+        "table live": requests.get(f"{base}/g/{gid}/live", timeout=60),
+        "card": requests.get(f"{base}/c/fillory/ibriza", timeout=60),
+        "other card": requests.get(f"{base}/c/fillory/roman-orgy", timeout=60),
+        "card naming": requests.get(f"{base}/c/fillory/margo", timeout=60),  # Ibriza summons Margo
+        "rules search": requests.get(f"{base}/rules", params={"q": "Place", "game": "fillory"}, timeout=60),
+        "refused seat": requests.get(f"{base}/g/{gid}/seat/0", timeout=60),
     }
     for seat, cookies in seated.items():
-        pages[f"seat {seat}"] = requests.get(f"{base}/g/{gid}/seat/{seat}", cookies=cookies, timeout=10)
-        pages[f"seat {seat} live"] = requests.get(f"{base}/g/{gid}/seat/{seat}/live", cookies=cookies, timeout=10)
+        pages[f"seat {seat}"] = requests.get(f"{base}/g/{gid}/seat/{seat}", cookies=cookies, timeout=60)
+        pages[f"seat {seat} live"] = requests.get(f"{base}/g/{gid}/seat/{seat}/live", cookies=cookies, timeout=60)
     assert pages["refused seat"].status_code == 403
     assert all(r.status_code == 200 for name, r in pages.items() if name != "refused seat"), \
         {name: r.status_code for name, r in pages.items()}
@@ -148,18 +148,18 @@ def test_markup_in_player_and_card_names_is_escaped_on_every_page(hostile_server
     # the same names typed into forms and echoed back: a taken seat, a new-game form shown again
     phone = requests.Session()
     for free in (1, 2):  # free two seats; another phone takes seat 1 just before this one tries
-        requests.post(f"{base}/api/games/{gid}/seats/{free}/release", timeout=10,
+        requests.post(f"{base}/api/games/{gid}/seats/{free}/release", timeout=60,
                       headers={"Authorization": f"Bearer {game['host_token']}"})
-    requests.post(f"{base}/api/join", json={"code": code, "seat": 1}, timeout=10)
+    requests.post(f"{base}/api/join", json={"code": code, "seat": 1}, timeout=60)
     taken = phone.post(f"{base}/j/{code}", data={"csrf_token": csrf_token(phone, f"{base}/j/{code}"), "seat": "1"},
-                       timeout=10)
+                       timeout=60)
     assert taken.status_code == 409
     assert_escaped("taken seat", taken)
-    again = phone.post(f"{base}/new", timeout=10, data={
+    again = phone.post(f"{base}/new", timeout=60, data={
         "csrf_token": csrf_token(phone, base + "/"), "player": [SCRIPT, ATTRIBUTE, "", "", "", ""], "first": "2"})
     assert again.status_code == 400
     assert_escaped("new game form again", again)
-    made = phone.post(f"{base}/new", timeout=10, data={
+    made = phone.post(f"{base}/new", timeout=60, data={
         "csrf_token": csrf_token(phone, base + "/"), "player": [ATTRIBUTE, SCRIPT, "", "", "", ""], "first": "0"})
     assert made.status_code == 200 and "/seat/0" in made.url
     assert_escaped("new game's seat page", made)
@@ -167,10 +167,10 @@ def test_markup_in_player_and_card_names_is_escaped_on_every_page(hostile_server
     # markup in the URL itself comes back escaped on the error pages
     for path in (f"/c/fillory/{SCRIPT}", f"/j/{ATTRIBUTE}", f"/g/{SCRIPT}", f"/rules?game={SCRIPT}",
                  f"/rules?q={ATTRIBUTE}"):
-        response = requests.get(base + path, timeout=10)
+        response = requests.get(base + path, timeout=60)
         assert response.status_code in (200, 400, 404), (path, response.status_code)
         assert_escaped(path, response, shows_markup=False)
-    found = requests.get(f"{base}/api/search", params={"q": "Place", "game": "fillory"}, timeout=10).json()
+    found = requests.get(f"{base}/api/search", params={"q": "Place", "game": "fillory"}, timeout=60).json()
     titles = {r["title"]: r for r in found["results"]}
     assert SCRIPT in titles and ATTRIBUTE in titles  # JSON carries the names as they are
     assert all(SCRIPT not in r["snippet_html"] and "<img" not in r["snippet_html"] for r in found["results"])
@@ -182,9 +182,9 @@ def test_markup_in_player_and_card_names_is_escaped_on_every_page(hostile_server
 @pytest.mark.served
 def test_forms_without_a_valid_csrf_token_get_a_400_page(hostile_server: RunningServer) -> None:
     base = hostile_server.base
-    created = requests.post(base + "/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]}, timeout=10).json()
+    created = requests.post(base + "/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]}, timeout=60).json()
     code = created["join_code"]
-    released = requests.post(f"{base}/api/games/{created['id']}/seats/0/release", timeout=10,
+    released = requests.post(f"{base}/api/games/{created['id']}/seats/0/release", timeout=60,
                              headers={"Authorization": f"Bearer {created['host_token']}"})
     assert released.status_code == 200  # the seat is free to join by code (the API's seats are held)
     new_game = {"player": ["Ann", "Ben", "", "", "", ""], "first": "0"}
@@ -198,14 +198,14 @@ def test_forms_without_a_valid_csrf_token_get_a_400_page(hostile_server: Running
         (f"/j/{code}", requests.Session(), {"seat": "0", "csrf_token": token}),
     ]
     for path, session, form in forged:
-        refused = session.post(base + path, data=form, timeout=10, allow_redirects=False)
+        refused = session.post(base + path, data=form, timeout=60, allow_redirects=False)
         assert refused.status_code == 400, (path, refused.status_code)
         assert refused.headers["Content-Type"].startswith("text/html")
         assert "CSRF" in refused.text and "Traceback" not in refused.text and "<h1" in refused.text
-    accepted = honest.post(base + "/new", data={**new_game, "csrf_token": token}, timeout=10, allow_redirects=False)
+    accepted = honest.post(base + "/new", data={**new_game, "csrf_token": token}, timeout=60, allow_redirects=False)
     assert accepted.status_code == 303  # the same form with its own token goes through
     claimed = honest.post(f"{base}/j/{code}", data={"seat": "0", "csrf_token": csrf_token(honest, f"{base}/j/{code}")},
-                          timeout=10, allow_redirects=False)
+                          timeout=60, allow_redirects=False)
     assert claimed.status_code == 303
 
 
@@ -259,7 +259,7 @@ def in_parallel(work: Callable[[requests.Session, list[str]], list[int]], values
 @pytest.mark.served
 def test_thousands_of_guessed_codes_and_tokens_find_nothing(hostile_server: RunningServer) -> None:
     base = hostile_server.base
-    game = requests.post(base + "/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]}, timeout=10).json()
+    game = requests.post(base + "/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]}, timeout=60).json()
     rng = random.Random(2024)
     codes = ["".join(rng.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH)) for _ in range(GUESSES)]
     codes = [c for c in codes if c != game["join_code"]]
@@ -267,24 +267,24 @@ def test_thousands_of_guessed_codes_and_tokens_find_nothing(hostile_server: Runn
               for _ in range(GUESSES)]
 
     def try_codes(session: requests.Session, part: list[str]) -> list[int]:
-        return [session.post(f"{base}/api/join", json={"code": c, "seat": 0}, timeout=10).status_code for c in part]
+        return [session.post(f"{base}/api/join", json={"code": c, "seat": 0}, timeout=60).status_code for c in part]
 
     def try_tokens(session: requests.Session, part: list[str]) -> list[int]:
         return [session.get(f"{base}/api/games/{game['id']}", headers={"Authorization": f"Bearer {t}"},
-                            timeout=10).status_code for t in part]
+                            timeout=60).status_code for t in part]
 
     def try_cookies(session: requests.Session, part: list[str]) -> list[int]:
         return [session.get(f"{base}/g/{game['id']}/seat/0/live", cookies={token_cookie(game["id"], 0): t},
-                            timeout=10).status_code for t in part]
+                            timeout=60).status_code for t in part]
 
     assert in_parallel(try_codes, codes) == [404] * len(codes)
     assert in_parallel(try_tokens, tokens) == [401] * len(tokens)
     assert in_parallel(try_cookies, tokens[:500]) == [403] * 500
     # the real ones still work: the guesses were refused, not the server
-    assert requests.post(f"{base}/api/games/{game['id']}/seats/1/release", timeout=10,
+    assert requests.post(f"{base}/api/games/{game['id']}/seats/1/release", timeout=60,
                          headers={"Authorization": f"Bearer {game['host_token']}"}).ok
-    assert requests.post(f"{base}/api/join", json={"code": game["join_code"].lower(), "seat": 1}, timeout=10).ok
-    assert requests.get(f"{base}/api/games/{game['id']}", timeout=10,
+    assert requests.post(f"{base}/api/join", json={"code": game["join_code"].lower(), "seat": 1}, timeout=60).ok
+    assert requests.get(f"{base}/api/games/{game['id']}", timeout=60,
                         headers={"Authorization": f"Bearer {game['seats'][0]['token']}"}).ok
 
 

@@ -82,7 +82,7 @@ class Race:
     def __init__(self, server: RunningServer, game: str, players: int, seed: int) -> None:
         self.server, self.game, self.rules = server, game, GAMES[game]
         names = [f"Player {seat + 1}" for seat in range(players)]
-        created = requests.post(server.base + "/api/games", timeout=10,
+        created = requests.post(server.base + "/api/games", timeout=60,
                                 json={"game": game, "players": names, "options": {}})
         assert created.status_code == 201, created.text
         self.created = created.json()
@@ -99,7 +99,7 @@ class Race:
         return str(self.created["seats"][seat]["token"])
 
     def post(self, session: requests.Session, path: str, seat: int, body: dict[str, Any]) -> requests.Response:
-        return session.post(f"{self.server.base}/api/games/{self.game_id}/{path}", json=body, timeout=10,
+        return session.post(f"{self.server.base}/api/games/{self.game_id}/{path}", json=body, timeout=60,
                             headers={"Authorization": f"Bearer {self.token(seat)}"})
 
     def record(self, attempt: Attempt) -> None:
@@ -264,14 +264,14 @@ def test_racing_phones_play_a_whole_game_with_one_true_log(server: RunningServer
     finally:
         checker.close()
 
-    public = requests.get(f"{server.base}/api/games/{race.game_id}", timeout=10).json()
+    public = requests.get(f"{server.base}/api/games/{race.game_id}", timeout=60).json()
     assert public["version"] == len(rows)
     assert public["state"] == json.loads(json.dumps(rules.view(cached, None)))
     for seat in range(len(race.created["seats"])):
-        mine = requests.get(f"{server.base}/api/games/{race.game_id}", timeout=10,
+        mine = requests.get(f"{server.base}/api/games/{race.game_id}", timeout=60,
                             headers={"Authorization": f"Bearer {race.token(seat)}"}).json()
         assert mine["state"] == json.loads(json.dumps(rules.view(cached, seat)))
-    entries = requests.get(f"{server.base}/api/games/{race.game_id}/log", timeout=10).json()["entries"]
+    entries = requests.get(f"{server.base}/api/games/{race.game_id}/log", timeout=60).json()["entries"]
     assert [(e["seq"], e["seat"], e["kind"]) for e in entries] == [(r["seq"], r["seat"], r["kind"]) for r in rows]
 
 

@@ -93,7 +93,7 @@ class Phones:
         with self.lock:
             return sum(1 for a in self.attempts if a.status == 200)
 
-    def post(self, base: str, attempt: Attempt, timeout: float = 10) -> Attempt:
+    def post(self, base: str, attempt: Attempt, timeout: float = 60) -> Attempt:
         try:
             response = requests.post(f"{base}/api/games/{self.game_id}/moves", timeout=timeout,
                                      headers={"Authorization": f"Bearer {self.tokens[attempt.seat]}"},
@@ -221,7 +221,7 @@ def test_kill_9_mid_game_loses_no_acknowledged_move(tmp_path: Path, game: str) -
     for round_number in range(CRASHES):
         with running_server(tmp_path, SERVE_ARGS, secret_key="crash-test-key", workers=2) as server:
             if phones is None:
-                created = requests.post(server.base + "/api/games", timeout=10,
+                created = requests.post(server.base + "/api/games", timeout=60,
                                         json={"game": game, "players": players, "options": {}}).json()
                 phones = Phones(game, created["id"], [s["token"] for s in created["seats"]], server.db_path, 7)
             else:
@@ -259,6 +259,6 @@ def test_kill_9_mid_game_loses_no_acknowledged_move(tmp_path: Path, game: str) -
             table.close()
         answer = phones.post(server.base, Attempt(seat, uuid.uuid4().hex, version, move, None, None))
         assert answer.status == 200 and answer.body is not None and answer.body["seq"] == version + 1
-        public = requests.get(f"{server.base}/api/games/{phones.game_id}", timeout=10)
+        public = requests.get(f"{server.base}/api/games/{phones.game_id}", timeout=60)
         assert public.status_code == 200 and public.json()["version"] == version + 1
         assert "Traceback" not in server.log() and "malformed" not in server.log()

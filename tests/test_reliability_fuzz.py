@@ -68,7 +68,7 @@ def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
         for name, rules in sorted(GAMES.items()):
             players = [f"Player {seat + 1}" for seat in range(rules.MIN_PLAYERS)]
             created = requests.post(server.base + "/api/games", json={"game": name, "players": players},
-                                    timeout=10).json()
+                                    timeout=60).json()
             games.append(RealGame(name, created["id"], created["join_code"],
                                   tuple(seat["token"] for seat in created["seats"]), tuple(sorted(rules.MOVE_TYPES))))
         schema = schemathesis.openapi.from_url(server.base + "/api/openapi.json")
@@ -114,7 +114,7 @@ def point_at(case: Any, aim: Aim, server: RunningServer) -> None:
     if aim.seat is not None and isinstance(body.get("seat"), int):
         body["seat"] = aim.seat
     if aim.current_version and isinstance(body.get("version"), int):
-        body["version"] = requests.get(f"{server.base}/api/games/{game.id}/version", timeout=10).json()["version"]
+        body["version"] = requests.get(f"{server.base}/api/games/{game.id}/version", timeout=60).json()["version"]
     if aim.move_type is not None and isinstance(body.get("move"), dict):
         body["move"]["type"] = aim.move_type
 
@@ -162,7 +162,7 @@ def test_generated_requests_get_documented_answers_and_never_a_5xx(target: Targe
     def send(case_and_aim: tuple[Any, Aim]) -> None:
         case, aim = case_and_aim
         point_at(case, aim, target.server)
-        response = case.call(base_url=target.server.base, session=session, timeout=10)
+        response = case.call(base_url=target.server.base, session=session, timeout=60)
         statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
         request_line = f"{response.request.method} {response.request.path_url} HTTP/1.1"
         if len(request_line) > REQUEST_LINE_LIMIT:  # a query string of kilobytes: no phone sends one
@@ -193,7 +193,7 @@ def test_generated_requests_get_documented_answers_and_never_a_5xx(target: Targe
 def test_what_fuzzing_found_stays_fixed(target: Target, method: str, path: str, body: Any, status: int,
                                         sentence: str) -> None:
     url = target.server.base + path.replace("{id}", target.games[0].id)
-    response = requests.request(method, url, json=body, timeout=10)
+    response = requests.request(method, url, json=body, timeout=60)
     assert response.status_code == status
     expected = sentence[:1].upper() + sentence[1:]
     expected += "" if expected.endswith((".", "!", "?", "…")) else "."  # the one message style
@@ -221,5 +221,5 @@ def test_every_seat_choosing_operation_documents_another_seats_token(target: Tar
     assert ("post", "/api/games/{game_id}/audit") in choosing
     game = next(game for game in target.games if game.game in GAMES_WITH_PHOTO)
     response = requests.post(f"{target.server.base}/api/games/{game.id}/audit", json={"cards": [], "seat": 1},
-                             headers={"Authorization": f"Bearer {game.tokens[0]}"}, timeout=10)
+                             headers={"Authorization": f"Bearer {game.tokens[0]}"}, timeout=60)
     assert response.status_code == 403 and "not seat 1" in response.json()["error"], response.text

@@ -71,14 +71,14 @@ class ServedGame:
 
     @classmethod
     def create(cls, server: RunningServer, game: str, players: int) -> ServedGame:
-        response = requests.post(server.base + "/api/games", timeout=10, json={
+        response = requests.post(server.base + "/api/games", timeout=60, json={
             "game": game, "players": [f"Player {seat + 1}" for seat in range(players)], "options": {}})
         assert response.status_code == 201, response.text
         body = response.json()
         return cls(server, game, body["id"], body["join_code"], [s["token"] for s in body["seats"]])
 
     def post_move(self, seat: int, version: int, move: dict[str, Any]) -> None:
-        response = requests.post(f"{self.server.base}/api/games/{self.id}/moves", timeout=10,
+        response = requests.post(f"{self.server.base}/api/games/{self.id}/moves", timeout=60,
                                  headers={"Authorization": f"Bearer {self.tokens[seat]}"},
                                  json={"version": version, "action_id": f"a{version}", "move": move})
         assert response.status_code == 200, (seat, move, response.text)
@@ -91,7 +91,7 @@ class ServedGame:
             headers["Authorization"] = f"Bearer {token or self.tokens[viewer]}"
             cookie = token_cookie(self.id, viewer if cookie_seat is None else cookie_seat)
             cookies[cookie] = token or self.tokens[viewer]
-        return requests.get(self.server.base + path.format(id=self.id), headers=headers, cookies=cookies, timeout=10)
+        return requests.get(self.server.base + path.format(id=self.id), headers=headers, cookies=cookies, timeout=60)
 
     def routes(self, viewer: int | None) -> dict[str, str]:
         """Every route this viewer's phone can read, by name, as text."""
@@ -301,7 +301,7 @@ def named_apart(text: str, swap: dict[str, str], names: Callable[[set[str]], set
 
 
 def post(game: ServedGame, seat: int, version: int, move: dict[str, Any], action_id: str) -> requests.Response:
-    return requests.post(f"{game.server.base}/api/games/{game.id}/moves", timeout=10,
+    return requests.post(f"{game.server.base}/api/games/{game.id}/moves", timeout=60,
                          headers={"Authorization": f"Bearer {game.tokens[seat]}"},
                          json={"version": version, "action_id": action_id, "move": move})
 
@@ -362,7 +362,7 @@ def compare_sequences(server: RunningServer, game: str, players: int, moves: Mov
     # any seat may take back the last move: the answers and everything read after it must not differ
     undoer = viewers[1]
     assert undoer is not None
-    undone = [requests.post(f"{g.server.base}/api/games/{g.id}/undo", timeout=10,
+    undone = [requests.post(f"{g.server.base}/api/games/{g.id}/undo", timeout=60,
                             headers={"Authorization": f"Bearer {g.tokens[undoer]}"},
                             json={"version": len(moves), "action_id": "undo"}) for g in (first, twin)]
     assert [u.status_code for u in undone] == [200, 200], [u.text[:200] for u in undone]

@@ -43,7 +43,7 @@ def test_a_restart_right_after_kill_9_of_the_server_binds_at_once_and_keeps_ever
     acknowledged: dict[str, int] = {}
     with running_server(tmp_path, ("--workers", "2"), secret_key="restart-key", workers=2) as server:
         port = int(server.base.rsplit(":", 1)[1])
-        created = requests.post(server.base + "/api/games", timeout=10,
+        created = requests.post(server.base + "/api/games", timeout=60,
                                 json={"game": "fillory", "players": ["Ann", "Ben", "Cat"], "options": {}}).json()
         phones = Phones("fillory", created["id"], [s["token"] for s in created["seats"]], server.db_path, 3)
         stop = threading.Event()
@@ -73,5 +73,5 @@ def test_a_restart_right_after_kill_9_of_the_server_binds_at_once_and_keeps_ever
         phones.retry_unanswered(again.base)
         remember_answers(phones, acknowledged)
         check_the_log_kept_every_acknowledged_move(phones, again.db_path, acknowledged)
-        assert requests.get(f"{again.base}/api/games/{phones.game_id}", timeout=10).status_code == 200
+        assert requests.get(f"{again.base}/api/games/{phones.game_id}", timeout=60).status_code == 200
     assert all(is_gone(pid) for pid in workers)

@@ -309,14 +309,14 @@ def test_stalled_clients_hold_nobody_up_and_are_dropped(served: RunningServer) -
 @pytest.mark.served
 def test_a_phone_hears_a_move_made_on_the_other_worker(served: RunningServer) -> None:
     game = requests.post(served.base + "/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]},
-                         timeout=5).json()
-    listeners = [requests.get(served.base + f"/api/games/{game['id']}/events", stream=True, timeout=10,
+                         timeout=60).json()
+    listeners = [requests.get(served.base + f"/api/games/{game['id']}/events", stream=True, timeout=60,
                               headers={"Accept": "text/event-stream"})
                  for _ in range(6)]  # spread over both workers by the kernel
     lines = [listener.iter_lines() for listener in listeners]
     for each in lines:
         assert next(line for line in each if line.startswith(b"data:")) == b'data: {"version": 0}'
-    answer = requests.post(served.base + f"/api/games/{game['id']}/moves", timeout=5,
+    answer = requests.post(served.base + f"/api/games/{game['id']}/moves", timeout=60,
                            headers={"Authorization": f"Bearer {game['seats'][0]['token']}"},
                            json={"version": 0, "action_id": "a1", "move": {"type": "draw", "card": "golem"}})
     assert answer.status_code == 200

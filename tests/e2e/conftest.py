@@ -16,7 +16,7 @@ import pytest
 import requests
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
-from companion.served import running_server
+from companion.served import RunningServer, running_server
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -40,10 +40,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a real ``companion serve`` (gunicorn, 2 gthread workers) on a fresh database."""
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    """A real ``companion serve`` (gunicorn, 2 gthread workers) on a fresh database, one per test worker:
+    every test makes games of its own, so the browser test files share it (a server of a file's own
+    costs a start and a stop)."""
     with running_server(tmp_path_factory.mktemp("server"), ("--workers", "2"), secret_key="e2e-secret-key") as running:
-        yield running.base
+        yield running
+
+
+@pytest.fixture(scope="session")
+def server(served: RunningServer) -> str:
+    """The base URL of :func:`served`."""
+    return served.base
 
 
 @pytest.fixture(scope="session")

@@ -130,12 +130,12 @@ def test_a_move_three_turns_ago_is_corrected_on_its_choice_form_and_the_other_ph
 
     # Ben's phone is told at once, with one tap to put it back
     told = ben.locator(".told")
-    expect(told).to_contain_text("Ann corrected your move 3", timeout=15000)
+    expect(told).to_contain_text("Ann corrected your move 3")
     expect(ben.locator("#live")).to_contain_text("3 Magic")               # and his page follows too
     doc_screenshot(ben, "corrections-told")
     assert blocking_violations(ben) == []
     told.get_by_role("button", name="Put it back").click()
-    expect(ben.locator(".told")).to_have_count(0, timeout=15000)
+    expect(ben.locator(".told")).to_have_count(0)
     assert totals(api, game["id"]) == [9, 6]
     log = api.http.get(f"{server}/api/games/{game['id']}/log", timeout=5).json()["entries"]
     assert log[-1]["text"].startswith("Ben undid the correction of their move 3")
@@ -165,11 +165,11 @@ def test_a_correction_that_breaks_a_later_move_shows_that_move_where_the_finger_
     fix.get_by_role("button", name="Place my Control token").click()      # the same place, at what it pays now
     misfit.locator(".confirm-box").get_by_role("button", name="Yes, change it").click()
     # then Ann's own move 4 (the Fairy Ring again) no longer fits: she went to the Whispering Well then
-    expect(ann.locator("#misfit")).to_contain_text("your later move", timeout=10000)
+    expect(ann.locator("#misfit")).to_contain_text("your later move")
     fix = ann.locator("#misfit [data-also] form[data-move=explore]")
     fix.get_by_label("Whispering Well").check()
     fix.get_by_role("button", name="Place my Control token").click()
-    expect(ann.locator("#done")).to_contain_text("Ann corrected their move 2", timeout=10000)
+    expect(ann.locator("#done")).to_contain_text("Ann corrected their move 2")
     entries = api.http.get(f"{server}/api/games/{game['id']}/log", timeout=5).json()["entries"]
     assert entries[-1]["text"].endswith("corrected with it: move 3, 4")
     assert totals(api, game["id"]) == [9, 6]
@@ -198,7 +198,7 @@ def test_a_correction_that_opens_a_choice_the_rules_require_asks_for_it_in_place
     helping = need.locator("form[data-move=team_help]")
     helping.get_by_label("No help this time").check()
     helping.get_by_role("button").last.click()
-    expect(ann.locator("#done")).to_contain_text("put in with it: move 4", timeout=10000)
+    expect(ann.locator("#done")).to_contain_text("put in with it: move 4")
     log = api.http.get(f"{server}/api/games/{game['id']}/log", timeout=5).json()["entries"]
     assert log[-1]["before"] == 2 and log[-1]["seat"] == 0
 
@@ -216,9 +216,9 @@ def test_taking_back_another_players_move_asks_first_and_that_phone_puts_it_back
     ben.locator(".confirm-box").get_by_role("button", name="Yes, take it back").click()
     expect(ben.locator("#move-message")).to_contain_text("Undone.")
     told = ann.locator(".told")
-    expect(told).to_contain_text("Ben took back your move 6", timeout=15000)
+    expect(told).to_contain_text("Ben took back your move 6")
     told.get_by_role("button", name="Put it back").click()
-    expect(ann.locator(".told")).to_have_count(0, timeout=15000)
+    expect(ann.locator(".told")).to_have_count(0)
     assert totals(api, game["id"]) == [9, 6]
     ben.get_by_role("link", name="Table view").click()                   # Ann's move stands again
     expect(ben.locator("body")).to_contain_text("Ann put back their move 6")

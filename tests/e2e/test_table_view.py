@@ -4,14 +4,14 @@ sideways scroll, whose turn across the top, live like the phones, and the join Q
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 import requests
 from playwright.sync_api import BrowserContext, Page, expect
 
 from companion.rules import GAMES, rules_for
-from companion.served import RunningServer, running_server
+from companion.served import RunningServer
 from companion.store import Store
 
 from .conftest import screenshot
@@ -27,23 +27,12 @@ def columns(page: Page) -> list[float]:
         ".map((el) => el.getBoundingClientRect().left)")})
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    with running_server(tmp_path_factory.mktemp("table-view"), ("--workers", "2"), secret_key="e2e-table-view") as running:
-        yield running
-
-
-@pytest.fixture
-def server(served: RunningServer) -> str:
-    return served.base
-
-
 @pytest.mark.parametrize("game", list(GAMES))
 def test_the_table_view_on_a_shared_screen_is_in_columns_and_live(
         game: str, new_phone: Callable[[], BrowserContext], served: RunningServer) -> None:
     rules = rules_for(game)
     players = ["Ann", "Ben", "Cat"][:max(rules.MIN_PLAYERS, min(3, rules.MAX_PLAYERS))]
-    created: dict[str, Any] = requests.post(f"{served.base}/api/games", timeout=10,
+    created: dict[str, Any] = requests.post(f"{served.base}/api/games", timeout=60,
                                             json={"game": game, "players": players, "options": {}}).json()
     page = new_phone().new_page()
     page.set_viewport_size(SCREEN)
@@ -60,7 +49,7 @@ def test_the_table_view_on_a_shared_screen_is_in_columns_and_live(
     rng = random.Random(7)
     seat, move = next((seat, move) for seat in range(len(players))
                       if (move := rules.random_legal_move(state, seat, rng)) is not None)
-    answer = requests.post(f"{served.base}/api/games/{created['id']}/moves", timeout=10,
+    answer = requests.post(f"{served.base}/api/games/{created['id']}/moves", timeout=60,
                            headers={"Authorization": f"Bearer {created['seats'][seat]['token']}"},
                            json={"version": version, "action_id": f"screen-{game}", "move": move})
     assert answer.status_code == 200, answer.text

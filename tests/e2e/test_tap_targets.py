@@ -5,14 +5,14 @@ and result pages of a game of every title. Links inside sentences are exempt (WC
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 import requests
 from playwright.sync_api import BrowserContext
 
 from companion.rules import GAMES, rules_for
-from companion.served import RunningServer, running_server
+from companion.served import RunningServer
 from companion.store import Store
 
 from .conftest import login_seat
@@ -26,23 +26,12 @@ SMALL_CONTROLS = """() => [...document.querySelectorAll(
   .filter(([, height]) => height < 44)"""
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    with running_server(tmp_path_factory.mktemp("taps"), ("--workers", "2"), secret_key="e2e-taps") as running:
-        yield running
-
-
-@pytest.fixture
-def server(served: RunningServer) -> str:
-    return served.base
-
-
 @pytest.mark.parametrize("game", list(GAMES))
 def test_every_control_is_at_least_44_px_tall(game: str, new_phone: Callable[[], BrowserContext],
                                               served: RunningServer) -> None:
     rules = rules_for(game)
     players = ["Ann", "Ben", "Cat"][:max(rules.MIN_PLAYERS, min(3, rules.MAX_PLAYERS))]
-    created: dict[str, Any] = requests.post(f"{served.base}/api/games", timeout=10,
+    created: dict[str, Any] = requests.post(f"{served.base}/api/games", timeout=60,
                                             json={"game": game, "players": players, "options": {}}).json()
     store, rng = Store(served.db_path), random.Random(3)
     for _ in range(400):  # play to the end, so the result page exists
@@ -50,7 +39,7 @@ def test_every_control_is_at_least_44_px_tall(game: str, new_phone: Callable[[],
         if rules.outcome(state).over or getattr(rules, "stalled", lambda _: False)(state):
             break
         seat, move = rng.choice([(s, m) for s in range(len(players)) if (m := rules.random_legal_move(state, s, rng))])
-        requests.post(f"{served.base}/api/games/{created['id']}/moves", timeout=10,
+        requests.post(f"{served.base}/api/games/{created['id']}/moves", timeout=60,
                       headers={"Authorization": f"Bearer {created['seats'][seat]['token']}"},
                       json={"version": version, "action_id": f"t-{version}", "move": move})
     phone = new_phone()

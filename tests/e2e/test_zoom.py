@@ -4,14 +4,14 @@ home, rules, table, seat and result pages of every title, mid-game and at the en
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 import requests
 from playwright.sync_api import BrowserContext
 
 from companion.rules import GAMES, rules_for
-from companion.served import RunningServer, running_server
+from companion.served import RunningServer
 from companion.store import Store
 
 from .conftest import login_seat
@@ -23,17 +23,6 @@ WIDER_THAN_THE_PAGE = """() => document.documentElement.scrollWidth <= innerWidt
     .slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${el.className}#${el.id}`)"""
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    with running_server(tmp_path_factory.mktemp("zoom"), ("--workers", "2"), secret_key="e2e-zoom") as running:
-        yield running
-
-
-@pytest.fixture
-def server(served: RunningServer) -> str:
-    return served.base
-
-
 def play(served: RunningServer, created: dict[str, Any], players: int, moves: int, rng: random.Random) -> None:
     rules = rules_for(created["game"])
     store = Store(served.db_path)
@@ -42,7 +31,7 @@ def play(served: RunningServer, created: dict[str, Any], players: int, moves: in
         if rules.outcome(state).over or getattr(rules, "stalled", lambda _: False)(state):
             return
         seat, move = rng.choice([(s, m) for s in range(players) if (m := rules.random_legal_move(state, s, rng))])
-        answer = requests.post(f"{served.base}/api/games/{created['id']}/moves", timeout=10,
+        answer = requests.post(f"{served.base}/api/games/{created['id']}/moves", timeout=60,
                                headers={"Authorization": f"Bearer {created['seats'][seat]['token']}"},
                                json={"version": version, "action_id": f"z-{version}", "move": move})
         assert answer.status_code == 200, answer.text
@@ -53,7 +42,7 @@ def test_no_page_scrolls_sideways_at_200_percent_zoom(game: str, new_phone: Call
                                                       served: RunningServer) -> None:
     rules = rules_for(game)
     names = ["Ann", "Ben", "Cat"][:max(rules.MIN_PLAYERS, min(3, rules.MAX_PLAYERS))]
-    created = requests.post(f"{served.base}/api/games", timeout=10,
+    created = requests.post(f"{served.base}/api/games", timeout=60,
                             json={"game": game, "players": names, "options": {}}).json() | {"game": game}
     phone = new_phone()
     login_seat(phone, served.base, created["id"], 0, created["seats"][0]["token"])
