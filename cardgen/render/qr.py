@@ -17,27 +17,23 @@ otherwise repeat.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib.metadata import version as package_version
 from pathlib import Path
 from typing import Any, Iterator
 from urllib.parse import urlsplit
 
 import zxingcpp
-from qrcode.constants import ERROR_CORRECT_M
-from qrcode.exceptions import DataOverflowError
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 QUIET_ZONE_MODULES = 4
 _DARK_RUN = re.compile("1+")
-#: Bumped whenever encode() could give a different matrix for the same payload (invalidates caches).
-ENCODER_ID = f"ec-M/zxing-cpp-{package_version('zxing-cpp')}/mask-2"
 
 
 @dataclass(frozen=True)
@@ -93,11 +89,13 @@ FIXED_MASK = 2
 def encode(payload: str) -> QrMatrix:
     """Encode ``payload`` at level M with the fixed mask (uncached: the benchmark measures this).
 
-    Too much data for any QR version raises ``qrcode``'s ``DataOverflowError`` saying so.
+    Too much data for any QR version raises ``qrcode``'s ``DataOverflowError`` saying so (``qrcode`` is
+    imported only then: the companion's pages use it, the print kit does not need its import time).
     """
     try:
         code = zxingcpp.create_barcode(payload, zxingcpp.BarcodeFormat.QRCode, ec_level="M", data_mask=FIXED_MASK)
     except ValueError as exc:  # zint: "Input too long for ECC level M"
+        from qrcode.exceptions import DataOverflowError
         raise DataOverflowError(f"{len(payload.encode())} bytes do not fit a QR code at level M "
                                 f"(at most version 40): {payload[:60]}…") from exc
     image = memoryview(code.to_image(scale=1, add_quiet_zones=False))  # one byte a module, 0 = dark
@@ -122,6 +120,8 @@ def encode_qrcode(payload: str) -> QrMatrix:
 
 def _qrcode_matrix(payload: str, mask: int | None) -> QrMatrix:
     import qrcode
+    from qrcode.constants import ERROR_CORRECT_M
+    from qrcode.exceptions import DataOverflowError
     code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0, mask_pattern=mask)
     code.add_data(payload)
     try:
@@ -140,6 +140,12 @@ def _matrix(payload: str, version: int, rows: list[int], n: int) -> QrMatrix:
 
 def _from_lines(payload: str, version: int, lines: tuple[str, ...]) -> QrMatrix:
     return QrMatrix(payload, version, tuple(tuple(map("1".__eq__, line)) for line in lines), lines)
+
+
+#: What the disk cache's codes were encoded by: the encoder's own output for a probe payload, so that any
+#: change of what encode() gives (another zxing-cpp or zint release, level or mask) invalidates the cache
+#: without asking the package metadata for versions (``importlib.metadata`` costs a cold build its import).
+ENCODER_ID = "ec-M/mask-2/" + hashlib.sha256("\n".join(encode("https://example.org/c/probe?v=1")._lines).encode()).hexdigest()[:16]
 
 
 # -- caches -----------------------------------------------------------------------------------------
