@@ -98,9 +98,9 @@ def encode(payload: str) -> QrMatrix:
         from qrcode.exceptions import DataOverflowError
         raise DataOverflowError(f"{len(payload.encode())} bytes do not fit a QR code at level M "
                                 f"(at most version 40): {payload[:60]}…") from exc
-    image = memoryview(code.to_image(scale=1, add_quiet_zones=False))  # one byte a module, 0 = dark
-    n = image.shape[0]
-    pixels = image.tobytes().translate(_DARK_AS_ONE).decode("ascii")
+    image = code.to_image(scale=1, add_quiet_zones=False)  # one byte a module, 0 = dark
+    n = int(image.shape[0])
+    pixels = bytes(image).translate(_DARK_AS_ONE).decode("ascii")  # type: ignore[call-overload]
     lines = tuple(pixels[i:i + n] for i in range(0, n * n, n))
     return _from_lines(payload, (n - 17) // 4, lines)
 
