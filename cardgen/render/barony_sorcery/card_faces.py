@@ -14,7 +14,7 @@ from ..labels import label as words
 from ..fonts import MIN_TEXT_PT
 
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
+from cardgen.render.markup import escape
 
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle

@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
-from xml.sax.saxutils import escape
+from cardgen.render.markup import escape
 
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle

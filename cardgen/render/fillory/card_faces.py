@@ -13,7 +13,7 @@ from ..labels import listed
 from ..fonts import MIN_TEXT_PT
 
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
+from cardgen.render.markup import escape
 
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph

@@ -14,7 +14,7 @@ from ..fonts import MIN_TEXT_PT
 
 import math
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
+from cardgen.render.markup import escape
 
 from reportlab.lib.enums import TA_CENTER
 from reportlab.pdfgen.canvas import Canvas
