@@ -52,3 +52,60 @@ def test_the_cut_file_matches_the_trim_boxes_and_the_marks_have_their_band(tmp_p
     assert re.search(r"re f\b", content) and square[:4] in content   # the filled 5 mm square
     if cutter == "silhouette":
         assert content.count(f"{10 * MM:.5g}"[:5]) >= 2                   # the L's 10 mm arms
+
+
+def _dark_box(image: object, box_mm: tuple[float, float, float, float], dpi: float) -> tuple[float, float, float, float] | None:
+    """The bounding box (mm from the top-left corner) of the dark pixels inside ``box_mm`` (x0, y0, x1, y1 mm)."""
+    scale = dpi / 25.4
+    x0, y0, x1, y1 = (round(v * scale) for v in box_mm)
+    region = image.crop((x0, y0, x1, y1)).point(lambda v: 255 if v < 128 else 0)  # type: ignore[attr-defined]
+    found = region.getbbox()
+    if found is None:
+        return None
+    return tuple((v + o) / scale for v, o in zip(found, (x0, y0, x0, y0)))  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize(("cutter", "paper"), [("silhouette", "A4"), ("silhouette", "Letter"), ("cricut", "Letter")])
+def test_the_registration_marks_sit_where_the_cutters_look_for_them(tmp_path: Path, cutter: str, paper: str) -> None:
+    """Measured on the rendered front page, against the specs in docs/printing.md: a filled 5 mm square 5 mm
+    in from the top and left edges; Silhouette's L corners (10 mm arms, 0.5 mm thick) 5 mm in at top right
+    and bottom left; Cricut's 0.75 mm frame 5 mm in from every edge. Nothing else dark in the band the
+    marks keep (within 0.2 mm: 200 dpi pixels)."""
+    import pypdfium2 as pdfium
+
+    result = CliRunner().invoke(main, ["build", "--game", "fillory", "--only", "deck", "--paper", paper,
+                                       "--cutter", cutter, "--out", str(tmp_path), "--base-url", "http://10.0.0.2:8000"])
+    assert result.exit_code == 0, result.output
+    dpi = 200.0
+    document = pdfium.PdfDocument(str(tmp_path / "fillory" / "deck.pdf"))
+    page = document[0]
+    width, height = page.get_width() / MM, page.get_height() / MM
+    image = page.render(scale=dpi / 72).to_pil().convert("L")
+    document.close()
+    tol = 0.2
+
+    def near(found: tuple[float, float, float, float] | None, expected: tuple[float, float, float, float]) -> None:
+        assert found is not None, expected
+        assert all(abs(a - b) <= tol for a, b in zip(found, expected)), (found, expected)
+
+    scale = dpi / 25.4
+    square = image.crop(tuple(round(v * scale) for v in (5.9, 5.9, 9.9, 9.9)))
+    assert square.getextrema()[1] < 128, "the 5 mm square is filled"
+    assert _dark_box(image, (10.25, 6, 12, 9.9), dpi) is None and _dark_box(image, (6, 10.25, 9.9, 12), dpi) is None
+    if cutter == "silhouette":
+        near(_dark_box(image, (2, 2, 10.4, 10.4), dpi), (5, 5, 10, 10))        # the square, top left
+        # each arm of an L measured in a slice of the 10.5 mm band no card reaches
+        near(_dark_box(image, (width - 18, 2, width - 6, 8), dpi), (width - 15, 5, width - 6, 5.5))       # top-right L
+        near(_dark_box(image, (width - 8, 6, width - 2, 18), dpi), (width - 5.5, 6, width - 5, 15))
+        assert _dark_box(image, (width - 10.4, 5.6, width - 5.6, 10.4), dpi) is None   # an L, not a square
+        near(_dark_box(image, (6, height - 8, 18, height - 2), dpi), (6, height - 5.5, 15, height - 5))    # bottom-left L
+        near(_dark_box(image, (2, height - 18, 8, height - 6), dpi), (5, height - 15, 5.5, height - 6))
+        assert _dark_box(image, (5.6, height - 10.4, 10.4, height - 5.6), dpi) is None
+        assert _dark_box(image, (2, 12, 10.4, height - 18), dpi) is None       # nothing else down the left band
+    else:
+        near(_dark_box(image, (2, 2, width - 2, height - 2), dpi), (5, 5, width - 5, height - 5))          # the frame
+        near(_dark_box(image, (2, height / 2 - 5, 10.4, height / 2 + 5), dpi), (5, height / 2 - 5, 5.75, height / 2 + 5))
+        near(_dark_box(image, (width - 10.4, height / 2 - 5, width - 2, height / 2 + 5), dpi),
+             (width - 5.75, height / 2 - 5, width - 5, height / 2 + 5))
+    for strip in ((0, 0, width, 4.8), (0, 0, 4.8, height), (width - 4.8, 0, width, height), (0, height - 4.8, width, height)):
+        assert _dark_box(image, strip, dpi) is None, strip                      # the 5 mm edge stays clear

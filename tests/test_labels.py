@@ -90,3 +90,58 @@ def test_an_edit_of_a_games_english_label_changes_that_games_card_versions(tmp_p
     shutil.copytree(root, moved)    # a fresh folder: the labels are read once per data folder
     after = {c.id: card_version(c) for c in load_game("fillory", moved).cards}
     assert all(before[c] != after[c] for c in before)
+
+
+# The sentences the faces build round the data (lists, counts with their plural, "Summon A, B or C"): every
+# word from the labels. A translation of exactly these, and the English words that must then be gone.
+SENTENCES = {
+    "or_list": ("{first} oder {last}", None),
+    "summon": ("Beschwöre", "Summon "),
+    "banish": ("Verbanne", "Banish "),
+    "either_ability": ("{first} – oder – {second}", None),
+    "curses_other": ("Gibt {count} Flüche", "CURSES"),
+    "curses_one": ("Gibt {count} Fluch", "CURSE"),
+    "worth_other": ("{magic} · {count} Punkte wert", "POINTS"),
+    "ingredient": ("Für {colour}e Zauber", "SPELLS"),
+    "cost_one": ("kostet {count} Magiemarke", "Magic token"),
+    "cost_other": ("kostet {count} Magiemarken", None),
+    "spell_number": ("Zauber {number}/{count}", None),
+    "discard_for": ("Oder für {count} Ansehen abwerfen (eigener Zug).", "prestige (your turn)"),
+    "number_line": ("{deck} {position}/{count} · Karte {number}/{total}", "· card "),
+    "number_line_short": ("{position}/{count} · Karte {number}/{total}", None),
+    "tokens_one": ("{count} {element}-Marke", None),  # the data's own texts say "token" too
+    "tokens_other": ("{count} {element}-Marken", None),
+    "feat_needs": ("Braucht genau <b>{needs}</b>. Erfüllt: <b>+{count} Zauberkunst</b>, ziehe einen Zauber.",
+                   "Needs exactly"),
+    "magicianship_played": ("+{count} ZAUBERKUNST nach dem Ausspielen", "MAGICIANSHIP once played"),
+    "person_historical": ("eine Person der Geschichte", "a person of history"),
+}
+
+
+def test_sentences_built_round_the_data_come_from_the_labels_in_every_game(tmp_path: Path) -> None:
+    root = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, root)
+    text = (root / "print" / "labels" / "en.toml").read_text(encoding="utf-8")
+    for key, (word, _english) in SENTENCES.items():
+        text, count = re.subn(rf'^{key} = "[^"]*"$', f'{key} = "{word}"', text, count=1, flags=re.M)
+        assert count == 1, key
+    (root / "print" / "labels" / "de.toml").write_text(text, encoding="utf-8")
+    english, german = {}, {}
+    for game in ("fillory", "mandragora", "barony-sorcery", "jsmn"):
+        for lang, texts in (("en", english), ("de", german)):
+            [deck] = build(BuildOptions(game=game, documents=("deck",), data_dir=root, out_dir=tmp_path / lang, lang=lang))
+            texts[game] = _text(deck)
+    # the translated words are printed, in the game whose faces build that sentence
+    for game, words in {"fillory": ["Beschwöre", "Verbanne", " oder ", "– oder –"],
+                        "mandragora": ["GIBT 1 FLUCH", "GIBT 2 FLÜCHE", "PUNKTE WERT", "ZAUBER"],
+                        "barony-sorcery": ["kostet 1 Magiemarke", "kostet 2 Magiemarken", "Zauber 1/"],
+                        "jsmn": ["Ansehen abwerfen", "· Karte ", "-Marke", "Braucht genau", "ZAUBERKUNST",
+                                 "eine Person der Geschichte"]}.items():
+        for word in words:
+            assert word in german[game], (game, word)
+    # and the English ones are gone from the German kit, while the English kit has them
+    for key, (_word, gone) in SENTENCES.items():
+        if gone is None:
+            continue
+        assert any(gone in printed for printed in english.values()), (key, gone)
+        assert not any(gone in printed for printed in german.values()), (key, gone)

@@ -455,3 +455,35 @@ def test_letter_paper_and_no_crop_marks(variant: Callable[..., dict[str, Path]])
     page = PdfReader(letter["deck"]).pages[0]
     assert float(page.mediabox.height) == pytest.approx(279.4 * mm, abs=0.01)
     assert len(PdfReader(letter["tokens"]).pages) == 2
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_gutter_fold_tiles_nest_several_a_page_with_their_backs_mirrored_about_the_fold(paper: str,
+                                                                                        tmp_path: Path) -> None:
+    """Gutter-fold tiles are nested on the front half like the duplex sheets (they took a page each, in
+    rectangles): 2 tiles of 50 mm hexes a page, so the 9 tiles print on 5 pages, not 9; every front with its
+    bleed stays inside the half page's printable margin, its back is its mirror about the fold, and the
+    smaller the hexes the fewer the pages."""
+    from cardgen.render.barony_sorcery.tiles import plan_folded_tiles
+    pages = {}
+    for hex_size in (50.0, 40.0, 30.0):
+        fold = plan_folded_tiles(SPECS.paper(paper), HexGeometry(hex_size), 3.0, SPECS.sheet, 9)
+        margin, middle = SPECS.sheet.margin, fold.width / 2
+        for place in fold.half.places:
+            for x, y in (c for corners in fold.half.hexes(place, 3.0) for c in corners):
+                assert margin < x < middle - margin and margin < y < fold.height - margin, (hex_size, place, x, y)
+            back = fold.back(place)
+            for x, y in (c for corners in fold.half.hexes(back, 3.0) for c in corners):
+                assert middle + margin < x < fold.width - margin, (hex_size, back, x, y)
+            front = sorted((round(x, 3), round(y, 3)) for c in fold.half.hexes(place) for x, y in c)
+            mirrored = sorted((round(fold.width - x, 3), round(y, 3)) for c in fold.half.hexes(back) for x, y in c)
+            assert max(math.hypot(a[0] - b[0], a[1] - b[1]) for a, b in zip(front, mirrored)) < 0.01
+        [path] = build(BuildOptions(game="barony-sorcery", paper=paper, gutter_fold=True, documents=("tiles",),
+                                    hex_size=hex_size, out_dir=tmp_path / f"{hex_size:g}"))
+        reader = PdfReader(path)
+        pages[hex_size] = len(reader.pages)
+        assert pages[hex_size] == -(-9 // fold.half.per_sheet)
+        assert "fold on the dashed line" in flattened(reader.pages[0].extract_text())
+        texts = [flattened(page.extract_text()) for page in reader.pages]
+        assert sorted(n for n in range(1, 10) for t in texts if f"tile {n}" in t) == list(range(1, 10))
+    assert pages[50.0] == 5 and pages[50.0] > pages[40.0] >= pages[30.0]

@@ -11,6 +11,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import ImageChops
 from pypdf import PdfReader
+from qrcode.constants import ERROR_CORRECT_M
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.render import BuildOptions, build, qr
@@ -24,7 +25,7 @@ def _byte_capacity(version: int) -> int:
     """Bytes a code of this version holds at level M (from the qrcode package's own table)."""
     from qrcode import util
     count_bits = util.length_in_bits(util.MODE_8BIT_BYTE, version)
-    return (util.BIT_LIMIT_TABLE[qr.ERROR_CORRECT_M][version] - 4 - count_bits) // 8
+    return (util.BIT_LIMIT_TABLE[ERROR_CORRECT_M][version] - 4 - count_bits) // 8
 
 
 # every version from 1 to 40 at level M, each full to the last byte and with one byte more than the

@@ -119,17 +119,14 @@ def run_build(plan: BuildPlan, progress: Progress | None = None) -> list[Path]:
 
     On a machine with several cores the documents are split over forked processes (see
     :func:`parallel_groups`): whole games when several are built, else one game's documents;
-    bench/bench_build.py measures what that saves on your machine.
+    bench/bench_build.py measures what that saves on your machine. A deck's manifest is written by the
+    process that wrote the deck, right after it: its cards' versions and codes are then in memory (the
+    parent writing every manifest after the build computed them all a second time, serially).
     """
-    from .changed import write_manifests
-
     groups = parallel_groups(plan)
     if len(groups) < 2:
-        written = _write_documents(plan, plan.documents, progress)
-    else:
-        written = _write_in_processes(plan, groups, progress)
-    write_manifests(plan)  # <out>/<game>/cards.json beside each deck, for a later --changed-since
-    return written
+        return _write_documents(plan, plan.documents, progress)
+    return _write_in_processes(plan, groups, progress)
 
 
 def document_cost(item: PlannedDocument) -> int:
@@ -215,6 +212,8 @@ def _write_group(plan: BuildPlan, group: list[int], channel: Any) -> None:
 
 
 def _write_documents(plan: BuildPlan, documents: tuple[PlannedDocument, ...], progress: Progress | None) -> list[Path]:
+    from .changed import write_deck_manifest
+
     report: Callable[[int], None] = progress or (lambda steps: None)
     written: list[Path] = []
     for item in documents:
@@ -225,6 +224,8 @@ def _write_documents(plan: BuildPlan, documents: tuple[PlannedDocument, ...], pr
                 item.document.render(item.content, plan.resolved, partial, report)
         write_atomically(item.path, render)
         written.append(item.path)
+        if item.document.name == "deck":  # <out>/<game>/cards.json beside it, for a later --changed-since
+            write_deck_manifest(plan, item)
     return written
 
 

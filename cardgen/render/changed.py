@@ -53,10 +53,14 @@ def write_manifest(path: Path, game: str, decks: list[DeckFaces]) -> Path:
     return path
 
 
+def write_deck_manifest(plan: BuildPlan, item: PlannedDocument) -> Path:
+    """The manifest of the game whose deck ``item`` is (written by the build right after the deck)."""
+    return write_manifest(item.path.parent / MANIFEST, item.game, _decks(plan, item))
+
+
 def write_manifests(plan: BuildPlan) -> list[Path]:
-    """The manifest of every game whose deck the plan wrote (called after the build)."""
-    return [write_manifest(item.path.parent / MANIFEST, item.game, _decks(plan, item))
-            for item in plan.documents if item.document.name == "deck"]
+    """The manifest of every game whose deck the plan wrote."""
+    return [write_deck_manifest(plan, item) for item in plan.documents if item.document.name == "deck"]
 
 
 def read_manifest(path: Path, game: str) -> dict[tuple[str, str], str]:

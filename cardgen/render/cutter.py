@@ -19,7 +19,7 @@ from functools import partial
 
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape
+from cardgen.render.markup import escape
 
 from reportlab.pdfgen.canvas import Canvas
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol, Sequence
-from xml.sax.saxutils import escape
+from cardgen.render.markup import escape
 
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.lib.styles import ParagraphStyle

@@ -377,7 +377,7 @@ def impose_folded(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts
         canvas.line(pt(fold.fold_x), pt(rules.margin), pt(fold.fold_x), pt(fold.height - rules.margin))
         canvas.restoreState()
         info = SheetInfo("front", sheet + 1, sheets, start + 1, min(len(fronts), start + per_sheet))
-        draw_sheet_label(canvas, half, half.grid, label(info) + " \u00b7 fold on the dashed line", rules.margin)
+        draw_sheet_label(canvas, half, half.grid, label(info) + " \u00b7 " + words("sheet", "fold"), rules.margin)
         back_grid = fold.back_grid()
         trim = Rect(half.grid.x, half.grid.y, back_grid.right - half.grid.x, half.grid.height)
         bx, by = half.outer_bleed

@@ -79,3 +79,20 @@ def label(section: str, key: str, **fields: object) -> str:
     table = _active[0] if _active else load_labels()
     text = table[section][key]
     return text.format(**fields) if fields else text
+
+
+def counted(section: str, key: str, count: int, **fields: object) -> str:
+    """``section.key_one`` when ``count`` is 1, else ``section.key_other``, with ``{count}`` filled in: the
+    words round a number ("1 token", "3 tokens") come from the labels like every other word. Two forms
+    (one, other) as in English, German, French, Spanish...; a language with more plural forms words its
+    ``_other`` text so it reads for every count above one."""
+    return label(section, f"{key}_{'one' if count == 1 else 'other'}", count=count, **fields)
+
+
+def listed(items: list[str], conjunction: str = "or") -> str:
+    """"A", "A or B", "A, B or C" in the active language (``card.list_separator`` and ``card.<conjunction>_list``)."""
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return label("card", f"{conjunction}_list", first=label("card", "list_separator").join(items[:-1]), last=items[-1])

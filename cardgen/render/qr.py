@@ -1,10 +1,12 @@
 """QR codes drawn as one vector path: crisp at any printer resolution, small in the PDF.
 
-Codes come from the ``qrcode`` package's public API at error correction M (a smudged or creased card
-still scans) with one fixed mask pattern: left to itself, ``qrcode`` lays each symbol out eight times
-to score every mask (the QR standard allows any mask), and a fixed mask also keeps the output the same
-from one ``qrcode`` release to the next. Every printed code is decoded back in the tests, and
-``bench/bench_build.py`` measures each way of encoding.
+Codes come from ``zxing-cpp``'s encoder (``create_barcode``, zint's QR code writer in C: about 0.3 ms a
+code against 1.5 ms for the pure-Python ``qrcode`` package, which took a quarter of a cold kit build)
+at error correction M (a smudged or creased card still scans) with one fixed mask pattern: left to
+itself an encoder lays each symbol out eight times to score every mask (the QR standard allows any
+mask), and a fixed mask also keeps the output the same from one release to the next. zxing-cpp is the
+library the companion already reads photos with. Every printed code is decoded back in the tests, and
+``bench/bench_build.py`` measures each way of encoding (``qrcode`` is kept for that comparison).
 
 Drawing is ours: each row's runs of dark modules become rectangles of a single path in module units,
 filled once, on a light square that includes the 4-module quiet zone scanners need. Codes are kept in
@@ -15,27 +17,23 @@ otherwise repeat.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib.metadata import version as package_version
 from pathlib import Path
 from typing import Any, Iterator
 from urllib.parse import urlsplit
 
-import qrcode
-from qrcode.constants import ERROR_CORRECT_M
-from qrcode.exceptions import DataOverflowError
+import zxingcpp
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 QUIET_ZONE_MODULES = 4
 _DARK_RUN = re.compile("1+")
-#: Bumped whenever encode() could give a different matrix for the same payload (invalidates caches).
-ENCODER_ID = f"ec-M/qrcode-{package_version('qrcode')}/mask-2"
 
 
 @dataclass(frozen=True)
@@ -91,17 +89,39 @@ FIXED_MASK = 2
 def encode(payload: str) -> QrMatrix:
     """Encode ``payload`` at level M with the fixed mask (uncached: the benchmark measures this).
 
-    Too much data for any QR version raises ``qrcode``'s ``DataOverflowError`` saying so.
+    Too much data for any QR version raises ``qrcode``'s ``DataOverflowError`` saying so (``qrcode`` is
+    imported only then: the companion's pages use it, the print kit does not need its import time).
     """
-    return _qrcode_matrix(payload, FIXED_MASK)
+    try:
+        code = zxingcpp.create_barcode(payload, zxingcpp.BarcodeFormat.QRCode, ec_level="M", data_mask=FIXED_MASK)
+    except ValueError as exc:  # zint: "Input too long for ECC level M"
+        from qrcode.exceptions import DataOverflowError
+        raise DataOverflowError(f"{len(payload.encode())} bytes do not fit a QR code at level M "
+                                f"(at most version 40): {payload[:60]}…") from exc
+    image = code.to_image(scale=1, add_quiet_zones=False)  # one byte a module, 0 = dark
+    n = int(image.shape[0])
+    pixels = bytes(image).translate(_DARK_AS_ONE).decode("ascii")  # type: ignore[call-overload]
+    lines = tuple(pixels[i:i + n] for i in range(0, n * n, n))
+    return _from_lines(payload, (n - 17) // 4, lines)
+
+
+_DARK_AS_ONE = bytes.maketrans(b"\x00\xff", b"10")
 
 
 def encode_best_mask(payload: str) -> QrMatrix:
-    """``qrcode`` scoring all eight masks itself: the slower default, kept for the benchmark."""
+    """The ``qrcode`` package scoring all eight masks itself (its default): kept for the benchmark."""
     return _qrcode_matrix(payload, None)
 
 
+def encode_qrcode(payload: str) -> QrMatrix:
+    """The ``qrcode`` package with the fixed mask (the encoder before zxing-cpp): kept for the benchmark."""
+    return _qrcode_matrix(payload, FIXED_MASK)
+
+
 def _qrcode_matrix(payload: str, mask: int | None) -> QrMatrix:
+    import qrcode
+    from qrcode.constants import ERROR_CORRECT_M
+    from qrcode.exceptions import DataOverflowError
     code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0, mask_pattern=mask)
     code.add_data(payload)
     try:
@@ -120,6 +140,12 @@ def _matrix(payload: str, version: int, rows: list[int], n: int) -> QrMatrix:
 
 def _from_lines(payload: str, version: int, lines: tuple[str, ...]) -> QrMatrix:
     return QrMatrix(payload, version, tuple(tuple(map("1".__eq__, line)) for line in lines), lines)
+
+
+#: What the disk cache's codes were encoded by: the encoder's own output for a probe payload, so that any
+#: change of what encode() gives (another zxing-cpp or zint release, level or mask) invalidates the cache
+#: without asking the package metadata for versions (``importlib.metadata`` costs a cold build its import).
+ENCODER_ID = "ec-M/mask-2/" + hashlib.sha256("\n".join(encode("https://example.org/c/probe?v=1")._lines).encode()).hexdigest()[:16]
 
 
 # -- caches -----------------------------------------------------------------------------------------

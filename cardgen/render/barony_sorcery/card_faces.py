@@ -9,11 +9,12 @@ code to the card's companion page.
 
 from __future__ import annotations
 
+from ..labels import counted
 from ..labels import label as words
 from ..fonts import MIN_TEXT_PT
 
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
+from cardgen.render.markup import escape
 
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
@@ -134,7 +135,7 @@ class SpellFront:
         canvas.setFont(SERIF_BOLD, size)
         baseline = top - size * SERIF_CAP_HEIGHT - pt(0.6 * s)
         canvas.drawString(left, baseline, self.card.name)
-        line = f"{category.name} spell".upper()
+        line = words("barony-sorcery", "category_spell", category=category.name).upper()
         small = fit_font_size(line, SANS_BOLD, width, 5.8 * s, 3.8)
         canvas.setFillColor(self.style.readable(self.ink))
         canvas.setFont(SANS_BOLD, small)
@@ -181,8 +182,8 @@ class SpellFront:
         width = right - text_left
         small = max(MIN_TEXT_PT, 5.2 * s)
         lines = [(SANS_BOLD, f"{self.content.title}"),
-                 (SANS, f"spell {self.card.number}/{len(self.content.cards)}"),
-                 (SANS, f"cost {self.card.cost} Magic token{'s' if self.card.cost > 1 else ''}")]
+                 (SANS, words("barony-sorcery", "spell_number", number=self.card.number, count=len(self.content.cards))),
+                 (SANS, counted("barony-sorcery", "cost", self.card.cost))]
         canvas.setFillColor(self.style.muted)
         stacked_lines(canvas, lines, text_left, bottom + pt(1.0 * s), width, small)
         return qr_y + qr_size

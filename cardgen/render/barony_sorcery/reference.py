@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape
+from cardgen.render.markup import escape
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle

@@ -9,7 +9,9 @@ Tiles are nested on a sheet like hexes in a hex grid (:class:`TileSheet`: one po
 180° into the notch beside it; 6 tiles of 50 mm hexes a sheet on A4 or Letter), each drawn clipped to its own
 hexes so a neighbour's bleed never paints over it. Crop marks would mean nothing for a hex outline, so each
 tile draws its own cut line (with --crop-marks) and its back, mirrored for long-edge duplex, the same.
-Gutter-fold pages keep the tiles in rectangles, imposed like cards.
+Gutter-fold pages nest the tiles the same way on the front half of the page (:func:`plan_folded_tiles`: the
+half-page, upright or landscape, that holds the most), with their backs mirrored about the dashed fold line
+in the other half: 2 tiles of 50 mm hexes a page on A4 or Letter, where tiles in rectangles took a page each.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
-from xml.sax.saxutils import escape
+from cardgen.render.markup import escape
 
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
@@ -31,8 +33,9 @@ from cardgen.catalog.barony_sorcery import MYSTERIOUS, BaronySorceryContent, Til
 
 from ..colour import shade
 from ..faces import fit_font_size, text_width
-from ..imposition import LABEL_COLOUR, LABEL_FONT, ImpositionSettings, SheetInfo, SheetLabel, Side, impose, sheet_label
-from ..layout import LayoutError, Rect, SheetLayout, plan_layout
+from ..imposition import FOLD_COLOUR, LABEL_COLOUR, LABEL_FONT, ImpositionSettings, SheetInfo, SheetLabel, Side, sheet_label
+from ..labels import label as words
+from ..layout import Rect
 from ..options import BuildError, ResolvedOptions
 from ..pdf import new_canvas, pt, set_page_boxes
 from ..print_specs import CardSize, PaperSize, SheetRules
@@ -222,14 +225,64 @@ def hex_size_of(content: BaronySorceryContent, resolved: ResolvedOptions) -> flo
     return resolved.options.hex_size if resolved.options.hex_size is not None else content.hex_size_mm
 
 
-def tile_layout(resolved: ResolvedOptions, geometry: HexGeometry) -> SheetLayout:
-    """Tiles in rectangles, for gutter-fold pages only: the gap between two tiles holds both bleeds."""
-    bleed = resolved.options.bleed
-    rules = replace(resolved.specs.sheet, gutter=max(resolved.specs.sheet.gutter, 2 * bleed))
-    try:
-        return plan_layout(resolved.paper, geometry.size, bleed, rules)
-    except LayoutError as exc:
-        raise BuildError(f"{exc} (choose a smaller --hex-size)") from exc
+@dataclass(frozen=True)
+class FoldedTiles:
+    """A gutter-fold page of tiles: ``half`` nests the fronts in the left half of a ``width`` x ``height``
+    page; each back goes to its front's place mirrored about the fold (``width / 2``)."""
+
+    half: TileSheet
+    width: float
+    height: float
+
+    def back(self, place: TilePlace) -> TilePlace:
+        """Mirrored about the fold: a mirrored triangle is the same triangle turned the other way."""
+        return TilePlace(self.width - place.x, place.y, (-place.turn) % 360)
+
+
+def plan_folded_tiles(paper: PaperSize, geometry: HexGeometry, bleed: float, rules: SheetRules,
+                      count: int) -> FoldedTiles:
+    """The gutter-fold page (upright or landscape) whose half nests the most tiles (upright on a tie)."""
+    best: FoldedTiles | None = None
+    for width, height in ((paper.width, paper.height), (paper.height, paper.width)):
+        try:
+            half = plan_tile_sheet(PaperSize(f"{paper.name} half", width / 2, height), geometry, bleed, rules, count)
+        except BuildError:
+            continue
+        if best is None or half.per_sheet > best.half.per_sheet:
+            best = FoldedTiles(half, width, height)
+    if best is None:
+        raise BuildError(f"a {geometry.across_flats:g} mm hex tile with {bleed:g} mm bleed does not fit on half a "
+                         f"{paper.name} page for a gutter fold (choose a smaller --hex-size)")
+    return best
+
+
+def impose_folded_tiles(canvas: Canvas, fold: FoldedTiles, rules: SheetRules, fronts: Sequence[_TileSide],
+                        backs: Sequence[_TileSide], label: SheetLabel) -> int:
+    """Gutter-fold pages of tiles: fronts nested in the left half, their backs mirrored about the dashed
+    fold line; returns the number of pages written."""
+    sheet = fold.half
+    per_sheet, sheets = sheet.per_sheet, sheet.sheets_for(len(fronts))
+    for number in range(sheets):
+        canvas.setPageSize((pt(fold.width), pt(fold.height)))
+        start = number * per_sheet
+        faces = list(fronts[start:start + per_sheet])
+        places = list(sheet.places)[:len(faces)]
+        _draw_tiles(canvas, sheet, faces, places)
+        _draw_tiles(canvas, sheet, list(backs[start:start + per_sheet]), [fold.back(p) for p in places])
+        canvas.saveState()
+        canvas.setStrokeColor(FOLD_COLOUR)
+        canvas.setLineWidth(0.4)
+        canvas.setDash(3, 2)
+        canvas.line(pt(fold.width / 2), pt(rules.margin), pt(fold.width / 2), pt(fold.height - rules.margin))
+        canvas.restoreState()
+        info = SheetInfo("front", number + 1, sheets, start + 1, min(len(fronts), start + per_sheet))
+        _draw_label(canvas, sheet, label(info) + " \u00b7 " + words("sheet", "fold"), rules.margin)
+        front = sheet.trim(places)
+        trim = Rect(front.x, front.y, fold.width - front.x - front.x, front.height)
+        set_page_boxes(canvas, trim, trim.grown(sheet.bleed, sheet.bleed, sheet.bleed, sheet.bleed), fold.width,
+                       fold.height)
+        canvas.showPage()
+    return sheets
 
 
 # -- nested tile sheets ---------------------------------------------------------------------------------
@@ -465,8 +518,8 @@ def render_tiles(content: BaronySorceryContent, resolved: ResolvedOptions, path:
     settings = replace(ImpositionSettings.from_options(options), crop_marks=False)  # the tiles draw their own
     label = sheet_label(f"Barony: Sorcery tiles ({geometry.across_flats:g} mm hexes)", unit="tiles")
     if options.gutter_fold:
-        layout = tile_layout(resolved, geometry)
-        per_sheet = layout.per_sheet
+        fold = plan_folded_tiles(resolved.paper, geometry, options.bleed, resolved.specs.sheet, len(fronts))
+        per_sheet = fold.half.per_sheet
     else:
         sheet = plan_tile_sheet(resolved.paper, geometry, options.bleed, resolved.specs.sheet, len(fronts))
         per_sheet = sheet.per_sheet
@@ -476,7 +529,7 @@ def render_tiles(content: BaronySorceryContent, resolved: ResolvedOptions, path:
                         subject=f"{len(fronts)} Territory tiles, hexes {geometry.across_flats:g} mm across flats, "
                                 f"{per_sheet} per sheet")
     if options.gutter_fold:
-        impose(canvas, layout, resolved.specs.sheet, fronts, [back] * len(fronts), settings, label)
+        impose_folded_tiles(canvas, fold, resolved.specs.sheet, fronts, [back] * len(fronts), label)
     else:
         impose_tiles(canvas, sheet, resolved.specs.sheet, fronts, [back] * len(fronts), settings, label)
     canvas.save()

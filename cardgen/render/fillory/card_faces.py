@@ -9,10 +9,11 @@ footer with the card number and a QR code to the card's companion page.
 from __future__ import annotations
 
 from ..labels import label as words
+from ..labels import listed
 from ..fonts import MIN_TEXT_PT
 
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
+from cardgen.render.markup import escape
 
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
@@ -61,6 +62,27 @@ def _draw_background(canvas: Canvas, size: CardSize, style: FilloryStyle, bleed:
             canvas.setLineWidth(0.6)
             canvas.roundRect(*box, radius=pt(2.2 * scale), stroke=1, fill=0)
     return box
+
+
+def ability_markup(content: FilloryContent, card: Card) -> str:
+    """The special ability as one line of markup, action words bold, in the active language's words:
+    "<b>Summon</b> Julia, Alice or Penny", "<b>Summon</b> or <b>Banish</b> Plot" (both actions, one target)."""
+    groups: list[tuple[str, list[str]]] = []
+    for option in card.ability:
+        if groups and groups[-1][0] == option.action:
+            groups[-1][1].append(option.label(content))
+        else:
+            groups.append((option.action, [option.label(content)]))
+    verbs = {action: f"<b>{escape(words('fillory', action))}</b>" for action in ("summon", "banish")}
+    if len(groups) == 2 and groups[0][1] == groups[1][1] and len(groups[0][1]) == 1:
+        return words("fillory", "both_actions", first=verbs[groups[0][0]], second=verbs[groups[1][0]],
+                     target=escape(groups[0][1][0]))
+    parts = [words("fillory", "ability", action=verbs[action], targets=escape(listed(targets)))
+             for action, targets in groups]
+    line = parts[0] if parts else ""
+    for part in parts[1:]:
+        line = words("fillory", "either_ability", first=line, second=part)
+    return line
 
 
 @dataclass(frozen=True)
@@ -154,10 +176,7 @@ class FilloryCardFront:
     # -- body ---------------------------------------------------------------------------------
     def _ability(self, canvas: Canvas, left: float, right: float, top: float, scale: float) -> float:
         """The special ability in a tinted box, action words in bold; returns the box bottom."""
-        text = self.content.ability_text(self.card)
-        markup = escape(text)
-        for verb in ("Summon", "Banish"):
-            markup = markup.replace(verb, f"<b>{verb}</b>")
+        markup = ability_markup(self.content, self.card)
         inner = pt(1.8 * scale)
         label_size = max(MIN_TEXT_PT, 5.6 * scale)
         para = _paragraph(markup, 12.0 * scale, self.style.ink, right - left - 2 * inner, leading=1.12)

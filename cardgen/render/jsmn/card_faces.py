@@ -25,8 +25,8 @@ from .style import LONDON_INK, SANS, SANS_BOLD, SERIF_BOLD, WHITE, JsmnStyle
 from .symbols import DECK_DRAWERS, l_badge, wax_seal
 from .table_cards import draw_table_card
 
-PERSON_LINES = {"historical": "a person of history", "period type": "a figure of the period",
-                "fictional": "a character of the story"}
+#: The label (``[jsmn]`` in the labels) naming each kind of person an introduction is.
+PERSON_LINES = {"historical": "person_historical", "period type": "person_period", "fictional": "person_fictional"}
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ class CardFront:
         lines = [(SANS_BOLD, self.content.title), (SANS, number_line(self.content, card, short=profile.compact))]
         if isinstance(element, str):
             el = self.content.element(element)
-            lines.insert(1, (SANS, f"element: {el.name} ({el.symbol_name})"))
+            lines.insert(1, (SANS, words("jsmn", "element_line", element=el.name, symbol=el.symbol_name)))
         footer_top = draw_footer(canvas, box, self.qr, lines, style, s)
         body = Box(box.left, footer_top + pt(1.5 * s), box.right, rule_y - pt(1.8 * s))
         if isinstance(card, Invitation):
@@ -152,7 +152,7 @@ class CardFront:
                   smallest=4.6)
         canvas.setFillColor(style.muted)
         canvas.setFont(SANS, max(MIN_TEXT_PT, 5.0 * s))
-        canvas.drawString(text_left, body.top - 2 * r + pt(1.0 * s), PERSON_LINES[card.person])
+        canvas.drawString(text_left, body.top - 2 * r + pt(1.0 * s), words("jsmn", PERSON_LINES[card.person]))
         self._place(canvas, body, body.top - 2 * r - pt(2.5 * s), words("jsmn", "meet_in"), card.location, s)
         self._magic_line(canvas, body, card.element, s)
 
@@ -162,11 +162,11 @@ class CardFront:
         small = max(MIN_TEXT_PT, 5.4 * s)
         canvas.setFillColor(style.readable(ink))
         canvas.setFont(SANS_BOLD, small)
-        canvas.drawString(body.left, body.top - small, f"CAST {SPELL_TIMINGS[card.timing].upper()}"
+        canvas.drawString(body.left, body.top - small, words("jsmn", "cast_when", timing=SPELL_TIMINGS[card.timing].upper())
                           if card.timing == "your-turn" else words("jsmn", "cast_any_time"))
         if card.timing != "your-turn":
             canvas.setFont(SANS, max(MIN_TEXT_PT, small * 0.9))
-            canvas.drawString(body.left, body.top - 2.2 * small, "(even on another player's turn)")
+            canvas.drawString(body.left, body.top - 2.2 * small, words("jsmn", "any_turn"))
         top = body.top - (3.2 if card.timing != "your-turn" else 2.0) * small
         extras = pt(13 * s) if card.elements or card.magicianship else pt(6 * s)
         bottom = draw_text(canvas, _escape(card.text), body.left, body.width, top, top - body.bottom - extras,
@@ -185,8 +185,8 @@ class CardFront:
         if card.magicianship:
             canvas.setFillColor(style.readable(ink))
             canvas.setFont(SANS_BOLD, max(MIN_TEXT_PT, 6.0 * s))
-            canvas.drawString(body.left, y - pt(2.4 * s), f"+{card.magicianship} MAGICIANSHIP once played")
+            canvas.drawString(body.left, y - pt(2.4 * s), words("jsmn", "magicianship_played", count=card.magicianship))
         canvas.setFillColor(style.muted)
         canvas.setFont(SANS, max(MIN_TEXT_PT, 5.2 * s))
         canvas.drawString(body.left, body.bottom + pt(0.5 * s),
-                          f"Or discard it for {card.discard_prestige} prestige (your turn).")
+                          words("jsmn", "discard_for", count=card.discard_prestige))

@@ -177,9 +177,11 @@ def number_line(content: JsmnContent, card: Card, short: bool = False) -> str:
     deck = content.deck(card.kind)
     position = card.number - deck[0].number + 1
     if short:
-        return f"{position}/{len(deck)} \u00b7 card {card.number}/{len(content.cards)}"
+        return words("jsmn", "number_line_short", position=position, count=len(deck), number=card.number,
+                     total=len(content.cards))
     label = DECKS[card.kind][0]
-    return f"{label[:1].lower()}{label[1:]} {position}/{len(deck)} \u00b7 card {card.number}/{len(content.cards)}"
+    return words("jsmn", "number_line", deck=f"{label[:1].lower()}{label[1:]}", position=position, count=len(deck),
+                 number=card.number, total=len(content.cards))
 
 
 def big_number(canvas: Canvas, cx: float, cy: float, text: str, size: float, colour: str) -> None:

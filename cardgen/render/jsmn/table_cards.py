@@ -5,6 +5,7 @@ sits bottom right, the deck and number lines bottom left.
 
 from __future__ import annotations
 
+from ..labels import counted
 from ..labels import label as words
 from ..fonts import MIN_TEXT_PT
 
@@ -70,9 +71,9 @@ def _feat(canvas: Canvas, box: Box, body: Box, card: Feat, content: JsmnContent,
             canvas.setDash()
             element_chip(canvas, x + ring / 2, top - ring / 2, ring * 0.3, element, symbol_of(content, element), style, s)
             x += ring + gap
-    needs = ", ".join(f"{n} {element_name(content, e).lower()}" for e, n in card.requires)
-    draw_text(canvas, f"Needs exactly <b>{needs}</b>. Complete: <b>+{card.magicianship} magicianship</b>, draw a "
-                      "spell.", body.left, body.width, top - ring - pt(1.5 * s), top - ring - body.bottom - pt(1 * s),
+    needs = words("card", "list_separator").join(words("jsmn", "element_count", count=n,
+                                                       element=element_name(content, e).lower()) for e, n in card.requires)
+    draw_text(canvas, words("jsmn", "feat_needs", needs=needs, count=card.magicianship), body.left, body.width, top - ring - pt(1.5 * s), top - ring - body.bottom - pt(1 * s),
               style, s, largest=7.0, smallest=4.6)
 
 
@@ -85,13 +86,13 @@ def _connexion(canvas: Canvas, box: Box, body: Box, card: NamedConnexion, conten
     left = body.left + icon + pt(1.5 * s)
     canvas.setFillColor(style.readable(ink))
     canvas.setFont(SANS_BOLD, max(MIN_TEXT_PT, 6.6 * s))
-    canvas.drawString(left, body.top - pt(2.6 * s), f"{kind.name.upper()} CONNEXION")
+    canvas.drawString(left, body.top - pt(2.6 * s), words("jsmn", "connexion", kind=kind.name.upper()))
     canvas.setFont(SANS, max(MIN_TEXT_PT, 5.0 * s))
     canvas.setFillColor(style.muted)
-    canvas.drawString(left, body.top - pt(5.6 * s), "mark this space on your board (not if it is filled)")
-    y = draw_text(canvas, f"<b>When you take it:</b> {_escape(card.text)}", body.left, body.width,
+    canvas.drawString(left, body.top - pt(5.6 * s), words("jsmn", "mark_space"))
+    y = draw_text(canvas, words("jsmn", "when_taken", text=_escape(card.text)), body.left, body.width,
                   body.top - icon - pt(2 * s), pt(14 * s), style, s, largest=7.6, smallest=5.0)
-    draw_text(canvas, f"<b>Then, lasting:</b> {_escape(kind.text)}", body.left, body.width, y - pt(1.5 * s),
+    draw_text(canvas, words("jsmn", "then_lasting", text=_escape(kind.text)), body.left, body.width, y - pt(1.5 * s),
               y - pt(1.5 * s) - body.bottom, style, s, largest=6.6, smallest=4.4, colour=style.muted)
 
 
@@ -113,8 +114,8 @@ def _book(canvas: Canvas, box: Box, body: Box, card: Book, content: JsmnContent,
     element_chip(canvas, x, y, r, cost, symbol_of(content, cost), style, s)
     canvas.setFont(SANS, small)
     canvas.setFillColor(style.ink)
-    canvas.drawString(x + r + pt(1.2 * s), y - small * 0.35, "a card of " + element_name(content, cost).lower()
-                      if cost != ANY else "a card of any element")
+    canvas.drawString(x + r + pt(1.2 * s), y - small * 0.35, words("jsmn", "card_of", element=element_name(content, cost).lower())
+                      if cost != ANY else words("jsmn", "card_of_any"))
     y -= 2 * r + pt(1.8 * s)
     canvas.setFont(SANS_BOLD, small)
     canvas.drawString(body.left, y - small * 0.35, words("jsmn", "place"))
@@ -124,9 +125,9 @@ def _book(canvas: Canvas, box: Box, body: Box, card: Book, content: JsmnContent,
         x += 2 * r + pt(1 * s)
     canvas.setFont(SANS, small)
     canvas.setFillColor(style.ink)
-    noun = "token" if count == 1 else "tokens"
-    canvas.drawString(x - r + pt(1.2 * s), y - small * 0.35, f"{count} {element_name(content, place).lower()} {noun}"
-                      if place != ANY else "1 token of any element")
+    canvas.drawString(x - r + pt(1.2 * s), y - small * 0.35,
+                      counted("jsmn", "tokens", count, element=element_name(content, place).lower())
+                      if place != ANY else words("jsmn", "token_of_any"))
     told = "" if compact else f"{_escape(card.text)} "  # the DISCARD and PLACE rows above say it too
     draw_text(canvas, f"{told}Once a turn: then turn it face down. <b>+1 magicianship</b> while you own it.",
               body.left, body.width, y - r - pt(1.8 * s), y - r - pt(1.8 * s) - body.bottom,

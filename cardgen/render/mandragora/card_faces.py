@@ -8,12 +8,13 @@ what the card does, and a footer with the QR code to the card's companion page.
 
 from __future__ import annotations
 
+from ..labels import counted
 from ..labels import label as words
 from ..fonts import MIN_TEXT_PT
 
 import math
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
+from cardgen.render.markup import escape
 
 from reportlab.lib.enums import TA_CENTER
 from reportlab.pdfgen.canvas import Canvas
@@ -155,16 +156,16 @@ class CardFront:
         card = self.card
         if card.kind == "spell":
             spell = self.content.spell_of(card)
-            return f"{EFFECT_KINDS[spell.kind]} effect".upper()
+            return words("mandragora", "effect", kind=EFFECT_KINDS[spell.kind]).upper()
         if card.kind == "cursed_scroll":
-            return f"Gives {card.curses} curse{'s' if card.curses > 1 else ''}".upper()
+            return counted("mandragora", "curses", card.curses).upper()
         if card.kind == "mandrake":
-            return "Wild: any colour, or a spellbook".upper()
+            return words("mandragora", "wild").upper()
         colour = self.content.colour(card.colour or "")
         if card.kind == "spellbook":
-            magic = "Black magic" if colour.black_magic else colour.name
-            return f"{magic} \u00b7 worth {card.value} point{'s' if card.value != 1 else ''}".upper()
-        return f"For {colour.name} spells".upper()
+            magic = words("mandragora", "black_magic") if colour.black_magic else colour.name
+            return counted("mandragora", "worth", card.value or 0, magic=magic).upper()
+        return words("mandragora", "ingredient", colour=colour.name).upper()
 
     def _header(self, canvas: Canvas, left: float, right: float, top: float, s: float) -> float:
         index_w = self._index(canvas, left, top, s)
