@@ -230,7 +230,7 @@
         fix.textContent = `Fix: ${difference.fix_label}`;
         fix.addEventListener("click", async () => {
           fix.disabled = true;
-          const body = { version, action_id: actionId(), seq: difference.fix.seq, move: difference.fix.move, seat };
+          const body = { ...difference.fix, version, action_id: actionId(), seat };
           const done = await send(root.dataset.correct, JSON.stringify(body), headers);
           if (done.ok) {
             say(`Corrected: move ${difference.fix.seq}.`);
@@ -241,6 +241,18 @@
           }
         });
         item.append(fix);
+      } else if (difference.no_fix) {
+        const why = document.createElement("span");
+        why.className = "no-fix";
+        why.textContent = difference.no_fix;
+        item.append(why);
+        if (difference.move && root.dataset.fix) {
+          const open = document.createElement("a");
+          open.className = "button small secondary";
+          open.href = `${root.dataset.fix}/${difference.move}`;
+          open.textContent = `Correct move ${difference.move}`;
+          item.append(open);
+        }
       }
       return item;
     });

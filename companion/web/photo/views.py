@@ -131,7 +131,7 @@ def audit(game_id: str) -> Response:
     ids = [_card(info["game"], ref).id for ref in body.cards]
     version, state = api._store().state_at(game_id, info["version"])
     view = rules_for(info["game"]).view(state, seat)
-    moves = own_moves(api._store().log(game_id, seat), seat)
+    moves = own_moves(api._store().live_moves(game_id), seat)  # this seat's own moves, as the game stands
     differences = scoring.audit(view, seat, ids, moves)
     return jsonify({"version": version, "agree": not differences,
                     "differences": [difference.to_json() for difference in differences]})
@@ -151,8 +151,13 @@ _SCORED = {"type": "object", "properties": {
 _AUDIT = {"type": "object", "properties": {
     "version": {"type": "integer"}, "agree": {"type": "boolean"},
     "differences": {"type": "array", "items": {"type": "object", "properties": {
-        "card": {"type": "string"}, "text": {"type": "string"}, "fix": {"type": ["object", "null"]},
-        "fix_label": {"type": ["string", "null"]}}}}}}
+        "card": {"type": "string"}, "text": {"type": "string"},
+        "fix": {"type": ["object", "null"], "description": "the body's seq, move (and also) for "
+                "POST /api/games/{game_id}/correct; null when no single correction fixes it"},
+        "fix_label": {"type": ["string", "null"], "description": "the correction in table words"},
+        "no_fix": {"type": ["string", "null"], "description": "why no single correction fixes it"},
+        "move": {"type": ["integer", "null"], "description": "the seat's move that caused it, to open on the "
+                 "corrections page"}}}}}}
 
 
 def openapi_paths() -> dict[str, Any]:
