@@ -1,7 +1,8 @@
 /* Score by photo (templates/pages/photo.html). The photo picked with the file input (its camera on a
  * phone) is sent as it is to POST /api/photo/<game>; the answer's cards are drawn as boxes with their
  * names over the photo (shown from the phone's own copy, as a data: URL: it never comes back from the
- * server) and listed, each with Remove; a card can be added by hand. Then either the cards fill the
+ * server) and listed, each with Remove (a box is the whole card: the answer's outline, else its code); a
+ * card can be added by hand. Then either the cards fill the
  * game's calculator (POST /api/photo/<game>/score: the total and every point's cause) or, on a seat's
  * page, they are compared with where the app believes they are (POST /api/games/<id>/audit), each
  * difference with a one-tap correction (POST /api/games/<id>/correct with this seat's cookie and the page's
@@ -58,13 +59,14 @@
     const font = Math.max(12, Math.round(size.width / 32));
     cards.forEach((card, index) => {
       if (!card.corners) return;
+      const shape = card.outline || card.corners;  // the whole card where the layout says, else its code
       const box = document.createElementNS(SVG, "polygon");
-      box.setAttribute("points", card.corners.map(point).join(" "));
+      box.setAttribute("points", shape.map(point).join(" "));
       box.dataset.index = index;
       box.classList.toggle("removed", card.removed);
       const label = document.createElementNS(SVG, "text");
-      const left = Math.min(...card.corners.map((c) => c[0]));
-      const top = Math.min(...card.corners.map((c) => c[1]));
+      const left = Math.min(...shape.map((c) => c[0]));
+      const top = Math.min(...shape.map((c) => c[1]));
       label.setAttribute("x", left);
       label.setAttribute("y", Math.max(font, top - font * 0.3));
       label.setAttribute("font-size", font);

@@ -137,9 +137,15 @@ def audit(game_id: str) -> Response:
                     "differences": [difference.to_json() for difference in differences]})
 
 
+_POINTS = {"type": "array", "items": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2},
+           "minItems": 4, "maxItems": 4}
 _CARDS = {"type": "array", "items": {"type": "object", "properties": {
     "card": {"type": "string"}, "name": {"type": "string"}, "stale": {"type": "boolean"},
-    "corners": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}}}}}
+    "corners": {**_POINTS, "description": "the four corners of the card's code in the photo's pixels, clockwise "
+                                          "from the code's top left"},
+    "outline": {"oneOf": [_POINTS, {"type": "null"}], "description": "the whole card's four corners in the "
+                "photo's pixels, clockwise from the card's top left: the print layout's place of the code on the "
+                "card (the kit's default card size) mapped through the code's corners; null when not known"}}}}
 _READING = {"type": "object", "properties": {
     "width": {"type": "integer"}, "height": {"type": "integer"}, "cards": _CARDS,
     "unread": {"type": "array", "items": {"type": "object", "properties": {"reason": {"type": "string"}}}}}}
