@@ -306,3 +306,24 @@ def test_no_audit_answer_depends_on_another_seats_secret(game: str) -> None:
             answers = [[d.to_json() for d in audit(view, 0, photo, own)] for view in views]  # type: ignore[misc]
             assert answers[0] == answers[1], photo
     assert differing, "no playout gave another seat a secret to differ in"
+
+
+def test_mandragora_fills_the_spellbook_under_each_spell_from_the_seats_own_casts_only() -> None:
+    """What the seat page fills in for the spellbooks the photo cannot see: this seat's casts (each spell card as
+    cast, an identical copy as its twin), never another seat's."""
+    known_under = hook("mandragora").known_under  # type: ignore[union-attr]
+    assert known_under is not None
+    twins = [card.id for card in MANDRAGORA.cards if card.kind == "spell"
+             and MANDRAGORA.label(card) == MANDRAGORA.label(MANDRAGORA.card("banishment-1"))]
+    assert len(twins) == 2
+    view = {"players": [
+        {"seat": 0, "spells": [{"spell": twins[0], "book": "spellbook-red-2"},
+                               {"spell": twins[1], "book": "spellbook-green-0"},
+                               {"spell": "swiftness-3", "book": "mandrake"}]},
+        {"seat": 1, "spells": [{"spell": "levitation-2", "book": "spellbook-blue-1"}]}]}
+    known = known_under(view, 0)
+    assert known[twins[0]] == "spellbook-red-2" and known[twins[1]] == "spellbook-green-0"
+    assert known["swiftness-3"] == "mandrake-1"
+    assert "levitation-2" not in known and "spellbook-blue-1" not in known.values()
+    assert known_under(view, 1) == {card.id: "spellbook-blue-1" for card in MANDRAGORA.cards
+                                    if MANDRAGORA.label(card) == MANDRAGORA.label(MANDRAGORA.card("levitation-2"))}

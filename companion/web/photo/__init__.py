@@ -57,11 +57,27 @@ class Extra:
 @dataclass(frozen=True)
 class Laid:
     """A card as the player confirmed it: its card record and, when read from the photo, its code's centre
-    and side in the photo's pixels (None for a card added by hand)."""
+    and side in the photo's pixels (None for a card added by hand); ``under``: the card the player says lies
+    face down under it (a card record), where the game has such cards (:attr:`PhotoScoring.under`)."""
 
     card: Any
     centre: tuple[float, float] | None = None
     side: float | None = None
+    under: Any = None
+
+
+@dataclass(frozen=True)
+class Unseen:
+    """What the photo cannot see and the calculator needs: the card lying face down under ``card`` (a card
+    read or added), asked in ``question``; the player picks one of ``choices`` (card id, name)."""
+
+    card: str
+    question: str
+    choices: tuple[tuple[str, str], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"card": self.card, "question": self.question,
+                "choices": [{"id": choice, "name": name} for choice, name in self.choices]}
 
 
 @dataclass(frozen=True)
@@ -76,10 +92,13 @@ class Scored:
     headline: str
     breakdown: list[dict[str, Any]]
     notes: list[str] = field(default_factory=list)
+    #: what the photo cannot see and must be told first (then ``total`` is None and nothing is scored yet)
+    unseen: list[Unseen] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"calculator": self.calculator, "request": self.request, "total": self.total,
-                "headline": self.headline, "breakdown": self.breakdown, "notes": self.notes}
+                "headline": self.headline, "breakdown": self.breakdown, "notes": self.notes,
+                "unseen": [ask.to_json() for ask in self.unseen]}
 
 
 @dataclass(frozen=True)
@@ -143,6 +162,11 @@ class PhotoScoring:
     extras: tuple[Extra, ...] = ()
     audit: Audit | None = None
     audit_what: str = "the cards in front of you"        # what the seat photographs for an audit
+    #: the card some cards hide face down, in words ("the spellbook under it"); None: no card hides another
+    under: str | None = None
+    #: (the seat's view, the seat) -> {card id: the card under it} as the seat's own reported moves say, to
+    #: pre-fill what the photo cannot see on a tracked seat's page (only what the seat may know)
+    known_under: Callable[[Mapping[str, Any], int], dict[str, str]] | None = None
 
 
 def hook(game: str) -> PhotoScoring | None:
@@ -196,14 +220,17 @@ def nearest_pairs(first: Sequence[Laid], second: Sequence[Laid], reach: float = 
     rest = [j for j in range(len(second)) if j not in taken]
     out: list[tuple[Laid, Laid | None]] = []
     for i, a in enumerate(first):
-        if i not in pairs and rest:
-            pairs[i] = rest.pop(0)
+        if i not in pairs:  # a card with no place pairs with what is left; two placed cards only when near
+            pick = next((j for j in rest if a.centre is None or second[j].centre is None), None)
+            if pick is not None:
+                pairs[i] = pick
+                rest.remove(pick)
         out.append((a, second[pairs[i]] if i in pairs else None))
     return out
 
 
 __all__ = ["Audit", "Difference", "Extra", "Fixed", "Laid", "PhotoRefused", "PhotoScoring", "Placed", "Scored",
-           "SeatMove",
+           "SeatMove", "Unseen",
            "code_geometry", "games_with_photo", "hook", "nearest_pairs"]
 
 

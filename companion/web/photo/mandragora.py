@@ -10,30 +10,49 @@ from cardgen.catalog import content
 from companion.rules.mandragora.scoring import PlayerTally, final_scores
 from companion.rules.mandragora.cast import ALL_EFFECT_FIELDS, EFFECT_FIELDS
 from companion.web.photo import (Difference, Extra, Fixed, Laid, PhotoRefused, PhotoScoring, Placed, Scored, SeatMove,
-                                 front_audit, nearest_pairs, swapped)
+                                 Unseen, front_audit, nearest_pairs, swapped)
 
 GAME = content("mandragora")
+
+
+#: what a spell may lie on: every spellbook, or a mandrake (worth 0 as a spellbook)
+UNDER_CHOICES: tuple[tuple[str, str], ...] = (
+    *((card.id, GAME.label(card)) for card in GAME.cards if card.kind == "spellbook"),
+    (next(card.id for card in GAME.cards if card.kind == "mandrake"), "A mandrake (counts 0)"))
 
 
 def score(cards: Sequence[Laid], extras: Mapping[str, int]) -> Scored:
     seen: set[str] = set()
     for laid in cards:
-        if laid.card.id in seen:
-            raise PhotoRefused(f"{GAME.label(laid.card)} is listed twice; each card of the game is one copy")
-        seen.add(laid.card.id)
-    spells = [laid for laid in cards if laid.card.kind == "spell"]
+        for card in (laid.card, laid.under):
+            if card is None:
+                continue
+            if card.id in seen:
+                raise PhotoRefused(f"{GAME.label(card)} is listed twice; each card of the game is one copy")
+            seen.add(card.id)
+        if laid.under is not None and (laid.card.kind != "spell" or laid.under.kind not in ("spellbook", "mandrake")):
+            raise PhotoRefused(f"only a spellbook or a mandrake lies under a spell, not {GAME.label(laid.under)} "
+                               f"under {GAME.label(laid.card)}", "mandragora.cast.prepare")
+    told = [laid for laid in cards if laid.card.kind == "spell" and laid.under is not None]
+    spells = [laid for laid in cards if laid.card.kind == "spell" and laid.under is None]
     books = [laid for laid in cards if laid.card.kind in ("spellbook", "mandrake")]
     scrolls = [laid.card for laid in cards if laid.card.kind == "cursed_scroll"]
     pairs = nearest_pairs(spells, books)
-    lonely = [GAME.label(spell.card) for spell, book in pairs if book is None]
+    lonely = [spell.card for spell, book in pairs if book is None]
     if lonely:
-        raise PhotoRefused(f"{lonely[0]} has no spellbook beside it: add the spellbook it was cast with by hand "
-                           "(a mandrake counts 0)", "mandragora.cast.prepare")
+        # a spell is cast on its spellbook, which then lies face down under it: the photo cannot see which
+        asks = [Unseen(spell.id, f"Which spellbook is under {GAME.label(spell)}?", UNDER_CHOICES) for spell in lonely]
+        names = ", ".join(GAME.label(spell) for spell in lonely)
+        return Scored("/api/calc/mandragora", {}, None,
+                      f"The photo cannot see the spellbook under {names}: it lies face down. Say which below "
+                      "(a mandrake counts 0), or lay it beside its spell and take the photo again.", [],
+                      [], asks)
     used = {id(book) for _, book in pairs}
     hand = [laid.card for laid in cards if laid.card.kind in ("spellbook", "mandrake", "ingredient")
             and id(laid) not in used]
     colours = list(dict.fromkeys(colour for card in hand if (colour := GAME.hand_colour(card))))
     cast = [(spell.card, book.card) for spell, book in pairs if book is not None]
+    cast += [(laid.card, laid.under) for laid in told]
     values = tuple((spell.value, book.value if book.kind == "spellbook" else 0) for spell, book in cast)
     labels = tuple(f"{GAME.label(spell)} + {GAME.label(book)}" for spell, book in cast)
     disappearance = sum(1 for spell, _ in cast if spell.spell == "disappearance")
@@ -165,9 +184,26 @@ def audit(view: Mapping[str, Any], seat: int, found: Sequence[str], moves: Seque
                        face=_face)
 
 
+def known_under(view: Mapping[str, Any], seat: int) -> dict[str, str]:
+    """The spellbook (or mandrake) under each spell this seat cast, as its own reported casts say, for every copy of
+    that spell card (identical copies look the same in a photo); only this seat's own spells are read."""
+    mine = next((player for player in view["players"] if player["seat"] == seat), None)
+    mandrake = UNDER_CHOICES[-1][0]
+    rows = [(row["spell"], mandrake if row["book"] == "mandrake" else row["book"])
+            for row in (mine or {}).get("spells", ()) if isinstance(row.get("book"), str)]
+    known = dict(rows)  # each spell card as cast first; then a copy the seat did not cast, as its twin's
+    for spell, under in rows:
+        for card in GAME.cards:
+            if card.kind == "spell" and card.id not in known and _face(card.id) == _face(spell):
+                known[card.id] = under
+    return known
+
+
 PHOTO = PhotoScoring(
-    what="Lay out your spells, each on or beside the spellbook it was cast with, the cards left in your hand and "
-         "your cursed scrolls, codes up, and take one photo.",
+    what="Lay out your spells, each beside the spellbook it was cast with (a spellbook left face down under its "
+         "spell is asked for after the photo), the cards left in your hand and your cursed scrolls, codes up, "
+         "and take one photo.",
     score=score,
     extras=(Extra("curse_marker", "I hold the Curse marker", "flag", 0, 1, 0, "mandragora.curse.most"),),
-    audit=audit, audit_what="your spells and cursed scrolls")
+    audit=audit, audit_what="your spells and cursed scrolls", under="the spellbook under it",
+    known_under=known_under)

@@ -26,6 +26,9 @@ class PhotoCard(RequestBody):
         default=None, min_length=4, max_length=4,
         description="the four corners of its code in the photo, as the reading gave them; none for a card "
                     "added by hand")
+    under: str | None = Field(default=None, min_length=1, max_length=60,
+                              description="the card lying face down under it, as the player says (only in a "
+                                          "game whose cards hide one: its answer's 'unseen' asks for it)")
 
 
 class PhotoScoreRequest(RequestBody):
@@ -111,7 +114,10 @@ def score_photo(game: str) -> Response:
     laid = []
     for item in body.cards:
         centre, side = code_geometry(item.corners)
-        laid.append(Laid(_card(game, item.card), centre, side))
+        if item.under is not None and scoring.under is None:
+            raise ApiError(400, f"no card of {SPECS[game].title} hides another: leave out 'under'")
+        laid.append(Laid(_card(game, item.card), centre, side,
+                         _card(game, item.under) if item.under is not None else None))
     try:
         scored = scoring.score(laid, values)
     except PhotoRefused as error:
@@ -152,6 +158,12 @@ _READING = {"type": "object", "properties": {
 _SCORED = {"type": "object", "properties": {
     "calculator": {"type": "string"}, "request": {"type": "object"}, "total": {"type": ["integer", "null"]},
     "headline": {"type": "string"}, "notes": {"type": "array", "items": {"type": "string"}},
+    "unseen": {"type": "array", "description": "what the photo cannot see (a card face down under another): "
+               "send each as the card's 'under' to be scored; while any is asked, total is null",
+               "items": {"type": "object", "properties": {
+                   "card": {"type": "string"}, "question": {"type": "string"},
+                   "choices": {"type": "array", "items": {"type": "object", "properties": {
+                       "id": {"type": "string"}, "name": {"type": "string"}}}}}}},
     "breakdown": {"type": "array", "items": {"type": "object", "properties": {
         "cause": {"type": "string"}, "points": {"type": "integer"}}}}}}
 _AUDIT = {"type": "object", "properties": {
@@ -257,10 +269,14 @@ def register_pages() -> None:
         scoring = hook(info["game"])
         if scoring is None:
             raise pages.NotFound(f"{SPECS[info['game']].title} has no score by photo.")
+        known: dict[str, str] = {}
+        if scoring.known_under is not None:
+            _, state = pages.store().state_at(game_id, info["version"])
+            known = scoring.known_under(rules_for(info["game"]).view(state, seat), seat)
         return _page("pages/photo.html", game=info["game"], title=SPECS[info["game"]].title, scoring=scoring,
                      audit={"game_id": game_id, "seat": seat, "name": info["players"][seat],
                             "version": info["version"]} if scoring.audit is not None else None,
-                     game_id=game_id, seat_number=seat, max_bytes=MAX_PHOTO_BYTES)
+                     game_id=game_id, seat_number=seat, max_bytes=MAX_PHOTO_BYTES, known_under=known)
 
 
 register_pages()
