@@ -19,6 +19,7 @@ from companion.rules import rules_for
 from companion.rules.mandragora.cast import EFFECT_FIELDS
 from tests.e2e.conftest import HTTP_SECONDS, Api, screenshot
 from tests.e2e.phone import open_seat
+from tests.e2e.test_photo import doc_picture
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import photo_set  # noqa: E402  bench/photo_set.py: table photos from the print kit's faces
@@ -121,7 +122,7 @@ def test_mandragora_audit_fixes_a_mis_tapped_spell_and_asks_for_the_spellbook_un
     expect(page.get_by_label(f"Which spellbook is under {now}?")).to_have_value(
         "mandrake-1" if cast["book"] == "mandrake" else cast["book"])
     expect(page.locator("#unseen .hint").first).to_have_text("Filled in from the casts you reported in this game.")
-    screenshot(page, "photo-unseen")
+    doc_picture(page, "photo-spellbook")
     page.get_by_role("button", name="Score with your answers").click()
     expect(page.locator("#result-headline")).to_contain_text("Total:", timeout=WAIT)
     expect(page.locator("#unseen")).to_be_hidden()
