@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import math
 import statistics
 import sys
 import time
@@ -33,6 +34,7 @@ import photo_set  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from companion.photo import read_photo  # noqa: E402
+from companion.photo_outline import face_codes  # noqa: E402
 from companion.web.photo import games_with_photo  # noqa: E402
 
 SCALES = (3.0, 4.0, 5.0, 6.0, 7.0, 8.0)
@@ -41,16 +43,18 @@ TARGET_SECONDS = 1.0
 
 
 def rates(games: list[str], scenes: int, scales: tuple[float, ...] = SCALES) -> list[dict[str, object]]:
-    rows = []
+    rows: list[dict[str, object]] = []
     for scale in scales:
         laid = found = wrong = 0
         slowest = 0.0
         misses: Counter[str] = Counter()
+        errors: list[float] = []
         for game in games:
             for scene in photo_set.scene_set(game, scale, scenes):
                 started = time.perf_counter()
                 reading = read_photo(scene.jpeg, game)
                 slowest = max(slowest, time.perf_counter() - started)
+                errors += _outline_errors(scene, reading)
                 read = Counter(card.card_id for card in reading.cards)
                 expected = Counter(scene.cards)
                 laid += sum(expected.values())
@@ -62,8 +66,35 @@ def rates(games: list[str], scenes: int, scales: tuple[float, ...] = SCALES) -> 
         ok = share >= TARGET_FOUND and wrong == 0
         rows.append({"px_per_mm": scale, "laid": laid, "found": found, "found_share": round(share, 4),
                      "wrong": wrong, "slowest_s": round(slowest, 3), "judged": judged, "ok": ok,
+                     "outline_median_mm": round(statistics.median(errors), 2) if errors else None,
+                     "outline_worst_mm": round(max(errors), 2) if errors else None,
                      "misses": {k: v for k, v in misses.items() if v}})
     return rows
+
+
+def _outline_errors(scene: photo_set.Scene, reading: object) -> list[float]:
+    """For each card read with an outline: how far its farthest corner lies from the card's true corner, in mm at
+    the photo's nominal scale (a card laid twice: the nearer of its places)."""
+    truth: dict[str, list[tuple[tuple[float, float], ...]]] = {}
+    for card, corners in scene.outlines:
+        truth.setdefault(card, []).append(corners)
+    out = []
+    for found in reading.cards:  # type: ignore[attr-defined]
+        if found.outline and found.card_id in truth:
+            out.append(min(max(min(math.dist(p, q) for q in corners) for p in found.outline)
+                           for corners in truth[found.card_id]) / scene.px_per_mm)
+    return out
+
+
+def face_layouts(games: list[str]) -> dict[str, float]:
+    """Seconds to find where every card's front puts its code (made once per game and process, on the first
+    photo a server reads of that game): the reads timed after it are as a running server's."""
+    out = {}
+    for game in games:
+        started = time.perf_counter()
+        face_codes(game)
+        out[game] = round(time.perf_counter() - started, 2)
+    return out
 
 
 def twelve_megapixels(game: str) -> dict[str, object]:
@@ -99,11 +130,17 @@ def main() -> int:
     print(f"Score by photo: {args.scenes} photos per game and scale, games {', '.join(games)}")
     print(f"{'px/mm':>6} {'laid':>6} {'found':>6} {'found %':>8} {'wrong':>6} {'slowest':>8}  target")
     scales = () if args.scales == "none" else tuple(float(s) for s in args.scales.split(","))
+    layouts = face_layouts(games)
+    print("cards' code places from the print layout, once per game: " +
+          ", ".join(f"{game} {seconds:g} s" for game, seconds in layouts.items()))
     rows = rates(games, args.scenes, scales)
     for row in rows:
         verdict = ("OK" if row["ok"] else "MISSED") if row["judged"] else "(not judged)"
         print(f"{row['px_per_mm']:>6g} {row['laid']:>6} {row['found']:>6} {100 * float(row['found_share']):>7.1f}% "  # type: ignore[arg-type]
               f"{row['wrong']:>6} {row['slowest_s']:>7.3f}s  >= 95 % and 0 wrong: {verdict}")
+        if row["outline_worst_mm"] is not None:
+            print(f"{'':>8}whole-card outline off the true corners: median {row['outline_median_mm']} mm, "
+                  f"worst {row['outline_worst_mm']} mm")
         if row["misses"]:
             print(f"{'':>8}missed: {row['misses']}")
     big = [twelve_megapixels(game) for game in games]
@@ -116,7 +153,7 @@ def main() -> int:
     met = sum(1 for row in judged if row["ok"])
     print(f"{met} of {len(judged)} targets met")
     if args.figures:
-        args.figures.write_text(json.dumps({"rates": rows, "twelve_mp": big}, indent=1))
+        args.figures.write_text(json.dumps({"face_layout_s": layouts, "rates": rows, "twelve_mp": big}, indent=1))
     return 0
 
 

@@ -39,6 +39,8 @@ class Scene:
     size: tuple[int, int]
     #: cards laid but with their code partly under a later card: neither expected nor wrong when read
     hidden: tuple[str, ...] = ()
+    #: each card laid (in the order laid) with its four corners in the photo's pixels, as made
+    outlines: tuple[tuple[str, tuple[tuple[float, float], ...]], ...] = ()
 
 
 @lru_cache(maxsize=4)
@@ -154,6 +156,21 @@ def _place(canvas: Image.Image, face: Image.Image, qr: tuple[float, float, float
     return card_layer, code_layer
 
 
+def _corners(size: tuple[float, float], centre: tuple[float, float], angle: float) -> list[tuple[float, float]]:
+    """The corners of a card of ``size`` pixels laid at ``centre`` and turned ``angle``° counter-clockwise."""
+    turn = math.radians(angle)
+    cos, sin = math.cos(turn), math.sin(turn)
+    half_w, half_h = size[0] / 2, size[1] / 2
+    return [(centre[0] + dx * cos + dy * sin, centre[1] - dx * sin + dy * cos)
+            for dx, dy in ((-half_w, -half_h), (half_w, -half_h), (half_w, half_h), (-half_w, half_h))]
+
+
+def _mapped(point: tuple[float, float], c: Sequence[float]) -> tuple[float, float]:
+    x, y = point
+    w = c[6] * x + c[7] * y + 1
+    return ((c[0] * x + c[1] * y + c[2]) / w, (c[3] * x + c[4] * y + c[5]) / w)
+
+
 def _shadow(canvas: Image.Image, rng: random.Random, darkest: float) -> Image.Image:
     """Uneven light: a gradient across the photo (one side in shade) times a soft pool of light."""
     w, h = canvas.size
@@ -192,6 +209,7 @@ def scene(game: str, cards: Sequence[str], px_per_mm: float, seed: int, *, layou
     size = (round(width_mm * px_per_mm), round(height_mm * px_per_mm))
     canvas = _table(size, rng)
     laid: list[tuple[str, Image.Image, Image.Image]] = []  # (card, its mask, its code's mask)
+    corners: list[tuple[str, list[tuple[float, float]]]] = []
     fan_angle = rng.uniform(-max_angle, max_angle) / 2
     for index, (card, face) in enumerate(zip(cards, faces, strict=True)):
         qr = _face_qr_box(game, card)
@@ -211,6 +229,8 @@ def scene(game: str, cards: Sequence[str], px_per_mm: float, seed: int, *, layou
             angle = rng.uniform(-max_angle, max_angle) + rng.choice((0, 0, 90, 180, 270))
         centre = (x_mm * px_per_mm, y_mm * px_per_mm)
         laid.append((card, *_place(canvas, face, qr, centre, angle, px_per_mm)))
+        scale = px_per_mm / FACE_PX_PER_MM
+        corners.append((card, _corners((face.width * scale, face.height * scale), centre, angle)))
     shown, hidden = [], []
     above = Image.new("L", size, 0)  # every card laid after the one looked at
     for card, card_layer, code_layer in reversed(laid):
@@ -226,12 +246,15 @@ def scene(game: str, cards: Sequence[str], px_per_mm: float, seed: int, *, layou
             source = [(0, 0), (w, 0), (w + shrink, h), (-shrink, h)]
         canvas = canvas.transform(size, Image.Transform.PERSPECTIVE, perspective_coefficients(source, target),
                                   Image.Resampling.BICUBIC, fillcolor=TABLE_COLOURS[0])
+        forward = perspective_coefficients(target, source)  # where each point of the table lands in the photo
+        corners = [(card, [_mapped(point, forward) for point in points]) for card, points in corners]
     canvas = _shadow(canvas, rng, darkest)
     if blur:
         canvas = canvas.filter(ImageFilter.GaussianBlur(blur))
     buffer = io.BytesIO()
     canvas.save(buffer, "JPEG", quality=quality)
-    return Scene(buffer.getvalue(), tuple(reversed(shown)), px_per_mm, game, layout, size, tuple(reversed(hidden)))
+    return Scene(buffer.getvalue(), tuple(reversed(shown)), px_per_mm, game, layout, size, tuple(reversed(hidden)),
+                 tuple((card, tuple(points)) for card, points in corners))
 
 
 def scene_set(game: str, px_per_mm: float, count: int, seed: int = 0, per_scene: tuple[int, int] = (4, 9),

@@ -23,7 +23,7 @@ import io
 import re
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 from urllib.parse import unquote, urlsplit
 
 from PIL import Image
@@ -59,6 +59,7 @@ class Code:
 
     text: str
     corners: tuple[tuple[int, int], ...]
+    version: int | None = None  # the QR version read (its width in modules: 17 + 4 × version)
 
 
 @dataclass(frozen=True)
@@ -67,10 +68,12 @@ class FoundCard:
     name: str
     corners: tuple[tuple[int, int], ...]
     stale: bool = False  # printed from older card data (the code's ?v= is not the card's version today)
+    #: the whole card's four corners in the photo, from its code's and the print layout (None: not known)
+    outline: tuple[tuple[int, int], ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"card": self.card_id, "name": self.name, "corners": [list(c) for c in self.corners],
-                "stale": self.stale}
+                "outline": [list(c) for c in self.outline] if self.outline else None, "stale": self.stale}
 
 
 @dataclass(frozen=True)
@@ -143,8 +146,18 @@ def _read(grey: Image.Image, scale: float = 1.0) -> list[Code]:
     found = zxingcpp.read_barcodes(grey, formats=zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode))
     return [Code(result.text, tuple((round(pt.x / scale), round(pt.y / scale))
                                     for pt in (result.position.top_left, result.position.top_right,
-                                               result.position.bottom_right, result.position.bottom_left)))
+                                               result.position.bottom_right, result.position.bottom_left)),
+                 _version(result))
             for result in found]
+
+
+def _version(result: Any) -> int | None:
+    """The QR version zxing-cpp read (its ``extra``), None if it does not say."""
+    extra = getattr(result, "extra", None)
+    try:
+        return int(extra["Version"]) if isinstance(extra, dict) else None
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def _centre(code: Code) -> tuple[float, float]:
@@ -200,9 +213,11 @@ def card_name(catalog: Any, card: Any) -> str:
     return str(getattr(card, "name", card))
 
 
-def resolve(codes: Sequence[Code], game: str, catalog: Any, card_version: Any = None) -> tuple[
-        list[FoundCard], list[Unread]]:
-    """Each code as a card of ``game`` (looked up in ``catalog``), or as a reason it is none."""
+def resolve(codes: Sequence[Code], game: str, catalog: Any, card_version: Any = None,
+            faces: Mapping[str, Any] | None = None) -> tuple[list[FoundCard], list[Unread]]:
+    """Each code as a card of ``game`` (looked up in ``catalog``), or as a reason it is none; with ``faces``
+    (:func:`companion.photo_outline.face_codes`), each card's outline."""
+    from companion.photo_outline import modules_of, outline
     cards: list[FoundCard] = []
     unread: list[Unread] = []
     for code in codes:
@@ -219,7 +234,9 @@ def resolve(codes: Sequence[Code], game: str, catalog: Any, card_version: Any = 
             unread.append(Unread(f"a card this game does not have ('{card_id[:40]}')", code.corners))
             continue
         stale = bool(version and card_version is not None and version != card_version(card))
-        cards.append(FoundCard(card.id, card_name(catalog, card), code.corners, stale))
+        face = (faces or {}).get(card.id)
+        drawn = outline(face, code.corners, modules_of(code.version)) if face is not None else None
+        cards.append(FoundCard(card.id, card_name(catalog, card), code.corners, stale, drawn))
     cards.sort(key=lambda c: (min(y for _, y in c.corners) // 200, min(x for x, _ in c.corners)))
     return cards, unread
 
@@ -228,10 +245,11 @@ def read_photo(data: bytes, game: str) -> Reading:
     """The cards of ``game`` a photo shows, and the codes in it that name none; PhotoError when refused."""
     from cardgen.catalog import content
     from cardgen.catalog.versions import card_version
+    from companion.photo_outline import face_codes
 
     image = open_photo(data)
     codes, (width, height) = decode(image)
-    cards, unread = resolve(codes, game, content(game), card_version)
+    cards, unread = resolve(codes, game, content(game), card_version, face_codes(game) if codes else None)
     return Reading(width, height, tuple(cards), tuple(unread))
 
 

@@ -178,8 +178,29 @@ def test_mandragora_spells_pair_with_the_spellbook_beside_them(client: FlaskClie
     assert sorted(body["request"]["hand_colours"]) == sorted(colours)
     calc = client.post("/api/calc/mandragora", json={"players": [body["request"], {"name": "Other"}]}).get_json()
     assert calc["players"][0]["total"] == body["total"]
-    lonely = _score(client, "mandragora", [{"card": spell.id, "corners": _box(0, 0)}])
-    assert lonely.status_code == 422 and "no spellbook beside it" in lonely.get_json()["error"]
+    # a spellbook face down under its spell: the photo cannot see it, so the answer asks (nothing scored yet)
+    lonely = _score(client, "mandragora", [{"card": spell.id, "corners": _box(0, 0)},
+                                           {"card": far_book.id, "corners": _box(2000, 2000)}]).get_json()
+    label = game.label(spell)
+    assert lonely["total"] is None and lonely["breakdown"] == [] and lonely["request"] == {}
+    assert lonely["headline"].startswith(f"The photo cannot see the spellbook under {label}: it lies face down.")
+    [ask] = lonely["unseen"]
+    assert ask["card"] == spell.id and ask["question"] == f"Which spellbook is under {label}?"
+    choices = {choice["id"] for choice in ask["choices"]}
+    assert {c.id for c in game.cards if c.kind == "spellbook"} < choices and "mandrake-1" in choices
+    told = _score(client, "mandragora", [{"card": spell.id, "corners": _box(0, 0), "under": book.id},
+                                         {"card": far_book.id, "corners": _box(2000, 2000)}]).get_json()
+    assert told["unseen"] == [] and told["request"]["spells"] == [{"spell_value": spell.value,
+                                                                    "book_value": book.value}]
+    assert told["request"]["hand_colours"] == [far_book.colour]   # the book in hand is not taken for the spell
+    on_mandrake = _score(client, "mandragora", [{"card": spell.id, "under": "mandrake-1"}]).get_json()
+    assert on_mandrake["request"]["spells"] == [{"spell_value": spell.value, "book_value": 0}]
+    wrong = _score(client, "mandragora", [{"card": spell.id, "under": ingredient.id}])
+    assert wrong.status_code == 422 and "Only a spellbook or a mandrake lies under a spell" in wrong.get_json()["error"]
+    twice = _score(client, "mandragora", [{"card": spell.id, "under": book.id}, {"card": book.id}])
+    assert twice.status_code == 422 and "listed twice" in twice.get_json()["error"]
+    elsewhere = _score(client, "fillory", [{"card": "quentin", "under": "alice"}])
+    assert elsewhere.status_code == 400 and "hides another" in elsewhere.get_json()["error"]
 
 
 def test_jsmn_feats_books_and_pupil_fill_the_tally(client: FlaskClient) -> None:

@@ -4,12 +4,14 @@ game's seat, the audit listing a planted mis-report whose one-tap correction fix
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
 from typing import Callable
 
-from playwright.sync_api import BrowserContext, expect
+from PIL import Image
+from playwright.sync_api import BrowserContext, Page, expect
 
 from cardgen.catalog import content
 from companion.photo import card_name
@@ -23,6 +25,23 @@ import photo_set  # noqa: E402  bench/photo_set.py: table photos from the print 
 
 FILLORY = content("fillory")
 WAIT = 30_000  # a generous ceiling: the server reads the photo on a busy machine
+DOC_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
+
+
+def doc_picture(page: Page, name: str) -> None:
+    """A full-page screenshot in output/screenshots/ and, with E2E_DOC_IMAGES=1, the picture docs/at-the-table.md
+    shows (docs/images/<name>.png, committed): the photo flow as the browser test drives it, on photos made from
+    the print kit's own faces."""
+    path = screenshot(page, name)
+    if os.environ.get("E2E_DOC_IMAGES") == "1":
+        DOC_IMAGES.mkdir(parents=True, exist_ok=True)
+        doc_png(path, DOC_IMAGES / f"{name}.png")
+
+
+def doc_png(source: Path, target: Path) -> None:
+    """A screenshot as the docs keep it: 256 colours (a third of the bytes; the page's flat colours survive)."""
+    with Image.open(source) as image:
+        image.convert("RGB").quantize(256, dither=Image.Dither.NONE).save(target, optimize=True)
 
 
 def _photo(tmp_path: Path, cards: list[str], seed: int) -> Path:
@@ -58,7 +77,7 @@ def test_a_photo_of_a_tableau_fills_the_calculator(new_phone: Callable[[], Brows
     best = rules_for("fillory").trait_points(["quentin", "alice", "penny", "brakebills"], [])[0]
     expect(page.locator("#result-headline")).to_contain_text(f"Total: {best['points']}.", timeout=WAIT)
     expect(page.locator("#result-list li").first).to_contain_text(f"{best['trait']} ×{best['cards']}")
-    screenshot(page, "photo-score")
+    doc_picture(page, "score-by-photo")
     assert blocking_violations(page) == []  # axe-core on the page with its photo, boxes, lists and breakdown
 
 
@@ -77,7 +96,7 @@ def test_the_seat_audit_lists_a_planted_mis_report_and_one_tap_fixes_it(
     expect(difference).to_contain_text(f"The app thinks {romance.name} is in your hand and {loop.name} in front of "
                                        f"you; the photo shows {romance.name} in front of you, not {loop.name}.",
                                        timeout=WAIT)
-    screenshot(page, "photo-audit")
+    doc_picture(page, "photo-audit")
     page.get_by_role("button", name=re.compile(f"Fix: Move [0-9]+ was {romance.name}, not {loop.name}")).click()
     expect(page.locator("#result-headline")).to_have_text("The photo and the app agree.", timeout=WAIT)
     state = api.http.get(f"{server}/api/games/{game['id']}", headers={"Authorization": f"Bearer {ann}"},

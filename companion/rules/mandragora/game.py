@@ -17,6 +17,7 @@ from .state import (GAME, GAME_ID, INGREDIENT_COLOURS, ITEMS, MANDRAKE, REMOVED,
                     MandragoraState, state_from_json, state_to_json)
 from .text import describe_move, redact_move
 from .scoring import DecidedBy  # the calculator's (companion/web/calc/mandragora.py)
+from .cast import ALL_EFFECT_FIELDS, EFFECT_FIELDS  # score by photo's (companion/web/photo/mandragora.py)
 
 TITLE: str = GAME.title
 MIN_PLAYERS: int = GAME.min_players
@@ -192,3 +193,4 @@ __all__ = [
     "available_colours", "pending_choice", "INGREDIENT_COLOURS", "MANDRAKE", "SPELL_CARDS", "PlayerTally", "Result", "final_scores", "stalled",
 ]
 __all__ += ["DecidedBy"]  # the calculator's, on the front
+__all__ += ["ALL_EFFECT_FIELDS", "EFFECT_FIELDS"]  # score by photo's, on the front

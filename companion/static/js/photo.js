@@ -1,7 +1,8 @@
 /* Score by photo (templates/pages/photo.html). The photo picked with the file input (its camera on a
  * phone) is sent as it is to POST /api/photo/<game>; the answer's cards are drawn as boxes with their
  * names over the photo (shown from the phone's own copy, as a data: URL: it never comes back from the
- * server) and listed, each with Remove; a card can be added by hand. Then either the cards fill the
+ * server) and listed, each with Remove (a box is the whole card: the answer's outline, else its code); a
+ * card can be added by hand. Then either the cards fill the
  * game's calculator (POST /api/photo/<game>/score: the total and every point's cause) or, on a seat's
  * page, they are compared with where the app believes they are (POST /api/games/<id>/audit), each
  * difference with a one-tap correction (POST /api/games/<id>/correct with this seat's cookie and the page's
@@ -58,13 +59,14 @@
     const font = Math.max(12, Math.round(size.width / 32));
     cards.forEach((card, index) => {
       if (!card.corners) return;
+      const shape = card.outline || card.corners;  // the whole card where the layout says, else its code
       const box = document.createElementNS(SVG, "polygon");
-      box.setAttribute("points", card.corners.map(point).join(" "));
+      box.setAttribute("points", shape.map(point).join(" "));
       box.dataset.index = index;
       box.classList.toggle("removed", card.removed);
       const label = document.createElementNS(SVG, "text");
-      const left = Math.min(...card.corners.map((c) => c[0]));
-      const top = Math.min(...card.corners.map((c) => c[1]));
+      const left = Math.min(...shape.map((c) => c[0]));
+      const top = Math.min(...shape.map((c) => c[1]));
       label.setAttribute("x", left);
       label.setAttribute("y", Math.max(font, top - font * 0.3));
       label.setAttribute("font-size", font);
@@ -187,12 +189,15 @@
     root.querySelectorAll("[data-extra]").forEach((field) => {
       extras[field.dataset.extra] = field.type === "checkbox" ? (field.checked ? 1 : 0) : Number(field.value || 0);
     });
-    const body = { cards: chosen().map((card) => (card.corners ? { card: card.card, corners: card.corners } : { card: card.card })), extras };
+    const body = { cards: chosen().map((card) => ({ card: card.card, ...(card.corners ? { corners: card.corners } : {}),
+                                                    ...(card.under ? { under: card.under } : {}) })), extras };
     const answer = await send(root.dataset.score, JSON.stringify(body), { "Content-Type": "application/json" });
     if (!answer.ok) {
       showRows(`Not scored: ${answer.data.error || `the server answered ${answer.status}`}`, [], []);
       return;
     }
+    $("result-title").textContent = "Score";
+    showUnseen(answer.data.unseen || []);
     const rows = answer.data.breakdown.map((row) => {
       const item = document.createElement("li");
       const cause = document.createElement("span");
@@ -208,7 +213,64 @@
     $("result-headline").dataset.total = answer.data.total === null ? "" : answer.data.total;
   }
 
+  let known = root.dataset.under ? JSON.parse(root.dataset.under) : {};
+
+  // After a correction the seat's reported moves changed: what they say lies under each card is read again
+  // from this page as the server now makes it.
+  async function reloadKnown() {
+    if (!root.dataset.under) return;
+    try {
+      const page = await fetch(window.location.href, { credentials: "same-origin" });
+      const fresh = new DOMParser().parseFromString(await page.text(), "text/html").getElementById("photo");
+      known = fresh && fresh.dataset.under ? JSON.parse(fresh.dataset.under) : {};
+    } catch (error) {
+      known = {};  // nothing filled in rather than a stale guess
+    }
+  }
+
+  // What the photo cannot see (a spellbook face down under its spell): one choice per card, pre-filled from
+  // this seat's own reported moves when the page was opened from a tracked seat; scored again once told.
+  function showUnseen(asks) {
+    const box = $("unseen");
+    box.replaceChildren();
+    box.hidden = !asks.length;
+    if (!asks.length) return;
+    asks.forEach((ask, index) => {
+      const card = chosen().find((laid) => laid.card === ask.card);
+      if (!card) return;
+      const field = document.createElement("div");
+      field.className = "field";
+      const label = document.createElement("label");
+      label.htmlFor = `unseen-${index}`;
+      label.textContent = ask.question;
+      const select = document.createElement("select");
+      select.id = `unseen-${index}`;
+      const empty = new Option("Choose…", "");
+      select.append(empty, ...ask.choices.map((choice) => new Option(choice.name, choice.id)));
+      const filled = card.under || known[ask.card] || "";
+      select.value = filled;
+      card.under = filled || null;
+      select.addEventListener("change", () => { card.under = select.value || null; });
+      field.append(label, select);
+      if (known[ask.card] && filled === known[ask.card]) {
+        const from = document.createElement("p");
+        from.className = "hint";
+        from.textContent = "Filled in from the casts you reported in this game.";
+        field.append(from);
+      }
+      box.append(field);
+    });
+    const again = document.createElement("button");
+    again.type = "button";
+    again.className = "button primary";
+    again.textContent = "Score with your answers";
+    again.addEventListener("click", () => score());
+    box.append(again);
+  }
+
   async function audit() {
+    $("result-title").textContent = "Photo and app";
+    showUnseen([]);
     const seat = Number(root.dataset.seat);
     const headers = { "Content-Type": "application/json", "X-CSRFToken": root.dataset.csrf || "" };
     const answer = await send(root.dataset.audit, JSON.stringify({ cards: chosen().map((card) => card.card), seat }), headers);
@@ -230,10 +292,11 @@
         fix.textContent = `Fix: ${difference.fix_label}`;
         fix.addEventListener("click", async () => {
           fix.disabled = true;
-          const body = { version, action_id: actionId(), seq: difference.fix.seq, move: difference.fix.move, seat };
+          const body = { ...difference.fix, version, action_id: actionId(), seat };
           const done = await send(root.dataset.correct, JSON.stringify(body), headers);
           if (done.ok) {
             say(`Corrected: move ${difference.fix.seq}.`);
+            await reloadKnown();
             await audit();
           } else {
             fix.disabled = false;
@@ -241,6 +304,18 @@
           }
         });
         item.append(fix);
+      } else if (difference.no_fix) {
+        const why = document.createElement("span");
+        why.className = "no-fix";
+        why.textContent = difference.no_fix;
+        item.append(why);
+        if (difference.move && root.dataset.fix) {
+          const open = document.createElement("a");
+          open.className = "button small secondary";
+          open.href = `${root.dataset.fix}/${difference.move}`;
+          open.textContent = `Correct move ${difference.move}`;
+          item.append(open);
+        }
       }
       return item;
     });
@@ -249,5 +324,6 @@
       "The photo and the app agree.", rows, []);
   }
 
-  $("use-cards").addEventListener("click", () => (root.dataset.audit ? audit() : score()));
+  $("use-cards").addEventListener("click", () => score());
+  if ($("audit-cards")) $("audit-cards").addEventListener("click", () => audit());
 })();

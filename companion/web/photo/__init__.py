@@ -57,11 +57,27 @@ class Extra:
 @dataclass(frozen=True)
 class Laid:
     """A card as the player confirmed it: its card record and, when read from the photo, its code's centre
-    and side in the photo's pixels (None for a card added by hand)."""
+    and side in the photo's pixels (None for a card added by hand); ``under``: the card the player says lies
+    face down under it (a card record), where the game has such cards (:attr:`PhotoScoring.under`)."""
 
     card: Any
     centre: tuple[float, float] | None = None
     side: float | None = None
+    under: Any = None
+
+
+@dataclass(frozen=True)
+class Unseen:
+    """What the photo cannot see and the calculator needs: the card lying face down under ``card`` (a card
+    read or added), asked in ``question``; the player picks one of ``choices`` (card id, name)."""
+
+    card: str
+    question: str
+    choices: tuple[tuple[str, str], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"card": self.card, "question": self.question,
+                "choices": [{"id": choice, "name": name} for choice, name in self.choices]}
 
 
 @dataclass(frozen=True)
@@ -76,33 +92,59 @@ class Scored:
     headline: str
     breakdown: list[dict[str, Any]]
     notes: list[str] = field(default_factory=list)
+    #: what the photo cannot see and must be told first (then ``total`` is None and nothing is scored yet)
+    unseen: list[Unseen] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"calculator": self.calculator, "request": self.request, "total": self.total,
-                "headline": self.headline, "breakdown": self.breakdown, "notes": self.notes}
+                "headline": self.headline, "breakdown": self.breakdown, "notes": self.notes,
+                "unseen": [ask.to_json() for ask in self.unseen]}
 
 
 @dataclass(frozen=True)
 class Difference:
     """One card the photo and the companion disagree on, in table words, with the correction that would make
-    the companion agree (``seq`` and ``move`` for ``POST /api/games/<id>/correct``), or None when the table
-    must say how it happened (e.g. a card the app has nowhere near this player)."""
+    the companion agree (``seq`` and ``move``, and ``also`` for later moves of the seat that name the card, for
+    ``POST /api/games/<id>/correct``) and its label; or, when no single correction can fix it, ``no_fix``: why,
+    in a sentence, and ``move``: the seat's move to open on the corrections page, if one is the cause."""
 
     card: str
     text: str
     fix: dict[str, Any] | None = None
     fix_label: str | None = None
+    no_fix: str | None = None
+    move: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"card": self.card, "text": self.text, "fix": self.fix, "fix_label": self.fix_label}
+        return {"card": self.card, "text": self.text, "fix": self.fix, "fix_label": self.fix_label,
+                "no_fix": self.no_fix, "move": self.move}
 
 
 @dataclass(frozen=True)
 class SeatMove:
-    """One of this seat's own moves still in effect, as the log gives it to this seat."""
+    """One of this seat's own moves still in effect, as the game stands; ``last``: no move of any seat
+    follows it (public: every phone sees how many moves there are)."""
 
     seq: int
     move: Mapping[str, Any]
+    last: bool = False
+
+
+#: a correction (``{"seq", "move", "also"?}``) and its label in table words, or None and the sentence that says
+#: why no single correction fixes it
+Fixed = tuple[dict[str, Any] | None, str]
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A card one of the seat's own moves put in front of it: ``swap(other)`` is that move with ``other`` in
+    its place (None when that move could not have named ``other``: another kind of card), ``remove()`` the
+    move without the card (each a :data:`Fixed`)."""
+
+    card: str
+    seq: int
+    swap: Callable[[str], Fixed | None]
+    remove: Callable[[], Fixed]
 
 
 #: (the seat's view of the state, the seat, the card ids the photo shows in front of the player as confirmed,
@@ -120,6 +162,11 @@ class PhotoScoring:
     extras: tuple[Extra, ...] = ()
     audit: Audit | None = None
     audit_what: str = "the cards in front of you"        # what the seat photographs for an audit
+    #: the card some cards hide face down, in words ("the spellbook under it"); None: no card hides another
+    under: str | None = None
+    #: (the seat's view, the seat) -> {card id: the card under it} as the seat's own reported moves say, to
+    #: pre-fill what the photo cannot see on a tracked seat's page (only what the seat may know)
+    known_under: Callable[[Mapping[str, Any], int], dict[str, str]] | None = None
 
 
 def hook(game: str) -> PhotoScoring | None:
@@ -173,72 +220,90 @@ def nearest_pairs(first: Sequence[Laid], second: Sequence[Laid], reach: float = 
     rest = [j for j in range(len(second)) if j not in taken]
     out: list[tuple[Laid, Laid | None]] = []
     for i, a in enumerate(first):
-        if i not in pairs and rest:
-            pairs[i] = rest.pop(0)
+        if i not in pairs:  # a card with no place pairs with what is left; two placed cards only when near
+            pick = next((j for j in rest if a.centre is None or second[j].centre is None), None)
+            if pick is not None:
+                pairs[i] = pick
+                rest.remove(pick)
         out.append((a, second[pairs[i]] if i in pairs else None))
     return out
 
 
-__all__ = ["Audit", "Difference", "Extra", "Laid", "PhotoRefused", "PhotoScoring", "Scored", "SeatMove",
+__all__ = ["Audit", "Difference", "Extra", "Fixed", "Laid", "PhotoRefused", "PhotoScoring", "Placed", "Scored",
+           "SeatMove", "Unseen",
            "code_geometry", "games_with_photo", "hook", "nearest_pairs"]
 
 
+NO_MOVE = ("No move of yours put it there, so no correction of yours fixes it: if the photo is right, report "
+           "the move that brought it, or ask whoever reported it to correct theirs.")
+
+
 def front_audit(*, front: Sequence[str], found: Sequence[str], where: Callable[[str], str | None],
-                name: Callable[[str], str], moves: Sequence[SeatMove],
-                swappable: Callable[[Mapping[str, Any]], bool], field_name: str = "card") -> list[Difference]:
+                name: Callable[[str], str], placed: Sequence[Placed] = (),
+                face: Callable[[str], Any] | None = None) -> list[Difference]:
     """The differences between the cards the app has in front of the seat (``front``) and those the photo
     shows there (``found``), in table words.
 
-    A card the photo shows that the app has elsewhere, beside a card the app has in front of the seat that
-    the photo does not show and that one of the seat's own moves put there (``swappable``), is most likely a
-    mis-tap: the fix is that move with the card the photo shows (the store replays every later move and
-    refuses the correction, naming the move, if one no longer fits). ``where(card)`` says where the app has a
-    card in words this seat may read ("in your hand", "in front of Ben"), or None for nowhere this seat
-    can see."""
+    ``face(card)`` says which cards look the same (identical copies): a copy the photo shows of a card the app
+    has in front is that card. A card the photo shows that the app has elsewhere, beside a card the app has in
+    front of the seat that the photo does not show and that one of the seat's own moves put there
+    (``placed``), is most likely a mis-tap: the fix is that move with the card the photo shows. A card the app
+    has in front that the photo does not show, put there by one of the seat's moves, is fixed by that move
+    without it. The store replays every later move and refuses the correction, naming the move, if one no
+    longer fits. ``where(card)`` says where the app has a card in words this seat may read ("in your hand",
+    "in front of Ben"), or None for nowhere this seat can see."""
+    key = face or (lambda card: card)
     in_front = list(dict.fromkeys(front))
-    shown = list(dict.fromkeys(found))
+    spare = [card for card in in_front if card not in found]
+    shown: list[str] = []
+    for card in dict.fromkeys(found):
+        twin = card if card in in_front else next((other for other in spare if key(other) == key(card)), None)
+        if twin is not None and twin != card:
+            spare.remove(twin)
+        shown.append(twin or card)
     extra = [card for card in shown if card not in in_front]
     missing = [card for card in in_front if card not in shown]
-    latest: dict[str, SeatMove] = {}
-    for seat_move in moves:
-        placed = seat_move.move.get(field_name)
-        if isinstance(placed, str) and swappable(seat_move.move):
-            latest[placed] = seat_move
+    latest = {placement.card: placement for placement in placed}
     out: list[Difference] = []
     for card in extra:
         place = where(card)
         said = (f"The app thinks {name(card)} is {place}" if place else
                 f"The app does not have {name(card)} in front of you or anywhere you can see")
-        partner = next((other for other in missing if other in latest), None)
-        if partner is not None:
-            missing.remove(partner)
-            made = latest[partner]
-            out.append(Difference(card, f"{said} and {name(partner)} in front of you; the photo shows "
-                                        f"{name(card)} in front of you, not {name(partner)}.",
-                                  {"seq": made.seq, "move": {**made.move, field_name: card}},
-                                  f"Move {made.seq} was {name(card)}, not {name(partner)}"))
-        else:
-            out.append(Difference(card, f"{said}; the photo shows {name(card)} in front of you."))
+        swaps = {other: answer for other in missing
+                 if other in latest and (answer := latest[other].swap(card)) is not None}
+        partner = next((other for other, (fix, _) in swaps.items() if fix is not None), next(iter(swaps), None))
+        if partner is None:
+            out.append(Difference(card, f"{said}; the photo shows {name(card)} in front of you.", no_fix=NO_MOVE))
+            continue
+        missing.remove(partner)
+        fix, words = swaps[partner]
+        text = (f"{said} and {name(partner)} in front of you; the photo shows {name(card)} in front of you, "
+                f"not {name(partner)}.")
+        out.append(Difference(card, text, fix, words if fix else None, None if fix else words, latest[partner].seq))
     for card in missing:
-        out.append(Difference(card, f"The app thinks {name(card)} is in front of you; the photo does not show it."))
+        text = f"The app thinks {name(card)} is in front of you; the photo does not show it."
+        if card not in latest:
+            out.append(Difference(card, text, no_fix="No move of yours put it there, so no correction of yours "
+                                                     "fixes it: if the photo is right, ask the table how it left."))
+            continue
+        fix, words = latest[card].remove()
+        out.append(Difference(card, text, fix, words if fix else None, None if fix else words, latest[card].seq))
     return out
 
 
-def own_moves(log: Sequence[Mapping[str, Any]], seat: int) -> list[SeatMove]:
-    """This seat's moves still in effect, as corrected, oldest first, from the log as this seat reads it."""
-    moves: dict[int, Mapping[str, Any]] = {}
-    for entry in log:
-        if entry["kind"] == "move" and entry["seat"] == seat and not entry["undone"]:
-            moves[entry["seq"]] = entry["move"]
-        elif entry["kind"] == "correct" and entry["move"].get("seq") in moves:
-            target = entry["move"]["seq"]
-            if entry["move"].get("move") is None:
-                moves.pop(target, None)
-            else:
-                moves[target] = entry["move"]["move"]
-            for dropped in entry["move"].get("drop") or ():
-                moves.pop(dropped, None)
-    return [SeatMove(seq, move) for seq, move in sorted(moves.items())]
+def own_moves(live: Sequence[Any], seat: int) -> list[SeatMove]:
+    """This seat's moves of the game as it stands (the store's live moves: ``seq``, ``seat``, ``move``), oldest
+    first; ``last`` marks the game's last move."""
+    final = live[-1].seq if live else None
+    return [SeatMove(move.seq, move.move, move.seq == final) for move in live if move.seat == seat]
 
 
-__all__ += ["front_audit", "own_moves"]
+def swapped(seq: int, move: Mapping[str, Any], label: str, also: Sequence[dict[str, Any]] = ()) -> Fixed:
+    """A correction of move ``seq`` to ``move`` (and ``also`` later moves), labelled."""
+    fix: dict[str, Any] = {"seq": seq, "move": dict(move)}
+    if also:
+        fix["also"] = list(also)
+    return fix, label
+
+
+__all__ += ["NO_MOVE", "front_audit", "own_moves", "swapped"]

@@ -8,7 +8,8 @@ from typing import Any, Mapping, Sequence
 
 from cardgen.catalog import content
 from companion.rules.fillory.game import trait_points
-from companion.web.photo import (Difference, Laid, PhotoRefused, PhotoScoring, Scored, SeatMove, front_audit)
+from companion.web.photo import (Difference, Laid, PhotoRefused, PhotoScoring, Placed, Scored, SeatMove, front_audit,
+                                 swapped)
 
 GAME = content("fillory")
 
@@ -50,12 +51,36 @@ def _where(view: Mapping[str, Any], seat: int) -> dict[str, str]:
     return places
 
 
+def _name(card: str) -> str:
+    return str(GAME.card(card).name)
+
+
+def _placed(moves: Sequence[SeatMove]) -> list[Placed]:
+    """The cards the seat's own plays and summons put in its control zone."""
+    out = []
+    for made in moves:
+        move = made.move
+        card = move.get("card")
+        if not isinstance(card, str) or not (move.get("type") == "play" or
+                                             (move.get("type") == "summon" and move.get("to") == "zone")):
+            continue
+        verb = "played" if move.get("type") == "play" else "summoned"
+
+        def swap(other: str, made: SeatMove = made, card: str = card) -> tuple[dict[str, Any] | None, str]:
+            return swapped(made.seq, {**made.move, "card": other}, f"Move {made.seq} was {_name(other)}, not "
+                                                                    f"{_name(card)}")
+
+        def remove(made: SeatMove = made, card: str = card, verb: str = verb) -> tuple[dict[str, Any] | None, str]:
+            return {"seq": made.seq, "move": None}, f"You never {verb} {_name(card)}: take back move {made.seq}"
+
+        out.append(Placed(GAME.card(card).id, made.seq, swap, remove))
+    return out
+
+
 def audit(view: Mapping[str, Any], seat: int, found: Sequence[str], moves: Sequence[SeatMove]) -> list[Difference]:
     places = _where(view, seat)
     mine = next(player for player in view["players"] if player["seat"] == seat)
-    return front_audit(front=mine["zone"], found=found, where=places.get, name=lambda card: GAME.card(card).name,
-                       moves=moves, swappable=lambda move: move.get("type") in ("play", "summon")
-                       and (move.get("type") == "play" or move.get("to") == "zone"))
+    return front_audit(front=mine["zone"], found=found, where=places.get, name=_name, placed=_placed(moves))
 
 
 PHOTO = PhotoScoring(

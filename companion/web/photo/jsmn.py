@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from companion.rules.jsmn.game import BOOK_VALUE, GAME, PUPIL, Pad, calculate
-from companion.web.photo import (Difference, Extra, Laid, PhotoRefused, PhotoScoring, Scored, SeatMove,
-                                 front_audit)
+from companion.web.photo import (Difference, Extra, Fixed, Laid, PhotoRefused, PhotoScoring, Placed, Scored,
+                                 SeatMove, front_audit, swapped)
 
 
 def score(cards: Sequence[Laid], extras: Mapping[str, int]) -> Scored:
@@ -48,9 +48,77 @@ def score(cards: Sequence[Laid], extras: Mapping[str, int]) -> Scored:
                   ["Ties are broken by prestige, then by the disc on top of the stack."])
 
 
+def _label(card: str) -> str:
+    return str(GAME.label(GAME.card(card)))
+
+
+def _names(move: Mapping[str, Any], card: str) -> bool:
+    """Whether a move names ``card`` as a feat or a book it works on."""
+    feats = move.get("feats")
+    return move.get("feat") == card or move.get("book") == card or (isinstance(feats, list) and card in feats)
+
+
+def _renamed(move: Mapping[str, Any], card: str, other: str) -> dict[str, Any]:
+    """The move with ``other`` wherever it names ``card`` (a feat, a feat among several, a book)."""
+    out = dict(move)
+    for key in ("feat", "book"):
+        if out.get(key) == card:
+            out[key] = other
+    if isinstance(out.get("feats"), list):
+        out["feats"] = [other if feat == card else feat for feat in out["feats"]]
+    return out
+
+
+def _takes(move: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(card, its kind) for each card the move put in front of the seat."""
+    kind = move.get("type")
+    if kind in ("starting_feats", "engage") and isinstance(move.get("feats"), list):
+        return [(str(feat), "feat") for feat in move["feats"]]
+    if kind == "choose_action" and move.get("action") == "acquire-book" and isinstance(move.get("book"), str):
+        return [(move["book"], "book")]
+    if kind == "connexion" and isinstance(move.get("named"), str):
+        taken = [(move["named"], "connexion")]
+        return taken + ([(move["book"], "book")] if isinstance(move.get("book"), str) else [])
+    return []
+
+
+WHAT = {"feat": "feat of magic", "book": "book of magic", "connexion": "named connexion"}
+
+
+def _placement(made: SeatMove, card: str, kind: str, later: Sequence[SeatMove]) -> Placed:
+    field = {"feat": "feats", "book": "book", "connexion": "named"}[kind]
+    using = [after for after in later if _names(after.move, card)]
+
+    def swap(other: str) -> Fixed | None:
+        if GAME.card(other).kind != kind:
+            return None
+        value = made.move[field]
+        move = {**made.move, field: [other if v == card else v for v in value] if isinstance(value, list) else other}
+        return swapped(made.seq, move, f"Move {made.seq} took {_label(other)}, not {_label(card)}",
+                       [{"seq": after.seq, "move": _renamed(after.move, card, other)} for after in using])
+
+    def remove() -> Fixed:
+        if made.move.get("type") != "engage":
+            return None, (f"Move {made.seq} took {_label(card)} as part of a move that must name a "
+                          f"{WHAT[kind]}, so removing it alone cannot fix this: correct it on the corrections page")
+        if using:
+            return None, (f"Your later move {using[0].seq} works on {_label(card)}, so removing it from move "
+                          f"{made.seq} alone cannot fix this: correct both on the corrections page")
+        return swapped(made.seq, {**made.move, "feats": [f for f in made.move["feats"] if f != card]},
+                       f"Move {made.seq} did not take {_label(card)}")
+
+    return Placed(card, made.seq, swap, remove)
+
+
+def _placed(moves: Sequence[SeatMove]) -> list[Placed]:
+    return [_placement(made, card, kind, moves[index + 1:])
+            for index, made in enumerate(moves) for card, kind in _takes(made.move)]
+
+
 def audit(view: Mapping[str, Any], seat: int, found: Sequence[str], moves: Sequence[SeatMove]) -> list[Difference]:
     """Feats of magic (in progress or completed), books of magic and named connexions in front of the seat; the
-    feats in front of the others are theirs to know, so they are never named as such."""
+    feats in front of the others are theirs to know, so they are never named as such. A mis-tapped feat, book
+    or named connexion is fixed by the seat's own move that took it (with its later moves that name it)."""
     places: dict[str, str] = {}
     for book in view.get("book_row") or ():
         places[book["id"]] = "among the books of magic on offer"
@@ -67,8 +135,7 @@ def audit(view: Mapping[str, Any], seat: int, found: Sequence[str], moves: Seque
             for feat in feats:
                 places[feat] = here
             front = [*feats, *player["books"], *player["named"]]
-    return front_audit(front=front, found=found, where=places.get, name=lambda card: GAME.label(GAME.card(card)),
-                       moves=moves, swappable=lambda move: False)
+    return front_audit(front=front, found=found, where=places.get, name=_label, placed=_placed(moves))
 
 
 PHOTO = PhotoScoring(

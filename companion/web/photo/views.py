@@ -32,6 +32,9 @@ class PhotoCard(RequestBody):
         default=None, min_length=4, max_length=4,
         description="the four corners of its code in the photo, as the reading gave them; none for a card "
                     "added by hand")
+    under: str | None = Field(default=None, min_length=1, max_length=60,
+                              description="the card lying face down under it, as the player says (only in a "
+                                          "game whose cards hide one: its answer's 'unseen' asks for it)")
 
 
 class PhotoScoreRequest(RequestBody):
@@ -117,7 +120,10 @@ def score_photo(game: str) -> Response:
     laid = []
     for item in body.cards:
         centre, side = code_geometry(item.corners)
-        laid.append(Laid(_card(game, item.card), centre, side))
+        if item.under is not None and scoring.under is None:
+            raise ApiError(400, f"no card of {SPECS[game].title} hides another: leave out 'under'")
+        laid.append(Laid(_card(game, item.card), centre, side,
+                         _card(game, item.under) if item.under is not None else None))
     try:
         scored = scoring.score(laid, values)
     except PhotoRefused as error:
@@ -137,28 +143,45 @@ def audit(game_id: str) -> Response:
     ids = [_card(info["game"], ref).id for ref in body.cards]
     version, state = store().state_at(game_id, info["version"])
     view = rules_for(info["game"]).view(state, seat)
-    moves = own_moves(store().log(game_id, seat), seat)
+    moves = own_moves(store().live_moves(game_id), seat)  # this seat's own moves, as the game stands
     differences = scoring.audit(view, seat, ids, moves)
     return jsonify({"version": version, "agree": not differences,
                     "differences": [difference.to_json() for difference in differences]})
 
 
+_POINTS = {"type": "array", "items": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2},
+           "minItems": 4, "maxItems": 4}
 _CARDS = {"type": "array", "items": {"type": "object", "properties": {
     "card": {"type": "string"}, "name": {"type": "string"}, "stale": {"type": "boolean"},
-    "corners": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}}}}}
+    "corners": {**_POINTS, "description": "the four corners of the card's code in the photo's pixels, clockwise "
+                                          "from the code's top left"},
+    "outline": {"oneOf": [_POINTS, {"type": "null"}], "description": "the whole card's four corners in the "
+                "photo's pixels, clockwise from the card's top left: the print layout's place of the code on the "
+                "card (the kit's default card size) mapped through the code's corners; null when not known"}}}}
 _READING = {"type": "object", "properties": {
     "width": {"type": "integer"}, "height": {"type": "integer"}, "cards": _CARDS,
     "unread": {"type": "array", "items": {"type": "object", "properties": {"reason": {"type": "string"}}}}}}
 _SCORED = {"type": "object", "properties": {
     "calculator": {"type": "string"}, "request": {"type": "object"}, "total": {"type": ["integer", "null"]},
     "headline": {"type": "string"}, "notes": {"type": "array", "items": {"type": "string"}},
+    "unseen": {"type": "array", "description": "what the photo cannot see (a card face down under another): "
+               "send each as the card's 'under' to be scored; while any is asked, total is null",
+               "items": {"type": "object", "properties": {
+                   "card": {"type": "string"}, "question": {"type": "string"},
+                   "choices": {"type": "array", "items": {"type": "object", "properties": {
+                       "id": {"type": "string"}, "name": {"type": "string"}}}}}}},
     "breakdown": {"type": "array", "items": {"type": "object", "properties": {
         "cause": {"type": "string"}, "points": {"type": "integer"}}}}}}
 _AUDIT = {"type": "object", "properties": {
     "version": {"type": "integer"}, "agree": {"type": "boolean"},
     "differences": {"type": "array", "items": {"type": "object", "properties": {
-        "card": {"type": "string"}, "text": {"type": "string"}, "fix": {"type": ["object", "null"]},
-        "fix_label": {"type": ["string", "null"]}}}}}}
+        "card": {"type": "string"}, "text": {"type": "string"},
+        "fix": {"type": ["object", "null"], "description": "the body's seq, move (and also) for "
+                "POST /api/games/{game_id}/correct; null when no single correction fixes it"},
+        "fix_label": {"type": ["string", "null"], "description": "the correction in table words"},
+        "no_fix": {"type": ["string", "null"], "description": "why no single correction fixes it"},
+        "move": {"type": ["integer", "null"], "description": "the seat's move that caused it, to open on the "
+                 "corrections page"}}}}}}
 
 
 def openapi_paths() -> dict[str, Any]:
@@ -252,7 +275,11 @@ def seat_photo(game_id: str, seat: int) -> Response:
     scoring = hook(info["game"])
     if scoring is None:
         raise NotFound(f"{SPECS[info['game']].title} has no score by photo.")
+    known: dict[str, str] = {}
+    if scoring.known_under is not None:
+        _, state = store().state_at(game_id, info["version"])
+        known = scoring.known_under(rules_for(info["game"]).view(state, seat), seat)
     return _page("pages/photo.html", game=info["game"], title=SPECS[info["game"]].title, scoring=scoring,
                  audit={"game_id": game_id, "seat": seat, "name": info["players"][seat],
                         "version": info["version"]} if scoring.audit is not None else None,
-                 game_id=game_id, seat_number=seat, max_bytes=MAX_PHOTO_BYTES)
+                 game_id=game_id, seat_number=seat, max_bytes=MAX_PHOTO_BYTES, known_under=known)
