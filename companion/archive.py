@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from companion.rules import rules_for
 from companion.store import Store
-from companion.store_db import _rows
+from companion.store.sqlite import _rows
 
 FINISHED_DAYS = 30
 IDLE_DAYS = 90

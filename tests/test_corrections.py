@@ -137,7 +137,7 @@ class CountingRules:
 @pytest.fixture
 def counting(store: Store, monkeypatch: pytest.MonkeyPatch) -> CountingRules:
     counter = CountingRules(store, fillory)
-    monkeypatch.setattr("companion.store.rules_for", lambda game: counter)
+    monkeypatch.setattr("companion.store.moves.rules_for", lambda game: counter)
     return counter
 
 

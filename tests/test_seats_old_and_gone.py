@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.store import SeatTaken, Store
-from companion.store_db import hash_token
+from companion.store import hash_token
 from companion.web.pages import token_cookie
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -18,7 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.store import Store, StoreUnavailable
-from companion.store_db import DAMAGED, DELETED, READ_ONLY, REPLACED
+from companion.store.sqlite import DAMAGED, DELETED, READ_ONLY, REPLACED
 from companion.web import create_app
 
 from test_input_safety import read_only
@@ -105,7 +105,7 @@ def test_a_damaged_database_is_refused_at_start(tmp_path: Path) -> None:
 
 
 def test_a_game_keeps_at_most_so_many_moves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import companion.store as store_module
+    import companion.store.common as store_module
 
     monkeypatch.setattr(store_module, "MAX_LOG_ENTRIES", 2)
     store = Store(tmp_path / "m.sqlite3")
@@ -120,7 +120,7 @@ def test_a_game_keeps_at_most_so_many_moves(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_the_wal_is_cut_back_after_a_checkpoint(tmp_path: Path) -> None:
-    from companion.store_db import WAL_SIZE_LIMIT
+    from companion.store.sqlite import WAL_SIZE_LIMIT
 
     path = tmp_path / "w.sqlite3"
     store = Store(path)
@@ -186,7 +186,7 @@ def test_games_are_listed_exported_and_purged_on_the_schedule(tmp_path: Path) ->
 
 @pytest.mark.parametrize("damage", ["truncate", "scribble"])
 def test_a_database_cut_short_or_written_over_while_serving_refuses_writes(app: Flask, damage: str) -> None:
-    from companion.store_db import TRUNCATED
+    from companion.store.sqlite import TRUNCATED
 
     client = app.test_client()
     game = new_game(client)

@@ -1,0 +1,443 @@
+"""The private half of :mod:`companion.store`: the SQLite file itself.
+
+Import from :mod:`companion.store`, never from here; the pair is the only code that opens the
+companion's database. This half holds the schema and its migrations, the store's exceptions and
+small helpers, and :class:`SqliteFile`: one connection per thread (and per process after a fork),
+WAL mode, a busy timeout, a writer lock shared across processes, and the ``BEGIN IMMEDIATE`` write
+and snapshot read transactions that :class:`companion.store.Store` builds on.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import sqlite_utils
+
+from companion.store.common import _now
+from companion.store.errors import StoreUnavailable
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: writers queue in SQLite's busy handler alone
+    fcntl = None  # type: ignore[assignment]
+
+BUSY_TIMEOUT_SECONDS = 10.0
+WRITER_LOCK_SUFFIX = ".writer-lock"
+WAL_SIZE_LIMIT = 4 * 1024 * 1024
+
+MIGRATIONS: tuple[tuple[str, str], ...] = (
+    ("create games, seats, seat tokens and the move log", """
+        CREATE TABLE games (
+            id TEXT PRIMARY KEY,
+            game TEXT NOT NULL,                 -- the game's spec id (companion.rules.SPECS)
+            join_code TEXT NOT NULL UNIQUE,
+            players TEXT NOT NULL,              -- JSON list of names, in seat order
+            options TEXT NOT NULL,              -- JSON object given at setup
+            seed INTEGER NOT NULL,              -- seed of the random.Random given to setup
+            initial_state TEXT NOT NULL,        -- JSON state right after setup: replays start here
+            state TEXT NOT NULL,                -- JSON state after every live move (the cache)
+            version INTEGER NOT NULL DEFAULT 0, -- number of log entries
+            created TEXT NOT NULL
+        );
+        CREATE TABLE seats (
+            game_id TEXT NOT NULL REFERENCES games(id),
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            claimed INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (game_id, seat)
+        );
+        CREATE TABLE seat_tokens (
+            token_hash TEXT PRIMARY KEY,        -- sha256 of a secrets.token_urlsafe token
+            game_id TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            origin TEXT NOT NULL CHECK (origin IN ('created', 'claimed')),
+            created TEXT NOT NULL,
+            FOREIGN KEY (game_id, seat) REFERENCES seats(game_id, seat)
+        );
+        CREATE TABLE moves (
+            game_id TEXT NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('move', 'undo')),
+            move TEXT NOT NULL,                 -- JSON move as reported, or {"type": "undo", "seq": n}
+            undoes INTEGER,                     -- undo entries: the seq of the move taken back
+            action_id TEXT NOT NULL,
+            result TEXT NOT NULL,               -- JSON answer, repeated for a retried action_id
+            created TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq),
+            UNIQUE (game_id, action_id)
+        );
+        CREATE TRIGGER moves_no_update BEFORE UPDATE ON moves
+            BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+        CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
+            BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+    """),
+    ("held seats, a host token, seat hand-over codes; corrections and seat events in the log", """
+        ALTER TABLE games ADD COLUMN host_token_hash TEXT;  -- sha256 of the host's token (NULL: older games)
+        CREATE TABLE seat_tokens_v2 (
+            token_hash TEXT PRIMARY KEY,
+            game_id TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            origin TEXT NOT NULL CHECK (origin IN ('created', 'claimed', 'handed')),
+            created TEXT NOT NULL,
+            revoked TEXT,                       -- set when the seat is released or handed over
+            FOREIGN KEY (game_id, seat) REFERENCES seats(game_id, seat)
+        );
+        INSERT INTO seat_tokens_v2 (token_hash, game_id, seat, origin, created)
+            SELECT token_hash, game_id, seat, origin, created FROM seat_tokens;
+        DROP TABLE seat_tokens;
+        ALTER TABLE seat_tokens_v2 RENAME TO seat_tokens;
+        CREATE INDEX seat_tokens_by_seat ON seat_tokens (game_id, seat);
+        CREATE TABLE seat_handovers (
+            code_hash TEXT PRIMARY KEY,         -- sha256 of the one-time code
+            game_id TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            created TEXT NOT NULL,
+            expires TEXT NOT NULL,
+            used TEXT,
+            FOREIGN KEY (game_id, seat) REFERENCES seats(game_id, seat)
+        );
+        DROP TRIGGER moves_no_update;
+        DROP TRIGGER moves_no_delete;
+        CREATE TABLE moves_v2 (
+            game_id TEXT NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('move', 'undo', 'correct', 'seat')),
+            move TEXT NOT NULL,                 -- the move as reported; {"type": "undo", "seq": n};
+                                                -- {"type": "correct", "seq": n, "move": m | null, "drop": [..]};
+                                                -- {"type": "release" | "handover" | "rename", "seat": n, ...}
+            undoes INTEGER,                     -- undo and correct entries: the seq of the move they change
+            action_id TEXT NOT NULL,
+            result TEXT NOT NULL,
+            created TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq),
+            UNIQUE (game_id, action_id)
+        );
+        INSERT INTO moves_v2 SELECT game_id, seq, seat, kind, move, undoes, action_id, result, created FROM moves;
+        DROP TABLE moves;
+        ALTER TABLE moves_v2 RENAME TO moves;
+        CREATE TRIGGER moves_no_update BEFORE UPDATE ON moves
+            BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+        CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
+            BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+    """),
+    ("put back a move taken back or removed, undo a correction: revert entries in the log (issue 21)", """
+        DROP TRIGGER moves_no_update;
+        DROP TRIGGER moves_no_delete;
+        CREATE TABLE moves_v3 (
+            game_id TEXT NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('move', 'undo', 'correct', 'seat', 'revert')),
+            move TEXT NOT NULL,                 -- the move as reported; {"type": "undo", "seq": n};
+                                                -- {"type": "correct", "seq": n, "move": m | null, "drop": [..],
+                                                --  "also": [{"seq", "move"}], "insert": [seq, ..]};
+                                                -- {"type": "revert", "entry": n, "drop": [..]};
+                                                -- {"type": "release" | "handover" | "rename", "seat": n, ...}
+            undoes INTEGER,                     -- undo and correct entries: the seq of the move they change;
+                                                -- a move a correction put in: the move it comes before
+            action_id TEXT NOT NULL,
+            result TEXT NOT NULL,
+            created TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq),
+            UNIQUE (game_id, action_id)
+        );
+        INSERT INTO moves_v3 SELECT game_id, seq, seat, kind, move, undoes, action_id, result, created FROM moves;
+        DROP TABLE moves;
+        ALTER TABLE moves_v3 RENAME TO moves;
+        CREATE TRIGGER moves_no_update BEFORE UPDATE ON moves
+            BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+        CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
+            BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+    """),
+)
+
+
+def _unavailable(path: Path, error: BaseException) -> StoreUnavailable:
+    reason = str(error)
+    if isinstance(error, sqlite3.Error):
+        if "readonly" in reason:
+            reason = "the file is read-only, and the companion writes every move to it"
+        elif "unable to open" in reason:
+            reason = "the file cannot be opened or created (is its folder writable?)"
+        elif "not a database" in reason:
+            reason = "the file is not a SQLite database"
+    elif isinstance(error, OSError) and error.strerror:
+        reason = f"its folder cannot be created ({error.strerror.lower()}: {error.filename})"
+    return StoreUnavailable(f"{path}: {reason}")
+
+
+#: What to do, after each reason the database cannot take a move (each names the file first)
+DELETED = ("was deleted while the server ran, so no move can be kept; nothing since was saved. Stop the "
+           "server and start it again (a new, empty database is made) or restore the file from a backup first")
+REPLACED = ("was replaced by another file while the server ran; the server will not write to a file it did "
+            "not open. Restart the server to use the new file")
+TRUNCATED = ("was cut short or overwritten while the server ran ({detail}), so no move can be kept. Stop the "
+             "server and restore the file from a backup (or move it away to start with an empty database)")
+READ_ONLY = ("is read-only, and the companion writes every move to it; make it writable (chmod u+w) and "
+             "try again, or start the server with another --db")
+DAMAGED = ("is damaged ({detail}); restore it from a backup, or move it away to start with an empty "
+           "database")
+
+
+def _os_thread_local() -> Any:
+    """A ``threading.local`` of real OS threads. Under gevent ``threading.local`` is per greenlet, i.e.
+    per client connection: each would open (and keep) a SQLite connection of its own. Greenlets of one
+    thread never run a statement at the same time, and no store code yields inside a transaction, so
+    they can share the thread's connection."""
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is not None and monkey.is_module_patched("threading"):
+        return monkey.get_original("threading", "local")()
+    return threading.local()
+
+
+def _flock_exclusive(fd: int) -> None:
+    """Take the writer lock. Under gevent the wait blocks the whole worker (the GIL is released): it
+    lasts as long as the other process's write transaction, a fraction of a millisecond, and measured
+    cheaper than handing the wait to gevent's thread pool, whose hand-over of the GIL cost more than
+    the wait itself (``bench/bench_api.py --only-moves``, docs/serving.md)."""
+    fcntl.flock(fd, fcntl.LOCK_EX)
+
+
+class SqliteFile:
+    """One SQLite file opened per thread, migrated on open; safe across threads and processes."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._identity: tuple[int, int] | None = None  # (device, inode) of the file as opened
+        self._size = 0                                   # the largest size seen: the file never shrinks
+        self._page_size = 0                              # from the header as opened
+        self._content_fd: tuple[int, int] | None = None  # (pid, fd) of the file, read for those checks
+        self._local = _os_thread_local()
+        self._connections: list[sqlite3.Connection] = []
+        self._connections_lock = threading.Lock()
+        # One writer per process at a time: threads queue here (fair, no sleeping) instead of in
+        # SQLite's busy handler, whose back-off sleeps of up to 100 ms make the latency tail long.
+        self._write_lock = threading.Lock()
+        # ...and one writer across processes: gunicorn's workers queue on an flock of a file beside
+        # the database, which the kernel hands over the moment it is free, instead of sleeping in
+        # SQLite's busy handler while the lock sits free (measured with bench/bench_api.py, 16
+        # connections: moves/s up from ~0.7-1.0k to ~1.3k, p99 from ~90 ms to ~45 ms).
+        self._writer_file = self.path.with_name(self.path.name + WRITER_LOCK_SUFFIX)
+        self._writer_fd: tuple[int, int] | None = None  # (pid, fd): a forked child opens its own
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise _unavailable(self.path, error) from None
+        try:
+            db = self._db()
+            db.enable_wal()
+            self._migrate(db)
+            problems = [row[0] for row in db.execute("PRAGMA quick_check(3)").fetchall()]
+            self._identity = self._file_identity()
+            self._page_size = int(db.execute("PRAGMA page_size").fetchone()[0])
+            self._size = os.stat(self.path).st_size
+        except (OSError, sqlite3.Error) as error:
+            self.close()
+            raise _unavailable(self.path, error) from None
+        if problems != ["ok"]:
+            self.close()
+            raise StoreUnavailable(f"{self.path} " + DAMAGED.format(
+                detail="SQLite's quick_check: " + "; ".join(problems)))
+
+    # -- the file itself ----------------------------------------------------------------------
+
+    def _file_identity(self) -> tuple[int, int]:
+        info = os.stat(self.path)
+        return info.st_dev, info.st_ino
+
+    def check_file(self) -> None:
+        """Refuse (:class:`StoreUnavailable`) when the file this store opened was deleted or replaced
+        since: SQLite would go on writing to the open, unlinked file and every move would be lost."""
+        try:
+            identity = self._file_identity()
+        except FileNotFoundError:
+            raise StoreUnavailable(f"{self.path} {DELETED}") from None
+        except OSError as error:
+            raise _unavailable(self.path, error) from None
+        if identity != self._identity:
+            raise StoreUnavailable(f"{self.path} {REPLACED}")
+        problem = self._content_problem()
+        if problem is not None:
+            raise StoreUnavailable(f"{self.path} " + TRUNCATED.format(detail=problem))
+
+    def _content_problem(self) -> str | None:
+        """What is wrong with the file's size or header, or None. Nothing here makes the file shorter
+        (no VACUUM; checkpoints only add pages), so a smaller file was cut by someone else, and a file
+        that does not start with SQLite's header, or whose page size changed, was written over; SQLite
+        itself would notice neither before the next start."""
+        try:
+            if self._content_fd is None or self._content_fd[0] != os.getpid():
+                self._content_fd = (os.getpid(), os.open(self.path, os.O_RDONLY))
+            fd = self._content_fd[1]
+            header, size = os.pread(fd, 100, 0), os.fstat(fd).st_size
+        except OSError as error:
+            return str(error.strerror or error)
+        if size < self._size:
+            return f"it is {size:,} bytes, down from {self._size:,}"
+        self._size = size
+        if size == 0 and self._page_size == 0:
+            return None
+        if not header.startswith(b"SQLite format 3\x00"):
+            return "its first bytes are no longer SQLite's header"
+        page_size = int.from_bytes(header[16:18], "big")
+        if (page_size if page_size != 1 else 65536) != self._page_size:
+            return f"its header's page size changed from {self._page_size:,} to {page_size:,}"
+        return None
+
+    # -- connections -----------------------------------------------------------------------
+
+    def _db(self) -> sqlite_utils.Database:
+        """This thread's connection (a new one after a fork, never shared across processes)."""
+        db: sqlite_utils.Database | None = getattr(self._local, "db", None)
+        if db is None or getattr(self._local, "pid", None) != os.getpid():
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            # after a checkpoint has written the log back, SQLite cuts the -wal file down to this size
+            # instead of leaving it at its peak (it is reused from its start either way)
+            conn.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
+            db = sqlite_utils.Database(conn, execute_plugins=False)
+            self._local.db, self._local.pid = db, os.getpid()
+            with self._connections_lock:
+                self._connections.append(conn)
+        return db
+
+    def close(self) -> None:
+        """Close every connection this Store opened (in this process)."""
+        with self._connections_lock:
+            for conn in self._connections:
+                conn.close()
+            self._connections.clear()
+            for held in (self._writer_fd, self._content_fd):
+                if held is not None and held[0] == os.getpid():
+                    os.close(held[1])
+            self._writer_fd = self._content_fd = None
+        self._local = _os_thread_local()
+
+    def _writer_lock_fd(self) -> int | None:
+        """This process's descriptor of the writer lock file (None where flock is unavailable)."""
+        if fcntl is None:
+            return None
+        if self._writer_fd is None or self._writer_fd[0] != os.getpid():
+            try:
+                fd = os.open(self._writer_file, os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError:
+                return None  # e.g. a read-only folder: SQLite's busy timeout still serialises writers
+            self._writer_fd = (os.getpid(), fd)
+        return self._writer_fd[1]
+
+    @contextmanager
+    def _across_processes(self) -> Iterator[None]:
+        fd = self._writer_lock_fd()
+        if fd is None:
+            yield
+            return
+        _flock_exclusive(fd)
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite_utils.Database]:
+        """A read-modify-write transaction that holds the write lock from its first statement."""
+        db = self._db()
+        with self._write_lock, self._across_processes():
+            if self._identity is not None:  # (the migrations at open come first)
+                self.check_file()
+            try:
+                db.conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as error:
+                raise self._write_failed(error) from None
+            try:
+                yield db
+            except sqlite3.Error as error:
+                if db.conn.in_transaction:
+                    db.conn.execute("ROLLBACK")
+                raise self._write_failed(error) from None
+            except BaseException:
+                if db.conn.in_transaction:
+                    db.conn.execute("ROLLBACK")
+                raise
+            try:
+                db.conn.execute("COMMIT")
+            except sqlite3.Error as error:
+                if db.conn.in_transaction:
+                    db.conn.execute("ROLLBACK")
+                raise self._write_failed(error) from None
+
+    def _write_failed(self, error: sqlite3.Error) -> Exception:
+        """A write SQLite refused, as a sentence naming the file (an IntegrityError is our own bug)."""
+        if isinstance(error, sqlite3.IntegrityError):
+            return error
+        if "readonly" in str(error):
+            return StoreUnavailable(f"{self.path} {READ_ONLY}")
+        if "malformed" in str(error) or "not a database" in str(error):
+            return StoreUnavailable(f"{self.path} " + DAMAGED.format(detail=str(error)))
+        if "disk" in str(error) or "full" in str(error):
+            return StoreUnavailable(f"{self.path} could not be written ({error}): free some disk space and "
+                                    "try again")
+        return StoreUnavailable(f"{self.path} could not be written ({error}); try again, and if this goes "
+                                "on, restart the server")
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite_utils.Database]:
+        """A read transaction: several SELECTs that see one consistent snapshot."""
+        db = self._db()
+        db.conn.execute("BEGIN")
+        try:
+            yield db
+        finally:
+            if db.conn.in_transaction:
+                db.conn.execute("COMMIT")
+
+    def _migrate(self, db: sqlite_utils.Database) -> None:
+        with self._write():
+            db.execute("CREATE TABLE IF NOT EXISTS migrations (number INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+                       " applied TEXT NOT NULL)")
+            # a read-only file opens without complaint and BEGIN IMMEDIATE succeeds on it; a write
+            # that changes nothing still fails at once, before the server takes its first move
+            db.execute("UPDATE migrations SET number = number WHERE 0")
+            done = {row["number"] for row in _rows(db, "SELECT number FROM migrations")}
+            for number, (name, script) in enumerate(MIGRATIONS, 1):
+                if number in done:
+                    continue
+                for statement in _split_sql(script):
+                    db.execute(statement)
+                db.execute("INSERT INTO migrations (number, name, applied) VALUES (?, ?, ?)", [number, name, _now()])
+
+    def journal_mode(self) -> str:
+        return str(self._db().journal_mode)
+
+    def migrations(self) -> list[dict[str, Any]]:
+        return _rows(self._db(), "SELECT number, name, applied FROM migrations ORDER BY number")
+
+
+def _rows(db: sqlite_utils.Database, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
+    """Run a SELECT and return its rows as dicts (no savepoint wrapping, unlike Database.query)."""
+    cursor = db.execute(sql, params or [])
+    keys = [d[0] for d in cursor.description]
+    return [dict(zip(keys, row, strict=True)) for row in cursor.fetchall()]
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a migration into statements; trigger bodies (BEGIN ... END;) stay whole."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip():
+                statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        statements.append(buffer.strip())
+    return statements
