@@ -440,6 +440,6 @@ def test_a_missing_folder_is_made(tmp_path: Path) -> None:
     path = tmp_path / "not" / "there" / "yet.sqlite3"
     app = create_app({"DATABASE": str(path), "SECRET_KEY": "x"})
     try:
-        assert path.exists() and app.extensions["store"].journal_mode() == "wal"
+        assert path.exists() and app.extensions["store"].backend.journal_mode() == "wal"
     finally:
         app.extensions["store"].close()

@@ -124,17 +124,17 @@ def test_the_wal_is_cut_back_after_a_checkpoint(tmp_path: Path) -> None:
 
     path = tmp_path / "w.sqlite3"
     store = Store(path)
-    db = store._db()
-    db.conn.execute("PRAGMA wal_autocheckpoint=0")  # let the log grow past the limit first
-    db.conn.execute("CREATE TABLE filler (x BLOB)")
+    db = store.backend._db()
+    db.execute("PRAGMA wal_autocheckpoint=0")  # let the log grow past the limit first
+    db.execute("CREATE TABLE filler (x BLOB)")
     for _ in range(12):
-        db.conn.execute("INSERT INTO filler VALUES (randomblob(1000000))")
-        db.conn.commit()
+        db.execute("INSERT INTO filler VALUES (randomblob(1000000))")
+        db.commit()
     wal = Path(f"{path}-wal")
     assert wal.stat().st_size > 2 * WAL_SIZE_LIMIT
-    db.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
-    db.conn.execute("INSERT INTO filler VALUES (1)")  # the next write starts the log again, cut to the limit
-    db.conn.commit()
+    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    db.execute("INSERT INTO filler VALUES (1)")  # the next write starts the log again, cut to the limit
+    db.commit()
     assert wal.stat().st_size <= WAL_SIZE_LIMIT
     store.close()
 
@@ -192,7 +192,7 @@ def test_a_database_cut_short_or_written_over_while_serving_refuses_writes(app: 
     game = new_game(client)
     path = Path(app.config["DATABASE"])
     store = app.extensions["store"]
-    store._db().execute("PRAGMA wal_checkpoint(TRUNCATE)")   # the games are in the file itself now
+    store.backend._db().execute("PRAGMA wal_checkpoint(TRUNCATE)")   # the games are in the file itself now
     size = path.stat().st_size
     if damage == "truncate":                     # `truncate -s 0`: the same inode, so not "replaced"
         os.truncate(path, 0)
@@ -213,7 +213,7 @@ def test_a_database_cut_short_or_written_over_while_serving_refuses_writes(app: 
 def test_a_full_disk_answers_a_new_game_without_speaking_of_moves(app: Flask) -> None:
     client = app.test_client()
     new_game(client)
-    db = app.extensions["store"]._db()
+    db = app.extensions["store"].backend._db()
     db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")  # as a full disk answers
     for _ in range(100):   # the free room left in the file's last pages fills first
         answer = client.post("/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]})

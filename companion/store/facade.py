@@ -6,16 +6,14 @@ import json
 import logging
 import random
 import secrets
-from typing import Any, Collection, Mapping
-
-import sqlite_utils
+from typing import Any, Collection, Mapping, Sequence
 
 from companion.rules import SetupError, rules_for
+from companion.store.backend import Connection, fetch_rows
 from companion.store.common import _dumps, _now, hash_token
 from companion.store.errors import NotFound
 from companion.store.moves import Moves
 from companion.store.seats import JOIN_ALPHABET, JOIN_CODE_LENGTH, Seats
-from companion.store.sqlite import _rows
 from companion.store.states import _state_json
 from companion.store.words import LogReader
 
@@ -52,7 +50,7 @@ class Store(Seats, Moves, LogReader):
                  for i, name in enumerate(names)]
         host_token = secrets.token_urlsafe(24)
         created = _now()
-        with self._write() as db:
+        with self.backend.write(None) as db:  # (a game no other write can know of yet)
             game_id, code = self._fresh_id(db), self._fresh_join_code(db)
             db.execute("INSERT INTO games (id, game, join_code, players, options, seed, initial_state, state,"
                        " version, created, host_token_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
@@ -69,24 +67,24 @@ class Store(Seats, Moves, LogReader):
                 "host_token": host_token}
 
     @staticmethod
-    def _fresh_id(db: sqlite_utils.Database) -> str:
+    def _fresh_id(db: Connection) -> str:
         while True:
             candidate = secrets.token_hex(6)
-            if not _rows(db, "SELECT 1 FROM games WHERE id = ?", [candidate]):
+            if not fetch_rows(db, "SELECT 1 FROM games WHERE id = ?", [candidate]):
                 return candidate
 
     @staticmethod
-    def _fresh_join_code(db: sqlite_utils.Database) -> str:
+    def _fresh_join_code(db: Connection) -> str:
         while True:
             candidate = "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
-            if not _rows(db, "SELECT 1 FROM games WHERE join_code = ?", [candidate]):
+            if not fetch_rows(db, "SELECT 1 FROM games WHERE join_code = ?", [candidate]):
                 return candidate
 
     def game_id_for_code(self, join_code: str) -> str | None:
         """The game with this join code (any case, surrounding spaces ignored), or None; a code expires
         when its game is over (nobody joins a finished game, and its code is no clue to anyone)."""
         code = join_code.strip().upper()
-        rows = _rows(self._db(), "SELECT id FROM games WHERE join_code = ?", [code])
+        rows = self.backend.rows("SELECT id FROM games WHERE join_code = ?", [code])
         if not rows:
             return None
         game, _, state = self.latest(rows[0]["id"])
@@ -94,7 +92,7 @@ class Store(Seats, Moves, LogReader):
 
     def info(self, game_id: str) -> dict[str, Any]:
         # one statement (so one snapshot without a transaction of its own): the game, once per seat
-        rows = _rows(self._db(), "SELECT g.id, g.game, g.join_code, g.players, g.version, g.created, s.claimed"
+        rows = self.backend.rows("SELECT g.id, g.game, g.join_code, g.players, g.version, g.created, s.claimed"
                                  " FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE g.id = ? ORDER BY s.seat",
                      [game_id])
         if not rows:
@@ -106,9 +104,47 @@ class Store(Seats, Moves, LogReader):
                 "created": row["created"]}
 
     def game_count(self) -> int:
-        return int(self._db().execute("SELECT count(*) FROM games").fetchone()[0])
+        return int(self.backend.rows("SELECT count(*) AS n FROM games")[0]["n"])
 
     def options(self, game_id: str) -> dict[str, Any]:
         """The options the game was set up with (public: every phone saw them chosen); for a rematch."""
-        options: dict[str, Any] = json.loads(self._game_row(self._db(), game_id, "options")["options"])
+        options: dict[str, Any] = json.loads(self._game_row(None, game_id, "options")["options"])
         return options
+
+    # -- whole games: listing, export, purge (companion.archive) -------------------------------
+
+    def game_rows(self) -> list[dict[str, Any]]:
+        """Every game: id, game, players (JSON), version, created and ``last``, the time of its last log entry
+        (None: no entry yet), oldest first."""
+        return self.backend.rows("SELECT g.id, g.game, g.players, g.version, g.created,"
+                                 " (SELECT max(created) FROM moves m WHERE m.game_id = g.id) AS last"
+                                 " FROM games g ORDER BY g.created")
+
+    def stored_game(self, game_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """A game's row as stored (set-up, seed, initial state: no tokens) and every log entry, from one
+        snapshot: what an export writes out."""
+        with self.backend.read() as db:
+            row = self._game_row(db, game_id, "id, game, join_code, players, options, seed, initial_state, version,"
+                                              " created")
+            entries = fetch_rows(db, "SELECT seq, seat, kind, move, undoes, created FROM moves WHERE game_id = ?"
+                                     " ORDER BY seq", [game_id])
+        return row, entries
+
+    def purge(self, game_ids: Sequence[str]) -> int:
+        """Remove these games with their seats, tokens, hand-over codes and move log, in one transaction (the
+        only way anything leaves the log); returns how many games were removed."""
+        if not game_ids:
+            return 0
+        ids = list(game_ids)
+        marks = ",".join("?" * len(ids))
+        with self.backend.write(None) as db:
+            for game_id in ids:
+                self.backend.lock_game(db, game_id)
+            self.backend.delete_log(db, ids)
+            for table in ("seat_tokens", "seat_handovers", "seats"):
+                db.execute(f"DELETE FROM {table} WHERE game_id IN ({marks})", ids)
+            removed = db.execute(f"DELETE FROM games WHERE id IN ({marks})", ids).rowcount
+        with self._states_lock:
+            for key in [key for key in self._states if key[0] in set(ids)]:
+                del self._states[key]
+        return int(removed)

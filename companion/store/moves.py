@@ -7,13 +7,11 @@ import logging
 import secrets
 from typing import Any, Mapping, Sequence
 
-import sqlite_utils
-
 from companion.fast_json import dumps_compact
 from companion.rules import IllegalMove, rules_for
+from companion.store.backend import Connection, fetch_rows
 from companion.store.common import State, _check_room, _dumps, _now
 from companion.store.errors import CorrectionRefused, NotFound, Stale
-from companion.store.sqlite import _rows
 from companion.store.states import (
     GAME_CACHE_SIZE,
     StateCache,
@@ -37,9 +35,9 @@ log = logging.getLogger(__name__)
 class Moves(StateCache):
     """What the table did, and the history it reads."""
 
-    def _earlier_answer(self, db: sqlite_utils.Database, game_id: str, seat: int, action_id: str,
+    def _earlier_answer(self, db: Connection, game_id: str, seat: int, action_id: str,
                         kind: str) -> dict[str, Any] | None:
-        rows = _rows(db, "SELECT seat, kind, result FROM moves WHERE game_id = ? AND action_id = ?",
+        rows = fetch_rows(db, "SELECT seat, kind, result FROM moves WHERE game_id = ? AND action_id = ?",
                              [game_id, action_id])
         return _earlier(rows[0] if rows else None, seat, action_id, kind)
 
@@ -52,7 +50,7 @@ class Moves(StateCache):
         lock the order of answers is as it always was: an earlier answer for a retried action id,
         else 409 if the game has moved on, else the rules' verdict."""
         prepared = self._prepare_move(game_id, seat, version, move)
-        with self._write() as db:
+        with self.backend.write(game_id) as db:
             row, earlier = _game_and_earlier_answer(db, game_id, seat, action_id, "move")
             if earlier is not None:
                 return earlier
@@ -83,7 +81,7 @@ class Moves(StateCache):
         state = self._cached(game_id, version)
         game = self._games.get(game_id)
         if state is None or game is None:
-            rows = _rows(self._db(), "SELECT game, version, state FROM games WHERE id = ?", [game_id])
+            rows = self.backend.rows("SELECT game, version, state FROM games WHERE id = ?", [game_id])
             if not rows or int(rows[0]["version"]) != version:
                 return None
             game = rows[0]["game"]
@@ -157,15 +155,15 @@ class Moves(StateCache):
         return self._timeline_of(game_id)[2].live
 
     def _timeline_of(self, game_id: str) -> tuple[str, str, _Timeline]:
-        with self._read() as db:
+        with self.backend.read() as db:
             row = self._game_row(db, game_id, "game, initial_state, players")
-            entries = _rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
+            entries = fetch_rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
                             [game_id])
         return row["game"], row["initial_state"], _Timeline(rules_for(row["game"]), entries, json.loads(row["players"]))
 
     def _rewrite(self, game_id: str, seat: int, version: int, action_id: str, kind: str,
                  change: Any) -> dict[str, Any]:
-        with self._read() as db:
+        with self.backend.read() as db:
             row = self._game_row(db, game_id, "game, version, initial_state, players")
             earlier = self._earlier_answer(db, game_id, seat, action_id, kind)
             if earlier is not None:
@@ -174,13 +172,13 @@ class Moves(StateCache):
             if version != current:
                 raise Stale(current)
             _check_room(current)  # (before the replay: a full game costs no work)
-            entries = _rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
+            entries = fetch_rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
                             [game_id])
         rules = rules_for(row["game"])
         timeline = _Timeline(rules, entries, json.loads(row["players"]))
         before = self._cached(game_id, current)
         if before is None:
-            before = _state_from(row["game"], self._game_row(self._db(), game_id, "state")["state"])
+            before = _state_from(row["game"], self._game_row(None, game_id, "state")["state"])
         ended = _ending(rules, before)
         timeline.over = (rules.outcome(before).reason or "it has ended") if ended is not None else None
         entry, first_changed, new_live = change(timeline)
@@ -190,7 +188,7 @@ class Moves(StateCache):
         if ends != ended:  # the end moved: the log line says so, on every phone (never a silent new winner)
             entry["ending"] = {"was": ended, "now": ends}
         state_json = _state_json(row["game"], rules, state)
-        with self._write() as db:
+        with self.backend.write(game_id) as db:
             now, earlier = _game_and_earlier_answer(db, game_id, seat, action_id, kind)
             if earlier is not None:
                 return earlier
@@ -252,9 +250,9 @@ class Moves(StateCache):
     def replay(self, game_id: str) -> State:
         """The state rebuilt from the log alone (the cache is not consulted): for checks and repairs. A live
         move the rules no longer take (stored by an older version) raises, as it would in a correction."""
-        with self._read() as db:
+        with self.backend.read() as db:
             row = self._game_row(db, game_id, "game, initial_state, players")
-            entries = _rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
+            entries = fetch_rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
                                     [game_id])
         timeline = _Timeline(rules_for(row["game"]), entries, json.loads(row["players"]))
         steps, _ = timeline.steps(_state_from(row["game"], row["initial_state"]), strict=True)
@@ -267,9 +265,9 @@ class Moves(StateCache):
         history (result page, chart, exports, archive) reads it. A live move the rules no longer take
         (stored by an older version) is passed over, and the state stored on the game row, what the table
         saw, closes the timeline: the last step always holds the game's current state."""
-        with self._read() as db:
+        with self.backend.read() as db:
             row = self._game_row(db, game_id, "game, initial_state, players, version")
-            entries = _rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
+            entries = fetch_rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
                                     [game_id])
         version = int(row["version"])
         rules = rules_for(row["game"])
@@ -290,7 +288,7 @@ def _game_and_earlier_answer(db: Any, game_id: str, seat: int, action_id: str,
                              kind: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """Inside the write lock: the game's row (game, version) and the first answer to a retried
     ``action_id`` (None if it is new); NotFound if there is no such game."""
-    rows = _rows(db, "SELECT g.game, g.version, m.seat, m.kind, m.result FROM games g"
+    rows = fetch_rows(db, "SELECT g.game, g.version, m.seat, m.kind, m.result FROM games g"
                      " LEFT JOIN moves m ON m.game_id = g.id AND m.action_id = ? WHERE g.id = ?", [action_id, game_id])
     if not rows:
         raise NotFound(f"there is no game '{game_id}'")

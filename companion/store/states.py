@@ -6,15 +6,14 @@ import json
 import os
 import threading
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any, Mapping
-
-import sqlite_utils
 
 from companion.fast_json import dumps_compact
 from companion.rules import IllegalMove, rules_for, spec_for
+from companion.store.backend import Backend, Connection, fetch_rows, open_backend
 from companion.store.common import State
 from companion.store.errors import NotFound
-from companion.store.sqlite import SqliteFile, _rows
 
 STATE_CACHE_SIZE = 256
 GAME_CACHE_SIZE = 4096
@@ -75,25 +74,41 @@ def _applied(rules: Any, state: State, seat: int, move: Mapping[str, Any],
         return error
 
 
-class StateCache(SqliteFile):
-    """The database file with the parsed states this process holds."""
+class StateCache:
+    """The database (a :class:`~companion.store.backend.Backend`) with the parsed states this process holds."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, target: str | os.PathLike[str] | Backend) -> None:
         self._states: OrderedDict[tuple[str, int], State] = OrderedDict()
         self._states_lock = threading.Lock()
         # A game's rules module id never changes: moves look it up here before taking the write lock.
         # (Seat tokens are not cached: a release or hand-over in another process revokes one at once.)
         self._games: dict[str, str] = {}
-        super().__init__(path)
+        #: every statement of the store goes through it (companion.store.backend)
+        self.backend: Backend = open_backend(target)
 
-    def _game_row(self, db: sqlite_utils.Database, game_id: str, columns: str = "*") -> dict[str, Any]:
-        rows = _rows(db, f"SELECT {columns} FROM games WHERE id = ?", [game_id])
+    @property
+    def path(self) -> Path | None:
+        """The database file (None: a database server's)."""
+        return self.backend.path
+
+    def close(self) -> None:
+        """Close every connection this store opened (in this process)."""
+        self.backend.close()
+
+    def migrations(self) -> list[dict[str, Any]]:
+        """The migrations applied, in order: the last one's number is the database's format version."""
+        return self.backend.migrations()
+
+    def _game_row(self, db: Connection | None, game_id: str, columns: str = "*") -> dict[str, Any]:
+        """The game's row (``db``: inside a transaction; None: one statement of its own)."""
+        sql = f"SELECT {columns} FROM games WHERE id = ?"
+        rows = fetch_rows(db, sql, [game_id]) if db is not None else self.backend.rows(sql, [game_id])
         if not rows:
             raise NotFound(f"there is no game '{game_id}'")
         return rows[0]
 
     def version(self, game_id: str) -> int:
-        return int(self._game_row(self._db(), game_id, "version")["version"])
+        return int(self._game_row(None, game_id, "version")["version"])
 
     def current(self, game_id: str) -> tuple[int, State]:
         """(version, state) from the cached state on the game row: no replay."""
@@ -109,12 +124,12 @@ class StateCache(SqliteFile):
     def latest(self, game_id: str) -> tuple[str, int, State]:
         """(game, version, state) as :meth:`current`; the state's JSON is read only when no parsed copy
         of that version is cached (it is most of the row's bytes, and usually is cached)."""
-        row = self._game_row(self._db(), game_id, "game, version")
+        row = self._game_row(None, game_id, "game, version")
         version = int(row["version"])
         cached = self._cached(game_id, version)
         if cached is not None:
             return row["game"], version, cached
-        row = self._game_row(self._db(), game_id, "game, version, state")  # may be newer by now: fine
+        row = self._game_row(None, game_id, "game, version, state")  # may be newer by now: fine
         version = int(row["version"])
         state = _state_from(row["game"], row["state"])
         self._remember(game_id, version, state)

@@ -9,7 +9,7 @@ from typing import Any, Mapping, Sequence
 from companion.rules import rules_for
 from companion.rules.base import seat_name
 from companion.rules.fields import wrong_field
-from companion.store.sqlite import _rows
+from companion.store.backend import fetch_rows
 from companion.store.states import StateCache
 from companion.store.timeline import _Revisions, _Timeline
 
@@ -99,9 +99,9 @@ class LogReader(StateCache):
         return lines, undo_text, None if target is None else target.seat
 
     def _read_log(self, game_id: str) -> tuple[Any, list[str], list[dict[str, Any]], _Timeline]:
-        with self._read() as db:
+        with self.backend.read() as db:
             row = self._game_row(db, game_id, "game, players")
-            entries = _rows(db, "SELECT seq, seat, kind, move, undoes, created FROM moves"
+            entries = fetch_rows(db, "SELECT seq, seat, kind, move, undoes, created FROM moves"
                                 " WHERE game_id = ? ORDER BY seq", [game_id])
         rules = rules_for(row["game"])
         names = json.loads(row["players"])
