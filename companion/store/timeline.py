@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 from dataclasses import dataclass
@@ -93,6 +94,30 @@ class _Timeline:
         if self.reverted:  # a move put back is no longer gone; a correction taken back no longer replaces
             self.gone -= set(items)
             self.replaced = {s for s in self.replaced if s in items and items[s].move != self._versions[s][0][1]}
+
+    @staticmethod
+    def appendable(entry: Mapping[str, Any]) -> bool:
+        """Whether :meth:`extended` can take this entry: a move made in turn (not one a correction put in
+        before a later move) or a seat entry; an undo, a correction or a put-back changes earlier moves."""
+        return entry["kind"] == "seat" or (entry["kind"] == "move" and entry.get("undoes") is None)
+
+    def extended(self, entries: Sequence[Mapping[str, Any]], names: Sequence[str]) -> _Timeline:
+        """This timeline with ``entries`` (all :meth:`appendable`, the next entries of the log) after it, and
+        the players' names as they are now: the same as a timeline of the whole log, for the work of the new
+        entries alone. This one is left as it was (another reader may hold it); what no new entry changes
+        (the sets of moves gone, replaced and put back, the changes per entry) is shared."""
+        grown = copy.copy(self)
+        grown.names = list(names)
+        grown.entries = [*self.entries, *entries]
+        grown.live = list(self.live)
+        grown._versions = self._versions  # new keys only: a reader of this one never asks for them
+        for e in entries:
+            if e["kind"] == "move":
+                seq, move = int(e["seq"]), json.loads(e["move"])
+                grown.live.append(LiveMove(seq, int(e["seat"]), move))
+                grown._versions[seq] = [(seq, move)]
+        grown.next_seq = int(grown.entries[-1]["seq"]) + 1 if grown.entries else 1
+        return grown
 
     def steps(self, start: State, strict: bool = False) -> tuple[list[tuple[int, int | None, State]], list[int]]:
         """``(seq, seat, state after it)`` from ``start`` (the set-up) through every live move, the replay the

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import bisect
 import json
 import logging
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from companion.rules import rules_for
@@ -76,15 +80,48 @@ def _seat_text(event: Mapping[str, Any], names: Sequence[str]) -> str:
     return f"{event['was']} is now called {event['name']}"
 
 
+#: the log entries the log cache of a process holds at most, over every game it holds (the least recently
+#: read games go first): a few full-length games, or hundreds of ordinary ones
+LOG_CACHE_ENTRIES = 50_000
+
+
+@dataclass(frozen=True)
+class _ReadLog:
+    """A game's log as of ``version``, read and resolved: what a log read describes entries from."""
+
+    version: int
+    players: str                 # the players' names as stored (JSON), at that version
+    entries: Sequence[Mapping[str, Any]]  # the timeline's own list
+    timeline: _Timeline
+    authors: dict[int, int]      # move seq -> its seat (shared, new keys only, like the timeline's versions)
+
+    def after(self, since: int) -> Sequence[Mapping[str, Any]]:
+        """The entries after seq ``since`` (the log is in seq order)."""
+        return self.entries[bisect.bisect_right(self.entries, since, key=lambda e: int(e["seq"])):]
+
+
 class LogReader(StateCache):
-    """The log as phones read it."""
+    """The log as phones read it.
+
+    A read costs in proportion to the entries it returns, not to the log: each process keeps the log it
+    last read of each game (:class:`_ReadLog`, up to :data:`LOG_CACHE_ENTRIES` entries in all) with its
+    resolved timeline, and a later read fetches only the entries written since. When those are moves made
+    in turn or seat entries, the timeline is extended by them; an undo, a correction or a put-back changes
+    earlier moves, so the log is read and resolved again in full (as often as the table changes its
+    history, not as often as phones read). Every read checks the game's version in the same snapshot."""
+
+    def __init__(self, target: Any) -> None:
+        super().__init__(target)
+        self._logs: OrderedDict[str, _ReadLog] = OrderedDict()
+        self._logs_lock = threading.Lock()
+        self._logs_entries = 0
 
     def log(self, game_id: str, viewer: int | None, since: int = 0) -> list[dict[str, Any]]:
         """Log entries after ``since``, each move redacted for ``viewer`` (None: the public table).
 
         ``undone`` marks a move taken back or removed by a correction, ``corrected`` one replaced."""
-        rules, names, entries, timeline = self._read_log(game_id)
-        return self._described(rules, names, entries, timeline, viewer, [e for e in entries if e["seq"] > since])
+        rules, names, read = self._read_log(game_id)
+        return self._described(rules, names, read, viewer, read.after(since))
 
     def recent_log(self, game_id: str, viewer: int | None, last: int
                    ) -> tuple[list[dict[str, Any]], str | None, int | None]:
@@ -92,26 +129,63 @@ class LogReader(StateCache):
         would take back now and the seat that made it (None: nothing to take back), from one read of the
         log. A page shows only the newest lines: describing every entry of a long game was most of a live
         part's time."""
-        rules, names, entries, timeline = self._read_log(game_id)
-        target = timeline.last_public()
+        rules, names, read = self._read_log(game_id)
+        target = read.timeline.last_public()
         undo_text = None if target is None else _said(rules, target.move, target.seat, names)
-        lines = self._described(rules, names, entries, timeline, viewer, entries[-last:] if last > 0 else [])
+        lines = self._described(rules, names, read, viewer, read.entries[-last:] if last > 0 else [])
         return lines, undo_text, None if target is None else target.seat
 
-    def _read_log(self, game_id: str) -> tuple[Any, list[str], list[dict[str, Any]], _Timeline]:
+    def _read_log(self, game_id: str) -> tuple[Any, list[str], _ReadLog]:
+        """The game's rules, its players' names and its log as it stands (see the class)."""
+        with self._logs_lock:
+            held = self._logs.get(game_id)
         with self.backend.read() as db:
-            row = self._game_row(db, game_id, "game, players")
-            entries = fetch_rows(db, "SELECT seq, seat, kind, move, undoes, created FROM moves"
-                                " WHERE game_id = ? ORDER BY seq", [game_id])
+            row = self._game_row(db, game_id, "game, players, version")
+            version = int(row["version"])
+            start = held.version if held is not None and held.version <= version else 0
+            new = [] if start == version else fetch_rows(
+                db, "SELECT seq, seat, kind, move, undoes, created FROM moves WHERE game_id = ? AND seq > ?"
+                    " ORDER BY seq", [game_id, start])
+            if start and (len(new) != version - start or not all(_Timeline.appendable(e) for e in new)):
+                start = 0
+                new = fetch_rows(db, "SELECT seq, seat, kind, move, undoes, created FROM moves WHERE game_id = ?"
+                                     " ORDER BY seq", [game_id])
         rules = rules_for(row["game"])
         names = json.loads(row["players"])
-        return rules, names, entries, _Timeline(rules, entries, names)
+        if start and held is not None:
+            if not new and held.players == row["players"]:
+                read = held
+            else:
+                authors = held.authors
+                authors.update((int(e["seq"]), int(e["seat"])) for e in new if e["kind"] == "move")
+                timeline = held.timeline.extended(new, names)
+                read = _ReadLog(version, row["players"], timeline.entries, timeline, authors)
+        else:
+            timeline = _Timeline(rules, new, names)
+            read = _ReadLog(version, row["players"], timeline.entries, timeline,
+                            {int(e["seq"]): int(e["seat"]) for e in new if e["kind"] == "move"})
+        self._hold_log(game_id, read)
+        return rules, names, read
+
+    def _hold_log(self, game_id: str, read: _ReadLog) -> None:
+        with self._logs_lock:
+            held = self._logs.get(game_id)
+            if held is not None and held.version > read.version:
+                return  # another request read a newer version meanwhile: keep that one
+            if held is not None:
+                self._logs_entries -= len(held.entries)
+            self._logs[game_id] = read
+            self._logs.move_to_end(game_id)
+            self._logs_entries += len(read.entries)
+            while self._logs_entries > LOG_CACHE_ENTRIES and len(self._logs) > 1:
+                _, gone = self._logs.popitem(last=False)
+                self._logs_entries -= len(gone.entries)
 
     @staticmethod
-    def _described(rules: Any, names: list[str], entries: list[dict[str, Any]], timeline: _Timeline,
-                   viewer: int | None, chosen: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The ``chosen`` entries (of ``entries``, the whole log) in words, redacted for ``viewer``."""
-        authors = {e["seq"]: int(e["seat"]) for e in entries if e["kind"] == "move"}
+    def _described(rules: Any, names: list[str], read: _ReadLog, viewer: int | None,
+                   chosen: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """The ``chosen`` entries (of the log ``read``) in words, redacted for ``viewer``."""
+        timeline, authors = read.timeline, read.authors
         out: list[dict[str, Any]] = []
         for e in chosen:
             actor = int(e["seat"])
