@@ -81,8 +81,8 @@ def _seat_text(event: Mapping[str, Any], names: Sequence[str]) -> str:
 
 
 #: the log entries the log cache of a process holds at most, over every game it holds (the least recently
-#: read games go first): a few full-length games, or hundreds of ordinary ones
-LOG_CACHE_ENTRIES = 50_000
+#: read games go first): four full-length games, or about a hundred ordinary ones (0.6-1 KB an entry)
+LOG_CACHE_ENTRIES = 20_000
 
 
 @dataclass(frozen=True)
