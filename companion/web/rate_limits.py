@@ -33,7 +33,7 @@ from flask import Flask, Response, current_app, request
 from limits import parse
 from limits.strategies import FixedWindowRateLimiter
 
-from companion.store.limit_counters import SqliteStorage, limit_counters
+from companion.store.limit_counters import SqliteStorage, limit_counters  # noqa: F401  (SqliteStorage: its old home)
 
 JOIN_LIMIT = "20 per minute"
 NEW_GAME_LIMIT = "30 per minute"
@@ -43,7 +43,6 @@ PHOTO_LIMIT = "30 per minute"
 PHOTO_ENDPOINT_PREFIX = "api.read_photo_"
 JOIN_ENDPOINTS = frozenset({"api.join", "pages.join_code", "pages.claim"})
 NEW_GAME_ENDPOINTS = frozenset({"api.create_game", "pages.new_game"})
-__all__ = ["SqliteStorage"]  # (kept where it was: it lives in companion.store.limit_counters)
 
 
 #: the addresses no per-address limit counts, by default the server's own machine (``UNLIMITED_ADDRESSES``)
