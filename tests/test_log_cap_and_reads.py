@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-import companion.store as store_module
+import companion.store.common as store_module
+import companion.store.words as words
 from companion.rules import IllegalMove
 from companion.store import Store
 from tests.store_checks import fillory_deck_cards, game, store  # noqa: F401  (fixtures)
@@ -78,5 +79,64 @@ def test_a_log_read_by_a_process_that_read_the_game_before_reads_as_a_fresh_one(
             assert store.log(gid, viewer) == fresh.log(gid, viewer)
             assert store.log(gid, viewer, since=3) == fresh.log(gid, viewer)[3:]
             assert store.recent_log(gid, viewer, 2) == fresh.recent_log(gid, viewer, 2)
+    finally:
+        fresh.close()
+
+
+class LogWork:
+    """What a log read costs: the log rows it fetches and the timelines it resolves from scratch."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.rows = self.resolved = 0
+        real_fetch, real_timeline = words.fetch_rows, words._Timeline
+        work = self
+
+        def fetch_rows(db: Any, sql: str, params: Any = ()) -> list[dict[str, Any]]:
+            found = real_fetch(db, sql, params)
+            work.rows += len(found) if "FROM moves" in sql else 0
+            return found
+
+        class CountedTimeline(real_timeline):  # type: ignore[valid-type,misc]
+            def __init__(self, *args: Any) -> None:
+                work.resolved += 1
+                super().__init__(*args)
+
+        monkeypatch.setattr(words, "fetch_rows", fetch_rows)
+        monkeypatch.setattr(words, "_Timeline", CountedTimeline)
+
+    def since_last(self) -> tuple[int, int]:
+        done, self.rows, self.resolved = (self.rows, self.resolved), 0, 0
+        return done
+
+
+def test_a_log_read_costs_the_entries_written_since_not_the_whole_log(
+        store: Store, game: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23: ``GET /log?since=n`` on a long game read and resolved the whole log each time."""
+    gid = game["id"]
+    cards = fillory_deck_cards(store.current(gid)[1])
+    for version in range(20):                      # a longer log: seat entries, then the opening draws
+        store.rename_seat(gid, 1, f"Ben {version}")
+    for version in range(20, 25):
+        store.apply_move(gid, version % 2, version, f"m{version}", {"type": "draw", "card": cards[version]})
+    work = LogWork(monkeypatch)
+    assert len(store.log(gid, None)) == 25
+    assert work.since_last() == (25, 1)            # the first read of the game: the whole log, resolved once
+    assert store.log(gid, 0, since=24) == store.log(gid, 0)[24:]
+    assert work.since_last() == (0, 0)            # nothing new: nothing fetched, nothing resolved
+    store.apply_move(gid, 1, 25, "m25", {"type": "draw", "card": cards[25]})
+    assert [e["seq"] for e in store.log(gid, 1, since=25)] == [26]
+    assert work.since_last() == (1, 0)            # one more move: that entry alone, the timeline extended
+    store.rename_seat(gid, 1, "Bea")
+    lines, _, undo_seat = store.recent_log(gid, None, 2)
+    assert [line["seq"] for line in lines] == [26, 27] and undo_seat == 1
+    assert work.since_last() == (1, 0)
+    store.undo(gid, 0, 27, "u")                   # an undo changes an earlier move: resolved again, in full
+    assert store.log(gid, None, since=27)[0]["text"].startswith("Ann took back Bea's move 26")
+    assert work.since_last() == (1 + 28, 1)        # (the new entry, found to be an undo, then the log)
+    fresh = Store(store.path)                      # what a process that never read the game answers
+    try:
+        for viewer in (None, 0, 1):
+            assert store.log(gid, viewer) == fresh.log(gid, viewer)
+            assert store.recent_log(gid, viewer, 3) == fresh.recent_log(gid, viewer, 3)
     finally:
         fresh.close()

@@ -126,3 +126,20 @@ def test_a_worker_purges_now_and_then_while_it_serves(tmp_path: Path, monkeypatc
     assert said == ["purged 1 old game(s) past the schedule (docs/serving.md)"]  # once: the second round was not due
     assert ids(store) == set()
     store.close()
+
+
+def test_a_game_whose_seat_was_handed_over_is_purged_with_everything_of_it(tmp_path: Path) -> None:
+    """A hand-over code refers to its seat: the purge removes the codes too (it refused the whole purge before)."""
+    store = Store(tmp_path / "h.sqlite3")
+    gone, kept = (store.create_game("fillory", ["Ann", "Ben"], {}) for _ in range(2))
+    store.handover_code(gone["id"], 0)
+    taken = store.take_handover(store.handover_code(gone["id"], 1)["code"])
+    store.handover_code(kept["id"], 1)
+    assert archive.purge(store, [gone["id"]]) == 1
+    left = {table: [row["game_id"] for row in store.backend.rows(f"SELECT game_id FROM {table}")]
+            for table in ("seat_handovers", "seat_tokens", "seats", "moves")}
+    assert left == {"seat_handovers": [kept["id"]], "seat_tokens": [kept["id"]] * 2, "seats": [kept["id"]] * 2,
+                    "moves": []}
+    assert store.seat_for_token(gone["id"], taken["token"]) is None
+    assert [g["id"] for g in archive.games(store)] == [kept["id"]]
+    store.close()
