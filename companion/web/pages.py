@@ -206,7 +206,7 @@ def _held_status(info: dict[str, Any], seat: int) -> str:
         return "waiting"
     if rules.outcome(state).over or (rules.SPEC.can_stall and rules.stalled(state)):
         return "over"
-    return "yours" if hasattr(rules, "choices") and rules.choices(state, seat) else "waiting"
+    return "yours" if rules.choices(state, seat) else "waiting"
 
 
 def your_games() -> list[HeldSeat]:
@@ -545,12 +545,10 @@ def card_page(game: str, card_id: str) -> Response:
     if describe is not None:  # the game's own card page (its pages module describes the card)
         return make_response(render_template("pages/card.html", card=card, catalog=catalog, stale=stale,
                                              **describe(catalog, card)))
-    facts = catalog.card_facts(card)
-    if facts is not None:  # a catalog that describes its own cards (facts and rule entries)
-        return make_response(render_template(
-            "pages/card_facts.html", card=card, catalog=catalog, facts=facts,
-            rules=catalog.card_rules(card), title=catalog.label(card), stale=stale))
-    raise NotFound(f"{catalog.title} has no card pages.")
+    # every other game: the catalog's own description of its cards (typed defaults: its label, no facts, no rules)
+    return make_response(render_template(
+        "pages/card_facts.html", card=card, catalog=catalog, facts=catalog.card_facts(card),
+        rules=catalog.card_rules(card), title=catalog.label(card), stale=stale))
 
 
 _VERSION = re.compile(rf"[0-9a-f]{{{VERSION_LENGTH}}}")
