@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.catalog import GAMES, GameCatalog, catalogs, content
+from cardgen.catalog import GAMES, GameCatalog, GameFacts, catalogs, content
 from cardgen.catalog.spec import discover
 from cardgen.render import PrintKit, print_kits
 
@@ -19,16 +19,18 @@ CATALOG_ROOT = Path(__file__).resolve().parents[1] / "cardgen" / "catalog"
 
 def test_every_catalog_game_has_a_print_kit_and_every_kit_a_catalog_game() -> None:
     assert set(print_kits()) == set(GAMES)
-    assert len(GAMES) == len({p.name for p in CATALOG_ROOT.iterdir() if (p / "__init__.py").is_file()})
+    in_tree = discover(importlib.import_module("cardgen.catalog"), "CATALOG", GameCatalog)
+    assert len(in_tree) == len({p.name for p in CATALOG_ROOT.iterdir() if (p / "__init__.py").is_file()})
+    assert set(in_tree) <= set(GAMES)  # and the extra games ($COMPANION_EXTRA_GAMES), each with its own data
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_declaration_agrees_with_the_games_data_and_package(game: str) -> None:
     declared = catalogs()[game]
     loaded = content(game)
-    module = importlib.import_module(f"cardgen.catalog.{game.replace('-', '_')}")
-    assert declared.id == module.GAME_ID == loaded.game
-    assert declared.title == loaded.title
+    assert declared.id == loaded.game
+    assert (declared.title, declared.facts.min_players, declared.facts.max_players) == \
+        (loaded.title, loaded.min_players, loaded.max_players)  # the facts and the content read one game.toml
     for collection in declared.counted:
         assert len(getattr(loaded, collection)) > 0, f"{game} counts '{collection}', which is empty"
     kit = print_kits()[game]
@@ -46,13 +48,16 @@ def test_a_new_games_package_is_discovered_and_a_helper_package_is_skipped(tmp_p
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     _package(tmp_path, "tinygames", "")
     _package(tmp_path / "tinygames", "tiny_game",
-             "from cardgen.catalog import GameCatalog\n"
-             "CATALOG = GameCatalog(id='tiny-game', title='Tiny Game', load=lambda root: root, counted=())\n")
+             "from pathlib import Path\nfrom cardgen.catalog import GameCatalog\n"
+             "CATALOG = GameCatalog(id='tiny-game', load=lambda root: root, data=Path(__file__).parent / 'data')\n")
+    (tmp_path / "tinygames" / "tiny_game" / "data").mkdir()
+    (tmp_path / "tinygames" / "tiny_game" / "data" / "game.toml").write_text('title = "Tiny Game"\n', encoding="utf-8")
     _package(tmp_path / "tinygames", "shared_helpers", "HELPER = 1\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     found = discover(importlib.import_module("tinygames"), "CATALOG", GameCatalog)
     assert list(found) == ["tiny-game"]
-    assert found["tiny-game"].title == "Tiny Game" and found["tiny-game"].load(tmp_path) == tmp_path
+    assert found["tiny-game"].facts == GameFacts("tiny-game", "Tiny Game", 1, 10)  # its title from its data, once
+    assert found["tiny-game"].load(tmp_path) == tmp_path
     for name in [m for m in sys.modules if m.startswith("tinygames")]:
         monkeypatch.delitem(sys.modules, name)
 
@@ -79,9 +84,9 @@ SHARED_MODULES = sorted([*CATALOG_ROOT.parent.glob("*.py"), *CATALOG_ROOT.glob("
 
 
 def test_shared_cardgen_modules_name_no_game() -> None:
-    words = {w for game in GAMES for w in (game, game.replace("-", "_"), catalogs()[game].title.split()[0])}
-    named = [f"{path.relative_to(CATALOG_ROOT.parents[1])}: {word}" for path in SHARED_MODULES
-             for word in words if word.lower() in path.read_text(encoding="utf-8").lower()]
+    words = {w for game in GAMES for w in (game, game.replace("-", "_"), re.findall(r"\w+", catalogs()[game].title)[0])}
+    named = [f"{path.relative_to(CATALOG_ROOT.parents[1])}: {word}" for path in SHARED_MODULES for word in words
+             if re.search(rf"\b{re.escape(word.lower())}\b", path.read_text(encoding="utf-8").lower())]
     assert len(SHARED_MODULES) > 20 and named == []
 
 

@@ -222,7 +222,11 @@ def test_a_game_without_pages_of_its_own_gets_the_generic_table_and_seat(app: Fl
     assert "Scores" in table and "Ann" in table and "No moves yet." in table
     seat = client.get(f"/g/{game['id']}/seat/1")
     assert seat.status_code == 200
-    assert "report moves through the JSON API" in shown(seat)
+    page = shown(seat)
+    _, state = store_of(app).current(game["id"])
+    offered = rules_for("fillory").choices(state, 1)
+    assert offered and "Your move: report it below." in page  # the generic headline and forms: the rules' choices
+    assert all(f'id="{c.form_id}"' in page for c in offered), [c.form_id for c in offered]
     assert "Ben" in shown(client.get(f"/g/{game['id']}/seat/1/live"))
 
 

@@ -31,6 +31,7 @@ from companion.search import corrections, search
 from companion.store import HANDOVER_MINUTES, NotFound, SeatTaken, Store
 from companion.web.games import GamePages, NewGameFormError, pages_for
 from companion.web.errors import error_response
+from companion.web.seat_forms import seat_forms
 from companion.web.links import external_url
 
 bp = Blueprint("pages", __name__)
@@ -425,6 +426,7 @@ def seat_context(game_id: str, seat: int) -> tuple[dict[str, Any], str]:
     context.update(me=context["view"]["players"][seat], seat=seat,
                    choices=rules.choices(state, seat),
                    advice=rules.advice(state, seat))
+    context["forms"] = seat_forms(context, context["game_pages"])  # every game's forms: the rules' choices
     context.update(context["game_pages"].seat_extras(context))
     from companion.web.fix_pages import told_changes  # (that module adds its routes to this blueprint)
     context["told"] = told_changes(context["log"], seat, info["players"])
