@@ -3,6 +3,7 @@ new game's packages are picked up with no edit to a shared module."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import re
 import sys
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cardgen.catalog import GAMES, GameCatalog, GameFacts, catalogs, content
-from cardgen.catalog.spec import discover
+from cardgen.catalog.spec import discover, extra_modules_from_env
 from cardgen.render import PrintKit, print_kits
 
 CATALOG_ROOT = Path(__file__).resolve().parents[1] / "cardgen" / "catalog"
@@ -162,3 +163,38 @@ def test_the_naming_words_come_from_every_discovered_game() -> None:
         words = GAME_WORDS[game.replace("-", "_")]
         assert re.search(words, game.replace("-", "_")) and all(
             re.search(words, w.casefold()) for w in re.findall(r"[A-Za-z]{6,}", spec.title))
+
+
+# -- what the data says is written once -----------------------------------------------------------------
+
+def _repeats(path: Path, titles: set[str]) -> list[str]:
+    """Where ``path`` writes a game's title as a string of its own, or a player count as a number."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip() in titles:
+            found.append(f"{path}:{node.lineno}: the title {node.value!r}")
+        elif isinstance(node, ast.keyword) and node.arg in ("min_players", "max_players") \
+                and isinstance(node.value, ast.Constant):
+            found.append(f"{path}:{node.lineno}: {node.arg}={node.value.value!r}")
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Constant) and any(
+                isinstance(t, ast.Name) and t.id in ("TITLE", "MIN_PLAYERS", "MAX_PLAYERS")
+                for t in (node.targets if isinstance(node, ast.Assign) else [node.target])):
+            found.append(f"{path}:{node.lineno}: a constant {ast.unparse(node)}")
+    return found
+
+
+def test_no_python_file_repeats_a_games_title_or_player_counts() -> None:
+    """A game's title and player counts are its ``game.toml``'s (read once: :class:`GameFacts`); no code of the
+    project or of a discovered game outside the tree writes them again."""
+    root = Path(__file__).resolve().parents[1]
+    titles = {declared.title for declared in catalogs().values()}
+    assert all(title not in GAMES for title in titles)  # each title was read from data (else it is the id)
+    extra = [Path(importlib.import_module(name).__file__ or "") for name in extra_modules_from_env()]
+    files = sorted({*(root / "cardgen").rglob("*.py"), *(root / "companion").rglob("*.py"), *extra})
+    assert [hit for path in files for hit in _repeats(path, titles)] == []
+
+
+def test_the_repeat_check_sees_a_title_or_a_player_count_written_in_code(tmp_path: Path) -> None:
+    title = next(iter(catalogs().values())).title
+    (tmp_path / "game.py").write_text(f"SPEC = dict(title={title!r}, min_players=2)\nMAX_PLAYERS = 4\n")
+    assert len(_repeats(tmp_path / "game.py", {title})) == 3  # the title, a keyword, a constant

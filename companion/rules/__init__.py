@@ -10,25 +10,38 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from collections import UserDict
 from typing import Iterable, Iterator, Mapping, MutableMapping
 
 from .base import IllegalMove, Outcome, SetupError
 from .front import Rules
 from .spec import GameSpec, MoveSpec, discover
 
-class _Specs(UserDict[str, GameSpec]):
+class _Specs(MutableMapping[str, GameSpec]):
     """Game id -> spec, discovered on first use (a game outside the tree may import this package: its own
     module is imported by the discovery, after this package is)."""
 
-    def __init__(self) -> None:  # no UserDict.__init__: the specs are found on first use
+    def __init__(self) -> None:
         self._found: dict[str, GameSpec] | None = None
 
-    @property  # type: ignore[override]
-    def data(self) -> dict[str, GameSpec]:
+    def _all(self) -> dict[str, GameSpec]:
         if self._found is None:
             self._found = discover()
         return self._found
+
+    def __getitem__(self, game: str) -> GameSpec:
+        return self._all()[game]
+
+    def __setitem__(self, game: str, spec: GameSpec) -> None:
+        self._all()[game] = spec
+
+    def __delitem__(self, game: str) -> None:
+        del self._all()[game]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
 
 
 SPECS: MutableMapping[str, GameSpec] = _Specs()

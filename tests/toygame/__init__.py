@@ -336,5 +336,5 @@ def _rearrange_hidden(state: State, viewer: int | None, rng: random.Random) -> S
     return replace(state, plans=tuple(rng.choice(free) if s == seat else p for s, p in enumerate(state.plans)))
 
 
-TEST_TRAITS = GameTraits(rearrange_hidden=_rearrange_hidden, min_moves_per_game=5, crash_acks_per_round=1,
+TEST_TRAITS = GameTraits(rearrange_hidden=_rearrange_hidden, min_moves_per_game=4, crash_acks_per_round=1,
                          race_min_acknowledged=5, race_min_stale_refusals=1)
