@@ -16,6 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 import toygame
+from cardgen.catalog import catalogs
 from companion import rules
 from companion.web import create_app
 
@@ -31,6 +32,7 @@ def toy_app(tmp_path: Path) -> Iterator[Flask]:
     yield app
     app.extensions["store"].close()
     rules.SPECS.pop(GAME, None)  # the other tests see the games in the tree only
+    catalogs().pop(GAME, None)
 
 
 def _join(client: FlaskClient, code: str, seat: int) -> str:
