@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 from PIL import Image
 
 from cardgen.catalog import GAMES, content
-from companion.rules import rules_for
+from companion.rules import SPECS, rules_for
 from companion.rules.fillory import game as fillory
 from companion.rules.base import Outcome
 from companion.store import Store
@@ -203,6 +203,26 @@ def test_home_page_has_one_form_per_playable_game(client: FlaskClient) -> None:
     for game in playable_games():
         assert f'<input type="hidden" name="game" value="{game}">' in page
         assert f"Start {rules_for(game).TITLE}" in page
+
+
+@pytest.mark.parametrize("game", list(SPECS))  # every discovered game, extra ones ($COMPANION_EXTRA_GAMES) too
+def test_every_game_is_started_and_played_on_its_pages(app: Flask, client: FlaskClient, game: str) -> None:
+    """The home page offers it; its table page and every seat page render, each seat page with a form for every
+    one of the rules' choices for that seat (the shared seat forms); every card's page (what its printed QR code
+    opens) renders with the card's name."""
+    spec = SPECS[game]
+    assert f"Start {spec.title}" in shown(client.get("/"))
+    created = store_of(app).create_game(game, ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"][:spec.min_players], {})
+    assert client.get(f"/g/{created['id']}").status_code == 200
+    _, state = store_of(app).current(created["id"])
+    for seat in range(spec.min_players):
+        page = seat_page(client, created, seat)
+        offered = rules_for(game).choices(state, seat)
+        assert all(f'id="{c.form_id}"' in page for c in offered), (seat, [c.form_id for c in offered])
+    catalog = content(game)
+    for card in catalog.cards:
+        answer = client.get(f"/c/{game}/{card.id}")
+        assert answer.status_code == 200 and card.name in shown(answer), card.id
 
 
 def test_new_game_for_an_unknown_game_is_refused_with_a_sentence(client: FlaskClient) -> None:

@@ -163,6 +163,8 @@ def test_the_toy_game_passes_the_shared_print_tests() -> None:
 
 
 def test_the_toy_game_passes_the_shared_pages_tests() -> None:
-    """The home page, the game and seat pages and every card page of every discovered game."""
-    summary = _run_shared(["test_pages.py"], select=GAME.replace("-", " and "))
-    assert _passed(summary) >= 1, summary
+    """The home page, the table and seat pages (forms from the choices), every card page, the rules page, the
+    corrections page and the view-only pages of every discovered game."""
+    summary = _run_shared(["test_pages.py", "test_pages_corrections.py", "test_pages_view_only.py"],
+                          select=GAME.replace("-", " and "))
+    assert _passed(summary) >= 4, summary
