@@ -135,6 +135,10 @@ def test_adding_a_game_declares_with_the_fields_the_declarations_have() -> None:
     assert GamePages().headline is generic_headline and GamePages().note_move is None
     assert not GamePages().compact_lists and GamePages().playable and GamePages().choice_forms
     assert {"headline", "choices", "note", "advice", "undo_text"} <= {f.name for f in dataclasses.fields(SeatForms)}
+    from cardgen.catalog.base import CardAndRuleLookups
+
+    content_hooks = re.findall(r"`(\w+)\(card\)`", ADDING.split("may override its hooks", 1)[1].split("\n\n", 1)[0])
+    assert len(content_hooks) == 4 and all(callable(getattr(CardAndRuleLookups, h, None)) for h in content_hooks)
     catalog_fields = {f.name for f in dataclasses.fields(GameCatalog)}
     assert {"id", "load", "counted", "commands", "data"} == catalog_fields and "title" not in catalog_fields
 

@@ -153,6 +153,10 @@ class CardAndRuleLookups(Generic[CardT]):
         """The rule entries the card touches, most specific first (default: none)."""
         return []
 
+    def ability_text(self, card: CardT) -> str:
+        """What the card does, in words, for the rules search (default: nothing)."""
+        return ""
+
 
 class _Named(Protocol):
     @property
