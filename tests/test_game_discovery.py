@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cardgen.catalog import GAMES, GameCatalog, GameFacts, catalogs, content
-from cardgen.catalog.spec import discover, extra_modules_from_env
+from cardgen.catalog.spec import discover, extra_modules_from_env, read_facts
 from cardgen.render import PrintKit, print_kits
 
 CATALOG_ROOT = Path(__file__).resolve().parents[1] / "cardgen" / "catalog"
@@ -198,3 +198,23 @@ def test_the_repeat_check_sees_a_title_or_a_player_count_written_in_code(tmp_pat
     title = next(iter(catalogs().values())).title
     (tmp_path / "game.py").write_text(f"SPEC = dict(title={title!r}, min_players=2)\nMAX_PLAYERS = 4\n")
     assert len(_repeats(tmp_path / "game.py", {title})) == 3  # the title, a keyword, a constant
+
+
+def test_cardgen_imports_nothing_from_companion() -> None:
+    """Imports point one way (docs/architecture.md): the card-data layer and the print kit know no companion."""
+    root = Path(__file__).resolve().parents[1] / "cardgen"
+    found = [f"{path}:{node.lineno}" for path in root.rglob("*.py")
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if (isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "companion")
+             or (isinstance(node, ast.Import) and any(a.name.split(".")[0] == "companion" for a in node.names))]
+    assert found == []
+
+
+def test_a_games_facts_are_its_data_and_a_broken_file_gives_its_id(tmp_path: Path) -> None:
+    for game, declared in catalogs().items():
+        loaded = content(game)
+        assert declared.facts == GameFacts(game, loaded.title, loaded.min_players, loaded.max_players)
+    (tmp_path / "game.toml").write_text('title = "Half a game\n', encoding="utf-8")  # not TOML
+    assert read_facts("half", tmp_path) == GameFacts("half", "half", 1, 10)  # the loader names the problem
+    (tmp_path / "game.toml").write_text('title = "Half"\nmin_players = 3\nmax_players = "four"\n', encoding="utf-8")
+    assert read_facts("half", tmp_path) == GameFacts("half", "Half", 3, 10)
