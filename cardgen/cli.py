@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from cardgen import __version__
-from cardgen.catalog import GAMES, DataError, catalogs, data_dir, load_game
+from cardgen.catalog import GAMES, DataError, catalogs, data_dir, game_folder, load_game
 from cardgen.catalog.base import Problem
 
 DEFAULT_PAPERS = ("A4", "Letter")
@@ -80,7 +80,8 @@ def check(data_folder: Path | None) -> None:
     root = data_folder if data_folder is not None else data_dir()
     if not root.is_dir():
         raise click.ClickException(f"data folder {root} does not exist")
-    games = [g for g in GAMES if (root / g).is_dir()]
+    # the games the folder holds; with no --data, also the games outside the tree that keep their own data
+    games = [g for g in GAMES if (game_folder(g, root) if data_folder is None else root / g).is_dir()]
     has_print = (root / PRINT_FOLDER).is_dir()
     if not games and not has_print:
         raise click.ClickException(f"no game folders in {root} (expected one of: {', '.join(GAMES)})")
@@ -109,7 +110,7 @@ def check(data_folder: Path | None) -> None:
         except DataError as exc:
             found[game] = list(exc.problems)
             continue
-        unprintable = folder_problems(root / game)
+        unprintable = folder_problems(game_folder(game, root))
         if unprintable:
             found[f"{game} characters"] = list(unprintable)
         counts = ", ".join(f"{len(getattr(content, name))} {name}" for name in catalogs()[game].counted)

@@ -66,11 +66,10 @@ def _rule_rows(game: str, game_content: Any) -> Iterable[dict[str, Any]]:
 
 
 def _card_rows(game: str, game_content: Any) -> Iterable[dict[str, Any]]:
-    describe_ability = getattr(game_content, "ability_text", None)
     seen: set[tuple[str, str]] = set()
     for card in getattr(game_content, "cards", ()):
         traits = getattr(card, "traits", ())
-        ability = describe_ability(card) if describe_ability else ""
+        ability = game_content.ability_text(card)  # a typed hook of every content (default: nothing)
         notes = " ".join(note.text for note in getattr(card, "notes", ()))
         parts = [f"Traits: {', '.join(traits)}." if traits else "", _sentence(f"Ability: {ability}") if ability else "", notes]
         body = " ".join(p for p in parts if p)

@@ -149,7 +149,7 @@ def bad_toml(folder: Path) -> None:
 
 
 def missing_file(folder: Path) -> None:
-    (folder / "notes.toml").unlink()
+    (folder / "rules.toml").unlink()
 
 
 def unknown_setup_card(folder: Path) -> None:
@@ -166,11 +166,18 @@ def unknown_setup_card(folder: Path) -> None:
     (duplicate_number, ["cards.toml: card #3 'Alice': field 'number': duplicate card number 2"]),
     (bad_toml, ["rules.toml: not valid TOML: Expected ']]' at the end of an array declaration (at line 4, column 7)",
                 "rules.toml: field 'rule': no [[rule]] records"]),
-    (missing_file, ["notes.toml: file is missing"]),  # an empty notes file is fine: a rulebook without slips
+    (missing_file, ["rules.toml: file is missing", "rules.toml: field 'rule': no [[rule]] records"]),
     (unknown_setup_card, ["game.toml: game: field 'setup_neutral': 'Jane' does not name a card"]),
 ], ids=lambda v: v.__name__ if callable(v) else "")
 def test_broken_copy_fails_with_exact_messages(tmp_path: Path, breakage: Breakage, expected: list[str]) -> None:
     assert problems_after(tmp_path, "fillory", breakage) == expected
+
+
+def test_notes_toml_is_optional(tmp_path: Path) -> None:
+    """A rulebook without slips needs no notes.toml: the game loads without one, with no notes."""
+    folder = copy_data(tmp_path, "fillory")
+    (folder / "notes.toml").unlink()
+    assert load_game("fillory", tmp_path).notes == ()
 
 
 def test_problems_name_file_record_and_field_separately(tmp_path: Path) -> None:
@@ -191,12 +198,13 @@ def test_several_problems_are_reported_at_once(tmp_path: Path) -> None:
         load_game("fillory", tmp_path)
     lines = [str(p) for p in caught.value.problems]
     assert lines == [
-        f"{folder}/notes.toml: file is missing",
         f"{folder}/cards.toml: card #1 'Quentin': field 'traits': unknown trait 'Telekinesis'",
         f"{folder}/cards.toml: card #1 'Quentin': field 'ability[1].card': 'Julio' does not name a card",
         f"{folder}/cards.toml: card #3 'Alice': field 'number': duplicate card number 2",
+        f"{folder}/rules.toml: file is missing",
+        f"{folder}/rules.toml: field 'rule': no [[rule]] records",
     ]
-    assert str(caught.value).startswith("4 problem(s) in the game data:\n  - ")
+    assert str(caught.value).startswith("5 problem(s) in the game data:\n  - ")
 
 
 def test_unknown_game_is_a_data_error(tmp_path: Path) -> None:

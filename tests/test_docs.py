@@ -99,3 +99,57 @@ def test_benchmark_command_names_existing_scripts() -> None:
     for script in re.findall(r'\("(bench_\w+\.py)"', (ROOT / "bench" / "run_all.py").read_text(encoding="utf-8")):
         assert (ROOT / "bench" / script).exists(), script
         assert script in bench_readme, f"bench/README.md does not describe {script}"
+
+
+# -- docs/adding-a-game.md: what a game declares is what the code takes -------------------------------------
+
+ADDING = (ROOT / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
+
+
+def test_adding_a_game_names_only_paths_that_exist() -> None:
+    """Every concrete path the page names (no ``<id>`` placeholder in it) exists."""
+    named = {p.rstrip("/") for p in re.findall(r"`((?:cardgen|companion|templates|tests|data|docs)/[^`<>…\s]*)`", ADDING)}
+    missing = sorted(p for p in named if not (ROOT / p).exists())
+    assert len(named) >= 10 and not missing, missing
+
+
+def test_adding_a_game_declares_with_the_fields_the_declarations_have() -> None:
+    """The spec in its example takes only GameSpec's fields (no title or player counts: those are the data's);
+    the GamePages hooks in its table and the GameCatalog fields it names exist, with the defaults it says."""
+    import dataclasses
+
+    from cardgen.catalog import GameCatalog
+    from companion.rules.spec import GameSpec
+    from companion.web.games import GamePages
+    from companion.web.seat_forms import SeatForms, generic_headline
+
+    example = ADDING.split("```python\nSPEC = GameSpec(", 1)[1].split("```", 1)[0]
+    keywords = set(re.findall(r"(?<![\w.])(\w+)=", re.sub(r"MoveSpec\([^)]*\)", "", example)))
+    spec_fields = {f.name for f in dataclasses.fields(GameSpec)}
+    assert keywords and keywords <= spec_fields, keywords - spec_fields
+    assert not {"title", "min_players", "max_players"} & spec_fields
+    table = [row.split("|")[1] for row in ADDING.splitlines() if row.startswith("| `")]
+    hooks = {name for cell in table for name in re.findall(r"`(\w+)", cell)}
+    pages_fields = {f.name for f in dataclasses.fields(GamePages)}
+    assert len(hooks) >= 10 and hooks <= pages_fields, hooks - pages_fields
+    assert GamePages().headline is generic_headline and GamePages().note_move is None
+    assert not GamePages().compact_lists and GamePages().playable and GamePages().choice_forms
+    assert {"headline", "choices", "note", "advice", "undo_text"} <= {f.name for f in dataclasses.fields(SeatForms)}
+    from cardgen.catalog.base import CardAndRuleLookups
+
+    content_hooks = re.findall(r"`(\w+)\(card\)`", ADDING.split("may override its hooks", 1)[1].split("\n\n", 1)[0])
+    assert len(content_hooks) == 4 and all(callable(getattr(CardAndRuleLookups, h, None)) for h in content_hooks)
+    catalog_fields = {f.name for f in dataclasses.fields(GameCatalog)}
+    assert {"id", "load", "counted", "commands", "data"} == catalog_fields and "title" not in catalog_fields
+
+
+def test_adding_a_game_describes_the_test_game_as_it_is() -> None:
+    """The test game is one module and its data (no notes.toml), declaring a catalog, a kit and a spec."""
+    folder = ROOT / "tests" / "toygame"
+    assert sorted(p.name for p in folder.glob("*.py")) == ["__init__.py"]
+    assert sorted(p.name for p in (folder / "data").iterdir()) == ["cards.toml", "game.toml", "rules.toml"]
+    source = (folder / "__init__.py").read_text(encoding="utf-8")
+    assert all(f"\n{name} = " in source for name in ("CATALOG", "KIT", "SPEC", "TEST_TRAITS"))
+    title = re.search(r'^title = "([^"]+)"', (folder / "data" / "game.toml").read_text(encoding="utf-8"), re.M)
+    game_id = re.search(r'^GAME_ID = "([^"]+)"', source, re.M)
+    assert title and game_id and title.group(1) in ADDING and game_id.group(1) in ADDING

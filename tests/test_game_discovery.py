@@ -3,6 +3,7 @@ new game's packages are picked up with no edit to a shared module."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import re
 import sys
@@ -10,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.catalog import GAMES, GameCatalog, catalogs, content
-from cardgen.catalog.spec import discover
+from cardgen.catalog import GAMES, GameCatalog, GameFacts, catalogs, content
+from cardgen.catalog.spec import discover, extra_modules_from_env, read_facts
 from cardgen.render import PrintKit, print_kits
 
 CATALOG_ROOT = Path(__file__).resolve().parents[1] / "cardgen" / "catalog"
@@ -19,16 +20,18 @@ CATALOG_ROOT = Path(__file__).resolve().parents[1] / "cardgen" / "catalog"
 
 def test_every_catalog_game_has_a_print_kit_and_every_kit_a_catalog_game() -> None:
     assert set(print_kits()) == set(GAMES)
-    assert len(GAMES) == len({p.name for p in CATALOG_ROOT.iterdir() if (p / "__init__.py").is_file()})
+    in_tree = discover(importlib.import_module("cardgen.catalog"), "CATALOG", GameCatalog)
+    assert len(in_tree) == len({p.name for p in CATALOG_ROOT.iterdir() if (p / "__init__.py").is_file()})
+    assert set(in_tree) <= set(GAMES)  # and the extra games ($COMPANION_EXTRA_GAMES), each with its own data
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_declaration_agrees_with_the_games_data_and_package(game: str) -> None:
     declared = catalogs()[game]
     loaded = content(game)
-    module = importlib.import_module(f"cardgen.catalog.{game.replace('-', '_')}")
-    assert declared.id == module.GAME_ID == loaded.game
-    assert declared.title == loaded.title
+    assert declared.id == loaded.game
+    assert (declared.title, declared.facts.min_players, declared.facts.max_players) == \
+        (loaded.title, loaded.min_players, loaded.max_players)  # the facts and the content read one game.toml
     for collection in declared.counted:
         assert len(getattr(loaded, collection)) > 0, f"{game} counts '{collection}', which is empty"
     kit = print_kits()[game]
@@ -46,13 +49,16 @@ def test_a_new_games_package_is_discovered_and_a_helper_package_is_skipped(tmp_p
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     _package(tmp_path, "tinygames", "")
     _package(tmp_path / "tinygames", "tiny_game",
-             "from cardgen.catalog import GameCatalog\n"
-             "CATALOG = GameCatalog(id='tiny-game', title='Tiny Game', load=lambda root: root, counted=())\n")
+             "from pathlib import Path\nfrom cardgen.catalog import GameCatalog\n"
+             "CATALOG = GameCatalog(id='tiny-game', load=lambda root: root, data=Path(__file__).parent / 'data')\n")
+    (tmp_path / "tinygames" / "tiny_game" / "data").mkdir()
+    (tmp_path / "tinygames" / "tiny_game" / "data" / "game.toml").write_text('title = "Tiny Game"\n', encoding="utf-8")
     _package(tmp_path / "tinygames", "shared_helpers", "HELPER = 1\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     found = discover(importlib.import_module("tinygames"), "CATALOG", GameCatalog)
     assert list(found) == ["tiny-game"]
-    assert found["tiny-game"].title == "Tiny Game" and found["tiny-game"].load(tmp_path) == tmp_path
+    assert found["tiny-game"].facts == GameFacts("tiny-game", "Tiny Game", 1, 10)  # its title from its data, once
+    assert found["tiny-game"].load(tmp_path) == tmp_path
     for name in [m for m in sys.modules if m.startswith("tinygames")]:
         monkeypatch.delitem(sys.modules, name)
 
@@ -79,9 +85,9 @@ SHARED_MODULES = sorted([*CATALOG_ROOT.parent.glob("*.py"), *CATALOG_ROOT.glob("
 
 
 def test_shared_cardgen_modules_name_no_game() -> None:
-    words = {w for game in GAMES for w in (game, game.replace("-", "_"), catalogs()[game].title.split()[0])}
-    named = [f"{path.relative_to(CATALOG_ROOT.parents[1])}: {word}" for path in SHARED_MODULES
-             for word in words if word.lower() in path.read_text(encoding="utf-8").lower()]
+    words = {w for game in GAMES for w in (game, game.replace("-", "_"), re.findall(r"\w+", catalogs()[game].title)[0])}
+    named = [f"{path.relative_to(CATALOG_ROOT.parents[1])}: {word}" for path in SHARED_MODULES for word in words
+             if re.search(rf"\b{re.escape(word.lower())}\b", path.read_text(encoding="utf-8").lower())]
     assert len(SHARED_MODULES) > 20 and named == []
 
 
@@ -157,3 +163,58 @@ def test_the_naming_words_come_from_every_discovered_game() -> None:
         words = GAME_WORDS[game.replace("-", "_")]
         assert re.search(words, game.replace("-", "_")) and all(
             re.search(words, w.casefold()) for w in re.findall(r"[A-Za-z]{6,}", spec.title))
+
+
+# -- what the data says is written once -----------------------------------------------------------------
+
+def _repeats(path: Path, titles: set[str]) -> list[str]:
+    """Where ``path`` writes a game's title as a string of its own, or a player count as a number."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip() in titles:
+            found.append(f"{path}:{node.lineno}: the title {node.value!r}")
+        elif isinstance(node, ast.keyword) and node.arg in ("min_players", "max_players") \
+                and isinstance(node.value, ast.Constant):
+            found.append(f"{path}:{node.lineno}: {node.arg}={node.value.value!r}")
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Constant) and any(
+                isinstance(t, ast.Name) and t.id in ("TITLE", "MIN_PLAYERS", "MAX_PLAYERS")
+                for t in (node.targets if isinstance(node, ast.Assign) else [node.target])):
+            found.append(f"{path}:{node.lineno}: a constant {ast.unparse(node)}")
+    return found
+
+
+def test_no_python_file_repeats_a_games_title_or_player_counts() -> None:
+    """A game's title and player counts are its ``game.toml``'s (read once: :class:`GameFacts`); no code of the
+    project or of a discovered game outside the tree writes them again."""
+    root = Path(__file__).resolve().parents[1]
+    titles = {declared.title for declared in catalogs().values()}
+    assert all(title not in GAMES for title in titles)  # each title was read from data (else it is the id)
+    extra = [Path(importlib.import_module(name).__file__ or "") for name in extra_modules_from_env()]
+    files = sorted({*(root / "cardgen").rglob("*.py"), *(root / "companion").rglob("*.py"), *extra})
+    assert [hit for path in files for hit in _repeats(path, titles)] == []
+
+
+def test_the_repeat_check_sees_a_title_or_a_player_count_written_in_code(tmp_path: Path) -> None:
+    title = next(iter(catalogs().values())).title
+    (tmp_path / "game.py").write_text(f"SPEC = dict(title={title!r}, min_players=2)\nMAX_PLAYERS = 4\n")
+    assert len(_repeats(tmp_path / "game.py", {title})) == 3  # the title, a keyword, a constant
+
+
+def test_cardgen_imports_nothing_from_companion() -> None:
+    """Imports point one way (docs/architecture.md): the card-data layer and the print kit know no companion."""
+    root = Path(__file__).resolve().parents[1] / "cardgen"
+    found = [f"{path}:{node.lineno}" for path in root.rglob("*.py")
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if (isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "companion")
+             or (isinstance(node, ast.Import) and any(a.name.split(".")[0] == "companion" for a in node.names))]
+    assert found == []
+
+
+def test_a_games_facts_are_its_data_and_a_broken_file_gives_its_id(tmp_path: Path) -> None:
+    for game, declared in catalogs().items():
+        loaded = content(game)
+        assert declared.facts == GameFacts(game, loaded.title, loaded.min_players, loaded.max_players)
+    (tmp_path / "game.toml").write_text('title = "Half a game\n', encoding="utf-8")  # not TOML
+    assert read_facts("half", tmp_path) == GameFacts("half", "half", 1, 10)  # the loader names the problem
+    (tmp_path / "game.toml").write_text('title = "Half"\nmin_players = 3\nmax_players = "four"\n', encoding="utf-8")
+    assert read_facts("half", tmp_path) == GameFacts("half", "Half", 3, 10)

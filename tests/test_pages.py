@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 from PIL import Image
 
 from cardgen.catalog import GAMES, content
-from companion.rules import rules_for
+from companion.rules import SPECS, rules_for
 from companion.rules.fillory import game as fillory
 from companion.rules.base import Outcome
 from companion.store import Store
@@ -205,6 +205,26 @@ def test_home_page_has_one_form_per_playable_game(client: FlaskClient) -> None:
         assert f"Start {rules_for(game).TITLE}" in page
 
 
+@pytest.mark.parametrize("game", list(SPECS))  # every discovered game, extra ones ($COMPANION_EXTRA_GAMES) too
+def test_every_game_is_started_and_played_on_its_pages(app: Flask, client: FlaskClient, game: str) -> None:
+    """The home page offers it; its table page and every seat page render, each seat page with a form for every
+    one of the rules' choices for that seat (the shared seat forms); every card's page (what its printed QR code
+    opens) renders with the card's name."""
+    spec = SPECS[game]
+    assert f"Start {spec.title}" in shown(client.get("/"))
+    created = store_of(app).create_game(game, ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"][:spec.min_players], {})
+    assert client.get(f"/g/{created['id']}").status_code == 200
+    _, state = store_of(app).current(created["id"])
+    for seat in range(spec.min_players):
+        page = seat_page(client, created, seat)
+        offered = rules_for(game).choices(state, seat)
+        assert all(f'id="{c.form_id}"' in page for c in offered), (seat, [c.form_id for c in offered])
+    catalog = content(game)
+    for card in catalog.cards:
+        answer = client.get(f"/c/{game}/{card.id}")
+        assert answer.status_code == 200 and card.name in shown(answer), card.id
+
+
 def test_new_game_for_an_unknown_game_is_refused_with_a_sentence(client: FlaskClient) -> None:
     response = client.post("/new", data={"csrf_token": csrf_token(client), "game": "chess", "player": ["Ann", "Ben"]})
     assert response.status_code == 400
@@ -222,7 +242,11 @@ def test_a_game_without_pages_of_its_own_gets_the_generic_table_and_seat(app: Fl
     assert "Scores" in table and "Ann" in table and "No moves yet." in table
     seat = client.get(f"/g/{game['id']}/seat/1")
     assert seat.status_code == 200
-    assert "report moves through the JSON API" in shown(seat)
+    page = shown(seat)
+    _, state = store_of(app).current(game["id"])
+    offered = rules_for("fillory").choices(state, 1)
+    assert offered and "Your move: report it below." in page  # the generic headline and forms: the rules' choices
+    assert all(f'id="{c.form_id}"' in page for c in offered), [c.form_id for c in offered]
     assert "Ben" in shown(client.get(f"/g/{game['id']}/seat/1/live"))
 
 

@@ -28,7 +28,7 @@ def test_the_members_are_the_protocols_constants_and_functions() -> None:
 def test_a_front_missing_members_is_refused_naming_them() -> None:
     name = "house_test_half_front"
     module = types.ModuleType(name)
-    spec = GameSpec(id="half", title="Half", min_players=2, max_players=2, moves=(MoveSpec("go", "Go."),),
+    spec = GameSpec(id="half", moves=(MoveSpec("go", "Go."),),
                     rules_module=name)
     module.SPEC = spec  # type: ignore[attr-defined]
     module.setup = lambda players, options=None, rng=None: None  # type: ignore[attr-defined]

@@ -143,14 +143,19 @@ class CardAndRuleLookups(Generic[CardT]):
         """A short unambiguous name for the card (default: its name)."""
         return str(getattr(card, "name"))  # noqa: B009 (CardT declares no name)
 
-    def card_facts(self, card: CardT) -> list[tuple[str, str]] | None:
-        """Label/value pairs for the card's page, or None: the game's card pages come from its own pages
-        module (``GamePages.card_context``) or it has none."""
-        return None
+    def card_facts(self, card: CardT) -> list[tuple[str, str]]:
+        """Label/value pairs for the card's page (``/c/<game>/<card-id>``, what its printed QR code opens);
+        default: none, so the page shows the card's label, notes and :meth:`card_rules`. A game whose pages
+        module gives ``GamePages.card_context`` draws its own card page instead."""
+        return []
 
     def card_rules(self, card: CardT) -> list[RuleEntry]:
         """The rule entries the card touches, most specific first (default: none)."""
         return []
+
+    def ability_text(self, card: CardT) -> str:
+        """What the card does, in words, for the rules search (default: nothing)."""
+        return ""
 
 
 class _Named(Protocol):
@@ -287,7 +292,10 @@ def load_rules(reader: Reader, game: str) -> tuple[RuleEntry, ...]:
 
 
 def load_notes(reader: Reader) -> tuple[DataNote, ...]:
-    """Load ``notes.toml``: [[note]] records describing the rulebook's anomalies."""
+    """Load ``notes.toml``: [[note]] records describing the rulebook's anomalies. The file is optional: a
+    game whose rulebook has no slips needs none."""
+    if not (reader.root / reader.name).exists():
+        return ()
     doc = reader.load()
     out: list[DataNote] = []
     seen: set[str] = set()

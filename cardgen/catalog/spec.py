@@ -9,29 +9,88 @@ its package and editing no shared module. The print kit does the same in ``cardg
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Protocol, TypeVar
+from typing import Any, Callable, Iterable, Protocol, TypeVar
+
+
+#: comma-separated module names of games outside the tree (each declaring ``CATALOG``, and ``KIT`` and
+#: ``SPEC`` where it has them), read by the card-data layer, the print kit and the companion alike
+EXTRA_GAMES_ENV = "COMPANION_EXTRA_GAMES"
+
+
+def extra_modules_from_env() -> tuple[str, ...]:
+    """The extra games' module names from :data:`EXTRA_GAMES_ENV`."""
+    return tuple(name.strip() for name in os.environ.get(EXTRA_GAMES_ENV, "").split(",") if name.strip())
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What a game's ``game.toml`` says of it that code needs before (or without) loading its content:
+    its name and player counts. Read from the data, never repeated in code (:func:`read_facts`)."""
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+
+
+def read_facts(game: str, folder: Path) -> GameFacts:
+    """``title``, ``min_players`` and ``max_players`` from ``folder/game.toml``. A file that cannot be read
+    gives the id as the title and 1..10 players (the loader then reports the problem, naming the file)."""
+    try:
+        with (folder / "game.toml").open("rb") as fh:
+            data = tomllib.load(fh)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = {}
+
+    def number(key: str, default: int) -> int:
+        value = data.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 10 else default
+
+    title = data.get("title")
+    return GameFacts(id=game, title=title.strip() if isinstance(title, str) and title.strip() else game,
+                     min_players=number("min_players", 1), max_players=number("max_players", 10))
 
 
 @dataclass(frozen=True)
 class GameCatalog:
     """One game in the card-data layer.
 
-    ``id`` is the game's id and the name of its data folder (``data/<id>/``); ``title`` its name;
-    ``load`` reads and validates that folder (raising :class:`~cardgen.catalog.base.DataError`);
-    ``counted`` the content's collections ``cardgen check`` counts, in the order it lists them;
-    ``commands`` the game's own ``cardgen`` sub-commands (click commands, e.g. a balance check), which
-    ``cardgen`` adds beside its shared ones.
+    ``id`` is the game's id and the name of its data folder (``data/<id>/``); ``load`` reads and validates
+    that folder (raising :class:`~cardgen.catalog.base.DataError`); ``counted`` the content's collections
+    ``cardgen check`` counts, in the order it lists them; ``commands`` the game's own ``cardgen``
+    sub-commands (click commands, e.g. a balance check), which ``cardgen`` adds beside its shared ones;
+    ``data`` the game's own data folder, for a game outside the tree that keeps its data beside its code
+    (None: ``<data folder>/<id>``). Its title and player counts are its data's (:attr:`facts`).
     """
 
     id: str
-    title: str
     load: Callable[[Path], Any]
     counted: tuple[str, ...] = ()
     commands: tuple[Any, ...] = ()
+    data: Path | None = None
+
+    def folder(self, root: Path) -> Path:
+        """The game's data folder when the data folder is ``root``: ``root/<id>``, unless the game keeps its
+        own (``data``) and ``root`` has no folder for it."""
+        given = Path(root) / self.id
+        return self.data if self.data is not None and not given.is_dir() else given
+
+    @property
+    def facts(self) -> GameFacts:
+        """Title and players from the game's ``game.toml`` in the default data folder."""
+        from cardgen.catalog import data_dir, facts_in  # the package's data folder and cached reader
+
+        return facts_in(self.id, self.folder(data_dir()))
+
+    @property
+    def title(self) -> str:
+        return self.facts.title
 
 
 class _Declaration(Protocol):
@@ -62,4 +121,19 @@ def discover(package: ModuleType, attribute: str, kind: type[DeclT]) -> dict[str
     return found
 
 
-__all__ = ["GameCatalog", "discover"]
+def declared_by(modules: Iterable[str], attribute: str, kind: type[DeclT]) -> dict[str, DeclT]:
+    """The ``attribute`` declarations of the named modules (games outside the tree); a module without one
+    (a game with nothing to print) is skipped, one of the wrong type is an error."""
+    found: dict[str, DeclT] = {}
+    for name in modules:
+        declared = getattr(importlib.import_module(name), attribute, None)
+        if declared is None:
+            continue
+        if not isinstance(declared, kind):
+            raise TypeError(f"{name}.{attribute} is a {type(declared).__name__}, not a {kind.__name__}")
+        found[declared.id] = declared
+    return found
+
+
+__all__ = ["EXTRA_GAMES_ENV", "GameCatalog", "GameFacts", "declared_by", "discover", "extra_modules_from_env",
+           "read_facts"]

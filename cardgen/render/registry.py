@@ -9,7 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
-from cardgen.catalog.spec import discover
+from cardgen.catalog.spec import declared_by, discover, extra_modules_from_env
 
 from .options import ResolvedOptions
 
@@ -56,7 +56,10 @@ class PrintKit:
 @lru_cache(maxsize=None)
 def print_kits() -> dict[str, PrintKit]:
     """Every game with a print kit, by game id (each game's faces are imported at the first call)."""
-    return discover(sys.modules[__package__], "KIT", PrintKit)  # cardgen.render's game packages
+    found = discover(sys.modules[__package__], "KIT", PrintKit)  # cardgen.render's game packages
+    for game, kit in declared_by(extra_modules_from_env(), "KIT", PrintKit).items():  # games outside the tree
+        found.setdefault(game, kit)
+    return found
 
 
 def game_documents() -> dict[str, tuple[Document, ...]]:

@@ -10,13 +10,41 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Iterator, Mapping
+from typing import Iterable, Iterator, Mapping, MutableMapping
 
 from .base import IllegalMove, Outcome, SetupError
 from .front import Rules
 from .spec import GameSpec, MoveSpec, discover
 
-SPECS: dict[str, GameSpec] = discover()
+class _Specs(MutableMapping[str, GameSpec]):
+    """Game id -> spec, discovered on first use (a game outside the tree may import this package: its own
+    module is imported by the discovery, after this package is)."""
+
+    def __init__(self) -> None:
+        self._found: dict[str, GameSpec] | None = None
+
+    def _all(self) -> dict[str, GameSpec]:
+        if self._found is None:
+            self._found = discover()
+        return self._found
+
+    def __getitem__(self, game: str) -> GameSpec:
+        return self._all()[game]
+
+    def __setitem__(self, game: str, spec: GameSpec) -> None:
+        self._all()[game] = spec
+
+    def __delitem__(self, game: str) -> None:
+        del self._all()[game]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+SPECS: MutableMapping[str, GameSpec] = _Specs()
 
 
 class _Fronts(Mapping[str, Rules]):
@@ -39,7 +67,12 @@ GAMES: Mapping[str, Rules] = _Fronts()
 
 
 def add_games(modules: Iterable[str]) -> list[GameSpec]:
-    """Discover the specs of extra modules (a game outside this tree) and add them; returns them."""
+    """Discover the specs of extra modules (a game outside this tree) and add them, with their catalogs
+    (``CATALOG``, for their content and card pages); returns them."""
+    from cardgen.catalog import add_catalogs
+
+    modules = list(modules)
+    add_catalogs(modules)
     added = discover(modules)
     for game, spec in added.items():
         if SPECS.get(game, spec) is not spec:

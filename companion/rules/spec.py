@@ -10,8 +10,8 @@ Where specs come from, in this order (the first spec for an id wins; a second on
 1. every subpackage of :mod:`companion.rules` that has a ``SPEC``;
 2. the ``spellbook.games`` entry points of installed distributions (each names a module with a ``SPEC``,
    or a ``GameSpec`` itself): a game packaged outside this tree;
-3. extra modules named by the caller, e.g. ``create_app({"EXTRA_GAMES": ["toygame"]})`` or the environment
-   variable ``COMPANION_EXTRA_GAMES`` (comma-separated module names) — the test game in ``tests/toygame``.
+3. extra modules named by the caller, e.g. ``create_app({"EXTRA_GAMES": ["<module>"]})`` or the environment
+   variable ``COMPANION_EXTRA_GAMES`` (comma-separated module names) — as the test game under ``tests/`` is.
 
 Rules modules import no Flask and no SQLite; neither does this module.
 """
@@ -19,19 +19,22 @@ Rules modules import no Flask and no SQLite; neither does this module.
 from __future__ import annotations
 
 import importlib
-import os
 import pkgutil
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Iterable, Mapping, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, cast
+
+from cardgen.catalog.spec import EXTRA_GAMES_ENV, extra_modules_from_env  # one list of extra games for all layers
 
 from .front import Rules, missing_members
 
+if TYPE_CHECKING:
+    from cardgen.catalog import GameFacts
+
 ENTRY_POINT_GROUP = "spellbook.games"
 FORMAT_KEY = "format_version"
-EXTRA_GAMES_ENV = "COMPANION_EXTRA_GAMES"
 
 
 #: The kinds a move field may hold (checked by :mod:`companion.rules.fields` before the game's rules run):
@@ -91,9 +94,6 @@ class GameSpec:
     """Everything shared code needs to know about one game, declared (never found out by duck typing)."""
 
     id: str                                   # the game's id: URLs, the store's game column, data/<id>/
-    title: str                                # the game's name as players know it
-    min_players: int
-    max_players: int
     moves: tuple[MoveSpec, ...]
     #: the module of the public front (setup, apply, view, score, outcome, ...), usually the spec's own package
     rules_module: str
@@ -130,11 +130,30 @@ class GameSpec:
     can_stall: bool = False
 
     def __post_init__(self) -> None:
-        if not 1 <= self.min_players <= self.max_players:
-            raise ValueError(f"{self.id}: players must be 1 <= min <= max, got {self.min_players}..{self.max_players}")
         types = [m.type for m in self.moves]
         if not types or len(set(types)) != len(types):
             raise ValueError(f"{self.id}: move types must be given, each once: {types}")
+
+    @property
+    def facts(self) -> GameFacts:
+        """The game's name and player counts, as its data says them (``data/<id>/game.toml``, read by the
+        card-data layer): never repeated in code."""
+        from cardgen.catalog import game_facts  # the card-data layer; imported here so specs stay light
+
+        return game_facts(self.id)
+
+    @property
+    def title(self) -> str:
+        """The game's name as players know it (its ``game.toml``'s ``title``)."""
+        return self.facts.title
+
+    @property
+    def min_players(self) -> int:
+        return self.facts.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.facts.max_players
 
     @property
     def private_moves(self) -> frozenset[str]:
@@ -220,10 +239,6 @@ def _add(found: dict[str, GameSpec], spec: GameSpec, where: str) -> None:
     if other is not None and other is not spec:
         raise DuplicateGame(f"two games have the id '{spec.id}' ({other.rules_module} and {where})")
     found[spec.id] = spec
-
-
-def extra_modules_from_env() -> tuple[str, ...]:
-    return tuple(name.strip() for name in os.environ.get(EXTRA_GAMES_ENV, "").split(",") if name.strip())
 
 
 def discover(extra: Iterable[str] = ()) -> dict[str, GameSpec]:

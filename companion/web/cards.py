@@ -6,7 +6,6 @@ from __future__ import annotations
 from flask import Response, make_response, render_template, request
 
 from cardgen.catalog.versions import card_version
-from companion.store import NotFound
 from companion.web.games import pages_for
 from companion.web.helpers import catalog_and_card, page_blueprint, stale_print
 
@@ -21,9 +20,7 @@ def card_page(game: str, card_id: str) -> Response:
     if describe is not None:  # the game's own card page (its pages module describes the card)
         return make_response(render_template("pages/card.html", card=card, catalog=catalog, stale=stale,
                                              **describe(catalog, card)))
-    facts = catalog.card_facts(card)
-    if facts is not None:  # a catalog that describes its own cards (facts and rule entries)
-        return make_response(render_template(
-            "pages/card_facts.html", card=card, catalog=catalog, facts=facts,
-            rules=catalog.card_rules(card), title=catalog.label(card), stale=stale))
-    raise NotFound(f"{catalog.title} has no card pages.")
+    # every other game: the catalog's own description of its cards (typed defaults: its label, no facts, no rules)
+    return make_response(render_template(
+        "pages/card_facts.html", card=card, catalog=catalog, facts=catalog.card_facts(card),
+        rules=catalog.card_rules(card), title=catalog.label(card), stale=stale))

@@ -155,7 +155,7 @@ def seat_corrections(game_id: str, seat: int) -> Response:
 def _choices_for(rules: Any, state: Any, author: int, move: Mapping[str, Any] | None, prefix: str) -> list[Any]:
     """The rules' choices for ``author`` at ``state``, each with its own form id (several moves' forms share
     a page); the one of ``move``'s kind first and open, the others folded ("it was another move")."""
-    offered = list(rules.choices(state, author)) if hasattr(rules, "choices") else []
+    offered = list(rules.choices(state, author))
     if move is None:  # the move the rules wait for: its forms open, a private note is none of them
         offered = [c for c in offered if c.move not in rules.SPEC.private_moves]
         kind = offered[0].move if offered else None
@@ -275,8 +275,6 @@ def fix_misfit(game_id: str, seat: int, seq: int) -> Response:
 def _awaited(rules: Any, state: Any, misfit: LiveMove, seat: int) -> int | None:
     """The seat the rules now wait for before ``misfit`` (a gift to give, a tie to settle), if its own author
     could not make a move of its kind there and another seat has a choice to make; None otherwise."""
-    if not hasattr(rules, "choices"):
-        return None
     kind = misfit.move.get("type")
     own = rules.choices(state, misfit.seat)
     if any(c.move == kind for c in own):

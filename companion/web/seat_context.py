@@ -16,6 +16,7 @@ from companion.rules import rules_for
 from companion.store import NotFound
 from companion.web.fix_pages import told_changes
 from companion.web.games import pages_for
+from companion.web.seat_forms import seat_forms
 from companion.web.helpers import cards_by_id, hosting, join_link, join_qr_svg, seats_held, store, token_cookie
 
 LOG_LINES_TABLE = 40
@@ -87,6 +88,7 @@ def seat_context(game_id: str, seat: int) -> tuple[dict[str, Any], str]:
     context.update(me=context["view"]["players"][seat], seat=seat,
                    choices=rules.choices(state, seat),
                    advice=rules.advice(state, seat))
+    context["forms"] = seat_forms(context, context["game_pages"])  # every game's forms: the rules' choices
     context.update(context["game_pages"].seat_extras(context))
     context["told"] = told_changes(context["log"], seat, info["players"])
     context.update(show_invite=not context["finished"] and context["game_pages"].show_invite(context))
@@ -138,7 +140,7 @@ def held_status(info: dict[str, Any], seat: int) -> str:
         return "waiting"
     if rules.outcome(state).over or (rules.SPEC.can_stall and rules.stalled(state)):
         return "over"
-    return "yours" if hasattr(rules, "choices") and rules.choices(state, seat) else "waiting"
+    return "yours" if rules.choices(state, seat) else "waiting"
 
 
 def your_games() -> list[HeldSeat]:

@@ -1,71 +1,237 @@
-"""Count to Ten: a tiny test game found by discovery, to prove a game needs no edit to any shared module.
+"""Wychwood: the test game, a whole tiny game in one module and its data, added as a newcomer adds one.
 
-Players take turns adding 1 or 2 to a shared count; whoever reaches ten wins. Each seat may also keep a
-private ``note`` (a secret the others never see), so the game has hidden information to test views with.
-The whole game is this one module: its spec (``SPEC``) and its public front. It is found through
-``create_app({"EXTRA_GAMES": ["toygame"]})`` or ``COMPANION_EXTRA_GAMES=toygame`` (``tests/`` is on the
-path while the tests run).
+Two players take turns taking a card from nine laid out in a 3×3 grid; whoever holds three of one row,
+column or diagonal wins, and an empty grid with no line is a draw. Each seat may note privately which
+card it means to take next (a secret the other phone never sees), so the game has hidden information.
+
+Everything the game is lives here and in ``data/`` beside this file (``game.toml`` says its title and
+player counts, ``cards.toml`` its nine cards, ``rules.toml`` its rules; no ``notes.toml``: no rulebook
+slips): its card-data declaration (``CATALOG``), its print kit (``KIT``: one deck), its companion
+declaration (``SPEC``: the generic pages, whose seat page renders :func:`choices`), its rules front and
+what the shared tests need to know (``TEST_TRAITS``). It is found as an extra game: ``create_app({"EXTRA_GAMES":
+["toygame"]})`` or ``COMPANION_EXTRA_GAMES=toygame`` (``tests/`` is on the path while the tests run).
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from companion.rules.base import IllegalMove, Outcome, check_options, check_players, check_viewer, field, referee
-from companion.rules.base import never_stalled as stalled  # noqa: F401  (the Rules hooks' defaults)
-from companion.rules.base import no_choices as choices  # noqa: F401
-from companion.rules.spec import NUMBER, TEXT, GameSpec, MoveSpec
+from reportlab.pdfgen.canvas import Canvas
+
+from cardgen.catalog import GameCatalog, content
+from cardgen.catalog.base import (CardAndRuleLookups, DataError, DataNote, Provenance, Reader, RuleEntry,
+                                  load_notes, load_rules, player_range)
+from cardgen.catalog.versions import card_version
+from cardgen.render.imposition import ImpositionSettings, impose, sheet_label
+from cardgen.render.options import ResolvedOptions
+from cardgen.render.pdf import new_canvas, pt
+from cardgen.render.print_specs import CardSize
+from cardgen.render.qr import QrMatrix, card_url, draw_qr, qr_matrix
+from cardgen.render.registry import Document, PrintKit, Progress
+from companion.rules.base import IllegalMove, Outcome, SetupError, check_options, check_players, check_viewer, referee
+from companion.rules.base import never_stalled as stalled  # noqa: F401  (the Rules hooks' typed defaults)
+from companion.rules.choices import Choice, Field, Option
+from companion.rules.spec import TEXT, GameSpec, MoveSpec
 from game_traits import GameTraits  # the shared tests' declaration (tests/ is on the path wherever this game is)
 
-GOAL = 10
+GAME_ID = "wych-wood"  # an id with a hyphen: URLs and rule ids keep it, module names cannot
+DATA = Path(__file__).parent / "data"
+
+
+# -- the card-data layer: the cards and rules from data/ ---------------------------------------------------
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    number: int
+    name: str
+    row: int
+    column: int
+    provenance: Provenance = "authored"
+    notes: tuple[DataNote, ...] = ()
+
+
+@dataclass(frozen=True)
+class GridContent(CardAndRuleLookups[Card]):
+    game: str
+    title: str
+    min_players: int
+    max_players: int
+    cards: tuple[Card, ...]
+    rules: tuple[RuleEntry, ...]
+    notes: tuple[DataNote, ...]
+
+    def __post_init__(self) -> None:
+        self._index_lookups({key: card for card in self.cards for key in (card.id, card.name.casefold())})
+
+    def card_facts(self, card: Card) -> list[tuple[str, str]]:
+        return [("Place in the grid", f"row {card.row}, column {card.column}")]
+
+    def card_rules(self, card: Card) -> list[RuleEntry]:
+        return [rule for rule in self.rules if rule.id in (f"{GAME_ID}.claim.free", f"{GAME_ID}.end.over")]
+
+
+def load(root: Path) -> GridContent:
+    """Read and check ``root``'s game.toml, cards.toml, rules.toml (and notes.toml, if there is one)."""
+    game_r, card_r, rules_r, note_r = (Reader(root, name) for name in ("game.toml", "cards.toml", "rules.toml",
+                                                                          "notes.toml"))
+    game = game_r.load()
+    min_p, max_p = player_range(game_r, game, default_max=2)
+    cards: list[Card] = []
+    places: set[tuple[int, int]] = set()
+    for i, rec in enumerate(card_r.records(card_r.load(), "card"), 1):
+        label = f"card #{i}"
+        card_r.unknown_fields(rec, label, ("id", "number", "name", "row", "column", "provenance"))
+        card = Card(id=card_r.text(rec, label, "id"), number=card_r.integer(rec, label, "number", minimum=1),
+                    name=card_r.text(rec, label, "name"), row=card_r.integer(rec, label, "row", minimum=1, maximum=3),
+                    column=card_r.integer(rec, label, "column", minimum=1, maximum=3),
+                    provenance=card_r.provenance(rec, label))
+        if (card.row, card.column) in places:
+            card_r.problem(label, "row", f"a second card at row {card.row}, column {card.column}")
+        places.add((card.row, card.column))
+        cards.append(card)
+    if not card_r.problems and len(cards) != 9:
+        card_r.problem("", "card", f"the grid takes 9 cards, not {len(cards)}")
+    rules, notes = load_rules(rules_r, GAME_ID), load_notes(note_r)
+    problems = [p for reader in (game_r, card_r, rules_r, note_r) for p in reader.problems]
+    if problems:
+        raise DataError(problems)
+    return GridContent(game=GAME_ID, title=game_r.text(game, "game", "title"), min_players=min_p,
+                       max_players=max_p, cards=tuple(cards), rules=rules, notes=notes)
+
+
+CATALOG = GameCatalog(id=GAME_ID, load=load, counted=("cards", "rules"), data=DATA)
+
+
+# -- the print kit: one deck ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CardFront:
+    card: Card
+    size: CardSize
+    qr: QrMatrix
+
+    def draw(self, canvas: Canvas, bleed_mm: float) -> None:
+        w, h = pt(self.size.width), pt(self.size.height)
+        canvas.setFont("Helvetica-Bold", 16)
+        canvas.drawCentredString(w / 2, h - pt(14), self.card.name)
+        canvas.setFont("Helvetica", 9)
+        canvas.drawCentredString(w / 2, h - pt(22), f"row {self.card.row} · column {self.card.column}")
+        draw_qr(canvas, self.qr, (w - pt(24)) / 2, pt(6), pt(24))
+
+
+@dataclass(frozen=True)
+class CardBack:
+    size: CardSize
+
+    def draw(self, canvas: Canvas, bleed_mm: float) -> None:
+        canvas.setFont("Helvetica-Bold", 20)
+        canvas.drawCentredString(pt(self.size.width) / 2, pt(self.size.height) / 2, "9")
+
+
+def render_deck(grid: GridContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
+    fronts = [CardFront(card, resolved.card_size, qr_matrix(card_url(resolved.base_url, grid.game, card.id,
+                                                                      card_version(card))))
+              for card in sorted(grid.cards, key=lambda c: c.number)]
+    canvas = new_canvas(path, resolved.paper.width, resolved.paper.height, title=f"{grid.title}: deck",
+                        subject=f"{len(fronts)} cards")
+    impose(canvas, resolved.card_layout(), resolved.specs.sheet, fronts, [CardBack(resolved.card_size)] * len(fronts),
+           ImpositionSettings.from_options(resolved.options), sheet_label(grid.title), on_card=progress)
+    canvas.save()
+
+
+KIT = PrintKit(GAME_ID, (Document("deck", "deck.pdf", "the nine cards, with backs",
+                                  work=lambda grid: len(grid.cards), render=render_deck),))
+
+
+# -- the companion's declaration and the rules front -----------------------------------------------------
 
 SPEC = GameSpec(
-    id="toygame", title="Count to Ten", min_players=2, max_players=3,
-    moves=(MoveSpec("add", "Add 1 or 2 to the count.", {"amount": NUMBER}),
-           MoveSpec("note", "Keep a private note (only your own phone sees it).", {"text": TEXT}, any_seat=True,
-                    after_the_end=True)),
-    rules_module=__name__, options={"first_seat": "Who adds first (a seat number)."},
-    hidden_information=True, load_content=lambda data_dir: None, print_kit=None,
-    over_rule="toygame.end.over", turn_rule="toygame.turn.order", seat_rule=None,
+    id=GAME_ID,
+    moves=(MoveSpec("claim", "Take a card from the grid.", {"card": TEXT}),
+           MoveSpec("plan", "Note privately which card you mean to take next.", {"card": TEXT}, any_seat=True,
+                    private_note=True)),
+    rules_module=__name__, options={"first_seat": "Who takes first (a seat number)."}, print_kit=GAME_ID,
+    hidden_information=True, over_rule=f"{GAME_ID}.end.over", turn_rule=f"{GAME_ID}.turn.order",
 )
+# (the generic pages: no pages module; its seat page renders choices(), its card pages the catalog's facts)
 
-GAME_ID, TITLE, MIN_PLAYERS, MAX_PLAYERS = SPEC.id, SPEC.title, SPEC.min_players, SPEC.max_players
 MOVE_TYPES = SPEC.move_types
 OPTIONS = dict(SPEC.options)
+
+
+@cache
+def _grid() -> GridContent:
+    return content(GAME_ID)  # from the data folder the companion serves, on first use
+
+
+def __getattr__(name: str) -> Any:  # TITLE, MIN_PLAYERS, MAX_PLAYERS: the data's, read on first use
+    facts = {"TITLE": "title", "MIN_PLAYERS": "min_players", "MAX_PLAYERS": "max_players"}
+    if name in facts:
+        return getattr(SPEC, facts[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
 class State:
     players: tuple[str, ...]
-    count: int = 0
+    held: tuple[tuple[str, ...], ...]      # per seat: the cards taken, in order
     turn: int = 0
-    notes: tuple[str, ...] = ()
+    plans: tuple[str, ...] = ()             # per seat: its private plan ("" for none)
     winner: int | None = None
+    line: tuple[str, ...] = field(default=())
+
+
+def _lines() -> list[frozenset[str]]:
+    at = {(card.row, card.column): card.id for card in _grid().cards}
+    rows = [[(r, c) for c in (1, 2, 3)] for r in (1, 2, 3)]
+    columns = [[(r, c) for r in (1, 2, 3)] for c in (1, 2, 3)]
+    diagonals = [[(i, i) for i in (1, 2, 3)], [(i, 4 - i) for i in (1, 2, 3)]]
+    return [frozenset(at[p] for p in line) for line in (*rows, *columns, *diagonals)]
+
+
+def _free(state: State) -> list[str]:
+    taken = {card for cards in state.held for card in cards}
+    return [card.id for card in _grid().cards if card.id not in taken]
 
 
 def setup(players: Sequence[str], options: Mapping[str, Any] | None = None,
           rng: random.Random | None = None) -> State:
-    names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
-    first = check_options(options, OPTIONS, TITLE, '{"first_seat": 0}').get("first_seat", 0)
-    return State(players=names, turn=int(first) % len(names), notes=("",) * len(names))
+    names = check_players(players, SPEC.min_players, SPEC.max_players)
+    first = check_options(options, OPTIONS, SPEC.title, '{"first_seat": 0}').get("first_seat", 0)
+    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < len(names):
+        raise SetupError(f"first_seat must be a seat number from 0 to {len(names) - 1}")
+    return State(players=names, held=((),) * len(names), turn=first, plans=("",) * len(names))
+
+
+def _card_id(ref: Any) -> str:
+    card = _grid().find_card(ref) if isinstance(ref, str) else None
+    if card is None:
+        raise IllegalMove(f"there is no card {ref!r} in the grid", f"{GAME_ID}.claim.free")
+    return card.id
 
 
 def _apply(state: State, seat: int, move: Mapping[str, Any]) -> State:
-    if move["type"] == "note":
-        text = field(move, "text")
-        return replace(state, notes=tuple(text[:200] if s == seat else n for s, n in enumerate(state.notes)))
-    amount = field(move, "amount", int)
-    if amount not in (1, 2):
-        raise IllegalMove(f"add 1 or 2, not {amount}", "toygame.add.amount")
-    count = min(GOAL, state.count + amount)
-    return replace(state, count=count, turn=(seat + 1) % len(state.players),
-                   winner=seat if count >= GOAL else None)
+    card = _card_id(move.get("card"))
+    if card not in _free(state):
+        raise IllegalMove(f"the {_grid().card(card).name} card has been taken already", f"{GAME_ID}.claim.free")
+    if move["type"] == "plan":
+        return replace(state, plans=tuple(card if s == seat else p for s, p in enumerate(state.plans)))
+    held = tuple((*cards, card) if s == seat else cards for s, cards in enumerate(state.held))
+    line = next((tuple(sorted(line)) for line in _lines() if line <= set(held[seat])), ())
+    plans = tuple("" if p == card else p for p in state.plans)  # a plan for a taken card lapses
+    return replace(state, held=held, plans=plans, turn=(seat + 1) % len(state.players),
+                   winner=seat if line else None, line=line)
 
 
 def _over(state: State) -> str | None:
-    return None if state.winner is None else f"{state.players[state.winner]} reached {GOAL}"
+    if state.winner is not None:
+        return f"{state.players[state.winner]} holds a line"
+    return None if _free(state) else "the grid is empty"
 
 
 apply = referee(SPEC, _apply, over=_over, turn=lambda state: state.turn)
@@ -73,75 +239,102 @@ apply = referee(SPEC, _apply, over=_over, turn=lambda state: state.turn)
 
 def view(state: State, seat: int | None = None) -> dict[str, Any]:
     check_viewer(state, seat)
-    return {"game": GAME_ID, "count": state.count, "goal": GOAL, "turn_seat": state.turn, "you": seat,
-            "note": state.notes[seat] if seat is not None else None,
-            "players": [{"seat": s, "name": name} for s, name in enumerate(state.players)]}
+    return {"game": GAME_ID, "title": SPEC.title, "free": _free(state), "turn_seat": state.turn, "you": seat,
+            "over": _over(state) is not None, "winner": state.winner, "line": list(state.line),
+            "plan": state.plans[seat] or None if seat is not None else None,
+            "players": [{"seat": s, "name": name, "held": list(state.held[s])} for s, name in enumerate(state.players)]}
 
 
 def score(state: State) -> list[dict[str, Any]]:
     return [{"seat": s, "name": name, "total": int(s == state.winner),
-             "breakdown": [{"cause": f"reached {GOAL}", "points": 1}] if s == state.winner else []}
+             "breakdown": [{"cause": "three in a line", "points": 1}] if s == state.winner else []}
             for s, name in enumerate(state.players)]
 
 
 def outcome(state: State) -> Outcome:
-    if state.winner is None:
+    reason = _over(state)
+    if reason is None:
         return Outcome(over=False)
-    return Outcome(over=True, winner=state.winner, winners=(state.winner,), reason=f"{_over(state)} first")
+    if state.winner is None:
+        return Outcome(over=True, reason=f"{reason}: a draw")
+    return Outcome(over=True, winner=state.winner, winners=(state.winner,), reason=reason)
+
+
+def choices(state: State, seat: int) -> list[Choice]:
+    """Take a free card (on this seat's turn), and note a plan (any time before the end)."""
+    if _over(state) is not None or not 0 <= seat < len(state.players):
+        return []
+    free = [Option(card, _grid().card(card).name, card=(GAME_ID, card)) for card in _free(state)]
+    offered = [Choice("plan", "Note it", (Field("card", "The card you mean to take next", options=tuple(free)),),
+                      title="Your plan (only this phone sees it)", rule=f"{GAME_ID}.plan.private", id="plan")]
+    if seat == state.turn:
+        offered.insert(0, Choice("claim", "Take it", (Field("card", "The card you take", options=tuple(free)),),
+                                 title="Take a card from the grid", rule=f"{GAME_ID}.turn.order", id="claim"))
+    return offered
 
 
 def advice(state: State, seat: int) -> list[dict[str, Any]]:
-    if state.winner is not None or seat != state.turn:
+    if _over(state) is not None or seat != state.turn:
         return []
-    best = 2 if (GOAL - state.count) % 3 != 1 else 1
-    return [{"type": "add", "text": f"Add {best}.", "move": {"type": "add", "amount": best}}]
+    free = _free(state)
+    for owner in (seat, 1 - seat):  # complete a line of one's own, else block the other's
+        for line in _lines():
+            missing = [card for card in line if card not in state.held[owner]]
+            if len(missing) == 1 and missing[0] in free:
+                return [{"type": "claim", "text": f"Take the {_grid().card(missing[0]).name} card.",
+                         "move": {"type": "claim", "card": missing[0]}}]
+    return []
 
 
 def random_legal_move(state: State, seat: int, rng: random.Random) -> dict[str, Any] | None:
-    if state.winner is not None or seat != state.turn:
+    if _over(state) is not None or seat != state.turn:
         return None
-    return {"type": "add", "amount": rng.choice((1, 2))}
+    return {"type": "claim", "card": rng.choice(_free(state))}
 
 
 def redact_move(move: Mapping[str, Any], actor: int, viewer: int | None) -> dict[str, Any]:
-    if move.get("type") == "note" and viewer != actor:
-        return {"type": "note"}
+    if move.get("type") == "plan" and viewer != actor:
+        return {"type": "plan"}
     return dict(move)
 
 
 def describe_move(move: Mapping[str, Any], actor: int, names: Sequence[str]) -> str:
     who = names[actor] if 0 <= actor < len(names) else f"seat {actor}"
-    if move.get("type") == "note":
-        return f"{who} kept a note."
-    return f"{who} added {move.get('amount')}."
+    card = _grid().find_card(str(move.get("card", "")))
+    if move.get("type") == "plan":
+        return f"{who} noted a plan." if card is None else f"{who} plans to take the {card.name} card."
+    return f"{who} took the {card.name if card else '?'} card."
 
 
 def state_to_json(state: State) -> dict[str, Any]:
-    return {"players": list(state.players), "count": state.count, "turn": state.turn, "notes": list(state.notes),
-            "winner": state.winner}
+    return {"players": list(state.players), "held": [list(cards) for cards in state.held], "turn": state.turn,
+            "plans": list(state.plans), "winner": state.winner, "line": list(state.line)}
 
 
 def state_from_json(data: Mapping[str, Any]) -> State:
     try:
-        return State(players=tuple(data["players"]), count=int(data["count"]), turn=int(data["turn"]),
-                     notes=tuple(data["notes"]), winner=data["winner"])
+        return State(players=tuple(data["players"]), held=tuple(tuple(cards) for cards in data["held"]),
+                     turn=int(data["turn"]), plans=tuple(data["plans"]), winner=data["winner"],
+                     line=tuple(data["line"]))
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"malformed {GAME_ID} state: {exc!r}") from None
 
 
-__all__ = ["SPEC", "GAME_ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "MOVE_TYPES", "OPTIONS", "State", "setup",
-           "apply", "view", "score", "outcome", "advice", "random_legal_move", "redact_move", "describe_move",
-           "state_to_json", "state_from_json"]
+__all__ = ["CATALOG", "KIT", "SPEC", "GAME_ID", "MOVE_TYPES", "OPTIONS", "State", "setup", "apply", "view",
+           "score", "outcome", "advice", "random_legal_move", "redact_move", "describe_move", "state_to_json",
+           "state_from_json", "choices", "stalled"]
 
+
+# -- what the shared tests need to know (tests/game_traits.py) ---------------------------------------------
 
 def _rearrange_hidden(state: State, viewer: int | None, rng: random.Random) -> State | None:
-    """For the shared tests: another seat's private note changed (what ``viewer`` may not see)."""
-    others = [s for s in range(len(state.players)) if s != viewer]
-    seat = rng.choice(others)
-    notes = tuple(f"{n} (changed)" if s == seat else n for s, n in enumerate(state.notes))
-    return replace(state, notes=notes)
+    """Another seat's private plan changed (what ``viewer`` may not see), or None when no free card is left."""
+    free = _free(state)
+    if not free:
+        return None
+    seat = rng.choice([s for s in range(len(state.players)) if s != viewer])
+    return replace(state, plans=tuple(rng.choice(free) if s == seat else p for s, p in enumerate(state.plans)))
 
 
-#: what the shared tests need to know about this game (tests/game_traits.py)
 TEST_TRAITS = GameTraits(rearrange_hidden=_rearrange_hidden, min_moves_per_game=4, crash_acks_per_round=1,
-                         race_min_acknowledged=4, race_min_stale_refusals=1)
+                         race_min_acknowledged=5, race_min_stale_refusals=1)

@@ -19,8 +19,7 @@ from .types import (CATEGORY_IDS, CATEGORY_SYMBOLS, GAME_ID, MYSTERIOUS, PLAYER_
                     CategoryId, Combination, FifthPlayer, Location, PlayerColour, ResourceKind, SetupCounts, Spell,
                     Tile)
 
-CATALOG = GameCatalog(id=GAME_ID, title="Barony: Sorcery", load=load,
-                      counted=("cards", "spells", "tiles", "rules", "notes"))
+CATALOG = GameCatalog(id=GAME_ID, load=load, counted=("cards", "spells", "tiles", "rules", "notes"))
 
 __all__ = ["CATALOG", "CATEGORY_IDS", "CATEGORY_SYMBOLS", "GAME_ID", "MYSTERIOUS", "PLAYER_SYMBOLS", "TERRAINS",
            "BaronySorceryContent", "Card", "Category", "CategoryId", "Combination", "FifthPlayer", "Location",

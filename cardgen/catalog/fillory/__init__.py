@@ -17,8 +17,7 @@ from .content import FilloryContent
 from .loader import load
 from .types import (GAME_ID, TRICK_KINDS, AbilityOption, Action, Card, TargetKind, Trait, TrickEffect)
 
-CATALOG = GameCatalog(id=GAME_ID, title="Magicians of Fillory", load=load,
-                      counted=("cards", "traits", "rules", "notes"))
+CATALOG = GameCatalog(id=GAME_ID, load=load, counted=("cards", "traits", "rules", "notes"))
 
 __all__ = ["CATALOG", "GAME_ID", "TRICK_KINDS", "AbilityOption", "Action", "Card", "FilloryContent", "TargetKind",
            "Trait", "TrickEffect", "load"]

@@ -23,8 +23,7 @@ from .types import (BOOK_FORMS, CONNEXION_TYPE_IDS, DECKS, ELEMENT_IDS, GAME_ID,
                     ConnexionType, Contents, Element, ExampleTurn, Feat, Introduction, Invitation, Limits, Magician,
                     MagicianshipValues, MarseillesCard, NamedConnexion, Spell, Tracks)
 
-CATALOG = GameCatalog(id=GAME_ID, title="Jonathan Strange & Mr Norrell", load=load,
-                      counted=("cards", "spells", "rules", "notes"), commands=COMMANDS)
+CATALOG = GameCatalog(id=GAME_ID, load=load, counted=("cards", "spells", "rules", "notes"), commands=COMMANDS)
 
 __all__ = ["CATALOG", "BOOK_FORMS", "CARD_RULES", "CONNEXION_TYPE_IDS", "DECKS", "ELEMENT_IDS", "GAME_ID",
            "NAMED_EFFECTS", "PERSON_KINDS", "SPELL_EFFECTS", "SPELL_RULES", "SPELL_TIMINGS", "UNIQUE_EFFECTS",

@@ -19,8 +19,7 @@ from .types import (COLOUR_SYMBOLS, EFFECTS, EFFECT_ICONS, EFFECT_KINDS, GAME_ID
                     Card, CardKind, Colour, ComponentCounts, EffectKind, ExampleBreakdown, Removal, ScoringExample,
                     ShopTile, ShopTime, Spell)
 
-CATALOG = GameCatalog(id=GAME_ID, title="Mandragora", load=load,
-                      counted=("cards", "spells", "colours", "shops", "rules", "notes"))
+CATALOG = GameCatalog(id=GAME_ID, load=load, counted=("cards", "spells", "colours", "shops", "rules", "notes"))
 
 __all__ = ["CATALOG", "COLOUR_SYMBOLS", "EFFECTS", "EFFECT_ICONS", "EFFECT_KINDS", "GAME_ID", "ITEM_KINDS",
            "KIND_LABELS", "WHITE", "Card", "CardKind", "Colour", "ComponentCounts", "EffectKind", "ExampleBreakdown",

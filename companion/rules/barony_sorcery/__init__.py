@@ -66,7 +66,7 @@ def _upgrade_1(data: dict) -> dict:
 
 
 SPEC = GameSpec(
-    id="barony-sorcery", title="Barony: Sorcery", min_players=2, max_players=5, moves=MOVES, options=OPTIONS,
+    id="barony-sorcery", moves=MOVES, options=OPTIONS,
     rules_module=f"{__name__}.game",
     pages_module="companion.web.games.barony_sorcery",
     calculator_module="companion.web.calc.barony_sorcery", photo_module="companion.web.photo.barony_sorcery", print_kit="barony-sorcery",

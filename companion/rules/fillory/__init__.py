@@ -44,7 +44,7 @@ OPTIONS: dict[str, str] = {
 }
 
 SPEC = GameSpec(
-    id="fillory", title="Magicians of Fillory", min_players=2, max_players=6, moves=MOVES, options=OPTIONS,
+    id="fillory", moves=MOVES, options=OPTIONS,
     rules_module=f"{__name__}.game",
     pages_module="companion.web.games.fillory",
     calculator_module="companion.web.calc.fillory", photo_module="companion.web.photo.fillory", print_kit="fillory",

@@ -111,7 +111,7 @@ def _upgrade_1(data: dict) -> dict:
 
 
 SPEC = GameSpec(
-    id="jsmn", title="Jonathan Strange & Mr Norrell", min_players=2, max_players=4, moves=MOVES, options=OPTIONS,
+    id="jsmn", moves=MOVES, options=OPTIONS,
     rules_module=f"{__name__}.game",
     pages_module="companion.web.games.jsmn",
     calculator_module="companion.web.calc.jsmn", photo_module="companion.web.photo.jsmn", print_kit="jsmn",

@@ -56,7 +56,7 @@ def _upgrade_1(data: dict) -> dict:
 
 
 SPEC = GameSpec(
-    id="mandragora", title="Mandragora", min_players=2, max_players=4, moves=MOVES, options=OPTIONS,
+    id="mandragora", moves=MOVES, options=OPTIONS,
     rules_module=f"{__name__}.game",
     pages_module="companion.web.games.mandragora",
     calculator_module="companion.web.calc.mandragora", photo_module="companion.web.photo.mandragora", print_kit="mandragora",

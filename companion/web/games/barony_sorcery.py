@@ -12,7 +12,6 @@ category shows as its word, its symbol's name and a glyph, besides the card colo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from werkzeug.datastructures import MultiDict
@@ -20,7 +19,6 @@ from werkzeug.datastructures import MultiDict
 from cardgen.catalog import content
 from cardgen.catalog.barony_sorcery import BaronySorceryContent, SetupCounts
 from companion.rules.barony_sorcery.game import MYSTERIOUS_BY_PLAYERS
-from companion.rules.choices import Choice
 
 from . import GamePages, NewGameFormError
 
@@ -73,20 +71,6 @@ def setup_rows() -> list[SetupCounts]:
 
 # -- the seat's forms -----------------------------------------------------------------------------
 
-@dataclass
-class SeatForms:
-    """The seat's move forms, as the rules module's choices (rendered by templates/pages/_choices.html)."""
-
-    headline: str
-    choices: list[Choice] = field(default_factory=list)
-    advice: list[dict[str, Any]] = field(default_factory=list)
-    undo_text: str | None = None
-
-    @property
-    def has_forms(self) -> bool:
-        return bool(self.choices)
-
-
 def category_label(category_id: str) -> dict[str, str]:
     """A category as people see it: word, card colour, symbol name and glyph."""
     category = GAME.category(category_id)
@@ -94,8 +78,9 @@ def category_label(category_id: str) -> dict[str, str]:
             "glyph": GLYPHS.get(category.symbol, "■")}
 
 
-def _headline(view: Mapping[str, Any], seat: int, names: Mapping[int, str], moves: set[str]) -> str:
+def headline(context: Mapping[str, Any], moves: set[str]) -> str:
     """What this seat should do now, in one sentence (the moves come from the rules' choices)."""
+    view, seat, names = context["view"], context["seat"], context["names"]
     me = view["players"][seat]
     waiting = ", ".join(names[s] for s in view["waiting_for"] if s != seat)
     if view["over"]:
@@ -113,17 +98,6 @@ def _headline(view: Mapping[str, Any], seat: int, names: Mapping[int, str], move
     if "explore" not in moves:
         headline += " No location is left for you to explore: each holds your Control token or is full."
     return headline
-
-
-def build_forms(context: Mapping[str, Any]) -> SeatForms:
-    view, seat, names = context["view"], context["seat"], context["names"]
-    offered: list[Choice] = list(context["choices"])
-    return SeatForms(headline=_headline(view, seat, names, {c.move for c in offered}), choices=offered,
-                     advice=context["advice"], undo_text=context["undo_text"])
-
-
-def seat_extras(context: Mapping[str, Any]) -> dict[str, Any]:
-    return {"forms": build_forms(context)}
 
 
 # -- the table ------------------------------------------------------------------------------------
@@ -148,7 +122,6 @@ def verdict(view: Mapping[str, Any]) -> str | None:
 
 
 PAGES = GamePages(
-    game="barony-sorcery",
     setup_steps=lambda catalog, players: None,  # its table page has its own checklist (board_setup)
     stylesheet="css/barony_sorcery.css",
     intro="For tables playing Barony with this expansion. Each player reports explorations and casts; the "
@@ -158,9 +131,7 @@ PAGES = GamePages(
     parse_options=parse_options,
     table_template="pages/barony_sorcery/_table_live.html",
     seat_template="pages/barony_sorcery/_seat_live.html",
-    seat_extras=seat_extras,
-    playable=True,
-    choice_forms=True,
+    headline=headline,
     extra={"game": GAME, "setup_rows": setup_rows, "category_label": category_label, "board_setup": board_setup,
            "verdict": verdict, "tile_number": TILE_NUMBER, "ordinals": ORDINALS},
 )

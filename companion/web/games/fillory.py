@@ -7,33 +7,16 @@ the card page's Fillory facts (:mod:`companion.web.games.fillory_cards`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from companion.rules.choices import Choice
 from companion.web.setup_checklist import SetupCard, SetupStep, rule_steps, with_cards
 
 from . import GamePages
 from .fillory_cards import card_context
 
 
-@dataclass
-class SeatForms:
-    """The seat's move forms, as the rules module's choices (rendered by templates/pages/_choices.html)."""
-
-    headline: str
-    choices: list[Choice] = field(default_factory=list)
-    pending: str = ""
-    undo_text: str | None = None
-    #: long card lists sent once per page as data (templates/pages/_choices.html, js/choice-lists.js)
-    compact_lists: bool = True
-
-    @property
-    def has_forms(self) -> bool:
-        return bool(self.choices)
-
-
-def _headline(context: Mapping[str, Any], moves: set[str]) -> str:
+def headline(context: Mapping[str, Any], moves: set[str]) -> str:
+    """What this seat should do now, in one sentence (the moves come from the rules' choices)."""
     view, seat, catalog = context["view"], context["seat"], context["catalog"]
     names = {p["seat"]: p["name"] for p in view["players"]}
     me = view["players"][seat]
@@ -67,14 +50,13 @@ def _headline(context: Mapping[str, Any], moves: set[str]) -> str:
 
 
 def seat_extras(context: Mapping[str, Any]) -> dict[str, Any]:
-    offered: list[Choice] = list(context["choices"])
+    """The card whose ability waits to be resolved, in words (shown under the headline)."""
     view, catalog = context["view"], context["catalog"]
     pending = ""
     if view["pending"] and view["turn"]["seat"] == context["seat"]:
         card = catalog.card(view["pending"]["card"])
         pending = f"{card.name}: {catalog.ability_text(card)}"
-    return {"forms": SeatForms(headline=_headline(context, {c.move for c in offered}), choices=offered,
-                               pending=pending, undo_text=context["undo_text"])}
+    return {"pending": pending}
 
 
 def show_invite(context: Mapping[str, Any]) -> bool:
@@ -88,16 +70,15 @@ def setup_steps(catalog: Any, players: int) -> list[SetupStep]:
 
 
 PAGES = GamePages(
-    game="fillory",
     intro="Each player reports what they drew and played; the companion keeps every card and every point.",
     first_seat_label="Who goes first? (the most magical player)",
     table_template="pages/fillory/_table_live.html",
     seat_template="pages/fillory/_seat_live.html",
+    headline=headline,
+    compact_lists=True,  # long card lists sent once per page as data
     seat_extras=seat_extras,
     show_invite=show_invite,
     setup_steps=setup_steps,
-    playable=True,
-    choice_forms=True,
     card_context=card_context,
     form_prefix="",
 )

@@ -9,14 +9,12 @@ always show as word and glyph, the Card of Marseilles also with the symbol's nam
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from werkzeug.datastructures import MultiDict
 
 from cardgen.catalog import content
 from cardgen.catalog.jsmn import JsmnContent
-from companion.rules.choices import Choice
 from companion.rules.jsmn.game import GLYPHS, action_name
 
 from . import GamePages, NewGameFormError
@@ -71,24 +69,9 @@ def parse_options(form: MultiDict[str, str], names: list[str]) -> dict[str, Any]
 
 # -- the seat's forms -----------------------------------------------------------------------------
 
-@dataclass
-class SeatForms:
-    """The seat's move forms, as the rules module's choices (rendered by templates/pages/_choices.html)."""
-
-    headline: str
-    choices: list[Choice] = field(default_factory=list)
-    advice: list[dict[str, Any]] = field(default_factory=list)
-    undo_text: str | None = None
-    #: long lists (96 cards, 33 feats) are sent once per page as data (templates/pages/_choices.html)
-    compact_lists: bool = True
-
-    @property
-    def has_forms(self) -> bool:
-        return bool(self.choices)
-
-
-def _headline(view: Mapping[str, Any], seat: int, names: Mapping[int, str], moves: set[str]) -> str:
+def headline(context: Mapping[str, Any], moves: set[str]) -> str:
     """What this seat should do now, in one sentence (the moves come from the rules' choices)."""
+    view, seat, names = context["view"], context["seat"], context["names"]
     me = view["players"][seat]
     if view["over"]:
         return "The game is over: every ledger is revealed on the table."
@@ -106,18 +89,6 @@ def _headline(view: Mapping[str, Any], seat: int, names: Mapping[int, str], move
     if "connexion" in moves:
         return "You reached a connexion space: choose your connexion first."
     return f"Your turn in {view['year']}: {STEPS[turn['step']]}."
-
-
-def build_forms(context: Mapping[str, Any]) -> SeatForms:
-    view, seat, names = context["view"], context["seat"], context["names"]
-    offered: list[Choice] = list(context["choices"])
-    return SeatForms(headline=_headline(view, seat, names, {c.move for c in offered}), choices=offered,
-                     advice=[] if view["over"] else list(context["advice"]),
-                     undo_text=context["undo_text"])
-
-
-def seat_extras(context: Mapping[str, Any]) -> dict[str, Any]:
-    return {"forms": build_forms(context)}
 
 
 def show_invite(context: Mapping[str, Any]) -> bool:
@@ -145,7 +116,6 @@ def verdict(view: Mapping[str, Any]) -> str | None:
 
 
 PAGES = GamePages(
-    game="jsmn",
     stylesheet="css/jsmn.css",
     intro="Each magician reports actions, visits and magic; the companion keeps the year, the fairy, the "
           "prestige track and each magician's secret magicianship, on that magician's phone only.",
@@ -154,11 +124,10 @@ PAGES = GamePages(
     parse_options=parse_options,
     table_template="pages/jsmn/_table_live.html",
     seat_template="pages/jsmn/_seat_live.html",
-    seat_extras=seat_extras,
+    headline=headline,
+    compact_lists=True,  # long lists (96 cards, 33 feats) are sent once per page as data
     show_invite=show_invite,
-    playable=True,
     board=board,
-    choice_forms=True,
     extra={"elements": ELEMENTS, "magicians": MAGICIANS, "connexions": CONNEXIONS, "books": BOOKS, "named": NAMED,
            "marseilles": MARSEILLES, "action_name": action_name, "feat_needs": feat_needs, "place_text": place_text,
            "verdict": verdict, "difficulties": DIFFICULTIES, "steps": STEPS, "game": GAME},

@@ -12,14 +12,13 @@ Colour is never the only cue: every colour is shown as its word, the symbol the 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from werkzeug.datastructures import MultiDict
 
 from cardgen.catalog import content
 from cardgen.catalog.mandragora import WHITE, MandragoraContent
-from companion.rules.choices import Choice
 from companion.rules.mandragora.game import PlayerTally, final_scores
 
 from companion.web.games.mandragora_board import mandragora_circle, seek_options
@@ -90,26 +89,6 @@ def parse_options(form: MultiDict[str, str], names: list[str]) -> dict[str, Any]
 
 # -- the seat's forms -----------------------------------------------------------------------------
 
-@dataclass
-class SeatForms:
-    """The seat's move forms, as the rules module's choices (rendered by templates/pages/_choices.html)."""
-
-    headline: str
-    choices: list[Choice] = field(default_factory=list)
-    note: Choice | None = None
-    note_text: str = ""
-    advice: list[dict[str, Any]] = field(default_factory=list)
-    undo_text: str | None = None
-
-    @property
-    def has_forms(self) -> bool:
-        return bool(self.choices)
-
-    @property
-    def cast(self) -> bool:
-        return any(c.move == "cast" for c in self.choices)
-
-
 def _note_word(token: str) -> str:
     if token == MANDRAKE or token.startswith("mandrake-"):
         return "mandrake"
@@ -119,8 +98,9 @@ def _note_word(token: str) -> str:
     return GAME.label(card) if card is not None else token
 
 
-def _headline(view: Mapping[str, Any], seat: int, names: Mapping[int, str], moves: set[str]) -> str:
+def headline(context: Mapping[str, Any], moves: set[str]) -> str:
     """What this seat should do now, in one sentence (the moves come from the rules' choices)."""
+    view, seat, names = context["view"], context["seat"], context["names"]
     me = view["players"][seat]
     if view["over"]:
         return "The game is over: see the final scores on the table."
@@ -150,19 +130,10 @@ def _headline(view: Mapping[str, Any], seat: int, names: Mapping[int, str], move
     return headline
 
 
-def build_forms(context: Mapping[str, Any]) -> SeatForms:
-    view, seat, names = context["view"], context["seat"], context["names"]
-    offered: list[Choice] = list(context["choices"])
-    note = next((c for c in offered if c.move == "note_hand"), None)
-    moves = [c for c in offered if c.move != "note_hand"]
-    mine = view["players"][seat]["hand_note"] or []
-    return SeatForms(headline=_headline(view, seat, names, {c.move for c in moves}), choices=moves, note=note,
-                     note_text=", ".join(_note_word(token) for token in mine), advice=context["advice"],
-                     undo_text=context["undo_text"])
-
-
 def seat_extras(context: Mapping[str, Any]) -> dict[str, Any]:
-    return {"forms": build_forms(context), "colours": COLOURS}
+    """The seat's own private hand note in words (its form is ``forms.note``: ``note_move``)."""
+    mine = context["view"]["players"][context["seat"]]["hand_note"] or []
+    return {"note_text": ", ".join(_note_word(token) for token in mine), "colours": COLOURS}
 
 
 # -- the table ------------------------------------------------------------------------------------
@@ -241,7 +212,6 @@ def setup_steps(catalog: MandragoraContent, players: int) -> list[SetupStep]:
 
 
 PAGES = GamePages(
-    game="mandragora",
     stylesheet="css/mandragora.css",
     intro="Each sorcerer reports where the Assistant went and which spells they cast; the companion keeps "
           "the shops, the curses, the countdown and every point.",
@@ -250,9 +220,9 @@ PAGES = GamePages(
     parse_options=parse_options,
     table_template="pages/mandragora/_table_live.html",
     seat_template="pages/mandragora/_seat_live.html",
+    headline=headline,
+    note_move="note_hand",
     seat_extras=seat_extras,
-    playable=True,
-    choice_forms=True,
     board=mandragora_circle,
     extra={"seek_options": seek_options, "table_facts": table_facts, "colours": COLOURS, "marker_text": MARKER_TEXT, "scroll_label": scroll_label,
            "book_label": book_label, "colour_of": colour_of, "colour_chips": colour_chips, "game": GAME},
