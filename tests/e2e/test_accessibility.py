@@ -1,4 +1,5 @@
-"""axe-core (bundled with axe-playwright-python, injected from the local package) on every kind of page."""
+"""axe-core (bundled with axe-playwright-python, injected from the local package) on every kind of page, in the
+light and the dark colour scheme (``prefers-color-scheme``), colour contrast included."""
 
 from __future__ import annotations
 
@@ -13,6 +14,14 @@ from .phone import field, open_seat, pick
 
 BLOCKING = {"serious", "critical"}
 AXE = Axe()
+SCHEMES = ["light", "dark"]
+
+
+def in_scheme(page: Page, scheme: str) -> Page:
+    """The page as a phone set to ``scheme`` shows it (the media feature the style sheets answer)."""
+    page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+    assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+    return page
 
 
 def blocking_violations(page: Page) -> list[str]:
@@ -34,38 +43,61 @@ def played_game(server: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("path", ["/", "/rules", "/rules?q=summon", "/c/fillory/quentin", "/c/fillory/mercenaries",
                                   "/c/fillory/no-such-card", "/join", "/c/mandragora/spellbook-blue-2"])
-def test_static_pages_have_no_serious_violations(new_phone: Callable[[], BrowserContext], path: str) -> None:
-    page = new_phone().new_page()
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_static_pages_have_no_serious_violations(new_phone: Callable[[], BrowserContext], path: str, scheme: str) -> None:
+    page = in_scheme(new_phone().new_page(), scheme)
     page.goto(path)
-    screenshot(page, "page" + "".join(ch if ch.isalnum() else "-" for ch in path))
+    screenshot(page, f"{scheme}-page" + "".join(ch if ch.isalnum() else "-" for ch in path))
     assert blocking_violations(page) == []
 
 
+@pytest.mark.parametrize("scheme", SCHEMES)
 def test_game_pages_have_no_serious_violations(new_phone: Callable[[], BrowserContext], server: str,
-                                               played_game: dict[str, Any]) -> None:
+                                               played_game: dict[str, Any], scheme: str) -> None:
     game_id = played_game["id"]
-    table = new_phone().new_page()
+    table = in_scheme(new_phone().new_page(), scheme)
     table.goto(f"/g/{game_id}")
     assert blocking_violations(table) == []
 
-    join = new_phone().new_page()
+    join = in_scheme(new_phone().new_page(), scheme)
     join.goto(f"/j/{played_game['join_code']}")
     assert blocking_violations(join) == []
 
-    ann = open_seat(new_phone, server, played_game, 0)  # trick step: trick, score and end-turn forms
+    ann = in_scheme(open_seat(new_phone, server, played_game, 0), scheme)  # trick step: trick, score, end-turn forms
     ann.locator("#f-trick-details > summary").click()
     pick(ann, "f-trick", "Magic Missile")
     field(ann, "f-trick", "For which trait").locator("label.pick", has_text="Spell").click()
     expect(field(ann, "f-trick", "Which card did you draw?")).to_be_visible()
-    screenshot(ann, "seat-trick-open")
+    screenshot(ann, f"{scheme}-seat-trick-open")
     assert blocking_violations(ann) == []
 
-    ben = open_seat(new_phone, server, played_game, 1)  # waiting for Ann
+    ben = in_scheme(open_seat(new_phone, server, played_game, 1), scheme)  # waiting for Ann
     assert blocking_violations(ben) == []
 
 
-def test_draw_form_has_no_serious_violations(new_phone: Callable[[], BrowserContext], server: str, api: Api) -> None:
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_draw_form_has_no_serious_violations(new_phone: Callable[[], BrowserContext], server: str, api: Api,
+                                             scheme: str) -> None:
     game = api.new_game(["Ann", "Ben"])
-    ann = open_seat(new_phone, server, game, 0)
+    ann = in_scheme(open_seat(new_phone, server, game, 0), scheme)
     ann.locator("#f-draw").get_by_label("Find by name").fill("spell")
     assert blocking_violations(ann) == []
+
+
+def test_dark_scheme_keeps_the_qr_code_dark_on_light(new_phone: Callable[[], BrowserContext],
+                                                    played_game: dict[str, Any]) -> None:
+    """The page goes dark, the join QR code does not: a camera reads dark modules on a light quiet zone."""
+    colours = {}
+    for scheme in SCHEMES:
+        table = in_scheme(new_phone().new_page(), scheme)
+        table.goto(f"/g/{played_game['id']}")
+        assert table.locator('meta[name="color-scheme"]').get_attribute("content") == "light dark"
+        colours[scheme] = table.evaluate("""() => {
+            const style = (selector, property) => getComputedStyle(document.querySelector(selector))[property];
+            return {page: style('html', 'backgroundColor'), ink: style('html', 'color'),
+                    box: style('.qr-box', 'backgroundColor'), modules: style('.qr path', 'fill')};
+        }""")
+    assert colours["light"]["page"] != colours["dark"]["page"] and colours["light"]["ink"] != colours["dark"]["ink"]
+    for scheme in SCHEMES:
+        assert colours[scheme]["box"] == "rgb(255, 255, 255)" and colours[scheme]["modules"] == "rgb(0, 0, 0)", colours
+    screenshot(table, "dark-table")
