@@ -197,8 +197,8 @@ YOUR_GAMES_SHOWN = 12
 
 
 def _held_status(info: dict[str, Any], seat: int) -> str:
-    """Whether a held seat's game is over, or has a move for this seat now (what its seat page calls "Your
-    move": the rules' choices for the seat), for "Your games"."""
+    """Whether a held seat's game is over, or waits for a move from this seat now (what its seat page calls
+    "Your move": :func:`companion.rules.choices.awaits` over the rules' choices for the seat), for "Your games"."""
     rules = rules_for(info["game"])
     try:
         _, state = store().current(info["id"])
@@ -206,7 +206,7 @@ def _held_status(info: dict[str, Any], seat: int) -> str:
         return "waiting"
     if rules.outcome(state).over or (rules.SPEC.can_stall and rules.stalled(state)):
         return "over"
-    return "yours" if hasattr(rules, "choices") and rules.choices(state, seat) else "waiting"
+    return "yours" if hasattr(rules, "choices") and choices_module.awaits(rules.choices(state, seat)) else "waiting"
 
 
 def your_games() -> list[HeldSeat]:
@@ -395,7 +395,14 @@ def table_context(game_id: str) -> dict[str, Any]:
 
 @bp.get("/g/<game_id>")
 def table(game_id: str) -> Response:
-    return make_response(render_template("pages/table.html", **table_context(game_id)))
+    """The table page; ``?seats=1`` opens the host's seat panel (the link at the top of the page leads there),
+    ``?released=<seat>`` opens it too and says, in that seat's row, that its release went through."""
+    context = table_context(game_id)
+    released = request.args.get("released", "")
+    context["released"] = int(released) if released.isdigit() and int(released) < len(context["info"]["players"]) \
+        and not context["info"]["claimed"][int(released)] else None
+    context["seats_open"] = request.args.get("seats") == "1" or context["released"] is not None
+    return make_response(render_template("pages/table.html", **context))
 
 
 @bp.get("/g/<game_id>/live")
@@ -469,7 +476,8 @@ def release_seat(game_id: str, seat: int) -> BaseResponse:
         store().release_seat(game_id, seat)
     except SeatTaken as exc:
         return error_response(409, exc.message)  # the error helper makes it a sentence
-    return redirect(url_for("pages.table", game_id=game_id), 303)
+    # back to the host's panel, open, at the row of the seat released: the confirmation where the finger was
+    return redirect(url_for("pages.table", game_id=game_id, released=seat, _anchor=f"seat-{seat}"), 303)
 
 
 @bp.post("/g/<game_id>/seats/<int:seat>/rename")

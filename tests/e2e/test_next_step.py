@@ -34,7 +34,8 @@ MOVE_CAP = 900  # a safety stop: a four-player random Fillory game is 300 to 500
 #: Where the next step of a seat page is, measured in the page (the test's own reading, not the page's
 #: script): the result or rematch when the game is over, else the button the move was sent from while its
 #: form is still offered (the finger stays where "Recorded." appears), else this seat's first move form's first control
-#: (text search fields aside) or, when only folded moves are left, the first fold's summary, else (another
+#: (text search fields aside; a move the game waits for first, else one it may report at any time, not folded)
+#: or, when only folded moves the game waits for are left, the first fold's summary, else (another
 #: player's move) the game's banner saying whose turn it is.
 NEXT_CONTROL = """(sentFrom) => {
   const live = document.querySelector('[data-live]');
@@ -43,12 +44,13 @@ NEXT_CONTROL = """(sentFrom) => {
   const typed = 'input[type="text"], input[type="search"], input[type="number"], textarea';
   let target = live.querySelector('#rematch-offer a') || live.querySelector('#see-result');
   const used = !target && sentFrom && document.getElementById(sentFrom);
-  if (used && shown(used) && used.closest('[data-your-move]')) {  // the form still offered: its button
+  if (used && shown(used) && used.closest('[data-moves]')) {  // the form still offered: its button
     const buttons = [...used.querySelectorAll('button:not([type="button"])')].filter((b) => shown(b) && !b.matches(':disabled'));
     target = buttons[buttons.length - 1] || null;
   }
   if (!target) {
-    const form = [...live.querySelectorAll('[data-your-move] form.move:not([data-undo])')].find(shown);
+    const form = [...live.querySelectorAll('[data-your-move] form.move:not([data-undo])')].find(shown)
+      || [...live.querySelectorAll('[data-moves] form.move:not([data-undo])')].find(shown);
     const fold = [...live.querySelectorAll('[data-your-move] details > summary')].find(shown);
     if (!form && !fold) { // another player's move: whose turn it is, the game's banner
       const banner = live.querySelector('.banner');
@@ -103,7 +105,7 @@ def report(page: Page, move: dict[str, Any]) -> str:
     form_id = page.evaluate("""move => {
         const live = document.querySelector('[data-live]');
         const forms = [...live.querySelectorAll(`form.move[data-move="${move.type}"]`)];
-        const form = forms.find((f) => f.closest('[data-your-move]')) || forms[0];
+        const form = forms.find((f) => f.closest('[data-moves]')) || forms[0];
         if (!form) return null;
         const fold = form.closest('details');
         if (fold) fold.open = true; // a folded move: the player opens it first
