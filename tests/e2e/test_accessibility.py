@@ -9,7 +9,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import BrowserContext, Page, expect
 
-from .conftest import Api, screenshot
+from .conftest import SCREENSHOTS, Api, screenshot
 from .phone import field, open_seat, pick
 
 BLOCKING = {"serious", "critical"}
@@ -69,6 +69,9 @@ def test_game_pages_have_no_serious_violations(new_phone: Callable[[], BrowserCo
     field(ann, "f-trick", "For which trait").locator("label.pick", has_text="Spell").click()
     expect(field(ann, "f-trick", "Which card did you draw?")).to_be_visible()
     screenshot(ann, f"{scheme}-seat-trick-open")
+    # the picture in docs/at-the-table.md (docs/images/dark-mode.png, copied from output/screenshots): one screen
+    ann.locator("#moves-title").scroll_into_view_if_needed()
+    ann.screenshot(path=str(SCREENSHOTS / f"{scheme}-seat.png"))
     assert blocking_violations(ann) == []
 
     ben = in_scheme(open_seat(new_phone, server, played_game, 1), scheme)  # waiting for Ann
