@@ -104,3 +104,44 @@ def test_dark_scheme_keeps_the_qr_code_dark_on_light(new_phone: Callable[[], Bro
     for scheme in SCHEMES:
         assert colours[scheme]["box"] == "rgb(255, 255, 255)" and colours[scheme]["modules"] == "rgb(0, 0, 0)", colours
     screenshot(table, "dark-table")
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_the_result_page_and_its_chart_have_no_serious_violations(new_phone: Callable[[], BrowserContext],
+                                                                  server: str, api: Api, scheme: str) -> None:
+    """A finished game's result page (totals, the score chart, the exports) in both schemes; the chart's lines
+    take the scheme's own colours."""
+    answer = api.http.post(f"{server}/api/games", json={"game": "barony-sorcery", "players": ["Ann", "Ben"],
+                                                        "options": {}}, timeout=10)
+    assert answer.status_code == 201, answer.text
+    game = answer.json()
+    ann, ben = (seat["token"] for seat in game["seats"])
+    api.move(game["id"], ann, {"type": "end_game"})
+    api.move(game["id"], ann, {"type": "base_points", "points": 40})
+    api.move(game["id"], ben, {"type": "base_points", "points": 35})
+    api.move(game["id"], ann, {"type": "confirm_totals"})
+    api.move(game["id"], ben, {"type": "confirm_totals"})
+    page = in_scheme(new_phone().new_page(), scheme)
+    page.goto(f"/g/{game['id']}/result")
+    expect(page.locator("svg.score-chart")).to_be_visible()
+    line = page.locator("svg.score-chart .series-0").first.evaluate("el => getComputedStyle(el).color")
+    assert line == ("rgb(200, 179, 245)" if scheme == "dark" else "rgb(59, 31, 110)"), line
+    screenshot(page, f"{scheme}-result")
+    assert blocking_violations(page) == []
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_a_table_page_with_a_board_picture_has_no_serious_violations(new_phone: Callable[[], BrowserContext],
+                                                                     server: str, api: Api, scheme: str) -> None:
+    """Mandragora's table page draws the shop circle (an SVG with its own colours): in both schemes the picture
+    keeps its light card, so its dark names stay readable on it."""
+    answer = api.http.post(f"{server}/api/games", json={"game": "mandragora", "players": ["Ann", "Ben"],
+                                                        "options": {}}, timeout=10)
+    assert answer.status_code == 201, answer.text
+    page = in_scheme(new_phone().new_page(), scheme)
+    page.goto(f"/g/{answer.json()['id']}")
+    board = page.locator("svg.board")
+    expect(board).to_be_visible()
+    assert board.evaluate("el => getComputedStyle(el).backgroundColor") == "rgb(255, 255, 255)"
+    screenshot(page, f"{scheme}-table-board")
+    assert blocking_violations(page) == []
