@@ -17,6 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from companion.rules import SPECS
 from companion.web.results import BGSTATS_IMPORT_URL
 
 from test_results import play_to_the_end
@@ -126,3 +127,30 @@ def test_the_play_date_is_the_tables_own_time(app: Flask, client: FlaskClient, m
     local = (utc.astimezone(timezone.utc) + timedelta(hours=5, minutes=30)).strftime("%Y-%m-%d %H:%M:%S")
     assert play["playDate"] == local
     assert [p["startPlayer"] for p in play["players"]] == [True, False]
+
+
+
+@pytest.mark.parametrize("game", sorted(SPECS))
+def test_the_start_player_is_the_seat_that_took_the_first_turn_however_it_was_chosen(app: Flask, client: FlaskClient,
+                                                                                      game: str) -> None:
+    """``startPlayer`` is the seat that took the first turn, also when no option named it: a game whose options
+    take a ``first_seat`` starts with that seat, or with seat 0 when none is given (as its options say); a
+    game without one marks at most one start player, the same as result.json's ``start_seat``."""
+    spec = SPECS[game]
+    players = ["Ann", "Ben", "Cat"][:max(spec.min_players, min(3, spec.max_players))]
+    cases: list[tuple[dict[str, Any], int | None]] = [({}, 0), ({"first_seat": 2}, 2)] if "first_seat" in spec.options \
+        else [({}, None)]
+    for options, expected in cases:
+        created = play_to_the_end(app, game, players, seed=21, options=options)
+        result = client.get(f"/g/{created['id']}/result.json").get_json()
+        play = BgStatsPlay.model_validate(client.get(f"/g/{created['id']}/result.bgstats.json").get_json())
+        marked = [p.startPlayer for p in play.players]
+        assert marked == [seat == result["start_seat"] for seat in range(len(players))], (game, options)
+        if expected is not None:
+            assert result["start_seat"] == expected and marked.count(True) == 1, (game, options, result["start_seat"])
+
+
+def test_a_jsmn_stack_on_the_wax_seal_names_the_start_player(app: Flask, client: FlaskClient) -> None:
+    created = play_to_the_end(app, "jsmn", ["Ann", "Ben", "Cat"], seed=21, options={"stack": [1, 2, 0]})
+    play = client.get(f"/g/{created['id']}/result.bgstats.json").get_json()
+    assert [p["startPlayer"] for p in play["players"]] == [False, True, False]

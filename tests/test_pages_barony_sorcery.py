@@ -386,3 +386,32 @@ def test_the_seat_that_moved_last_can_undo_and_the_location_is_offered_again(app
     page = shown(client.get(f"/g/{game['id']}/seat/0"))
     assert "ruined-tower" in radio_values(page, "f-explore", "location")
     assert view(app, game)["players"][0]["magic"] == 0
+
+
+def test_no_phone_says_your_move_while_explorations_are_reported_then_those_waited_for_do(app: Flask) -> None:
+    """The companion keeps no Barony turn order: while knights explore and spells are cast, every phone may
+    report and none says "Your move" (issue 25: every phone did, all game long); once the base game ends, a
+    phone says it while its points are missing, and in the review while its confirmation is."""
+    game = new_game(app)
+
+    def says(seat: int) -> bool:
+        client = app.test_client()
+        sit(client, game, seat)
+        page = shown(client.get(f"/g/{game['id']}/seat/{seat}"))
+        assert ('<h2 id="moves-title">Your move</h2>' in page) == ("data-your-move" in page)
+        if "data-your-move" not in page and 'id="f-explore"' in page:
+            assert '<h2 id="moves-title">Report a move</h2>' in page
+        return "data-your-move" in page
+
+    assert [says(s) for s in range(3)] == [False, False, False]
+    play(app, game, 1, {"type": "explore", "location": "fairy-ring"})
+    assert [says(s) for s in range(3)] == [False, False, False]
+    play(app, game, 2, {"type": "end_game"})
+    assert [says(s) for s in range(3)] == [True, True, True]
+    play(app, game, 0, {"type": "base_points", "points": 40})
+    assert [says(s) for s in range(3)] == [False, True, True]
+    play(app, game, 1, {"type": "base_points", "points": 30})
+    play(app, game, 2, {"type": "base_points", "points": 20})
+    assert [says(s) for s in range(3)] == [True, True, True]  # the review: each confirms
+    play(app, game, 2, {"type": "confirm_totals"})
+    assert [says(s) for s in range(3)] == [True, True, False]

@@ -4,12 +4,16 @@ page carries the script that brings the next step into view, a released seat is 
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.rules import GAMES
+from companion.web.games import pages_for
 from companion.web.helpers import token_cookie
 from tests.test_pages import shown
 
@@ -88,3 +92,59 @@ def test_a_finished_jsmn_game_gives_the_status_bar_its_verdict_not_the_year(app:
         banner = page.split('id="j-banner"', 1)[1].split("</section>", 1)[0]
         turn = re.findall(r"<p[^>]*data-turn[^>]*>(.*?)</p>", banner, re.S)  # the line signals.js copies to the bar
         assert len(turn) == 1 and 'id="verdict"' in turn[0], turn
+
+
+YOUR_MOVE_CHECKS = 40  # seat pages rendered per game (every few moves of a seeded random game, every seat)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_only_a_seat_the_game_waits_for_says_your_move(app: Flask, game: str) -> None:
+    """Through a seeded random game of every discovered title: a seat page says "Your move" (heading and the
+    data-your-move the status bar, tab dot, buzz and sound read) exactly when the rules' choices for it hold a
+    move the game waits for; such a heading always stands over a move form, never over the take-back alone;
+    a seat whose forms hold only moves it may report at any time gets "Report a move"; "Your games" agrees."""
+    from companion.rules import rules_for
+    from companion.rules.choices import awaits
+
+    rules, store = rules_for(game), app.extensions["store"]
+    pages = pages_for(game)
+    if not (pages.choice_forms and hasattr(rules, "choices")):
+        pytest.skip(f"{game} has no choice forms of its own (the generic pages send moves through the API)")
+    players = ["Ann", "Ben", "Cat"][:max(rules.MIN_PLAYERS, min(3, rules.MAX_PLAYERS))]
+    created = store.create_game(game, players, {})
+    rng = random.Random(f"your-move-{game}")
+    seen = {"yours": 0, "report": 0, "waiting": 0}
+    checked = moves = 0
+    while checked < YOUR_MOVE_CHECKS * len(players):
+        version, state = store.current(created["id"])
+        if rules.outcome(state).over or getattr(rules, "stalled", lambda s: False)(state):
+            break
+        if moves % 3 == 0:
+            for seat in range(len(players)):
+                client = app.test_client()
+                client.set_cookie(token_cookie(created["id"], seat), created["seats"][seat]["token"])
+                page = shown(client.get(f"/g/{created['id']}/seat/{seat}"))
+                offered = rules.choices(state, seat)
+                waited = awaits(offered)
+                section = re.search(r'<section class="panel moves"[^>]*>.*?</section>', page, re.S)
+                says = section is not None and '<h2 id="moves-title">Your move</h2>' in section.group(0)
+                context = f"{game} version {version} seat {seat}: {[c.move for c in offered]}"
+                assert says == waited == ("data-your-move" in page), context
+                if says:
+                    assert section is not None and re.search(r'<form class="move(?! undo-form)[^"]*"', section.group(0)), \
+                        f"{context}: 'Your move' over no move form"
+                    seen["yours"] += 1
+                elif section is not None and "data-moves" in section.group(0):  # forms, none waited for
+                    assert '<h2 id="moves-title">Report a move</h2>' in section.group(0), context
+                    seen["report"] += 1
+                else:
+                    seen["waiting"] += 1
+                home = shown(client.get("/"))
+                mark = re.search(rf'href="/g/{created["id"]}/seat/{seat}">(.*?)</a>', home, re.S)
+                assert mark and ("Your move" in mark.group(1)) == waited, context
+                checked += 1
+        candidates = [(s, m) for s in range(len(players)) if (m := rules.random_legal_move(state, s, rng)) is not None]
+        seat, move = rng.choice(candidates)
+        store.apply_move(created["id"], seat, version, f"y-{version}", move)
+        moves += 1
+    assert seen["yours"] and checked >= len(players) * 3, (game, seen)

@@ -129,6 +129,13 @@ class Choice:
     id: str = ""         # a stable name for the form (the page's element id)
     folded: bool = False  # shown folded under its title (a move people make now and then)
     primary: bool = True
+    #: whether the game waits for this move from the seat now ("Your move" on its phone): by default a primary
+    #: move not folded away; False for a move reported whenever it happens at the table, in no turn order
+    awaited: bool | None = None
+
+    @property
+    def awaits(self) -> bool:
+        return self.primary and not self.folded if self.awaited is None else self.awaited
 
     def __post_init__(self) -> None:
         if self.irreversible and any(f.default is not None for f in self.fields):
@@ -158,6 +165,14 @@ def _plain(value: Any) -> Any:
 
 def to_json(choices: Iterable[Choice]) -> list[dict[str, Any]]:
     return [c.to_json() for c in choices]
+
+
+def awaits(choices: Iterable[Choice]) -> bool:
+    """Whether the game waits for a move from the seat these choices are for: its phone says "Your move" (the
+    heading, the status bar, the tab's dot, the buzz and sound, "Your games"), only then. A seat may have moves
+    it can report and still not be waited for (a note of its hand, a spell cast at any time, a report of what
+    happened at the table in a game whose turn order is not tracked)."""
+    return any(c.awaits for c in choices)
 
 
 # -- long lists sent once per page ---------------------------------------------------------------------

@@ -38,10 +38,13 @@ bp = page_blueprint("card_moves", __name__)
 @dataclass(frozen=True)
 class CardMove:
     """One choice offered with this card: ``choice`` narrowed so that field ``pinned`` holds only the card
-    (a one-value field), or with the card ticked among the rest (a list field)."""
+    (a one-value field), or with the card ticked among the rest (a list field). On an irreversible choice,
+    which preselects nothing, the card is ticked by the page as ``scanned`` (the option's value): scanning
+    the card was the player's own pick (JS&MN's three dealt feats, one of them scanned)."""
 
     choice: Choice
     pinned: str
+    scanned: str = ""
 
 
 def moves_with(choices: Sequence[Choice], game: str, card_id: str) -> list[CardMove]:
@@ -52,15 +55,16 @@ def moves_with(choices: Sequence[Choice], game: str, card_id: str) -> list[CardM
             option = next((o for o in field.options if o.card == (game, card_id)), None)
             if option is None:
                 continue
+            scanned = ""
             if field.kind == "one":  # the card alone, as a plain pick (not one pill of a row of short buttons)
                 narrowed = replace(field, options=(replace(option, group="", short=""),), required=True, default=None)
-            elif choice.irreversible:  # no answer filled in beforehand: the card is ticked by the player
-                narrowed = field
+            elif choice.irreversible:  # no answer filled in beforehand but the player's own: the card scanned
+                narrowed, scanned = field, str(option.value)
             else:
                 ticked = list(field.default or [])
                 narrowed = replace(field, default=ticked if option.value in ticked else ticked + [option.value])
             fields = choice.fields[:index] + (narrowed,) + choice.fields[index + 1:]
-            found.append(CardMove(replace(choice, fields=fields, folded=False, primary=True), field.name))
+            found.append(CardMove(replace(choice, fields=fields, folded=False, primary=True), field.name, scanned))
             break
     return found
 

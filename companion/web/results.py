@@ -90,11 +90,26 @@ def _result_of(game_id: str, info: dict[str, Any], rules: Any, version: int, sta
     return {"format": RESULT_FORMAT, "format_version": RESULT_FORMAT_VERSION, "id": game_id, "game": info["game"],
             "title": rules.TITLE, "version": version, "started": info["created"],
             "ended": log[-1]["at"] if log else info["created"], "players": players, "ranking": [p["seat"] for p in order],
+            "start_seat": _start_seat(rules, steps),
             "outcome": {"winners": sorted(winners), "reason": outcome.reason,
                         "stalled": not outcome.over},
             "options": store().options(game_id), "score_over_time": over_time,
             "moves": [{"seq": e["seq"], "seat": e["seat"], "kind": e["kind"], "text": e["text"], "undone": e["undone"],
                        "at": e["at"], "move": e["move"]} for e in log]}
+
+
+def _start_seat(rules: Any, steps: list[tuple[int, int | None, Any]]) -> int | None:
+    """The seat that took the game's first turn: the first seat the public view names as the one whose turn
+    it is (``view["turn"]["seat"]``), along the resolved timeline from the start (a deal or a setup phase
+    names none). None for a game whose companion keeps no turn order (Barony: Sorcery), or that ended first."""
+    for _, _, state in steps:
+        turn = rules.view(state, None).get("turn")
+        seat = turn.get("seat") if isinstance(turn, dict) else None
+        if isinstance(seat, int) and not isinstance(seat, bool):
+            return seat
+        if turn is None:  # no turn in this game's view at all
+            return None
+    return None
 
 
 def chart_of(data: dict[str, Any]) -> Any:
@@ -135,9 +150,10 @@ def bgstats_data(data: dict[str, Any]) -> dict[str, Any]:
     name (no BoardGameGeek id: BG Stats asks once which game it is), one entry per player with score, rank,
     winner and who started. ``sourcePlayId`` is the game's id (importing twice is one play); a player's
     ``sourcePlayerId`` is their name as typed, folded (no accounts here), so BG Stats keeps its match of a
-    name to one of its players from one game to the next."""
+    name to one of its players from one game to the next. ``startPlayer`` is the seat that took the first
+    turn (the result's ``start_seat``), whatever named it: the options, a stack, or the default seat."""
     started = datetime.fromisoformat(data["started"])
-    first = data["options"].get("first_seat") if isinstance(data["options"].get("first_seat"), int) else None
+    first = data.get("start_seat")
     return {
         "sourceName": BGSTATS_SOURCE,
         "sourcePlayId": data["id"],

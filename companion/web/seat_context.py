@@ -13,6 +13,7 @@ from flask import request
 from cardgen.catalog import content
 from companion.rules import GAMES as RULES
 from companion.rules import rules_for
+from companion.rules.choices import awaits
 from companion.store import NotFound
 from companion.web.fix_pages import told_changes
 from companion.web.games import pages_for
@@ -131,8 +132,8 @@ YOUR_GAMES_SHOWN = 12
 
 
 def held_status(info: dict[str, Any], seat: int) -> str:
-    """Whether a held seat's game is over, or has a move for this seat now (what its seat page calls "Your
-    move": the rules' choices for the seat), for "Your games"."""
+    """Whether a held seat's game is over, or waits for a move from this seat now (what its seat page calls
+    "Your move": :func:`companion.rules.choices.awaits` over the rules' choices for the seat), for "Your games"."""
     rules = rules_for(info["game"])
     try:
         _, state = store().current(info["id"])
@@ -140,7 +141,7 @@ def held_status(info: dict[str, Any], seat: int) -> str:
         return "waiting"
     if rules.outcome(state).over or (rules.SPEC.can_stall and rules.stalled(state)):
         return "over"
-    return "yours" if rules.choices(state, seat) else "waiting"
+    return "yours" if awaits(rules.choices(state, seat)) else "waiting"
 
 
 def your_games() -> list[HeldSeat]:

@@ -55,7 +55,8 @@ def release_seat(game_id: str, seat: int) -> BaseResponse:
         store().release_seat(game_id, seat)
     except SeatTaken as exc:
         return error_response(409, exc.message)  # the error helper makes it a sentence
-    return redirect(url_for("table.table", game_id=game_id), 303)
+    # back to the host's panel, open, at the row of the seat released: the confirmation where the finger was
+    return redirect(url_for("table.table", game_id=game_id, released=seat, _anchor=f"seat-{seat}"), 303)
 
 
 @bp.post("/g/<game_id>/seats/<int:seat>/rename")

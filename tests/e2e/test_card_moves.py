@@ -217,3 +217,30 @@ def test_a_tap_before_the_pages_scripts_have_loaded_is_sent_once_they_have(
     expect(page).to_have_url(re.compile(rf"/g/{game['id']}/seat/0$"))
     assert [e["move"]["type"] for e in log_of(api, game["id"])] == ["draw"]
     phone.close()
+
+
+def test_a_feat_card_scanned_at_jsmn_setup_comes_ticked_with_no_red_sentence(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    """JS&MN setup (issue 25): scanning a dealt feat card opens "Report my three feats" with that feat ticked
+    (the player's scan is their pick) and no "Pick at least 3 here." before anything else is tapped; two more
+    taps and the three feats are reported, logged as from the seat page."""
+    answer = api.http.post(f"{server}/api/games", json={"game": "jsmn", "players": ["Ann", "Ben"], "options": {}},
+                           timeout=5)
+    assert answer.status_code == 201, answer.text
+    game = answer.json()
+    page = seated_phone(new_phone, server, game, 0)
+    page.goto("/c/jsmn/speak-with-the-wind")
+    form = page.locator(".card-moves form#j-start")
+    expect(form).to_be_visible()
+    scanned = form.locator("input[name='feats[]'][value='speak-with-the-wind']")
+    expect(scanned).to_be_checked()
+    expect(form.locator("input[name='feats[]']:checked")).to_have_count(1)
+    expect(form.locator(".c-count:not([hidden])")).to_have_count(0)  # nothing tapped yet: nothing in red
+    screenshot(page, "jsmn-feat-scanned")
+    for feat in ("send-ravens-as-messengers", "make-the-trees-march"):
+        form.locator(f"label.pick:has(input[value='{feat}'])").click()
+    expect(form.locator(".c-count:not([hidden])")).to_have_count(0)
+    form.get_by_role("button", name="Report my three feats").click()
+    expect(page).to_have_url(re.compile(rf"/g/{game['id']}/seat/0$"))
+    entry = log_of(api, game["id"])[-1]
+    assert entry["seat"] == 0 and entry["move"]["type"] == "starting_feats"

@@ -91,3 +91,46 @@ def test_the_turn_sound_is_off_until_switched_on_then_plays_when_it_becomes_my_m
                   json={"version": version, "action_id": f"undo-{version}"}, timeout=10)
     expect(page.locator("[data-your-move]")).to_have_count(1, timeout=10_000)
     page.wait_for_function("window.__tones === 4")  # his move again: two more tones
+
+
+def test_the_host_reaches_the_seat_panel_from_the_top_and_is_told_beside_the_button_after_a_release(
+        new_phone: Callable[[], BrowserContext], server: str) -> None:
+    """Issue 25: the host's seat panel sat folded thousands of px down the table page with no cue, and a
+    release ended on the top of the page with no word. Now a link at the top opens the panel in view, and a
+    release comes back to the panel, open, scrolled to that seat's row, with the confirmation in the row."""
+    host = new_phone()
+    page = host.new_page()
+    page.goto("/")
+    page.locator("#new-section > summary").click()
+    form = page.locator("#new-game")
+    form.get_by_label("Player 1", exact=True).fill("Ann")
+    form.get_by_label("Player 2", exact=True).fill("Ben")
+    form.get_by_role("button", name="Start").first.click()
+    page.wait_for_url("**/seat/0?created=1")
+    game_id = page.url.split("/g/")[1].split("/")[0]
+    code = page.locator(".code").first.inner_text().strip()
+    ben = new_phone().new_page()
+    ben.goto(f"/j/{code}")
+    ben.get_by_role("button", name="I am Ben").click()
+    ben.wait_for_url(f"**/g/{game_id}/seat/1")
+
+    table = host.new_page()
+    table.goto(f"/g/{game_id}")
+    cue = table.get_by_role("link", name="Seats: release or rename (host)")
+    assert cue.bounding_box()["y"] < 844  # type: ignore[index]  # on the first screen
+    cue.click()
+    release = table.get_by_role("button", name="Release Ben's seat")
+    expect(release).to_be_in_viewport()  # the panel opened, in view
+    release.click()
+    table.get_by_role("button", name="Yes, release it").click()
+    row = table.locator("#seat-1")
+    told = row.locator(".notice.success[role=status]")
+    expect(told).to_contain_text("Released: Ben's phone no longer holds the seat and is told")
+    expect(told).to_contain_text(code)
+    expect(told).to_be_in_viewport()  # where the finger was
+    bar = table.locator("#status-bar").bounding_box()
+    box = told.bounding_box()
+    assert bar and box and box["y"] >= bar["y"] + bar["height"] - 1, (bar, box)  # not under the sticky bar
+    expect(row.locator(".tag")).to_have_text("free to join")
+    table.reload()  # the address still says it while it is true (the seat still free)
+    expect(table.locator("#seat-1 .notice.success")).to_have_count(1)

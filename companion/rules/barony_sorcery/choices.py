@@ -39,7 +39,7 @@ def _explore(state: BaronyState, seat: int) -> Choice | None:
         return None
     return Choice("explore", "Place my Control token",
                   (Field("location", "A knight of yours reached which Mysterious location?", options=tuple(options)),),
-                  id="f-explore", rule="barony-sorcery.explore.reward")
+                  id="f-explore", rule="barony-sorcery.explore.reward", awaited=False)
 
 
 def _cast(state: BaronyState, seat: int) -> Choice | None:
@@ -57,7 +57,8 @@ def _cast(state: BaronyState, seat: int) -> Choice | None:
                   (Field("spells", "Cast which spell or spells?", kind="many", options=options, min=1, max=most,
                          hint=f"One spell, or several of one category to combine them in one action. You have "
                               f"{tokens(magic)} and pay the total first."),),
-                  id="f-cast", rule="barony-sorcery.cast.combine", checks=(CAST_SAME_CATEGORY, CAST_PAY))
+                  id="f-cast", rule="barony-sorcery.cast.combine", checks=(CAST_SAME_CATEGORY, CAST_PAY),
+                  awaited=False)
 
 
 def _points(state: BaronyState, seat: int) -> Choice:
@@ -90,7 +91,9 @@ def _review(state: BaronyState, seat: int) -> list[Choice]:
 
 
 def choices(state: BaronyState, seat: int) -> list[Choice]:
-    """The moves ``seat`` may report now, each with the values its fields may take."""
+    """The moves ``seat`` may report now, each with the values its fields may take. Explorations and casts are
+    reported when they happen at the table: the companion keeps no turn order, so it waits for nobody's
+    (``awaited=False``) until the points are entered and confirmed."""
     if state.phase == "over" or not 0 <= seat < len(state.players):
         return []
     if state.phase == "scoring":

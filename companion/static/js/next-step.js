@@ -5,7 +5,8 @@
  * next step's top sits just below the status bar and gives it keyboard focus:
  *   the game is over   -> the result link (and a rematch offer before it);
  *   this seat's move   -> the first move form's first control (its text search fields are skipped, so no
- *                         on-screen keyboard opens by itself);
+ *                         on-screen keyboard opens by itself): of a move the game waits for ([data-your-move]),
+ *                         else of one it may report at any time ([data-moves], not folded away);
  *   someone else's     -> the game's banner (whose turn it is).
  * A live update never moves a page under a finger that is typing or picking in a form.
  */
@@ -23,7 +24,8 @@
     && !(el.closest("details:not([open])") && !el.matches("summary")));
 
   function moveForm() {
-    return [...live.querySelectorAll("[data-your-move] form.move:not([data-undo])")].find(visible) || null;
+    return [...live.querySelectorAll("[data-your-move] form.move:not([data-undo])")].find(visible)
+      || [...live.querySelectorAll("[data-moves] form.move:not([data-undo])")].find(visible) || null;
   }
 
   // only folded moves left: the first fold's summary opens it
@@ -46,7 +48,7 @@
 
   function sameForm() {
     const form = sentFrom && document.getElementById(sentFrom);
-    if (!form || !live.contains(form) || !visible(form) || !form.closest("[data-your-move]")) return null;
+    if (!form || !live.contains(form) || !visible(form) || !form.closest("[data-moves]")) return null;
     const buttons = [...form.querySelectorAll('button:not([type="button"])')].filter((b) => visible(b) && !b.matches(":disabled"));
     return buttons.length ? [buttons[buttons.length - 1], buttons[buttons.length - 1]] : null;
   }
