@@ -101,7 +101,7 @@ def _result_of(game_id: str, info: dict[str, Any], rules: Any, version: int, sta
 def _start_seat(rules: Any, steps: list[tuple[int, int | None, Any]]) -> int | None:
     """The seat that took the game's first turn: the first seat the public view names as the one whose turn
     it is (``view["turn"]["seat"]``), along the resolved timeline from the start (a deal or a setup phase
-    names none). None for a game whose companion keeps no turn order (Barony: Sorcery), or that ended first."""
+    names none). None for a game whose companion keeps no turn order, or that ended first."""
     for _, _, state in steps:
         turn = rules.view(state, None).get("turn")
         seat = turn.get("seat") if isinstance(turn, dict) else None
