@@ -2,16 +2,20 @@
 
 One place for the start-wait-stop dance the served tests, the browser tests and the load benchmark
 all need: a subprocess on 127.0.0.1 with its own database and log, waited for until it answers, and
-stopped (terminate, then kill) on the way out.
+stopped (terminate, then kill) on the way out. Beside them: a Caddy front (:func:`running_caddy`) and a
+throwaway PostgreSQL cluster (:func:`running_postgres`).
 """
 
 from __future__ import annotations
 
 import http.client
+import pwd
+import shutil
 import socket
 import ssl
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -177,3 +181,101 @@ def running_caddy(folder: Path, upstream: str, name: str = "club.test", *, confi
         yield caddy
     finally:
         stop(process, 10)
+
+
+def postgres_bin() -> Path:
+    """The folder of PostgreSQL's server programs: Debian's newest ``/usr/lib/postgresql/<version>/bin``,
+    else wherever ``initdb`` is on the PATH."""
+    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+                      key=lambda path: int(path.parent.parent.name) if path.parent.parent.name.isdigit() else 0)
+    if versions:
+        return versions[-1].parent
+    found = shutil.which("initdb")
+    if found is None:
+        raise RuntimeError("PostgreSQL's initdb is not installed (on Debian: apt install postgresql, which "
+                           "scripts/setup.sh --test does)")
+    return Path(found).resolve().parent
+
+
+@dataclass(frozen=True)
+class RunningPostgres:
+    dsn: str                       # postgresql://postgres@127.0.0.1:PORT/postgres
+    port: int
+    folder: Path                   # the cluster's data folder, its unix socket and its log
+    bin: Path
+    as_user: tuple[str, ...]       # the command prefix that runs a program as the cluster's owner
+
+    @property
+    def log_path(self) -> Path:
+        return self.folder / "postgres.log"
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text(encoding="utf-8", errors="replace")
+        except OSError as error:
+            return f"(no log: {error})"
+
+    def ctl(self, *args: str, seconds: float = 180) -> subprocess.CompletedProcess[str]:
+        """Run ``pg_ctl`` on this cluster as its owner (e.g. ``ctl("restart", "-m", "fast")``)."""
+        return _as_owner(self.as_user, [str(self.bin / "pg_ctl"), "-D", str(self.folder / "data"),
+                                        "-l", str(self.log_path), "-w", "-t", str(int(seconds)), *args],
+                         seconds + 30)
+
+
+def _as_owner(prefix: Sequence[str], command: list[str], seconds: float) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*prefix, *command], capture_output=True, text=True, timeout=seconds, check=False,
+                          cwd="/", env={**os.environ, "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"})
+
+
+@contextmanager
+def running_postgres(*, start_seconds: float = 180, user: str = "nobody") -> Iterator[RunningPostgres]:
+    """A throwaway PostgreSQL cluster of Debian's binaries: ``initdb`` in a new temporary folder, started on
+    a free loopback port (its unix socket in that folder), ready once ``pg_ctl start -w`` saw it accept
+    connections and ``pg_isready`` agrees; yields its DSN (user ``postgres``, trust authentication on
+    loopback only); stopped and removed on the way out.
+
+    PostgreSQL refuses to run as root, and CI runs as root: then the cluster belongs to ``user`` (the
+    folder is chowned to it and every program runs through ``runuser``). The folder is a fresh one under
+    the system's temporary folder, not the caller's (a root-only pytest folder would be closed to it)."""
+    bin_folder = postgres_bin()
+    folder = Path(tempfile.mkdtemp(prefix="companion-postgres-"))
+    as_user: tuple[str, ...] = ()
+    if os.geteuid() == 0:
+        owner = pwd.getpwnam(user)
+        os.chown(folder, owner.pw_uid, owner.pw_gid)
+        as_user = ("runuser", "-u", user, "--")
+    port = free_port()
+    cluster = RunningPostgres(f"postgresql://postgres@127.0.0.1:{port}/postgres", port, folder, bin_folder,
+                              as_user)
+    started = False
+    try:
+        made = _as_owner(as_user, [str(bin_folder / "initdb"), "-D", str(folder / "data"), "-U", "postgres",
+                                   "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"],
+                         start_seconds)
+        if made.returncode != 0:
+            raise RuntimeError(f"initdb failed ({made.returncode}):\n{made.stdout}\n{made.stderr}")
+        with (folder / "data" / "postgresql.conf").open("a", encoding="utf-8") as conf:
+            conf.write(f"\n# a throwaway cluster for tests (companion/served.py)\nport = {port}\n"
+                       "listen_addresses = '127.0.0.1'\n"
+                       f"unix_socket_directories = '{folder}'\n"
+                       "max_connections = 200\n"
+                       "fsync = on\n")
+        start = cluster.ctl("start", seconds=start_seconds)
+        started = True
+        if start.returncode != 0:
+            raise RuntimeError(f"pg_ctl start failed ({start.returncode}):\n{start.stdout}\n{start.stderr}\n"
+                               f"{cluster.log()}")
+        deadline = time.monotonic() + start_seconds
+        while subprocess.run([str(bin_folder / "pg_isready"), "-h", "127.0.0.1", "-p", str(port), "-t", "5"],
+                             capture_output=True, check=False).returncode != 0:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"PostgreSQL did not accept connections within {start_seconds} s:\n"
+                                   f"{cluster.log()}")
+            time.sleep(0.2)
+        yield cluster
+    finally:
+        if started:
+            stopped = cluster.ctl("stop", "-m", "fast", seconds=60)
+            if stopped.returncode != 0 and "PID file" not in stopped.stderr:
+                cluster.ctl("stop", "-m", "immediate", seconds=60)
+        shutil.rmtree(folder, ignore_errors=True)

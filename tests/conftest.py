@@ -1,8 +1,10 @@
-"""Shared fixtures: an app on a temporary database and its test client (browser fixtures: tests/e2e)."""
+"""Shared fixtures: an app on a temporary database and its test client, a throwaway PostgreSQL cluster
+(browser fixtures: tests/e2e)."""
 
 from __future__ import annotations
 
 import os
+import secrets
 from pathlib import Path
 from typing import Iterator
 
@@ -10,6 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.served import RunningPostgres, running_postgres
 from companion.web import create_app
 
 
@@ -36,3 +39,23 @@ def environment_as_found() -> Iterator[None]:
     if os.environ != before:
         os.environ.clear()
         os.environ.update(before)
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[RunningPostgres]:
+    """One throwaway PostgreSQL cluster per test session (per xdist worker): companion.served.running_postgres."""
+    with running_postgres() as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def postgres_dsn(postgres_cluster: RunningPostgres) -> Iterator[str]:
+    """A DSN to a new, empty database of the session's cluster, dropped after the test."""
+    import psycopg
+
+    name = "test_" + secrets.token_hex(6)
+    with psycopg.connect(postgres_cluster.dsn, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    yield postgres_cluster.dsn.rsplit("/", 1)[0] + "/" + name
+    with psycopg.connect(postgres_cluster.dsn, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
