@@ -30,7 +30,9 @@ between the two unchanged.
 from __future__ import annotations
 
 import functools
+import re
 import threading
+from collections import OrderedDict
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 from urllib.parse import urlsplit, urlunsplit
@@ -176,15 +178,38 @@ class Result:
         return iter(self.fetchall())
 
 
-class Transaction:
-    """What the store's code calls ``db`` inside a transaction: ``execute(sql, params)`` on one connection."""
+#: a SELECT that reads the games table (by itself, or first with others joined): in a write transaction it
+#: locks the rows of ``games`` it reads, and of ``seat_handovers`` (a hand-over code is used once)
+_LOCKED_READ = re.compile(r"^\s*SELECT\b(?!.*\bcount\s*\()(?!.*\bFOR UPDATE\b).*?\bFROM\s+(games|seat_handovers)"
+                          r"(?:\s+(?!WHERE\b|LEFT\b|JOIN\b|INNER\b)(\w+))?\b", re.IGNORECASE | re.DOTALL)
 
-    def __init__(self, conn: psycopg.Connection[Any], database: "PostgresDatabase") -> None:
+
+@functools.lru_cache(maxsize=512)
+def _locking(sql: str) -> str:
+    """``sql`` (psycopg's words) with ``FOR UPDATE OF`` its first table when that is a game or hand-over row."""
+    found = _LOCKED_READ.match(sql)
+    if found is None:
+        return sql
+    return f"{sql.rstrip().rstrip(';')} FOR UPDATE OF {found.group(2) or found.group(1)}"
+
+
+class Transaction:
+    """What the store's code calls ``db`` inside a transaction: ``execute(sql, params)`` on one connection.
+
+    In a write transaction, a statement that reads a game's row locks it until the commit (``FOR UPDATE``):
+    the store's writes all read the game they change first, as they do inside SQLite's ``BEGIN IMMEDIATE``,
+    so writers of one game queue there and writers of other games do not wait."""
+
+    def __init__(self, conn: psycopg.Connection[Any], database: "PostgresDatabase", writing: bool) -> None:
         self.conn = conn
         self._database = database
+        self._writing = writing
 
     def execute(self, sql: str, params: Sequence[Any] | None = None) -> Result:
-        return Result(self.conn.execute(_placeholders(sql), params or None))
+        statement = _placeholders(sql)
+        if self._writing:
+            statement = _locking(statement)
+        return Result(self.conn.execute(statement, params or None))  # type: ignore[call-overload]
 
 
 class Statements:
@@ -196,7 +221,7 @@ class Statements:
 
     def execute(self, sql: str, params: Sequence[Any] | None = None) -> Result:
         with self._database._connection() as conn:
-            return Result(conn.execute(_placeholders(sql), params or None))
+            return Result(conn.execute(_placeholders(sql), params or None))  # type: ignore[call-overload]
 
 
 class PostgresDatabase:
@@ -210,6 +235,7 @@ class PostgresDatabase:
         self._pool: psycopg_pool.ConnectionPool[Any] | None = None
         self._pool_pid = 0
         self._pool_lock = threading.Lock()
+        self._writers = 0  # write transactions open in this process (writing())
         self._migrate()
 
     # -- connections -----------------------------------------------------------------------
@@ -272,9 +298,19 @@ class PostgresDatabase:
         nothing (the store's own read of it then says so)."""
         with self._connection() as conn:
             with conn.transaction():
-                if game_id is not None:
-                    conn.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", [game_id])
-                yield Transaction(conn, self)
+                with self._pool_lock:
+                    self._writers += 1
+                try:
+                    if game_id is not None:
+                        conn.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", [game_id])
+                    yield Transaction(conn, self, writing=True)
+                finally:
+                    with self._pool_lock:
+                        self._writers -= 1
+
+    def writing(self) -> bool:
+        """Whether a write transaction of this process is open (the SQLite store: its write lock is held)."""
+        return self._writers > 0
 
     @contextmanager
     def _read(self) -> Iterator[Transaction]:
@@ -282,7 +318,7 @@ class PostgresDatabase:
         with self._connection() as conn:
             with conn.transaction():
                 conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                yield Transaction(conn, self)
+                yield Transaction(conn, self, writing=False)
 
     @staticmethod
     def allow_purge(db: Transaction) -> None:
@@ -311,3 +347,19 @@ class PostgresDatabase:
     def format_version(self) -> int:
         """The number of migrations applied: the schema's version, the same number as the SQLite store's."""
         return len(self.migrations())
+
+
+def _store_class() -> type:
+    """The store's own class, on PostgreSQL: the same methods, the SQLite file's part replaced."""
+    from companion.store import Store
+
+    class PostgresStore(PostgresDatabase, Store):  # type: ignore[misc]  # PostgresDatabase's connections first
+        """Games and their move logs in a PostgreSQL database shared by any number of servers."""
+
+        def __init__(self, dsn: str, **pool: Any) -> None:
+            self._states = OrderedDict()
+            self._states_lock = threading.Lock()
+            self._games = {}
+            PostgresDatabase.__init__(self, dsn, **pool)
+
+    return PostgresStore
