@@ -77,6 +77,10 @@ def purge(store: Store, game_ids: list[str]) -> int:
     """Remove these games with their seats, tokens and move log; returns how many were removed."""
     if not game_ids:
         return 0
+    if hasattr(store, "allow_purge"):  # PostgreSQL: the log lets a purge's own transaction delete
+        from companion.store_postgres import purge as purge_postgres
+
+        return purge_postgres(store, game_ids)
     marks = ",".join("?" * len(game_ids))
     with store._write() as db:
         db.execute("DROP TRIGGER moves_no_delete")
@@ -90,6 +94,14 @@ def purge(store: Store, game_ids: list[str]) -> int:
 
 def utc_now() -> datetime:
     return datetime.now(timezone.utc)
+
+
+def schedule_for(database: str | Path) -> Any:
+    """The purge schedule of a ``--db``: :class:`PurgeSchedule` beside a SQLite file, or for every node on
+    one PostgreSQL database (:class:`companion.store_postgres.PostgresPurgeSchedule`)."""
+    from companion.store_postgres import PostgresPurgeSchedule, is_postgres
+
+    return PostgresPurgeSchedule(str(database)) if is_postgres(str(database)) else PurgeSchedule(database)
 
 
 class PurgeSchedule:

@@ -75,17 +75,20 @@ def process_children(parent: int) -> list[int]:
 def running_server(folder: Path, serve_args: Sequence[str] = ("--workers", "2"), *,
                    secret_key: str = "served-key", start_seconds: float = 180,
                    workers: int | None = None, port: int | None = None,
-                   root: Path = REPO) -> Iterator[RunningServer]:
+                   root: Path = REPO, db: str | None = None,
+                   environment: dict[str, str] | None = None) -> Iterator[RunningServer]:
     """Run ``companion serve`` with ``serve_args`` on a free port, its database and log in ``folder``.
 
     It is ready once it answers and, if ``workers`` is given, once gunicorn has started that many worker
     processes (the first worker answers while the others may still be booting). ``root`` is the
-    source tree to run (the benchmark runs an earlier version of the project beside this one)."""
+    source tree to run (the benchmark runs an earlier version of the project beside this one). ``db``: another
+    database than the folder's SQLite file, e.g. a PostgreSQL DSN several servers share; ``environment``: more
+    variables for the server (settings such as ``COMPANION_JOIN_LIMIT``)."""
     port = port or free_port()
     db_path, log_path = folder / "companion.sqlite3", folder / "server.log"
     command = [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-               "--db", str(db_path), "--no-qr", *serve_args]
-    env = {**os.environ, "COMPANION_SECRET_KEY": secret_key, "PYTHONUNBUFFERED": "1"}
+               "--db", db or str(db_path), "--no-qr", *serve_args]
+    env = {**os.environ, "COMPANION_SECRET_KEY": secret_key, "PYTHONUNBUFFERED": "1", **(environment or {})}
     if root != REPO:
         env["PYTHONPATH"] = str(root)
     with log_path.open("wb") as log:

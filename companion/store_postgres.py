@@ -30,6 +30,7 @@ between the two unchanged.
 from __future__ import annotations
 
 import functools
+import os
 import re
 import threading
 from collections import OrderedDict
@@ -134,6 +135,23 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
 )
 
 
+#: what a PostgreSQL database holds beyond the SQLite store's schema, made (or brought up to date) at every
+#: open: no format of stored games depends on it
+EXTRAS = """
+    CREATE OR REPLACE FUNCTION games_version_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        PERFORM pg_notify('companion_versions', NEW.id || ' ' || NEW.version);
+        RETURN NULL;
+    END $$;
+    CREATE OR REPLACE TRIGGER games_version_notify AFTER UPDATE OF version ON games
+        FOR EACH ROW WHEN (NEW.version IS DISTINCT FROM OLD.version) EXECUTE FUNCTION games_version_notify();
+    CREATE TABLE IF NOT EXISTS rate_counters (key TEXT PRIMARY KEY, count INTEGER NOT NULL, expires DOUBLE PRECISION NOT NULL);
+    CREATE TABLE IF NOT EXISTS purge_schedule (id INTEGER PRIMARY KEY CHECK (id = 1), last_run TEXT NOT NULL);
+"""
+#: the channel every committed new version of a game is announced on, as "<game id> <version>"
+VERSIONS_CHANNEL = "companion_versions"
+
+
 def is_postgres(database: str | object) -> bool:
     """Whether a ``--db`` / ``DATABASE`` setting names a PostgreSQL database rather than a SQLite file."""
     return isinstance(database, str) and database.startswith(("postgresql://", "postgres://"))
@@ -147,6 +165,22 @@ def redacted(dsn: str) -> str:
     netloc = parts.netloc.rsplit("@", 1)
     user = netloc[0].split(":", 1)[0]
     return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[1]}"))
+
+
+def cooperate_with_gevent() -> None:
+    """Make psycopg wait for PostgreSQL the way gevent can switch away from, once gevent has patched ``select``.
+
+    psycopg picks its wait function when it is imported: a C one, unless gevent has patched the process by
+    then. ``companion serve`` opens the database (so imports psycopg) in gunicorn's master, before its
+    gevent workers patch themselves: each worker's waits would then block the worker whole (a listening
+    connection, for ever: the worker is killed as hung). Called before a worker first uses PostgreSQL."""
+    import sys
+
+    import psycopg.waiting
+
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is not None and monkey.is_module_patched("select") and psycopg.waiting.wait is not psycopg.waiting.wait_poll:
+        psycopg.waiting.wait = psycopg.waiting.wait_poll
 
 
 @functools.lru_cache(maxsize=512)
@@ -242,12 +276,11 @@ class PostgresDatabase:
 
     def _the_pool(self) -> psycopg_pool.ConnectionPool[Any]:
         """This process's pool (a forked worker never uses its parent's connections)."""
-        import os
-
         pid = os.getpid()
         if self._pool is None or self._pool_pid != pid:
             with self._pool_lock:
                 if self._pool is None or self._pool_pid != pid:
+                    cooperate_with_gevent()
                     self._pool = psycopg_pool.ConnectionPool(
                         self.dsn, min_size=self._sizes[0], max_size=self._sizes[1], timeout=self._timeout,
                         kwargs={"autocommit": True, "connect_timeout": max(1, int(self._timeout))},
@@ -338,6 +371,7 @@ class PostgresDatabase:
                     continue
                 db.conn.execute(script)  # type: ignore[arg-type]  # our own constant SQL, several statements
                 db.execute("INSERT INTO migrations (number, name, applied) VALUES (?, ?, ?)", [number, name, _now()])
+            db.conn.execute(EXTRAS)  # type: ignore[arg-type]  # our own constant SQL
 
     def migrations(self) -> list[dict[str, Any]]:
         result = self._db().execute("SELECT number, name, applied FROM migrations ORDER BY number")
@@ -349,6 +383,7 @@ class PostgresDatabase:
         return len(self.migrations())
 
 
+@functools.cache
 def _store_class() -> type:
     """The store's own class, on PostgreSQL: the same methods, the SQLite file's part replaced."""
     from companion.store import Store
@@ -363,3 +398,81 @@ def _store_class() -> type:
             PostgresDatabase.__init__(self, dsn, **pool)
 
     return PostgresStore
+
+
+def open_store(database: str | os.PathLike[str]) -> Any:
+    """The store of a ``--db`` / ``DATABASE`` setting: PostgreSQL for a ``postgresql://`` DSN, else the SQLite file."""
+    if is_postgres(database):
+        return _store_class()(str(database))
+    from companion.store import Store
+
+    return Store(database)
+
+
+#: the advisory lock of the purge schedule: one node purges per period
+PURGE_LOCK = 0x5EB1_B00D
+
+
+def purge(database: Any, game_ids: list[str]) -> int:
+    """Remove these games with their seats, tokens, hand-over codes and log, in one transaction; how many."""
+    if not game_ids:
+        return 0
+    removed = 0
+    with database._write() as db:
+        database.allow_purge(db)
+        for game_id in game_ids:
+            db.execute("SELECT id FROM games WHERE id = ?", [game_id])  # (locks it: no move lands meanwhile)
+            for table in ("moves", "seat_tokens", "seat_handovers", "seats"):
+                db.execute(f"DELETE FROM {table} WHERE game_id = ?", [game_id])
+            removed += db.execute("DELETE FROM games WHERE id = ?", [game_id]).rowcount
+    return removed
+
+
+class PostgresPurgeSchedule:
+    """The purge ``companion serve`` runs by itself (:class:`companion.archive.PurgeSchedule`), for every node
+    on one PostgreSQL: an advisory lock lets one purge at a time, and the time of the last purge is a row of
+    the database, so one node purges per period however many there are."""
+
+    def __init__(self, database: str, every: Any = None, finished_days: int | None = None,
+                 idle_days: int | None = None, clock: Any = None) -> None:
+        from datetime import timedelta
+
+        from companion import archive
+
+        self.database = database
+        self.every = every or timedelta(hours=archive.PURGE_EVERY_HOURS)
+        self.finished_days = archive.FINISHED_DAYS if finished_days is None else finished_days
+        self.idle_days = archive.IDLE_DAYS if idle_days is None else idle_days
+        self.clock = clock or archive.utc_now
+
+    def last_run(self) -> Any:
+        from datetime import datetime
+
+        store = open_store(self.database)
+        try:
+            row = store._db().execute("SELECT last_run FROM purge_schedule WHERE id = 1").fetchone()
+        finally:
+            store.close()
+        return datetime.fromisoformat(row[0]) if row else None
+
+    def run_if_due(self) -> list[dict[str, Any]] | None:
+        from datetime import datetime
+
+        from companion import archive
+
+        store = open_store(self.database)
+        try:
+            with store._write() as db:
+                if not db.execute("SELECT pg_try_advisory_xact_lock(?)", [PURGE_LOCK]).fetchone()[0]:
+                    return None  # another node is purging right now
+                row = db.execute("SELECT last_run FROM purge_schedule WHERE id = 1").fetchone()
+                now = self.clock()
+                if row is not None and now - datetime.fromisoformat(row[0]) < self.every:
+                    return None
+                gone = archive.due(store, now, self.finished_days, self.idle_days)
+                purge(store, [g["id"] for g in gone])
+                db.execute("INSERT INTO purge_schedule (id, last_run) VALUES (1, ?) ON CONFLICT (id)"
+                           " DO UPDATE SET last_run = excluded.last_run", [now.isoformat()])
+                return gone
+        finally:
+            store.close()

@@ -19,7 +19,8 @@ household or phone gets), an IPv4 address by itself.
 The counting is the ``limits`` library's fixed-window strategy. gunicorn's workers are separate
 processes and an in-memory counter is one per process (with the kernel spreading connections, every
 worker would allow the whole limit), so the counters live in a small SQLite file beside the database
-(``<database>.limits``), through :class:`SqliteStorage`, a ``limits`` storage.
+(``<database>.limits``), through :class:`SqliteStorage`, a ``limits`` storage; on PostgreSQL, in a table of
+that database, which every node shares (:class:`companion.web.on_postgres.PostgresStorage`).
 """
 
 from __future__ import annotations
@@ -162,7 +163,14 @@ class RateLimits:
         app.config.setdefault("NEW_GAME_LIMIT", NEW_GAME_LIMIT)
         app.config.setdefault("MOVE_LIMIT", MOVE_LIMIT)
         app.config.setdefault("PHOTO_LIMIT", PHOTO_LIMIT)
-        self.storage = SqliteStorage(f"companion-sqlite://{app.config['DATABASE']}.limits")
+        self.storage: Storage
+        store = app.extensions.get("store")
+        if store is not None and hasattr(store, "dsn"):  # PostgreSQL: a table every node shares
+            from .on_postgres import PostgresStorage
+
+            self.storage = PostgresStorage("companion-postgres://", database=store)
+        else:
+            self.storage = SqliteStorage(f"companion-sqlite://{app.config['DATABASE']}.limits")
         self.strategy = FixedWindowRateLimiter(self.storage)
         self.by_endpoint = {**{endpoint: ("join-codes", "JOIN_LIMIT", "join codes tried")
                                for endpoint in JOIN_ENDPOINTS},
