@@ -87,6 +87,7 @@ def purge(store: Store, game_ids: list[str]) -> int:
         db.execute(f"DELETE FROM moves WHERE game_id IN ({marks})", game_ids)
         db.execute(_NO_DELETE)
         db.execute(f"DELETE FROM seat_tokens WHERE game_id IN ({marks})", game_ids)
+        db.execute(f"DELETE FROM seat_handovers WHERE game_id IN ({marks})", game_ids)  # (they name a seat)
         db.execute(f"DELETE FROM seats WHERE game_id IN ({marks})", game_ids)
         removed = db.execute(f"DELETE FROM games WHERE id IN ({marks})", game_ids).rowcount
     return int(removed)
@@ -96,12 +97,14 @@ def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def schedule_for(database: str | Path) -> Any:
+def schedule_for(database: str | Path, **settings: Any) -> Any:
     """The purge schedule of a ``--db``: :class:`PurgeSchedule` beside a SQLite file, or for every node on
-    one PostgreSQL database (:class:`companion.store_postgres.PostgresPurgeSchedule`)."""
+    one PostgreSQL database (:class:`companion.store_postgres.PostgresPurgeSchedule`); ``settings`` as theirs."""
     from companion.store_postgres import PostgresPurgeSchedule, is_postgres
 
-    return PostgresPurgeSchedule(str(database)) if is_postgres(str(database)) else PurgeSchedule(database)
+    if is_postgres(str(database)):
+        return PostgresPurgeSchedule(str(database), **settings)
+    return PurgeSchedule(database, **settings)
 
 
 class PurgeSchedule:

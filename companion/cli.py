@@ -236,8 +236,10 @@ def _prepare_database(db: str | None, must_exist: bool = False, make_folder: boo
               help="SQLite file to create or migrate [default: instance/companion.sqlite3].")
 def init_db(db: str | None) -> None:
     """Create the database (or bring its schema up to date) and say where it is."""
+    from companion.store_postgres import redacted
+
     path, _ = _prepare_database(db, make_folder=True)
-    click.echo(f"Database ready: {path}")
+    click.echo(f"Database ready: {redacted(path)}")
 
 
 def _store(db: str | None) -> Any:
