@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from companion import archive
-from companion.archive import FINISHED_DAYS, IDLE_DAYS, PURGE_EVERY_HOURS, PurgeSchedule
+from companion.archive import FINISHED_DAYS, IDLE_DAYS, PURGE_EVERY_HOURS
 from companion.served import free_port
 from companion.store import Store
 from companion.store_postgres import open_store
