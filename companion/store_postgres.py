@@ -33,6 +33,7 @@ import functools
 import os
 import re
 import threading
+import time
 from collections import OrderedDict
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
@@ -49,6 +50,8 @@ CONNECT_TIMEOUT_SECONDS = 10.0
 #: connections per process: gunicorn's gevent worker runs many requests at once, each holding one only
 #: for its statement or transaction
 POOL_MIN_SIZE, POOL_MAX_SIZE = 1, 8
+#: a pool that found no connection in time is replaced by a new one, at most this often
+RENEW_SECONDS = 2.0
 #: the advisory lock a node holds while it migrates (any constant both nodes agree on)
 MIGRATION_LOCK = 0x5EB1_B00C
 
@@ -268,6 +271,7 @@ class PostgresDatabase:
         self._sizes, self._timeout = (min_size, max_size), timeout
         self._pool: psycopg_pool.ConnectionPool[Any] | None = None
         self._pool_pid = 0
+        self._pool_since = 0.0
         self._pool_lock = threading.Lock()
         self._writers = 0  # write transactions open in this process (writing())
         self._migrate()
@@ -287,19 +291,31 @@ class PostgresDatabase:
                         check=psycopg_pool.ConnectionPool.check_connection, open=False,
                         name="companion-store")
                     self._pool.open(wait=False)
-                    self._pool_pid = pid
+                    self._pool_pid, self._pool_since = pid, time.monotonic()
         return self._pool
 
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:
         """A connection of the pool; PostgreSQL away or a connection lost mid-way is StoreUnavailable."""
+        pool = self._the_pool()
         try:
-            with self._the_pool().connection() as conn:
+            with pool.connection() as conn:
                 yield conn
         except psycopg_pool.PoolTimeout as error:
+            self._renew(pool)
             raise self._unavailable(error) from None
         except psycopg.OperationalError as error:
             raise self._unavailable(error) from None
+
+    def _renew(self, pool: psycopg_pool.ConnectionPool[Any]) -> None:
+        """Drop a pool that found no connection in time: PostgreSQL was away, and the pool's own attempts to
+        connect again back off (doubling, to minutes); a new pool connects at once when it is back.
+        At most one new pool per :data:`RENEW_SECONDS`."""
+        with self._pool_lock:
+            if self._pool is not pool or time.monotonic() - self._pool_since < RENEW_SECONDS:
+                return
+            self._pool = None
+        threading.Thread(target=pool.close, kwargs={"timeout": 1.0}, daemon=True).start()
 
     def _unavailable(self, error: BaseException) -> StoreUnavailable:
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
