@@ -19,22 +19,16 @@ from typing import Any, Callable
 
 from companion.rules import rules_for
 from companion.store import Store
-from companion.store_db import _rows
 
 FINISHED_DAYS = 30
 IDLE_DAYS = 90
 PURGE_EVERY_HOURS = 6
-_NO_DELETE = ("CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves\n"
-              "            BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;")
 
 
 def games(store: Store) -> list[dict[str, Any]]:
     """Every game: id, game, players, version, created, last (its last entry or its start), over."""
-    rows = _rows(store._db(), "SELECT g.id, g.game, g.players, g.version, g.created,"
-                              " (SELECT max(created) FROM moves m WHERE m.game_id = g.id) AS last"
-                              " FROM games g ORDER BY g.created")
     out = []
-    for row in rows:
+    for row in store.game_rows():
         _, _, state = store.latest(row["id"])
         out.append({"id": row["id"], "game": row["game"], "players": json.loads(row["players"]),
                     "version": row["version"], "created": row["created"], "last": row["last"] or row["created"],
@@ -53,10 +47,7 @@ def due(store: Store, now: datetime | None = None, finished_days: int = FINISHED
 def export(store: Store, game_id: str) -> dict[str, Any]:
     """One game in full, as the host's own record: setup, every log entry as reported, the resolved timeline
     (each live move with every seat's total after it: the history every other reader reads) and the scores."""
-    db = store._db()
-    row = store._game_row(db, game_id, "id, game, join_code, players, options, seed, initial_state, version, created")
-    entries = _rows(db, "SELECT seq, seat, kind, move, undoes, created FROM moves WHERE game_id = ? ORDER BY seq",
-                    [game_id])
+    row, entries = store.stored_game(game_id)
     rules = rules_for(row["game"])
     _, _, state = store.latest(game_id)
     return {"id": row["id"], "game": row["game"], "players": json.loads(row["players"]),
@@ -75,22 +66,7 @@ def _totals(rules: Any, state: Any) -> list[int]:
 
 def purge(store: Store, game_ids: list[str]) -> int:
     """Remove these games with their seats, tokens and move log; returns how many were removed."""
-    if not game_ids:
-        return 0
-    if hasattr(store, "allow_purge"):  # PostgreSQL: the log lets a purge's own transaction delete
-        from companion.store_postgres import purge as purge_postgres
-
-        return purge_postgres(store, game_ids)
-    marks = ",".join("?" * len(game_ids))
-    with store._write() as db:
-        db.execute("DROP TRIGGER moves_no_delete")
-        db.execute(f"DELETE FROM moves WHERE game_id IN ({marks})", game_ids)
-        db.execute(_NO_DELETE)
-        db.execute(f"DELETE FROM seat_tokens WHERE game_id IN ({marks})", game_ids)
-        db.execute(f"DELETE FROM seat_handovers WHERE game_id IN ({marks})", game_ids)  # (they name a seat)
-        db.execute(f"DELETE FROM seats WHERE game_id IN ({marks})", game_ids)
-        removed = db.execute(f"DELETE FROM games WHERE id IN ({marks})", game_ids).rowcount
-    return int(removed)
+    return store.purge(game_ids)
 
 
 def utc_now() -> datetime:
@@ -99,8 +75,8 @@ def utc_now() -> datetime:
 
 def schedule_for(database: str | Path, **settings: Any) -> Any:
     """The purge schedule of a ``--db``: :class:`PurgeSchedule` beside a SQLite file, or for every node on
-    one PostgreSQL database (:class:`companion.store_postgres.PostgresPurgeSchedule`); ``settings`` as theirs."""
-    from companion.store_postgres import PostgresPurgeSchedule, is_postgres
+    one PostgreSQL database (:class:`companion.store.postgres.PostgresPurgeSchedule`); ``settings`` as theirs."""
+    from companion.store.postgres import PostgresPurgeSchedule, is_postgres
 
     if is_postgres(str(database)):
         return PostgresPurgeSchedule(str(database), **settings)

@@ -205,7 +205,7 @@ def _prepare_database(db: str | None, must_exist: bool = False, make_folder: boo
     ``make_folder``: ``init-db`` makes a missing folder (any other command refuses it as a mistyped path)."""
     from cardgen.catalog import DataError
 
-    from companion.store_postgres import is_postgres
+    from companion.store.postgres import is_postgres
 
     on_postgres = bool(db) and is_postgres(db)
     new = _check_db_path(db, must_exist, make_folder) if db and not on_postgres else False
@@ -236,17 +236,17 @@ def _prepare_database(db: str | None, must_exist: bool = False, make_folder: boo
               help="SQLite file to create or migrate [default: instance/companion.sqlite3].")
 def init_db(db: str | None) -> None:
     """Create the database (or bring its schema up to date) and say where it is."""
-    from companion.store_postgres import redacted
+    from companion.store.postgres import redacted
 
     path, _ = _prepare_database(db, make_folder=True)
     click.echo(f"Database ready: {redacted(path)}")
 
 
 def _store(db: str | None) -> Any:
-    from companion.store_postgres import open_store
+    from companion.store import Store
 
     path, _ = _prepare_database(db, must_exist=True)
-    return open_store(path)
+    return Store(path)
 
 
 @main.command("games")
@@ -383,7 +383,7 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
         reachable = firsts[0]
         lines[:0] = [f"Open on the phones: {url}" for url in firsts]
     held = f"{games:,} game(s)" if games else "no games yet: a new, empty database"
-    from companion.store_postgres import redacted
+    from companion.store.postgres import redacted
 
     click.echo(f"Spellbook Table companion: {workers} {worker_class} worker(s), database {redacted(path)} ({held})")
     for line in lines:

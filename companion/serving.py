@@ -230,7 +230,7 @@ class CompanionWorker(GeventWorker):  # type: ignore[misc]  # gunicorn ships no 
         store = getattr(self.flask_app, "extensions", {}).get("store")
         if store is None:
             return
-        schedule = schedule_for(getattr(store, "dsn", store.path))
+        schedule = schedule_for(getattr(store.backend, "dsn", store.path))
         while self.alive:
             gevent.sleep(PURGE_CHECK_SECONDS)
             try:

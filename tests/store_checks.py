@@ -63,9 +63,7 @@ def fillory_deck_cards(state: Any) -> list[str]:
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     """A new store on each backend: a SQLite file, and a new database of the session's PostgreSQL cluster."""
     if request.param == "postgres":
-        from companion.store_postgres import _store_class
-
-        store = _store_class()(request.getfixturevalue("postgres_dsn"))
+        store = Store(request.getfixturevalue("postgres_dsn"))
     else:
         store = Store(tmp_path / "games.sqlite3")
     yield store
@@ -73,17 +71,18 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
 
 
 def on_postgres(store: Store) -> bool:
-    return hasattr(store, "dsn")
+    return store.backend.kind == "postgresql"
 
 
 def reopened(store: Store) -> Store:
     """Another store on the same database, as another server process (or node) opens it."""
-    return type(store)(store.dsn) if on_postgres(store) else Store(store.path)  # type: ignore[attr-defined]
+    return Store(store.backend.dsn if on_postgres(store) else store.path)  # type: ignore[attr-defined, arg-type]
 
 
 def writing(store: Store) -> bool:
     """Whether the store is inside a write transaction now (SQLite: its process's write lock is held)."""
-    return store.writing() if on_postgres(store) else store._write_lock.locked()  # type: ignore[attr-defined]
+    backend: Any = store.backend
+    return bool(backend.writing()) if on_postgres(store) else bool(backend._write_lock.locked())
 
 
 def raw_rows(store: Store, sql: str) -> list[tuple[Any, ...]]:
@@ -91,7 +90,7 @@ def raw_rows(store: Store, sql: str) -> list[tuple[Any, ...]]:
     if on_postgres(store):
         import psycopg
 
-        with psycopg.connect(store.dsn) as conn:  # type: ignore[attr-defined]
+        with psycopg.connect(store.backend.dsn) as conn:  # type: ignore[attr-defined]
             return list(conn.execute(sql).fetchall())
     import sqlite3
 

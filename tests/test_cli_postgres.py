@@ -7,7 +7,7 @@ import json
 from click.testing import CliRunner
 
 from companion.cli import main
-from companion.store_postgres import open_store
+from companion.store import Store
 
 
 def test_init_db_makes_the_schema_and_names_the_database_without_its_password(postgres_dsn: str) -> None:
@@ -15,7 +15,7 @@ def test_init_db_makes_the_schema_and_names_the_database_without_its_password(po
     result = CliRunner().invoke(main, ["init-db", "--db", with_password])
     assert result.exit_code == 0, result.output
     assert "Database ready: postgresql://postgres:***@" in result.output and "not-shown" not in result.output
-    store = open_store(postgres_dsn)
+    store = Store(postgres_dsn)
     try:
         assert [m["number"] for m in store.migrations()] == [1, 2, 3] and store.game_count() == 0
     finally:
@@ -23,7 +23,7 @@ def test_init_db_makes_the_schema_and_names_the_database_without_its_password(po
 
 
 def test_games_export_and_purge_read_and_remove_games_there(postgres_dsn: str) -> None:
-    store = open_store(postgres_dsn)
+    store = Store(postgres_dsn)
     game = store.create_game("fillory", ["Ann", "Ben"], {})
     store.apply_move(game["id"], 0, 0, "a1", {"type": "draw", "card": "golem"})
     store.close()
@@ -37,10 +37,10 @@ def test_games_export_and_purge_read_and_remove_games_there(postgres_dsn: str) -
     purged = runner.invoke(main, ["purge", "--db", postgres_dsn, "--idle-days", "0", "--finished-days", "0"])
     assert purged.exit_code == 0 and "1 game(s) removed" in purged.output
     assert runner.invoke(main, ["games", "--db", postgres_dsn]).output.strip().splitlines()[-1:] != [game["id"]]
-    store = open_store(postgres_dsn)
+    store = Store(postgres_dsn)
     try:
         assert store.game_count() == 0
-        assert store._db().execute("SELECT count(*) FROM moves").fetchone() == (0,)
+        assert store.backend.rows("SELECT count(*) AS n FROM moves") == [{"n": 0}]
     finally:
         store.close()
 

@@ -34,7 +34,7 @@ def hand(store: Store, game_id: str, seat: int) -> list[str]:
 
 
 def stored_rows(store: Store, game_id: str) -> tuple[str, list[dict[str, Any]]]:
-    db = store._db()
+    db = store.backend._db()
     initial = db.execute("SELECT initial_state FROM games WHERE id = ?", [game_id]).fetchone()[0]
     cursor = db.execute("SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq", [game_id])
     keys = [d[0] for d in cursor.description]
@@ -137,7 +137,7 @@ class CountingRules:
 @pytest.fixture
 def counting(store: Store, monkeypatch: pytest.MonkeyPatch) -> CountingRules:
     counter = CountingRules(store, fillory)
-    monkeypatch.setattr("companion.store.rules_for", lambda game: counter)
+    monkeypatch.setattr("companion.store.moves.rules_for", lambda game: counter)
     return counter
 
 

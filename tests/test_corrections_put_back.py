@@ -35,7 +35,7 @@ def hand(store: Store, game_id: str, seat: int) -> list[str]:
 def independent_replay(store: Store, game_id: str) -> Any:
     """The live moves worked out from the stored rows without the store's code: reverted entries (and the
     moves their correction put in) count as never made; a put-in move goes before the move it names."""
-    db = store._db()
+    db = store.backend._db()
     initial = db.execute("SELECT initial_state FROM games WHERE id = ?", [game_id]).fetchone()[0]
     rows = [dict(zip(("seq", "seat", "kind", "move", "undoes"), r)) for r in db.execute(
         "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq", [game_id])]

@@ -36,7 +36,7 @@ from cardgen.cli import main as cardgen_main
 from companion.cli import main as companion_main
 from companion.served import REPO, RunningServer, running_server
 from companion.store import JOIN_ALPHABET, JOIN_CODE_LENGTH, Store, StoreUnavailable
-from companion.store_db import READ_ONLY
+from companion.store.sqlite import READ_ONLY
 from companion.web import create_app
 from companion.web.pages import token_cookie
 
@@ -440,6 +440,6 @@ def test_a_missing_folder_is_made(tmp_path: Path) -> None:
     path = tmp_path / "not" / "there" / "yet.sqlite3"
     app = create_app({"DATABASE": str(path), "SECRET_KEY": "x"})
     try:
-        assert path.exists() and app.extensions["store"].journal_mode() == "wal"
+        assert path.exists() and app.extensions["store"].backend.journal_mode() == "wal"
     finally:
         app.extensions["store"].close()

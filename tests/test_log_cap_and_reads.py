@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-import companion.store as store_module
+import companion.store.common as store_module
 from companion.rules import IllegalMove
 from companion.store import Store
 from tests.store_checks import fillory_deck_cards, game, reopened, store  # noqa: F401  (fixtures, on each backend)

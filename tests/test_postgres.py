@@ -39,9 +39,10 @@ def test_each_test_gets_a_database_of_its_own(postgres_dsn: str, postgres_cluste
 
 def test_the_server_runs_unprivileged_on_loopback(postgres_cluster: RunningPostgres) -> None:
     with psycopg.connect(postgres_cluster.dsn) as conn:
-        pid = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
         assert conn.execute("SHOW listen_addresses").fetchone() == ("127.0.0.1",)
         assert conn.execute("SHOW unix_socket_directories").fetchone() == (str(postgres_cluster.folder),)
+        pid = int((postgres_cluster.folder / "data" / "postmaster.pid").read_text().split()[0])
+        assert conn.execute("SELECT pg_postmaster_start_time() IS NOT NULL").fetchone() == (True,)
     owner = os.stat(f"/proc/{pid}").st_uid
     assert owner != 0, "PostgreSQL refuses root; the cluster must belong to an unprivileged user"
     assert owner == os.stat(postgres_cluster.folder / "data").st_uid

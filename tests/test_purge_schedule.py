@@ -14,7 +14,6 @@ from companion import archive
 from companion.archive import FINISHED_DAYS, IDLE_DAYS, PURGE_EVERY_HOURS
 from companion.served import free_port
 from companion.store import Store
-from companion.store_postgres import open_store
 
 
 class Clock:
@@ -37,7 +36,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
 
 def test_an_idle_game_goes_after_its_days_and_the_purge_runs_once_a_period(database: Any) -> None:
     path = database
-    store = open_store(path)
+    store = Store(path)
     idle = store.create_game("fillory", ["Ann", "Ben"], {})
     store.handover_code(idle["id"], 0)  # a hand-over code goes with its seat
     clock = Clock()
@@ -56,7 +55,7 @@ def test_an_idle_game_goes_after_its_days_and_the_purge_runs_once_a_period(datab
 
 def test_a_game_played_recently_is_kept(database: Any) -> None:
     path = database
-    store = open_store(path)
+    store = Store(path)
     played = store.create_game("fillory", ["Ann", "Ben"], {})
     store.apply_move(played["id"], 0, 0, "a1", {"type": "draw", "card": "golem"})
     clock = Clock()
@@ -68,7 +67,7 @@ def test_a_game_played_recently_is_kept(database: Any) -> None:
 
 def test_every_worker_asks_but_one_purges_per_period(database: Any) -> None:
     path = database
-    open_store(path).close()
+    Store(path).close()
     clock = Clock()
     workers = [archive.schedule_for(path, clock=clock) for _ in range(3)]
     answers = [w.run_if_due() for w in workers]
@@ -135,4 +134,21 @@ def test_a_worker_purges_now_and_then_while_it_serves(tmp_path: Path, monkeypatc
     CompanionWorker._purge_now_and_then(Worker())  # type: ignore[arg-type]
     assert said == ["purged 1 old game(s) past the schedule (docs/serving.md)"]  # once: the second round was not due
     assert ids(store) == set()
+    store.close()
+
+
+def test_a_game_whose_seat_was_handed_over_is_purged_with_everything_of_it(tmp_path: Path) -> None:
+    """A hand-over code refers to its seat: the purge removes the codes too (it refused the whole purge before)."""
+    store = Store(tmp_path / "h.sqlite3")
+    gone, kept = (store.create_game("fillory", ["Ann", "Ben"], {}) for _ in range(2))
+    store.handover_code(gone["id"], 0)
+    taken = store.take_handover(store.handover_code(gone["id"], 1)["code"])
+    store.handover_code(kept["id"], 1)
+    assert archive.purge(store, [gone["id"]]) == 1
+    left = {table: [row["game_id"] for row in store.backend.rows(f"SELECT game_id FROM {table}")]
+            for table in ("seat_handovers", "seat_tokens", "seats", "moves")}
+    assert left == {"seat_handovers": [kept["id"]], "seat_tokens": [kept["id"]] * 2, "seats": [kept["id"]] * 2,
+                    "moves": []}
+    assert store.seat_for_token(gone["id"], taken["token"]) is None
+    assert [g["id"] for g in archive.games(store)] == [kept["id"]]
     store.close()

@@ -116,8 +116,8 @@ def test_a_seat_is_handed_to_another_phone_with_a_one_time_code(client: FlaskCli
 def test_a_hand_over_code_expires(client: FlaskClient, game: dict[str, Any]) -> None:
     store = store_of(client)
     code = store.handover_code(game["id"], 1)["code"]
-    store._db().execute("UPDATE seat_handovers SET expires = '2000-01-01T00:00:00.000+00:00'")
-    store._db().conn.commit()
+    store.backend._db().execute("UPDATE seat_handovers SET expires = '2000-01-01T00:00:00.000+00:00'")
+    store.backend._db().commit()
     refused = client.post("/api/handover", json={"code": code})
     assert refused.status_code == 404 and "expired" in refused.get_json()["error"]
     assert HANDOVER_MINUTES >= 5

@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.store import SeatTaken, Store
-from companion.store_db import hash_token
+from companion.store import hash_token
 from companion.web.pages import token_cookie
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -55,11 +55,11 @@ def test_the_seat_page_script_stops_and_says_so_instead_of_reconnecting() -> Non
 def test_an_old_databases_seat_is_held_once_its_token_is_used(tmp_path: Path) -> None:
     shutil.copy(GOLDEN / "companion-format0.sqlite3", tmp_path / "companion.sqlite3")
     store = Store(tmp_path / "companion.sqlite3")
-    game_id = store._db().execute("SELECT id FROM games ORDER BY id LIMIT 1").fetchone()[0]
+    game_id = store.backend._db().execute("SELECT id FROM games ORDER BY id LIMIT 1").fetchone()[0]
     assert store.info(game_id)["claimed"] == [False, False, False]      # as the old store left them
     # the token handed out by the old store: not recoverable from the file (only hashes), so make one the same way
     token = "old-phone-token"
-    with store._write() as db:
+    with store.backend.write() as db:
         db.execute("UPDATE seat_tokens SET token_hash = ? WHERE game_id = ? AND seat = 0", [hash_token(token), game_id])
     assert store.seat_for_token(game_id, token) == 0
     assert store.info(game_id)["claimed"][0] is True
@@ -71,7 +71,7 @@ def test_an_old_databases_seat_is_held_once_its_token_is_used(tmp_path: Path) ->
     # a seat whose old token was never used can still be joined; the old token then stops working
     fresh = store.claim_seat(game_id, 1)
     assert store.seat_for_token(game_id, fresh) == 1
-    stale = store._db().execute("SELECT count(*) FROM seat_tokens WHERE game_id = ? AND seat = 1 AND revoked IS NULL",
+    stale = store.backend._db().execute("SELECT count(*) FROM seat_tokens WHERE game_id = ? AND seat = 1 AND revoked IS NULL",
                                 [game_id]).fetchone()[0]
     assert stale == 1
     store.close()

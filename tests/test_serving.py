@@ -24,10 +24,11 @@ from flask.testing import FlaskClient
 from companion.cli import _check_port_free
 from companion.served import RunningServer, free_port, running_server
 from companion.store import Store
+from companion.store.watch import SqliteChanges
 from companion.web import create_app
 from companion.web.headers import SECURITY_HEADERS
 from companion.web.limits import MAX_DEPTH, MAX_ITEMS, MAX_NUMBER, MAX_TEXT
-from companion.web.live_updates import STREAM_SECONDS, VersionWatch, _Watched, stream, stream_lifetime
+from companion.web.live_updates import STREAM_SECONDS, VersionWatch, stream, stream_lifetime
 
 
 @pytest.fixture
@@ -45,7 +46,7 @@ def new_game(client: FlaskClient) -> dict[str, Any]:
 
 def game_count(client: FlaskClient) -> int:
     store: Store = client.application.extensions["store"]
-    return int(store._db().execute("SELECT count(*) FROM games").fetchone()[0])
+    return int(store.backend._db().execute("SELECT count(*) FROM games").fetchone()[0])
 
 
 # -- headers and bodies (app level) ---------------------------------------------------------------
@@ -109,7 +110,7 @@ def test_a_move_with_a_non_finite_number_is_refused_and_the_log_stays_standard_j
                            headers={"Authorization": f"Bearer {game['seats'][0]['token']}"})
     assert response.status_code == 400
     store: Store = client.application.extensions["store"]
-    rows = store._db().execute("SELECT count(*) FROM moves WHERE json_valid(move) = 0").fetchone()[0]
+    rows = store.backend._db().execute("SELECT count(*) FROM moves WHERE json_valid(move) = 0").fetchone()[0]
     assert rows == 0 and store.version(game["id"]) == 0
 
 
@@ -169,21 +170,16 @@ def test_a_change_reads_the_new_log_entries_not_every_watched_game(tmp_path: Pat
     path = tmp_path / "r.sqlite3"
     store = Store(path)
     games = [store.create_game("fillory", ["Ann", "Ben"], {}) for _ in range(30)]
-    watch = VersionWatch(path)
-    for game in games:  # listened to as the streams would (the watch's own loop is not started here)
-        watch._games[game["id"]] = _Watched(0, listeners=1)
-    db = sqlite3.connect(path)
-    last_row = db.execute("SELECT coalesce(max(rowid), 0) FROM moves").fetchone()[0]
+    feed = SqliteChanges(path)  # what the watch's loop asks (companion.store.watch)
     store.apply_move(games[7]["id"], 0, 0, "a1", {"type": "draw", "card": "golem"})
     statements: list[str] = []
-    db.set_trace_callback(statements.append)
-    fresh: set[str] = set()
-    last_row = watch._changed_since(db, last_row, fresh)
-    assert [g for g, w in watch._games.items() if w.version] == [games[7]["id"]]
-    assert watch._games[games[7]["id"]].version == 1 and not fresh
+    feed._db.set_trace_callback(statements.append)
+    assert feed.changed() == [(games[7]["id"], 1)]
     assert not any("FROM games WHERE id IN" in sql for sql in statements)
-    assert watch._changed_since(db, last_row, fresh) == last_row and not fresh  # nothing new: nothing told
-    db.close()
+    statements.clear()
+    assert feed.changed() == []  # nothing new: nothing told, and only the counter asked
+    assert statements == ["PRAGMA data_version"]
+    feed.close()
     store.close()
 
 
@@ -195,15 +191,13 @@ def test_after_the_newest_log_entries_are_purged_every_watched_game_is_read_agai
     kept, gone = (store.create_game("fillory", ["Ann", "Ben"], {}) for _ in range(2))
     store.apply_move(kept["id"], 0, 0, "a1", {"type": "draw", "card": "golem"})
     store.apply_move(gone["id"], 0, 0, "b1", {"type": "draw", "card": "golem"})
-    watch = VersionWatch(path)
-    watch._games[kept["id"]] = _Watched(1, listeners=1)
-    db = sqlite3.connect(path)
-    last_row = db.execute("SELECT max(rowid) FROM moves").fetchone()[0]
+    feed = SqliteChanges(path)
     archive.purge(store, [gone["id"]])  # the newest row goes: the next move may take its rowid again
-    fresh: set[str] = set()
-    assert watch._changed_since(db, last_row, fresh) < last_row
-    assert fresh == {kept["id"]}  # read in full at once rather than trusting the rowids
-    db.close()
+    assert feed.changed() is None  # so the watch reads every watched game at once rather than trusting rowids
+    assert feed.versions([kept["id"], gone["id"]]) == [(kept["id"], 1)]
+    store.apply_move(kept["id"], 0, 1, "a2", {"type": "draw", "card": "ember"})
+    assert feed.changed() == [(kept["id"], 2)]  # (from the rowids as they are now)
+    feed.close()
     store.close()
 
 

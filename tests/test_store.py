@@ -69,7 +69,7 @@ def test_info_lists_players_claims_and_version(store: Store, game: dict[str, Any
 def test_bad_players_raise_setup_error(store: Store, players: list[str], options: dict[str, Any], message: str) -> None:
     with pytest.raises(SetupError, match=re.escape(message)):
         store.create_game("fillory", players, options)
-    assert store._db().execute("SELECT count(*) FROM games").fetchone()[0] == 0
+    assert store.backend._db().execute("SELECT count(*) FROM games").fetchone()[0] == 0
 
 
 def test_unknown_game_is_a_setup_error(store: Store) -> None:
@@ -249,8 +249,8 @@ def test_state_survives_reopening_the_file(store: Store, game: dict[str, Any]) -
 
 def test_wal_normal_sync_busy_timeout_and_foreign_keys(tmp_path: Path) -> None:  # SQLite's own settings
     store = Store(tmp_path / "games.sqlite3")
-    assert store.journal_mode() == "wal"
-    conn = store._db().conn
+    assert store.backend.journal_mode() == "wal"
+    conn = store.backend._db()
     assert conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
     assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == 10_000
     assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1

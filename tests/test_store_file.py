@@ -18,7 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.store import Store, StoreUnavailable
-from companion.store_db import DAMAGED, DELETED, READ_ONLY, REPLACED
+from companion.store.sqlite import DAMAGED, DELETED, READ_ONLY, REPLACED
 from companion.web import create_app
 
 from test_input_safety import read_only
@@ -105,7 +105,7 @@ def test_a_damaged_database_is_refused_at_start(tmp_path: Path) -> None:
 
 
 def test_a_game_keeps_at_most_so_many_moves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import companion.store as store_module
+    import companion.store.common as store_module
 
     monkeypatch.setattr(store_module, "MAX_LOG_ENTRIES", 2)
     store = Store(tmp_path / "m.sqlite3")
@@ -120,21 +120,21 @@ def test_a_game_keeps_at_most_so_many_moves(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_the_wal_is_cut_back_after_a_checkpoint(tmp_path: Path) -> None:
-    from companion.store_db import WAL_SIZE_LIMIT
+    from companion.store.sqlite import WAL_SIZE_LIMIT
 
     path = tmp_path / "w.sqlite3"
     store = Store(path)
-    db = store._db()
-    db.conn.execute("PRAGMA wal_autocheckpoint=0")  # let the log grow past the limit first
-    db.conn.execute("CREATE TABLE filler (x BLOB)")
+    db = store.backend._db()
+    db.execute("PRAGMA wal_autocheckpoint=0")  # let the log grow past the limit first
+    db.execute("CREATE TABLE filler (x BLOB)")
     for _ in range(12):
-        db.conn.execute("INSERT INTO filler VALUES (randomblob(1000000))")
-        db.conn.commit()
+        db.execute("INSERT INTO filler VALUES (randomblob(1000000))")
+        db.commit()
     wal = Path(f"{path}-wal")
     assert wal.stat().st_size > 2 * WAL_SIZE_LIMIT
-    db.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
-    db.conn.execute("INSERT INTO filler VALUES (1)")  # the next write starts the log again, cut to the limit
-    db.conn.commit()
+    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    db.execute("INSERT INTO filler VALUES (1)")  # the next write starts the log again, cut to the limit
+    db.commit()
     assert wal.stat().st_size <= WAL_SIZE_LIMIT
     store.close()
 
@@ -186,13 +186,13 @@ def test_games_are_listed_exported_and_purged_on_the_schedule(tmp_path: Path) ->
 
 @pytest.mark.parametrize("damage", ["truncate", "scribble"])
 def test_a_database_cut_short_or_written_over_while_serving_refuses_writes(app: Flask, damage: str) -> None:
-    from companion.store_db import TRUNCATED
+    from companion.store.sqlite import TRUNCATED
 
     client = app.test_client()
     game = new_game(client)
     path = Path(app.config["DATABASE"])
     store = app.extensions["store"]
-    store._db().execute("PRAGMA wal_checkpoint(TRUNCATE)")   # the games are in the file itself now
+    store.backend._db().execute("PRAGMA wal_checkpoint(TRUNCATE)")   # the games are in the file itself now
     size = path.stat().st_size
     if damage == "truncate":                     # `truncate -s 0`: the same inode, so not "replaced"
         os.truncate(path, 0)
@@ -213,7 +213,7 @@ def test_a_database_cut_short_or_written_over_while_serving_refuses_writes(app: 
 def test_a_full_disk_answers_a_new_game_without_speaking_of_moves(app: Flask) -> None:
     client = app.test_client()
     new_game(client)
-    db = app.extensions["store"]._db()
+    db = app.extensions["store"].backend._db()
     db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")  # as a full disk answers
     for _ in range(100):   # the free room left in the file's last pages fills first
         answer = client.post("/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]})

@@ -33,7 +33,7 @@ def old_store(tmp_path: Path) -> Any:
 
 
 def test_the_golden_file_predates_formats(old_store: Store) -> None:
-    rows = old_store._db().execute("SELECT game, state, initial_state FROM games").fetchall()
+    rows = old_store.backend._db().execute("SELECT game, state, initial_state FROM games").fetchall()
     games = [row[0] for row in rows]  # one game of each kind there was then; a newer game cannot be in it
     assert games and len(set(games)) == len(games) and set(games) <= set(SPECS)
     assert all(FORMAT_KEY not in json.loads(row[1]) and FORMAT_KEY not in json.loads(row[2]) for row in rows)
@@ -56,7 +56,7 @@ def test_a_game_stored_before_formats_opens_with_the_same_answers_and_plays_on(o
     seat, move = next((s, m) for s in range(len(state.players)) if (m := rules.random_legal_move(state, s, rng)))
     answer = old_store.apply_move(game_id, seat, version, "after-the-upgrade", move)
     assert answer["version"] == version + 1
-    stored = json.loads(old_store._db().execute("SELECT state FROM games WHERE id = ?", [game_id]).fetchone()[0])
+    stored = json.loads(old_store.backend._db().execute("SELECT state FROM games WHERE id = ?", [game_id]).fetchone()[0])
     assert stored[FORMAT_KEY] == spec_for(game).state_version  # written in today's format from now on
     assert old_store.replay(game_id) == old_store.current(game_id)[1]
 

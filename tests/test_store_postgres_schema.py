@@ -1,4 +1,4 @@
-"""The PostgreSQL store's schema (companion/store_postgres.py): the SQLite store's tables and migrations, one for
+"""The PostgreSQL store's schema (companion/store/postgres.py): the SQLite store's tables and migrations, one for
 one, the log append-only but for a purge, and nodes that start together migrate once."""
 
 from __future__ import annotations
@@ -10,16 +10,15 @@ from typing import Any
 import psycopg
 import pytest
 
-from companion import store_db
-from companion.store import Store
-from companion.store_db import StoreUnavailable
-from companion.store_postgres import MIGRATIONS, PostgresDatabase, is_postgres, redacted
+from companion.store import Store, StoreUnavailable
+from companion.store import sqlite as store_db
+from companion.store.postgres import MIGRATIONS, PostgresBackend as PostgresDatabase, is_postgres, redacted
 
 
 def _columns_sqlite(path: Path) -> dict[str, list[str]]:
     store = Store(path)
     try:
-        db = store._db()
+        db = store.backend._db()  # type: ignore[attr-defined]
         tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()]
         return {table: [row[1] for row in db.execute(f"PRAGMA table_info({table})").fetchall()] for table in tables}
     finally:
@@ -43,7 +42,11 @@ def test_the_migrations_are_the_sqlite_stores_one_for_one() -> None:
 def test_the_tables_and_columns_are_the_sqlite_stores(postgres_dsn: str, tmp_path: Path) -> None:
     database = PostgresDatabase(postgres_dsn)
     try:
-        assert _columns_postgres(postgres_dsn) == _columns_sqlite(tmp_path / "companion.sqlite3")
+        columns = _columns_postgres(postgres_dsn)
+        # beyond the store's schema: the counters and the purge's stamp SQLite keeps in files beside its own
+        assert columns.pop("rate_counters") == ["key", "count", "expires"]
+        assert columns.pop("purge_schedule") == ["id", "last_run"]
+        assert columns == _columns_sqlite(tmp_path / "companion.sqlite3")
         assert [m["number"] for m in database.migrations()] == list(range(1, len(MIGRATIONS) + 1))
         assert database.format_version() == len(store_db.MIGRATIONS)
     finally:
@@ -95,18 +98,18 @@ def _a_game_with_a_move(db: Any) -> None:
 def test_the_log_is_append_only_but_for_a_purge(postgres_dsn: str) -> None:
     database = PostgresDatabase(postgres_dsn)
     try:
-        with database._write() as db:
+        with database.write() as db:
             _a_game_with_a_move(db)
         for change in ("UPDATE moves SET seat = 1", "DELETE FROM moves"):
             with pytest.raises(psycopg.errors.RestrictViolation, match="append-only"):
-                with database._write("g1") as db:
+                with database.write("g1") as db:
                     db.execute(change)
         assert database._db().execute("SELECT count(*) FROM moves").fetchone() == (1,)
-        with database._write("g1") as db:
-            database.allow_purge(db)
-            assert db.execute("DELETE FROM moves WHERE game_id = ?", ["g1"]).rowcount == 1
+        with database.write("g1") as db:
+            database.delete_log(db, ["g1"])
+            assert db.execute("SELECT count(*) FROM moves").fetchone() == (0,)
         with pytest.raises(psycopg.errors.RestrictViolation):  # the purge's permission ended with it
-            with database._write() as db:
+            with database.write() as db:
                 _a_game_with_a_move_again(db)
                 db.execute("DELETE FROM moves")
     finally:
@@ -121,14 +124,14 @@ def _a_game_with_a_move_again(db: Any) -> None:
 def test_the_log_refuses_a_kind_it_does_not_know(postgres_dsn: str) -> None:
     database = PostgresDatabase(postgres_dsn)
     try:
-        with database._write() as db:
+        with database.write() as db:
             _a_game_with_a_move(db)
         for seq, kind in enumerate(("undo", "correct", "seat", "revert"), 2):
-            with database._write("g1") as db:
+            with database.write("g1") as db:
                 db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, action_id, result, created)"
                            " VALUES ('g1', ?, 0, ?, '{}', ?, '{}', 'now')", [seq, kind, kind])
         with pytest.raises(psycopg.errors.CheckViolation):
-            with database._write("g1") as db:
+            with database.write("g1") as db:
                 db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, action_id, result, created)"
                            " VALUES ('g1', 99, 0, 'shrug', '{}', 'x', '{}', 'now')")
     finally:
@@ -138,7 +141,7 @@ def test_the_log_refuses_a_kind_it_does_not_know(postgres_dsn: str) -> None:
 def test_a_game_row_lock_makes_a_second_writer_of_that_game_wait(postgres_dsn: str) -> None:
     database = PostgresDatabase(postgres_dsn)
     try:
-        with database._write() as db:
+        with database.write() as db:
             _a_game_with_a_move(db)
             db.execute("INSERT INTO games (id, game, join_code, players, options, seed, initial_state, state,"
                        " created) VALUES ('g2', 'toy', 'GHIJKL', '[]', '{}', 1, '{}', '{}', 'now')")
@@ -146,13 +149,13 @@ def test_a_game_row_lock_makes_a_second_writer_of_that_game_wait(postgres_dsn: s
         holding, other_game_done = threading.Event(), threading.Event()
 
         def second_writer(game: str, done: threading.Event | None) -> None:
-            with database._write(game) as db:
+            with database.write(game) as db:
                 order.append(f"second {game}")
                 db.execute("UPDATE games SET version = version + 1 WHERE id = ?", [game])
             if done is not None:
                 done.set()
 
-        with database._write("g1") as db:
+        with database.write("g1") as db:
             holding.set()
             same = threading.Thread(target=second_writer, args=("g1", None))
             other = threading.Thread(target=second_writer, args=("g2", other_game_done))

@@ -18,7 +18,7 @@ HOLD_SECONDS = 0.4
 
 def _hold_the_writer_lock(db: str, holding: object, releasing: object) -> None:
     store = Store(db)
-    with store._write():
+    with store.backend.write():
         holding.set()  # type: ignore[attr-defined]
         time.sleep(HOLD_SECONDS)
         releasing.set()  # type: ignore[attr-defined]  # still held: nobody else can have written yet
@@ -48,11 +48,11 @@ def test_a_write_waits_for_another_process_holding_the_lock(tmp_path: Path) -> N
 def test_each_process_opens_its_own_lock_descriptor(tmp_path: Path) -> None:
     store = Store(tmp_path / "companion.sqlite3")
     store.create_game("fillory", ["Ann", "Ben"], {})
-    assert store._writer_fd is not None and store._writer_fd[0] == os.getpid()
-    inherited = store._writer_fd[1]
-    store._writer_fd = (store._writer_fd[0] + 1, inherited)  # as a forked child would find it
-    fd = store._writer_lock_fd()
-    assert store._writer_fd == (os.getpid(), fd) and fd != inherited
+    assert store.backend._writer_fd is not None and store.backend._writer_fd[0] == os.getpid()
+    inherited = store.backend._writer_fd[1]
+    store.backend._writer_fd = (store.backend._writer_fd[0] + 1, inherited)  # as a forked child would find it
+    fd = store.backend._writer_lock_fd()
+    assert store.backend._writer_fd == (os.getpid(), fd) and fd != inherited
     os.close(inherited)
     store.close()
-    assert store._writer_fd is None
+    assert store.backend._writer_fd is None

@@ -189,7 +189,7 @@ def test_a_stored_move_with_junk_never_makes_a_page_answer_5xx(client: FlaskClie
     table = Table(client, "fillory", ["Ann", "Ben"])
     seat, trick = fillory_at_a_trick(table)
     store = client.application.extensions["store"]
-    with store._write() as db:
+    with store.backend.write() as db:
         version = int(db.execute("SELECT version FROM games WHERE id = ?", [table.id]).fetchone()[0])
         db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
                    " VALUES (?, ?, ?, 'move', ?, NULL, ?, ?, ?)",

@@ -136,7 +136,7 @@ def check_readers(game: Game) -> None:
     # the one timeline: the chart's data ends on the state, and an independent replay of the rows agrees
     steps = game.live_steps()
     assert scores_of(rules, steps[-1][2]) == totals
-    db = game.store._db()
+    db = game.store.backend._db()
     initial = db.execute("SELECT initial_state FROM games WHERE id = ?", [gid]).fetchone()[0]
     cursor = db.execute("SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq", [gid])
     rows = [dict(zip([d[0] for d in cursor.description], row, strict=True)) for row in cursor.fetchall()]

@@ -27,7 +27,6 @@ from flask_wtf.csrf import CSRFProtect
 
 from companion.photo import MAX_PHOTO_BYTES
 from companion.store import Store
-from companion.store_postgres import is_postgres, open_store
 
 from .assets import MINIFIERS, minified
 from .errors import error_response, register_error_handlers
@@ -139,14 +138,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         SecurityHeaders(WholeBody(app.wsgi_app, int(app.config["MAX_CONTENT_LENGTH"]), float(app.config["BODY_SECONDS"]),
                                   uploads)),
         trusted_networks(app.config.get("TRUSTED_PROXIES", "")))
-    if is_postgres(app.config["DATABASE"]):  # a public instance's shared database (docs/serving.md)
-        from .on_postgres import PostgresVersionWatch
-
-        app.extensions["store"] = open_store(app.config["DATABASE"])
-        app.extensions["live"] = PostgresVersionWatch(app.extensions["store"])
-    else:
-        app.extensions["store"] = Store(app.config["DATABASE"])
-        app.extensions["live"] = VersionWatch(app.extensions["store"].path)
+    app.extensions["store"] = Store(app.config["DATABASE"])  # a SQLite file, or a postgresql:// URL
+    app.extensions["live"] = VersionWatch(app.extensions["store"])
     csrf = CSRFProtect(app)
     register_error_handlers(app)
 

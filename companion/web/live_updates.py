@@ -5,15 +5,15 @@ asking once a second. An open stream costs the server one greenlet and one socke
 :mod:`companion.serving`) and no work at all while nothing happens.
 
 A move may be stored by any worker process, so each process learns of new versions from the
-database itself: one :class:`VersionWatch` per process asks SQLite's ``PRAGMA data_version`` (a
-counter in shared memory that changes when another connection commits; a few microseconds) every
-:data:`CHECK_SECONDS`, and only when it changed reads the log entries added since its last look
-(every new version is one row of the append-only move log, found by its rowid), then wakes the
-phones of those games alone. The work per change follows the moves made, not the phones connected
-or the games watched (reading every watched game's version at each change cost 3 queries of 500
-games, ~40 times a second, with 1,250 tables open). Every :data:`FULL_CHECK_SECONDS` it reads every
-watched game's version anyway, so nothing a purge could confuse (rowids reused after the newest
-rows were deleted) is missed for longer than that.
+database itself: one :class:`VersionWatch` per process asks the store's change feed
+(:mod:`companion.store.watch`: for SQLite, ``PRAGMA data_version``, a counter in shared memory that
+changes when another connection commits, a few microseconds) every :data:`CHECK_SECONDS`; only when
+it changed are the log entries added since its last look read, and the phones of those games alone
+woken. The work per change follows the moves made, not the phones connected or the games watched
+(reading every watched game's version at each change cost 3 queries of 500 games, ~40 times a
+second, with 1,250 tables open). Every :data:`FULL_CHECK_SECONDS` it reads every watched game's
+version anyway, so nothing a purge could confuse (rowids reused after the newest rows were deleted)
+is missed for longer than that.
 
 One address may hold at most ``MAX_STREAMS_PER_ADDRESS`` streams open in one worker process (200 by
 default; the addresses of ``UNLIMITED_ADDRESSES`` are not counted): one more is answered 429 with
@@ -30,12 +30,13 @@ itself after the ``retry`` delay it was sent.
 from __future__ import annotations
 
 import random
-import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Iterator
+
+from companion.store import StoreUnavailable
+from companion.store.watch import changes_of
 
 MAX_STREAMS_PER_ADDRESS = 200
 STREAM_RETRY_AFTER = 30
@@ -44,7 +45,6 @@ FULL_CHECK_SECONDS = 5.0
 HEARTBEAT_SECONDS = 15.0
 STREAM_SECONDS = 300.0
 RETRY_MS = 1500
-_QUERY_CHUNK = 500  # SQLite's default limit on bound parameters is far higher; this keeps statements small
 
 
 @dataclass
@@ -57,8 +57,8 @@ class _Watched:
 class VersionWatch:
     """The versions of the games this process's phones listen to, kept current from the database."""
 
-    def __init__(self, path: Path, check_seconds: float = CHECK_SECONDS) -> None:
-        self.path = path
+    def __init__(self, source: object, check_seconds: float = CHECK_SECONDS) -> None:
+        self.source = source  # the store (or its database file's path): companion.store.watch.changes_of
         self.check_seconds = check_seconds
         self._games: dict[str, _Watched] = {}
         self._lock = threading.Lock()
@@ -92,10 +92,13 @@ class VersionWatch:
         self._stopped.set()
 
     def _run(self) -> None:
-        db = sqlite3.connect(self.path, check_same_thread=False)
         try:
-            seen = db.execute("PRAGMA data_version").fetchone()[0]
-            last_row = db.execute("SELECT coalesce(max(rowid), 0) FROM moves").fetchone()[0]
+            feed = changes_of(self.source)
+        except StoreUnavailable:
+            with self._lock:
+                self._thread = None
+            return  # the database went away: the streams end at their next heartbeat and reconnect
+        try:
             full_at = time.monotonic() + FULL_CHECK_SECONDS
             while not self._stopped.wait(self.check_seconds):
                 with self._lock:
@@ -104,39 +107,22 @@ class VersionWatch:
                     full_at = time.monotonic() + FULL_CHECK_SECONDS
                     with self._lock:
                         fresh = set(self._games)
-                now = db.execute("PRAGMA data_version").fetchone()[0]
-                if now != seen:
-                    seen = now
-                    last_row = self._changed_since(db, last_row, fresh)
+                changed = feed.changed()
+                if changed is None:  # the feed cannot tell which games changed (a purge): read them all
+                    with self._lock:
+                        fresh.update(self._games)
+                else:
+                    for game_id, version in changed:
+                        self._tell(game_id, version)
                 if fresh:
-                    self._read(db, list(fresh))
-        except sqlite3.Error:
+                    for game_id, version in feed.versions(list(fresh)):
+                        self._tell(game_id, version)
+        except StoreUnavailable:
             pass  # the database went away: the streams end at their next heartbeat and reconnect
         finally:
-            db.close()
+            feed.close()
             with self._lock:
                 self._thread = None
-
-    def _changed_since(self, db: sqlite3.Connection, last_row: int, fresh: set[str]) -> int:
-        """Wake the phones of every game with a log entry after ``last_row``; returns the newest rowid."""
-        rows = db.execute("SELECT m.rowid, m.game_id, g.version FROM moves m JOIN games g ON g.id = m.game_id "
-                          "WHERE m.rowid > ? ORDER BY m.rowid", [last_row]).fetchall()
-        if not rows:
-            top = db.execute("SELECT coalesce(max(rowid), 0) FROM moves").fetchone()[0]
-            if top < last_row:  # the newest rows were deleted (a purge): their rowids come again
-                with self._lock:
-                    fresh.update(self._games)
-            return int(top) if top < last_row else last_row
-        for _, game_id, version in rows:
-            self._tell(game_id, version)
-        return int(rows[-1][0])
-
-    def _read(self, db: sqlite3.Connection, ids: list[str]) -> None:
-        for start in range(0, len(ids), _QUERY_CHUNK):
-            chunk = ids[start:start + _QUERY_CHUNK]
-            for game_id, version in db.execute(
-                    f"SELECT id, version FROM games WHERE id IN ({','.join('?' * len(chunk))})", chunk):
-                self._tell(game_id, version)
 
     def _tell(self, game_id: str, version: int) -> None:
         watched = self._games.get(game_id)

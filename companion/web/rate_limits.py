@@ -18,24 +18,23 @@ household or phone gets), an IPv4 address by itself.
 
 The counting is the ``limits`` library's fixed-window strategy. gunicorn's workers are separate
 processes and an in-memory counter is one per process (with the kernel spreading connections, every
-worker would allow the whole limit), so the counters live in a small SQLite file beside the database
-(``<database>.limits``), through :class:`SqliteStorage`, a ``limits`` storage; on PostgreSQL, in a table of
-that database, which every node shares (:class:`companion.web.on_postgres.PostgresStorage`).
+worker would allow the whole limit), so the counters are kept by the store, where every process shares
+them (:mod:`companion.store.limit_counters`: for SQLite a small file beside the database,
+``<database>.limits``, through :class:`SqliteStorage`, a ``limits`` storage; for PostgreSQL a table of that
+database, which every node shares).
 """
 
 from __future__ import annotations
 
 import ipaddress
-import sqlite3
-import threading
 import time
 from typing import Any
-from urllib.parse import unquote, urlparse
 
 from flask import Flask, Response, current_app, request
 from limits import parse
-from limits.storage import Storage
 from limits.strategies import FixedWindowRateLimiter
+
+from companion.store.limit_counters import SqliteStorage, limit_counters
 
 JOIN_LIMIT = "20 per minute"
 NEW_GAME_LIMIT = "30 per minute"
@@ -45,71 +44,7 @@ PHOTO_LIMIT = "30 per minute"
 PHOTO_ENDPOINT_PREFIX = "api.read_photo_"
 JOIN_ENDPOINTS = frozenset({"api.join", "pages.join_code", "pages.claim"})
 NEW_GAME_ENDPOINTS = frozenset({"api.create_game", "pages.new_game"})
-
-
-class SqliteStorage(Storage):
-    """Fixed-window counters in one SQLite table, safe across threads and processes."""
-
-    STORAGE_SCHEME = ["companion-sqlite"]
-
-    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: Any) -> None:
-        self.path = unquote(urlparse(uri or "").path)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, timeout=10, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, count INTEGER NOT NULL,"
-                         " expires REAL NOT NULL)")
-        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
-
-    @property
-    def base_exceptions(self) -> type[Exception]:
-        return sqlite3.Error
-
-    def incr(self, key: str, expiry: float, amount: int = 1) -> int:
-        now = time.time()
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute("DELETE FROM counters WHERE expires <= ?", [now])
-                self._db.execute("INSERT INTO counters (key, count, expires) VALUES (?, ?, ?) ON CONFLICT (key)"
-                                 " DO UPDATE SET count = count + excluded.count", [key, amount, now + expiry])
-                count = self._db.execute("SELECT count FROM counters WHERE key = ?", [key]).fetchone()[0]
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
-        return int(count)
-
-    def _row(self, key: str) -> tuple[int, float] | None:
-        with self._lock:
-            row = self._db.execute("SELECT count, expires FROM counters WHERE key = ? AND expires > ?",
-                                   [key, time.time()]).fetchone()
-        return (int(row[0]), float(row[1])) if row else None
-
-    def get(self, key: str) -> int:
-        row = self._row(key)
-        return row[0] if row else 0
-
-    def get_expiry(self, key: str) -> float:
-        row = self._row(key)
-        return row[1] if row else time.time()
-
-    def check(self) -> bool:
-        try:
-            with self._lock:
-                self._db.execute("SELECT 1").fetchone()
-            return True
-        except sqlite3.Error:
-            return False
-
-    def reset(self) -> int | None:
-        with self._lock:
-            return self._db.execute("DELETE FROM counters").rowcount
-
-    def clear(self, key: str) -> None:
-        with self._lock:
-            self._db.execute("DELETE FROM counters WHERE key = ?", [key])
+__all__ = ["SqliteStorage"]  # (kept where it was: it lives in companion.store.limit_counters)
 
 
 #: the addresses no per-address limit counts, by default the server's own machine (``UNLIMITED_ADDRESSES``)
@@ -163,14 +98,7 @@ class RateLimits:
         app.config.setdefault("NEW_GAME_LIMIT", NEW_GAME_LIMIT)
         app.config.setdefault("MOVE_LIMIT", MOVE_LIMIT)
         app.config.setdefault("PHOTO_LIMIT", PHOTO_LIMIT)
-        self.storage: Storage
-        store = app.extensions.get("store")
-        if store is not None and hasattr(store, "dsn"):  # PostgreSQL: a table every node shares
-            from .on_postgres import PostgresStorage
-
-            self.storage = PostgresStorage("companion-postgres://", database=store)
-        else:
-            self.storage = SqliteStorage(f"companion-sqlite://{app.config['DATABASE']}.limits")
+        self.storage = limit_counters(app.extensions.get("store") or app.config["DATABASE"])
         self.strategy = FixedWindowRateLimiter(self.storage)
         self.by_endpoint = {**{endpoint: ("join-codes", "JOIN_LIMIT", "join codes tried")
                                for endpoint in JOIN_ENDPOINTS},

@@ -1,27 +1,30 @@
-"""The companion's database on PostgreSQL: the schema, its migrations and the transactions the store builds on.
+"""The PostgreSQL backend (:class:`PostgresBackend`, :class:`companion.store.backend.Backend`).
 
-The SQLite file (:mod:`companion.store_db`) is the embedded default; this is the store of a public instance,
-where any number of ``companion serve`` processes on any number of machines share one database. It offers
-what :class:`companion.store_db.SqliteFile` offers the store — ``_db()`` for a single statement, ``_write()``
-and ``_read()`` transactions, ``migrations()``, ``close()`` — so that the same store code, with the same SQL
-(``?`` placeholders become psycopg's ``%s``), runs on either:
+The SQLite file (:mod:`.sqlite`) is the embedded default; this is the store of a public instance, where
+any number of ``companion serve`` processes on any number of machines share one database. The store's own
+code and SQL run unchanged on it (``?`` placeholders become psycopg's ``%s``):
 
 - **Connections**: a :class:`psycopg_pool.ConnectionPool` per process (a forked gunicorn worker opens its
   own), autocommit connections checked before they are handed out (a connection PostgreSQL dropped, say
   in a restart, is replaced, not used); psycopg 3.1.14 and later cooperate with gevent's workers.
-- **Writes** lock the game they change: ``_write(game_id)`` begins a transaction whose first statement is
+- **Writes** lock the game they change: ``write(game_id)`` begins a transaction whose first statement is
   ``SELECT ... FROM games WHERE id = ... FOR UPDATE``, so moves of one game queue on its row while moves of
-  other games go on at once (SQLite has one writer for the whole file). A transaction that needs no game
-  (a new game: its id is new) locks nothing but the rows it writes.
+  other games go on at once (SQLite has one writer for the whole file). Inside a write, any read of a
+  game's row or of a hand-over code's locks it as well (``FOR UPDATE``: a code is used once).
 - **Reads** that must agree (a log and the game it belongs to) run in one ``REPEATABLE READ READ ONLY``
   transaction: one snapshot, as SQLite's read transaction gives.
 - **The log is append-only**: a trigger refuses every UPDATE and DELETE of ``moves``, except a purge's,
-  which says so for its own transaction (``SET LOCAL companion.purging = 'on'``; :meth:`allow_purge`).
+  which says so for its own transaction (``SET LOCAL companion.purging = 'on'``; :meth:`delete_log`).
+- **Live updates** (:class:`PostgresChanges`): a trigger announces every committed new version of a game
+  (``pg_notify``), and each process listens on a connection of its own: a move made through any node
+  reaches the phones of every node, with no polling of the database per phone or per game.
+- **Per-address limits** (:class:`PostgresStorage`): the counters in a table of the same database, so every
+  node counts the same addresses; the purge schedule keeps its last run there too.
 - **Migrations** are the SQLite store's, numbered and named alike (the format version is their count),
   written for PostgreSQL; a node migrating at start holds an advisory lock, so nodes starting together
   migrate once.
 - **Errors**: a database that cannot be reached, or drops a connection mid-way, is
-  :class:`companion.store_db.StoreUnavailable` (answered 503 with a sentence), never a 500.
+  :class:`~companion.store.errors.StoreUnavailable` (answered 503 with a sentence), never a 500.
 
 The same column types as the SQLite store (JSON as text, times as ISO-8601 text), so a game copies
 between the two unchanged.
@@ -34,16 +37,20 @@ import os
 import re
 import threading
 import time
-from collections import OrderedDict
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Iterator, Sequence
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import psycopg_pool
 
-from companion.store_db import MIGRATIONS as SQLITE_MIGRATIONS
-from companion.store_db import StoreUnavailable, _now
+from limits.storage import Storage
+
+from companion.store.backend import Changes, Connection, fetch_rows, is_server_url
+from companion.store.common import _now
+from companion.store.errors import StoreUnavailable
+from companion.store.sqlite import MIGRATIONS as SQLITE_MIGRATIONS
 
 #: how long a request waits for a free connection of the pool, or for PostgreSQL to answer a connect
 CONNECT_TIMEOUT_SECONDS = 10.0
@@ -157,7 +164,7 @@ VERSIONS_CHANNEL = "companion_versions"
 
 def is_postgres(database: str | object) -> bool:
     """Whether a ``--db`` / ``DATABASE`` setting names a PostgreSQL database rather than a SQLite file."""
-    return isinstance(database, str) and database.startswith(("postgresql://", "postgres://"))
+    return is_server_url(database)
 
 
 def redacted(dsn: str) -> str:
@@ -237,7 +244,7 @@ class Transaction:
     the store's writes all read the game they change first, as they do inside SQLite's ``BEGIN IMMEDIATE``,
     so writers of one game queue there and writers of other games do not wait."""
 
-    def __init__(self, conn: psycopg.Connection[Any], database: "PostgresDatabase", writing: bool) -> None:
+    def __init__(self, conn: psycopg.Connection[Any], database: "PostgresBackend", writing: bool) -> None:
         self.conn = conn
         self._database = database
         self._writing = writing
@@ -253,7 +260,7 @@ class Statements:
     """What the store's code calls ``db`` outside a transaction (``_db()``): each statement on its own,
     on a connection of the pool that goes back the moment its rows are read."""
 
-    def __init__(self, database: "PostgresDatabase") -> None:
+    def __init__(self, database: "PostgresBackend") -> None:
         self._database = database
 
     def execute(self, sql: str, params: Sequence[Any] | None = None) -> Result:
@@ -261,13 +268,16 @@ class Statements:
             return Result(conn.execute(_placeholders(sql), params or None))  # type: ignore[call-overload]
 
 
-class PostgresDatabase:
+class PostgresBackend:
     """One PostgreSQL database, reached through a pool per process, migrated on open."""
+
+    kind = "postgresql"
 
     def __init__(self, dsn: str, *, min_size: int = POOL_MIN_SIZE, max_size: int = POOL_MAX_SIZE,
                  timeout: float = CONNECT_TIMEOUT_SECONDS) -> None:
         self.dsn = dsn
-        self.path = redacted(dsn)  # what messages name (the SQLite store names its file)
+        self.path: Path | None = None  # no file: the purge's stamp lives in the database (PostgresPurgeSchedule)
+        self.target = redacted(dsn)  # what messages name: never the password
         self._sizes, self._timeout = (min_size, max_size), timeout
         self._pool: psycopg_pool.ConnectionPool[Any] | None = None
         self._pool_pid = 0
@@ -319,7 +329,7 @@ class PostgresDatabase:
 
     def _unavailable(self, error: BaseException) -> StoreUnavailable:
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        return StoreUnavailable(f"PostgreSQL at {self.path} is not answering ({reason}); no move was lost: "
+        return StoreUnavailable(f"PostgreSQL at {self.target} is not answering ({reason}); no move was lost: "
                                 "try again in a moment, and if this goes on, check that the database runs "
                                 "and this server reaches it")
 
@@ -341,7 +351,7 @@ class PostgresDatabase:
     # -- transactions ----------------------------------------------------------------------
 
     @contextmanager
-    def _write(self, game_id: str | None = None) -> Iterator[Transaction]:
+    def write(self, game_id: str | None = None) -> Iterator[Transaction]:
         """A read-modify-write transaction; with ``game_id``, it first locks that game's row, so the
         writers of one game queue while other games' writers go on. A game that does not exist locks
         nothing (the store's own read of it then says so)."""
@@ -362,22 +372,36 @@ class PostgresDatabase:
         return self._writers > 0
 
     @contextmanager
-    def _read(self) -> Iterator[Transaction]:
+    def read(self) -> Iterator[Transaction]:
         """A read transaction: several SELECTs that see one consistent snapshot."""
         with self._connection() as conn:
             with conn.transaction():
                 conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 yield Transaction(conn, self, writing=False)
 
-    @staticmethod
-    def allow_purge(db: Transaction) -> None:
-        """Let this transaction (a purge's) delete log entries; every other one still cannot."""
+    def lock_game(self, db: Connection, game_id: str) -> None:
+        """Inside a write, lock a game found only then (a hand-over code names its game)."""
+        db.execute("SELECT 1 FROM games WHERE id = ? FOR UPDATE", [game_id])
+
+    def delete_log(self, db: Connection, game_ids: Sequence[str]) -> None:
+        """Inside a purge's write, delete these games' log entries: this transaction alone may (``SET LOCAL``)."""
         db.execute("SET LOCAL companion.purging = 'on'")
+        db.execute("DELETE FROM moves WHERE game_id = ANY(?)", [list(game_ids)])
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        """One SELECT on its own, on a connection of the pool."""
+        return fetch_rows(self._db(), sql, params)  # type: ignore[arg-type]  # Statements is a Connection
+
+    def changes(self) -> Changes:
+        return PostgresChanges(self)
+
+    def limit_counters(self) -> Storage:
+        return PostgresStorage("companion-postgres://", backend=self)
 
     # -- the schema ------------------------------------------------------------------------
 
     def _migrate(self) -> None:
-        with self._write() as db:
+        with self.write() as db:
             db.execute("SELECT pg_advisory_xact_lock(?)", [MIGRATION_LOCK])
             db.execute("CREATE TABLE IF NOT EXISTS migrations (number INTEGER PRIMARY KEY, name TEXT NOT NULL,"
                        " applied TEXT NOT NULL)")
@@ -390,58 +414,15 @@ class PostgresDatabase:
             db.conn.execute(EXTRAS)  # type: ignore[arg-type]  # our own constant SQL
 
     def migrations(self) -> list[dict[str, Any]]:
-        result = self._db().execute("SELECT number, name, applied FROM migrations ORDER BY number")
-        keys = [column[0] for column in result.description or ()]
-        return [dict(zip(keys, row, strict=True)) for row in result.fetchall()]
+        return self.rows("SELECT number, name, applied FROM migrations ORDER BY number")
 
     def format_version(self) -> int:
         """The number of migrations applied: the schema's version, the same number as the SQLite store's."""
         return len(self.migrations())
 
 
-@functools.cache
-def _store_class() -> type:
-    """The store's own class, on PostgreSQL: the same methods, the SQLite file's part replaced."""
-    from companion.store import Store
-
-    class PostgresStore(PostgresDatabase, Store):  # type: ignore[misc]  # PostgresDatabase's connections first
-        """Games and their move logs in a PostgreSQL database shared by any number of servers."""
-
-        def __init__(self, dsn: str, **pool: Any) -> None:
-            self._states = OrderedDict()
-            self._states_lock = threading.Lock()
-            self._games = {}
-            PostgresDatabase.__init__(self, dsn, **pool)
-
-    return PostgresStore
-
-
-def open_store(database: str | os.PathLike[str]) -> Any:
-    """The store of a ``--db`` / ``DATABASE`` setting: PostgreSQL for a ``postgresql://`` DSN, else the SQLite file."""
-    if is_postgres(database):
-        return _store_class()(str(database))
-    from companion.store import Store
-
-    return Store(database)
-
-
 #: the advisory lock of the purge schedule: one node purges per period
 PURGE_LOCK = 0x5EB1_B00D
-
-
-def purge(database: Any, game_ids: list[str]) -> int:
-    """Remove these games with their seats, tokens, hand-over codes and log, in one transaction; how many."""
-    if not game_ids:
-        return 0
-    removed = 0
-    with database._write() as db:
-        database.allow_purge(db)
-        for game_id in game_ids:
-            db.execute("SELECT id FROM games WHERE id = ?", [game_id])  # (locks it: no move lands meanwhile)
-            for table in ("moves", "seat_tokens", "seat_handovers", "seats"):
-                db.execute(f"DELETE FROM {table} WHERE game_id = ?", [game_id])
-            removed += db.execute("DELETE FROM games WHERE id = ?", [game_id]).rowcount
-    return removed
 
 
 class PostgresPurgeSchedule:
@@ -464,21 +445,22 @@ class PostgresPurgeSchedule:
     def last_run(self) -> Any:
         from datetime import datetime
 
-        store = open_store(self.database)
+        backend = PostgresBackend(self.database)
         try:
-            row = store._db().execute("SELECT last_run FROM purge_schedule WHERE id = 1").fetchone()
+            rows = backend.rows("SELECT last_run FROM purge_schedule WHERE id = 1")
         finally:
-            store.close()
-        return datetime.fromisoformat(row[0]) if row else None
+            backend.close()
+        return datetime.fromisoformat(rows[0]["last_run"]) if rows else None
 
     def run_if_due(self) -> list[dict[str, Any]] | None:
         from datetime import datetime
 
         from companion import archive
+        from companion.store import Store
 
-        store = open_store(self.database)
+        store = Store(PostgresBackend(self.database))
         try:
-            with store._write() as db:
+            with store.backend.write() as db:
                 if not db.execute("SELECT pg_try_advisory_xact_lock(?)", [PURGE_LOCK]).fetchone()[0]:
                     return None  # another node is purging right now
                 row = db.execute("SELECT last_run FROM purge_schedule WHERE id = 1").fetchone()
@@ -486,9 +468,119 @@ class PostgresPurgeSchedule:
                 if row is not None and now - datetime.fromisoformat(row[0]) < self.every:
                     return None
                 gone = archive.due(store, now, self.finished_days, self.idle_days)
-                purge(store, [g["id"] for g in gone])
+                store.purge([g["id"] for g in gone])
                 db.execute("INSERT INTO purge_schedule (id, last_run) VALUES (1, ?) ON CONFLICT (id)"
                            " DO UPDATE SET last_run = excluded.last_run", [now.isoformat()])
                 return gone
         finally:
             store.close()
+
+
+class PostgresChanges:
+    """The versions written since the last look, from PostgreSQL's notifications on a connection of its own.
+
+    The first look, and the first after the connection was made again, says it cannot tell (None): the
+    caller then reads every game it watches, so nothing announced while nobody listened is waited for."""
+
+    def __init__(self, backend: PostgresBackend) -> None:
+        self.backend = backend
+        self._conn: psycopg.Connection[Any] | None = None
+        self._connect()
+
+    def _connect(self) -> None:
+        cooperate_with_gevent()
+        try:
+            self._conn = psycopg.connect(self.backend.dsn, autocommit=True, connect_timeout=10)
+            self._conn.execute(f"LISTEN {VERSIONS_CHANNEL}")
+        except psycopg.Error as error:
+            self.close()
+            raise self.backend._unavailable(error) from None
+        self._fresh = True
+
+    def changed(self) -> list[tuple[str, int]] | None:
+        try:
+            if self._conn is None or self._conn.closed:
+                self._connect()
+            assert self._conn is not None
+            found = [note.payload.partition(" ") for note in self._conn.notifies(timeout=0)]
+        except psycopg.Error:
+            self.close()
+            self._connect()  # PostgreSQL back (or StoreUnavailable: the caller ends its watch)
+            found = []
+        if self._fresh:
+            self._fresh = False
+            return None
+        return [(game_id, int(version)) for game_id, _, version in found if version.isdigit()]
+
+    def versions(self, game_ids: Sequence[str]) -> list[tuple[str, int]]:
+        rows = self.backend.rows("SELECT id, version FROM games WHERE id = ANY(?)", [list(game_ids)])
+        return [(str(row["id"]), int(row["version"])) for row in rows]
+
+    def close(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            except psycopg.Error:
+                pass
+        self._conn = None
+
+
+class PostgresStorage(Storage):
+    """Fixed-window counters in one table of the store's PostgreSQL database, shared by every node."""
+
+    STORAGE_SCHEME = ["companion-postgres"]
+    #: one increment in this many also removes every expired counter (a counter past its window is reset
+    #: by its own next increment anyway)
+    SWEEP_ONE_IN = 200
+
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, *,
+                 backend: PostgresBackend | None = None, **options: Any) -> None:
+        if backend is None:
+            raise ValueError("PostgresStorage needs the store's PostgreSQL backend")
+        self.backend = backend
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+
+    @property
+    def base_exceptions(self) -> type[Exception]:
+        return psycopg.Error
+
+    def incr(self, key: str, expiry: float, amount: int = 1) -> int:
+        import random
+
+        now = time.time()
+        db = self.backend._db()
+        if random.randrange(self.SWEEP_ONE_IN) == 0:
+            db.execute("DELETE FROM rate_counters WHERE expires <= ?", [now])
+        row = db.execute(
+            "INSERT INTO rate_counters (key, count, expires) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET"
+            " count = CASE WHEN rate_counters.expires <= ? THEN excluded.count"
+            " ELSE rate_counters.count + excluded.count END,"
+            " expires = CASE WHEN rate_counters.expires <= ? THEN excluded.expires ELSE rate_counters.expires END"
+            " RETURNING count", [key, amount, now + expiry, now, now]).fetchone()
+        return int(row[0]) if row else amount
+
+    def _row(self, key: str) -> tuple[int, float] | None:
+        rows = self.backend.rows("SELECT count, expires FROM rate_counters WHERE key = ? AND expires > ?",
+                                 [key, time.time()])
+        return (int(rows[0]["count"]), float(rows[0]["expires"])) if rows else None
+
+    def get(self, key: str) -> int:
+        row = self._row(key)
+        return row[0] if row else 0
+
+    def get_expiry(self, key: str) -> float:
+        row = self._row(key)
+        return row[1] if row else time.time()
+
+    def check(self) -> bool:
+        try:
+            self.backend.rows("SELECT 1 AS ok")
+            return True
+        except StoreUnavailable:
+            return False
+
+    def reset(self) -> int | None:
+        return self.backend._db().execute("DELETE FROM rate_counters").rowcount
+
+    def clear(self, key: str) -> None:
+        self.backend._db().execute("DELETE FROM rate_counters WHERE key = ?", [key])

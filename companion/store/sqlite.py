@@ -1,26 +1,29 @@
-"""The private half of :mod:`companion.store`: the SQLite file itself.
+"""The SQLite backend (:class:`SqliteBackend`, the embedded default): the file, its schema and its transactions.
 
-Import from :mod:`companion.store`, never from here; the pair is the only code that opens the
-companion's database. This half holds the schema and its migrations, the store's exceptions and
-small helpers, and :class:`SqliteFile`: one connection per thread (and per process after a fork),
-WAL mode, a busy timeout, a writer lock shared across processes, and the ``BEGIN IMMEDIATE`` write
-and snapshot read transactions that :class:`companion.store.Store` builds on.
+The schema and its migrations (:data:`MIGRATIONS`, numbered: the last is the format version), one
+connection per thread (and per process after a fork), WAL mode, ``synchronous=NORMAL``, a busy timeout,
+a writer lock shared across processes, the ``BEGIN IMMEDIATE`` write and snapshot read transactions, and
+the checks that the file this process opened is still there, whole and unchanged (deleted, replaced,
+cut short or written over while the server runs: every write is refused with a sentence saying so).
+Live updates (:class:`SqliteChanges`) and the per-address limit counters (a file beside the database)
+are in :mod:`.watch` and :mod:`.limit_counters`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import sqlite3
 import sys
 import threading
 from contextlib import contextmanager
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
-import sqlite_utils
+from limits.storage import Storage
+
+from companion.store.backend import Changes, Connection, fetch_rows
+from companion.store.common import _now
+from companion.store.errors import StoreUnavailable
 
 try:
     import fcntl
@@ -160,27 +163,6 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
 )
 
 
-class NotFound(LookupError):
-    """No such game, join code or seat."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-class Stale(Exception):
-    """The client acted on an old version of the game; ``version`` is the current one."""
-
-    def __init__(self, version: int) -> None:
-        super().__init__(f"the game has moved on to version {version}; reload and try again")
-        self.version = version
-        self.message = str(self)
-
-
-class StoreUnavailable(RuntimeError):
-    """The database cannot be opened or written; the message names the file and the reason."""
-
-
 def _unavailable(path: Path, error: BaseException) -> StoreUnavailable:
     reason = str(error)
     if isinstance(error, sqlite3.Error):
@@ -208,27 +190,6 @@ DAMAGED = ("is damaged ({detail}); restore it from a backup, or move it away to 
            "database")
 
 
-class SeatTaken(Exception):
-    """Somebody already holds that seat (or, for a release, nobody does)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-def hash_token(token: str) -> str:
-    """Tokens are long random strings, so one SHA-256 is enough to store them safely."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
 def _os_thread_local() -> Any:
     """A ``threading.local`` of real OS threads. Under gevent ``threading.local`` is per greenlet, i.e.
     per client connection: each would open (and keep) a SQLite connection of its own. Greenlets of one
@@ -248,11 +209,15 @@ def _flock_exclusive(fd: int) -> None:
     fcntl.flock(fd, fcntl.LOCK_EX)
 
 
-class SqliteFile:
+class SqliteBackend:
     """One SQLite file opened per thread, migrated on open; safe across threads and processes."""
 
+    kind = "sqlite"
+
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
+        self.path: Path | None = Path(path)
+        self.file = Path(path)
+        self.target = str(self.file)
         self._identity: tuple[int, int] | None = None  # (device, inode) of the file as opened
         self._size = 0                                   # the largest size seen: the file never shrinks
         self._page_size = 0                              # from the header as opened
@@ -267,32 +232,33 @@ class SqliteFile:
         # the database, which the kernel hands over the moment it is free, instead of sleeping in
         # SQLite's busy handler while the lock sits free (measured with bench/bench_api.py, 16
         # connections: moves/s up from ~0.7-1.0k to ~1.3k, p99 from ~90 ms to ~45 ms).
-        self._writer_file = self.path.with_name(self.path.name + WRITER_LOCK_SUFFIX)
+        self._writer_file = self.file.with_name(self.file.name + WRITER_LOCK_SUFFIX)
         self._writer_fd: tuple[int, int] | None = None  # (pid, fd): a forked child opens its own
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.file.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise _unavailable(self.path, error) from None
+            raise _unavailable(self.file, error) from None
         try:
             db = self._db()
-            db.enable_wal()
+            if self.journal_mode() != "wal":
+                db.execute("PRAGMA journal_mode=wal")
             self._migrate(db)
             problems = [row[0] for row in db.execute("PRAGMA quick_check(3)").fetchall()]
             self._identity = self._file_identity()
             self._page_size = int(db.execute("PRAGMA page_size").fetchone()[0])
-            self._size = os.stat(self.path).st_size
+            self._size = os.stat(self.file).st_size
         except (OSError, sqlite3.Error) as error:
             self.close()
-            raise _unavailable(self.path, error) from None
+            raise _unavailable(self.file, error) from None
         if problems != ["ok"]:
             self.close()
-            raise StoreUnavailable(f"{self.path} " + DAMAGED.format(
+            raise StoreUnavailable(f"{self.file} " + DAMAGED.format(
                 detail="SQLite's quick_check: " + "; ".join(problems)))
 
     # -- the file itself ----------------------------------------------------------------------
 
     def _file_identity(self) -> tuple[int, int]:
-        info = os.stat(self.path)
+        info = os.stat(self.file)
         return info.st_dev, info.st_ino
 
     def check_file(self) -> None:
@@ -301,14 +267,14 @@ class SqliteFile:
         try:
             identity = self._file_identity()
         except FileNotFoundError:
-            raise StoreUnavailable(f"{self.path} {DELETED}") from None
+            raise StoreUnavailable(f"{self.file} {DELETED}") from None
         except OSError as error:
-            raise _unavailable(self.path, error) from None
+            raise _unavailable(self.file, error) from None
         if identity != self._identity:
-            raise StoreUnavailable(f"{self.path} {REPLACED}")
+            raise StoreUnavailable(f"{self.file} {REPLACED}")
         problem = self._content_problem()
         if problem is not None:
-            raise StoreUnavailable(f"{self.path} " + TRUNCATED.format(detail=problem))
+            raise StoreUnavailable(f"{self.file} " + TRUNCATED.format(detail=problem))
 
     def _content_problem(self) -> str | None:
         """What is wrong with the file's size or header, or None. Nothing here makes the file shorter
@@ -317,7 +283,7 @@ class SqliteFile:
         itself would notice neither before the next start."""
         try:
             if self._content_fd is None or self._content_fd[0] != os.getpid():
-                self._content_fd = (os.getpid(), os.open(self.path, os.O_RDONLY))
+                self._content_fd = (os.getpid(), os.open(self.file, os.O_RDONLY))
             fd = self._content_fd[1]
             header, size = os.pread(fd, 100, 0), os.fstat(fd).st_size
         except OSError as error:
@@ -336,17 +302,17 @@ class SqliteFile:
 
     # -- connections -----------------------------------------------------------------------
 
-    def _db(self) -> sqlite_utils.Database:
+    def _db(self) -> sqlite3.Connection:
         """This thread's connection (a new one after a fork, never shared across processes)."""
-        db: sqlite_utils.Database | None = getattr(self._local, "db", None)
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
         if db is None or getattr(self._local, "pid", None) != os.getpid():
-            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
+            conn = sqlite3.connect(self.file, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
             # after a checkpoint has written the log back, SQLite cuts the -wal file down to this size
             # instead of leaving it at its peak (it is reused from its start either way)
             conn.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
-            db = sqlite_utils.Database(conn, execute_plugins=False)
+            db = conn
             self._local.db, self._local.pid = db, os.getpid()
             with self._connections_lock:
                 self._connections.append(conn)
@@ -389,31 +355,32 @@ class SqliteFile:
             fcntl.flock(fd, fcntl.LOCK_UN)
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite_utils.Database]:
-        """A read-modify-write transaction that holds the write lock from its first statement."""
+    def write(self, game_id: str | None = None) -> Iterator[Connection]:
+        """A read-modify-write transaction that holds the write lock from its first statement (every write
+        is serialised, whatever its game)."""
         db = self._db()
         with self._write_lock, self._across_processes():
             if self._identity is not None:  # (the migrations at open come first)
                 self.check_file()
             try:
-                db.conn.execute("BEGIN IMMEDIATE")
+                db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as error:
                 raise self._write_failed(error) from None
             try:
                 yield db
             except sqlite3.Error as error:
-                if db.conn.in_transaction:
-                    db.conn.execute("ROLLBACK")
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
                 raise self._write_failed(error) from None
             except BaseException:
-                if db.conn.in_transaction:
-                    db.conn.execute("ROLLBACK")
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
                 raise
             try:
-                db.conn.execute("COMMIT")
+                db.execute("COMMIT")
             except sqlite3.Error as error:
-                if db.conn.in_transaction:
-                    db.conn.execute("ROLLBACK")
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
                 raise self._write_failed(error) from None
 
     def _write_failed(self, error: sqlite3.Error) -> Exception:
@@ -421,34 +388,34 @@ class SqliteFile:
         if isinstance(error, sqlite3.IntegrityError):
             return error
         if "readonly" in str(error):
-            return StoreUnavailable(f"{self.path} {READ_ONLY}")
+            return StoreUnavailable(f"{self.file} {READ_ONLY}")
         if "malformed" in str(error) or "not a database" in str(error):
-            return StoreUnavailable(f"{self.path} " + DAMAGED.format(detail=str(error)))
+            return StoreUnavailable(f"{self.file} " + DAMAGED.format(detail=str(error)))
         if "disk" in str(error) or "full" in str(error):
-            return StoreUnavailable(f"{self.path} could not be written ({error}): free some disk space and "
+            return StoreUnavailable(f"{self.file} could not be written ({error}): free some disk space and "
                                     "try again")
-        return StoreUnavailable(f"{self.path} could not be written ({error}); try again, and if this goes "
+        return StoreUnavailable(f"{self.file} could not be written ({error}); try again, and if this goes "
                                 "on, restart the server")
 
     @contextmanager
-    def _read(self) -> Iterator[sqlite_utils.Database]:
+    def read(self) -> Iterator[Connection]:
         """A read transaction: several SELECTs that see one consistent snapshot."""
         db = self._db()
-        db.conn.execute("BEGIN")
+        db.execute("BEGIN")
         try:
             yield db
         finally:
-            if db.conn.in_transaction:
-                db.conn.execute("COMMIT")
+            if db.in_transaction:
+                db.execute("COMMIT")
 
-    def _migrate(self, db: sqlite_utils.Database) -> None:
-        with self._write():
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        with self.write():
             db.execute("CREATE TABLE IF NOT EXISTS migrations (number INTEGER PRIMARY KEY, name TEXT NOT NULL,"
                        " applied TEXT NOT NULL)")
             # a read-only file opens without complaint and BEGIN IMMEDIATE succeeds on it; a write
             # that changes nothing still fails at once, before the server takes its first move
             db.execute("UPDATE migrations SET number = number WHERE 0")
-            done = {row["number"] for row in _rows(db, "SELECT number FROM migrations")}
+            done = {row["number"] for row in fetch_rows(db, "SELECT number FROM migrations")}
             for number, (name, script) in enumerate(MIGRATIONS, 1):
                 if number in done:
                     continue
@@ -457,17 +424,39 @@ class SqliteFile:
                 db.execute("INSERT INTO migrations (number, name, applied) VALUES (?, ?, ?)", [number, name, _now()])
 
     def journal_mode(self) -> str:
-        return str(self._db().journal_mode)
+        return str(self._db().execute("PRAGMA journal_mode").fetchone()[0])
 
     def migrations(self) -> list[dict[str, Any]]:
-        return _rows(self._db(), "SELECT number, name, applied FROM migrations ORDER BY number")
+        return self.rows("SELECT number, name, applied FROM migrations ORDER BY number")
 
+    # -- the rest of the seat (companion.store.backend.Backend) ------------------------------
 
-def _rows(db: sqlite_utils.Database, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
-    """Run a SELECT and return its rows as dicts (no savepoint wrapping, unlike Database.query)."""
-    cursor = db.execute(sql, params or [])
-    keys = [d[0] for d in cursor.description]
-    return [dict(zip(keys, row)) for row in cursor.fetchall()]
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        """One SELECT on this thread's connection, outside any transaction (one statement is one snapshot)."""
+        return fetch_rows(self._db(), sql, params)
+
+    def lock_game(self, db: Connection, game_id: str) -> None:
+        """Nothing to do: every write holds the one writer lock from its start."""
+
+    def delete_log(self, db: Connection, game_ids: Sequence[str]) -> None:
+        """Delete these games' log entries: the trigger that keeps the log append-only is dropped for the
+        statement and made again in the same transaction (no other writer can see it missing)."""
+        marks = ",".join("?" * len(game_ids))
+        db.execute("DROP TRIGGER moves_no_delete")
+        db.execute(f"DELETE FROM moves WHERE game_id IN ({marks})", list(game_ids))
+        db.execute(_NO_DELETE)
+
+    def changes(self) -> Changes:
+        from companion.store.watch import SqliteChanges
+
+        return SqliteChanges(self.file)
+
+    def limit_counters(self) -> Storage:
+        """The counters in a file of their own beside the database (``<database>.limits``), so that a burst
+        of join attempts never queues behind the moves' writer lock."""
+        from companion.store.limit_counters import SqliteStorage
+
+        return SqliteStorage(f"companion-sqlite://{self.file}.limits")
 
 
 def _split_sql(script: str) -> list[str]:
@@ -483,3 +472,7 @@ def _split_sql(script: str) -> list[str]:
     if buffer.strip():
         statements.append(buffer.strip())
     return statements
+
+
+_NO_DELETE = ("CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves\n"
+              "            BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;")

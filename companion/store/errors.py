@@ -1,0 +1,42 @@
+"""The store's exceptions: what a caller of :class:`companion.store.Store` may have to answer."""
+
+from __future__ import annotations
+
+from companion.rules import IllegalMove
+
+
+class NotFound(LookupError):
+    """No such game, join code or seat."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class Stale(Exception):
+    """The client acted on an old version of the game; ``version`` is the current one."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"the game has moved on to version {version}; reload and try again")
+        self.version = version
+        self.message = str(self)
+
+
+class StoreUnavailable(RuntimeError):
+    """The database cannot be opened or written; the message names the file and the reason."""
+
+
+class SeatTaken(Exception):
+    """Somebody already holds that seat (or, for a release, nobody does)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class CorrectionRefused(IllegalMove):
+    """A correction (or undo) after which a later move no longer fits: ``seq`` names that move."""
+
+    def __init__(self, message: str, rule: str | None, seq: int) -> None:
+        super().__init__(message, rule)
+        self.seq = seq

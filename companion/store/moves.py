@@ -1,0 +1,307 @@
+"""Moves, undos, corrections and put-backs written to the log; replays of the resolved timeline."""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from typing import Any, Mapping, Sequence
+
+from companion.fast_json import dumps_compact
+from companion.rules import IllegalMove, rules_for
+from companion.store.backend import Connection, fetch_rows
+from companion.store.common import State, _check_room, _dumps, _now
+from companion.store.errors import CorrectionRefused, NotFound, Stale
+from companion.store.states import (
+    GAME_CACHE_SIZE,
+    StateCache,
+    _applied,
+    _state_from,
+    _state_json,
+)
+from companion.store.timeline import (
+    LiveMove,
+    _correction,
+    _ending,
+    _named,
+    _replayed,
+    _Revisions,
+    _Timeline,
+)
+
+log = logging.getLogger(__name__)
+
+
+class Moves(StateCache):
+    """What the table did, and the history it reads."""
+
+    def _earlier_answer(self, db: Connection, game_id: str, seat: int, action_id: str,
+                        kind: str) -> dict[str, Any] | None:
+        rows = fetch_rows(db, "SELECT seat, kind, result FROM moves WHERE game_id = ? AND action_id = ?",
+                             [game_id, action_id])
+        return _earlier(rows[0] if rows else None, seat, action_id, kind)
+
+    def apply_move(self, game_id: str, seat: int, version: int, action_id: str,
+                   move: Mapping[str, Any]) -> dict[str, Any]:
+        """Check ``move`` against the rules and append it; a retried action_id gets its first answer.
+
+        The rules are applied to the state at ``version`` before the write lock is taken (a state per
+        version never changes), so writers queue only for the checks and the two writes. Inside the
+        lock the order of answers is as it always was: an earlier answer for a retried action id,
+        else 409 if the game has moved on, else the rules' verdict."""
+        prepared = self._prepare_move(game_id, seat, version, move)
+        with self.backend.write(game_id) as db:
+            row, earlier = _game_and_earlier_answer(db, game_id, seat, action_id, "move")
+            if earlier is not None:
+                return earlier
+            current = int(row["version"])
+            if version != current:
+                raise Stale(current)
+            _check_room(current)
+            if prepared is None:  # the state at this version was not at hand: read it now
+                rules = rules_for(row["game"])
+                state_json = self._game_row(db, game_id, "state")["state"]
+                prepared = _applied(rules, _state_from(row["game"], state_json), seat, move, row["game"])
+            if isinstance(prepared, BaseException):
+                raise prepared
+            new_state, new_json, kept = prepared
+            seq = current + 1
+            answer = {"version": seq, "seq": seq}
+            db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
+                       " VALUES (?, ?, ?, 'move', ?, NULL, ?, ?, ?)",
+                       [game_id, seq, seat, _dumps(kept), action_id, dumps_compact(answer), _now()])
+            db.execute("UPDATE games SET version = ?, state = ? WHERE id = ?", [seq, new_json, game_id])
+        self._remember(game_id, seq, new_state)
+        return answer
+
+    def _prepare_move(self, game_id: str, seat: int, version: int,
+                      move: Mapping[str, Any]) -> tuple[State, str, dict[str, Any]] | Exception | None:
+        """The rules' verdict on ``move`` at ``version`` (new state and its JSON, or the error to raise),
+        worked out without the write lock; None when the game is not at that version (or not there)."""
+        state = self._cached(game_id, version)
+        game = self._games.get(game_id)
+        if state is None or game is None:
+            rows = self.backend.rows("SELECT game, version, state FROM games WHERE id = ?", [game_id])
+            if not rows or int(rows[0]["version"]) != version:
+                return None
+            game = rows[0]["game"]
+            if len(self._games) >= GAME_CACHE_SIZE:
+                self._games.clear()  # simplest bound, as for the tokens
+            self._games[game_id] = game
+            if state is None:
+                state = _state_from(game, rows[0]["state"])
+                self._remember(game_id, version, state)
+        return _applied(rules_for(game), state, seat, move, game)
+
+    # -- undo and correction -------------------------------------------------------------------
+
+    def undo(self, game_id: str, seat: int, version: int, action_id: str) -> dict[str, Any]:
+        """Take back the last live move (any seat may; private notes are passed over): appends an undo
+        entry. The replay runs before the write lock; inside it the version is checked again."""
+        def change(timeline: _Timeline) -> tuple[dict[str, Any], int, list[LiveMove]]:
+            target = timeline.last_public()
+            if target is None:
+                raise IllegalMove("there is no move left to take back", None)
+            entry = {"type": "undo", "seq": target.seq}
+            return entry, target.seq, [m for m in timeline.live if m.seq != target.seq]
+
+        return self._rewrite(game_id, seat, version, action_id, "undo", change)
+
+    def correct(self, game_id: str, seat: int, version: int, action_id: str, seq: int,
+                move: Mapping[str, Any] | None, drop: Sequence[int] = (),
+                also: Sequence[Mapping[str, Any]] = (), insert: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+        """Replace live move ``seq`` by ``move`` (None: remove it) and replay every later move on the
+        corrected history; ``drop`` names later moves to remove with it, ``also`` later moves to correct
+        with it (``{"seq", "move"}``), ``insert`` moves the rules now need before a later move
+        (``{"before", "seat", "move"}``, see :class:`_Revisions`). A later move that no longer fits refuses
+        the whole correction (:class:`CorrectionRefused` names its seq): nothing changes."""
+        return self._rewrite(game_id, seat, version, action_id, "correct",
+                             _correction(seat, seq, move, drop, also, insert))
+
+    def revert(self, game_id: str, seat: int, version: int, action_id: str, entry: int,
+               drop: Sequence[int] = ()) -> dict[str, Any]:
+        """Cancel the undo or correction logged as ``entry``: the move taken back or removed is put back,
+        a correction is undone (with the moves it put in), and every later move is replayed (``drop``:
+        later moves to remove with it; one that no longer fits refuses, as for :meth:`correct`). Only the
+        seat that made the change or the seat whose move it changed may; a change is cancelled once."""
+        def change(timeline: _Timeline) -> tuple[dict[str, Any], int, list[LiveMove]]:
+            return _Revisions.reverted_live(timeline, seat, entry, drop)
+
+        return self._rewrite(game_id, seat, version, action_id, "revert", change)
+
+    def preview(self, game_id: str, seat: int, seq: int, move: Mapping[str, Any] | None,
+                drop: Sequence[int] = (), also: Sequence[Mapping[str, Any]] = (),
+                insert: Sequence[Mapping[str, Any]] = ()) -> tuple[LiveMove | None, State]:
+        """What :meth:`correct` would meet, without writing: ``(None, the corrected state)`` if it fits,
+        else ``(the first later move that no longer fits, the corrected state just before it)``. For the
+        corrections page, which asks then how to fix that move (or for the move the rules now need)."""
+        game, initial, timeline = self._timeline_of(game_id)
+        _, _, new_live = _correction(seat, seq, move, drop, also, insert)(timeline)
+        return _Revisions.replay_until_misfit(timeline, _named(_state_from(game, initial), timeline.names), new_live)
+
+    def state_before(self, game_id: str, seq: int) -> tuple[LiveMove, State]:
+        """Live move ``seq`` and the state just before it (the point of the game its choice form is made
+        for); NotFound if it is no live move."""
+        game, initial, timeline = self._timeline_of(game_id)
+        state = _named(_state_from(game, initial), timeline.names)
+        for live in timeline.live:
+            if live.seq == seq:
+                return live, state
+            state = _replayed(timeline, state, live)
+        raise NotFound(f"move {seq} is not a move of the game as it stands")
+
+    def live_moves(self, game_id: str) -> list[LiveMove]:
+        """The moves of the game as it stands, in order (every undo, correction and put-back applied)."""
+        return self._timeline_of(game_id)[2].live
+
+    def _timeline_of(self, game_id: str) -> tuple[str, str, _Timeline]:
+        with self.backend.read() as db:
+            row = self._game_row(db, game_id, "game, initial_state, players")
+            entries = fetch_rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
+                            [game_id])
+        return row["game"], row["initial_state"], _Timeline(rules_for(row["game"]), entries, json.loads(row["players"]))
+
+    def _rewrite(self, game_id: str, seat: int, version: int, action_id: str, kind: str,
+                 change: Any) -> dict[str, Any]:
+        with self.backend.read() as db:
+            row = self._game_row(db, game_id, "game, version, initial_state, players")
+            earlier = self._earlier_answer(db, game_id, seat, action_id, kind)
+            if earlier is not None:
+                return earlier
+            current = int(row["version"])
+            if version != current:
+                raise Stale(current)
+            _check_room(current)  # (before the replay: a full game costs no work)
+            entries = fetch_rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
+                            [game_id])
+        rules = rules_for(row["game"])
+        timeline = _Timeline(rules, entries, json.loads(row["players"]))
+        before = self._cached(game_id, current)
+        if before is None:
+            before = _state_from(row["game"], self._game_row(None, game_id, "state")["state"])
+        ended = _ending(rules, before)
+        timeline.over = (rules.outcome(before).reason or "it has ended") if ended is not None else None
+        entry, first_changed, new_live = change(timeline)
+        put_in = entry.pop("_put_in", [])  # moves a correction puts in: entries of their own (_Revisions)
+        state = self._rebuild(game_id, row["game"], timeline, row["initial_state"], first_changed, new_live, seat)
+        ends = _ending(rules, state)
+        if ends != ended:  # the end moved: the log line says so, on every phone (never a silent new winner)
+            entry["ending"] = {"was": ended, "now": ends}
+        state_json = _state_json(row["game"], rules, state)
+        with self.backend.write(game_id) as db:
+            now, earlier = _game_and_earlier_answer(db, game_id, seat, action_id, kind)
+            if earlier is not None:
+                return earlier
+            if int(now["version"]) != current:  # someone wrote while this replayed: nothing changes
+                raise Stale(int(now["version"]))
+            _check_room(current)
+            seq = current + 1
+            answer = {"version": seq + len(put_in), "seq": seq,
+                      {"undo": "undid", "revert": "reverted"}.get(kind, "corrected"): first_changed}
+            if put_in:
+                answer["inserted"] = entry["insert"]
+            db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       [game_id, seq, seat, kind, _dumps(entry), first_changed, action_id, dumps_compact(answer),
+                        _now()])
+            for n, (before, author, move) in enumerate(put_in, start=1):
+                db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
+                           " VALUES (?, ?, ?, 'move', ?, ?, ?, ?, ?)",
+                           [game_id, seq + n, author, _dumps(move), before, f"insert-{secrets.token_hex(8)}",
+                            dumps_compact({"version": seq + n, "seq": seq + n}), _now()])
+            db.execute("UPDATE games SET version = ?, state = ? WHERE id = ?", [answer["version"], state_json, game_id])
+        self._remember(game_id, answer["version"], state)
+        return answer
+
+    def _rebuild(self, game_id: str, game: str, timeline: _Timeline, initial_json: str, first_changed: int,
+                 new_live: list[LiveMove], seat: int) -> State:
+        """The state after ``new_live``, replayed from the latest state this process holds that comes
+        before ``first_changed`` and that no later undo or correction touched (else from set-up)."""
+        base_version, base = 0, None
+        with self._states_lock:
+            held = [v for (g, v) in self._states if g == game_id and v < first_changed]
+        for candidate in sorted(held, reverse=True):
+            if timeline.untouched_up_to(candidate):
+                base = self._cached(game_id, candidate)
+                if base is not None:
+                    base_version = candidate
+                    break
+        if base is None:
+            base_version = 0
+            base = _state_from(game, initial_json)
+        state = _named(base, timeline.names)
+        for live in new_live:
+            if live.seq <= base_version:
+                continue
+            try:
+                state = timeline.rules.apply(state, live.seat, live.move)
+            except IllegalMove as error:
+                if live.move.get("type") in timeline.private:
+                    continue  # a private note that no longer fits is passed over: it is advice only
+                name = timeline.names[live.seat]
+                if live.seat == seat:
+                    raise CorrectionRefused(f"your move {live.seq} would no longer fit: {error.message}",
+                                            error.rule, live.seq) from None
+                # another seat's move: its reason may rest on what only that seat knows
+                raise CorrectionRefused(f"{name}'s move {live.seq} would no longer fit; correct or remove that "
+                                        "move too", None, live.seq) from None
+        return state
+
+    def replay(self, game_id: str) -> State:
+        """The state rebuilt from the log alone (the cache is not consulted): for checks and repairs. A live
+        move the rules no longer take (stored by an older version) raises, as it would in a correction."""
+        with self.backend.read() as db:
+            row = self._game_row(db, game_id, "game, initial_state, players")
+            entries = fetch_rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
+                                    [game_id])
+        timeline = _Timeline(rules_for(row["game"]), entries, json.loads(row["players"]))
+        steps, _ = timeline.steps(_state_from(row["game"], row["initial_state"]), strict=True)
+        return steps[-1][2]
+
+    def timeline(self, game_id: str) -> list[tuple[int, int | None, State]]:
+        """``(seq, seat, state after it)`` for the start (seq 0, seat None) and each live move, in order: the
+        one resolved timeline (every undo, correction, removal and cleared confirmation applied, private
+        notes that no longer fit passed over: the replay the state itself is). Every reader of a game's
+        history (result page, chart, exports, archive) reads it. A live move the rules no longer take
+        (stored by an older version) is passed over, and the state stored on the game row, what the table
+        saw, closes the timeline: the last step always holds the game's current state."""
+        with self.backend.read() as db:
+            row = self._game_row(db, game_id, "game, initial_state, players, version")
+            entries = fetch_rows(db, "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq",
+                                    [game_id])
+        version = int(row["version"])
+        rules = rules_for(row["game"])
+        timeline = _Timeline(rules, entries, json.loads(row["players"]))
+        steps, skipped = timeline.steps(_state_from(row["game"], row["initial_state"]))
+        if skipped:
+            log.warning("game %s: live moves %s no longer apply; the stored state closes its timeline", game_id,
+                        skipped)
+            current = self._cached(game_id, version)
+            if current is None:  # (a rare path: the state read now may be a newer version's, which is fine)
+                current = self.current(game_id)[1]
+            last_seq, last_seat, _ = steps[-1]
+            steps.append((max([last_seq, *skipped]), last_seat, current))
+        return steps
+
+
+def _game_and_earlier_answer(db: Any, game_id: str, seat: int, action_id: str,
+                             kind: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Inside the write lock: the game's row (game, version) and the first answer to a retried
+    ``action_id`` (None if it is new); NotFound if there is no such game."""
+    rows = fetch_rows(db, "SELECT g.game, g.version, m.seat, m.kind, m.result FROM games g"
+                     " LEFT JOIN moves m ON m.game_id = g.id AND m.action_id = ? WHERE g.id = ?", [action_id, game_id])
+    if not rows:
+        raise NotFound(f"there is no game '{game_id}'")
+    row = rows[0]
+    return row, _earlier(row if row["kind"] is not None else None, seat, action_id, kind)
+
+
+def _earlier(row: Mapping[str, Any] | None, seat: int, action_id: str, kind: str) -> dict[str, Any] | None:
+    """The first answer to a retried action id (its log entry ``row``), None for a new one."""
+    if row is None:
+        return None
+    if row["seat"] != seat or row["kind"] != kind:
+        raise IllegalMove(f"action id '{action_id}' was already used for a different request; "
+                          "send a new action id for a new action", None)
+    answer: dict[str, Any] = json.loads(row["result"])
+    return answer

@@ -1,0 +1,436 @@
+"""The log read as a whole: live moves, undos, corrections and put-backs (pure code, no database)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from typing import Any, Collection, Mapping, Sequence
+
+from companion.rules import IllegalMove
+from companion.store.common import State
+
+
+@dataclass(frozen=True)
+class LiveMove:
+    """One move of the game as it stands: its seq in the log, its author and the move (as corrected)."""
+
+    seq: int
+    seat: int
+    move: dict[str, Any]
+
+
+def _ending(rules: Any, state: State) -> list[int] | None:
+    """How a game stands at its end: None while it goes on, else its winning seats (empty: nobody wins, a
+    stalled game). A change to history compares this before and after, so the log says when the end moved."""
+    outcome = rules.outcome(state)
+    if outcome.over:
+        return sorted(set(outcome.winners or (() if outcome.winner is None else (outcome.winner,))))
+    if rules.SPEC.can_stall and rules.stalled(state):
+        return []
+    return None
+
+
+def _named(state: State, names: Sequence[str]) -> State:
+    """The state with the players' current names (a rename changes nothing else)."""
+    if tuple(state.players) == tuple(names):
+        return state
+    return dataclasses.replace(state, players=tuple(names))
+
+
+class _Timeline:
+    """The log read as a whole: the live moves (every undo and correction applied), which moves are
+    gone or replaced, and, per entry, which earlier moves it changed."""
+
+    def __init__(self, rules: Any, entries: Sequence[Mapping[str, Any]], names: Sequence[str]) -> None:
+        self.rules, self.names = rules, list(names)
+        self.private: frozenset[str] = rules.SPEC.private_moves
+        #: why the game is over as it stands (set by a change that read the state), else None
+        self.over: str | None = None
+        self.gone: set[int] = set()
+        self.replaced: set[int] = set()
+        self._touches: list[tuple[int, int]] = []   # (entry seq, the earliest move seq it changed)
+        self._versions: dict[int, list[tuple[int, dict[str, Any]]]] = {}  # move seq -> [(from entry, move)]
+        self.reverted: set[int] = set()   # entries a later 'revert' entry cancelled (see _Revisions)
+        self.next_seq = int(entries[-1]["seq"]) + 1 if entries else 1
+        items: dict[int, LiveMove] = {}
+        for e in entries:
+            kind, seq = e["kind"], int(e["seq"])
+            if kind == "move":
+                move = json.loads(e["move"])
+                before = items_before(items, e)
+                items = _place(items, LiveMove(seq, int(e["seat"]), move), before)
+                self._versions[seq] = [(seq, move)]
+                if before is not None:  # a move put in before a later one by a correction (issue 21)
+                    self._touches.append((seq, _first_from(items, seq)))
+            elif kind == "undo":
+                target = int(e["undoes"])
+                items.pop(target, None)
+                self.gone.add(target)
+                self._touches.append((seq, target))
+            elif kind == "correct":
+                body = json.loads(e["move"])
+                target = int(body["seq"])
+                if body["move"] is None:
+                    items.pop(target, None)
+                    self.gone.add(target)
+                elif target in items:
+                    items[target] = LiveMove(target, items[target].seat, body["move"])
+                    self.replaced.add(target)
+                    self._versions.setdefault(target, []).append((seq, body["move"]))
+                _Revisions.also(self, items, seq, body)
+                # 'drop': later moves removed with it; 'cleared': confirmations of the end it cleared
+                later = [int(d) for d in (*body.get("drop", ()), *body.get("cleared", ()))]
+                for dropped in later:
+                    items.pop(dropped, None)
+                    self.gone.add(dropped)
+                self._touches.append((seq, min([target, *later, *(int(a["seq"]) for a in body.get("also", ()))])))
+            elif kind == "revert":
+                items = _Revisions.revert(self, entries, items, seq, json.loads(e["move"]))
+        self.live: list[LiveMove] = list(items.values())
+        self.entries = entries
+        self.changes, self.inserted_by = _Revisions.index(entries)
+        if self.reverted:  # a move put back is no longer gone; a correction taken back no longer replaces
+            self.gone -= set(items)
+            self.replaced = {s for s in self.replaced if s in items and items[s].move != self._versions[s][0][1]}
+
+    def steps(self, start: State, strict: bool = False) -> tuple[list[tuple[int, int | None, State]], list[int]]:
+        """``(seq, seat, state after it)`` from ``start`` (the set-up) through every live move, the replay the
+        state is, and the seqs of live moves passed over: a private note that no longer fits always; with
+        ``strict`` False also any other move the rules no longer take (stored by an older version), which
+        ``strict`` raises instead."""
+        state = _named(start, self.names)
+        steps: list[tuple[int, int | None, State]] = [(0, None, state)]
+        skipped: list[int] = []
+        for live in self.live:
+            try:
+                state = self.rules.apply(state, live.seat, live.move)
+            except Exception:  # an IllegalMove, or a rules error on what an older version stored
+                if live.move.get("type") in self.private:
+                    continue  # advice only: a note that no longer fits is passed over, as in every replay
+                if strict:
+                    raise
+                skipped.append(live.seq)
+                continue
+            steps.append((live.seq, live.seat, state))
+        return steps, skipped
+
+    def last_public(self) -> LiveMove | None:
+        """The last live move that is not a private note (notes never block anyone's undo)."""
+        return next((m for m in reversed(self.live) if m.move.get("type") not in self.private), None)
+
+    def untouched_up_to(self, version: int) -> bool:
+        """Whether no entry after ``version`` changed a move at or before it (so the state at that
+        version is the state after the live moves up to it)."""
+        return all(target > version for entry, target in self._touches if entry > version)
+
+    def move_before(self, seq: int, entry: int) -> dict[str, Any] | None:
+        """Move ``seq`` as it read just before log entry ``entry``."""
+        versions = [move for since, move in self._versions.get(seq, ()) if since < entry]
+        return versions[-1] if versions else None
+
+
+def _correction(seat: int, seq: int, move: Mapping[str, Any] | None, drop: Sequence[int],
+                also: Sequence[Mapping[str, Any]], insert: Sequence[Mapping[str, Any]]) -> Any:
+    """The change :meth:`Store.correct` makes to a timeline: ``(log entry, first move changed, new live moves)``."""
+    def change(timeline: _Timeline) -> tuple[dict[str, Any], int, list[LiveMove]]:
+        live = {m.seq: m for m in timeline.live}
+        target = live.get(seq)
+        if target is None:
+            raise IllegalMove(f"move {seq} is not a move of the game as it stands (taken back, removed, "
+                              "or not a move)", None)
+        if target.seat != seat and target.move.get("type") in timeline.private:
+            raise IllegalMove(f"move {seq} is {timeline.names[target.seat]}'s private note: only they change it",
+                              None)
+        if move is not None and target.seat != seat and \
+                timeline.rules.redact_move(target.move, target.seat, None) != target.move:
+            raise IllegalMove(f"move {seq} holds what only {timeline.names[target.seat]} may see: only they "
+                              "can correct it (any seat can remove it)", None)
+        dropped = sorted(set(drop))
+        for later in dropped:
+            if later not in live or later <= seq:
+                raise IllegalMove(f"'drop' names move {later}, which is not a live move after move {seq}", None)
+        spec = timeline.rules.SPEC
+        if target.move.get("type") in spec.final_once_over and timeline.over is not None:
+            # the table settled the end on this move: changing it now is refused as the move itself would be
+            raise IllegalMove(f"The game is over: {timeline.over}, so move {seq} stands as the table confirmed "
+                              "it", spec.over_rule)
+        entry: dict[str, Any] = {"type": "correct", "seq": seq, "move": None if move is None else dict(move)}
+        if dropped:
+            entry["drop"] = dropped
+        # any change clears the confirmations of the end made after it (they confirmed other totals);
+        # only the removal of a confirmation itself leaves the others standing
+        confirming = spec.end_confirmations
+        if not (move is None and target.move.get("type") in confirming):
+            cleared = [m.seq for m in timeline.live if m.seq > seq and m.seq not in dropped
+                       and m.move.get("type") in confirming]
+            if cleared:
+                entry["cleared"] = cleared
+                dropped = sorted({*dropped, *cleared})
+        new_live = [m if m.seq != seq else LiveMove(m.seq, m.seat, dict(move or {})) for m in timeline.live
+                    if m.seq not in dropped and (m.seq != seq or move is not None)]
+        if not also and not insert:
+            return entry, seq, new_live
+        return _Revisions.amended(timeline, seat, seq, entry, new_live, also, insert)
+
+    return change
+
+
+# -- issue 21: moves put in by a correction, several moves corrected at once, and putting back ------------
+# (kept apart from the rest so that it merges cleanly: _Timeline calls into these for the three kinds of
+# entry it did not know before)
+#
+# - a correction may also correct later moves (``also``: [{"seq", "move"}]) and put in moves the rules now
+#   need before a later move (``insert``: [{"before", "seat", "move"}]): each inserted move is a log entry of
+#   kind 'move' whose ``undoes`` column names the live move it comes before (its seq is its own, as any move's);
+# - a ``revert`` entry ({"type": "revert", "entry": E, "drop": [...]}) cancels an earlier undo or correction
+#   E (with the moves E put in): the live moves are then as if E had never been made. It is how a phone puts
+#   back a move another phone took back or removed, and how a correction is undone.
+
+def items_before(items: Mapping[int, LiveMove], entry: Mapping[str, Any]) -> int | None:
+    """The live move a 'move' entry was put in before (None: a move made in turn, at the end)."""
+    before = entry.get("undoes")
+    return None if before is None else int(before)
+
+
+def _place(items: dict[int, LiveMove], move: LiveMove, before: int | None) -> dict[int, LiveMove]:
+    """``items`` with ``move`` at the end, or just before live move ``before`` (at the end if it is gone)."""
+    if before is None or before not in items:
+        items[move.seq] = move
+        return items
+    placed: dict[int, LiveMove] = {}
+    for seq, item in items.items():
+        if seq == before:
+            placed[move.seq] = move
+        placed[seq] = item
+    return placed
+
+
+def _first_from(items: Mapping[int, LiveMove], seq: int) -> int:
+    """The smallest seq of live move ``seq`` and every move after it (what a change there touches)."""
+    order = list(items)
+    return min(order[order.index(seq):]) if seq in items else seq
+
+
+def _first_difference(old: Mapping[int, LiveMove], new: Mapping[int, LiveMove], default: int) -> int:
+    """The smallest seq among the moves from the first place two live orders differ (``default``: none)."""
+    a, b = list(old.values()), list(new.values())
+    for i in range(max(len(a), len(b))):
+        if i >= len(a) or i >= len(b) or a[i].seq != b[i].seq or a[i].move != b[i].move:
+            return min([m.seq for m in a[i:]] + [m.seq for m in b[i:]])
+    return default
+
+
+class _Revisions:
+    """How :class:`_Timeline` reads the entries of issue 21 (``also``, inserted moves, ``revert``)."""
+
+    @staticmethod
+    def also(timeline: _Timeline, items: dict[int, LiveMove], seq: int, body: Mapping[str, Any]) -> None:
+        for other in body.get("also", ()):
+            target = int(other["seq"])
+            if target in items:
+                items[target] = LiveMove(target, items[target].seat, other["move"])
+                timeline.replaced.add(target)
+                timeline._versions.setdefault(target, []).append((seq, other["move"]))
+
+    @staticmethod
+    def revert(timeline: _Timeline, entries: Sequence[Mapping[str, Any]], items: dict[int, LiveMove], seq: int,
+               body: Mapping[str, Any]) -> dict[int, LiveMove]:
+        target = int(body["entry"])
+        timeline.reverted.add(target)
+        for e in entries:
+            if int(e["seq"]) == target and e["kind"] == "correct":
+                timeline.reverted.update(int(s) for s in json.loads(e["move"]).get("insert", ()))
+        new = _Revisions.fold([e for e in entries if int(e["seq"]) < seq], timeline.reverted)
+        for dropped in (*body.get("drop", ()), *body.get("cleared", ())):
+            new.pop(int(dropped), None)
+            timeline.gone.add(int(dropped))
+        timeline._touches.append((seq, _first_difference(items, new, target)))
+        for s, live in new.items():
+            if s not in items or items[s].move != live.move:
+                timeline._versions.setdefault(s, []).append((seq, live.move))
+        return new
+
+    @staticmethod
+    def words(body: Mapping[str, Any]) -> str:
+        """What a correction's ``also`` and ``insert`` add to its log line."""
+        text = ""
+        if body.get("also"):
+            text += "; corrected with it: move " + ", ".join(str(a["seq"]) for a in body["also"])
+        if body.get("insert"):
+            text += "; put in with it: move " + ", ".join(str(x) for x in body["insert"])
+        return text
+
+    @staticmethod
+    def described(rules: Any, names: Sequence[str], timeline: _Timeline, actor: int, body: Mapping[str, Any],
+                  seq: int) -> tuple[str, int]:
+        """A revert entry's log line and the seat whose move it gave back."""
+        target = int(body["entry"])
+        made = next((e for e in timeline.entries if int(e["seq"]) == target), None)
+        _, author = timeline.changes.get(target, (actor, actor))
+        whose = "their" if author == actor else f"{names[author]}'s"
+        text = f"{names[actor]} put back a change"
+        if made is not None:
+            changed = json.loads(made["move"])
+            moved = int(made["undoes"]) if made["kind"] == "undo" else int(changed["seq"])
+            now = timeline.move_before(moved, seq + 1) if moved not in timeline.gone else None
+            reads = "" if now is None else ": " + rules.describe_move(
+                rules.redact_move(now, author, None), author, names).rstrip(".")
+            if made["kind"] == "correct" and changed["move"] is not None:
+                text = f"{names[actor]} undid the correction of {whose} move {moved}; it reads again{reads}"
+            else:
+                text = f"{names[actor]} put back {whose} move {moved}{reads}"
+        if body.get("drop"):
+            text += "; removed with it: move " + ", ".join(str(d) for d in body["drop"])
+        return text, author
+
+    @staticmethod
+    def index(entries: Sequence[Mapping[str, Any]]) -> tuple[dict[int, tuple[int, int]], dict[int, list[int]]]:
+        """Per undo or correction entry: (the seat that made it, the seat whose move it changed); per
+        correction, the moves it put in."""
+        authors: dict[int, int] = {}
+        changes: dict[int, tuple[int, int]] = {}
+        inserted: dict[int, list[int]] = {}
+        for e in entries:
+            kind, seq = e["kind"], int(e["seq"])
+            if kind == "move":
+                authors[seq] = int(e["seat"])
+            elif kind == "undo":
+                target = int(e["undoes"])
+                changes[seq] = (int(e["seat"]), authors.get(target, int(e["seat"])))
+            elif kind == "correct":
+                body = json.loads(e["move"])
+                changes[seq] = (int(e["seat"]), authors.get(int(body["seq"]), int(e["seat"])))
+                if body.get("insert"):
+                    inserted[seq] = [int(x) for x in body["insert"]]
+        return changes, inserted
+
+    @staticmethod
+    def fold(entries: Sequence[Mapping[str, Any]], skip: Collection[int]) -> dict[int, LiveMove]:
+        """The live moves after ``entries``, as if the entries in ``skip`` had never been made."""
+        items: dict[int, LiveMove] = {}
+        for e in entries:
+            kind, seq = e["kind"], int(e["seq"])
+            if seq in skip:
+                continue
+            if kind == "move":
+                items = _place(items, LiveMove(seq, int(e["seat"]), json.loads(e["move"])), items_before(items, e))
+            elif kind == "undo":
+                items.pop(int(e["undoes"]), None)
+            elif kind in ("correct", "revert"):
+                body = json.loads(e["move"])
+                if kind == "correct":
+                    target = int(body["seq"])
+                    if body["move"] is None:
+                        items.pop(target, None)
+                    elif target in items:
+                        items[target] = LiveMove(target, items[target].seat, body["move"])
+                    for other in body.get("also", ()):
+                        if int(other["seq"]) in items:
+                            items[int(other["seq"])] = LiveMove(int(other["seq"]), items[int(other["seq"])].seat,
+                                                                other["move"])
+                for dropped in (*body.get("drop", ()), *body.get("cleared", ())):
+                    items.pop(int(dropped), None)
+        return items
+
+    @staticmethod
+    def _writable(timeline: _Timeline, seat: int, author: int, move: Mapping[str, Any], what: str) -> None:
+        """A move another seat wrote (or will have written) may be set by ``seat`` only if it hides nothing."""
+        if author != seat and (move.get("type") in timeline.private
+                               or timeline.rules.redact_move(dict(move), author, None) != dict(move)):
+            raise IllegalMove(f"{what} holds what only {timeline.names[author]} may see: only they can set it", None)
+
+    @staticmethod
+    def amended(timeline: _Timeline, seat: int, seq: int, entry: dict[str, Any], new_live: list[LiveMove],
+                also: Sequence[Mapping[str, Any]], insert: Sequence[Mapping[str, Any]]
+                ) -> tuple[dict[str, Any], int, list[LiveMove]]:
+        """A correction's ``also`` and ``insert`` on top of its own change (see :func:`_correction`)."""
+        items = {m.seq: m for m in new_live}
+        first = min([seq, *entry.get("drop", ())])
+        fixed: list[dict[str, Any]] = []
+        for other in also:
+            later, move = int(other["seq"]), other["move"]
+            if later not in items or later <= seq or not isinstance(move, Mapping):
+                raise IllegalMove(f"'also' names move {later}, which is not a live move after move {seq}", None)
+            author = items[later].seat
+            _Revisions._writable(timeline, seat, author, items[later].move, f"move {later}")
+            items[later] = LiveMove(later, author, dict(move))
+            fixed.append({"seq": later, "move": dict(move)})
+            first = min(first, later)
+        added: list[int] = []
+        for n, extra in enumerate(insert):
+            before, author, move = int(extra["before"]), int(extra["seat"]), extra["move"]
+            if before not in items or before <= seq or not 0 <= author < len(timeline.names) \
+                    or not isinstance(move, Mapping):
+                raise IllegalMove(f"a move can be put in only before a live move after move {seq}", None)
+            _Revisions._writable(timeline, seat, author, move, "the move put in")
+            new_seq = timeline.next_seq + 1 + n   # the correction's own entry comes first
+            items = _place(items, LiveMove(new_seq, author, dict(move)), before)
+            added.append(new_seq)
+            first = min(first, _first_from(items, new_seq))
+        if fixed:
+            entry["also"] = fixed
+        if added:
+            entry["insert"] = added
+            entry["_put_in"] = [(int(x["before"]), int(x["seat"]), dict(x["move"])) for x in insert]  # for _rewrite
+        return entry, first, list(items.values())
+
+    @staticmethod
+    def reverted_live(timeline: _Timeline, seat: int, entry: int, drop: Sequence[int]
+                      ) -> tuple[dict[str, Any], int, list[LiveMove]]:
+        """What :meth:`Store.revert` changes (the same checks, the log entry, the new live moves)."""
+        made = timeline.changes.get(entry)
+        if made is None:
+            raise IllegalMove(f"entry {entry} of the log is no take-back or correction that can be put back", None)
+        if entry in timeline.reverted:
+            raise IllegalMove(f"the change logged as entry {entry} was already put back", None)
+        actor, author = made
+        if seat not in (actor, author):
+            raise IllegalMove(f"only {timeline.names[actor]} or {timeline.names[author]} can put back this change",
+                              None)
+        skip = set(timeline.reverted) | {entry, *timeline.inserted_by.get(entry, ())}
+        items = _Revisions.fold([e for e in timeline.entries], skip)
+        live = {m.seq for m in timeline.live}
+        dropped = sorted(set(drop))
+        for later in dropped:
+            if later not in items or later not in live:
+                raise IllegalMove(f"'drop' names move {later}, which is not a live move", None)
+            items.pop(later)
+        body: dict[str, Any] = {"type": "revert", "entry": entry}
+        if dropped:
+            body["drop"] = dropped
+        old = {m.seq: m for m in timeline.live}
+        first = _first_difference(old, items, min(old) if old else 1)
+        # as for a correction: the confirmations of the end made after the change are cleared, unless the
+        # change gives back or takes away only confirmations
+        confirming = timeline.rules.SPEC.end_confirmations
+        changed = [m for s, m in {**old, **items}.items() if old.get(s) != items.get(s)]
+        only_confirmations = all(m.move.get("type") in confirming for m in changed)
+        cleared = [s for s, m in items.items() if s > first and s in old and m.move.get("type") in confirming]
+        if cleared and not only_confirmations:
+            body["cleared"] = cleared
+            for s in cleared:
+                items.pop(s)
+        return body, first, list(items.values())
+
+    @staticmethod
+    def replay_until_misfit(timeline: _Timeline, state: State, new_live: Sequence[LiveMove]
+                            ) -> tuple[LiveMove | None, State]:
+        for live in new_live:
+            try:
+                state = timeline.rules.apply(state, live.seat, live.move)
+            except IllegalMove:
+                if live.move.get("type") in timeline.private:
+                    continue
+                return live, state
+        return None, state
+
+
+def _replayed(timeline: _Timeline, state: State, live: LiveMove) -> State:
+    """The state after ``live`` (a private note that no longer fits is passed over, as in a replay)."""
+    try:
+        return timeline.rules.apply(state, live.seat, live.move)
+    except IllegalMove:
+        if live.move.get("type") in timeline.private:
+            return state
+        raise
