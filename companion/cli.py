@@ -283,6 +283,41 @@ def export_game(game_id: str, db: str | None) -> None:
         store.close()
 
 
+@main.group("db")
+def database_commands() -> None:
+    """Databases: copy a table's or club's games into a public instance's."""
+
+
+@database_commands.command("copy")
+@click.option("--from", "source", required=True, metavar="FILE",
+              help="The database to copy from (a SQLite file, or a postgresql:// URL).")
+@click.option("--to", "target", required=True, metavar="URL",
+              help="The database to copy into (a postgresql:// URL, or a SQLite file); made or migrated first.")
+def copy_database(source: str, target: str) -> None:
+    """Copy every game (seats, tokens, hand-over codes, the whole log) into another database, then verify
+    each by replaying it on both sides. Nothing in the target is overwritten."""
+    from companion.store import Store
+    from companion.store.copy import CopyRefused, copy_games
+    from companion.store.postgres import is_postgres, redacted
+
+    if not is_postgres(source) and not os.path.exists(source):
+        raise click.ClickException(f"there is no database at {os.path.abspath(source)}: check --from")
+    try:
+        origin, destination = Store(source), Store(target)
+    except Exception as error:  # a path or server that cannot be opened: one clean line
+        raise click.ClickException(f"cannot open the database: {error}") from None
+    try:
+        copied = copy_games(origin, destination)
+    except CopyRefused as error:
+        raise click.ClickException(str(error)) from None
+    finally:
+        origin.close()
+        destination.close()
+    rows = ", ".join(f"{n} {table}" for table, n in copied["rows"].items())
+    click.echo(f"Copied {copied['games']} game(s) ({rows}) into {redacted(target)}; every game replays there "
+               "as it does in the source")
+
+
 @main.command("purge")
 @click.option("--db", type=click.Path(dir_okay=False), default=None, help="SQLite file or postgresql:// DSN [default: instance/companion.sqlite3].")
 @click.option("--finished-days", type=click.IntRange(0), default=30, show_default=True,

@@ -137,9 +137,9 @@ def test_a_worker_purges_now_and_then_while_it_serves(tmp_path: Path, monkeypatc
     store.close()
 
 
-def test_a_game_whose_seat_was_handed_over_is_purged_with_everything_of_it(tmp_path: Path) -> None:
+def test_a_game_whose_seat_was_handed_over_is_purged_with_everything_of_it(database: Any) -> None:
     """A hand-over code refers to its seat: the purge removes the codes too (it refused the whole purge before)."""
-    store = Store(tmp_path / "h.sqlite3")
+    store = Store(database)
     gone, kept = (store.create_game("fillory", ["Ann", "Ben"], {}) for _ in range(2))
     store.handover_code(gone["id"], 0)
     taken = store.take_handover(store.handover_code(gone["id"], 1)["code"])
