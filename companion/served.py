@@ -136,11 +136,19 @@ class RunningCaddy:
     def get(self, path: str, timeout: float = 10, address: str = "127.0.0.1") -> tuple[int, dict[str, str], bytes]:
         """GET ``path`` over https from Caddy at ``address``, checking its certificate for ``name`` against
         ``root_cert`` (as a phone that trusts the club's root would)."""
+        return self.request("GET", path, timeout=timeout, address=address)
+
+    def request(self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None,
+                timeout: float = 10, address: str = "127.0.0.1") -> tuple[int, dict[str, str], bytes]:
+        """Any request over https, as :meth:`get` (``body``: sent with its length)."""
         context = ssl.create_default_context(cafile=str(self.root_cert))
+        extra = "".join(f"{key}: {value}\r\n" for key, value in (headers or {}).items())
+        if body is not None:
+            extra += f"Content-Length: {len(body)}\r\n"
         with socket.create_connection((address, self.https_port), timeout=timeout) as raw:
             with context.wrap_socket(raw, server_hostname=self.name) as tls:
-                tls.sendall(f"GET {path} HTTP/1.1\r\nHost: {self.name}:{self.https_port}\r\n"
-                            "Connection: close\r\n\r\n".encode())
+                tls.sendall(f"{method} {path} HTTP/1.1\r\nHost: {self.name}:{self.https_port}\r\n{extra}"
+                            "Connection: close\r\n\r\n".encode() + (body or b""))
                 response = http.client.HTTPResponse(tls)  # type: ignore[arg-type]  # reads a socket's makefile
                 response.begin()
                 return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
@@ -150,7 +158,8 @@ class RunningCaddy:
 def running_caddy(folder: Path, upstream: str, name: str = "club.test", *, config: Path = CADDYFILE,
                   start_seconds: float = 30) -> Iterator[RunningCaddy]:
     """Run Debian's ``caddy`` with ``config`` (the project's Caddyfile) in front of ``upstream`` (a
-    ``http://127.0.0.1:PORT`` server), on free ports, with its data, config and home in ``folder``.
+    ``http://127.0.0.1:PORT`` server, or several separated by spaces: nodes it spreads requests over), on
+    free ports, with its data, config and home in ``folder``.
 
     Ready once its certificate authority's root exists and it answers https for ``name`` with a
     certificate that root signs. Stopped (terminate, then kill) on the way out."""
@@ -161,7 +170,7 @@ def running_caddy(folder: Path, upstream: str, name: str = "club.test", *, confi
     env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(data), "XDG_CONFIG_HOME": str(conf),
            "CADDY_HTTPS_PORT": str(https_port), "CADDY_HTTP_PORT": str(http_port),
            "CADDY_ADMIN": f"127.0.0.1:{admin_port}", "CLUB_NAME": name,
-           "COMPANION_ADDRESS": upstream.removeprefix("http://")}
+           "COMPANION_ADDRESS": " ".join(part.removeprefix("http://") for part in upstream.split())}
     log_path = folder / "caddy.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(["caddy", "run", "--config", str(config), "--adapter", "caddyfile"],

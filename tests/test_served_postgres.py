@@ -21,7 +21,7 @@ import pytest
 import requests
 
 from cardgen.catalog import content
-from companion.served import RunningPostgres, RunningServer, running_server
+from companion.served import RunningPostgres, RunningServer, running_caddy, running_server
 
 pytestmark = pytest.mark.served
 
@@ -44,9 +44,10 @@ def shared_dsn(postgres_cluster: RunningPostgres) -> Iterator[str]:
 def nodes(shared_dsn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RunningServer, RunningServer]]:
     # loopback counted like any other address, so the shared join limit can be seen from here
     settings = {"COMPANION_UNLIMITED_ADDRESSES": "", "COMPANION_JOIN_LIMIT": f"{JOIN_LIMIT} per minute"}
-    with running_server(tmp_path_factory.mktemp("node-a"), ("--workers", "2"), db=shared_dsn, workers=2,
+    serve = ("--workers", "2", "--access-log")
+    with running_server(tmp_path_factory.mktemp("node-a"), serve, db=shared_dsn, workers=2,
                         environment=settings, secret_key="nodes-key") as a, \
-            running_server(tmp_path_factory.mktemp("node-b"), ("--workers", "2"), db=shared_dsn, workers=2,
+            running_server(tmp_path_factory.mktemp("node-b"), serve, db=shared_dsn, workers=2,
                            environment=settings, secret_key="nodes-key") as b:
         yield a, b
 
@@ -193,3 +194,32 @@ def test_the_nodes_share_the_database_and_nothing_on_disk(nodes: tuple[RunningSe
         assert conn.execute("SELECT count(*) FROM rate_counters").fetchone()[0] >= 1
     for node in nodes:
         assert not node.db_path.exists() and not Path(str(node.db_path) + ".limits").exists()
+
+
+def test_caddy_spreads_a_table_over_both_nodes_over_https(nodes: tuple[RunningServer, RunningServer],
+                                                          tmp_path: Path) -> None:
+    """The public instance's front: one Caddy (the project's Caddyfile) with both nodes as its upstreams
+    (``COMPANION_ADDRESS`` lists them); a whole game played through it over https, whichever node answers."""
+    a, b = nodes
+    with running_caddy(tmp_path / "caddy", f"{a.base} {b.base}") as caddy:
+        def send(method: str, path: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:
+            headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+            status, _, raw = caddy.request(method, path, json.dumps(body).encode() if body is not None else None,
+                                           headers, timeout=CEILING)
+            return status, json.loads(raw) if raw else None
+
+        status, game = send("POST", "/api/games", {"game": "fillory", "players": ["Ann", "Ben"], "options": {}})
+        assert status == 201, game
+        cards = deck(a, game)
+        for version in range(6):  # the starting hands
+            status, answer = send("POST", f"/api/games/{game['id']}/moves",
+                                  {"version": version, "action_id": uuid.uuid4().hex,
+                                   "move": {"type": "draw", "card": cards[version]}}, game["seats"][version % 2]["token"])
+            assert status == 200 and answer["version"] == version + 1, answer
+        for _ in range(12):
+            assert send("GET", f"/api/games/{game['id']}/version")[1]["version"] == 6
+    for node in nodes:
+        assert call(node, "GET", f"/api/games/{game['id']}/version").json()["version"] == 6
+    # each node answered some of the 19 requests (Caddy picks an upstream at random: all on one is 2 in 2**19)
+    for node in nodes:
+        assert node.log().count(f"/api/games/{game['id']}/") > 1, "one node answered every request"
