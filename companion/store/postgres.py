@@ -6,7 +6,9 @@ code and SQL run unchanged on it (``?`` placeholders become psycopg's ``%s``):
 
 - **Connections**: a :class:`psycopg_pool.ConnectionPool` per process (a forked gunicorn worker opens its
   own), autocommit connections checked before they are handed out (a connection PostgreSQL dropped, say
-  in a restart, is replaced, not used); psycopg 3.1.14 and later cooperate with gevent's workers.
+  in a restart, is replaced, not used; a pool that found none in time is replaced, so the app uses the
+  database again as soon as it is back); psycopg waits through gevent in gunicorn's gevent workers
+  (:func:`cooperate_with_gevent`).
 - **Writes** lock the game they change: ``write(game_id)`` begins a transaction whose first statement is
   ``SELECT ... FROM games WHERE id = ... FOR UPDATE``, so moves of one game queue on its row while moves of
   other games go on at once (SQLite has one writer for the whole file). Inside a write, any read of a
