@@ -1,9 +1,10 @@
 """Load a real companion server on loopback: moves, state reads and the bare version endpoint.
 
-    .venv/bin/python bench/bench_api.py [--seconds 4] [--connections 16 64] [--figures FILE]
+    .venv/bin/python bench/bench_api.py [--seconds 4] [--connections 16 64] [--figures FILE] [--postgres]
 
 Starts the server as the README does (``companion serve``: gunicorn, its default workers and
-threads) on a free 127.0.0.1 port with a temporary database, then loads it from this process in
+threads) on a free 127.0.0.1 port with a temporary database (``--postgres``: a throwaway PostgreSQL
+cluster instead of the SQLite file), then loads it from this process in
 phases, each bounded in time, over keep-alive connections driven by one client thread:
 
 - moves: every connection plays its own games, posting each move with its seat's token; every move
@@ -32,6 +33,7 @@ machine is doing), the server's and the load client's CPU time, every unexpected
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -53,7 +55,7 @@ from load_client import Connection, Tally, Work, request_bytes, run_open_phase, 
 
 from companion.cli import default_workers  # noqa: E402
 from companion.rules import GAMES  # noqa: E402
-from companion.served import running_server  # noqa: E402
+from companion.served import running_postgres, running_server  # noqa: E402
 from companion.store import Store  # noqa: E402
 
 MOVE_CAP = 1500          # a playout longer than this is cut (no game in the registry comes close)
@@ -189,18 +191,22 @@ def main() -> None:
     parser.add_argument("--open-connections", type=int, default=64, help="connections of the open-loop phase")
     parser.add_argument("--only-moves", action="store_true", help="skip the read phases (quicker A/B runs)")
     parser.add_argument("--serve-arg", action="append", default=[], help="extra argument for companion serve")
+    parser.add_argument("--postgres", action="store_true",
+                        help="store on a throwaway PostgreSQL cluster (companion.served.running_postgres), not SQLite")
     args = parser.parse_args()
     report = Report(args.figures)
     counts = sorted(set(args.connections))
     top = counts[-1]
 
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as cluster:
+        dsn = cluster.enter_context(running_postgres()).dsn if args.postgres else None
         # every worker listens on the port itself (SO_REUSEPORT): start loading once all of them do
         workers = None if "--workers" in args.serve_arg else default_workers()
-        with running_server(Path(tmp), args.serve_arg, secret_key="bench-key", workers=workers) as server:
+        with running_server(Path(tmp), args.serve_arg, secret_key="bench-key", workers=workers, db=dsn) as server:
             host, port = server.base.removeprefix("http://").split(":")
-            store = Store(server.db_path)
-            report.heading(f"Companion under load: companion serve {' '.join(args.serve_arg) or '(defaults)'}, "
+            store = Store(dsn or server.db_path)
+            report.heading(f"Companion under load ({'PostgreSQL' if dsn else 'SQLite'}): "
+                           f"companion serve {' '.join(args.serve_arg) or '(defaults)'}, "
                            f"{args.seconds:g} s per phase, games: {', '.join(sorted(GAMES))}")
             results: dict[tuple[str, int], Tally] = {}
             cpu_ms: dict[tuple[str, int], float] = {}

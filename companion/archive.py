@@ -73,6 +73,16 @@ def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def schedule_for(database: str | Path, **settings: Any) -> Any:
+    """The purge schedule of a ``--db``: :class:`PurgeSchedule` beside a SQLite file, or for every node on
+    one PostgreSQL database (:class:`companion.store.postgres.PostgresPurgeSchedule`); ``settings`` as theirs."""
+    from companion.store.postgres import PostgresPurgeSchedule, is_postgres
+
+    if is_postgres(str(database)):
+        return PostgresPurgeSchedule(str(database), **settings)
+    return PurgeSchedule(database, **settings)
+
+
 class PurgeSchedule:
     """The purge ``companion serve`` runs by itself: at start and every ``every`` while it serves.
 

@@ -205,15 +205,18 @@ def _prepare_database(db: str | None, must_exist: bool = False, make_folder: boo
     ``make_folder``: ``init-db`` makes a missing folder (any other command refuses it as a mistyped path)."""
     from cardgen.catalog import DataError
 
-    new = _check_db_path(db, must_exist, make_folder) if db else False
+    from companion.store.postgres import is_postgres
+
+    on_postgres = bool(db) and is_postgres(db)
+    new = _check_db_path(db, must_exist, make_folder) if db and not on_postgres else False
 
     try:
         from companion.web import create_app
     except DataError as error:  # the rules modules load the game data when imported
         raise click.ClickException(f"cannot load the game data:\n{error}") from None
 
-    if db:
-        os.environ["COMPANION_DATABASE"] = os.path.abspath(db)
+    if db:  # a PostgreSQL DSN as given, a SQLite file by its absolute path (the workers may start elsewhere)
+        os.environ["COMPANION_DATABASE"] = db if on_postgres else os.path.abspath(db)
     try:
         app = create_app()
     except Exception as error:  # any failure here is the user's path or file: one clean line
@@ -233,8 +236,10 @@ def _prepare_database(db: str | None, must_exist: bool = False, make_folder: boo
               help="SQLite file to create or migrate [default: instance/companion.sqlite3].")
 def init_db(db: str | None) -> None:
     """Create the database (or bring its schema up to date) and say where it is."""
+    from companion.store.postgres import redacted
+
     path, _ = _prepare_database(db, make_folder=True)
-    click.echo(f"Database ready: {path}")
+    click.echo(f"Database ready: {redacted(path)}")
 
 
 def _store(db: str | None) -> Any:
@@ -282,7 +287,7 @@ def base_url_command(url: str | None, forget: bool) -> None:
 
 
 @main.command("games")
-@click.option("--db", type=click.Path(dir_okay=False), default=None, help="SQLite file [default: instance/companion.sqlite3].")
+@click.option("--db", type=click.Path(dir_okay=False), default=None, help="SQLite file or postgresql:// DSN [default: instance/companion.sqlite3].")
 @click.option("--due", is_flag=True, help="Only the games the purge schedule would remove now.")
 def list_games(db: str | None, due: bool) -> None:
     """List the games: id, game, players, moves, last move, over or not."""
@@ -300,7 +305,7 @@ def list_games(db: str | None, due: bool) -> None:
 
 @main.command("export")
 @click.argument("game_id")
-@click.option("--db", type=click.Path(dir_okay=False), default=None, help="SQLite file [default: instance/companion.sqlite3].")
+@click.option("--db", type=click.Path(dir_okay=False), default=None, help="SQLite file or postgresql:// DSN [default: instance/companion.sqlite3].")
 def export_game(game_id: str, db: str | None) -> None:
     """Write one game (setup, every log entry as reported, scores) to standard output as JSON."""
     from companion import archive
@@ -315,8 +320,43 @@ def export_game(game_id: str, db: str | None) -> None:
         store.close()
 
 
+@main.group("db")
+def database_commands() -> None:
+    """Databases: copy a table's or club's games into a public instance's."""
+
+
+@database_commands.command("copy")
+@click.option("--from", "source", required=True, metavar="FILE",
+              help="The database to copy from (a SQLite file, or a postgresql:// URL).")
+@click.option("--to", "target", required=True, metavar="URL",
+              help="The database to copy into (a postgresql:// URL, or a SQLite file); made or migrated first.")
+def copy_database(source: str, target: str) -> None:
+    """Copy every game (seats, tokens, hand-over codes, the whole log) into another database, then verify
+    each by replaying it on both sides. Nothing in the target is overwritten."""
+    from companion.store import Store
+    from companion.store.copy import CopyRefused, copy_games
+    from companion.store.postgres import is_postgres, redacted
+
+    if not is_postgres(source) and not os.path.exists(source):
+        raise click.ClickException(f"there is no database at {os.path.abspath(source)}: check --from")
+    try:
+        origin, destination = Store(source), Store(target)
+    except Exception as error:  # a path or server that cannot be opened: one clean line
+        raise click.ClickException(f"cannot open the database: {error}") from None
+    try:
+        copied = copy_games(origin, destination)
+    except CopyRefused as error:
+        raise click.ClickException(str(error)) from None
+    finally:
+        origin.close()
+        destination.close()
+    rows = ", ".join(f"{n} {table}" for table, n in copied["rows"].items())
+    click.echo(f"Copied {copied['games']} game(s) ({rows}) into {redacted(target)}; every game replays there "
+               "as it does in the source")
+
+
 @main.command("purge")
-@click.option("--db", type=click.Path(dir_okay=False), default=None, help="SQLite file [default: instance/companion.sqlite3].")
+@click.option("--db", type=click.Path(dir_okay=False), default=None, help="SQLite file or postgresql:// DSN [default: instance/companion.sqlite3].")
 @click.option("--finished-days", type=click.IntRange(0), default=30, show_default=True,
               help="Remove games that are over this many days after their last move.")
 @click.option("--idle-days", type=click.IntRange(0), default=90, show_default=True,
@@ -344,7 +384,8 @@ def purge_games(db: str | None, finished_days: int, idle_days: int, dry_run: boo
 @click.option("--port", type=click.IntRange(1, 65535), default=DEFAULT_PORT, show_default=True,
               help="TCP port to listen on.")
 @click.option("--db", type=click.Path(dir_okay=False), default=None,
-              help="SQLite file holding the games [default: instance/companion.sqlite3].")
+              help="SQLite file holding the games, or a PostgreSQL database (postgresql://user@host/name) every "
+                   "node of a public instance shares [default: instance/companion.sqlite3].")
 @click.option("--workers", type=click.IntRange(1, 64), default=None,
               help="Worker processes [default: 1 per CPU core, 2 to 8].")
 @click.option("--threads", type=click.IntRange(1, 128), default=DEFAULT_THREADS, show_default=True,
@@ -404,7 +445,7 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
     _check_port_free(host, port)
     from companion import archive
 
-    purged = archive.PurgeSchedule(path).run_if_due()  # then each worker every few hours: companion.serving
+    purged = archive.schedule_for(path).run_if_due()  # then each worker every few hours: companion.serving
     if purged:
         click.echo(f"Removed {len(purged)} old game(s) past the schedule (over {archive.FINISHED_DAYS} days, "
                    f"idle {archive.IDLE_DAYS} days; docs/serving.md)")
@@ -420,7 +461,9 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
         reachable = firsts[0]
         lines[:0] = [f"Open on the phones: {url}" for url in firsts]
     held = f"{games:,} game(s)" if games else "no games yet: a new, empty database"
-    click.echo(f"Spellbook Table companion: {workers} {worker_class} worker(s), database {path} ({held})")
+    from companion.store.postgres import redacted
+
+    click.echo(f"Spellbook Table companion: {workers} {worker_class} worker(s), database {redacted(path)} ({held})")
     for line in lines:
         click.echo(line)
     if qr and reachable:

@@ -2,16 +2,20 @@
 
 One place for the start-wait-stop dance the served tests, the browser tests and the load benchmark
 all need: a subprocess on 127.0.0.1 with its own database and log, waited for until it answers, and
-stopped (terminate, then kill) on the way out.
+stopped (terminate, then kill) on the way out. Beside them: a Caddy front (:func:`running_caddy`) and a
+throwaway PostgreSQL cluster (:func:`running_postgres`).
 """
 
 from __future__ import annotations
 
 import http.client
+import pwd
+import shutil
 import socket
 import ssl
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -72,17 +76,20 @@ def process_children(parent: int) -> list[int]:
 def running_server(folder: Path, serve_args: Sequence[str] = ("--workers", "2"), *,
                    secret_key: str = "served-key", start_seconds: float = 180,
                    workers: int | None = None, port: int | None = None,
-                   root: Path = REPO) -> Iterator[RunningServer]:
+                   root: Path = REPO, db: str | None = None,
+                   environment: dict[str, str] | None = None) -> Iterator[RunningServer]:
     """Run ``companion serve`` with ``serve_args`` on a free port, its database and log in ``folder``.
 
     It is ready once it answers and, if ``workers`` is given, once gunicorn has started that many worker
     processes (the first worker answers while the others may still be booting). ``root`` is the
-    source tree to run (the benchmark runs an earlier version of the project beside this one)."""
+    source tree to run (the benchmark runs an earlier version of the project beside this one). ``db``: another
+    database than the folder's SQLite file, e.g. a PostgreSQL DSN several servers share; ``environment``: more
+    variables for the server (settings such as ``COMPANION_JOIN_LIMIT``)."""
     port = port or free_port()
     db_path, log_path = folder / "companion.sqlite3", folder / "server.log"
     command = [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-               "--db", str(db_path), "--no-qr", *serve_args]
-    env = {**os.environ, "COMPANION_SECRET_KEY": secret_key, "PYTHONUNBUFFERED": "1"}
+               "--db", db or str(db_path), "--no-qr", *serve_args]
+    env = {**os.environ, "COMPANION_SECRET_KEY": secret_key, "PYTHONUNBUFFERED": "1", **(environment or {})}
     if root != REPO:
         env["PYTHONPATH"] = str(root)
     with log_path.open("wb") as log:
@@ -134,11 +141,19 @@ class RunningCaddy:
     def get(self, path: str, timeout: float = 10, address: str = "127.0.0.1") -> tuple[int, dict[str, str], bytes]:
         """GET ``path`` over https from Caddy at ``address``, checking its certificate for ``name`` against
         ``root_cert`` (as a phone that trusts the club's root would)."""
+        return self.request("GET", path, timeout=timeout, address=address)
+
+    def request(self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None,
+                timeout: float = 10, address: str = "127.0.0.1") -> tuple[int, dict[str, str], bytes]:
+        """Any request over https, as :meth:`get` (``body``: sent with its length)."""
         context = ssl.create_default_context(cafile=str(self.root_cert))
+        extra = "".join(f"{key}: {value}\r\n" for key, value in (headers or {}).items())
+        if body is not None:
+            extra += f"Content-Length: {len(body)}\r\n"
         with socket.create_connection((address, self.https_port), timeout=timeout) as raw:
             with context.wrap_socket(raw, server_hostname=self.name) as tls:
-                tls.sendall(f"GET {path} HTTP/1.1\r\nHost: {self.name}:{self.https_port}\r\n"
-                            "Connection: close\r\n\r\n".encode())
+                tls.sendall(f"{method} {path} HTTP/1.1\r\nHost: {self.name}:{self.https_port}\r\n{extra}"
+                            "Connection: close\r\n\r\n".encode() + (body or b""))
                 response = http.client.HTTPResponse(tls)  # type: ignore[arg-type]  # reads a socket's makefile
                 response.begin()
                 return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
@@ -148,8 +163,9 @@ class RunningCaddy:
 def running_caddy(folder: Path, upstream: str, name: str = "club.test", *, config: Path = CADDYFILE,
                   start_seconds: float = 180, settings: Mapping[str, str] | None = None) -> Iterator[RunningCaddy]:
     """Run Debian's ``caddy`` with ``config`` (the project's Caddyfile) in front of ``upstream`` (a
-    ``http://127.0.0.1:PORT`` server), on free ports, with its data, config and home in ``folder``, and
-    ``settings``: more of the Caddyfile's ``{$NAME}`` variables (``CADDY_READ_BODY``, say).
+    ``http://127.0.0.1:PORT`` server, or several separated by spaces: nodes it spreads requests over), on
+    free ports, with its data, config and home in ``folder``, and ``settings``: more of the Caddyfile's
+    ``{$NAME}`` variables (``CADDY_READ_BODY``, say).
 
     Ready once its certificate authority's root exists and it answers https for ``name`` with a
     certificate that root signs. Stopped (terminate, then kill) on the way out."""
@@ -160,7 +176,8 @@ def running_caddy(folder: Path, upstream: str, name: str = "club.test", *, confi
     env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(data), "XDG_CONFIG_HOME": str(conf),
            "CADDY_HTTPS_PORT": str(https_port), "CADDY_HTTP_PORT": str(http_port),
            "CADDY_ADMIN": f"127.0.0.1:{admin_port}", "CLUB_NAME": name,
-           "COMPANION_ADDRESS": upstream.removeprefix("http://"), **(settings or {})}
+           "COMPANION_ADDRESS": " ".join(part.removeprefix("http://") for part in upstream.split()),
+           **(settings or {})}
     log_path = folder / "caddy.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(["caddy", "run", "--config", str(config), "--adapter", "caddyfile"],
@@ -183,3 +200,101 @@ def running_caddy(folder: Path, upstream: str, name: str = "club.test", *, confi
         yield caddy
     finally:
         stop(process, 10)
+
+
+def postgres_bin() -> Path:
+    """The folder of PostgreSQL's server programs: Debian's newest ``/usr/lib/postgresql/<version>/bin``,
+    else wherever ``initdb`` is on the PATH."""
+    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+                      key=lambda path: int(path.parent.parent.name) if path.parent.parent.name.isdigit() else 0)
+    if versions:
+        return versions[-1].parent
+    found = shutil.which("initdb")
+    if found is None:
+        raise RuntimeError("PostgreSQL's initdb is not installed (on Debian: apt install postgresql, which "
+                           "scripts/setup.sh --test does)")
+    return Path(found).resolve().parent
+
+
+@dataclass(frozen=True)
+class RunningPostgres:
+    dsn: str                       # postgresql://postgres@127.0.0.1:PORT/postgres
+    port: int
+    folder: Path                   # the cluster's data folder, its unix socket and its log
+    bin: Path
+    as_user: tuple[str, ...]       # the command prefix that runs a program as the cluster's owner
+
+    @property
+    def log_path(self) -> Path:
+        return self.folder / "postgres.log"
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text(encoding="utf-8", errors="replace")
+        except OSError as error:
+            return f"(no log: {error})"
+
+    def ctl(self, *args: str, seconds: float = 180) -> subprocess.CompletedProcess[str]:
+        """Run ``pg_ctl`` on this cluster as its owner (e.g. ``ctl("restart", "-m", "fast")``)."""
+        return _as_owner(self.as_user, [str(self.bin / "pg_ctl"), "-D", str(self.folder / "data"),
+                                        "-l", str(self.log_path), "-w", "-t", str(int(seconds)), *args],
+                         seconds + 30)
+
+
+def _as_owner(prefix: Sequence[str], command: list[str], seconds: float) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*prefix, *command], capture_output=True, text=True, timeout=seconds, check=False,
+                          cwd="/", env={**os.environ, "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"})
+
+
+@contextmanager
+def running_postgres(*, start_seconds: float = 180, user: str = "nobody") -> Iterator[RunningPostgres]:
+    """A throwaway PostgreSQL cluster of Debian's binaries: ``initdb`` in a new temporary folder, started on
+    a free loopback port (its unix socket in that folder), ready once ``pg_ctl start -w`` saw it accept
+    connections and ``pg_isready`` agrees; yields its DSN (user ``postgres``, trust authentication on
+    loopback only); stopped and removed on the way out.
+
+    PostgreSQL refuses to run as root, and CI runs as root: then the cluster belongs to ``user`` (the
+    folder is chowned to it and every program runs through ``runuser``). The folder is a fresh one under
+    the system's temporary folder, not the caller's (a root-only pytest folder would be closed to it)."""
+    bin_folder = postgres_bin()
+    folder = Path(tempfile.mkdtemp(prefix="companion-postgres-"))
+    as_user: tuple[str, ...] = ()
+    if os.geteuid() == 0:
+        owner = pwd.getpwnam(user)
+        os.chown(folder, owner.pw_uid, owner.pw_gid)
+        as_user = ("runuser", "-u", user, "--")
+    port = free_port()
+    cluster = RunningPostgres(f"postgresql://postgres@127.0.0.1:{port}/postgres", port, folder, bin_folder,
+                              as_user)
+    started = False
+    try:
+        made = _as_owner(as_user, [str(bin_folder / "initdb"), "-D", str(folder / "data"), "-U", "postgres",
+                                   "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"],
+                         start_seconds)
+        if made.returncode != 0:
+            raise RuntimeError(f"initdb failed ({made.returncode}):\n{made.stdout}\n{made.stderr}")
+        with (folder / "data" / "postgresql.conf").open("a", encoding="utf-8") as conf:
+            conf.write(f"\n# a throwaway cluster for tests (companion/served.py)\nport = {port}\n"
+                       "listen_addresses = '127.0.0.1'\n"
+                       f"unix_socket_directories = '{folder}'\n"
+                       "max_connections = 200\n"
+                       "fsync = on\n")
+        start = cluster.ctl("start", seconds=start_seconds)
+        started = True
+        if start.returncode != 0:
+            raise RuntimeError(f"pg_ctl start failed ({start.returncode}):\n{start.stdout}\n{start.stderr}\n"
+                               f"{cluster.log()}")
+        deadline = time.monotonic() + start_seconds
+        while subprocess.run([str(bin_folder / "pg_isready"), "-h", "127.0.0.1", "-p", str(port), "-t", "5"],
+                             capture_output=True, check=False).returncode != 0:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"PostgreSQL did not accept connections within {start_seconds} s:\n"
+                                   f"{cluster.log()}")
+            time.sleep(0.2)
+        yield cluster
+    finally:
+        if started:
+            stopped = cluster.ctl("stop", "-m", "fast", seconds=60)
+            if stopped.returncode != 0 and "PID file" not in stopped.stderr:
+                cluster.ctl("stop", "-m", "immediate", seconds=60)
+        shutil.rmtree(folder, ignore_errors=True)

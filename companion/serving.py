@@ -225,12 +225,12 @@ class CompanionWorker(GeventWorker):  # type: ignore[misc]  # gunicorn ships no 
     def _purge_now_and_then(self) -> None:
         import gevent
 
-        from companion.archive import PurgeSchedule
+        from companion.archive import schedule_for
 
         store = getattr(self.flask_app, "extensions", {}).get("store")
         if store is None:
             return
-        schedule = PurgeSchedule(store.path)
+        schedule = schedule_for(getattr(store.backend, "dsn", store.path))
         while self.alive:
             gevent.sleep(PURGE_CHECK_SECONDS)
             try:

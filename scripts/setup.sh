@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up a fresh machine for Spellbook Table: a virtualenv with the project installed.
 #   scripts/setup.sh          runtime only
-#   scripts/setup.sh --test   plus the test tools, and Debian's chromium, caddy and certutil for the tests
+#   scripts/setup.sh --test   plus the test tools, and Debian's chromium, caddy, certutil and postgresql for the tests
 # Needs Python 3.11 or newer with its venv module (on Debian and Ubuntu: apt install python3-venv); the
 # Debian packages come from apt (root or sudo). Packages are installed once per pyproject.toml: a test install
 # serves the runtime too, so switching between scripts/start.sh and scripts/test.sh runs pip no more.
@@ -44,13 +44,16 @@ if [ ! -f "$installed-1" ] && { [ "$want_test" = 1 ] || [ ! -f "$installed-0" ];
 fi
 
 # Debian packages the tests run for real: chromium (browser tests), caddy (the https front of
-# docs/serving.md, tests/e2e/test_https.py) and libnss3-tools (certutil: the test's Chromium trusts
-# Caddy's own root the way a phone does). Installing caddy does not start it: the tests run their own.
+# docs/serving.md, tests/e2e/test_https.py), libnss3-tools (certutil: the test's Chromium trusts
+# Caddy's own root the way a phone does), and postgresql (the store's second backend: tests/test_postgres.py
+# starts a throwaway cluster with its initdb). Installing caddy or postgresql does not start them for the
+# tests: they run their own (Debian may start its default cluster; the tests never use it).
 if [ "$want_test" = 1 ]; then
   missing=""
   [ -x /usr/bin/chromium ] || missing="$missing chromium fonts-liberation"
   command -v caddy >/dev/null || missing="$missing caddy"
   command -v certutil >/dev/null || missing="$missing libnss3-tools"
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$missing postgresql"
   if [ -n "$missing" ]; then
     echo "==> installing Debian's$missing for the tests"
     sudo_cmd=""

@@ -1,9 +1,11 @@
-"""Shared fixtures: an app on a temporary database and its test client (browser fixtures: tests/e2e)."""
+"""Shared fixtures: an app on a temporary database and its test client, a throwaway PostgreSQL cluster
+(browser fixtures: tests/e2e)."""
 
 from __future__ import annotations
 
 import json
 import os
+import secrets
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -12,6 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from xdist.scheduler import LoadFileScheduling
 
+from companion.served import RunningPostgres, running_postgres
 from companion.web import create_app
 
 
@@ -22,6 +25,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
     os.environ["SPELLBOOK_INSTANCE"] = tempfile.mkdtemp(prefix="spellbook-test-instance-")
     os.environ.pop("SPELLBOOK_BASE_URL", None)
+    record_file_seconds(config)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -116,6 +120,26 @@ class FileSeconds:
         FILE_SECONDS.write_text(json.dumps(dict(sorted(known.items())), indent=1) + "\n")
 
 
-def pytest_configure(config: pytest.Config) -> None:
+def record_file_seconds(config: pytest.Config) -> None:  # from pytest_configure, above
     if config.getoption("--record-file-seconds"):
         config.pluginmanager.register(FileSeconds(), "file-seconds")
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[RunningPostgres]:
+    """One throwaway PostgreSQL cluster per test session (per xdist worker): companion.served.running_postgres."""
+    with running_postgres() as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def postgres_dsn(postgres_cluster: RunningPostgres) -> Iterator[str]:
+    """A DSN to a new, empty database of the session's cluster, dropped after the test."""
+    import psycopg
+
+    name = "test_" + secrets.token_hex(6)
+    with psycopg.connect(postgres_cluster.dsn, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    yield postgres_cluster.dsn.rsplit("/", 1)[0] + "/" + name
+    with psycopg.connect(postgres_cluster.dsn, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

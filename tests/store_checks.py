@@ -59,11 +59,46 @@ def fillory_deck_cards(state: Any) -> list[str]:
     return [card.id for card in content("fillory").cards if card.id not in seen]
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    store = Store(tmp_path / "games.sqlite3")
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """A new store on each backend: a SQLite file, and a new database of the session's PostgreSQL cluster."""
+    if request.param == "postgres":
+        store = Store(request.getfixturevalue("postgres_dsn"))
+    else:
+        store = Store(tmp_path / "games.sqlite3")
     yield store
     store.close()
+
+
+def on_postgres(store: Store) -> bool:
+    return store.backend.kind == "postgresql"
+
+
+def reopened(store: Store) -> Store:
+    """Another store on the same database, as another server process (or node) opens it."""
+    return Store(store.backend.dsn if on_postgres(store) else store.path)  # type: ignore[attr-defined, arg-type]
+
+
+def writing(store: Store) -> bool:
+    """Whether the store is inside a write transaction now (SQLite: its process's write lock is held)."""
+    backend: Any = store.backend
+    return bool(backend.writing()) if on_postgres(store) else bool(backend._write_lock.locked())
+
+
+def raw_rows(store: Store, sql: str) -> list[tuple[Any, ...]]:
+    """Rows read straight from the database, past the store (sqlite3 or psycopg)."""
+    if on_postgres(store):
+        import psycopg
+
+        with psycopg.connect(store.backend.dsn) as conn:  # type: ignore[attr-defined]
+            return list(conn.execute(sql).fetchall())
+    import sqlite3
+
+    conn = sqlite3.connect(store.path)
+    try:
+        return list(conn.execute(sql).fetchall())
+    finally:
+        conn.close()
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 
 from companion.rules import IllegalMove, rules_for
 from companion.store import CorrectionRefused, Stale, Store
-from tests.store_checks import fillory_deck_cards, replay_from_scratch, game, store  # noqa: F401  (fixtures: a Fillory game in a new store)
+from tests.store_checks import fillory_deck_cards, replay_from_scratch, game, store, writing  # noqa: F401  (fixtures: a Fillory game in a new store, on each backend)
 
 fillory = rules_for("fillory")
 
@@ -126,7 +126,7 @@ class CountingRules:
 
     def apply(self, state: Any, seat: int, move: Any) -> Any:
         self.calls += 1
-        if self.store.backend._write_lock.locked():
+        if writing(self.store):
             self.locked += 1
         if self.during is not None:
             during, self.during = self.during, None

@@ -17,7 +17,7 @@ import companion.store.common as store_module
 import companion.store.words as words
 from companion.rules import IllegalMove
 from companion.store import Store
-from tests.store_checks import fillory_deck_cards, game, store  # noqa: F401  (fixtures)
+from tests.store_checks import fillory_deck_cards, game, reopened, store  # noqa: F401  (fixtures, on each backend)
 
 FULL = "This game has reached 4 moves, the most one game keeps; start a new game to go on."
 
@@ -73,7 +73,7 @@ def test_a_log_read_by_a_process_that_read_the_game_before_reads_as_a_fresh_one(
     store.correct(gid, 0, 2, "c", 1, {"type": "draw", "card": cards[2]})
     store.rename_seat(gid, 1, "Bea")
     store.undo(gid, 0, 4, "u")
-    fresh = Store(store.path)      # another process: it never read this game's log
+    fresh = reopened(store)        # another process: it never read this game's log
     try:
         for viewer in (None, 0, 1):
             assert store.log(gid, viewer) == fresh.log(gid, viewer)

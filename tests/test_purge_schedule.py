@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from companion import archive
-from companion.archive import FINISHED_DAYS, IDLE_DAYS, PURGE_EVERY_HOURS, PurgeSchedule
+from companion.archive import FINISHED_DAYS, IDLE_DAYS, PURGE_EVERY_HOURS
 from companion.served import free_port
 from companion.store import Store
 
@@ -26,12 +28,19 @@ def ids(store: Store) -> set[str]:
     return {g["id"] for g in archive.games(store)}
 
 
-def test_an_idle_game_goes_after_its_days_and_the_purge_runs_once_a_period(tmp_path: Path) -> None:
-    path = tmp_path / "s.sqlite3"
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+    """A new database on each backend: a SQLite file's path, or a PostgreSQL DSN."""
+    return request.getfixturevalue("postgres_dsn") if request.param == "postgres" else tmp_path / "s.sqlite3"
+
+
+def test_an_idle_game_goes_after_its_days_and_the_purge_runs_once_a_period(database: Any) -> None:
+    path = database
     store = Store(path)
     idle = store.create_game("fillory", ["Ann", "Ben"], {})
+    store.handover_code(idle["id"], 0)  # a hand-over code goes with its seat
     clock = Clock()
-    schedule = PurgeSchedule(path, clock=clock)
+    schedule = archive.schedule_for(path, clock=clock)
     clock.now += timedelta(days=IDLE_DAYS, hours=-1)
     assert schedule.run_if_due() == []  # ran (at start): nothing was old enough
     assert ids(store) == {idle["id"]}
@@ -44,23 +53,23 @@ def test_an_idle_game_goes_after_its_days_and_the_purge_runs_once_a_period(tmp_p
     store.close()
 
 
-def test_a_game_played_recently_is_kept(tmp_path: Path) -> None:
-    path = tmp_path / "k.sqlite3"
+def test_a_game_played_recently_is_kept(database: Any) -> None:
+    path = database
     store = Store(path)
     played = store.create_game("fillory", ["Ann", "Ben"], {})
     store.apply_move(played["id"], 0, 0, "a1", {"type": "draw", "card": "golem"})
     clock = Clock()
     clock.now += timedelta(days=min(FINISHED_DAYS, IDLE_DAYS) - 1)
-    assert PurgeSchedule(path, clock=clock).run_if_due() == []
+    assert archive.schedule_for(path, clock=clock).run_if_due() == []
     assert ids(store) == {played["id"]}
     store.close()
 
 
-def test_every_worker_asks_but_one_purges_per_period(tmp_path: Path) -> None:
-    path = tmp_path / "w.sqlite3"
+def test_every_worker_asks_but_one_purges_per_period(database: Any) -> None:
+    path = database
     Store(path).close()
     clock = Clock()
-    workers = [PurgeSchedule(path, clock=clock) for _ in range(3)]
+    workers = [archive.schedule_for(path, clock=clock) for _ in range(3)]
     answers = [w.run_if_due() for w in workers]
     assert answers == [[], None, None]
     assert workers[2].last_run() == clock.now  # the time of the last purge is kept beside the database
@@ -128,9 +137,9 @@ def test_a_worker_purges_now_and_then_while_it_serves(tmp_path: Path, monkeypatc
     store.close()
 
 
-def test_a_game_whose_seat_was_handed_over_is_purged_with_everything_of_it(tmp_path: Path) -> None:
+def test_a_game_whose_seat_was_handed_over_is_purged_with_everything_of_it(database: Any) -> None:
     """A hand-over code refers to its seat: the purge removes the codes too (it refused the whole purge before)."""
-    store = Store(tmp_path / "h.sqlite3")
+    store = Store(database)
     gone, kept = (store.create_game("fillory", ["Ann", "Ben"], {}) for _ in range(2))
     store.handover_code(gone["id"], 0)
     taken = store.take_handover(store.handover_code(gone["id"], 1)["code"])

@@ -18,6 +18,9 @@ code that opens the database. Its modules, by concern:
 - :mod:`.sqlite` — the SQLite backend: the file, its schema and numbered migrations (the last number is the
   format version), WAL mode, ``synchronous=NORMAL``, a busy timeout, a writer lock across processes,
   ``BEGIN IMMEDIATE`` writes, and the checks that the file is still the one opened, whole;
+- :mod:`.postgres` — the PostgreSQL backend, for a ``postgresql://`` database several servers share: the same
+  migrations in its SQL, a row lock per game, a pool per process, live updates by ``LISTEN``/``NOTIFY``;
+- :mod:`.copy` — every game of one database copied into another, verified by replaying (``companion db copy``);
 - :mod:`.watch` — how a process hears of versions other processes wrote (live updates);
 - :mod:`.limit_counters` — the per-address limit counters every process shares (a ``limits`` storage).
 

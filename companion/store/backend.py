@@ -16,7 +16,6 @@ from typing import Any, ContextManager, Protocol, Sequence, runtime_checkable
 
 from limits.storage import Storage
 
-from companion.store.errors import StoreUnavailable
 
 
 class Cursor(Protocol):
@@ -121,8 +120,9 @@ def open_backend(target: str | os.PathLike[str] | Backend) -> Backend:
     if isinstance(target, Backend):
         return target
     if is_server_url(target):
-        raise StoreUnavailable("PostgreSQL is not available in this version of the companion yet; "
-                               "give --db a file (SQLite)")
+        from companion.store.postgres import PostgresBackend
+
+        return PostgresBackend(str(target))
     from companion.store.sqlite import SqliteBackend
 
     return SqliteBackend(target)

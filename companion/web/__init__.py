@@ -143,8 +143,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         SecurityHeaders(WholeBody(app.wsgi_app, int(app.config["MAX_CONTENT_LENGTH"]), float(app.config["BODY_SECONDS"]),
                                   uploads)),
         trusted_networks(app.config.get("TRUSTED_PROXIES", "")))
-    app.extensions["store"] = Store(app.config["DATABASE"])
-    app.extensions["live"] = VersionWatch(app.extensions["store"].path)
+    app.extensions["store"] = Store(app.config["DATABASE"])  # a SQLite file, or a postgresql:// URL
+    app.extensions["live"] = VersionWatch(app.extensions["store"])
     csrf = CSRFProtect(app)
     register_error_handlers(app)
 

@@ -20,7 +20,8 @@ The counting is the ``limits`` library's fixed-window strategy. gunicorn's worke
 processes and an in-memory counter is one per process (with the kernel spreading connections, every
 worker would allow the whole limit), so the counters are kept by the store, where every process shares
 them (:mod:`companion.store.limit_counters`: for SQLite a small file beside the database,
-``<database>.limits``, through :class:`SqliteStorage`, a ``limits`` storage).
+``<database>.limits``, through :class:`SqliteStorage`, a ``limits`` storage; for PostgreSQL a table of that
+database, which every node shares).
 """
 
 from __future__ import annotations

@@ -1,0 +1,588 @@
+"""The PostgreSQL backend (:class:`PostgresBackend`, :class:`companion.store.backend.Backend`).
+
+The SQLite file (:mod:`.sqlite`) is the embedded default; this is the store of a public instance, where
+any number of ``companion serve`` processes on any number of machines share one database. The store's own
+code and SQL run unchanged on it (``?`` placeholders become psycopg's ``%s``):
+
+- **Connections**: a :class:`psycopg_pool.ConnectionPool` per process (a forked gunicorn worker opens its
+  own), autocommit connections checked before they are handed out (a connection PostgreSQL dropped, say
+  in a restart, is replaced, not used; a pool that found none in time is replaced, so the app uses the
+  database again as soon as it is back); psycopg waits through gevent in gunicorn's gevent workers
+  (:func:`cooperate_with_gevent`).
+- **Writes** lock the game they change: ``write(game_id)`` begins a transaction whose first statement is
+  ``SELECT ... FROM games WHERE id = ... FOR UPDATE``, so moves of one game queue on its row while moves of
+  other games go on at once (SQLite has one writer for the whole file). Inside a write, any read of a
+  game's row or of a hand-over code's locks it as well (``FOR UPDATE``: a code is used once).
+- **Reads** that must agree (a log and the game it belongs to) run in one ``REPEATABLE READ READ ONLY``
+  transaction: one snapshot, as SQLite's read transaction gives.
+- **The log is append-only**: a trigger refuses every UPDATE and DELETE of ``moves``, except a purge's,
+  which says so for its own transaction (``SET LOCAL companion.purging = 'on'``; :meth:`delete_log`).
+- **Live updates** (:class:`PostgresChanges`): a trigger announces every committed new version of a game
+  (``pg_notify``), and each process listens on a connection of its own: a move made through any node
+  reaches the phones of every node, with no polling of the database per phone or per game.
+- **Per-address limits** (:class:`PostgresStorage`): the counters in a table of the same database, so every
+  node counts the same addresses; the purge schedule keeps its last run there too.
+- **Migrations** are the SQLite store's, numbered and named alike (the format version is their count),
+  written for PostgreSQL; a node migrating at start holds an advisory lock, so nodes starting together
+  migrate once.
+- **Errors**: a database that cannot be reached, or drops a connection mid-way, is
+  :class:`~companion.store.errors.StoreUnavailable` (answered 503 with a sentence), never a 500.
+
+The same column types as the SQLite store (JSON as text, times as ISO-8601 text), so a game copies
+between the two unchanged.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+import psycopg_pool
+
+from limits.storage import Storage
+
+from companion.store.backend import Changes, Connection, fetch_rows, is_server_url
+from companion.store.common import _now
+from companion.store.errors import StoreUnavailable
+from companion.store.sqlite import MIGRATIONS as SQLITE_MIGRATIONS
+
+#: how long a request waits for a free connection of the pool, or for PostgreSQL to answer a connect
+CONNECT_TIMEOUT_SECONDS = 10.0
+#: connections per process: gunicorn's gevent worker runs many requests at once, each holding one only
+#: for its statement or transaction
+POOL_MIN_SIZE, POOL_MAX_SIZE = 1, 8
+#: a pool that found no connection in time is replaced by a new one, at most this often
+RENEW_SECONDS = 2.0
+#: the advisory lock a node holds while it migrates (any constant both nodes agree on)
+MIGRATION_LOCK = 0x5EB1_B00C
+
+_APPEND_ONLY = """
+    CREATE OR REPLACE FUNCTION moves_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF TG_OP = 'DELETE' AND current_setting('companion.purging', true) = 'on' THEN
+            RETURN OLD;
+        END IF;
+        RAISE EXCEPTION 'the move log is append-only' USING ERRCODE = 'restrict_violation';
+    END $$;
+    CREATE TRIGGER moves_no_update BEFORE UPDATE ON moves FOR EACH ROW EXECUTE FUNCTION moves_append_only();
+    CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves FOR EACH ROW EXECUTE FUNCTION moves_append_only();
+"""
+
+#: (name, script): the SQLite store's migrations, one for one, in PostgreSQL's words
+MIGRATIONS: tuple[tuple[str, str], ...] = (
+    (SQLITE_MIGRATIONS[0][0], """
+        CREATE TABLE games (
+            id TEXT PRIMARY KEY,
+            game TEXT NOT NULL,
+            join_code TEXT NOT NULL UNIQUE,
+            players TEXT NOT NULL,
+            options TEXT NOT NULL,
+            seed BIGINT NOT NULL,
+            initial_state TEXT NOT NULL,
+            state TEXT NOT NULL,
+            version INTEGER NOT NULL DEFAULT 0,
+            created TEXT NOT NULL
+        );
+        CREATE TABLE seats (
+            game_id TEXT NOT NULL REFERENCES games(id),
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            claimed INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (game_id, seat)
+        );
+        CREATE TABLE seat_tokens (
+            token_hash TEXT PRIMARY KEY,
+            game_id TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            origin TEXT NOT NULL CONSTRAINT seat_tokens_origin CHECK (origin IN ('created', 'claimed')),
+            created TEXT NOT NULL,
+            FOREIGN KEY (game_id, seat) REFERENCES seats(game_id, seat)
+        );
+        CREATE TABLE moves (
+            game_id TEXT NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            kind TEXT NOT NULL CONSTRAINT moves_kind CHECK (kind IN ('move', 'undo')),
+            move TEXT NOT NULL,
+            undoes INTEGER,
+            action_id TEXT NOT NULL,
+            result TEXT NOT NULL,
+            created TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq),
+            UNIQUE (game_id, action_id)
+        );
+    """ + _APPEND_ONLY),
+    (SQLITE_MIGRATIONS[1][0], """
+        ALTER TABLE games ADD COLUMN host_token_hash TEXT;
+        ALTER TABLE seat_tokens DROP CONSTRAINT seat_tokens_origin;
+        ALTER TABLE seat_tokens ADD CONSTRAINT seat_tokens_origin
+            CHECK (origin IN ('created', 'claimed', 'handed'));
+        ALTER TABLE seat_tokens ADD COLUMN revoked TEXT;
+        CREATE INDEX seat_tokens_by_seat ON seat_tokens (game_id, seat);
+        CREATE TABLE seat_handovers (
+            code_hash TEXT PRIMARY KEY,
+            game_id TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            created TEXT NOT NULL,
+            expires TEXT NOT NULL,
+            used TEXT,
+            FOREIGN KEY (game_id, seat) REFERENCES seats(game_id, seat)
+        );
+        ALTER TABLE moves DROP CONSTRAINT moves_kind;
+        ALTER TABLE moves ADD CONSTRAINT moves_kind CHECK (kind IN ('move', 'undo', 'correct', 'seat'));
+    """),
+    (SQLITE_MIGRATIONS[2][0], """
+        ALTER TABLE moves DROP CONSTRAINT moves_kind;
+        ALTER TABLE moves ADD CONSTRAINT moves_kind
+            CHECK (kind IN ('move', 'undo', 'correct', 'seat', 'revert'));
+    """),
+)
+
+
+#: what a PostgreSQL database holds beyond the SQLite store's schema, made (or brought up to date) at every
+#: open: no format of stored games depends on it
+EXTRAS = """
+    CREATE OR REPLACE FUNCTION games_version_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        PERFORM pg_notify('companion_versions', NEW.id || ' ' || NEW.version);
+        RETURN NULL;
+    END $$;
+    CREATE OR REPLACE TRIGGER games_version_notify AFTER UPDATE OF version ON games
+        FOR EACH ROW WHEN (NEW.version IS DISTINCT FROM OLD.version) EXECUTE FUNCTION games_version_notify();
+    CREATE TABLE IF NOT EXISTS rate_counters (key TEXT PRIMARY KEY, count INTEGER NOT NULL, expires DOUBLE PRECISION NOT NULL);
+    CREATE TABLE IF NOT EXISTS purge_schedule (id INTEGER PRIMARY KEY CHECK (id = 1), last_run TEXT NOT NULL);
+"""
+#: the channel every committed new version of a game is announced on, as "<game id> <version>"
+VERSIONS_CHANNEL = "companion_versions"
+
+
+def is_postgres(database: str | object) -> bool:
+    """Whether a ``--db`` / ``DATABASE`` setting names a PostgreSQL database rather than a SQLite file."""
+    return is_server_url(database)
+
+
+def redacted(dsn: str) -> str:
+    """The DSN without its password, for messages and logs."""
+    parts = urlsplit(dsn)
+    if parts.password is None:
+        return dsn
+    netloc = parts.netloc.rsplit("@", 1)
+    user = netloc[0].split(":", 1)[0]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[1]}"))
+
+
+def cooperate_with_gevent() -> None:
+    """Make psycopg wait for PostgreSQL the way gevent can switch away from, once gevent has patched ``select``.
+
+    psycopg picks its wait function when it is imported: a C one, unless gevent has patched the process by
+    then. ``companion serve`` opens the database (so imports psycopg) in gunicorn's master, before its
+    gevent workers patch themselves: each worker's waits would then block the worker whole (a listening
+    connection, for ever: the worker is killed as hung). Called before a worker first uses PostgreSQL."""
+    import sys
+
+    import psycopg.waiting
+
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is not None and monkey.is_module_patched("select") and psycopg.waiting.wait is not psycopg.waiting.wait_poll:
+        psycopg.waiting.wait = psycopg.waiting.wait_poll
+
+
+@functools.lru_cache(maxsize=512)
+def _placeholders(sql: str) -> str:
+    """The store's SQL (``?`` placeholders, as sqlite3 takes them) in psycopg's words (``%s``)."""
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+class Result:
+    """The rows of one statement, fetched before its connection went back to the pool."""
+
+    def __init__(self, cursor: psycopg.Cursor[Any]) -> None:
+        self.description = cursor.description
+        self.rowcount = cursor.rowcount
+        self._rows: list[tuple[Any, ...]] = cursor.fetchall() if cursor.description is not None else []
+        self._next = 0
+
+    def fetchone(self) -> tuple[Any, ...] | None:
+        if self._next >= len(self._rows):
+            return None
+        self._next += 1
+        return self._rows[self._next - 1]
+
+    def fetchall(self) -> list[tuple[Any, ...]]:
+        rest, self._next = self._rows[self._next:], len(self._rows)
+        return rest
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        return iter(self.fetchall())
+
+
+#: a SELECT that reads the games table (by itself, or first with others joined): in a write transaction it
+#: locks the rows of ``games`` it reads, and of ``seat_handovers`` (a hand-over code is used once)
+_LOCKED_READ = re.compile(r"^\s*SELECT\b(?!.*\bcount\s*\()(?!.*\bFOR UPDATE\b).*?\bFROM\s+(games|seat_handovers)"
+                          r"(?:\s+(?!WHERE\b|LEFT\b|JOIN\b|INNER\b)(\w+))?\b", re.IGNORECASE | re.DOTALL)
+
+
+@functools.lru_cache(maxsize=512)
+def _locking(sql: str) -> str:
+    """``sql`` (psycopg's words) with ``FOR UPDATE OF`` its first table when that is a game or hand-over row."""
+    found = _LOCKED_READ.match(sql)
+    if found is None:
+        return sql
+    return f"{sql.rstrip().rstrip(';')} FOR UPDATE OF {found.group(2) or found.group(1)}"
+
+
+class Transaction:
+    """What the store's code calls ``db`` inside a transaction: ``execute(sql, params)`` on one connection.
+
+    In a write transaction, a statement that reads a game's row locks it until the commit (``FOR UPDATE``):
+    the store's writes all read the game they change first, as they do inside SQLite's ``BEGIN IMMEDIATE``,
+    so writers of one game queue there and writers of other games do not wait."""
+
+    def __init__(self, conn: psycopg.Connection[Any], database: "PostgresBackend", writing: bool) -> None:
+        self.conn = conn
+        self._database = database
+        self._writing = writing
+
+    def execute(self, sql: str, params: Sequence[Any] | None = None) -> Result:
+        statement = _placeholders(sql)
+        if self._writing:
+            statement = _locking(statement)
+        return Result(self.conn.execute(statement, params or None))  # type: ignore[call-overload]
+
+
+class Statements:
+    """What the store's code calls ``db`` outside a transaction (``_db()``): each statement on its own,
+    on a connection of the pool that goes back the moment its rows are read."""
+
+    def __init__(self, database: "PostgresBackend") -> None:
+        self._database = database
+
+    def execute(self, sql: str, params: Sequence[Any] | None = None) -> Result:
+        with self._database._connection() as conn:
+            return Result(conn.execute(_placeholders(sql), params or None))  # type: ignore[call-overload]
+
+
+class PostgresBackend:
+    """One PostgreSQL database, reached through a pool per process, migrated on open."""
+
+    kind = "postgresql"
+
+    def __init__(self, dsn: str, *, min_size: int = POOL_MIN_SIZE, max_size: int = POOL_MAX_SIZE,
+                 timeout: float = CONNECT_TIMEOUT_SECONDS) -> None:
+        self.dsn = dsn
+        self.path: Path | None = None  # no file: the purge's stamp lives in the database (PostgresPurgeSchedule)
+        self.target = redacted(dsn)  # what messages name: never the password
+        self._sizes, self._timeout = (min_size, max_size), timeout
+        self._pool: psycopg_pool.ConnectionPool[Any] | None = None
+        self._pool_pid = 0
+        self._pool_since = 0.0
+        self._pool_lock = threading.Lock()
+        self._writers = 0  # write transactions open in this process (writing())
+        self._migrate()
+
+    # -- connections -----------------------------------------------------------------------
+
+    def _the_pool(self) -> psycopg_pool.ConnectionPool[Any]:
+        """This process's pool (a forked worker never uses its parent's connections)."""
+        pid = os.getpid()
+        if self._pool is None or self._pool_pid != pid:
+            with self._pool_lock:
+                if self._pool is None or self._pool_pid != pid:
+                    cooperate_with_gevent()
+                    self._pool = psycopg_pool.ConnectionPool(
+                        self.dsn, min_size=self._sizes[0], max_size=self._sizes[1], timeout=self._timeout,
+                        kwargs={"autocommit": True, "connect_timeout": max(1, int(self._timeout))},
+                        check=psycopg_pool.ConnectionPool.check_connection, open=False,
+                        name="companion-store")
+                    self._pool.open(wait=False)
+                    self._pool_pid, self._pool_since = pid, time.monotonic()
+        return self._pool
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection of the pool; PostgreSQL away or a connection lost mid-way is StoreUnavailable."""
+        pool = self._the_pool()
+        try:
+            with pool.connection() as conn:
+                yield conn
+        except psycopg_pool.PoolTimeout as error:
+            self._renew(pool)
+            raise self._unavailable(error) from None
+        except psycopg.OperationalError as error:
+            raise self._unavailable(error) from None
+
+    def _renew(self, pool: psycopg_pool.ConnectionPool[Any]) -> None:
+        """Drop a pool that found no connection in time: PostgreSQL was away, and the pool's own attempts to
+        connect again back off (doubling, to minutes); a new pool connects at once when it is back.
+        At most one new pool per :data:`RENEW_SECONDS`."""
+        with self._pool_lock:
+            if self._pool is not pool or time.monotonic() - self._pool_since < RENEW_SECONDS:
+                return
+            self._pool = None
+        threading.Thread(target=pool.close, kwargs={"timeout": 1.0}, daemon=True).start()
+
+    def _unavailable(self, error: BaseException) -> StoreUnavailable:
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        return StoreUnavailable(f"PostgreSQL at {self.target} is not answering ({reason}); no move was lost: "
+                                "try again in a moment, and if this goes on, check that the database runs "
+                                "and this server reaches it")
+
+    def _db(self) -> Statements:
+        """Single statements, each on a connection of the pool (autocommit)."""
+        return Statements(self)
+
+    def close(self) -> None:
+        """Close this process's pool (a later statement opens a new one)."""
+        with self._pool_lock:
+            if self._pool is not None:
+                self._pool.close()
+            self._pool = None
+
+    def check_file(self) -> None:
+        """Nothing to check: the SQLite store checks its file was not deleted or replaced; a PostgreSQL
+        database that goes away answers every statement with an error of its own (StoreUnavailable)."""
+
+    # -- transactions ----------------------------------------------------------------------
+
+    @contextmanager
+    def write(self, game_id: str | None = None) -> Iterator[Transaction]:
+        """A read-modify-write transaction; with ``game_id``, it first locks that game's row, so the
+        writers of one game queue while other games' writers go on. A game that does not exist locks
+        nothing (the store's own read of it then says so)."""
+        with self._connection() as conn:
+            with conn.transaction():
+                with self._pool_lock:
+                    self._writers += 1
+                try:
+                    if game_id is not None:
+                        conn.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", [game_id])
+                    yield Transaction(conn, self, writing=True)
+                finally:
+                    with self._pool_lock:
+                        self._writers -= 1
+
+    def writing(self) -> bool:
+        """Whether a write transaction of this process is open (the SQLite store: its write lock is held)."""
+        return self._writers > 0
+
+    @contextmanager
+    def read(self) -> Iterator[Transaction]:
+        """A read transaction: several SELECTs that see one consistent snapshot."""
+        with self._connection() as conn:
+            with conn.transaction():
+                conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                yield Transaction(conn, self, writing=False)
+
+    def lock_game(self, db: Connection, game_id: str) -> None:
+        """Inside a write, lock a game found only then (a hand-over code names its game)."""
+        db.execute("SELECT 1 FROM games WHERE id = ? FOR UPDATE", [game_id])
+
+    def delete_log(self, db: Connection, game_ids: Sequence[str]) -> None:
+        """Inside a purge's write, delete these games' log entries: this transaction alone may (``SET LOCAL``)."""
+        db.execute("SET LOCAL companion.purging = 'on'")
+        db.execute("DELETE FROM moves WHERE game_id = ANY(?)", [list(game_ids)])
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        """One SELECT on its own, on a connection of the pool."""
+        return fetch_rows(self._db(), sql, params)  # type: ignore[arg-type]  # Statements is a Connection
+
+    def changes(self) -> Changes:
+        return PostgresChanges(self)
+
+    def limit_counters(self) -> Storage:
+        return PostgresStorage("companion-postgres://", backend=self)
+
+    # -- the schema ------------------------------------------------------------------------
+
+    def _migrate(self) -> None:
+        with self.write() as db:
+            db.execute("SELECT pg_advisory_xact_lock(?)", [MIGRATION_LOCK])
+            db.execute("CREATE TABLE IF NOT EXISTS migrations (number INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+                       " applied TEXT NOT NULL)")
+            done = {row[0] for row in db.execute("SELECT number FROM migrations").fetchall()}
+            for number, (name, script) in enumerate(MIGRATIONS, 1):
+                if number in done:
+                    continue
+                db.conn.execute(script)  # type: ignore[arg-type]  # our own constant SQL, several statements
+                db.execute("INSERT INTO migrations (number, name, applied) VALUES (?, ?, ?)", [number, name, _now()])
+            db.conn.execute(EXTRAS)  # type: ignore[arg-type]  # our own constant SQL
+
+    def migrations(self) -> list[dict[str, Any]]:
+        return self.rows("SELECT number, name, applied FROM migrations ORDER BY number")
+
+    def format_version(self) -> int:
+        """The number of migrations applied: the schema's version, the same number as the SQLite store's."""
+        return len(self.migrations())
+
+
+#: the advisory lock of the purge schedule: one node purges per period
+PURGE_LOCK = 0x5EB1_B00D
+
+
+class PostgresPurgeSchedule:
+    """The purge ``companion serve`` runs by itself (:class:`companion.archive.PurgeSchedule`), for every node
+    on one PostgreSQL: an advisory lock lets one purge at a time, and the time of the last purge is a row of
+    the database, so one node purges per period however many there are."""
+
+    def __init__(self, database: str, every: Any = None, finished_days: int | None = None,
+                 idle_days: int | None = None, clock: Any = None) -> None:
+        from datetime import timedelta
+
+        from companion import archive
+
+        self.database = database
+        self.every = every or timedelta(hours=archive.PURGE_EVERY_HOURS)
+        self.finished_days = archive.FINISHED_DAYS if finished_days is None else finished_days
+        self.idle_days = archive.IDLE_DAYS if idle_days is None else idle_days
+        self.clock = clock or archive.utc_now
+
+    def last_run(self) -> Any:
+        from datetime import datetime
+
+        backend = PostgresBackend(self.database)
+        try:
+            rows = backend.rows("SELECT last_run FROM purge_schedule WHERE id = 1")
+        finally:
+            backend.close()
+        return datetime.fromisoformat(rows[0]["last_run"]) if rows else None
+
+    def run_if_due(self) -> list[dict[str, Any]] | None:
+        from datetime import datetime
+
+        from companion import archive
+        from companion.store import Store
+
+        store = Store(PostgresBackend(self.database))
+        try:
+            with store.backend.write() as db:
+                if not db.execute("SELECT pg_try_advisory_xact_lock(?)", [PURGE_LOCK]).fetchone()[0]:
+                    return None  # another node is purging right now
+                row = db.execute("SELECT last_run FROM purge_schedule WHERE id = 1").fetchone()
+                now = self.clock()
+                if row is not None and now - datetime.fromisoformat(row[0]) < self.every:
+                    return None
+                gone = archive.due(store, now, self.finished_days, self.idle_days)
+                store.purge([g["id"] for g in gone])
+                db.execute("INSERT INTO purge_schedule (id, last_run) VALUES (1, ?) ON CONFLICT (id)"
+                           " DO UPDATE SET last_run = excluded.last_run", [now.isoformat()])
+                return gone
+        finally:
+            store.close()
+
+
+class PostgresChanges:
+    """The versions written since the last look, from PostgreSQL's notifications on a connection of its own.
+
+    The first look, and the first after the connection was made again, says it cannot tell (None): the
+    caller then reads every game it watches, so nothing announced while nobody listened is waited for."""
+
+    def __init__(self, backend: PostgresBackend) -> None:
+        self.backend = backend
+        self._conn: psycopg.Connection[Any] | None = None
+        self._connect()
+
+    def _connect(self) -> None:
+        cooperate_with_gevent()
+        try:
+            self._conn = psycopg.connect(self.backend.dsn, autocommit=True, connect_timeout=10)
+            self._conn.execute(f"LISTEN {VERSIONS_CHANNEL}")
+        except psycopg.Error as error:
+            self.close()
+            raise self.backend._unavailable(error) from None
+        self._fresh = True
+
+    def changed(self) -> list[tuple[str, int]] | None:
+        try:
+            if self._conn is None or self._conn.closed:
+                self._connect()
+            assert self._conn is not None
+            found = [note.payload.partition(" ") for note in self._conn.notifies(timeout=0)]
+        except psycopg.Error:
+            self.close()
+            self._connect()  # PostgreSQL back (or StoreUnavailable: the caller ends its watch)
+            found = []
+        if self._fresh:
+            self._fresh = False
+            return None
+        return [(game_id, int(version)) for game_id, _, version in found if version.isdigit()]
+
+    def versions(self, game_ids: Sequence[str]) -> list[tuple[str, int]]:
+        rows = self.backend.rows("SELECT id, version FROM games WHERE id = ANY(?)", [list(game_ids)])
+        return [(str(row["id"]), int(row["version"])) for row in rows]
+
+    def close(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            except psycopg.Error:
+                pass
+        self._conn = None
+
+
+class PostgresStorage(Storage):
+    """Fixed-window counters in one table of the store's PostgreSQL database, shared by every node."""
+
+    STORAGE_SCHEME = ["companion-postgres"]
+    #: one increment in this many also removes every expired counter (a counter past its window is reset
+    #: by its own next increment anyway)
+    SWEEP_ONE_IN = 200
+
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, *,
+                 backend: PostgresBackend | None = None, **options: Any) -> None:
+        if backend is None:
+            raise ValueError("PostgresStorage needs the store's PostgreSQL backend")
+        self.backend = backend
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+
+    @property
+    def base_exceptions(self) -> type[Exception]:
+        return psycopg.Error
+
+    def incr(self, key: str, expiry: float, amount: int = 1) -> int:
+        import random
+
+        now = time.time()
+        db = self.backend._db()
+        if random.randrange(self.SWEEP_ONE_IN) == 0:
+            db.execute("DELETE FROM rate_counters WHERE expires <= ?", [now])
+        row = db.execute(
+            "INSERT INTO rate_counters (key, count, expires) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET"
+            " count = CASE WHEN rate_counters.expires <= ? THEN excluded.count"
+            " ELSE rate_counters.count + excluded.count END,"
+            " expires = CASE WHEN rate_counters.expires <= ? THEN excluded.expires ELSE rate_counters.expires END"
+            " RETURNING count", [key, amount, now + expiry, now, now]).fetchone()
+        return int(row[0]) if row else amount
+
+    def _row(self, key: str) -> tuple[int, float] | None:
+        rows = self.backend.rows("SELECT count, expires FROM rate_counters WHERE key = ? AND expires > ?",
+                                 [key, time.time()])
+        return (int(rows[0]["count"]), float(rows[0]["expires"])) if rows else None
+
+    def get(self, key: str) -> int:
+        row = self._row(key)
+        return row[0] if row else 0
+
+    def get_expiry(self, key: str) -> float:
+        row = self._row(key)
+        return row[1] if row else time.time()
+
+    def check(self) -> bool:
+        try:
+            self.backend.rows("SELECT 1 AS ok")
+            return True
+        except StoreUnavailable:
+            return False
+
+    def reset(self) -> int | None:
+        return self.backend._db().execute("DELETE FROM rate_counters").rowcount
+
+    def clear(self, key: str) -> None:
+        self.backend._db().execute("DELETE FROM rate_counters WHERE key = ?", [key])

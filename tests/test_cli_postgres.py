@@ -1,0 +1,52 @@
+"""The ``companion`` commands that take ``--db`` on a PostgreSQL DSN: init-db, games, export, purge."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from companion.cli import main
+from companion.store import Store
+
+
+def test_init_db_makes_the_schema_and_names_the_database_without_its_password(postgres_dsn: str) -> None:
+    with_password = postgres_dsn.replace("postgres@", "postgres:not-shown@")  # trust: any password does
+    result = CliRunner().invoke(main, ["init-db", "--db", with_password])
+    assert result.exit_code == 0, result.output
+    assert "Database ready: postgresql://postgres:***@" in result.output and "not-shown" not in result.output
+    store = Store(postgres_dsn)
+    try:
+        assert [m["number"] for m in store.migrations()] == [1, 2, 3] and store.game_count() == 0
+    finally:
+        store.close()
+
+
+def test_games_export_and_purge_read_and_remove_games_there(postgres_dsn: str) -> None:
+    store = Store(postgres_dsn)
+    game = store.create_game("fillory", ["Ann", "Ben"], {})
+    store.apply_move(game["id"], 0, 0, "a1", {"type": "draw", "card": "golem"})
+    store.close()
+    runner = CliRunner()
+    listed = runner.invoke(main, ["games", "--db", postgres_dsn])
+    assert listed.exit_code == 0 and game["id"] in listed.output and "Ann, Ben" in listed.output
+    exported = runner.invoke(main, ["export", game["id"], "--db", postgres_dsn])
+    assert exported.exit_code == 0, exported.output
+    record = json.loads(exported.output[exported.output.index("{"):])
+    assert record["id"] == game["id"] and [e["seq"] for e in record["log"]] == [1]
+    purged = runner.invoke(main, ["purge", "--db", postgres_dsn, "--idle-days", "0", "--finished-days", "0"])
+    assert purged.exit_code == 0 and "1 game(s) removed" in purged.output
+    assert runner.invoke(main, ["games", "--db", postgres_dsn]).output.strip().splitlines()[-1:] != [game["id"]]
+    store = Store(postgres_dsn)
+    try:
+        assert store.game_count() == 0
+        assert store.backend.rows("SELECT count(*) AS n FROM moves") == [{"n": 0}]
+    finally:
+        store.close()
+
+
+def test_a_database_that_cannot_be_reached_is_one_clean_line() -> None:
+    result = CliRunner().invoke(main, ["games", "--db", "postgresql://ann:secret@127.0.0.1:1/none"])
+    assert result.exit_code == 1
+    assert "cannot open the database: PostgreSQL at postgresql://ann:***@127.0.0.1:1/none is not answering" in result.output
+    assert "secret" not in result.output and "Traceback" not in result.output

@@ -1,0 +1,66 @@
+"""``companion db copy``: a table's SQLite games moved into PostgreSQL, verified by replaying every game on both sides."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from companion.cli import main
+from companion.rules import rules_for
+from companion.store import Store
+from tests.store_checks import fillory_deck_cards
+
+
+def _played(path: Path) -> tuple[Store, list[dict]]:  # type: ignore[type-arg]
+    store = Store(path)
+    games = [store.create_game("fillory", ["Ann", "Ben"], {}) for _ in range(3)]
+    for game in games[:2]:
+        for version in range(5):
+            card = fillory_deck_cards(store.current(game["id"])[1])[0]
+            store.apply_move(game["id"], version % 2, version, f"m{version}", {"type": "draw", "card": card})
+    store.undo(games[0]["id"], 0, 5, "u1")
+    store.handover_code(games[1]["id"], 1)
+    store.rename_seat(games[2]["id"], 0, "Anna")
+    return store, games
+
+
+def test_every_game_moves_to_postgresql_and_plays_on_there(tmp_path: Path, postgres_dsn: str) -> None:
+    source, games = _played(tmp_path / "table.sqlite3")
+    result = CliRunner().invoke(main, ["db", "copy", "--from", str(tmp_path / "table.sqlite3"), "--to", postgres_dsn])
+    assert result.exit_code == 0, result.output
+    assert "Copied 3 game(s) (3 games, 6 seats, 6 seat_tokens, 1 seat_handovers, 12 moves)" in result.output
+    target = Store(postgres_dsn)
+    try:
+        fillory = rules_for("fillory")
+        for game in games:
+            assert target.current(game["id"])[0] == source.current(game["id"])[0]
+            assert fillory.state_to_json(target.current(game["id"])[1]) == fillory.state_to_json(source.current(game["id"])[1])
+            assert target.log(game["id"], None) == source.log(game["id"], None)
+            for seat in game["seats"]:  # the phones keep their seats
+                assert target.seat_for_token(game["id"], seat["token"]) == source.seat_for_token(game["id"], seat["token"])
+        card = fillory_deck_cards(target.current(games[1]["id"])[1])[0]
+        assert target.apply_move(games[1]["id"], 1, 5, "after", {"type": "draw", "card": card})["version"] == 6
+    finally:
+        target.close()
+        source.close()
+
+
+def test_a_second_copy_overwrites_nothing(tmp_path: Path, postgres_dsn: str) -> None:
+    source, _ = _played(tmp_path / "table.sqlite3")
+    source.close()
+    runner = CliRunner()
+    assert runner.invoke(main, ["db", "copy", "--from", str(tmp_path / "table.sqlite3"), "--to", postgres_dsn]).exit_code == 0
+    again = runner.invoke(main, ["db", "copy", "--from", str(tmp_path / "table.sqlite3"), "--to", postgres_dsn])
+    assert again.exit_code == 1 and "the target already has 3 of these games" in again.output
+    target = Store(postgres_dsn)
+    try:
+        assert target.game_count() == 3
+    finally:
+        target.close()
+
+
+def test_a_source_that_is_not_there_is_refused(tmp_path: Path, postgres_dsn: str) -> None:
+    result = CliRunner().invoke(main, ["db", "copy", "--from", str(tmp_path / "none.sqlite3"), "--to", postgres_dsn])
+    assert result.exit_code == 1 and "there is no database at" in result.output
+    assert not (tmp_path / "none.sqlite3").exists()

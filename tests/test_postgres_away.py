@@ -1,0 +1,59 @@
+"""PostgreSQL stopped and started again under a running app: clear 503s while it is away, never a 500, and
+every acknowledged move still there afterwards; the app goes on by itself once it is back."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any, Iterator
+
+import pytest
+from flask.testing import FlaskClient
+
+from companion.served import RunningPostgres, running_postgres
+from companion.web import create_app
+
+
+@pytest.fixture
+def own_cluster() -> Iterator[RunningPostgres]:
+    with running_postgres() as cluster:  # its own: this test stops it
+        yield cluster
+
+
+def _move(client: FlaskClient, game: dict[str, Any], version: int, card: str) -> Any:
+    return client.post(f"/api/games/{game['id']}/moves", headers={"Authorization": f"Bearer {game['seats'][version % 2]['token']}"},
+                       json={"version": version, "action_id": uuid.uuid4().hex, "move": {"type": "draw", "card": card}})
+
+
+def test_a_restart_of_postgresql_is_503s_meanwhile_and_loses_no_acknowledged_move(own_cluster: RunningPostgres) -> None:
+    app = create_app({"TESTING": True, "DATABASE": own_cluster.dsn, "SECRET_KEY": "k"})
+    client = app.test_client()
+    try:
+        game = client.post("/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]}).get_json()
+        state = client.get(f"/api/games/{game['id']}", headers={"Authorization": f"Bearer {game['seats'][0]['token']}"})
+        table = state.get_json()["state"]
+        seen = set(table["neutral"]) | set(table["discard"]) | set(table["players"][0]["hand"])
+        from cardgen.catalog import content
+
+        cards = [c.id for c in content("fillory").cards if c.id not in seen]
+        acknowledged = 0
+        for version in range(2):
+            answer = _move(client, game, version, cards[version])
+            assert answer.status_code == 200, answer.get_json()
+            acknowledged = answer.get_json()["version"]
+        stopped = own_cluster.ctl("stop", "-m", "immediate", seconds=60)
+        assert stopped.returncode == 0, stopped.stderr
+        for answer in (_move(client, game, acknowledged, cards[5]), client.get(f"/api/games/{game['id']}/version"),
+                       client.post("/api/games", json={"game": "fillory", "players": ["Cat", "Dan"]})):
+            assert answer.status_code == 503, (answer.status_code, answer.get_data(as_text=True)[:300])
+            assert "PostgreSQL at postgresql://postgres@127.0.0.1" in answer.get_json()["error"]
+        started = own_cluster.ctl("start", seconds=120)
+        assert started.returncode == 0, started.stderr
+        back = time.monotonic()
+        while (again := client.get(f"/api/games/{game['id']}/version")).status_code == 503:
+            assert time.monotonic() - back < 60, "the app did not use PostgreSQL again within 60 s of its return"
+        assert again.status_code == 200 and again.get_json()["version"] == acknowledged
+        answer = _move(client, game, acknowledged, cards[6])
+        assert answer.status_code == 200 and answer.get_json()["version"] == acknowledged + 1
+    finally:
+        app.extensions["store"].close()
