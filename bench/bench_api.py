@@ -51,7 +51,14 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from figures import Report  # noqa: E402
-from load_client import Connection, Tally, Work, request_bytes, run_open_phase, run_phase  # noqa: E402
+from load_client import (  # noqa: E402
+    Connection,
+    Tally,
+    Work,
+    request_bytes,
+    run_open_phase,
+    run_phase,
+)
 
 from companion.cli import default_workers  # noqa: E402
 from companion.rules import GAMES  # noqa: E402

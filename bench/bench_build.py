@@ -96,7 +96,13 @@ def changed_one_card(content: Any) -> tuple[Any, str]:
 
 
 def child_rebuild(game: str, out: Path) -> dict[str, Any]:
-    from cardgen.render import BuildOptions, BuildPlan, game_documents, plan_build, run_build
+    from cardgen.render import (
+        BuildOptions,
+        BuildPlan,
+        game_documents,
+        plan_build,
+        run_build,
+    )
     game_documents()  # imports, as in child_cold
     started, cpu = time.perf_counter(), _cpu_seconds()
     plan = plan_build(BuildOptions(game=game, out_dir=out))
@@ -280,8 +286,7 @@ def qr_figures(report: Report, games: list[str], repeats: int, work: Path) -> No
     from qrcode.constants import ERROR_CORRECT_L
 
     from cardgen.catalog import content
-    from cardgen.render import DEFAULT_BASE_URL
-    from cardgen.render import qr
+    from cardgen.render import DEFAULT_BASE_URL, qr
 
     cards = [(game, card) for game in games for card in getattr(content(game), "cards", ())]
     slugs = [qr.card_url(DEFAULT_BASE_URL, game, card.id) for game, card in cards]

@@ -52,8 +52,15 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from bench_api import move_works, moves_phase, open_tables, players_for, repeated, server_cpu_seconds  # noqa: E402
-from load_client import Connection, request_bytes, run_phase, _parse_response  # noqa: E402
+from bench_api import (  # noqa: E402
+    move_works,
+    moves_phase,
+    open_tables,
+    players_for,
+    repeated,
+    server_cpu_seconds,
+)
+from load_client import Connection, _parse_response, request_bytes, run_phase  # noqa: E402
 
 from companion.rules import GAMES  # noqa: E402
 from companion.served import REPO, running_server  # noqa: E402

@@ -24,8 +24,7 @@ def child_breakdown(game: str, out: Path) -> dict[str, Any]:
     from reportlab.pdfbase import pdfdoc
     from reportlab.pdfgen.canvas import Canvas
 
-    from cardgen.render import BuildOptions, game_documents, plan_build, qr
-    from cardgen.render import imposition
+    from cardgen.render import BuildOptions, game_documents, imposition, plan_build, qr
     build_module = importlib.import_module("cardgen.render.build")  # the package's ``build`` is a function
     game_documents()
     spent: Counter[str] = Counter()

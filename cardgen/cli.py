@@ -74,7 +74,11 @@ def check(data_folder: Path | None) -> None:
     """
     from cardgen.render.drawable_text import folder_problems
     from cardgen.render.labels import LABELS_FOLDER, load_labels
-    from cardgen.render.print_specs import PRINT_FOLDER, load_print_specs, theme_problems
+    from cardgen.render.print_specs import (
+        PRINT_FOLDER,
+        load_print_specs,
+        theme_problems,
+    )
     from cardgen.render.registry import print_kits
 
     root = data_folder if data_folder is not None else data_dir()
@@ -439,7 +443,12 @@ def calibrate(paper: str, back_offset_x: float, back_offset_y: float, printer: s
     crosses its scale: those are the --back-offset-x and --back-offset-y to save with cardgen printer save.
     """
     from cardgen.render import BuildError, print_specs
-    from cardgen.render.calibrate import calibration_geometry, profile, render_calibration, skew_and_scale
+    from cardgen.render.calibrate import (
+        calibration_geometry,
+        profile,
+        render_calibration,
+        skew_and_scale,
+    )
 
     if readings:
         turn, scale = skew_and_scale(calibration_geometry(print_specs().paper(paper)), *readings)

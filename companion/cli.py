@@ -204,7 +204,6 @@ def _prepare_database(db: str | None, must_exist: bool = False, make_folder: boo
     ``must_exist``: a command that only reads games refuses a ``--db`` where there is no database;
     ``make_folder``: ``init-db`` makes a missing folder (any other command refuses it as a mistyped path)."""
     from cardgen.catalog import DataError
-
     from companion.store.postgres import is_postgres
 
     on_postgres = bool(db) and is_postgres(db)

@@ -9,8 +9,10 @@ throwaway PostgreSQL cluster (:func:`running_postgres`).
 from __future__ import annotations
 
 import http.client
+import os
 import pwd
 import shutil
+import signal
 import socket
 import ssl
 import subprocess
@@ -19,8 +21,6 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-import os
-import signal
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path

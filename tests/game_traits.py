@@ -106,7 +106,9 @@ class GameTraits:
 
 def traits_for(game: str) -> GameTraits:
     """The traits ``game`` declares (see the module's docstring), else the defaults."""
-    from companion.rules import SPECS  # imported here: a game's own module may import this one
+    from companion.rules import (
+        SPECS,  # imported here: a game's own module may import this one
+    )
 
     spec = SPECS[game]
     front = importlib.import_module(spec.rules_module)

@@ -13,8 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openapi_spec_validator import validate
 
-from cardgen.catalog import GAMES as CATALOG_GAMES, content
-from companion.rules import GAMES as RULES_GAMES, rules_for
+from cardgen.catalog import GAMES as CATALOG_GAMES
+from cardgen.catalog import content
+from companion.rules import GAMES as RULES_GAMES
+from companion.rules import rules_for
 from companion.store import Store
 from companion.web import create_app
 

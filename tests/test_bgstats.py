@@ -16,11 +16,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from test_results import play_to_the_end
 
 from companion.rules import SPECS
 from companion.web.results import BGSTATS_IMPORT_URL
-
-from test_results import play_to_the_end
 
 
 class _Strict(BaseModel):

@@ -12,8 +12,14 @@ from pypdf import PdfReader
 
 from cardgen.cli import main
 from cardgen.render import print_specs
-from cardgen.render.calibrate import (PrinterProfile, back_pointers, calibration_geometry, load_profiles,
-                                      render_calibration, save_profile)
+from cardgen.render.calibrate import (
+    PrinterProfile,
+    back_pointers,
+    calibration_geometry,
+    load_profiles,
+    render_calibration,
+    save_profile,
+)
 from cardgen.render.options import BuildError
 
 DPI = 254  # 10 pixels a millimetre

@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
+from test_pages import form, shown, sit
 
 from cardgen.catalog import content
 from cardgen.catalog.versions import card_version
@@ -19,8 +20,6 @@ from companion.rules.choices import sample_move, satisfied
 from companion.store import Store
 from companion.web.card_moves import moves_with
 from companion.web.helpers import token_cookie
-
-from test_pages import form, shown, sit
 
 BOOK = "spellbook-red-3"
 NONE_HELD = "No move can be reported from this card: this phone holds no seat in a game of Mandragora in progress."

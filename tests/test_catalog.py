@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from catalog_checks import Breakage, copy_data, edit, problems_after
 
 from cardgen.catalog import DataError, content, load_game
 from cardgen.catalog.base import DEFAULT_DATA_DIR
-from catalog_checks import Breakage, copy_data, problems_after, edit
 
 FILLORY = content("fillory")
 SOURCE = DEFAULT_DATA_DIR / "fillory"

@@ -8,13 +8,18 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from catalog_checks import Breakage, edit, problems_after
 from click.testing import CliRunner
 
 from cardgen.catalog import DataError, content, load_game
-from cardgen.catalog.barony_sorcery import CATEGORY_SYMBOLS, PLAYER_SYMBOLS, TERRAINS, BaronySorceryContent
+from cardgen.catalog.barony_sorcery import (
+    CATEGORY_SYMBOLS,
+    PLAYER_SYMBOLS,
+    TERRAINS,
+    BaronySorceryContent,
+)
 from cardgen.catalog.base import DEFAULT_DATA_DIR
 from cardgen.cli import main
-from catalog_checks import Breakage, problems_after, edit
 
 BARONY: BaronySorceryContent = content("barony-sorcery")
 SOURCE = DEFAULT_DATA_DIR / "barony-sorcery"

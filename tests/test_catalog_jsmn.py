@@ -9,13 +9,24 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from catalog_checks import edit, problems_after, rewrite
 from flask.testing import FlaskClient
 
 from cardgen.catalog import content
 from cardgen.catalog.base import DEFAULT_DATA_DIR
-from cardgen.catalog.jsmn import (BOOK_FORMS, CONNEXION_TYPE_IDS, ELEMENT_IDS, Book, Feat, Introduction, Invitation,
-                                  JsmnContent, MarseillesCard, NamedConnexion, Spell)
-from catalog_checks import problems_after, edit, rewrite
+from cardgen.catalog.jsmn import (
+    BOOK_FORMS,
+    CONNEXION_TYPE_IDS,
+    ELEMENT_IDS,
+    Book,
+    Feat,
+    Introduction,
+    Invitation,
+    JsmnContent,
+    MarseillesCard,
+    NamedConnexion,
+    Spell,
+)
 from companion.search import search
 
 JSMN: JsmnContent = content("jsmn")

@@ -8,13 +8,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from catalog_checks import Breakage, copy_data, delete, edit, problems_after
 from click.testing import CliRunner, Result
 
 from cardgen.catalog import DataError, content, load_game
 from cardgen.catalog.base import DEFAULT_DATA_DIR
 from cardgen.catalog.mandragora import COLOUR_SYMBOLS, EFFECTS, WHITE, MandragoraContent
 from cardgen.cli import main
-from catalog_checks import Breakage, copy_data, delete, problems_after, edit
 
 MANDRAGORA: MandragoraContent = content("mandragora")
 SOURCE = DEFAULT_DATA_DIR / "mandragora"

@@ -12,13 +12,22 @@ from dataclasses import replace
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from test_pages import (
+    PAGE_ASSETS,
+    compact_options,
+    form,
+    new_game,
+    play,
+    seat_page,
+    sent_size,
+    sit,
+    store_of,
+)
 
-from tests.test_pages import PAGE_BUDGET
-from companion.rules.fillory import game as fillory
 from companion.rules.choices import Choice, Field, find, satisfied, to_json
+from companion.rules.fillory import game as fillory
 from companion.rules.fillory.state import CARD_INDEX, CARDS, FilloryState
-
-from test_pages import PAGE_ASSETS, compact_options, form, new_game, play, seat_page, sent_size, sit, store_of
+from tests.test_pages import PAGE_BUDGET
 
 NAMES = {card.id: card.name for card in CARDS}
 SEAT_ASSETS = sent_size(*PAGE_ASSETS, "js/choice-lists.js", "js/choices.js", "css/choices.css")

@@ -8,15 +8,23 @@ from __future__ import annotations
 
 import random
 import re
+
 from flask import Flask
 from flask.testing import FlaskClient
-
-from companion.rules.jsmn import game as rules
-from companion.rules.choices import Choice, find, to_json
-from companion.rules.jsmn.state import BOOKS, FEATS, FEAT_NEEDS, INTRODUCTIONS, INVITATIONS, JsmnState, replace
-
 from test_pages import seat_page, store_of
 from test_pages_jsmn import offered
+
+from companion.rules.choices import Choice, find, to_json
+from companion.rules.jsmn import game as rules
+from companion.rules.jsmn.state import (
+    BOOKS,
+    FEAT_NEEDS,
+    FEATS,
+    INTRODUCTIONS,
+    INVITATIONS,
+    JsmnState,
+    replace,
+)
 
 NAMES = ["Ann", "Ben", "Cid"]
 STARTING = [["find-the-kings-roads", "call-the-raven-kings-name", "open-the-way-to-faerie"],

@@ -16,7 +16,13 @@ from flask.testing import FlaskClient
 
 from companion.rules import IllegalMove, rules_for
 from companion.store import CorrectionRefused, Stale, Store
-from tests.store_checks import fillory_deck_cards, replay_from_scratch, game, store, writing  # noqa: F401  (fixtures: a Fillory game in a new store, on each backend)
+from tests.store_checks import (  # noqa: F401  (fixtures: a Fillory game in a new store, on each backend)
+    fillory_deck_cards,
+    game,
+    replay_from_scratch,
+    store,
+    writing,
+)
 
 fillory = rules_for("fillory")
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from companion.rules import IllegalMove, rules_for
 from companion.store import CorrectionRefused, Store
-from tests.store_checks import fillory_deck_cards, stored_state, store  # noqa: F401  (fixture: a new store)
+from tests.store_checks import fillory_deck_cards, store, stored_state  # noqa: F401  (fixture: a new store)
 
 fillory = rules_for("fillory")
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import zxingcpp
 from click.testing import CliRunner
+from pdf_checks import card_url
 from PIL import Image
 from pypdf import PdfReader
 
@@ -16,9 +17,8 @@ from cardgen.cli import main
 from cardgen.render import BuildOptions, plan_layout, print_specs
 from cardgen.render.build import plan_build
 from cardgen.render.export import ExportSettings, deck_faces, export_cards, pixel_size
-from cardgen.render.registry import print_kits
 from cardgen.render.options import BuildError, base_url_warning
-from pdf_checks import card_url
+from cardgen.render.registry import print_kits
 
 BASE = "https://cards.example.org"
 MM = 72 / 25.4

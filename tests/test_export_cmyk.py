@@ -12,7 +12,13 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from cardgen.render import BuildOptions
-from cardgen.render.export import CMYK_CONDITION, ExportSettings, export_cards, to_cmyk, to_k
+from cardgen.render.export import (
+    CMYK_CONDITION,
+    ExportSettings,
+    export_cards,
+    to_cmyk,
+    to_k,
+)
 
 
 def _marks(obj: Any, reader: PdfReader, out: list[tuple[str, tuple[float, ...]]]) -> None:

@@ -15,7 +15,13 @@ from cardgen.catalog import load_game
 from cardgen.catalog.base import DEFAULT_DATA_DIR
 from cardgen.cli import main
 from cardgen.render import BuildOptions, build
-from cardgen.render.fonts import FAMILIES, REQUIRED_SCRIPTS, drawable, family, undrawable
+from cardgen.render.fonts import (
+    FAMILIES,
+    REQUIRED_SCRIPTS,
+    drawable,
+    family,
+    undrawable,
+)
 
 FACES = [name for fam in FAMILIES for name in vars(family(fam)).values()]
 

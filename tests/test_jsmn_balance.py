@@ -10,8 +10,15 @@ from click.testing import CliRunner
 
 from cardgen.catalog import content
 from cardgen.catalog.jsmn import JsmnContent
+from cardgen.catalog.jsmn.balance import (
+    STRATEGIES,
+    BalanceRow,
+    format_report,
+    lineups,
+    play_game,
+    run_balance,
+)
 from cardgen.cli import main
-from cardgen.catalog.jsmn.balance import STRATEGIES, BalanceRow, format_report, lineups, play_game, run_balance
 
 JSMN: JsmnContent = content("jsmn")
 GAMES = 80

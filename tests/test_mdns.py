@@ -8,18 +8,23 @@ addresses change.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import threading
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 import requests
 from click.testing import CliRunner
-from zeroconf import AddressResolver, IPVersion, ServiceBrowser, ServiceStateChange, Zeroconf
+from zeroconf import (
+    AddressResolver,
+    IPVersion,
+    ServiceBrowser,
+    ServiceStateChange,
+    Zeroconf,
+)
 
 from companion import mdns
 from companion.cli import main

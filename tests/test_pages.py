@@ -6,8 +6,8 @@ import html
 import random
 import re
 import time
-from pathlib import Path
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,8 +18,8 @@ from PIL import Image
 
 from cardgen.catalog import GAMES, content
 from companion.rules import SPECS, rules_for
-from companion.rules.fillory import game as fillory
 from companion.rules.base import Outcome
+from companion.rules.fillory import game as fillory
 from companion.store import Store
 from companion.web.assets import minified
 from companion.web.games.fillory_cards import ability_segments, card_rules, named_by

@@ -9,13 +9,20 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from test_pages import (
+    STATIC_DIR,
+    csrf_token,
+    sent_size,
+    shown,
+    sit,
+    store_of,
+    unlabelled,
+)
 
 from cardgen.catalog import content
-from tests.test_pages import PAGE_BUDGET
 from companion.rules.barony_sorcery import game as rules
 from companion.web.games import pages_for
-
-from test_pages import STATIC_DIR, csrf_token, sent_size, shown, sit, store_of, unlabelled
+from tests.test_pages import PAGE_BUDGET
 
 GAME = content("barony-sorcery")
 SPELLS = ["velocity", "teleport", "tornado", "charm", "abundance"]

@@ -16,7 +16,17 @@ from flask.testing import FlaskClient
 
 from companion.rules import GAMES
 from companion.web import fix_pages
-from tests.test_pages import STANDARD_HANDS, deal, form, new_game, play, seat_page, shown, sit, store_of
+from tests.test_pages import (
+    STANDARD_HANDS,
+    deal,
+    form,
+    new_game,
+    play,
+    seat_page,
+    shown,
+    sit,
+    store_of,
+)
 
 BARONY = {"locations": ["whispering-well", "ruined-tower", "fairy-ring"],
           "spells": ["velocity", "teleport", "charm", "illusion", "portal"]}

@@ -17,13 +17,23 @@ from typing import Any, Mapping
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from test_pages import (
+    PAGE_ASSETS,
+    csrf_token,
+    form,
+    seat_page,
+    sent_size,
+    shown,
+    sit,
+    store_of,
+    table_page,
+    unlabelled,
+)
 
 from cardgen.catalog import content
-from tests.test_pages import PAGE_BUDGET
 from companion.rules.jsmn import game as rules
 from companion.web.games import pages_for
-
-from test_pages import PAGE_ASSETS, csrf_token, sent_size, form, seat_page, shown, sit, store_of, table_page, unlabelled
+from tests.test_pages import PAGE_BUDGET
 
 GAME = content("jsmn")
 STATIC = Path(__file__).resolve().parents[1] / "companion" / "static"

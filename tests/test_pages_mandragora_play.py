@@ -11,13 +11,22 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from test_pages import (
+    PAGE_ASSETS,
+    csrf_token,
+    form,
+    seat_page,
+    sent_size,
+    shown,
+    sit,
+    table_page,
+    unlabelled,
+)
 
 from cardgen.catalog import content
-from tests.test_pages import PAGE_BUDGET
 from companion.rules import IllegalMove, rules_for
 from companion.store import Store
-
-from test_pages import PAGE_ASSETS, csrf_token, sent_size, form, seat_page, shown, sit, table_page, unlabelled
+from tests.test_pages import PAGE_BUDGET
 
 GAME = content("mandragora")
 FOUR = ["Ann", "Ben", "Cid", "Dee"]

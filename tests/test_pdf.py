@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Callable, cast
 
 import pytest
-from PIL import ImageStat
 from click.testing import CliRunner
+from pdf_checks import build_kit, card_url, flattened, qr_codes, qr_texts, rendered
+from PIL import ImageStat
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 
@@ -24,13 +25,25 @@ from cardgen.catalog.base import DEFAULT_DATA_DIR
 from cardgen.cli import build as build_command
 from cardgen.cli import check as check_command
 from cardgen.cli import main
-from cardgen.render import BuildError, BuildOptions, LayoutError, build, plan_build, plan_layout, print_specs
+from cardgen.render import (
+    BuildError,
+    BuildOptions,
+    LayoutError,
+    build,
+    plan_build,
+    plan_layout,
+    print_specs,
+)
 from cardgen.render.build import BuildPlan, PlannedDocument, run_build
 from cardgen.render.colour import contrast
 from cardgen.render.fillory.style import fillory_style
-from cardgen.render.print_specs import CardSize, PaperSize, load_print_specs, theme_problems
+from cardgen.render.print_specs import (
+    CardSize,
+    PaperSize,
+    load_print_specs,
+    theme_problems,
+)
 from cardgen.render.registry import Document
-from pdf_checks import build_kit, card_url, flattened, qr_codes, qr_texts, rendered
 
 FILLORY = content("fillory")
 SPECS = print_specs()

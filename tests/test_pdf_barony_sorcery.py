@@ -13,20 +13,38 @@ from typing import Any, Callable
 
 import pytest
 from click.testing import CliRunner
+from pdf_checks import (
+    build_kit,
+    card_url,
+    flattened,
+    page_texts,
+    qr_codes,
+    qr_texts,
+    rendered,
+    shape_difference,
+    symbol_image,
+    variant_builder,
+)
 from PIL import ImageStat
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 
 from cardgen.catalog import content
-from cardgen.catalog.barony_sorcery import CATEGORY_SYMBOLS, PLAYER_SYMBOLS, BaronySorceryContent
+from cardgen.catalog.barony_sorcery import (
+    CATEGORY_SYMBOLS,
+    PLAYER_SYMBOLS,
+    BaronySorceryContent,
+)
 from cardgen.cli import main
 from cardgen.render import BuildError, BuildOptions, build, plan_build
 from cardgen.render.barony_sorcery.style import CATEGORY_INKS, TERRAIN_INKS
+from cardgen.render.barony_sorcery.symbols import (
+    CATEGORY_DRAWERS,
+    PLAYER_DRAWERS,
+    TERRAIN_DRAWERS,
+)
 from cardgen.render.barony_sorcery.tiles import HexGeometry, TileSheet, plan_tile_sheet
 from cardgen.render.print_specs import print_specs
-from cardgen.render.barony_sorcery.symbols import CATEGORY_DRAWERS, PLAYER_DRAWERS, TERRAIN_DRAWERS
-from pdf_checks import (build_kit, card_url, flattened, page_texts, qr_codes, qr_texts, rendered, shape_difference,
-                        symbol_image, variant_builder)
 
 BARONY: BaronySorceryContent = content("barony-sorcery")
 DOCUMENTS = ["deck", "player-sheet", "reference", "setup", "tiles", "tokens"]

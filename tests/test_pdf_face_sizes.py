@@ -17,6 +17,7 @@ import pypdfium2 as pdfium
 import pytest
 import zxingcpp
 from pypdf import PdfReader
+from test_print_kit import SMALLEST_TEXT_PT, text_sizes
 
 from cardgen.render import BuildOptions
 from cardgen.render.build import plan_build
@@ -24,8 +25,6 @@ from cardgen.render.export import deck_faces, deck_pdf
 from cardgen.render.faces import COMPACT, STANDARD, TALL, face_profile
 from cardgen.render.print_specs import CardSize
 from cardgen.render.registry import print_kits
-
-from test_print_kit import SMALLEST_TEXT_PT, text_sizes
 
 GAMES = tuple(print_kits())  # every game with a print kit, as discovered
 SIZES = ("tarot", "poker", "mini")

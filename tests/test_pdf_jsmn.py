@@ -15,6 +15,18 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+from pdf_checks import (
+    build_kit,
+    card_url,
+    flattened,
+    page_texts,
+    qr_codes,
+    qr_texts,
+    rendered,
+    shape_difference,
+    symbol_image,
+    variant_builder,
+)
 from PIL import Image, ImageChops, ImageStat
 from pypdf import PdfReader
 from reportlab.lib.units import mm
@@ -23,8 +35,6 @@ from cardgen.catalog import content
 from cardgen.catalog.jsmn import DECKS, JsmnContent
 from cardgen.render import BuildOptions, build, plan_build
 from cardgen.render.jsmn.deck import DECK_NAMES
-from pdf_checks import (build_kit, card_url, flattened, page_texts, qr_codes, qr_texts, rendered, shape_difference,
-                        symbol_image, variant_builder)
 
 JSMN: JsmnContent = content("jsmn")
 A4 = (210 * mm, 297 * mm)
@@ -239,9 +249,9 @@ def test_map_holds_locations_tracks_and_slots(kit: dict[str, Path]) -> None:
 
 
 def test_locations_keep_their_geography_on_the_map() -> None:
-    from cardgen.render.jsmn.map_layout import MapLayout
-    from cardgen.render.jsmn.card_frame import landscape
     from cardgen.render import print_specs
+    from cardgen.render.jsmn.card_frame import landscape
+    from cardgen.render.jsmn.map_layout import MapLayout
     layout = MapLayout(JSMN, landscape(print_specs().card_size("poker")))
     for region, panel in (("europe", layout.europe_panel), ("city", layout.city_panel)):
         places = [loc for loc in JSMN.map.locations if loc.region == region or (region == "europe" and

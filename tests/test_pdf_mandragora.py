@@ -13,12 +13,29 @@ from typing import Callable
 
 import pytest
 from click.testing import CliRunner
+from pdf_checks import (
+    build_kit,
+    card_url,
+    flattened,
+    page_texts,
+    qr_codes,
+    qr_texts,
+    rendered,
+    shape_difference,
+    symbol_image,
+    variant_builder,
+)
 from PIL import ImageStat
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 
 from cardgen.catalog import content
-from cardgen.catalog.mandragora import COLOUR_SYMBOLS, EFFECT_KINDS, EFFECTS, MandragoraContent
+from cardgen.catalog.mandragora import (
+    COLOUR_SYMBOLS,
+    EFFECT_KINDS,
+    EFFECTS,
+    MandragoraContent,
+)
 from cardgen.cli import main
 from cardgen.render import BuildError, BuildOptions, build, plan_build, print_specs
 from cardgen.render.colour import contrast
@@ -26,8 +43,6 @@ from cardgen.render.mandragora.glyphs import SPELL_GLYPHS
 from cardgen.render.mandragora.style import mandragora_style
 from cardgen.render.mandragora.symbols import COLOUR_DRAWERS
 from cardgen.render.print_specs import theme_problems
-from pdf_checks import (build_kit, card_url, flattened, page_texts, qr_codes, qr_texts, rendered, shape_difference,
-                        symbol_image, variant_builder)
 
 MANDRAGORA: MandragoraContent = content("mandragora")
 ITEMS = sorted(MANDRAGORA.items, key=lambda c: c.number)

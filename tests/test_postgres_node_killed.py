@@ -16,7 +16,12 @@ import pytest
 import requests
 
 from cardgen.catalog import content
-from companion.served import RunningPostgres, RunningServer, process_children, running_server
+from companion.served import (
+    RunningPostgres,
+    RunningServer,
+    process_children,
+    running_server,
+)
 
 pytestmark = pytest.mark.served
 

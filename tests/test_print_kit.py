@@ -103,7 +103,11 @@ def test_nothing_is_printed_within_5_mm_of_the_paper_edge(kit: tuple[str, list[P
 @pytest.mark.parametrize("gutter", [0.0, 2.0, 6.0])
 def test_every_crop_mark_prints_at_least_1_5_mm_inside_the_margin(paper: str, card_size: str, gutter: float) -> None:
     from cardgen.render import plan_layout, print_specs
-    from cardgen.render.imposition import crop_mark_segments, registration_diameter, registration_points
+    from cardgen.render.imposition import (
+        crop_mark_segments,
+        registration_diameter,
+        registration_points,
+    )
 
     specs = print_specs()
     rules = specs.sheet

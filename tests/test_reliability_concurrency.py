@@ -25,12 +25,12 @@ from typing import Any, Iterator
 
 import pytest
 import requests
+from game_traits import traits_for
+from store_checks import replay_from_scratch, stored_state
 
 from companion.rules import GAMES
 from companion.served import RunningServer, running_server
 from companion.store import Store
-from game_traits import traits_for
-from store_checks import replay_from_scratch, stored_state
 
 pytestmark = pytest.mark.served
 

@@ -26,12 +26,12 @@ from typing import Any
 
 import pytest
 import requests
+from game_traits import traits_for
+from store_checks import replay_from_scratch, stored_state
 
 from companion.rules import GAMES
 from companion.served import RunningServer, process_children, running_server
 from companion.store import Store
-from game_traits import traits_for
-from store_checks import replay_from_scratch, stored_state
 
 pytestmark = pytest.mark.served
 

@@ -29,13 +29,13 @@ from typing import Any, Callable, Iterator
 
 import pytest
 import requests
+from game_traits import NO_SECRETS, Moves, SecretModel, strings_in, traits_for
 
 from cardgen.catalog import content
 from companion.rules import GAMES, SPECS
 from companion.served import RunningServer, running_server
 from companion.store import Store
 from companion.web.helpers import token_cookie
-from game_traits import NO_SECRETS, Moves, SecretModel, strings_in, traits_for
 
 pytestmark = pytest.mark.served
 

@@ -15,8 +15,10 @@ from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.render import qr
-from cardgen.render.build import BuildPlan
-from cardgen.render.build import _HexColours  # noqa: F401  (importing installs the colour names)
+from cardgen.render.build import (
+    BuildPlan,
+    _HexColours,  # noqa: F401  (importing installs the colour names)
+)
 
 
 def _payloads(seed: int, lengths: list[int]) -> list[str]:

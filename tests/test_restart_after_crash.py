@@ -17,10 +17,15 @@ from pathlib import Path
 
 import pytest
 import requests
+from test_reliability_crash import (
+    ROUND_SECONDS,
+    Phones,
+    check_the_log_kept_every_acknowledged_move,
+    is_gone,
+    remember_answers,
+)
 
 from companion.served import process_children, running_server
-from test_reliability_crash import (ROUND_SECONDS, Phones, check_the_log_kept_every_acknowledged_move, is_gone,
-                                    remember_answers)
 
 pytestmark = pytest.mark.served
 

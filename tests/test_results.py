@@ -13,7 +13,15 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.rules import rules_for
-from companion.web.chart import DASHES, MARKERS, Series, nice_step, score_chart, spread_labels, thinned
+from companion.web.chart import (
+    DASHES,
+    MARKERS,
+    Series,
+    nice_step,
+    score_chart,
+    spread_labels,
+    thinned,
+)
 from companion.web.helpers import token_cookie
 
 

@@ -15,7 +15,11 @@ from cardgen.catalog import content
 from companion.rules import IllegalMove, Outcome, SetupError
 from companion.rules.barony_sorcery import game as barony
 from companion.rules.barony_sorcery.cast import UnknownSpell, check_cast, legal_casts
-from companion.rules.barony_sorcery.state import BaronyState, state_from_json, state_to_json
+from companion.rules.barony_sorcery.state import (
+    BaronyState,
+    state_from_json,
+    state_to_json,
+)
 
 GAME = content("barony-sorcery")
 RULE_IDS = {rule.id for rule in GAME.rules}

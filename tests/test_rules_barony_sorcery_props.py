@@ -11,7 +11,12 @@ from hypothesis import strategies as st
 
 from companion.rules import IllegalMove
 from companion.rules.barony_sorcery import game as barony
-from companion.rules.barony_sorcery.state import BaronyState, find_location, state_from_json, state_to_json
+from companion.rules.barony_sorcery.state import (
+    BaronyState,
+    find_location,
+    state_from_json,
+    state_to_json,
+)
 
 NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve")
 #: 50 whole games checked move by move (about half of them on hypothesis's own randoms, which it can shrink);

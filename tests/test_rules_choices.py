@@ -18,14 +18,13 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from game_traits import traits_for
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.rules import GAMES, IllegalMove
-from companion.rules.choices import Choice, find, sample_move, to_json
-
 from companion.rules.base import no_choices
-from game_traits import traits_for
+from companion.rules.choices import Choice, find, sample_move, to_json
 
 CHOICE_GAMES = sorted(game for game, module in GAMES.items() if module.choices is not no_choices)
 SAMPLES = 3

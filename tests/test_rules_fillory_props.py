@@ -13,7 +13,15 @@ from hypothesis import strategies as st
 from companion.rules import IllegalMove
 from companion.rules.fillory import game as fillory
 from companion.rules.fillory.scoring import seat_trait_points
-from companion.rules.fillory.state import CARDS, GAME, Board, FilloryState, card_id, lookup_card, trait_of
+from companion.rules.fillory.state import (
+    CARDS,
+    GAME,
+    Board,
+    FilloryState,
+    card_id,
+    lookup_card,
+    trait_of,
+)
 
 NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Fay")
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

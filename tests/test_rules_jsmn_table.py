@@ -6,8 +6,14 @@ from __future__ import annotations
 import random
 
 from companion.rules.jsmn import game as jsmn
-from companion.rules.jsmn.state import (FEAT_NEEDS, INVITATIONS, SPELLS, JsmnState, state_from_json,
-                                        state_to_json)
+from companion.rules.jsmn.state import (
+    FEAT_NEEDS,
+    INVITATIONS,
+    SPELLS,
+    JsmnState,
+    state_from_json,
+    state_to_json,
+)
 from tests.test_rules_jsmn import play, refused, started
 
 

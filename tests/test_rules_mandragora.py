@@ -13,7 +13,13 @@ import pytest
 
 from companion.rules import IllegalMove, SetupError
 from companion.rules.mandragora import game as mandragora
-from companion.rules.mandragora.state import GAME, RULE_IDS, Cast, MandragoraState, Pending
+from companion.rules.mandragora.state import (
+    GAME,
+    RULE_IDS,
+    Cast,
+    MandragoraState,
+    Pending,
+)
 
 PLAYERS = ("Ann", "Ben", "Cy")
 apply = mandragora.apply

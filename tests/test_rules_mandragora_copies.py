@@ -8,7 +8,14 @@ from dataclasses import replace
 
 from companion.rules.mandragora import game as mandragora
 from companion.rules.mandragora.state import Cast, Pending
-from tests.test_rules_mandragora import apply, cast, items, position, refused, with_casts
+from tests.test_rules_mandragora import (
+    apply,
+    cast,
+    items,
+    position,
+    refused,
+    with_casts,
+)
 
 
 def test_a_second_value_1_banishment_named_banishment_1_takes_the_other_copy() -> None:

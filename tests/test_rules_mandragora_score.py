@@ -5,7 +5,11 @@ from __future__ import annotations
 import pytest
 
 from cardgen.catalog import content
-from companion.rules.mandragora.scoring import PlayerTally, final_scores, tallies_from_json
+from companion.rules.mandragora.scoring import (
+    PlayerTally,
+    final_scores,
+    tallies_from_json,
+)
 
 GAME = content("mandragora")
 

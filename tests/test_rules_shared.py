@@ -15,9 +15,9 @@ from types import ModuleType
 from typing import Any, Callable
 
 import pytest
+from game_traits import nothing_hidden, traits_for
 
 from companion.rules import GAMES, SPECS, IllegalMove, Outcome
-from game_traits import nothing_hidden, traits_for
 
 MOVE_CAP = 4000
 SEEDS = range(6)

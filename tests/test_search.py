@@ -7,7 +7,14 @@ import time
 import pytest
 
 from cardgen.catalog import GAMES, content
-from companion.search import MAX_LIMIT, build_index, corrections, fts_query, rulebook_aliases, search
+from companion.search import (
+    MAX_LIMIT,
+    build_index,
+    corrections,
+    fts_query,
+    rulebook_aliases,
+    search,
+)
 
 
 def ids(results: list[dict[str, object]]) -> list[object]:

@@ -9,8 +9,7 @@ from pathlib import Path
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.store import SeatTaken, Store
-from companion.store import hash_token
+from companion.store import SeatTaken, Store, hash_token
 from companion.web.helpers import token_cookie
 
 GOLDEN = Path(__file__).parent / "golden"

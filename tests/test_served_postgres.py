@@ -21,7 +21,12 @@ import pytest
 import requests
 
 from cardgen.catalog import content
-from companion.served import RunningPostgres, RunningServer, running_caddy, running_server
+from companion.served import (
+    RunningPostgres,
+    RunningServer,
+    running_caddy,
+    running_server,
+)
 
 pytestmark = pytest.mark.served
 

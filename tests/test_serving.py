@@ -28,7 +28,12 @@ from companion.store.watch import SqliteChanges
 from companion.web import create_app
 from companion.web.headers import SECURITY_HEADERS
 from companion.web.limits import MAX_DEPTH, MAX_ITEMS, MAX_NUMBER, MAX_TEXT
-from companion.web.live_updates import STREAM_SECONDS, VersionWatch, stream, stream_lifetime
+from companion.web.live_updates import (
+    STREAM_SECONDS,
+    VersionWatch,
+    stream,
+    stream_lifetime,
+)
 
 
 @pytest.fixture

@@ -7,13 +7,12 @@ with the recipe's address opens, through the name, from the server the recipe st
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import re
 import shlex
 import socket
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -22,8 +21,8 @@ from click.testing import CliRunner
 from zeroconf import AddressResolver, IPVersion, Zeroconf
 
 from cardgen.cli import main as cardgen_main
-from companion.cli import main as companion_main
 from companion import mdns
+from companion.cli import main as companion_main
 from companion.served import CADDYFILE, REPO, free_port, running_caddy, running_server
 from tests.pdf_checks import qr_texts
 

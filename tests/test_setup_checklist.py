@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from test_pages import seat_page, shown, store_of, table_page
 
 from cardgen.catalog import content
-from test_pages import seat_page, shown, store_of, table_page
 
 
 def start(app: Flask, game: str, players: int) -> dict[str, Any]:

@@ -12,8 +12,8 @@ import pytest
 
 from cardgen.catalog import content
 from companion.rules import IllegalMove, SetupError, rules_for
-from tests.store_checks import fillory_deck_cards, game, raw_rows, reopened, store  # noqa: F401  (fixtures: a Fillory game in a new store, on each backend)
 from companion.store import JOIN_ALPHABET, NotFound, SeatTaken, Stale, Store, hash_token
+from tests.store_checks import fillory_deck_cards, game, raw_rows, reopened, store  # noqa: F401  (fixtures: a Fillory game in a new store, on each backend)
 
 fillory = rules_for("fillory")
 

@@ -16,12 +16,11 @@ from typing import Any, Iterator
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from test_input_safety import read_only
 
 from companion.store import Store, StoreUnavailable
 from companion.store.sqlite import DAMAGED, DELETED, READ_ONLY, REPLACED
 from companion.web import create_app
-
-from test_input_safety import read_only
 
 
 @pytest.fixture

@@ -12,7 +12,8 @@ import pytest
 
 from companion.store import Store, StoreUnavailable
 from companion.store import sqlite as store_db
-from companion.store.postgres import MIGRATIONS, PostgresBackend as PostgresDatabase, is_postgres, redacted
+from companion.store.postgres import MIGRATIONS, is_postgres, redacted
+from companion.store.postgres import PostgresBackend as PostgresDatabase
 
 
 def _columns_sqlite(path: Path) -> dict[str, list[str]]:

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+import toygame
 from flask import Flask
 from flask.testing import FlaskClient
 
-import toygame
 from cardgen.catalog import catalogs
 from companion import rules
 from companion.web import create_app

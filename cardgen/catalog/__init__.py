@@ -15,7 +15,14 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .base import DEFAULT_DATA_DIR, DataError, DataNote, Problem, RuleEntry
-from .spec import GameCatalog, GameFacts, declared_by, discover, extra_modules_from_env, read_facts
+from .spec import (
+    GameCatalog,
+    GameFacts,
+    declared_by,
+    discover,
+    extra_modules_from_env,
+    read_facts,
+)
 
 
 @lru_cache(maxsize=None)

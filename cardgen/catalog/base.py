@@ -9,7 +9,17 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Collection, Generic, Iterable, Literal, Mapping, Protocol, TypeVar
+from typing import (
+    Any,
+    Callable,
+    Collection,
+    Generic,
+    Iterable,
+    Literal,
+    Mapping,
+    Protocol,
+    TypeVar,
+)
 
 from .versions import bind_cards
 

@@ -17,7 +17,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Iterable, Protocol, TypeVar
 
-
 #: comma-separated module names of games outside the tree (each declaring ``CATALOG``, and ``KIT`` and
 #: ``SPEC`` where it has them), read by the card-data layer, the print kit and the companion alike
 EXTRA_GAMES_ENV = "COMPANION_EXTRA_GAMES"
@@ -84,7 +83,10 @@ class GameCatalog:
     @property
     def facts(self) -> GameFacts:
         """Title and players from the game's ``game.toml`` in the default data folder."""
-        from cardgen.catalog import data_dir, facts_in  # the package's data folder and cached reader
+        from cardgen.catalog import (  # the package's data folder and cached reader
+            data_dir,
+            facts_in,
+        )
 
         return facts_in(self.id, self.folder(data_dir()))
 

@@ -10,8 +10,8 @@ import multiprocessing
 import os
 import re
 import threading
-from multiprocessing.connection import wait as connection_wait
 from dataclasses import dataclass
+from multiprocessing.connection import wait as connection_wait
 from pathlib import Path
 from typing import Any, Callable
 

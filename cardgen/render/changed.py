@@ -17,7 +17,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from .build import BuildPlan, PlannedDocument, code_cache_path, make_folder, plan_build, write_atomically
+from .build import (
+    BuildPlan,
+    PlannedDocument,
+    code_cache_path,
+    make_folder,
+    plan_build,
+    write_atomically,
+)
 from .export_faces import CardFaces, DeckFaces
 from .imposition import ImpositionSettings, impose, sheet_label
 from .options import BuildError, BuildOptions

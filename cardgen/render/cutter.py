@@ -16,12 +16,12 @@ document has several) holds each card's cut line, a rectangle on its trim, in mi
 from __future__ import annotations
 
 from functools import partial
-
 from pathlib import Path
 from typing import Any
-from cardgen.render.markup import escape
 
 from reportlab.pdfgen.canvas import Canvas
+
+from cardgen.render.markup import escape
 
 from .layout import SheetLayout
 from .pdf import pt

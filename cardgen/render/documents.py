@@ -5,14 +5,21 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol, Sequence
-from cardgen.render.markup import escape
 
-from reportlab.pdfgen.canvas import Canvas
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Table, TableStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    PageTemplate,
+    Table,
+    TableStyle,
+)
 from reportlab.platypus import Paragraph as PlainParagraph
 
 from cardgen.catalog import DataNote, RuleEntry
+from cardgen.render.markup import escape
 
 from .fonts import BASE_FONT, KIT
 from .layout import Rect

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Callable, Literal, Sequence
 from reportlab.pdfgen.canvas import Canvas
 
 from .cutter import draw_marks as draw_cutter_marks
-from .labels import label as words
 from .faces import Face, fit_font_size, text_width
 from .fonts import KIT
+from .labels import label as words
 from .layout import Rect, SheetLayout, Slot
 from .pdf import draw_reused, pt, set_page_boxes
 from .print_specs import SheetRules

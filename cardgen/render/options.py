@@ -10,7 +10,8 @@ from urllib.parse import urlsplit
 
 from cardgen.catalog.base import DEFAULT_DATA_DIR, DataError
 
-from .cutter import CUTTERS, KEEP_MM as CUTTER_KEEP_MM
+from .cutter import CUTTERS
+from .cutter import KEEP_MM as CUTTER_KEEP_MM
 from .labels import Labels, labels_path, load_labels, use_labels
 from .layout import LayoutError, SheetLayout, bleed_shortfall, plan_layout
 from .print_specs import CardSize, PaperSize, PrintSpecs

@@ -14,8 +14,8 @@ from .build import make_folder, plan_build, write_atomically
 from .export import deck_faces
 from .faces import Face
 from .fonts import KIT, MIN_TEXT_PT
-from .pdf import new_canvas, pt
 from .options import BuildOptions
+from .pdf import new_canvas, pt
 from .print_specs import PaperSize
 
 COLUMNS = 5

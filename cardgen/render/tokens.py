@@ -13,7 +13,15 @@ from reportlab.pdfgen.canvas import Canvas
 
 from .colour import luminance, shade
 from .faces import Face, card_ground
-from .imposition import ImpositionSettings, SheetInfo, SheetLabel, draw_crop_marks, draw_face, draw_sheet_label, impose
+from .imposition import (
+    ImpositionSettings,
+    SheetInfo,
+    SheetLabel,
+    draw_crop_marks,
+    draw_face,
+    draw_sheet_label,
+    impose,
+)
 from .layout import LayoutError, Rect, SheetLayout, plan_layout
 from .options import ResolvedOptions
 from .pdf import pt, set_page_boxes

@@ -16,6 +16,7 @@ from .base import IllegalMove, Outcome, SetupError
 from .front import Rules
 from .spec import GameSpec, MoveSpec, discover
 
+
 class _Specs(MutableMapping[str, GameSpec]):
     """Game id -> spec, discovered on first use (a game outside the tree may import this package: its own
     module is imported by the discovery, after this package is)."""
@@ -83,7 +84,9 @@ def add_games(modules: Iterable[str]) -> list[GameSpec]:
 
 @lru_cache(maxsize=None)
 def _data_problem(game: str, data_dir: str) -> str | None:
-    from cardgen.catalog import DataError  # the card-data layer, imported only when data is checked
+    from cardgen.catalog import (
+        DataError,  # the card-data layer, imported only when data is checked
+    )
 
     spec = SPECS[game]
     try:

@@ -28,7 +28,16 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Protocol, Sequence, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Collection,
+    Mapping,
+    Protocol,
+    Sequence,
+    TypeVar,
+)
 
 from .fields import wrong_field
 

@@ -15,7 +15,17 @@ from typing import Annotated, Any, Mapping, Optional, Union
 
 from pydantic import Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
-from .spec import (COUNTS, NUMBER, SEAT, TEXT, TEXT_OR_NUMBER, TEXT_OR_TEXTS, TEXTS, TEXTS_OR_NUMBERS, KINDS)
+from .spec import (
+    COUNTS,
+    KINDS,
+    NUMBER,
+    SEAT,
+    TEXT,
+    TEXT_OR_NUMBER,
+    TEXT_OR_TEXTS,
+    TEXTS,
+    TEXTS_OR_NUMBERS,
+)
 
 #: a card id, a name, a colour: longer text is no id of any game
 MAX_TEXT = 100

@@ -26,7 +26,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, cast
 
-from cardgen.catalog.spec import EXTRA_GAMES_ENV, extra_modules_from_env  # one list of extra games for all layers
+from cardgen.catalog.spec import (  # one list of extra games for all layers
+    EXTRA_GAMES_ENV,
+    extra_modules_from_env,
+)
 
 from .front import Rules, missing_members
 
@@ -138,7 +141,9 @@ class GameSpec:
     def facts(self) -> GameFacts:
         """The game's name and player counts, as its data says them (``data/<id>/game.toml``, read by the
         card-data layer): never repeated in code."""
-        from cardgen.catalog import game_facts  # the card-data layer; imported here so specs stay light
+        from cardgen.catalog import (
+            game_facts,  # the card-data layer; imported here so specs stay light
+        )
 
         return game_facts(self.id)
 
@@ -218,7 +223,9 @@ class GameSpec:
         """The game's content from ``data_dir`` (a DataError when broken)."""
         if self.load_content is not None:
             return self.load_content(Path(data_dir))
-        from cardgen.catalog import load_game  # the card-data layer; imported here so specs stay light
+        from cardgen.catalog import (
+            load_game,  # the card-data layer; imported here so specs stay light
+        )
 
         return load_game(self.id, Path(data_dir))
 

@@ -17,7 +17,6 @@ from typing import Any, ContextManager, Protocol, Sequence, runtime_checkable
 from limits.storage import Storage
 
 
-
 class Cursor(Protocol):
     """What a statement gives back (a DB-API cursor: ``description`` names the columns)."""
 

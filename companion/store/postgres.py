@@ -46,7 +46,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import psycopg_pool
-
 from limits.storage import Storage
 
 from companion.store.backend import Changes, Connection, fetch_rows, is_server_url

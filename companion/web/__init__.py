@@ -21,13 +21,14 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from flask import Blueprint, Flask, Request, Response, request
-from flask_compress import Compress
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 
 from companion.photo import MAX_PHOTO_BYTES
 from companion.store import Store
 
+from . import templating
 from .assets import MINIFIERS, minified
 from .errors import error_response, register_error_handlers
 from .headers import SecurityHeaders
@@ -35,7 +36,6 @@ from .json_provider import FastJSONProvider
 from .limits import BODY_ERROR, BODY_SECONDS, UPLOAD_SECONDS, WholeBody
 from .links import init_base_url
 from .live_updates import VersionWatch
-from . import templating
 from .proxies import TrustedProxies, trusted_networks
 from .rate_limits import init_rate_limits
 
@@ -160,7 +160,17 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 def page_blueprints() -> tuple[Blueprint, ...]:
     """The HTML areas, each its own module's blueprint (:func:`.helpers.page_blueprint`); URLs in brackets."""
-    from . import card_moves, cards, fix_pages, home, lookup, offline, results, seats, table
+    from . import (
+        card_moves,
+        cards,
+        fix_pages,
+        home,
+        lookup,
+        offline,
+        results,
+        seats,
+        table,
+    )
     from .photo import views as photo
 
     return (home.bp,  # /, /new, /join, /j/<code>

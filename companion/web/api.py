@@ -19,12 +19,28 @@ from companion.rules.base import sentence
 from companion.store import NotFound, SeatTaken
 
 from . import live_updates
-from .api_helpers import ApiError, acting_seat, api_blueprint, bearer_token, parse_body, viewing_seat, writing_seat
+from .api_helpers import (
+    ApiError,
+    acting_seat,
+    api_blueprint,
+    bearer_token,
+    parse_body,
+    viewing_seat,
+    writing_seat,
+)
 from .errors import error_json
 from .helpers import store
 from .links import external_url
-from .openapi import (CorrectRequest, HandoverRequest, JoinRequest, MoveRequest, NewGameRequest, RenameRequest,
-                      RevertRequest, UndoRequest)
+from .openapi import (
+    CorrectRequest,
+    HandoverRequest,
+    JoinRequest,
+    MoveRequest,
+    NewGameRequest,
+    RenameRequest,
+    RevertRequest,
+    UndoRequest,
+)
 
 bp = api_blueprint("api", __name__)
 

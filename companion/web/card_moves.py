@@ -29,7 +29,13 @@ from cardgen.catalog.versions import card_version
 from companion.rules import rules_for
 from companion.rules.choices import Choice
 from companion.store import NotFound
-from companion.web.helpers import catalog_and_card, page_blueprint, stale_print, store, token_cookie
+from companion.web.helpers import (
+    catalog_and_card,
+    page_blueprint,
+    stale_print,
+    store,
+    token_cookie,
+)
 from companion.web.seat_context import your_games
 
 bp = page_blueprint("card_moves", __name__)

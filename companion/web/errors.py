@@ -16,7 +16,9 @@ from jinja2 import TemplateNotFound
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
-from companion.rules.base import sentence  # the one message style (rules errors are built in it)
+from companion.rules.base import (
+    sentence,  # the one message style (rules errors are built in it)
+)
 from companion.store import StoreUnavailable
 
 log = logging.getLogger(__name__)

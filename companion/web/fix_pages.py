@@ -27,7 +27,13 @@ from werkzeug.exceptions import BadRequest
 
 from companion.rules import IllegalMove, rules_for
 from companion.store import LiveMove, NotFound
-from companion.web.helpers import cards_by_id, holds_seat, page_blueprint, store, unstored_page
+from companion.web.helpers import (
+    cards_by_id,
+    holds_seat,
+    page_blueprint,
+    store,
+    unstored_page,
+)
 
 bp = page_blueprint("fixes", __name__)
 

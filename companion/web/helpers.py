@@ -15,9 +15,19 @@ from typing import Any
 
 import qrcode
 import qrcode.constants
-from flask import Blueprint, Response, current_app, make_response, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    make_response,
+    render_template,
+    request,
+    url_for,
+)
 from markupsafe import Markup, escape
-from werkzeug.wrappers import Response as BaseResponse  # what redirect() answers (flask's Response is one)
+from werkzeug.wrappers import (
+    Response as BaseResponse,  # what redirect() answers (flask's Response is one)
+)
 
 from cardgen.catalog import DataError, content
 from cardgen.catalog.versions import VERSION_LENGTH

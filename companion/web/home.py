@@ -5,14 +5,30 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Container
 
-from flask import Response, current_app, make_response, redirect, render_template, request, url_for
-from werkzeug.wrappers import Response as BaseResponse  # what redirect() answers (flask's Response is one)
+from flask import (
+    Response,
+    current_app,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.wrappers import (
+    Response as BaseResponse,  # what redirect() answers (flask's Response is one)
+)
 
 from companion.rules import GAMES as RULES
 from companion.rules import SetupError, rules_for
 from companion.store import NotFound, SeatTaken
 from companion.web.games import GamePages, NewGameFormError, pages_for
-from companion.web.helpers import page_blueprint, remember_host, remember_seat, seats_held, store
+from companion.web.helpers import (
+    page_blueprint,
+    remember_host,
+    remember_seat,
+    seats_held,
+    store,
+)
 from companion.web.seat_context import your_games
 
 bp = page_blueprint("home", __name__)

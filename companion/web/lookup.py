@@ -5,7 +5,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 from flask import Response, make_response, redirect, render_template, request, url_for
-from werkzeug.wrappers import Response as BaseResponse  # what redirect() answers (flask's Response is one)
+from werkzeug.wrappers import (
+    Response as BaseResponse,  # what redirect() answers (flask's Response is one)
+)
 
 from cardgen.catalog import GAMES, available_games, content
 from companion.search import corrections, search

@@ -10,7 +10,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-
 #: Far above any game's table size; keeps a seat number inside what SQLite can store.
 MAX_SEAT = 99
 

@@ -20,13 +20,21 @@ from typing import Any
 from urllib.parse import quote
 
 from flask import Response, jsonify, make_response, redirect, render_template, url_for
-from werkzeug.wrappers import Response as BaseResponse  # what redirect() answers (flask's Response is one)
+from werkzeug.wrappers import (
+    Response as BaseResponse,  # what redirect() answers (flask's Response is one)
+)
 
 from companion.rules import SetupError, rules_for
 from companion.web.chart import Series, score_chart
 from companion.web.errors import error_response
+from companion.web.helpers import (
+    page_blueprint,
+    remember_host,
+    remember_seat,
+    seats_held,
+    store,
+)
 from companion.web.links import external_url
-from companion.web.helpers import page_blueprint, remember_host, remember_seat, seats_held, store
 from companion.web.seat_context import rematch_of
 
 bp = page_blueprint("results", __name__)

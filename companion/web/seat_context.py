@@ -17,8 +17,16 @@ from companion.rules.choices import awaits
 from companion.store import NotFound
 from companion.web.fix_pages import told_changes
 from companion.web.games import pages_for
+from companion.web.helpers import (
+    cards_by_id,
+    hosting,
+    join_link,
+    join_qr_svg,
+    seats_held,
+    store,
+    token_cookie,
+)
 from companion.web.seat_forms import seat_forms
-from companion.web.helpers import cards_by_id, hosting, join_link, join_qr_svg, seats_held, store, token_cookie
 
 LOG_LINES_TABLE = 40
 LOG_LINES_SEAT = 8

@@ -7,13 +7,23 @@ CSRF token (:mod:`.api`)."""
 from __future__ import annotations
 
 from flask import Response, make_response, redirect, render_template, request, url_for
-from werkzeug.wrappers import Response as BaseResponse  # what redirect() answers (flask's Response is one)
+from werkzeug.wrappers import (
+    Response as BaseResponse,  # what redirect() answers (flask's Response is one)
+)
 
 from companion.rules import IllegalMove, rules_for
 from companion.store import HANDOVER_MINUTES, NotFound, SeatTaken
 from companion.web.errors import error_response
-from companion.web.helpers import (holds_seat, hosting, live_part, page_blueprint, qr_svg, remember_seat, store,
-                                   unstored_page)
+from companion.web.helpers import (
+    holds_seat,
+    hosting,
+    live_part,
+    page_blueprint,
+    qr_svg,
+    remember_seat,
+    store,
+    unstored_page,
+)
 from companion.web.links import external_url
 from companion.web.seat_context import seat_context
 

@@ -16,7 +16,15 @@ from typing import Callable
 from playwright.sync_api import BrowserContext, Page, expect
 
 from .conftest import Api, login_seat, screenshot
-from .phone import LIVE_WITHIN_MS, assert_not_reloaded, hosted_game, join_by_code, mark_page, recorded, use
+from .phone import (
+    LIVE_WITHIN_MS,
+    assert_not_reloaded,
+    hosted_game,
+    join_by_code,
+    mark_page,
+    recorded,
+    use,
+)
 from .test_accessibility import blocking_violations
 
 SPELLS = ("Velocity", "Teleport", "Tornado", "Charm", "Abundance")

@@ -13,12 +13,20 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from playwright.sync_api import BrowserContext, Page, expect
-
-from cardgen.catalog import content
 from test_pages_jsmn import BOOK_ORDER, NAMED_ROW, STARTING, acting_seat, next_move
 
+from cardgen.catalog import content
+
 from .conftest import Api, login_seat, screenshot
-from .phone import LIVE_WITHIN_MS, caught_up, hosted_game, join_by_code, recorded, seat_tokens, use
+from .phone import (
+    LIVE_WITHIN_MS,
+    caught_up,
+    hosted_game,
+    join_by_code,
+    recorded,
+    seat_tokens,
+    use,
+)
 from .test_accessibility import blocking_violations
 
 NAMES = ["Ann", "Ben", "Cid"]

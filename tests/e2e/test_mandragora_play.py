@@ -15,7 +15,15 @@ from typing import Any, Callable
 from playwright.sync_api import BrowserContext, expect
 
 from .conftest import Api, screenshot
-from .phone import LIVE_WITHIN_MS, caught_up, hosted_game, join_by_code, recorded, seat_tokens, use
+from .phone import (
+    LIVE_WITHIN_MS,
+    caught_up,
+    hosted_game,
+    join_by_code,
+    recorded,
+    seat_tokens,
+    use,
+)
 from .test_accessibility import blocking_violations
 
 NAMES = ["Ann", "Ben", "Cid", "Dee"]

@@ -12,7 +12,18 @@ from PIL import Image
 from playwright.sync_api import BrowserContext, expect
 
 from .conftest import Api, login_seat, screenshot
-from .phone import LIVE_WITHIN_MS, recorded, assert_not_reloaded, caught_up, field, hosted_game, mark_page, pick, report_draw
+from .phone import (
+    LIVE_WITHIN_MS,
+    assert_not_reloaded,
+    caught_up,
+    field,
+    hosted_game,
+    mark_page,
+    pick,
+    recorded,
+    report_draw,
+)
+
 
 def test_three_phones_create_join_play_and_watch_live(new_phone: Callable[[], BrowserContext], api: Api,
                                                       server: str) -> None:

@@ -12,7 +12,14 @@ from companion.rules import IllegalMove
 from companion.rules.fillory import game as fillory
 
 from .conftest import Api, login_seat, screenshot
-from .phone import LIVE_WITHIN_MS, caught_up, held_live_js, open_seat, report_draw, set_hidden
+from .phone import (
+    LIVE_WITHIN_MS,
+    caught_up,
+    held_live_js,
+    open_seat,
+    report_draw,
+    set_hidden,
+)
 
 
 def asks_the_version(game_id: str) -> Callable[[Any], bool]:

@@ -11,8 +11,8 @@ from typing import Any, Callable
 from playwright.sync_api import BrowserContext, Page, expect
 
 from .conftest import REPO, Api, screenshot
-from .test_accessibility import blocking_violations
 from .phone import open_seat
+from .test_accessibility import blocking_violations
 
 
 def test_a_seat_is_handed_to_another_phone_and_the_old_phone_loses_it(

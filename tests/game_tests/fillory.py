@@ -6,9 +6,10 @@ import random
 from dataclasses import replace
 from typing import Any, Mapping
 
+from game_traits import GameTraits, Moves, SecretModel, strings_in
+
 from cardgen.catalog import content
 from companion.rules import GAMES
-from game_traits import GameTraits, Moves, SecretModel, strings_in
 
 
 def rearrange_hidden(state: Any, viewer: int | None, rng: random.Random) -> Any:

@@ -6,9 +6,10 @@ import random
 from dataclasses import replace
 from typing import Any, Mapping
 
+from game_traits import GameTraits, Moves, SecretModel, strings_in
+
 from cardgen.catalog import content
 from companion.rules import GAMES
-from game_traits import GameTraits, Moves, SecretModel, strings_in
 
 
 def rearrange_hidden(state: Any, viewer: int | None, rng: random.Random) -> Any:
@@ -28,7 +29,12 @@ def rearrange_hidden(state: Any, viewer: int | None, rng: random.Random) -> Any:
 def form_move(state: Any, seat: int, move: Mapping[str, Any]) -> dict[str, Any] | None:
     """A legal move as the seat's form writes it: scrolls and levitated scrolls by their curses, the spell by
     id, a shop by its place in the circle, lists in the form's order. None: a move no form writes."""
-    from companion.rules.mandragora.state import CARD, GAME, INGREDIENT_COLOURS, MANDRAKE
+    from companion.rules.mandragora.state import (
+        CARD,
+        GAME,
+        INGREDIENT_COLOURS,
+        MANDRAKE,
+    )
 
     out = dict(move)
     kind = move["type"]

@@ -20,11 +20,23 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from game_traits import (
+    GameTraits,  # the shared tests' declaration (tests/ is on the path wherever this game is)
+)
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog import GameCatalog, content
-from cardgen.catalog.base import (CardAndRuleLookups, DataError, DataNote, Provenance, Reader, RuleEntry,
-                                  load_notes, load_rules, player_range)
+from cardgen.catalog.base import (
+    CardAndRuleLookups,
+    DataError,
+    DataNote,
+    Provenance,
+    Reader,
+    RuleEntry,
+    load_notes,
+    load_rules,
+    player_range,
+)
 from cardgen.catalog.versions import card_version
 from cardgen.render.imposition import ImpositionSettings, impose, sheet_label
 from cardgen.render.options import ResolvedOptions
@@ -32,11 +44,18 @@ from cardgen.render.pdf import new_canvas, pt
 from cardgen.render.print_specs import CardSize
 from cardgen.render.qr import QrMatrix, card_url, draw_qr, qr_matrix
 from cardgen.render.registry import Document, PrintKit, Progress
-from companion.rules.base import IllegalMove, Outcome, SetupError, check_options, check_players, check_viewer, referee
+from companion.rules.base import (
+    IllegalMove,
+    Outcome,
+    SetupError,
+    check_options,
+    check_players,
+    check_viewer,
+    referee,
+)
 from companion.rules.base import never_stalled as stalled  # noqa: F401  (the Rules hooks' typed defaults)
 from companion.rules.choices import Choice, Field, Option
 from companion.rules.spec import TEXT, GameSpec, MoveSpec
-from game_traits import GameTraits  # the shared tests' declaration (tests/ is on the path wherever this game is)
 
 GAME_ID = "wych-wood"  # an id with a hyphen: URLs and rule ids keep it, module names cannot
 DATA = Path(__file__).parent / "data"

@@ -15,9 +15,25 @@ from __future__ import annotations
 from ..spec import GameCatalog
 from .content import BaronySorceryContent
 from .loader import load
-from .types import (CATEGORY_IDS, CATEGORY_SYMBOLS, GAME_ID, MYSTERIOUS, PLAYER_SYMBOLS, TERRAINS, Card, Category,
-                    CategoryId, Combination, FifthPlayer, Location, PlayerColour, ResourceKind, SetupCounts, Spell,
-                    Tile)
+from .types import (
+                    CATEGORY_IDS,
+                    CATEGORY_SYMBOLS,
+                    GAME_ID,
+                    MYSTERIOUS,
+                    PLAYER_SYMBOLS,
+                    TERRAINS,
+                    Card,
+                    Category,
+                    CategoryId,
+                    Combination,
+                    FifthPlayer,
+                    Location,
+                    PlayerColour,
+                    ResourceKind,
+                    SetupCounts,
+                    Spell,
+                    Tile,
+)
 
 CATALOG = GameCatalog(id=GAME_ID, load=load, counted=("cards", "spells", "tiles", "rules", "notes"))
 

@@ -12,8 +12,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..base import CardAndRuleLookups, DataNote, Provenance, RuleEntry
-from .types import (Card, Category, Combination, FifthPlayer, Location, PlayerColour, ResourceKind, SetupCounts,
-                    Spell, Tile)
+from .types import (
+    Card,
+    Category,
+    Combination,
+    FifthPlayer,
+    Location,
+    PlayerColour,
+    ResourceKind,
+    SetupCounts,
+    Spell,
+    Tile,
+)
 
 
 @dataclass(frozen=True)

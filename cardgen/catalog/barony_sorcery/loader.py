@@ -12,11 +12,37 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..base import (DataError, DataNote, Problem, Provenance, Reader, check_note_subjects, check_rule_links, load_notes,
-                    load_rules, player_range, read_flag, read_table)
+from ..base import (
+    DataError,
+    DataNote,
+    Problem,
+    Provenance,
+    Reader,
+    check_note_subjects,
+    check_rule_links,
+    load_notes,
+    load_rules,
+    player_range,
+    read_flag,
+    read_table,
+)
 from .content import BaronySorceryContent
-from .types import (CATEGORY_IDS, CATEGORY_SYMBOLS, GAME_ID, MYSTERIOUS, PLAYER_SYMBOLS, TERRAINS, Card, Category,
-                    Combination, FifthPlayer, PlayerColour, ResourceKind, Spell, Tile)
+from .types import (
+    CATEGORY_IDS,
+    CATEGORY_SYMBOLS,
+    GAME_ID,
+    MYSTERIOUS,
+    PLAYER_SYMBOLS,
+    TERRAINS,
+    Card,
+    Category,
+    Combination,
+    FifthPlayer,
+    PlayerColour,
+    ResourceKind,
+    Spell,
+    Tile,
+)
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 CONTENT_FIELDS = ("territory_tiles", "resource_tokens", "magic_tokens", "control_tokens",

@@ -15,7 +15,16 @@ from __future__ import annotations
 from ..spec import GameCatalog
 from .content import FilloryContent
 from .loader import load
-from .types import (GAME_ID, TRICK_KINDS, AbilityOption, Action, Card, TargetKind, Trait, TrickEffect)
+from .types import (
+           GAME_ID,
+           TRICK_KINDS,
+           AbilityOption,
+           Action,
+           Card,
+           TargetKind,
+           Trait,
+           TrickEffect,
+)
 
 CATALOG = GameCatalog(id=GAME_ID, load=load, counted=("cards", "traits", "rules", "notes"))
 

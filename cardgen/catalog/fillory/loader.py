@@ -12,7 +12,6 @@ from ..base import DataError, Problem, Reader, load_notes, load_rules, player_ra
 from .content import FilloryContent
 from .types import GAME_ID, TRICK_KINDS, AbilityOption, Card, Trait, TrickEffect
 
-
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 
 #: The fields each kind of record may have; any other is reported (a misspelt field would be ignored).

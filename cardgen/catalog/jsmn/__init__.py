@@ -16,12 +16,39 @@ from __future__ import annotations
 
 from ..spec import GameCatalog
 from .commands import COMMANDS
-from .content import (CARD_RULES, SPELL_RULES, JsmnContent)
+from .content import CARD_RULES, SPELL_RULES, JsmnContent
 from .loader import load
-from .types import (BOOK_FORMS, CONNEXION_TYPE_IDS, DECKS, ELEMENT_IDS, GAME_ID, NAMED_EFFECTS, PERSON_KINDS,
-                    SPELL_EFFECTS, SPELL_TIMINGS, UNIQUE_EFFECTS, Action, AnyCard, Book, Card, CardKind,
-                    ConnexionType, Contents, Element, ExampleTurn, Feat, Introduction, Invitation, Limits, Magician,
-                    MagicianshipValues, MarseillesCard, NamedConnexion, Spell, Tracks)
+from .types import (
+                    BOOK_FORMS,
+                    CONNEXION_TYPE_IDS,
+                    DECKS,
+                    ELEMENT_IDS,
+                    GAME_ID,
+                    NAMED_EFFECTS,
+                    PERSON_KINDS,
+                    SPELL_EFFECTS,
+                    SPELL_TIMINGS,
+                    UNIQUE_EFFECTS,
+                    Action,
+                    AnyCard,
+                    Book,
+                    Card,
+                    CardKind,
+                    ConnexionType,
+                    Contents,
+                    Element,
+                    ExampleTurn,
+                    Feat,
+                    Introduction,
+                    Invitation,
+                    Limits,
+                    Magician,
+                    MagicianshipValues,
+                    MarseillesCard,
+                    NamedConnexion,
+                    Spell,
+                    Tracks,
+)
 
 CATALOG = GameCatalog(id=GAME_ID, load=load, counted=("cards", "spells", "rules", "notes"), commands=COMMANDS)
 

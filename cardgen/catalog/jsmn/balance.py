@@ -14,8 +14,8 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from .content import JsmnContent
 from .balance_model import STRATEGIES, GameResult, move_table, play_game
+from .content import JsmnContent
 
 __all__ = ["STRATEGIES", "BalanceRow", "GameResult", "format_report", "lineups", "play_game", "run_balance"]
 

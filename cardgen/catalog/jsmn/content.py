@@ -15,9 +15,27 @@ from typing import Any
 
 from ..base import CardAndRuleLookups, DataNote, RuleEntry
 from .map import EuropeMap
-from .types import (DECKS, SPELL_TIMINGS, Action, Book, Card, Contents, ConnexionType, Element, ExampleTurn, Feat,
-                    Introduction, Invitation, Limits, Magician, MagicianshipValues, MarseillesCard, NamedConnexion,
-                    Spell, Tracks)
+from .types import (
+    DECKS,
+    SPELL_TIMINGS,
+    Action,
+    Book,
+    Card,
+    ConnexionType,
+    Contents,
+    Element,
+    ExampleTurn,
+    Feat,
+    Introduction,
+    Invitation,
+    Limits,
+    Magician,
+    MagicianshipValues,
+    MarseillesCard,
+    NamedConnexion,
+    Spell,
+    Tracks,
+)
 
 
 @dataclass(frozen=True)

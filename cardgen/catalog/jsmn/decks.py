@@ -11,9 +11,28 @@ from typing import Any, Callable
 
 from ..base import Provenance, Reader, read_flag
 from .map import EuropeMap
-from .types import (BOOK_FORMS, CONNEXION_TYPE_IDS, ELEMENT_IDS, GAME_ID, NAMED_EFFECTS, PERSON_KINDS, SPELL_EFFECTS,
-                    SPELL_TIMINGS, Book, Card, Contents, Feat, Introduction, Invitation, Limits, MagicianshipValues,
-                    MarseillesCard, NamedConnexion, Spell, Tracks)
+from .types import (
+    BOOK_FORMS,
+    CONNEXION_TYPE_IDS,
+    ELEMENT_IDS,
+    GAME_ID,
+    NAMED_EFFECTS,
+    PERSON_KINDS,
+    SPELL_EFFECTS,
+    SPELL_TIMINGS,
+    Book,
+    Card,
+    Contents,
+    Feat,
+    Introduction,
+    Invitation,
+    Limits,
+    MagicianshipValues,
+    MarseillesCard,
+    NamedConnexion,
+    Spell,
+    Tracks,
+)
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,47}$")
 DECK_FILES: dict[str, tuple[str, str]] = {  # kind -> (file, record key)

@@ -13,15 +13,50 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from ..base import (DataError, DataNote, Problem, Reader, RuleEntry, check_note_subjects, load_notes, load_rules,
-                    read_flag, read_table)
+from ..base import (
+    DataError,
+    DataNote,
+    Problem,
+    Reader,
+    RuleEntry,
+    check_note_subjects,
+    load_notes,
+    load_rules,
+    read_flag,
+    read_table,
+)
 from .content import CARD_RULES, SPELL_RULES, JsmnContent
-from .decks import (DECK_FILES, check_decks, read_choice, read_deck, read_elements, read_ints, read_number,
-                    read_records, required_provenance)
+from .decks import (
+    DECK_FILES,
+    check_decks,
+    read_choice,
+    read_deck,
+    read_elements,
+    read_ints,
+    read_number,
+    read_records,
+    required_provenance,
+)
 from .map import REGIONS, EuropeMap, Location, MapPath
-from .types import (CONNEXION_TYPE_IDS, DECKS, ELEMENT_IDS, GAME_ID, UNIQUE_EFFECTS, Action, Card, ConnexionType,
-                    Contents, Element, ExampleTurn, Introduction, Invitation, Limits, Magician, MagicianshipValues,
-                    Tracks)
+from .types import (
+    CONNEXION_TYPE_IDS,
+    DECKS,
+    ELEMENT_IDS,
+    GAME_ID,
+    UNIQUE_EFFECTS,
+    Action,
+    Card,
+    ConnexionType,
+    Contents,
+    Element,
+    ExampleTurn,
+    Introduction,
+    Invitation,
+    Limits,
+    Magician,
+    MagicianshipValues,
+    Tracks,
+)
 
 #: Locations the rulebook names (its example turn); they must be on the map, where history puts them.
 NAMED_LOCATIONS: dict[str, tuple[float, float]] = {"madrid": (40.4, -3.7), "florence": (43.8, 11.3),

@@ -15,9 +15,27 @@ from __future__ import annotations
 from ..spec import GameCatalog
 from .content import MandragoraContent
 from .loader import load
-from .types import (COLOUR_SYMBOLS, EFFECTS, EFFECT_ICONS, EFFECT_KINDS, GAME_ID, ITEM_KINDS, KIND_LABELS, WHITE,
-                    Card, CardKind, Colour, ComponentCounts, EffectKind, ExampleBreakdown, Removal, ScoringExample,
-                    ShopTile, ShopTime, Spell)
+from .types import (
+                    COLOUR_SYMBOLS,
+                    EFFECT_ICONS,
+                    EFFECT_KINDS,
+                    EFFECTS,
+                    GAME_ID,
+                    ITEM_KINDS,
+                    KIND_LABELS,
+                    WHITE,
+                    Card,
+                    CardKind,
+                    Colour,
+                    ComponentCounts,
+                    EffectKind,
+                    ExampleBreakdown,
+                    Removal,
+                    ScoringExample,
+                    ShopTile,
+                    ShopTime,
+                    Spell,
+)
 
 CATALOG = GameCatalog(id=GAME_ID, load=load, counted=("cards", "spells", "colours", "shops", "rules", "notes"))
 

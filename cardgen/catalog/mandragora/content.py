@@ -13,8 +13,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..base import CardAndRuleLookups, DataNote, Provenance, RuleEntry
-from .types import (EFFECT_ICONS, WHITE, Card, Colour, ComponentCounts, ExampleBreakdown, Removal, ScoringExample,
-                    ShopTile, Spell)
+from .types import (
+    EFFECT_ICONS,
+    WHITE,
+    Card,
+    Colour,
+    ComponentCounts,
+    ExampleBreakdown,
+    Removal,
+    ScoringExample,
+    ShopTile,
+    Spell,
+)
 
 
 @dataclass(frozen=True)

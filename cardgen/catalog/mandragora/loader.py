@@ -13,11 +13,35 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..base import (DataError, DataNote, Problem, Provenance, Reader, check_note_subjects, check_rule_links, load_notes,
-                    load_rules, player_range, read_flag, read_table)
+from ..base import (
+    DataError,
+    DataNote,
+    Problem,
+    Provenance,
+    Reader,
+    check_note_subjects,
+    check_rule_links,
+    load_notes,
+    load_rules,
+    player_range,
+    read_flag,
+    read_table,
+)
 from .content import MandragoraContent
-from .types import (COLOUR_SYMBOLS, EFFECT_KINDS, EFFECTS, GAME_ID, ITEM_KINDS, Card, Colour, ComponentCounts,
-                    Removal, ScoringExample, ShopTile, Spell)
+from .types import (
+    COLOUR_SYMBOLS,
+    EFFECT_KINDS,
+    EFFECTS,
+    GAME_ID,
+    ITEM_KINDS,
+    Card,
+    Colour,
+    ComponentCounts,
+    Removal,
+    ScoringExample,
+    ShopTile,
+    Spell,
+)
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 COUNT_FIELDS = ("cards", "spells", "items", "cursed_scrolls", "mandrakes", "spellbooks", "ingredients",

@@ -9,12 +9,7 @@ code to the card's companion page.
 
 from __future__ import annotations
 
-from ..labels import counted
-from ..labels import label as words
-from ..fonts import MIN_TEXT_PT
-
 from dataclasses import dataclass
-from cardgen.render.markup import escape
 
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
@@ -22,15 +17,36 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
 from cardgen.catalog.barony_sorcery import BaronySorceryContent, Card
+from cardgen.render.markup import escape
 
 from ..colour import tint
-from ..faces import (card_ground, card_scale, draw_card_qr, emblem_back, face_profile, fit_font_size, stacked_lines,
-                     tracked_text)
+from ..faces import (
+    card_ground,
+    card_scale,
+    draw_card_qr,
+    emblem_back,
+    face_profile,
+    fit_font_size,
+    stacked_lines,
+    tracked_text,
+)
+from ..fonts import MIN_TEXT_PT
+from ..labels import counted
+from ..labels import label as words
 from ..pdf import pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix
-from .style import (GOLD, LIGHT_OUTLINE, MAGIC_INK, SANS, SANS_BOLD, SERIF_BOLD, SERIF_CAP_HEIGHT, WHITE,
-                    BaronyStyle)
+from .style import (
+    GOLD,
+    LIGHT_OUTLINE,
+    MAGIC_INK,
+    SANS,
+    SANS_BOLD,
+    SERIF_BOLD,
+    SERIF_CAP_HEIGHT,
+    WHITE,
+    BaronyStyle,
+)
 from .symbols import CATEGORY_DRAWERS, magic
 
 QR_SQUARE_MM = 18.5     # code plus quiet zone, like the other games' cards

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardgen.catalog.barony_sorcery import BaronySorceryContent
-
 from cardgen.catalog.versions import card_version
 
 from ..export_faces import CardFaces, DeckFaces

@@ -7,19 +7,41 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
-from cardgen.render.markup import escape
 
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import (
+    Flowable,
+    KeepTogether,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from cardgen.catalog.barony_sorcery import BaronySorceryContent
+from cardgen.render.markup import escape
 
 from ..colour import tint
-from ..documents import SymbolCell, grid_style, notes_table, render_flowing_document, rule_text, rules_table
+from ..documents import (
+    SymbolCell,
+    grid_style,
+    notes_table,
+    render_flowing_document,
+    rule_text,
+    rules_table,
+)
 from ..options import ResolvedOptions
 from ..pdf import pt
 from ..registry import Progress
-from .style import MAGIC_INK, PLAYER_INKS, SANS, SANS_BOLD, SERIF_BOLD, BaronyStyle, style_for
+from .style import (
+    MAGIC_INK,
+    PLAYER_INKS,
+    SANS,
+    SANS_BOLD,
+    SERIF_BOLD,
+    BaronyStyle,
+    style_for,
+)
 from .symbols import CATEGORY_DRAWERS, PIECE_DRAWERS, PLAYER_DRAWERS
 
 GAME = "barony-sorcery."

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from cardgen.render.markup import escape
 
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, Spacer
 
 from cardgen.catalog.barony_sorcery import BaronySorceryContent
+from cardgen.render.markup import escape
 
 from ..documents import short_title
 from ..imposition import ImpositionSettings, impose, sheet_label

@@ -16,13 +16,10 @@ in the other half: 2 tiles of 50 mm hexes a page on A4 or Letter, where tiles in
 
 from __future__ import annotations
 
-from ..fonts import MIN_TEXT_PT
-
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
-from cardgen.render.markup import escape
 
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
@@ -30,10 +27,21 @@ from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
 from reportlab.platypus import Paragraph
 
 from cardgen.catalog.barony_sorcery import MYSTERIOUS, BaronySorceryContent, Tile
+from cardgen.render.markup import escape
 
 from ..colour import shade
 from ..faces import fit_font_size, text_width
-from ..imposition import FOLD_COLOUR, LABEL_COLOUR, LABEL_FONT, ImpositionSettings, SheetInfo, SheetLabel, Side, sheet_label
+from ..fonts import MIN_TEXT_PT
+from ..imposition import (
+    FOLD_COLOUR,
+    LABEL_COLOUR,
+    LABEL_FONT,
+    ImpositionSettings,
+    SheetInfo,
+    SheetLabel,
+    Side,
+    sheet_label,
+)
 from ..labels import label as words
 from ..layout import Rect
 from ..options import BuildError, ResolvedOptions
@@ -41,7 +49,16 @@ from ..pdf import new_canvas, pt, set_page_boxes
 from ..print_specs import CardSize, PaperSize, SheetRules
 from ..registry import Progress
 from ..symbols import polygon
-from .style import GOLD, SANS, SANS_BOLD, SERIF_BOLD, TERRAIN_INKS, WHITE, BaronyStyle, style_for
+from .style import (
+    GOLD,
+    SANS,
+    SANS_BOLD,
+    SERIF_BOLD,
+    TERRAIN_INKS,
+    WHITE,
+    BaronyStyle,
+    style_for,
+)
 from .symbols import TERRAIN_DRAWERS, magic
 
 ROOT3 = math.sqrt(3)

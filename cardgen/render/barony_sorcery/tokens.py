@@ -24,7 +24,15 @@ from ..pdf import new_canvas, pt
 from ..print_specs import CardSize
 from ..registry import Progress
 from ..tokens import draw_token_ground, impose_two_sided, token_text_ink
-from .style import GOLD, MAGIC_INK, PLAYER_INKS, SANS_BOLD, TERRAIN_INKS, BaronyStyle, style_for
+from .style import (
+    GOLD,
+    MAGIC_INK,
+    PLAYER_INKS,
+    SANS_BOLD,
+    TERRAIN_INKS,
+    BaronyStyle,
+    style_for,
+)
 from .symbols import PIECE_DRAWERS, PLAYER_DRAWERS, TERRAIN_DRAWERS, Drawer, magic
 
 TOKEN_MM = 20.0

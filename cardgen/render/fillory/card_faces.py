@@ -8,20 +8,31 @@ footer with the card number and a QR code to the card's companion page.
 
 from __future__ import annotations
 
-from ..labels import label as words
-from ..labels import listed
-from ..fonts import MIN_TEXT_PT
-
 from dataclasses import dataclass
-from cardgen.render.markup import escape
 
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
 from cardgen.catalog.fillory import Card, FilloryContent
+from cardgen.render.markup import escape
 
-from ..faces import (card_scale, double_border, double_ring, draw_card_qr, draw_paragraph, eight_pointed_star,
-                     face_profile, fit_font_size, text_width, tracked_text, wrap, wrapped_paragraph)
+from ..faces import (
+    card_scale,
+    double_border,
+    double_ring,
+    draw_card_qr,
+    draw_paragraph,
+    eight_pointed_star,
+    face_profile,
+    fit_font_size,
+    text_width,
+    tracked_text,
+    wrap,
+    wrapped_paragraph,
+)
+from ..fonts import MIN_TEXT_PT
+from ..labels import label as words
+from ..labels import listed
 from ..pdf import draw_reused, pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix

@@ -8,15 +8,22 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
-from cardgen.render.markup import escape
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
 from cardgen.catalog.fillory import FilloryContent
+from cardgen.render.markup import escape
 
 from ..colour import tint
-from ..documents import GRID_LINE, Paragraph, grid_style, note_markup, render_flowing_document, rule_text
+from ..documents import (
+    GRID_LINE,
+    Paragraph,
+    grid_style,
+    note_markup,
+    render_flowing_document,
+    rule_text,
+)
 from ..options import ResolvedOptions
 from ..pdf import pt
 from ..registry import Progress

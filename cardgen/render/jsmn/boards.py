@@ -7,8 +7,6 @@ Discs are 12 mm (:mod:`.tokens`); every ring on the board is 15 mm across so a d
 
 from __future__ import annotations
 
-from ..fonts import MIN_TEXT_PT
-
 import math
 from pathlib import Path
 
@@ -20,13 +18,23 @@ from cardgen.catalog.jsmn import Action, JsmnContent, Magician
 
 from ..documents import FOOTER_FONT, FOOTER_INK, RETOLD_NOTICE, set_full_page_boxes
 from ..faces import draw_paragraph, wrapped_paragraph
+from ..fonts import MIN_TEXT_PT
+from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt
 from ..print_specs import PaperSize
-from ..options import ResolvedOptions
 from ..registry import Progress
-from .card_frame import _escape
-from .style import MAGICIAN_INKS, SANS, SANS_BOLD, SERIF_BOLD, SILVER, WHITE, JsmnStyle, style_for
 from ..symbols import Drawer, Unit, polygon
+from .card_frame import _escape
+from .style import (
+    MAGICIAN_INKS,
+    SANS,
+    SANS_BOLD,
+    SERIF_BOLD,
+    SILVER,
+    WHITE,
+    JsmnStyle,
+    style_for,
+)
 from .symbols import ELEMENT_DRAWERS, MAGICIAN_DRAWERS, interlinked_rings, open_book
 
 RING_MM = 15.0

@@ -6,21 +6,38 @@ opens its companion page.
 
 from __future__ import annotations
 
-from ..labels import label as words
-from ..fonts import MIN_TEXT_PT
-
 from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 
-from cardgen.catalog.jsmn import DECKS, SPELL_TIMINGS, Card, Introduction, Invitation, JsmnContent, Spell
+from cardgen.catalog.jsmn import (
+    DECKS,
+    SPELL_TIMINGS,
+    Card,
+    Introduction,
+    Invitation,
+    JsmnContent,
+    Spell,
+)
 
 from ..faces import face_profile, fit_font_size
+from ..fonts import MIN_TEXT_PT
+from ..labels import label as words
 from ..pdf import pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix
-from .card_frame import (Box, big_number, card_scale, draw_footer, draw_frame, draw_header, draw_text, element_chip,
-                         number_line, _escape)
+from .card_frame import (
+    Box,
+    _escape,
+    big_number,
+    card_scale,
+    draw_footer,
+    draw_frame,
+    draw_header,
+    draw_text,
+    element_chip,
+    number_line,
+)
 from .style import LONDON_INK, SANS, SANS_BOLD, SERIF_BOLD, WHITE, JsmnStyle
 from .symbols import DECK_DRAWERS, l_badge, wax_seal
 from .table_cards import draw_table_card

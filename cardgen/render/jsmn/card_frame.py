@@ -7,9 +7,6 @@ card size. A face draws at its own origin, its trim's bottom-left corner.
 
 from __future__ import annotations
 
-from ..labels import label as words
-from ..fonts import MIN_TEXT_PT
-
 from dataclasses import dataclass
 
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
@@ -18,12 +15,31 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.jsmn import DECKS, Card, JsmnContent
 
-from ..faces import (card_ground, draw_card_qr, draw_paragraph, emblem_back, fit_font_size, stacked_lines,
-                     tracked_text, wrapped_paragraph)
+from ..faces import (
+    card_ground,
+    draw_card_qr,
+    draw_paragraph,
+    emblem_back,
+    fit_font_size,
+    stacked_lines,
+    tracked_text,
+    wrapped_paragraph,
+)
+from ..fonts import MIN_TEXT_PT
+from ..labels import label as words
 from ..pdf import draw_reused, pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix
-from .style import (CAP_HEIGHT, LIGHT_OUTLINE, SANS, SANS_BOLD, SERIF_BOLD, SERIF_CAP_HEIGHT, WHITE, JsmnStyle)
+from .style import (
+    CAP_HEIGHT,
+    LIGHT_OUTLINE,
+    SANS,
+    SANS_BOLD,
+    SERIF_BOLD,
+    SERIF_CAP_HEIGHT,
+    WHITE,
+    JsmnStyle,
+)
 from .symbols import DECK_DRAWERS, ELEMENT_DRAWERS
 
 PORTRAIT_REFERENCE = (63.0, 88.0)

@@ -14,7 +14,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardgen.catalog.jsmn import DECKS, JsmnContent
-
 from cardgen.catalog.versions import card_version
 
 from ..export_faces import CardFaces, DeckFaces

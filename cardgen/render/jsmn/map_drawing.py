@@ -16,7 +16,17 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..layout import Rect
 from .map_layout import MapLayout, Space
-from .style import FAIRY_INK, LONDON_INK, RAVEN_INK, RED_SLOT, SANS, SANS_BOLD, SERIF_BOLD, WHITE, JsmnStyle
+from .style import (
+    FAIRY_INK,
+    LONDON_INK,
+    RAVEN_INK,
+    RED_SLOT,
+    SANS,
+    SANS_BOLD,
+    SERIF_BOLD,
+    WHITE,
+    JsmnStyle,
+)
 from .symbols import interlinked_rings, l_badge, raven, thistle_down, wax_seal
 
 PT = 25.4 / 72          # one point in mm

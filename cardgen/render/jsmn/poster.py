@@ -23,8 +23,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.jsmn import JsmnContent
 
-from ..fonts import MIN_TEXT_PT
 from ..documents import FOOTER_BASELINE_MM, FOOTER_FONT, FOOTER_INK, RETOLD_NOTICE
+from ..fonts import MIN_TEXT_PT
 from ..layout import Rect
 from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt, set_page_boxes

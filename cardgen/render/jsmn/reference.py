@@ -7,15 +7,22 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
-from cardgen.render.markup import escape
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table
 
 from cardgen.catalog.jsmn import JsmnContent
+from cardgen.render.markup import escape
 
 from ..colour import tint
-from ..documents import Paragraph, SymbolCell, grid_style, notes_table, render_flowing_document, rules_table
+from ..documents import (
+    Paragraph,
+    SymbolCell,
+    grid_style,
+    notes_table,
+    render_flowing_document,
+    rules_table,
+)
 from ..options import ResolvedOptions
 from ..pdf import pt
 from ..registry import Progress

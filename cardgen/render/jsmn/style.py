@@ -11,8 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..style import (CAP_HEIGHT, LIGHT_OUTLINE, SANS, SANS_BOLD, SERIF, SERIF_BOLD, SERIF_CAP_HEIGHT, SERIF_ITALIC,
-                     WHITE, InkSaverColours)
+from ..style import (
+    CAP_HEIGHT,
+    LIGHT_OUTLINE,
+    SANS,
+    SANS_BOLD,
+    SERIF,
+    SERIF_BOLD,
+    SERIF_CAP_HEIGHT,
+    SERIF_ITALIC,
+    WHITE,
+    InkSaverColours,
+)
 
 __all__ = ["ANY_ELEMENT_INK", "CAP_HEIGHT", "DECK_INKS", "ELEMENT_INKS", "FAIRY_INK", "JsmnStyle", "LIGHT_OUTLINE",
            "LONDON_INK", "MAGICIAN_INKS", "RAVEN_INK", "RED_SLOT", "SANS", "SANS_BOLD", "SERIF", "SERIF_BOLD",

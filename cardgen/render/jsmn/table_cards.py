@@ -5,19 +5,38 @@ sits bottom right, the deck and number lines bottom left.
 
 from __future__ import annotations
 
-from ..labels import counted
-from ..labels import label as words
-from ..fonts import MIN_TEXT_PT
-
 from reportlab.pdfgen.canvas import Canvas
 
-from cardgen.catalog.jsmn import DECKS, Book, Card, Feat, JsmnContent, MarseillesCard, NamedConnexion
+from cardgen.catalog.jsmn import (
+    DECKS,
+    Book,
+    Card,
+    Feat,
+    JsmnContent,
+    MarseillesCard,
+    NamedConnexion,
+)
 
 from ..faces import text_width
+from ..fonts import MIN_TEXT_PT
+from ..labels import counted
+from ..labels import label as words
 from ..pdf import pt
 from ..qr import QrMatrix
-from .card_frame import (ANY, Box, big_number, draw_footer, draw_header, draw_text, element_chip, element_name,
-                         number_line, qr_size, symbol_of, _escape)
+from .card_frame import (
+    ANY,
+    Box,
+    _escape,
+    big_number,
+    draw_footer,
+    draw_header,
+    draw_text,
+    element_chip,
+    element_name,
+    number_line,
+    qr_size,
+    symbol_of,
+)
 from .style import FAIRY_INK, SANS, SANS_BOLD, SERIF_ITALIC, WHITE, JsmnStyle
 from .symbols import envelope, interlinked_rings, star, thistle_down
 

@@ -8,29 +8,48 @@ what the card does, and a footer with the QR code to the card's companion page.
 
 from __future__ import annotations
 
-from ..labels import counted
-from ..labels import label as words
-from ..fonts import MIN_TEXT_PT
-
 import math
 from dataclasses import dataclass
-from cardgen.render.markup import escape
 
 from reportlab.lib.enums import TA_CENTER
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
 from cardgen.catalog.mandragora import EFFECT_KINDS, Card, MandragoraContent
+from cardgen.render.markup import escape
 
 from ..colour import tint
-from ..faces import (card_ground, card_scale, double_border, double_ring, draw_card_qr, draw_paragraph,
-                     eight_pointed_star, face_profile, fit_font_size, fitting_lines, text_width, tracked_text, wrap,
-                     wrapped_paragraph)
+from ..faces import (
+    card_ground,
+    card_scale,
+    double_border,
+    double_ring,
+    draw_card_qr,
+    draw_paragraph,
+    eight_pointed_star,
+    face_profile,
+    fit_font_size,
+    fitting_lines,
+    text_width,
+    tracked_text,
+    wrap,
+    wrapped_paragraph,
+)
+from ..fonts import MIN_TEXT_PT
+from ..labels import counted
+from ..labels import label as words
 from ..pdf import draw_reused, pt
 from ..print_specs import CardSize
 from ..qr import QrMatrix
 from .glyphs import spell_glyph
-from .style import CAP_HEIGHT, SANS, SANS_BOLD, SERIF_BOLD, SERIF_CAP_HEIGHT, MandragoraStyle
+from .style import (
+    CAP_HEIGHT,
+    SANS,
+    SANS_BOLD,
+    SERIF_BOLD,
+    SERIF_CAP_HEIGHT,
+    MandragoraStyle,
+)
 from .symbols import EFFECT_DRAWERS, book, colour_symbol, evil_eye, mandrake, scroll
 
 QR_SQUARE_MM = 18.5     # code plus quiet zone; the code itself is ~14-15 mm across

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardgen.catalog.mandragora import MandragoraContent
-
 from cardgen.catalog.versions import card_version
 
 from ..export_faces import CardFaces, DeckFaces

@@ -9,17 +9,25 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any, Callable
-from cardgen.render.markup import escape
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
 from cardgen.catalog.mandragora import EFFECT_KINDS, MandragoraContent
+from cardgen.render.markup import escape
 
 from ..colour import tint
-from ..documents import (Paragraph, SymbolCell, grid_style, notes_table, render_flowing_document, rule_text,
-                         rules_table, short_title)
+from ..documents import (
+    Paragraph,
+    SymbolCell,
+    grid_style,
+    notes_table,
+    render_flowing_document,
+    rule_text,
+    rules_table,
+    short_title,
+)
 from ..options import ResolvedOptions
 from ..pdf import pt
 from ..registry import Progress

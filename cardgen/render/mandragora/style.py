@@ -13,7 +13,6 @@ from cardgen.catalog.mandragora import Card, MandragoraContent
 
 from ..colour import shade, tint
 from ..print_specs import Theme
-
 from ..style import LIGHT_OUTLINE, type_pair
 
 __all__ = ["CAP_HEIGHT", "FALLBACK_INK", "LIGHT_OUTLINE", "MandragoraStyle", "SANS", "SANS_BOLD", "SERIF", "SERIF_BOLD",

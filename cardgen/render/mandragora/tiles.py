@@ -23,7 +23,14 @@ from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt
 from ..print_specs import CardSize
 from ..registry import Progress
-from .style import SANS, SANS_BOLD, SERIF_BOLD, SERIF_CAP_HEIGHT, MandragoraStyle, style_for
+from .style import (
+    SANS,
+    SANS_BOLD,
+    SERIF_BOLD,
+    SERIF_CAP_HEIGHT,
+    MandragoraStyle,
+    style_for,
+)
 from .symbols import mandrake, moon, sun
 
 TILE_MM = 84.0   # square shop tiles: 6 per A4 or Letter sheet with the default 3 mm bleed

@@ -11,8 +11,6 @@ Every piece draws centred on its own origin (mm sizes below); this module places
 
 from __future__ import annotations
 
-from ..fonts import MIN_TEXT_PT
-
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,12 +23,20 @@ from reportlab.platypus import Paragraph
 from cardgen.catalog.mandragora import MandragoraContent
 
 from ..colour import tint
+from ..fonts import MIN_TEXT_PT
 from ..imposition import draw_registration
 from ..layout import Rect
 from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt, set_page_boxes
 from ..registry import Progress
-from .style import SANS, SANS_BOLD, SERIF_BOLD, SERIF_CAP_HEIGHT, MandragoraStyle, style_for
+from .style import (
+    SANS,
+    SANS_BOLD,
+    SERIF_BOLD,
+    SERIF_CAP_HEIGHT,
+    MandragoraStyle,
+    style_for,
+)
 from .symbols import assistant, evil_eye, hourglass
 
 MARKER_MM = 38.0                 # diameter of the round markers

@@ -11,7 +11,15 @@ Spells are printed cards with a QR code: their options carry ``card``.
 from __future__ import annotations
 
 from ..choices import Choice, Field, Option
-from .cast import CAST_PAY, CAST_SAME_CATEGORY, GAME, GAME_ID, SPELL_KEYS, legal_casts, tokens
+from .cast import (
+    CAST_PAY,
+    CAST_SAME_CATEGORY,
+    GAME,
+    GAME_ID,
+    SPELL_KEYS,
+    legal_casts,
+    tokens,
+)
 from .play import open_locations
 from .state import LOCATION_BY_ID, MAX_BASE_POINTS, POINTS_PER_CONTROL, BaronyState
 

@@ -6,18 +6,40 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from . import SPEC
 from ..base import Outcome, SetupError, check_options, check_players, check_viewer
-from ..base import never_stalled as stalled  # the Rules hook's default: this game reaches no dead end
+from ..base import (
+    never_stalled as stalled,  # the Rules hook's default: this game reaches no dead end
+)
+from . import SPEC
+from .cast import (  # the calculator's (companion/web/calc/barony_sorcery.py)
+    CATEGORY_NAMES,
+    GAME,
+    GAME_ID,
+    SPELL_ORDER,
+    UnknownSpell,
+    check_cast,
+    find_spell,
+    listing,
+    spell_of,
+)
 from .choices import choices
-from .cast import CATEGORY_NAMES, GAME, GAME_ID, SPELL_ORDER, check_cast, find_spell, listing
 from .moves import MOVE_TYPES, apply
 from .play import advice, open_locations, random_legal_move
-from .state import (LOCATION_BY_ID, LOCATIONS, MAGIC_TOKENS, MAX_CONTROLS, POINTS_PER_CONTROL, REWARDS,
-                    SPELLS_IN_PLAY, BaronyState, find_location, state_from_json, state_to_json)
+from .state import (
+    LOCATION_BY_ID,
+    LOCATIONS,
+    MAGIC_TOKENS,
+    MAX_BASE_POINTS,
+    MAX_CONTROLS,
+    POINTS_PER_CONTROL,
+    REWARDS,
+    SPELLS_IN_PLAY,
+    BaronyState,
+    find_location,
+    state_from_json,
+    state_to_json,
+)
 from .text import describe_move, redact_move
-from .cast import UnknownSpell, spell_of  # the calculator's (companion/web/calc/barony_sorcery.py)
-from .state import MAX_BASE_POINTS
 
 TITLE: str = GAME.title
 MIN_PLAYERS: int = GAME.min_players

@@ -11,10 +11,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Mapping
 
-from .cast import check_cast, listing, tokens
-from .state import (MAX_BASE_POINTS, MAX_CONTROLS, BaronyState, LOCATION_BY_ID, find_location)
-from . import SPEC
 from ..base import IllegalMove, field, referee
+from . import SPEC
+from .cast import check_cast, listing, tokens
+from .state import (
+    LOCATION_BY_ID,
+    MAX_BASE_POINTS,
+    MAX_CONTROLS,
+    BaronyState,
+    find_location,
+)
 
 MOVE_TYPES: dict[str, str] = SPEC.move_types
 

@@ -6,15 +6,29 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
+from ..base import (
+    Outcome,
+    check_options,
+    check_players,
+    check_viewer,
+    first_seat_option,
+)
 from . import SPEC
-from ..base import Outcome, check_options, check_players, check_viewer, first_seat_option
 from .choices import choices
 from .moves import MOVE_TYPES, apply
 from .play import acting_seats, advice, random_legal_move, stalled
 from .scoring import trait_points
-from .state import CARDS, GAME, GAME_ID, FilloryState, state_from_json, state_to_json
+from .state import (  # the calculator's (companion/web/calc/fillory.py)
+    CARDS,
+    GAME,
+    GAME_ID,
+    FilloryState,
+    lookup_card,
+    state_from_json,
+    state_to_json,
+    trait_of,
+)
 from .text import describe_move, redact_move
-from .state import lookup_card, trait_of  # the calculator's (companion/web/calc/fillory.py)
 
 TITLE: str = GAME.title
 MIN_PLAYERS: int = GAME.min_players

@@ -11,9 +11,19 @@ from typing import Any, Callable, Mapping
 
 from cardgen.catalog.fillory import AbilityOption
 
-from . import SPEC
 from ..base import IllegalMove, field, referee
-from .state import GAME, STEPS, Board, FilloryState, LedgerEntry, card_id, name, not_at, trait_of
+from . import SPEC
+from .state import (
+    GAME,
+    STEPS,
+    Board,
+    FilloryState,
+    LedgerEntry,
+    card_id,
+    name,
+    not_at,
+    trait_of,
+)
 from .tricks import apply_trick
 
 MOVE_TYPES: dict[str, str] = SPEC.move_types

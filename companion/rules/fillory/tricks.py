@@ -16,7 +16,16 @@ from typing import Any, Mapping
 from cardgen.catalog.fillory import Trait, TrickEffect
 
 from ..base import IllegalMove, field
-from .state import GAME, Board, LedgerEntry, card_id, name, not_at, rule_for_trick, trait_of
+from .state import (
+    GAME,
+    Board,
+    LedgerEntry,
+    card_id,
+    name,
+    not_at,
+    rule_for_trick,
+    trait_of,
+)
 
 TRICK_DISCARD = "fillory.trick.discard"
 

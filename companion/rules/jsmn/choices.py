@@ -19,10 +19,31 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ..choices import Choice, Field, Option
-from .magic import has_connexion, hand_discards
-from .state import (ACTION_IDS, BOOKS, CONNEXION_DISCS, CONNEXION_TYPES, ELEMENTS, FEAT_NEEDS, FEATS, GAME,
-                    GAME_ID, INTRODUCTIONS, INVITATIONS, LIMITS, MAGICIANS, MARSEILLES, NAMED, OCCUPIABLE, SPELLS,
-                    TRACKS, JsmnState, Seat, magicianship, replace)
+from .magic import hand_discards, has_connexion
+from .state import (
+    ACTION_IDS,
+    BOOKS,
+    CONNEXION_DISCS,
+    CONNEXION_TYPES,
+    ELEMENTS,
+    FEAT_NEEDS,
+    FEATS,
+    GAME,
+    GAME_ID,
+    INTRODUCTIONS,
+    INVITATIONS,
+    LIMITS,
+    MAGICIANS,
+    MARSEILLES,
+    NAMED,
+    OCCUPIABLE,
+    SPELLS,
+    TRACKS,
+    JsmnState,
+    Seat,
+    magicianship,
+    replace,
+)
 
 #: A glyph per element, shown beside its word (never alone).
 GLYPHS: dict[str, str] = {"birds": "ᐯ", "hills": "⋀", "rain": "☂", "stones": "▮", "trees": "♣", "wind": "≋"}

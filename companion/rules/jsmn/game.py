@@ -6,16 +6,39 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from . import SPEC
 from ..base import Outcome, SetupError, check_options, check_players, check_viewer
-from ..base import never_stalled as stalled  # the Rules hook's default: this game reaches no dead end
+from ..base import (
+    never_stalled as stalled,  # the Rules hook's default: this game reaches no dead end
+)
+from . import SPEC
 from .choices import ELEMENT_TEXT, GLYPHS, action_name, choices
 from .moves import MOVE_TYPES, apply
 from .play import acting_seats, advice, random_legal_move
 from .scoring import Pad, Ranking, Standing, calculate, rank
-from .state import (BOOK_VALUE, BOOKS, ELEMENTS, FEAT_NEEDS, FEATS, GAME, GAME_ID, LIMITS, MAGICIAN_ORDER,
-                    MAGICIANS, MARSEILLES, NAMED, PUPIL, SPELLS, STUDY, TRACKS, JsmnState, Seat, ledger, magicianship,
-                    state_from_json, state_to_json)
+from .state import (
+    BOOK_VALUE,
+    BOOKS,
+    ELEMENTS,
+    FEAT_NEEDS,
+    FEATS,
+    GAME,
+    GAME_ID,
+    LIMITS,
+    MAGICIAN_ORDER,
+    MAGICIANS,
+    MARSEILLES,
+    NAMED,
+    PUPIL,
+    SPELLS,
+    STUDY,
+    TRACKS,
+    JsmnState,
+    Seat,
+    ledger,
+    magicianship,
+    state_from_json,
+    state_to_json,
+)
 from .text import describe_move, redact_move
 
 TITLE: str = GAME.title

@@ -8,8 +8,22 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from ..base import IllegalMove, field
-from .state import (BOOKS, CONNEXION_DISCS, ELEMENTS, FEATS, FEAT_NEEDS, INTRODUCTIONS, INVITATIONS, LIMITS,
-                    TRACKS, JsmnState, Turn, magicianship, refuse, replace)
+from .state import (
+    BOOKS,
+    CONNEXION_DISCS,
+    ELEMENTS,
+    FEAT_NEEDS,
+    FEATS,
+    INTRODUCTIONS,
+    INVITATIONS,
+    LIMITS,
+    TRACKS,
+    JsmnState,
+    Turn,
+    magicianship,
+    refuse,
+    replace,
+)
 
 
 def on_turn(state: JsmnState, seat: int) -> Turn:

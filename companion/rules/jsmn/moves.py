@@ -7,14 +7,42 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from . import SPEC
 from ..base import IllegalMove, field, referee
-from .magic import (MAGIC_MOVES, card_leaves_hand, draw_spell, drew_cards, free_feat, gain_prestige, on_turn,
-                    start_magic, take_book)
+from . import SPEC
+from .magic import (
+    MAGIC_MOVES,
+    card_leaves_hand,
+    draw_spell,
+    drew_cards,
+    free_feat,
+    gain_prestige,
+    on_turn,
+    start_magic,
+    take_book,
+)
 from .spells import cast_spell
-from .state import (ACTION_IDS, BOOKS, CONNEXION_DISCS, CONNEXION_TYPES, ELEMENTS, GAME, INTRODUCTIONS,
-                    INVITATIONS, LIMITS, MAGICIANS, MARSEILLES, NAMED, STUDY, TRACKS, JsmnState, Turn,
-                    connexion_first, refuse, replace, rule)
+from .state import (
+    ACTION_IDS,
+    BOOKS,
+    CONNEXION_DISCS,
+    CONNEXION_TYPES,
+    ELEMENTS,
+    GAME,
+    INTRODUCTIONS,
+    INVITATIONS,
+    LIMITS,
+    MAGICIANS,
+    MARSEILLES,
+    NAMED,
+    STUDY,
+    TRACKS,
+    JsmnState,
+    Turn,
+    connexion_first,
+    refuse,
+    replace,
+    rule,
+)
 
 MOVE_TYPES: dict[str, str] = SPEC.move_types
 

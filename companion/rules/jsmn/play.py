@@ -12,9 +12,29 @@ from typing import Any
 
 from .choices import ELEMENT_TEXT, action_name
 from .magic import has_connexion
-from .state import (ACTION_IDS, BOOKS, CONNEXION_TYPES, ELEMENTS, FEAT_NEEDS, FEATS, GAME, INTRODUCTIONS,
-                    INVITATIONS, LIMITS, MAGICIANS, MARSEILLES, NAMED, OCCUPIABLE, SPELLS, STUDY, TRACKS,
-                    JsmnState, Seat, magicianship, replace)
+from .state import (
+    ACTION_IDS,
+    BOOKS,
+    CONNEXION_TYPES,
+    ELEMENTS,
+    FEAT_NEEDS,
+    FEATS,
+    GAME,
+    INTRODUCTIONS,
+    INVITATIONS,
+    LIMITS,
+    MAGICIANS,
+    MARSEILLES,
+    NAMED,
+    OCCUPIABLE,
+    SPELLS,
+    STUDY,
+    TRACKS,
+    JsmnState,
+    Seat,
+    magicianship,
+    replace,
+)
 
 CARDS_BY_ELEMENT: dict[str, tuple[str, ...]] = {e: tuple(c for c in INVITATIONS if INVITATIONS[c].element == e)
                                                 for e in ELEMENTS}

@@ -9,8 +9,18 @@ from typing import Any, Mapping
 
 from ..base import IllegalMove, field
 from .magic import discard_card, drew_cards, free_feat, gain_prestige, on_turn
-from .state import (ACTION_IDS, ELEMENTS, GAME, INVITATIONS, SPELLS, TRACKS, JsmnState, connexion_first, refuse,
-                    replace)
+from .state import (
+    ACTION_IDS,
+    ELEMENTS,
+    GAME,
+    INVITATIONS,
+    SPELLS,
+    TRACKS,
+    JsmnState,
+    connexion_first,
+    refuse,
+    replace,
+)
 
 TIMED_ANY = "any-time"
 

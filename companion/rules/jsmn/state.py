@@ -13,7 +13,15 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal, Mapping, TypeVar
 
 from cardgen.catalog import content
-from cardgen.catalog.jsmn import Book, Feat, Introduction, Invitation, MarseillesCard, NamedConnexion, Spell
+from cardgen.catalog.jsmn import (
+    Book,
+    Feat,
+    Introduction,
+    Invitation,
+    MarseillesCard,
+    NamedConnexion,
+    Spell,
+)
 
 from ..base import IllegalMove
 

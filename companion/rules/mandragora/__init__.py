@@ -22,7 +22,17 @@ front is :mod:`.game` (a :class:`~companion.rules.front.Rules`), imported on fir
 
 from __future__ import annotations
 
-from ..spec import NUMBER, SEAT, TEXT, TEXTS, TEXTS_OR_NUMBERS, TEXT_OR_NUMBER, TEXT_OR_TEXTS, GameSpec, MoveSpec
+from ..spec import (
+    NUMBER,
+    SEAT,
+    TEXT,
+    TEXT_OR_NUMBER,
+    TEXT_OR_TEXTS,
+    TEXTS,
+    TEXTS_OR_NUMBERS,
+    GameSpec,
+    MoveSpec,
+)
 
 MOVES: tuple[MoveSpec, ...] = (
     MoveSpec("seek", "Send the Assistant 1 to 3 shops clockwise (more with Swiftness) and take every card there; 'steps', optional 'scrolls' (cursed scrolls among them, by id or curses) and 'shop' (a check).",

@@ -15,8 +15,20 @@ from typing import Any, Mapping
 from cardgen.catalog.mandragora import Spell
 
 from ..base import IllegalMove, field
-from .state import (BLACK_BOOK, GAME, INGREDIENT_COLOURS, INGREDIENT_COPIES, MANDRAKE, MANDRAKES, Board,
-                    Cast, MandragoraState, scroll_id, seat_field, shop_index)
+from .state import (
+    BLACK_BOOK,
+    GAME,
+    INGREDIENT_COLOURS,
+    INGREDIENT_COPIES,
+    MANDRAKE,
+    MANDRAKES,
+    Board,
+    Cast,
+    MandragoraState,
+    scroll_id,
+    seat_field,
+    shop_index,
+)
 from .turns import give_scrolls, recompute_curse
 
 EFFECT_FIELDS: dict[str, tuple[str, ...]] = {

@@ -13,7 +13,17 @@ from cardgen.catalog.mandragora import WHITE
 
 from ..choices import Choice, Field, Option
 from .moves import NOTE_CARDS, TEAM_KINDS, available_colours, note_room
-from .state import (BLACK_BOOK, CARD, GAME, INGREDIENT_COLOURS, MANDRAKE, SHOP_COUNT, SPELLBOOKS, GAME_ID, MandragoraState)
+from .state import (
+    BLACK_BOOK,
+    CARD,
+    GAME,
+    GAME_ID,
+    INGREDIENT_COLOURS,
+    MANDRAKE,
+    SHOP_COUNT,
+    SPELLBOOKS,
+    MandragoraState,
+)
 
 #: Every hand colour by its word and the print kit's symbol name (never colour alone).
 COLOUR_TEXT: dict[str, str] = {**{c.id: f"{c.name} ({c.symbol_name})" for c in GAME.colours},

@@ -6,18 +6,45 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
+from ..base import (
+    Outcome,
+    SetupError,
+    check_options,
+    check_players,
+    check_viewer,
+    first_seat_option,
+)
+from ..base import (
+    never_stalled as stalled,  # the Rules hook's default: this game reaches no dead end
+)
 from . import SPEC
-from ..base import Outcome, SetupError, check_options, check_players, check_viewer, first_seat_option
-from ..base import never_stalled as stalled  # the Rules hook's default: this game reaches no dead end
+from .cast import (  # score by photo's (companion/web/photo/mandragora.py)
+    ALL_EFFECT_FIELDS,
+    EFFECT_FIELDS,
+)
 from .choices import choices
 from .moves import MOVE_TYPES, apply, available_colours, pending_choice
 from .play import acting_seats, advice, random_legal_move
-from .scoring import PlayerTally, Result, final_scores
-from .state import (GAME, GAME_ID, INGREDIENT_COLOURS, ITEMS, MANDRAKE, REMOVED, SHOP_COUNT, SPELL_CARDS,
-                    MandragoraState, state_from_json, state_to_json)
+from .scoring import (
+    DecidedBy,  # the calculator's (companion/web/calc/mandragora.py)
+    PlayerTally,
+    Result,
+    final_scores,
+)
+from .state import (
+    GAME,
+    GAME_ID,
+    INGREDIENT_COLOURS,
+    ITEMS,
+    MANDRAKE,
+    REMOVED,
+    SHOP_COUNT,
+    SPELL_CARDS,
+    MandragoraState,
+    state_from_json,
+    state_to_json,
+)
 from .text import describe_move, redact_move
-from .scoring import DecidedBy  # the calculator's (companion/web/calc/mandragora.py)
-from .cast import ALL_EFFECT_FIELDS, EFFECT_FIELDS  # score by photo's (companion/web/photo/mandragora.py)
 
 TITLE: str = GAME.title
 MIN_PLAYERS: int = GAME.min_players

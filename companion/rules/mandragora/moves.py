@@ -7,12 +7,27 @@ from typing import Any, Mapping, NoReturn
 
 from cardgen.catalog.mandragora import WHITE
 
-from . import SPEC
 from ..base import IllegalMove, field, referee
+from . import SPEC
 from .cast import cast
-from .state import (BLACK_BOOK, COLOUR_COPIES, GAME, HAND_COLOUR_IDS, INGREDIENT_COLOURS, INGREDIENT_COPIES,
-                    ITEMS, MANDRAKE, MANDRAKES, SHOP_COUNT, Board, MandragoraState, scroll_id, seat_field,
-                    shop_index, shop_label)
+from .state import (
+    BLACK_BOOK,
+    COLOUR_COPIES,
+    GAME,
+    HAND_COLOUR_IDS,
+    INGREDIENT_COLOURS,
+    INGREDIENT_COPIES,
+    ITEMS,
+    MANDRAKE,
+    MANDRAKES,
+    SHOP_COUNT,
+    Board,
+    MandragoraState,
+    scroll_id,
+    seat_field,
+    shop_index,
+    shop_label,
+)
 from .turns import end_turn, give_scrolls, start_countdown_if_deck_empty
 
 MOVE_TYPES: dict[str, str] = SPEC.move_types
@@ -26,7 +41,9 @@ def _ended(state: MandragoraState) -> str | None:
     """Why the game is over (None while it goes on)."""
     if state.phase != "over":
         return None
-    from .game import outcome  # the front's outcome: scores every hand, only needed for this refusal
+    from .game import (
+        outcome,  # the front's outcome: scores every hand, only needed for this refusal
+    )
 
     return outcome(state).reason or "every hand is revealed and scored"
 

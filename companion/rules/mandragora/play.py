@@ -14,8 +14,19 @@ from typing import Any
 from ..base import IllegalMove
 from .cast import check_cast
 from .moves import NOTE_CARDS, available_colours, colours_left, note_bucket, note_room
-from .state import (BLACK_BOOK, CARD, GAME, INGREDIENT_COLOURS, INGREDIENT_COPIES, MANDRAKE, MANDRAKES,
-                    SHOP_COUNT, SPELLBOOKS, MandragoraState, shop_label)
+from .state import (
+    BLACK_BOOK,
+    CARD,
+    GAME,
+    INGREDIENT_COLOURS,
+    INGREDIENT_COPIES,
+    MANDRAKE,
+    MANDRAKES,
+    SHOP_COUNT,
+    SPELLBOOKS,
+    MandragoraState,
+    shop_label,
+)
 
 CAST_CHANCE = 0.45        # how often a random turn tries to cast before seeking
 DROP_CHANCE = 0.08        # how often a random seat drops out during the countdown

@@ -16,8 +16,16 @@ from typing import Any
 from flask import Response, jsonify
 from pydantic import Field
 
-from companion.rules.barony_sorcery.game import (GAME, MAX_BASE_POINTS, MAX_CONTROLS, MYSTERIOUS_BY_PLAYERS,
-                                                  UnknownSpell, check_cast, final_totals, spell_of)
+from companion.rules.barony_sorcery.game import (
+    GAME,
+    MAX_BASE_POINTS,
+    MAX_CONTROLS,
+    MYSTERIOUS_BY_PLAYERS,
+    UnknownSpell,
+    check_cast,
+    final_totals,
+    spell_of,
+)
 from companion.web.api_helpers import ApiError, api_blueprint, parse_body
 from companion.web.openapi import RequestBody, errors, json_body, request_body
 

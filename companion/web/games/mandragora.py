@@ -20,7 +20,6 @@ from werkzeug.datastructures import MultiDict
 from cardgen.catalog import content
 from cardgen.catalog.mandragora import WHITE, MandragoraContent
 from companion.rules.mandragora.game import PlayerTally, final_scores
-
 from companion.web.games.mandragora_board import mandragora_circle, seek_options
 from companion.web.setup_checklist import SetupCard, SetupStep, rule_steps, with_cards
 

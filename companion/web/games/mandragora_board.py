@@ -16,7 +16,6 @@ from markupsafe import Markup, escape
 
 from companion.web.boards import CARD, GOLD, GOLD_INK, INK, INK_SOFT, LINE, PLUM_DARK
 
-
 CIRCLE_SIZE = 360
 SHOP_W, SHOP_H = 70, 46
 

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from companion.rules.barony_sorcery.game import GAME, MAX_BASE_POINTS, check_cast, final_totals
+from companion.rules.barony_sorcery.game import (
+    GAME,
+    MAX_BASE_POINTS,
+    check_cast,
+    final_totals,
+)
 from companion.web.photo import Extra, Laid, PhotoRefused, PhotoScoring, Scored
 
 

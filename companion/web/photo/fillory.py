@@ -8,8 +8,17 @@ from typing import Any, Mapping, Sequence
 
 from cardgen.catalog import content
 from companion.rules.fillory.game import trait_points
-from companion.web.photo import (Difference, Laid, PhotoRefused, PhotoScoring, Placed, Scored, SeatMove, front_audit,
-                                 swapped)
+from companion.web.photo import (
+    Difference,
+    Laid,
+    PhotoRefused,
+    PhotoScoring,
+    Placed,
+    Scored,
+    SeatMove,
+    front_audit,
+    swapped,
+)
 
 GAME = content("fillory")
 

@@ -6,8 +6,19 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from companion.rules.jsmn.game import BOOK_VALUE, GAME, PUPIL, Pad, calculate
-from companion.web.photo import (Difference, Extra, Fixed, Laid, PhotoRefused, PhotoScoring, Placed, Scored,
-                                 SeatMove, front_audit, swapped)
+from companion.web.photo import (
+    Difference,
+    Extra,
+    Fixed,
+    Laid,
+    PhotoRefused,
+    PhotoScoring,
+    Placed,
+    Scored,
+    SeatMove,
+    front_audit,
+    swapped,
+)
 
 
 def score(cards: Sequence[Laid], extras: Mapping[str, int]) -> Scored:

@@ -7,9 +7,27 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from cardgen.catalog import content
-from companion.rules.mandragora.game import ALL_EFFECT_FIELDS, EFFECT_FIELDS, PlayerTally, final_scores
-from companion.web.photo import (Difference, Extra, Fixed, Laid, PhotoRefused, PhotoScoring, Placed, Scored, SeatMove,
-                                 Unseen, front_audit, nearest_pairs, swapped)
+from companion.rules.mandragora.game import (
+    ALL_EFFECT_FIELDS,
+    EFFECT_FIELDS,
+    PlayerTally,
+    final_scores,
+)
+from companion.web.photo import (
+    Difference,
+    Extra,
+    Fixed,
+    Laid,
+    PhotoRefused,
+    PhotoScoring,
+    Placed,
+    Scored,
+    SeatMove,
+    Unseen,
+    front_audit,
+    nearest_pairs,
+    swapped,
+)
 
 GAME = content("mandragora")
 

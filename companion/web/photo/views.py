@@ -9,13 +9,29 @@ from flask import Response, jsonify, make_response, render_template, request
 from pydantic import Field
 
 from cardgen.catalog import content
-from companion.photo import MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, MIME_TYPES, PhotoError, Reading, card_name, read_photo
+from companion.photo import (
+    MAX_PHOTO_BYTES,
+    MAX_PHOTO_PIXELS,
+    MIME_TYPES,
+    PhotoError,
+    Reading,
+    card_name,
+    read_photo,
+)
 from companion.rules import SPECS, rules_for
 from companion.store import NotFound
 from companion.web.api_helpers import ApiError, acting_seat, api_blueprint, parse_body
 from companion.web.helpers import holds_seat, page_blueprint, store
 from companion.web.openapi import RequestBody
-from companion.web.photo import Laid, PhotoRefused, PhotoScoring, code_geometry, games_with_photo, hook, own_moves
+from companion.web.photo import (
+    Laid,
+    PhotoRefused,
+    PhotoScoring,
+    code_geometry,
+    games_with_photo,
+    hook,
+    own_moves,
+)
 
 #: the API routes (the API's JSON errors, no CSRF: seat tokens) and the pages (HTML errors), each registered by
 #: ``create_app``
