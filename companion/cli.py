@@ -30,6 +30,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import click
@@ -235,10 +236,27 @@ def _prepare_database(db: str | None, must_exist: bool = False, make_folder: boo
               help="SQLite file to create or migrate [default: instance/companion.sqlite3].")
 def init_db(db: str | None) -> None:
     """Create the database (or bring its schema up to date) and say where it is."""
+    from companion.store.backend import is_server_url
     from companion.store.postgres import redacted
 
+    if db and not is_server_url(db) and os.path.isfile(db) and os.path.getsize(db) == 0:
+        _new_database_in_empty_file(Path(db))
     path, _ = _prepare_database(db, make_folder=True)
     click.echo(f"Database ready: {redacted(path)}")
+
+
+def _new_database_in_empty_file(path: Path) -> None:
+    """``init-db`` on a file of 0 bytes (which ``serve`` refuses: a truncated database looks like that) makes a
+    new database in it, unless a write-ahead log beside it may still hold games."""
+    from companion.store.sqlite import SqliteBackend
+
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        raise click.ClickException(f"{path} is empty (0 bytes) but {wal} holds {wal.stat().st_size:,} bytes, which "
+                                   "may still hold games: keep both files and restore from a backup, or move both "
+                                   "away to start with an empty database")
+    SqliteBackend(path, allow_empty=True).close()
+    click.echo(f"{path} was empty (0 bytes, no games in it): made a new, empty database in it", err=True)
 
 
 def _store(db: str | None) -> Any:

@@ -222,3 +222,40 @@ def test_a_full_disk_answers_a_new_game_without_speaking_of_moves(app: Flask) ->
     error = answer.get_json()["error"]
     assert "full" in error and "free some disk space and try again" in error
     assert "move" not in error
+
+
+def test_a_restart_on_a_database_cut_to_nothing_refuses_to_start_as_new(tmp_path: Path) -> None:
+    """``truncate -s 0`` keeps the file's name but none of its games: a restart on it used to say "a new, empty
+    database" as if nothing had been there. It is refused, saying what happened and what to do; ``init-db`` then
+    makes a new database in it on purpose (not when a write-ahead log beside it may still hold games)."""
+    from click.testing import CliRunner
+
+    from companion.cli import main
+    from companion.store import StoreUnavailable
+    from companion.store.sqlite import EMPTY
+
+    path = tmp_path / "club.sqlite3"
+    store = Store(path)
+    store.create_game("fillory", ["Ann", "Ben"], {})
+    store.close()
+    os.truncate(path, 0)
+    for _ in range(2):  # refused, and the refusal changes nothing
+        with pytest.raises(StoreUnavailable) as refused:
+            Store(path)
+        assert str(refused.value) == f"{path} " + EMPTY.format(path=path)
+        assert path.stat().st_size == 0
+    served = CliRunner().invoke(main, ["games", "--db", str(path)])
+    assert served.exit_code == 1 and "is empty (0 bytes)" in served.output and "new, empty" not in served.output
+
+    wal = path.with_name(path.name + "-wal")
+    wal.write_bytes(b"\x37\x7f\x06\x82" + bytes(28))  # a log that may still hold games
+    kept = CliRunner().invoke(main, ["init-db", "--db", str(path)])
+    assert kept.exit_code == 1 and "may still hold games" in kept.output and path.stat().st_size == 0
+    wal.unlink()
+    made = CliRunner().invoke(main, ["init-db", "--db", str(path)])
+    assert made.exit_code == 0 and "was empty (0 bytes, no games in it)" in made.output, made.output
+    store = Store(path)
+    try:
+        assert store.game_count() == 0 and path.stat().st_size > 0
+    finally:
+        store.close()

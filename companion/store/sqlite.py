@@ -186,6 +186,9 @@ TRUNCATED = ("was cut short or overwritten while the server ran ({detail}), so n
              "server and restore the file from a backup (or move it away to start with an empty database)")
 READ_ONLY = ("is read-only, and the companion writes every move to it; make it writable (chmod u+w) and "
              "try again, or start the server with another --db")
+EMPTY = ("is empty (0 bytes): a database cut short keeps its name but none of its games, so the server will "
+         "not start on it as if it were new. Restore it from a backup, or run `companion init-db --db {path}` to "
+         "start with an empty database")
 DAMAGED = ("is damaged ({detail}); restore it from a backup, or move it away to start with an empty "
            "database")
 
@@ -214,7 +217,9 @@ class SqliteBackend:
 
     kind = "sqlite"
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], allow_empty: bool = False) -> None:
+        """``allow_empty``: an existing file of 0 bytes is made a new database (``companion init-db``); else it
+        is refused (:data:`EMPTY`), since a truncated database looks just like that."""
         self.path: Path | None = Path(path)
         self.file = Path(path)
         self.target = str(self.file)
@@ -236,8 +241,11 @@ class SqliteBackend:
         self._writer_fd: tuple[int, int] | None = None  # (pid, fd): a forked child opens its own
         try:
             self.file.parent.mkdir(parents=True, exist_ok=True)
+            empty = self.file.exists() and self.file.stat().st_size == 0
         except OSError as error:
             raise _unavailable(self.file, error) from None
+        if empty and not allow_empty:  # SQLite would take it for a new database: the games' loss unsaid
+            raise StoreUnavailable(f"{self.file} " + EMPTY.format(path=self.file))
         try:
             db = self._db()
             if self.journal_mode() != "wal":
