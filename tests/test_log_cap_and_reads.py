@@ -133,7 +133,7 @@ def test_a_log_read_costs_the_entries_written_since_not_the_whole_log(
     store.undo(gid, 0, 27, "u")                   # an undo changes an earlier move: resolved again, in full
     assert store.log(gid, None, since=27)[0]["text"].startswith("Ann took back Bea's move 26")
     assert work.since_last() == (1 + 28, 1)        # (the new entry, found to be an undo, then the log)
-    fresh = Store(store.path)                      # what a process that never read the game answers
+    fresh = Store(store.backend.target)            # what a process that never read the game answers
     try:
         for viewer in (None, 0, 1):
             assert store.log(gid, viewer) == fresh.log(gid, viewer)
