@@ -211,8 +211,10 @@ def check_answers_against_the_log(race: Race, rows: list[dict[str, Any]]) -> Non
         row = by_action[action_id]
         assert row["seq"] == attempt.body["seq"] and row["seat"] == attempt.seat, (row, attempt)
         assert row["kind"] == ("undo" if attempt.kind == "undo" else "move")
-        if attempt.move is not None:
-            assert json.loads(row["move"]) == attempt.move
+        if attempt.move is not None:  # as sent, less any field the rules did not use (the store drops those)
+            stored = json.loads(row["move"])
+            assert stored["type"] == attempt.move["type"], (stored, attempt.move)
+            assert stored == {key: value for key, value in attempt.move.items() if key in stored}, (stored, attempt)
     for attempt in race.attempts:
         assert attempt.status < 500, attempt
         if attempt.status != 200:
