@@ -1,12 +1,12 @@
 """Where a whole card lies in a photo, from the four corners of its code and the print layout.
 
-Every card face of the print kit draws its code in a known square (code and quiet zone) at a known place on
-the card (:func:`cardgen.render.faces.draw_card_qr`). :func:`face_codes` finds that square for every card of a
-game by drawing each front once on a canvas that only records (no PDF is written, no pixel rendered) and
-noting where :func:`cardgen.render.qr.draw_qr` put the code. :func:`outline` maps the card's rectangle into the
-photo with the affine map that best takes the code's square (the quiet zone left out: its width in modules
-comes from the code's version, as read) onto the four corners read: a card lies flat, so over its few
-centimetres a phone photo's perspective is close to affine.
+Every card front of the print kit says where it prints its code: ``code_place()`` gives the square (code and
+quiet zone) :func:`cardgen.render.faces.draw_card_qr` draws it in, computed from the face's layout without
+drawing (:class:`cardgen.render.faces.CodePlace`; the face draws its code with the same answer).
+:func:`face_codes` asks every front of a game once. :func:`outline` maps the card's rectangle into the photo
+with the affine map that best takes the code's square (the quiet zone left out: its width in modules comes
+from the code's version, as read) onto the four corners read: a card lies flat, so over its few centimetres a
+phone photo's perspective is close to affine.
 
 The layout is the kit's default card size for the game (the size the print kit makes unless asked for
 another): a card printed at another size gets an outline of the default size around its code.
@@ -14,16 +14,11 @@ another): a card printed at another size gets an outline of the default size aro
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Sequence
-
-from reportlab.pdfgen.canvas import Canvas
+from typing import Sequence
 
 from cardgen.render.qr import QUIET_ZONE_MODULES
-
-_MM = 72 / 25.4  # points per millimetre
 
 
 @dataclass(frozen=True)
@@ -38,51 +33,13 @@ class FaceCode:
     side: float
 
 
-class _Recording(Canvas):  # type: ignore[misc]
-    """A canvas that notes each square drawn just before a translate and a square scale (what draw_qr does:
-    its quiet zone's square, then module units): that square, in the page's points."""
-
-    def __init__(self) -> None:
-        super().__init__(io.BytesIO())
-        self.squares: list[tuple[float, float, float]] = []
-        self._rect: tuple[float, float, float] | None = None
-        self._moved = False
-
-    def rect(self, x: float, y: float, width: float, height: float, stroke: int = 1, fill: int = 0) -> None:
-        a, b, c, d, e, f = self._currentMatrix
-        self._rect = None
-        if abs(width - height) < 1e-6 and abs(b) < 1e-9 and abs(c) < 1e-9 and a > 0 and d > 0:
-            self._rect = (a * x + e, d * y + f, a * width)
-        self._moved = False
-        super().rect(x, y, width, height, stroke, fill)
-
-    def translate(self, dx: float, dy: float) -> None:
-        self._moved = self._rect is not None
-        super().translate(dx, dy)
-
-    def scale(self, x: float, y: float) -> None:
-        if self._moved and self._rect is not None and abs(x - y) < 1e-9:
-            self.squares.append(self._rect)
-        self._rect, self._moved = None, False
-        super().scale(x, y)
-
-
-def _face_code(face: Any) -> FaceCode | None:
-    canvas = _Recording()
-    face.draw(canvas, 0.0)
-    if not canvas.squares:
-        return None
-    x, y, side = max(canvas.squares, key=lambda square: square[2])  # the code's is the largest (an emblem's is not)
-    width, height = float(face.size.width), float(face.size.height)
-    return FaceCode(width, height, x / _MM, height - (y + side) / _MM, side / _MM)
-
-
 @lru_cache(maxsize=8)
 def face_codes(game: str) -> dict[str, FaceCode]:
-    """Every card of ``game`` with a printed front: where its code is (cards whose front draws no single code
-    are left out). Made once per game and process (a second or two: every card's code is encoded)."""
+    """Every card of ``game`` with a printed front: where its code is (cards whose front prints no code, i.e.
+    declares no ``code_place``, are left out). Made once per game and process, without drawing a face."""
     from cardgen.render.build import plan_build
     from cardgen.render.export import deck_faces
+    from cardgen.render.faces import CodedFace
     from cardgen.render.options import BuildOptions
 
     plan = plan_build(BuildOptions(game=game, bleed=0.0, documents=("deck",)))
@@ -91,10 +48,10 @@ def face_codes(game: str) -> dict[str, FaceCode]:
     found: dict[str, FaceCode] = {}
     for deck in deck_faces(game, plan.documents[0].content, plan.resolved):
         for card in deck.cards:
-            if card.card_id not in found:
-                code = _face_code(card.front)
-                if code is not None:
-                    found[card.card_id] = code
+            front = card.front
+            if card.card_id not in found and isinstance(front, CodedFace):
+                left, top, side = front.code_place().on_card(front.size)
+                found[card.card_id] = FaceCode(float(front.size.width), float(front.size.height), left, top, side)
     return found
 
 

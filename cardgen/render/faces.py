@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.utils import simpleSplit
@@ -171,14 +171,47 @@ def card_ground(canvas: Canvas, width: float, height: float, bleed_mm: float, fi
         canvas.rect(0, 0, width, height, stroke=1, fill=0)
 
 
-def draw_card_qr(canvas: Canvas, qr: QrMatrix, edge: float, bottom: float, scale: float, square_mm: float, *,
-                 ink: str, ink_saver: bool, right: bool = False) -> tuple[float, float, float]:
-    """A card's QR code in a bottom corner of its text area: ``square_mm`` (code and quiet zone) or more on a
-    bigger card, its quiet zone reaching 1 mm (scaled) past ``edge`` (the area's left, or right if ``right``)
-    and ``bottom``; dark modules in ``ink`` (black in ink-saver mode). Returns the square (x, y, size)."""
-    size = pt(max(square_mm, square_mm * scale))
-    x = edge - size + pt(1.0 * scale) if right else edge - pt(1.0 * scale)
-    y = bottom - pt(1.0 * scale)
+@dataclass(frozen=True)
+class CodePlace:
+    """Where a card face prints its QR code: a square (code and quiet zone) ``square_mm`` across, or more on a
+    bigger card (``scale``), its quiet zone reaching 1 mm (scaled) past ``edge`` (the text area's left, or its
+    right if ``right``) and ``bottom``, in points from the trim's bottom-left corner.
+
+    Each game's card front computes it from its layout without drawing (``code_place()``, see :class:`CodedFace`)
+    and draws its code with it (:func:`draw_card_qr`): score by photo reads the same answer to know where a
+    card lies around its code (``companion/photo_outline.py``)."""
+
+    edge: float
+    bottom: float
+    scale: float
+    square_mm: float
+    right: bool = False
+
+    def square(self) -> tuple[float, float, float]:
+        """The square (x, y, size) in points, its bottom-left corner from the trim's bottom-left."""
+        size = pt(max(self.square_mm, self.square_mm * self.scale))
+        x = self.edge - size + pt(1.0 * self.scale) if self.right else self.edge - pt(1.0 * self.scale)
+        y = self.bottom - pt(1.0 * self.scale)
+        return x, y, size
+
+    def on_card(self, size: CardSize) -> tuple[float, float, float]:
+        """The square on a card of trim ``size``: (left, top, side) in mm from the card's top-left corner, y down."""
+        x, y, side = self.square()
+        return x / pt(1.0), size.height - (y + side) / pt(1.0), side / pt(1.0)
+
+
+@runtime_checkable
+class CodedFace(Face, Protocol):
+    """A card front that prints its card's QR code: where it goes, answered without drawing."""
+
+    def code_place(self) -> CodePlace: ...
+
+
+def draw_card_qr(canvas: Canvas, qr: QrMatrix, place: CodePlace, *, ink: str,
+                 ink_saver: bool) -> tuple[float, float, float]:
+    """A card's QR code in a bottom corner of its text area, where ``place`` says; dark modules in ``ink``
+    (black in ink-saver mode). Returns the square (x, y, size)."""
+    x, y, size = place.square()
     draw_qr(canvas, qr, x, y, size, dark=ink if not ink_saver else "#000000")
     return x, y, size
 

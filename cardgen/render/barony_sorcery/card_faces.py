@@ -21,6 +21,7 @@ from cardgen.render.markup import escape
 
 from ..colour import tint
 from ..faces import (
+    CodePlace,
     card_ground,
     card_scale,
     draw_card_qr,
@@ -66,6 +67,20 @@ def magic_token(canvas: Canvas, cx: float, cy: float, r: float, style: BaronySty
     canvas.circle(cx, cy, r, stroke=1, fill=1)
 
 
+def _panel(size: CardSize, s: float) -> tuple[float, float, float, float]:
+    """A front's reading panel (x, y, w, h) in points."""
+    w, h = pt(size.width), pt(size.height)
+    inset = pt(max(2.4, 3.0 * s))
+    return inset, inset, w - 2 * inset, h - 2 * inset
+
+
+def _text_area(size: CardSize, s: float) -> tuple[float, float, float, float]:
+    """The panel's padded area (left, right, top, bottom) in points: where a front's text and code go."""
+    px, py, pw, ph = _panel(size, s)
+    pad = pt(2.2 * s)
+    return px + pad, px + pw - pad, py + ph - pad, py + pad
+
+
 @dataclass(frozen=True)
 class SpellFront:
     card: Card
@@ -84,8 +99,7 @@ class SpellFront:
         w, h = pt(self.size.width), pt(self.size.height)
         frame = style.frame(ink)
         card_ground(canvas, w, h, bleed_mm, frame, LIGHT_OUTLINE)
-        inset = pt(max(2.4, 3.0 * s))
-        px, py, pw, ph = inset, inset, w - 2 * inset, h - 2 * inset
+        px, py, pw, ph = _panel(self.size, s)
         if style.panel:
             canvas.setFillColor(style.panel)
             canvas.roundRect(px, py, pw, ph, pt(2.2 * s), stroke=0, fill=1)
@@ -93,8 +107,7 @@ class SpellFront:
             canvas.setStrokeColor(ink)
             canvas.setLineWidth(1.0 * s)
             canvas.roundRect(px, py, pw, ph, pt(2.2 * s), stroke=1, fill=0)
-        pad = pt(2.2 * s)
-        left, right, top, bottom = px + pad, px + pw - pad, py + ph - pad, py + pad
+        left, right, top, bottom = _text_area(self.size, s)
         footer_top = self._footer(canvas, left, right, bottom, s)
         band_right = self._cost(canvas, px, footer_top + pt(1.2 * s), top, s)
         t = face_profile(self.size).text(s)  # the name and the effect: larger on a tall (tarot) card
@@ -190,9 +203,15 @@ class SpellFront:
                 return bottom + float(height)
         return bottom  # pragma: no cover - the loop always returns
 
+    def code_place(self) -> CodePlace:
+        """The QR code's square: bottom left of the text area."""
+        s = card_scale(self.size)
+        left, _, _, bottom = _text_area(self.size, s)
+        return CodePlace(left, bottom, s, QR_SQUARE_MM)
+
     def _footer(self, canvas: Canvas, left: float, right: float, bottom: float, s: float) -> float:
-        """QR bottom-left, the game, card number and cost beside it; returns the footer's top."""
-        qr_x, qr_y, qr_size = draw_card_qr(canvas, self.qr, left, bottom, s, QR_SQUARE_MM, ink=self.style.ink,
+        """QR bottom-left (:meth:`code_place`), the game, card number and cost beside it; returns the footer's top."""
+        qr_x, qr_y, qr_size = draw_card_qr(canvas, self.qr, self.code_place(), ink=self.style.ink,
                                            ink_saver=self.style.ink_saver)
         text_left = qr_x + qr_size + pt(0.8 * s)
         width = right - text_left

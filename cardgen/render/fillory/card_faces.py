@@ -17,6 +17,7 @@ from cardgen.catalog.fillory import Card, FilloryContent
 from cardgen.render.markup import escape
 
 from ..faces import (
+    CodePlace,
     card_scale,
     double_border,
     double_ring,
@@ -51,11 +52,24 @@ def _frame_inset(scale: float) -> float:
     return max(2.4, 3.0 * scale)
 
 
+def _panel(size: CardSize, scale: float) -> tuple[float, float, float, float]:
+    """The reading panel (x, y, w, h) in points."""
+    w, h = pt(size.width), pt(size.height)
+    inset = pt(_frame_inset(scale))
+    return (inset, inset, w - 2 * inset, h - 2 * inset)
+
+
+def _text_area(size: CardSize, scale: float) -> tuple[float, float, float, float]:
+    """The panel's padded area (left, right, top, bottom) in points: where a front's text and code go."""
+    px, py, pw, ph = _panel(size, scale)
+    pad = pt(2.6 * scale)
+    return px + pad, px + pw - pad, py + ph - pad, py + pad
+
+
 def _draw_background(canvas: Canvas, size: CardSize, style: FilloryStyle, bleed: float, scale: float,
                      panel: bool) -> tuple[float, float, float, float]:
     """Fill the bleed and the border, draw the reading panel; returns the panel (x, y, w, h) in points."""
     w, h, b = pt(size.width), pt(size.height), pt(bleed)
-    inset = pt(_frame_inset(scale))
     if style.frame:
         canvas.setFillColor(style.frame)
         canvas.rect(-b, -b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
@@ -63,7 +77,7 @@ def _draw_background(canvas: Canvas, size: CardSize, style: FilloryStyle, bleed:
         canvas.setStrokeColor(style.outline)
         canvas.setLineWidth(0.4)
         canvas.rect(0, 0, w, h, stroke=1, fill=0)
-    box = (inset, inset, w - 2 * inset, h - 2 * inset)
+    box = _panel(size, scale)
     if panel:
         if style.panel:
             canvas.setFillColor(style.panel)
@@ -109,15 +123,14 @@ class FilloryCardFront:
 
     def draw(self, canvas: Canvas, bleed_mm: float) -> None:
         scale = card_scale(self.size)
-        px, py, pw, ph = _draw_background(canvas, self.size, self.style, bleed_mm, scale, panel=True)
-        pad = pt(2.6 * scale)
-        left, right, top = px + pad, px + pw - pad, py + ph - pad
+        _draw_background(canvas, self.size, self.style, bleed_mm, scale, panel=True)
+        left, right, top, bottom = _text_area(self.size, scale)
         t = face_profile(self.size).text(scale)  # the text column: larger on a tall (tarot) card
         y = self._name(canvas, left, right, top, t)
         y = self._ornament(canvas, left, right, y - pt(2.1 * t), t)
         y = self._chips(canvas, left, right, y - pt(2.0 * t), t)
         y = self._ability(canvas, left, right, y - pt(2.3 * t), t)
-        footer_top = self._footer(canvas, left, right, py + pad, scale)
+        footer_top = self._footer(canvas, left, bottom, scale)
         # the QR code's white quiet zone already separates it from the text above
         self._tricks(canvas, left, right, y - pt(2.0 * t), footer_top + pt(0.4 * scale), t)
 
@@ -245,11 +258,16 @@ class FilloryCardFront:
         draw_paragraph(canvas, para, left, body_top - para.height)
 
     # -- footer -------------------------------------------------------------------------------
-    def _footer(self, canvas: Canvas, left: float, right: float, bottom: float, scale: float) -> float:
-        """QR code bottom-right, number and game bottom-left; returns the footer's top."""
-        # the quiet zone may reach into the padding
-        qr_x, qr_y, qr_size = draw_card_qr(canvas, self.qr, right, bottom, scale, QR_SQUARE_MM, ink=self.style.ink,
-                                           ink_saver=self.style.ink_saver, right=True)
+    def code_place(self) -> CodePlace:
+        """The QR code's square: bottom right of the text area, its quiet zone reaching into the padding."""
+        scale = card_scale(self.size)
+        _, right, _, bottom = _text_area(self.size, scale)
+        return CodePlace(right, bottom, scale, QR_SQUARE_MM, right=True)
+
+    def _footer(self, canvas: Canvas, left: float, bottom: float, scale: float) -> float:
+        """QR code bottom-right (:meth:`code_place`), number and game bottom-left; returns the footer's top."""
+        qr_x, qr_y, qr_size = draw_card_qr(canvas, self.qr, self.code_place(), ink=self.style.ink,
+                                           ink_saver=self.style.ink_saver)
         text_right = qr_x - pt(1.5 * scale)
         small = max(MIN_TEXT_PT, 5.2 * scale)
         canvas.setFillColor(self.style.muted)

@@ -20,7 +20,7 @@ from cardgen.catalog.jsmn import (
     Spell,
 )
 
-from ..faces import face_profile, fit_font_size
+from ..faces import CodePlace, face_profile, fit_font_size
 from ..fonts import MIN_TEXT_PT
 from ..labels import label as words
 from ..pdf import pt
@@ -31,6 +31,7 @@ from .card_frame import (
     _escape,
     big_number,
     card_scale,
+    code_place,
     draw_footer,
     draw_frame,
     draw_header,
@@ -54,6 +55,10 @@ class CardFront:
     size: CardSize      # as the card is read: landscape for the table decks
     qr: QrMatrix
 
+    def code_place(self) -> CodePlace:
+        """The QR code's square: bottom left of the panel, bottom right on the table decks' landscape cards."""
+        return code_place(self.size, card_scale(self.size), right=DECKS[self.card.kind][1] == "landscape")
+
     def draw(self, canvas: Canvas, bleed_mm: float) -> None:
         card, style = self.card, self.style
         s = card_scale(self.size)
@@ -62,7 +67,7 @@ class CardFront:
         profile = face_profile(self.size)
         t = profile.text(s)  # the name and the card's text: larger on a tall (tarot) card
         if DECKS[card.kind][1] == "landscape":
-            draw_table_card(canvas, box, card, self.content, style, s, self.qr, t, profile.compact)
+            draw_table_card(canvas, box, card, self.content, style, s, self.qr, self.code_place(), t, profile.compact)
             return
         chip_r = pt(5.0 * s)
         element = getattr(card, "element", None)
@@ -78,7 +83,7 @@ class CardFront:
         if isinstance(element, str):
             el = self.content.element(element)
             lines.insert(1, (SANS, words("jsmn", "element_line", element=el.name, symbol=el.symbol_name)))
-        footer_top = draw_footer(canvas, box, self.qr, lines, style, s)
+        footer_top = draw_footer(canvas, box, self.qr, self.code_place(), lines, style, s)
         body = Box(box.left, footer_top + pt(1.5 * s), box.right, rule_y - pt(1.8 * s))
         if isinstance(card, Invitation):
             self._invitation(canvas, body, card, t)

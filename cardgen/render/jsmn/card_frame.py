@@ -16,6 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 from cardgen.catalog.jsmn import DECKS, Card, JsmnContent
 
 from ..faces import (
+    CodePlace,
     card_ground,
     draw_card_qr,
     draw_paragraph,
@@ -72,8 +73,24 @@ class Box:
         return self.right - self.left
 
 
+def panel_area(size: CardSize, s: float) -> Box:
+    """The light panel's padded area inside the frame, in points: where a face's text and code go."""
+    w, h = pt(size.width), pt(size.height)
+    inset = pt(max(2.4, 3.0 * s))
+    pad = pt(2.0 * s)
+    return Box(inset + pad, inset + pad, w - inset - pad, h - inset - pad)
+
+
+def code_place(size: CardSize, s: float, *, right: bool) -> CodePlace:
+    """A front's QR code square: in the bottom left corner of :func:`panel_area` (bottom right if ``right``:
+    the table decks)."""
+    box = panel_area(size, s)
+    return CodePlace(box.right if right else box.left, box.bottom, s, QR_SQUARE_MM, right=right)
+
+
 def draw_frame(canvas: Canvas, size: CardSize, bleed_mm: float, ink: str, style: JsmnStyle, s: float) -> Box:
-    """The deck-coloured frame (with bleed) and the light panel inside it; returns the panel's padded area."""
+    """The deck-coloured frame (with bleed) and the light panel inside it; returns the panel's padded area
+    (:func:`panel_area`)."""
     w, h = pt(size.width), pt(size.height)
     frame = style.fill(ink)
     card_ground(canvas, w, h, bleed_mm, frame, LIGHT_OUTLINE)
@@ -85,8 +102,7 @@ def draw_frame(canvas: Canvas, size: CardSize, bleed_mm: float, ink: str, style:
         canvas.setStrokeColor(ink)
         canvas.setLineWidth(1.0 * s)
         canvas.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, pt(2.2 * s), stroke=1, fill=0)
-    pad = pt(2.0 * s)
-    return Box(inset + pad, inset + pad, w - inset - pad, h - inset - pad)
+    return panel_area(size, s)
 
 
 def draw_header(canvas: Canvas, box: Box, deck_label: str, name: str, ink: str, style: JsmnStyle, s: float,
@@ -169,16 +185,12 @@ def element_name(content: JsmnContent, element: str) -> str:
     return "any element" if element == ANY else content.element(element).name
 
 
-def qr_size(s: float) -> float:
-    """The QR square in points: never smaller than ``QR_SQUARE_MM``, larger on bigger cards."""
-    return pt(max(QR_SQUARE_MM, QR_SQUARE_MM * s))
-
-
-def draw_footer(canvas: Canvas, box: Box, qr: QrMatrix, lines: list[tuple[str, str]], style: JsmnStyle, s: float,
-                *, qr_right: bool = False) -> float:
-    """The QR code in a bottom corner and a few small lines beside it; returns the footer's top."""
-    qr_x, qr_y, size = draw_card_qr(canvas, qr, box.right if qr_right else box.left, box.bottom, s, QR_SQUARE_MM,
-                                    ink=style.ink, ink_saver=style.ink_saver, right=qr_right)
+def draw_footer(canvas: Canvas, box: Box, qr: QrMatrix, place: CodePlace, lines: list[tuple[str, str]],
+                style: JsmnStyle, s: float) -> float:
+    """The QR code where ``place`` says (a bottom corner of ``box``) and a few small lines beside it; returns the
+    footer's top."""
+    qr_x, qr_y, size = draw_card_qr(canvas, qr, place, ink=style.ink, ink_saver=style.ink_saver)
+    qr_right = place.right
     text_left = box.left if qr_right else qr_x + size + pt(0.8 * s)
     width = (qr_x - pt(0.8 * s) - box.left) if qr_right else box.right - text_left
     small = max(MIN_TEXT_PT, 5.0 * s)

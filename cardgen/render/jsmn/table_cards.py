@@ -17,7 +17,7 @@ from cardgen.catalog.jsmn import (
     NamedConnexion,
 )
 
-from ..faces import text_width
+from ..faces import CodePlace, text_width
 from ..fonts import MIN_TEXT_PT
 from ..labels import counted
 from ..labels import label as words
@@ -34,7 +34,6 @@ from .card_frame import (
     element_chip,
     element_name,
     number_line,
-    qr_size,
     symbol_of,
 )
 from .style import FAIRY_INK, SANS, SANS_BOLD, SERIF_ITALIC, WHITE, JsmnStyle
@@ -44,8 +43,8 @@ TOKEN_RING_MM = 11.5    # a ring per token a feat needs (the tokens themselves a
 
 
 def draw_table_card(canvas: Canvas, box: Box, card: Card, content: JsmnContent, style: JsmnStyle, s: float,
-                    qr: QrMatrix, t: float | None = None, compact: bool = False) -> None:
-    """A table card's face; ``t`` is the scale of its name (its size's face profile: larger on tarot); a
+                    qr: QrMatrix, place: CodePlace, t: float | None = None, compact: bool = False) -> None:
+    """A table card's face, its code where ``place`` says (bottom right); ``t`` is the scale of its name (its size's face profile: larger on tarot); a
     ``compact`` (mini) card leaves off the sentences that repeat what its symbols show."""
     t = s if t is None else t
     ink = style.deck_ink(card.kind)
@@ -53,8 +52,8 @@ def draw_table_card(canvas: Canvas, box: Box, card: Card, content: JsmnContent, 
     rule_y = draw_header(canvas, box, DECKS[card.kind][0], card.name, ink, style, t,
                          right_room=2 * badge + pt(1.5 * s) if badge else 0.0)
     lines = [(SANS_BOLD, content.title), (SANS, number_line(content, card))]
-    draw_footer(canvas, box, qr, lines, style, s, qr_right=True)
-    qr_left = box.right - qr_size(s) + pt(1.0 * s)
+    draw_footer(canvas, box, qr, place, lines, style, s)
+    qr_left = place.square()[0]
     body = Box(box.left, box.bottom + pt(8.0 * s), qr_left - pt(1.5 * s), rule_y - pt(1.6 * s))
     if isinstance(card, Feat):
         _feat(canvas, box, body, card, content, style, s, badge)

@@ -20,6 +20,7 @@ from cardgen.render.markup import escape
 
 from ..colour import tint
 from ..faces import (
+    CodePlace,
     card_ground,
     card_scale,
     double_border,
@@ -57,13 +58,26 @@ MIN_FOOTER_TEXT_MM = 20.0  # below this the bottom-right index gives its room to
 WHITE = "#FFFFFF"
 
 
+def panel_box(size: CardSize, scale: float) -> tuple[float, float, float, float]:
+    """The reading panel (x, y, w, h) in points."""
+    w, h = pt(size.width), pt(size.height)
+    inset = pt(max(2.4, 3.0 * scale))
+    return (inset, inset, w - 2 * inset, h - 2 * inset)
+
+
+def text_area(size: CardSize, scale: float) -> tuple[float, float, float, float]:
+    """The panel's padded area (left, right, top, bottom) in points: where a front's text and code go."""
+    px, py, pw, ph = panel_box(size, scale)
+    pad = pt(2.4 * scale)
+    return px + pad, px + pw - pad, py + ph - pad, py + pad
+
+
 def draw_frame(canvas: Canvas, size: CardSize, bleed: float, scale: float, frame: str | None,
                panel: str | None, edge: str) -> tuple[float, float, float, float]:
     """Bleed and border in ``frame``, the reading panel in ``panel``; ink-saver (no fills): a light cut
     guide and a thin panel edge in ``edge``. Returns the panel (x, y, w, h) in points."""
     w, h = pt(size.width), pt(size.height)
-    inset = pt(max(2.4, 3.0 * scale))
-    box = (inset, inset, w - 2 * inset, h - 2 * inset)
+    box = panel_box(size, scale)
     radius = pt(2.2 * scale)
     card_ground(canvas, w, h, bleed, frame, "#C4C8D2")
     if panel:
@@ -106,10 +120,8 @@ class CardFront:
 
     def draw(self, canvas: Canvas, bleed_mm: float) -> None:
         s = card_scale(self.size)
-        px, py, pw, ph = draw_frame(canvas, self.size, bleed_mm, s, self.style.frame_for(self.card),
-                                    self.style.panel, self.ink)
-        pad = pt(2.4 * s)
-        left, right, top, bottom = px + pad, px + pw - pad, py + ph - pad, py + pad
+        draw_frame(canvas, self.size, bleed_mm, s, self.style.frame_for(self.card), self.style.panel, self.ink)
+        left, right, top, bottom = text_area(self.size, s)
         t = face_profile(self.size).text(s)  # the header and the text: larger on a tall (tarot) card
         header_bottom = self._header(canvas, left, right, top, t)
         footer_top = self._footer(canvas, left, right, bottom, s)
@@ -316,9 +328,16 @@ class CardFront:
         return bottom  # pragma: no cover - the loop always returns
 
     # -- footer ---------------------------------------------------------------------------------
+    def code_place(self) -> CodePlace:
+        """The QR code's square: bottom left of the text area."""
+        s = card_scale(self.size)
+        left, _, _, bottom = text_area(self.size, s)
+        return CodePlace(left, bottom, s, QR_SQUARE_MM)
+
     def _footer(self, canvas: Canvas, left: float, right: float, bottom: float, s: float) -> float:
-        """QR bottom-left, game and card number beside it, the turned index bottom-right (when it fits)."""
-        qr_x, qr_y, qr_size = draw_card_qr(canvas, self.qr, left, bottom, s, QR_SQUARE_MM, ink=self.style.ink,
+        """QR bottom-left (:meth:`code_place`), game and card number beside it, the turned index bottom-right
+        (when it fits)."""
+        qr_x, qr_y, qr_size = draw_card_qr(canvas, self.qr, self.code_place(), ink=self.style.ink,
                                            ink_saver=self.style.ink_saver)
         text_left = qr_x + qr_size + pt(0.6 * s)
         index_w = pt(8.0 * s)
