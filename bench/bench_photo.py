@@ -1,6 +1,6 @@
 """Score by photo: how many cards a table photo gives back, at each scale, and how long a 12 MP photo takes.
 
-    .venv/bin/python bench/bench_photo.py [--scenes 8] [--games all] [--figures FILE]
+    .venv/bin/python bench/bench_photo.py [--scenes 8] [--games all] [--figures FILE] [--layouts-only]
 
 For every game that scores by photo (discovered, none named here) and each scale from 3 to 8 pixels per
 millimetre of card, ``--scenes`` photos made by ``bench/photo_set.py`` from the print kit's own faces:
@@ -12,6 +12,10 @@ Prints per scale: cards laid, found, found %, wrong cards (a card read that the 
 and the slowest read (wall time: a busy machine stretches it). Targets: at 5 px/mm and more, >= 95 % found and 0 wrong. Then a 12 MP photo (4000 x
 3000, 12 cards at about 11 px/mm, quality 90 as a phone saves) read five times: median and worst wall
 time (and CPU time, which a busy machine disturbs far less), target <= 1 s.
+
+First, per game, what the first photo of the game a server process reads pays to learn where each card's
+front prints its code (:func:`companion.photo_outline.face_codes`, cold in a fresh process, CPU and wall);
+``--layouts-only`` measures only that.
 """
 
 from __future__ import annotations
@@ -86,14 +90,31 @@ def _outline_errors(scene: photo_set.Scene, reading: object) -> list[float]:
     return out
 
 
-def face_layouts(games: list[str]) -> dict[str, float]:
-    """Seconds to find where every card's front puts its code (made once per game and process, on the first
-    photo a server reads of that game): the reads timed after it are as a running server's."""
+_COLD_LAYOUT = """
+import json, sys, time
+from cardgen.catalog import content
+from companion.photo import read_photo  # noqa: F401  what a server has imported before its first photo
+from companion.photo_outline import face_codes
+content(sys.argv[1])  # the reader loads the game's content before it asks for the code places
+cpu, wall = time.process_time(), time.perf_counter()
+cards = len(face_codes(sys.argv[1]))
+print(json.dumps({"cpu_s": time.process_time() - cpu, "wall_s": time.perf_counter() - wall, "cards": cards}))
+"""
+
+
+def face_layouts(games: list[str], runs: int = 3) -> dict[str, dict[str, float]]:
+    """Seconds (CPU and wall, median of ``runs`` fresh processes) to find where every card's front puts its code:
+    what the first photo of a game a server process reads pays (:func:`face_codes`, made once per game and
+    process). Then made here too, so that the reads timed after it are as a running server's."""
+    import subprocess
+
     out = {}
     for game in games:
-        started = time.perf_counter()
+        measured = [json.loads(subprocess.run([sys.executable, "-c", _COLD_LAYOUT, game], cwd=HERE.parent,
+                                              check=True, capture_output=True, text=True).stdout)
+                    for _ in range(runs)]
+        out[game] = {key: round(statistics.median(m[key] for m in measured), 3) for key in ("cpu_s", "wall_s")}
         face_codes(game)
-        out[game] = round(time.perf_counter() - started, 2)
     return out
 
 
@@ -123,16 +144,22 @@ def main() -> int:
     parser.add_argument("--scenes", type=int, default=8, help="photos per game and scale (default 8)")
     parser.add_argument("--games", default="all", help="comma-separated game ids (default: every game)")
     parser.add_argument("--figures", type=Path, help="also write the figures as JSON here")
+    parser.add_argument("--layouts-only", action="store_true",
+                        help="only the first photo's cost of the code places (a few seconds)")
     parser.add_argument("--scales", default=",".join(f"{s:g}" for s in SCALES),
                         help="comma-separated px/mm to measure (default 3 to 8; 'none': only the 12 MP photo)")
     args = parser.parse_args()
     games = games_with_photo() if args.games == "all" else args.games.split(",")
+    layouts = face_layouts(games)
+    print("cards' code places from the print layout, once per game and process (cold, median of 3 processes): " +
+          ", ".join(f"{game} CPU {t['cpu_s']:g} s (wall {t['wall_s']:g} s)" for game, t in layouts.items()))
+    if args.layouts_only:
+        if args.figures:
+            args.figures.write_text(json.dumps({"face_layout_s": layouts}, indent=1))
+        return 0
     print(f"Score by photo: {args.scenes} photos per game and scale, games {', '.join(games)}")
     print(f"{'px/mm':>6} {'laid':>6} {'found':>6} {'found %':>8} {'wrong':>6} {'slowest':>8}  target")
     scales = () if args.scales == "none" else tuple(float(s) for s in args.scales.split(","))
-    layouts = face_layouts(games)
-    print("cards' code places from the print layout, once per game: " +
-          ", ".join(f"{game} {seconds:g} s" for game, seconds in layouts.items()))
     rows = rates(games, args.scenes, scales)
     for row in rows:
         verdict = ("OK" if row["ok"] else "MISSED") if row["judged"] else "(not judged)"
