@@ -9,6 +9,7 @@ never listed. The figures (requests, 5xx, statuses) are printed with ``-s``.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from collections import Counter
@@ -29,13 +30,21 @@ JUNK: tuple[Any, ...] = ({"x": "y"}, [{"x": 1}], ["a", ["b"]], 10**30, -(10**30)
                          {"": -5}, "💥", "\x00")
 
 
-def game_pages(app: Flask, game_id: str, seats: int, rng: random.Random) -> str:
-    """One GET route of the app that takes a game id (and perhaps a seat), filled in."""
+def game_pages(app: Flask, game_id: str, seats: int, rng: random.Random, version: int = 0) -> str:
+    """One GET route of the app that takes a game id (and perhaps a seat, and a move's seq), filled in; a
+    route of one move (its correction form, what a correction of it would break) gets a seq of the log, or
+    just past it, and a correction to look at (a removal, or a move of junk)."""
     rules = [r for r in app.url_map.iter_rules() if "GET" in (r.methods or ()) and "game_id" in r.arguments
-             and r.arguments <= {"game_id", "seat"}]
+             and r.arguments <= {"game_id", "seat", "seq"}]
     rule = rng.choice(sorted(rules, key=lambda r: r.rule))
     seat = rng.choice([*range(seats), seats, 99])
-    return rule.rule.replace("<game_id>", game_id).replace("<int:seat>", str(seat))
+    path = rule.rule.replace("<game_id>", game_id).replace("<int:seat>", str(seat))
+    path = path.replace("<int:seq>", str(rng.randint(0, version + 1)))
+    if path.endswith("/misfit"):
+        change = {"move": rng.choice([None, {"type": rng.choice(JUNK)}, {"type": "x", "y": rng.choice(JUNK)}]),
+                  "drop": rng.choice([[], [version], [rng.choice(JUNK)]])}
+        path += "?change=" + json.dumps(change)
+    return path
 
 
 def mutated(move: dict[str, Any], declared: tuple[str, ...], rng: random.Random) -> dict[str, Any]:
@@ -131,7 +140,7 @@ class Fuzz:
             self.store.apply_move(self.id, found[0], version, f"ff{version}", found[1])
 
     def page(self) -> None:
-        path = game_pages(self.app, self.id, len(self.tokens), self.rng)
+        path = game_pages(self.app, self.id, len(self.tokens), self.rng, self.store.version(self.id))
         headers = {} if self.rng.random() < 0.5 else {"Authorization": f"Bearer {self.rng.choice(self.tokens)}"}
         self.record(f"GET {path}", self.client.get(path, headers=headers))
 

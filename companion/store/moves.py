@@ -27,6 +27,7 @@ from companion.store.timeline import (
     _replayed,
     _Revisions,
     _Timeline,
+    move_kind,
 )
 
 log = logging.getLogger(__name__)
@@ -147,7 +148,10 @@ class Moves(StateCache):
         for live in timeline.live:
             if live.seq == seq:
                 return live, state
-            state = _replayed(timeline, state, live)
+            try:
+                state = _replayed(timeline, state, live)
+            except IllegalMove:  # stored by an older version, not taken by these rules: passed over, as
+                pass             # timeline() does (a correction that replays it names it)
         raise NotFound(f"move {seq} is not a move of the game as it stands")
 
     def live_moves(self, game_id: str) -> list[LiveMove]:
@@ -236,7 +240,7 @@ class Moves(StateCache):
             try:
                 state = timeline.rules.apply(state, live.seat, live.move)
             except IllegalMove as error:
-                if live.move.get("type") in timeline.private:
+                if move_kind(live.move) in timeline.private:
                     continue  # a private note that no longer fits is passed over: it is advice only
                 name = timeline.names[live.seat]
                 if live.seat == seat:

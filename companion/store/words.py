@@ -15,7 +15,7 @@ from companion.rules.base import seat_name
 from companion.rules.fields import wrong_field
 from companion.store.backend import fetch_rows
 from companion.store.states import StateCache
-from companion.store.timeline import _Revisions, _Timeline
+from companion.store.timeline import _Revisions, _Timeline, move_kind
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ def _readable(rules: Any, move: Any) -> bool:
     """Whether a stored move is one this version reads: a known type, only its fields, each of its kind."""
     if not isinstance(move, Mapping):
         return False
-    kinds = {m.type: m.kinds for m in rules.SPEC.moves}.get(move.get("type"))
+    kinds = {m.type: m.kinds for m in rules.SPEC.moves}.get(move_kind(move))
     return kinds is not None and not set(move) - {"type", *kinds} and wrong_field(move, kinds) is None
 
 
@@ -198,7 +198,7 @@ class LogReader(StateCache):
                 text = _said(rules, move, actor, names)
                 # a private note, or a move that holds what the table may not see: only its author may
                 # rewrite it (correct() refuses the others); the same for every viewer
-                extra = {"private": move.get("type") in timeline.private, "hidden": public != move}
+                extra = {"private": move_kind(move) in timeline.private, "hidden": public != move}
                 if e.get("undoes") is not None:  # put in by a correction (issue 21)
                     extra["before"] = int(e["undoes"])
             elif kind == "undo":
@@ -245,3 +245,8 @@ class LogReader(StateCache):
                         **({"put_back": True} if e["seq"] in timeline.reverted else {}),
                         "at": e["created"], **extra})
         return out
+
+
+#: the same tolerant readers for the pages that show stored moves outside the log (the corrections pages)
+redacted_stored = _redacted
+described_stored = _said

@@ -1,0 +1,120 @@
+"""Issue 21, as a reviewer tries it: what a phone (or an older version's store) can put in a correction or a
+stored move, read back through the corrections pages and the API. Every answer is a documented 4xx or a page,
+never a 5xx; every game is iterated (found, never named)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.rules import GAMES
+from companion.web.helpers import token_cookie
+
+
+def new_game(client: FlaskClient, name: str, moves: int = 6, seed: int = 21) -> tuple[str, list[str]]:
+    """A two-seat game (this phone holds both seats) with ``moves`` random legal moves played."""
+    rules = GAMES[name]
+    store = client.application.extensions["store"]
+    body = client.post("/api/games", json={"game": name, "players": ["Ann", "Ben"]}).get_json()
+    game_id, tokens = body["id"], [seat["token"] for seat in body["seats"]]
+    for seat, token in enumerate(tokens):
+        client.set_cookie(token_cookie(game_id, seat), token)
+    rng = random.Random(seed)
+    for n in range(moves):
+        state = store.current(game_id)[1]
+        found = next(((s, m) for s in (0, 1) if (m := rules.random_legal_move(state, s, rng)) is not None), None)
+        assert found is not None
+        store.apply_move(game_id, found[0], store.version(game_id), f"m{n}", found[1])
+    return game_id, tokens
+
+
+def post(client: FlaskClient, game_id: str, token: str, path: str, body: dict[str, Any]) -> Any:
+    store = client.application.extensions["store"]
+    return client.post(f"/api/games/{game_id}/{path}",
+                       json={"version": store.version(game_id), "action_id": f"r{random.random()}", **body},
+                       headers={"Authorization": f"Bearer {token}"})
+
+
+def log_length(client: FlaskClient, game_id: str) -> int:
+    return len(client.get(f"/api/games/{game_id}/log").get_json()["entries"])
+
+
+def store_row(client: FlaskClient, game_id: str, kind: str, seat: int, body: Any) -> int:
+    """Write a log entry straight into the SQLite store, as an older version might have: its seq."""
+    store = client.application.extensions["store"]
+    with store.backend.write() as db:
+        version = int(db.execute("SELECT version FROM games WHERE id = ?", [game_id]).fetchone()[0])
+        db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
+                   " VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)",
+                   [game_id, version + 1, seat, kind, json.dumps(body), f"old{version}",
+                    json.dumps({"version": version + 1, "seq": version + 1}), "2026-01-01T00:00:00+00:00"])
+        db.execute("UPDATE games SET version = ? WHERE id = ?", [version + 1, game_id])
+    return version + 1
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("kind", [{"a": 1}, ["explore"], 7, None])
+def test_a_correction_whose_move_type_is_not_text_is_refused_and_changes_nothing(
+        client: FlaskClient, name: str, kind: Any) -> None:
+    """{"type": {"a": 1}} in a correction (or in one of its later moves) answered 500 before: the replay looked
+    the type up among the private notes."""
+    game_id, tokens = new_game(client, name)
+    before = log_length(client, game_id)
+    for body in ({"seq": 1, "move": {"type": kind}},
+                 {"seq": 1, "move": None, "also": [{"seq": 2, "move": {"type": kind}}]},
+                 {"seq": 1, "move": None, "insert": [{"before": 2, "seat": 0, "move": {"type": kind}}]}):
+        answer = post(client, game_id, tokens[0], "correct", body)
+        assert answer.status_code in (409, 422), (body, answer.status_code, answer.get_data(as_text=True)[:300])
+        assert "error" in answer.get_json()
+    assert log_length(client, game_id) == before
+    assert client.get(f"/g/{game_id}/seat/0/fix/1/misfit",
+                      query_string={"change": json.dumps({"move": {"type": kind}})}).status_code == 200
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_stored_move_of_an_unreadable_type_leaves_every_corrections_page_answering(
+        client: FlaskClient, name: str) -> None:
+    """A move an older version stored with a type this one cannot read: the history page of the other seat
+    (which asks whether it may change that move) answered 500 before."""
+    game_id, _ = new_game(client, name)
+    for junk in ({"type": {"a": 1}}, {"type": ["a"]}):
+        seq = store_row(client, game_id, "move", 0, junk)
+        for seat in (0, 1):
+            page = client.get(f"/g/{game_id}/seat/{seat}/fix")
+            assert page.status_code == 200, (junk, seat)
+            assert "cannot read" in page.get_data(as_text=True)
+            assert client.get(f"/g/{game_id}/seat/{seat}/fix/{seq}").status_code == 200
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_stored_correction_these_rules_no_longer_take_leaves_the_later_forms_open(
+        client: FlaskClient, name: str) -> None:
+    """A correction stored by an older version whose move these rules refuse (a rule that changed since):
+    the choice form of every later move answered 500 before (its replay raised); now that move is passed
+    over, as the state's own timeline passes it over, and the later moves open on their forms."""
+    game_id, _ = new_game(client, name)
+    store = client.application.extensions["store"]
+    store_row(client, game_id, "correct", 0, {"type": "correct", "seq": 1, "move": {"type": "no-such-move"}})
+    live = [m.seq for m in store.live_moves(game_id)]
+    assert live[0] == 1 and len(live) >= 4
+    for seq in live:
+        assert client.get(f"/g/{game_id}/seat/0/fix/{seq}").status_code == 200, seq
+    for path in (f"/g/{game_id}/seat/0/fix", f"/g/{game_id}", f"/api/games/{game_id}/log"):
+        assert client.get(path).status_code == 200, path
+
+
+def test_the_every_page_fuzz_finds_the_routes_that_take_a_move(app: Flask) -> None:
+    """The corrections pages of one move (its form, what a correction would break) are among the pages the
+    in-process fuzz reads (tests/test_reliability_fuzz_moves.py)."""
+    from tests.test_reliability_fuzz_moves import game_pages
+
+    rng = random.Random(3)
+    seen = [game_pages(app, "G", 2, rng, version=5) for _ in range(600)]
+    assert any(re.search(r"/fix/\d+$", path) for path in seen)
+    assert any(re.search(r"/fix/\d+/misfit\?change=", path) for path in seen)
