@@ -118,3 +118,37 @@ def test_the_every_page_fuzz_finds_the_routes_that_take_a_move(app: Flask) -> No
     seen = [game_pages(app, "G", 2, rng, version=5) for _ in range(600)]
     assert any(re.search(r"/fix/\d+$", path) for path in seen)
     assert any(re.search(r"/fix/\d+/misfit\?change=", path) for path in seen)
+
+
+def barony_reviewed(client: FlaskClient, confirmers: list[int]) -> Any:
+    """Three seats: Ann explores one location, removes it, explores another; the end; points; confirmations."""
+    from tests.test_timeline import Table
+
+    table = Table(client, "barony-sorcery", ["Ann", "Ben", "Cid"])
+    places = [place["id"] for place in table.game()["state"]["locations"]]
+    table.move(0, {"type": "explore", "location": places[0]})     # 1
+    table.correct(0, 1, None)                                      # 2: removed
+    table.move(0, {"type": "explore", "location": places[1]})     # 3
+    table.move(1, {"type": "end_game"})                            # 4
+    for seat in range(3):                                          # 5, 6, 7
+        table.move(seat, {"type": "base_points", "points": 30 + seat})
+    for seat in confirmers:                                        # 8...
+        table.move(seat, {"type": "confirm_totals"})
+    return table
+
+
+@pytest.mark.parametrize("confirmers", [[2], [2, 0, 1]], ids=["in the review", "after the end"])
+def test_barony_a_put_back_that_changes_a_total_clears_every_confirmation_and_says_so(
+        client: FlaskClient, confirmers: list[int]) -> None:
+    """Putting back a removed exploration changes Ann's total (33 -> 36): Cid's confirmation (and, after the
+    end, everyone's) is cleared; before, the log line said nothing of it, so Cid's phone was never told."""
+    table = barony_reviewed(client, confirmers)
+    assert table._post(0, "revert", {"entry": 2}).status_code == 200
+    game = table.game()
+    assert [p["total"] for p in game["state"]["players"]] == [36, 31, 32]
+    assert not game["over"] and [p["confirmed"] for p in game["state"]["players"]] == [False, False, False]
+    line = table.log()[-1]["text"]
+    cleared = ", ".join(str(8 + n) for n in range(len(confirmers)))
+    assert line.startswith("Ann put back their move 1")
+    assert f"every confirmation of the totals is cleared (move {cleared}): the table confirms them again" in line
+    assert ("the game is no longer over" in line) == (len(confirmers) == 3)

@@ -54,6 +54,16 @@ def _said(rules: Any, move: Any, actor: int, names: Sequence[str]) -> str:
     return f"{seat_name(names, actor)} made {what} this version of the companion cannot read"
 
 
+def _cleared_text(body: Mapping[str, Any]) -> str:
+    """The log's words for the confirmations of the end a change cleared (a correction or a put-back that
+    changed what they confirmed): every phone reads that the table confirms again."""
+    cleared = body.get("cleared")
+    if not isinstance(cleared, list) or not cleared:
+        return ""
+    return ("; every confirmation of the totals is cleared (move " + ", ".join(str(d) for d in cleared) +
+            "): the table confirms them again")
+
+
 def _ending_text(ending: Any, names: Sequence[str]) -> str:
     """The log's words for an end that a change moved (``{"was", "now"}`` as :func:`_ending` gives them)."""
     if not isinstance(ending, Mapping):
@@ -227,14 +237,13 @@ class LogReader(StateCache):
                 if move.get("drop"):
                     text += "; removed with it: move " + ", ".join(str(d) for d in move["drop"])
                 text += _Revisions.words(move)
-                if move.get("cleared"):
-                    text += ("; every confirmation of the totals is cleared (move " +
-                             ", ".join(str(d) for d in move["cleared"]) + "): the table confirms them again")
+                text += _cleared_text(move)
                 text += _ending_text(move.get("ending"), names)
                 extra = {**extra, "author": author}
             elif kind == "revert":
                 shown = move
                 text, author = _Revisions.described(rules, names, timeline, actor, move, e["seq"])
+                text += _cleared_text(move)
                 text += _ending_text(move.get("ending"), names)
                 extra = {"author": author}
             else:
