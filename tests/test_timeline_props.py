@@ -1,5 +1,5 @@
 """Issue 21, property: in every discovered game, random sequences of moves, undos, corrections and removals
-(and, often, play to the end and changes after it) leave every reader of the game's history answering 2xx and
+(and put-backs of those; often, play to the end and changes after it) leave every reader of the game's history answering 2xx and
 agreeing with the final state: the game API, the log API, the table page, the store's timeline (the chart's
 data), and, once the game is finished, the result page, result.json (its score over time) and BG Stats' export.
 A change that moves the end (over or not, who wins) says so in its log line, and a game whose end needs
@@ -23,7 +23,7 @@ from companion.web import create_app
 from tests.store_checks import replay_from_scratch
 
 EXAMPLES = 20
-ACTIONS = st.sampled_from(["move", "move", "move", "undo", "correct", "remove"])
+ACTIONS = st.sampled_from(["move", "move", "move", "undo", "correct", "remove", "put_back"])
 #: what the examples did, per game (printed with -s: the figures of the report)
 SEEN: dict[str, Counter[str]] = {}
 ENDING_WORDS = ("the game is no longer over", "the end changes", "with it the game is over")
@@ -93,6 +93,14 @@ class Game:
         seat = rng.randrange(len(self.tokens))
         if action == "undo":
             response = self.post(seat, "undo", {})
+        elif action == "put_back":   # a take-back or correction put back by the seat that made it or suffered it
+            entries = self.client.get(f"/api/games/{self.id}/log").get_json()["entries"]
+            changes = [e for e in entries if e["kind"] in ("undo", "correct") and not e.get("put_back")]
+            if not changes:
+                return
+            change = rng.choice(changes)
+            seat = rng.choice([change["seat"], change.get("author", change["seat"])])
+            response = self.post(seat, "revert", {"entry": change["seq"]})
         else:
             steps = self.live_steps()
             if len(steps) < 2:
