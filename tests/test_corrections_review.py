@@ -152,3 +152,37 @@ def test_barony_a_put_back_that_changes_a_total_clears_every_confirmation_and_sa
     assert line.startswith("Ann put back their move 1")
     assert f"every confirmation of the totals is cleared (move {cleared}): the table confirms them again" in line
     assert ("the game is no longer over" in line) == (len(confirmers) == 3)
+
+
+def test_a_correction_that_opens_a_choice_is_refused_naming_that_choice_not_only_the_later_move(
+        app: Flask, client: FlaskClient) -> None:
+    """Mandragora's team game: Ann's first seek took a cursed scroll she forgot to report. With it the rules need
+    her help for her partner before Ben's move 2. The refusal said only "Ben's move 2 would no longer fit; correct
+    or remove that move too", which no correction of move 2 can mend; it now names the choice (public: the
+    table sees it asked for) and carries it as `pending`, as a move refused for the same reason does."""
+    store = app.extensions["store"]
+    game = store.create_game("mandragora", ["Ann", "Ben", "Cat", "Dan"], {"teams": True})
+    tokens = [seat["token"] for seat in game["seats"]]
+    for seat, steps in ((0, 3), (1, 1)):
+        store.apply_move(game["id"], seat, store.version(game["id"]), f"s{seat}",
+                         {"type": "seek", "steps": steps, "scrolls": []})
+    answer = post(client, game["id"], tokens[0], "correct",
+                  {"seq": 1, "move": {"type": "seek", "steps": 3, "scrolls": [2]}})
+    body = answer.get_json()
+    assert answer.status_code == 422 and body["seq"] == 2, body
+    assert body["pending"] == {"seat": 0, "move": "team_help", "choice": "m-team", "rule": "mandragora.team.exchange",
+                               "title": "Ann chooses how to help Cat"}
+    assert body["error"] == ("The rules now need a choice before Ben's move 2: Ann chooses how to help Cat; make that "
+                             "choice with this correction (or correct or remove move 2).")
+    assert len(store.live_moves(game["id"])) == 2
+    # the same correction with that choice put in before move 2 is taken
+    assert post(client, game["id"], tokens[0], "correct", {
+        "seq": 1, "move": {"type": "seek", "steps": 3, "scrolls": [2]},
+        "insert": [{"before": 2, "seat": 0, "move": {"type": "team_help", "kind": "none"}}]}).status_code == 200
+
+    # a move refused because the rules wait for that choice carries it too, as docs/games/mandragora.md says
+    game = store.create_game("mandragora", ["Ann", "Ben", "Cat", "Dan"], {"teams": True})
+    tokens = [seat["token"] for seat in game["seats"]]
+    store.apply_move(game["id"], 0, 0, "s0", {"type": "seek", "steps": 3, "scrolls": [2]})
+    refused = post(client, game["id"], tokens[1], "moves", {"move": {"type": "seek", "steps": 1, "scrolls": []}})
+    assert refused.status_code == 422 and refused.get_json()["pending"]["title"] == "Ann chooses how to help Cat"

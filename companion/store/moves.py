@@ -243,6 +243,12 @@ class Moves(StateCache):
                 if move_kind(live.move) in timeline.private:
                     continue  # a private note that no longer fits is passed over: it is advice only
                 name = timeline.names[live.seat]
+                if error.pending is not None:  # the rules now need a choice first (public: the table sees it)
+                    whose = "your" if live.seat == seat else f"{name}'s"
+                    choice = error.pending.get("title", "a choice")
+                    raise CorrectionRefused(f"the rules now need a choice before {whose} move {live.seq}: {choice}; "
+                                            f"make that choice with this correction (or correct or remove move "
+                                            f"{live.seq})", error.rule, live.seq, error.pending) from None
                 if live.seat == seat:
                     raise CorrectionRefused(f"your move {live.seq} would no longer fit: {error.message}",
                                             error.rule, live.seq) from None
