@@ -186,3 +186,52 @@ def test_a_correction_that_opens_a_choice_is_refused_naming_that_choice_not_only
     store.apply_move(game["id"], 0, 0, "s0", {"type": "seek", "steps": 3, "scrolls": [2]})
     refused = post(client, game["id"], tokens[1], "moves", {"move": {"type": "seek", "steps": 1, "scrolls": []}})
     assert refused.status_code == 422 and refused.get_json()["pending"]["title"] == "Ann chooses how to help Cat"
+
+
+def barony_over(client: FlaskClient) -> Any:
+    from tests.test_timeline import barony_to_the_review
+
+    table, _ = barony_to_the_review(client)     # 1 explore, 2 removed, 3 explore, 4 end, 5-6 points
+    table.move(0, {"type": "confirm_totals"})  # 7
+    table.move(1, {"type": "confirm_totals"})  # 8: over, Ann wins 33 to 31
+    return table
+
+
+@pytest.mark.parametrize("way", ["also", "drop", "insert", "drop the end"])
+def test_barony_after_the_end_no_way_around_rewrites_the_confirmed_points(client: FlaskClient, way: str) -> None:
+    """`correct` of a confirmed base_points after the end is refused (as base_points itself is); the same
+    correction made through another move's correction ('also'), a removal with it ('drop') or a move put in
+    ('insert') rewrote Ann's 30 as 5, removed it, or reopened the game: now each is refused the same way."""
+    from companion.rules import rules_for
+
+    table = barony_over(client)
+    place = table.log()[2]["move"]["location"]
+    explore = {"type": "explore", "location": place}
+    body = {"also": {"seq": 3, "move": explore, "also": [{"seq": 5, "move": {"type": "base_points", "points": 5}}]},
+            "drop": {"seq": 3, "move": explore, "drop": [5]},
+            "insert": {"seq": 3, "move": explore,
+                       "insert": [{"before": 5, "seat": 0, "move": {"type": "base_points", "points": 5}}]},
+            "drop the end": {"seq": 3, "move": None, "drop": [4]}}[way]
+    answer = table._post(1, "correct", body)
+    assert answer.status_code == 422, answer.get_json()
+    refused = answer.get_json()
+    assert refused["rule"] == rules_for("barony-sorcery").SPEC.over_rule
+    assert refused["error"].startswith("The game is over: Ann has the most points: 33")
+    game = table.game()
+    assert game["over"] and game["winner"] == 0 and len(table.log()) == 8
+    assert [p["base_points"] for p in game["state"]["players"]] == [30, 31]
+
+
+def test_barony_after_the_end_a_put_back_cannot_rewrite_the_confirmed_points(client: FlaskClient) -> None:
+    """Ann's points were corrected from 30 to 20 during the review and then confirmed; after the end, undoing that
+    correction rewrote the confirmed 20 as 30 (and reopened the game): it is refused as a correction would be."""
+    from tests.test_timeline import barony_to_the_review
+
+    table, _ = barony_to_the_review(client)
+    table.correct(0, 5, {"type": "base_points", "points": 20})         # 7
+    table.move(0, {"type": "confirm_totals"})                          # 8
+    table.move(1, {"type": "confirm_totals"})                          # 9: over, Ben wins 31 to 23
+    answer = table._post(0, "revert", {"entry": 7})
+    assert answer.status_code == 422 and "so move 5 stands as the table confirmed it" in answer.get_json()["error"]
+    game = table.game()
+    assert game["over"] and game["winner"] == 1 and [p["base_points"] for p in game["state"]["players"]] == [20, 31]

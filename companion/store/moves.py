@@ -23,6 +23,7 @@ from companion.store.timeline import (
     LiveMove,
     _correction,
     _ending,
+    _final_moves_stand,
     _named,
     _replayed,
     _Revisions,
@@ -186,6 +187,7 @@ class Moves(StateCache):
         ended = _ending(rules, before)
         timeline.over = (rules.outcome(before).reason or "it has ended") if ended is not None else None
         entry, first_changed, new_live = change(timeline)
+        _final_moves_stand(timeline, new_live)
         put_in = entry.pop("_put_in", [])  # moves a correction puts in: entries of their own (_Revisions)
         state = self._rebuild(game_id, row["game"], timeline, row["initial_state"], first_changed, new_live, seat)
         ends = _ending(rules, state)

@@ -208,6 +208,27 @@ def _correction(seat: int, seq: int, move: Mapping[str, Any] | None, drop: Seque
     return change
 
 
+def _final_moves_stand(timeline: _Timeline, new_live: Sequence[LiveMove]) -> None:
+    """Once the game is over, the moves its end was settled on (the spec's ``final_once_over``: Barony's
+    base-game points, send-backs and end of the base game) stand: a change that would rewrite, remove or put
+    one in by any way (a correction's ``also``, ``drop`` or ``insert``, a put-back) is refused as the move
+    itself would be, naming the rule, and nothing changes."""
+    final = timeline.rules.SPEC.final_once_over
+    if timeline.over is None or not final:
+        return
+    old = {m.seq: m for m in timeline.live}
+    new = {m.seq: m for m in new_live}
+    for seq, move in old.items():
+        if move_kind(move.move) in final and (seq not in new or new[seq].move != move.move):
+            raise IllegalMove(f"The game is over: {timeline.over}, so move {seq} stands as the table confirmed it",
+                              timeline.rules.SPEC.over_rule)
+    for seq, move in new.items():
+        if seq not in old and move_kind(move.move) in final:
+            raise IllegalMove(f"The game is over: {timeline.over}, so no move of the kind the end was settled "
+                              "on can be put in now",
+                              timeline.rules.SPEC.over_rule)
+
+
 # -- issue 21: moves put in by a correction, several moves corrected at once, and putting back ------------
 # (kept apart from the rest so that it merges cleanly: _Timeline calls into these for the three kinds of
 # entry it did not know before)
