@@ -22,24 +22,49 @@ def stored_state(rules: ModuleType, stored: str) -> Any:
 
 def replay_from_scratch(rules: ModuleType, initial_state: str, rows: list[dict[str, Any]]) -> Any:
     """The rules applied to the logged moves from the stored set-up, independently of the store: undo
-    entries take a move out, correct entries replace one (or take it and the moves in 'drop' and 'cleared' out)."""
-    live: dict[int, tuple[int, Any]] = {}
+    entries take a move out, correct entries replace one (or take it and the moves in 'drop' and 'cleared' out,
+    and replace those in 'also'); a move put in by a correction goes before the move its 'undoes' names; a
+    revert entry counts the change it names (and the moves that change put in) as never made, and takes out
+    its own 'drop' and 'cleared'. A move or change that names a move no longer there changes nothing."""
+    skip: set[int] = set()
     for row in rows:
+        if row["kind"] == "revert":
+            target = json.loads(row["move"])["entry"]
+            skip.add(target)
+            made = next(r for r in rows if r["seq"] == target)
+            skip.update(json.loads(made["move"]).get("insert", []) if made["kind"] == "correct" else [])
+    order: list[int] = []
+    moves: dict[int, tuple[int, Any]] = {}
+
+    def remove(seq: int) -> None:
+        if seq in order:
+            order.remove(seq)
+
+    for row in rows:
+        if row["seq"] in skip:
+            continue
+        body = json.loads(row["move"])
         if row["kind"] == "move":
-            live[row["seq"]] = (row["seat"], json.loads(row["move"]))
+            moves[row["seq"]] = (row["seat"], body)
+            at = order.index(row["undoes"]) if row["undoes"] in order else len(order)
+            order.insert(at, row["seq"])
         elif row["kind"] == "undo":
-            del live[row["undoes"]]
-        elif row["kind"] == "correct":
-            body = json.loads(row["move"])
-            if body["move"] is None:
-                del live[body["seq"]]
-            else:
-                live[body["seq"]] = (live[body["seq"]][0], body["move"])
+            remove(row["undoes"])
+        elif row["kind"] in ("correct", "revert"):
+            if row["kind"] == "correct":
+                if body["move"] is None:
+                    remove(body["seq"])
+                elif body["seq"] in order:
+                    moves[body["seq"]] = (moves[body["seq"]][0], body["move"])
+                for other in body.get("also", []):
+                    if other["seq"] in order:
+                        moves[other["seq"]] = (moves[other["seq"]][0], other["move"])
             for dropped in [*body.get("drop", []), *body.get("cleared", [])]:  # cleared: confirmations of the end
-                del live[dropped]
+                remove(dropped)
     state = stored_state(rules, initial_state)
     private = rules.SPEC.private_moves
-    for seat, move in live.values():
+    for seq in order:
+        seat, move = moves[seq]
         try:
             state = rules.apply(state, seat, move)
         except Exception:

@@ -1,6 +1,6 @@
 """In-process fuzz (Flask test client) of what a table does to a game's history — moves, junk in their fields,
-undo, corrections and removals (of live moves and of anything else) — with every page and API read of the game
-in between: no answer may be a 5xx. (tests/test_reliability_fuzz.py fuzzes the published API contract through
+undo, corrections and removals (of live moves and of anything else), put-backs of those — with every page and
+API read of the game in between: no answer may be a 5xx. (tests/test_reliability_fuzz.py fuzzes the published API contract through
 a real server; this one drives real games of every discovered game deep into play, to the end and past it.)
 
 The pages are every GET route of the app that takes only a game id (and a seat): found in the app's URL map,
@@ -9,6 +9,7 @@ never listed. The figures (requests, 5xx, statuses) are printed with ``-s``.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from collections import Counter
@@ -29,17 +30,27 @@ JUNK: tuple[Any, ...] = ({"x": "y"}, [{"x": 1}], ["a", ["b"]], 10**30, -(10**30)
                          {"": -5}, "💥", "\x00")
 
 
-def game_pages(app: Flask, game_id: str, seats: int, rng: random.Random) -> str:
-    """One GET route of the app that takes a game id (and perhaps a seat), filled in."""
+def game_pages(app: Flask, game_id: str, seats: int, rng: random.Random, version: int = 0) -> str:
+    """One GET route of the app that takes a game id (and perhaps a seat, and a move's seq), filled in; a
+    route of one move (its correction form, what a correction of it would break) gets a seq of the log, or
+    just past it, and a correction to look at (a removal, or a move of junk)."""
     rules = [r for r in app.url_map.iter_rules() if "GET" in (r.methods or ()) and "game_id" in r.arguments
-             and r.arguments <= {"game_id", "seat"}]
+             and r.arguments <= {"game_id", "seat", "seq"}]
     rule = rng.choice(sorted(rules, key=lambda r: r.rule))
     seat = rng.choice([*range(seats), seats, 99])
-    return rule.rule.replace("<game_id>", game_id).replace("<int:seat>", str(seat))
+    path = rule.rule.replace("<game_id>", game_id).replace("<int:seat>", str(seat))
+    path = path.replace("<int:seq>", str(rng.randint(0, version + 1)))
+    if path.endswith("/misfit"):
+        change = {"move": rng.choice([None, {"type": rng.choice(JUNK)}, {"type": "x", "y": rng.choice(JUNK)}]),
+                  "drop": rng.choice([[], [version], [rng.choice(JUNK)]])}
+        path += "?change=" + json.dumps(change)
+    return path
 
 
 def mutated(move: dict[str, Any], declared: tuple[str, ...], rng: random.Random) -> dict[str, Any]:
-    """A move with one field set to junk: one it has, or another its type declares."""
+    """A move with one field set to junk: one it has, or another its type declares, now and then its type."""
+    if rng.random() < 0.1:
+        return {**move, "type": rng.choice(JUNK)}
     names = [name for name in move if name != "type"] + list(declared)
     if not names:
         return {**move, "junk": rng.choice(JUNK)}
@@ -95,8 +106,10 @@ class Fuzz:
             return self.post(seat, "moves", {"move": move})
         if roll < 0.58:
             return self.post(rng.randrange(len(self.tokens)), "undo", {})
-        if roll < 0.70:
+        if roll < 0.67:
             return self.correction()
+        if roll < 0.70:
+            return self.put_back()
         if roll < 0.71:
             return self.fast_forward()
         return self.page()
@@ -118,6 +131,18 @@ class Fuzz:
         drop = rng.sample(range(seq + 1, version + 2), min(2, max(0, version + 1 - seq))) if rng.random() < 0.1 else []
         self.post(seat, "correct", {"seq": max(seq, 1), "move": move, "drop": drop})
 
+    def put_back(self) -> None:
+        """Put back a take-back or correction (by its maker, the seat it touched, or another), or junk."""
+        rng = self.rng
+        changes = [e for e in self.store.log(self.id, None) if e["kind"] in ("undo", "correct")]
+        if changes and rng.random() < 0.8:
+            change = rng.choice(changes)
+            entry, seat = change["seq"], rng.choice([change["seat"], change.get("author", 0), rng.randrange(99)])
+        else:
+            entry, seat = rng.choice([1, self.store.version(self.id), 10**6]), 0
+        drop = [rng.randint(1, self.store.version(self.id) + 1)] if rng.random() < 0.1 else []
+        self.post(seat, "revert", {"entry": entry, "drop": drop})
+
     def fast_forward(self) -> None:
         """Play on to the end (the store takes the moves): the finished game's pages are read too."""
         for _ in range(600):
@@ -131,7 +156,7 @@ class Fuzz:
             self.store.apply_move(self.id, found[0], version, f"ff{version}", found[1])
 
     def page(self) -> None:
-        path = game_pages(self.app, self.id, len(self.tokens), self.rng)
+        path = game_pages(self.app, self.id, len(self.tokens), self.rng, self.store.version(self.id))
         headers = {} if self.rng.random() < 0.5 else {"Authorization": f"Bearer {self.rng.choice(self.tokens)}"}
         self.record(f"GET {path}", self.client.get(path, headers=headers))
 

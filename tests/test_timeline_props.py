@@ -1,9 +1,10 @@
 """Issue 21, property: in every discovered game, random sequences of moves, undos, corrections and removals
-(and, often, play to the end and changes after it) leave every reader of the game's history answering 2xx and
-agreeing with the final state: the game API, the log API, the table page, the store's timeline (the chart's
+(and put-backs of those; often, play to the end and changes after it) leave every reader of the game's
+history answering 2xx and agreeing with the final state: the game API, the log API, the table page, the store's timeline (the chart's
 data), and, once the game is finished, the result page, result.json (its score over time) and BG Stats' export.
 A change that moves the end (over or not, who wins) says so in its log line, and a game whose end needs
-confirmations is over only on totals every confirmation saw."""
+confirmations is over only on totals every confirmation saw, and after the end no change rewrites, removes or
+puts in a move the end was settled on (final_once_over)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from companion.web import create_app
 from tests.store_checks import replay_from_scratch
 
 EXAMPLES = 20
-ACTIONS = st.sampled_from(["move", "move", "move", "undo", "correct", "remove"])
+ACTIONS = st.sampled_from(["move", "move", "move", "undo", "correct", "remove", "put_back"])
 #: what the examples did, per game (printed with -s: the figures of the report)
 SEEN: dict[str, Counter[str]] = {}
 ENDING_WORDS = ("the game is no longer over", "the end changes", "with it the game is over")
@@ -81,8 +82,14 @@ class Game:
     def live_steps(self) -> list[tuple[int, int | None, Any]]:
         return self.store.timeline(self.id)
 
+    def settled(self) -> dict[int, Any]:
+        """The live moves the end was settled on (the spec's final_once_over), by seq."""
+        final = self.rules.SPEC.final_once_over
+        return {m.seq: m.move for m in self.store.live_moves(self.id) if m.move.get("type") in final}
+
     def act(self, action: str, rng: random.Random) -> None:
         before = self.ending()
+        settled = self.settled() if before[0] else None
         if action == "move":
             found = self.random_move(self.state(), rng)
             if found is None:
@@ -93,6 +100,14 @@ class Game:
         seat = rng.randrange(len(self.tokens))
         if action == "undo":
             response = self.post(seat, "undo", {})
+        elif action == "put_back":   # a take-back or correction put back by the seat that made it or suffered it
+            entries = self.client.get(f"/api/games/{self.id}/log").get_json()["entries"]
+            changes = [e for e in entries if e["kind"] in ("undo", "correct") and not e.get("put_back")]
+            if not changes:
+                return
+            change = rng.choice(changes)
+            seat = rng.choice([change["seat"], change.get("author", change["seat"])])
+            response = self.post(seat, "revert", {"entry": change["seq"]})
         else:
             steps = self.live_steps()
             if len(steps) < 2:
@@ -106,6 +121,8 @@ class Game:
                 seat = author if author is not None else seat   # a move with hidden parts: only its author
             response = self.post(seat, "correct", {"seq": seq, "move": move})
         self.seen[f"{action} {response.status_code}" + (" after the end" if before[0] else "")] += 1
+        if settled is not None:   # after the end, what the end was settled on stands, whatever the change
+            assert self.settled() == settled, (action, response.get_json())
         if response.status_code == 200 and self.ending() != before:
             self.seen["a change moved the end (and said so)"] += 1
             line = self.client.get(f"/api/games/{self.id}/log").get_json()["entries"][-1]["text"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.rules import IllegalMove
 
 
@@ -35,8 +37,9 @@ class SeatTaken(Exception):
 
 
 class CorrectionRefused(IllegalMove):
-    """A correction (or undo) after which a later move no longer fits: ``seq`` names that move."""
+    """A correction (or undo) after which a later move no longer fits: ``seq`` names that move; ``pending``
+    the choice the rules now need before it, when that is why (public: the table sees it asked for)."""
 
-    def __init__(self, message: str, rule: str | None, seq: int) -> None:
-        super().__init__(message, rule)
+    def __init__(self, message: str, rule: str | None, seq: int, pending: Any = None) -> None:
+        super().__init__(message, rule, pending=pending)
         self.seq = seq

@@ -23,10 +23,12 @@ from companion.store.timeline import (
     LiveMove,
     _correction,
     _ending,
+    _final_moves_stand,
     _named,
     _replayed,
     _Revisions,
     _Timeline,
+    move_kind,
 )
 
 log = logging.getLogger(__name__)
@@ -147,7 +149,10 @@ class Moves(StateCache):
         for live in timeline.live:
             if live.seq == seq:
                 return live, state
-            state = _replayed(timeline, state, live)
+            try:
+                state = _replayed(timeline, state, live)
+            except IllegalMove:  # stored by an older version, not taken by these rules: passed over, as
+                pass             # timeline() does (a correction that replays it names it)
         raise NotFound(f"move {seq} is not a move of the game as it stands")
 
     def live_moves(self, game_id: str) -> list[LiveMove]:
@@ -182,6 +187,7 @@ class Moves(StateCache):
         ended = _ending(rules, before)
         timeline.over = (rules.outcome(before).reason or "it has ended") if ended is not None else None
         entry, first_changed, new_live = change(timeline)
+        _final_moves_stand(timeline, new_live)
         put_in = entry.pop("_put_in", [])  # moves a correction puts in: entries of their own (_Revisions)
         state = self._rebuild(game_id, row["game"], timeline, row["initial_state"], first_changed, new_live, seat)
         ends = _ending(rules, state)
@@ -236,9 +242,15 @@ class Moves(StateCache):
             try:
                 state = timeline.rules.apply(state, live.seat, live.move)
             except IllegalMove as error:
-                if live.move.get("type") in timeline.private:
+                if move_kind(live.move) in timeline.private:
                     continue  # a private note that no longer fits is passed over: it is advice only
                 name = timeline.names[live.seat]
+                if error.pending is not None:  # the rules now need a choice first (public: the table sees it)
+                    whose = "your" if live.seat == seat else f"{name}'s"
+                    choice = error.pending.get("title", "a choice")
+                    raise CorrectionRefused(f"the rules now need a choice before {whose} move {live.seq}: {choice}; "
+                                            f"make that choice with this correction (or correct or remove move "
+                                            f"{live.seq})", error.rule, live.seq, error.pending) from None
                 if live.seat == seat:
                     raise CorrectionRefused(f"your move {live.seq} would no longer fit: {error.message}",
                                             error.rule, live.seq) from None

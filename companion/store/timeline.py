@@ -32,6 +32,13 @@ def _ending(rules: Any, state: State) -> list[int] | None:
     return None
 
 
+def move_kind(move: Mapping[str, Any]) -> str | None:
+    """A move's type if it is text, else None: a correction sent through the API may carry any JSON there
+    (the rules refuse it when it is replayed; until then it is compared with the spec's move types)."""
+    kind = move.get("type")
+    return kind if isinstance(kind, str) else None
+
+
 def _named(state: State, names: Sequence[str]) -> State:
     """The state with the players' current names (a rename changes nothing else)."""
     if tuple(state.players) == tuple(names):
@@ -131,7 +138,7 @@ class _Timeline:
             try:
                 state = self.rules.apply(state, live.seat, live.move)
             except Exception:  # an IllegalMove, or a rules error on what an older version stored
-                if live.move.get("type") in self.private:
+                if move_kind(live.move) in self.private:
                     continue  # advice only: a note that no longer fits is passed over, as in every replay
                 if strict:
                     raise
@@ -142,7 +149,7 @@ class _Timeline:
 
     def last_public(self) -> LiveMove | None:
         """The last live move that is not a private note (notes never block anyone's undo)."""
-        return next((m for m in reversed(self.live) if m.move.get("type") not in self.private), None)
+        return next((m for m in reversed(self.live) if move_kind(m.move) not in self.private), None)
 
     def untouched_up_to(self, version: int) -> bool:
         """Whether no entry after ``version`` changed a move at or before it (so the state at that
@@ -164,7 +171,7 @@ def _correction(seat: int, seq: int, move: Mapping[str, Any] | None, drop: Seque
         if target is None:
             raise IllegalMove(f"move {seq} is not a move of the game as it stands (taken back, removed, "
                               "or not a move)", None)
-        if target.seat != seat and target.move.get("type") in timeline.private:
+        if target.seat != seat and move_kind(target.move) in timeline.private:
             raise IllegalMove(f"move {seq} is {timeline.names[target.seat]}'s private note: only they change it",
                               None)
         if move is not None and target.seat != seat and \
@@ -176,7 +183,7 @@ def _correction(seat: int, seq: int, move: Mapping[str, Any] | None, drop: Seque
             if later not in live or later <= seq:
                 raise IllegalMove(f"'drop' names move {later}, which is not a live move after move {seq}", None)
         spec = timeline.rules.SPEC
-        if target.move.get("type") in spec.final_once_over and timeline.over is not None:
+        if move_kind(target.move) in spec.final_once_over and timeline.over is not None:
             # the table settled the end on this move: changing it now is refused as the move itself would be
             raise IllegalMove(f"The game is over: {timeline.over}, so move {seq} stands as the table confirmed "
                               "it", spec.over_rule)
@@ -186,9 +193,9 @@ def _correction(seat: int, seq: int, move: Mapping[str, Any] | None, drop: Seque
         # any change clears the confirmations of the end made after it (they confirmed other totals);
         # only the removal of a confirmation itself leaves the others standing
         confirming = spec.end_confirmations
-        if not (move is None and target.move.get("type") in confirming):
+        if not (move is None and move_kind(target.move) in confirming):
             cleared = [m.seq for m in timeline.live if m.seq > seq and m.seq not in dropped
-                       and m.move.get("type") in confirming]
+                       and move_kind(m.move) in confirming]
             if cleared:
                 entry["cleared"] = cleared
                 dropped = sorted({*dropped, *cleared})
@@ -199,6 +206,27 @@ def _correction(seat: int, seq: int, move: Mapping[str, Any] | None, drop: Seque
         return _Revisions.amended(timeline, seat, seq, entry, new_live, also, insert)
 
     return change
+
+
+def _final_moves_stand(timeline: _Timeline, new_live: Sequence[LiveMove]) -> None:
+    """Once the game is over, the moves its end was settled on (the spec's ``final_once_over``: Barony's
+    base-game points, send-backs and end of the base game) stand: a change that would rewrite, remove or put
+    one in by any way (a correction's ``also``, ``drop`` or ``insert``, a put-back) is refused as the move
+    itself would be, naming the rule, and nothing changes."""
+    final = timeline.rules.SPEC.final_once_over
+    if timeline.over is None or not final:
+        return
+    old = {m.seq: m for m in timeline.live}
+    new = {m.seq: m for m in new_live}
+    for seq, move in old.items():
+        if move_kind(move.move) in final and (seq not in new or new[seq].move != move.move):
+            raise IllegalMove(f"The game is over: {timeline.over}, so move {seq} stands as the table confirmed it",
+                              timeline.rules.SPEC.over_rule)
+    for seq, move in new.items():
+        if seq not in old and move_kind(move.move) in final:
+            raise IllegalMove(f"The game is over: {timeline.over}, so no move of the kind the end was settled "
+                              "on can be put in now",
+                              timeline.rules.SPEC.over_rule)
 
 
 # -- issue 21: moves put in by a correction, several moves corrected at once, and putting back ------------
@@ -361,7 +389,7 @@ class _Revisions:
     @staticmethod
     def _writable(timeline: _Timeline, seat: int, author: int, move: Mapping[str, Any], what: str) -> None:
         """A move another seat wrote (or will have written) may be set by ``seat`` only if it hides nothing."""
-        if author != seat and (move.get("type") in timeline.private
+        if author != seat and (move_kind(move) in timeline.private
                                or timeline.rules.redact_move(dict(move), author, None) != dict(move)):
             raise IllegalMove(f"{what} holds what only {timeline.names[author]} may see: only they can set it", None)
 
@@ -430,8 +458,8 @@ class _Revisions:
         # change gives back or takes away only confirmations
         confirming = timeline.rules.SPEC.end_confirmations
         changed = [m for s, m in {**old, **items}.items() if old.get(s) != items.get(s)]
-        only_confirmations = all(m.move.get("type") in confirming for m in changed)
-        cleared = [s for s, m in items.items() if s > first and s in old and m.move.get("type") in confirming]
+        only_confirmations = all(move_kind(m.move) in confirming for m in changed)
+        cleared = [s for s, m in items.items() if s > first and s in old and move_kind(m.move) in confirming]
         if cleared and not only_confirmations:
             body["cleared"] = cleared
             for s in cleared:
@@ -445,7 +473,7 @@ class _Revisions:
             try:
                 state = timeline.rules.apply(state, live.seat, live.move)
             except IllegalMove:
-                if live.move.get("type") in timeline.private:
+                if move_kind(live.move) in timeline.private:
                     continue
                 return live, state
         return None, state
@@ -456,6 +484,6 @@ def _replayed(timeline: _Timeline, state: State, live: LiveMove) -> State:
     try:
         return timeline.rules.apply(state, live.seat, live.move)
     except IllegalMove:
-        if live.move.get("type") in timeline.private:
+        if move_kind(live.move) in timeline.private:
             return state
         raise

@@ -15,7 +15,7 @@ from companion.rules.base import seat_name
 from companion.rules.fields import wrong_field
 from companion.store.backend import fetch_rows
 from companion.store.states import StateCache
-from companion.store.timeline import _Revisions, _Timeline
+from companion.store.timeline import _Revisions, _Timeline, move_kind
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ def _readable(rules: Any, move: Any) -> bool:
     """Whether a stored move is one this version reads: a known type, only its fields, each of its kind."""
     if not isinstance(move, Mapping):
         return False
-    kinds = {m.type: m.kinds for m in rules.SPEC.moves}.get(move.get("type"))
+    kinds = {m.type: m.kinds for m in rules.SPEC.moves}.get(move_kind(move))
     return kinds is not None and not set(move) - {"type", *kinds} and wrong_field(move, kinds) is None
 
 
@@ -52,6 +52,16 @@ def _said(rules: Any, move: Any, actor: int, names: Sequence[str]) -> str:
     kind = move.get("type") if isinstance(move, Mapping) else None
     what = f"a '{kind[:40]}' move" if isinstance(kind, str) else "a move"
     return f"{seat_name(names, actor)} made {what} this version of the companion cannot read"
+
+
+def _cleared_text(body: Mapping[str, Any]) -> str:
+    """The log's words for the confirmations of the end a change cleared (a correction or a put-back that
+    changed what they confirmed): every phone reads that the table confirms again."""
+    cleared = body.get("cleared")
+    if not isinstance(cleared, list) or not cleared:
+        return ""
+    return ("; every confirmation of the totals is cleared (move " + ", ".join(str(d) for d in cleared) +
+            "): the table confirms them again")
 
 
 def _ending_text(ending: Any, names: Sequence[str]) -> str:
@@ -198,7 +208,7 @@ class LogReader(StateCache):
                 text = _said(rules, move, actor, names)
                 # a private note, or a move that holds what the table may not see: only its author may
                 # rewrite it (correct() refuses the others); the same for every viewer
-                extra = {"private": move.get("type") in timeline.private, "hidden": public != move}
+                extra = {"private": move_kind(move) in timeline.private, "hidden": public != move}
                 if e.get("undoes") is not None:  # put in by a correction (issue 21)
                     extra["before"] = int(e["undoes"])
             elif kind == "undo":
@@ -227,14 +237,13 @@ class LogReader(StateCache):
                 if move.get("drop"):
                     text += "; removed with it: move " + ", ".join(str(d) for d in move["drop"])
                 text += _Revisions.words(move)
-                if move.get("cleared"):
-                    text += ("; every confirmation of the totals is cleared (move " +
-                             ", ".join(str(d) for d in move["cleared"]) + "): the table confirms them again")
+                text += _cleared_text(move)
                 text += _ending_text(move.get("ending"), names)
                 extra = {**extra, "author": author}
             elif kind == "revert":
                 shown = move
                 text, author = _Revisions.described(rules, names, timeline, actor, move, e["seq"])
+                text += _cleared_text(move)
                 text += _ending_text(move.get("ending"), names)
                 extra = {"author": author}
             else:
@@ -245,3 +254,8 @@ class LogReader(StateCache):
                         **({"put_back": True} if e["seq"] in timeline.reverted else {}),
                         "at": e["created"], **extra})
         return out
+
+
+#: the same tolerant readers for the pages that show stored moves outside the log (the corrections pages)
+redacted_stored = _redacted
+described_stored = _said

@@ -51,11 +51,14 @@ def seat_taken(error: SeatTaken) -> Response:
 
 
 def correction_refused(error: CorrectionRefused) -> Response:
-    return error_json(422, error.message, error.rule, {"seq": error.seq})
+    return error_json(422, error.message, error.rule,
+                      {"seq": error.seq, **({"pending": error.pending} if error.pending is not None else {})})
 
 
 def illegal(error: IllegalMove) -> Response:
-    return error_json(422, error.message, error.rule)
+    """A move the rules refuse; one refused because the rules wait for a choice first carries ``pending``."""
+    return error_json(422, error.message, error.rule,
+                      {"pending": error.pending} if error.pending is not None else None)
 
 
 def setup_error(error: SetupError) -> Response:

@@ -27,6 +27,8 @@ from werkzeug.exceptions import BadRequest
 
 from companion.rules import IllegalMove, rules_for
 from companion.store import LiveMove, NotFound
+from companion.store.timeline import move_kind
+from companion.store.words import described_stored, redacted_stored
 from companion.web.helpers import (
     cards_by_id,
     holds_seat,
@@ -57,21 +59,21 @@ def formable(rules: Any, seat: int, move: LiveMove) -> bool:
     if move.seat == seat:
         return True
     spec = rules.SPEC
-    return not spec.hidden_information and move.move.get("type") not in spec.private_moves \
-        and rules.redact_move(move.move, move.seat, None) == move.move
+    return not spec.hidden_information and move_kind(move.move) not in spec.private_moves \
+        and redacted_stored(rules, move.move, move.seat, None) == move.move
 
 
 def removable(rules: Any, seat: int, move: LiveMove) -> bool:
-    return move.seat == seat or move.move.get("type") not in rules.SPEC.private_moves
+    return move.seat == seat or move_kind(move.move) not in rules.SPEC.private_moves
 
 
 def move_words(rules: Any, names: Sequence[str], seat: int, move: LiveMove) -> str:
     """The move as this seat may read it: as the table reads it, and for its own move what only it sees too
     (the card it drew), so that it can tell which move to correct."""
-    text = str(rules.describe_move(rules.redact_move(move.move, move.seat, None), move.seat, list(names))).rstrip(".")
+    text = described_stored(rules, move.move, move.seat, list(names)).rstrip(".")
     if move.seat != seat:
         return text
-    public = rules.redact_move(move.move, move.seat, None)
+    public = redacted_stored(rules, move.move, move.seat, None)
     secret = [_named_value(rules, v) for k, v in move.move.items() if public.get(k) != v]
     return f"{text} (only you see: {', '.join(s for s in secret if s)})" if any(secret) else text
 

@@ -127,6 +127,8 @@ _ERROR = {"type": "object", "required": ["ok", "error", "rule", "status"], "prop
     "rule": {"type": ["string", "null"], "description": "the rule that forbids it: <game>.<area>.<rule>"},
     "status": {"type": "integer"}, "version": {"type": "integer", "description": "409 only: the current version"},
     "seq": {"type": "integer", "description": "a refused correction or undo: the later move that no longer fits"},
+    "pending": {"type": "object", "description": "refused because the rules wait for a choice first: "
+                "{seat, move, choice, rule, title}, the choice to make (or, for a correction, to put in)"},
 }}
 _CARD_IDS = {"type": "array", "items": {"type": "string"}}
 _VIEW = {"type": "object", "description": "the rules module's view(state, seat): hands only for the viewer",

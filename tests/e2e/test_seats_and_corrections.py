@@ -251,6 +251,8 @@ def test_the_host_releases_a_seat_and_another_phone_joins_it_by_code(
     table.get_by_role("button", name="Yes, release it").click()
     expect(table.locator("body")).to_contain_text("Ben's seat was released")
     screenshot(table, "table-host-seats")
+    # the released phone, still on its seat page, is told at once where the finger is (live update)
+    expect(wrong.locator("#seat-gone")).to_contain_text("This phone no longer holds this seat")
     assert wrong.goto(f"/g/{game_id}/seat/1").status == 403
 
     again = new_phone().new_page()
