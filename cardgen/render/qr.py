@@ -211,24 +211,36 @@ def disk_cache(path: Path) -> Iterator[None]:
     cache.save()
 
 
-@lru_cache(maxsize=4096)
-def _memory(payload: str) -> QrMatrix:
-    return encode(payload)
+#: Codes this process encoded or read, by payload (at most ``_MEMORY_LIMIT``, then started afresh).
+_memory: dict[str, QrMatrix] = {}
+_MEMORY_LIMIT = 4096
 
 
 def qr_matrix(payload: str) -> QrMatrix:
-    """The code for ``payload``: from this process's memory, else the disk cache if one is open, else encoded."""
-    if not _disk:
-        return _memory(payload)
-    cache = _disk[-1]
-    found = cache.get(payload)
+    """The code for ``payload``: from this process's memory, else the disk cache if one is open, else encoded.
+
+    Memory comes first: a deck's manifest, written right after the deck, asks again for every code the
+    deck drew, and reading them back from the disk cache's JSON (hex rows parsed into matrices) cost
+    more than the drawing's own encoding. A code found in memory is still marked used in an open disk
+    cache, so that the cache keeps it.
+    """
+    found = _memory.get(payload)
+    cache = _disk[-1] if _disk else None
     if found is None:
-        found = _memory(payload)
+        found = cache.get(payload) if cache is not None else None
+        if found is None:
+            found = encode(payload)
+            if cache is not None:
+                cache.put(found)
+        if len(_memory) >= _MEMORY_LIMIT:
+            _memory.clear()
+        _memory[payload] = found
+    elif cache is not None and payload not in cache.used:
         cache.put(found)
     return found
 
 
-qr_matrix.cache_clear = _memory.cache_clear  # type: ignore[attr-defined]  # benchmarks clear the memory
+qr_matrix.cache_clear = _memory.clear  # type: ignore[attr-defined]  # benchmarks clear the memory
 
 
 # -- URLs -------------------------------------------------------------------------------------------
