@@ -181,7 +181,7 @@ def only_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(threading, "active_count", lambda: 1)
 
 
-def test_games_go_to_processes_whole_and_biggest_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+def test_documents_go_to_processes_biggest_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                        only_thread: None) -> None:
     from cardgen.render import BuildOptions, plan_build
     from cardgen.render.build import parallel_groups
@@ -200,7 +200,7 @@ def test_games_go_to_processes_whole_and_biggest_first(tmp_path: Path, monkeypat
     assert parallel_groups(sheets) == [[0, 2, 4], [1, 3, 5]]  # six sheets cost as much as 90 cards: three each
     assert len(parallel_groups(_plan_with(tmp_path, {"a": _writes("a"), "b": _writes("b")}, work=1, one_game=True))) == 1
     three = _plan_with(tmp_path, renders)
-    assert parallel_groups(three) == [[0, 2], [1]]  # three games, two cores: least loaded first
+    assert parallel_groups(three) == [[0, 2], [1]]  # three documents, two cores: least loaded first
     assert len(parallel_groups(_plan_with(tmp_path, renders, work=10))) == 1  # too little work to repay a fork
     monkeypatch.setattr("os.cpu_count", lambda: 1)
     assert len(parallel_groups(three)) == 1
