@@ -114,6 +114,22 @@ def test_disk_cache_serves_codes_without_encoding(tmp_path: Path, monkeypatch: p
     assert sorted(json.loads(path.read_text(encoding="utf-8"))["codes"]) == payloads[:1]  # unused codes dropped
 
 
+def test_deferred_codes_are_encoded_at_first_use_and_equal_the_encoded_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    payload = "http://a.example/c/g/deferred"
+    qr.qr_matrix.cache_clear()  # type: ignore[attr-defined]
+    encoded: list[str] = []
+    real_encode = qr.encode
+    monkeypatch.setattr(qr, "encode", lambda p: encoded.append(p) or real_encode(p))
+    with qr.deferred_codes():
+        later = qr.qr_matrix(payload)
+    assert encoded == [] and later.payload == payload
+    assert later.path_operators() == real_encode(payload).path_operators()  # drawn: encoded now, once
+    assert encoded == [payload]
+    assert later == real_encode(payload) and later.modules == real_encode(payload).modules
+    assert hash(later) == hash(real_encode(payload))
+    assert qr.qr_matrix(payload) is not later and encoded == [payload]  # the memory holds the real one
+
+
 @pytest.mark.parametrize("spoiled", ["not json", json.dumps({"encoder": "old", "codes": {}}),
                                      json.dumps({"encoder": qr.ENCODER_ID,
                                                  "codes": {"http://x/c/g/1": {"version": 1, "rows": ["zz"]}}})])
