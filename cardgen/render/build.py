@@ -118,8 +118,8 @@ def run_build(plan: BuildPlan, progress: Progress | None = None) -> list[Path]:
     returns the PDFs written, in plan order.
 
     On a machine with several cores the documents are split over forked processes by their cost (see
-    :func:`parallel_groups`); bench/bench_build.py measures what that saves on your machine. A deck's manifest is written by the
-    process that wrote the deck, right after it: its cards' versions and codes are then in memory (the
+    :func:`parallel_groups`); bench/bench_build.py measures what that saves on your machine. A deck's
+    manifest is written by the process that wrote the deck, right after it: its cards' versions and codes are then in memory (the
     parent writing every manifest after the build computed them all a second time, serially).
     """
     groups = parallel_groups(plan)
@@ -134,7 +134,10 @@ def document_cost(item: PlannedDocument) -> int:
 
 
 def parallel_groups(plan: BuildPlan) -> list[list[int]]:
-    """Documents (plan indexes) per process: the costliest document first, each onto the least loaded process.
+    """Documents (plan indexes) per process: the costliest document first, each onto the least loaded process,
+    as the costs estimate it. Its length is how many processes a build forks; at run time each process
+    takes the costliest document left whenever it finishes one (:func:`_write_in_processes`), which
+    gives these groups when the estimates are right and stays balanced when they are not.
 
     Documents, not whole games, are what is spread: a game's documents share no warm-up work that
     forking does not already share (the imports, fonts and data are loaded before the fork; a
