@@ -119,7 +119,11 @@ def test_deferred_codes_are_encoded_at_first_use_and_equal_the_encoded_ones(monk
     qr.qr_matrix.cache_clear()  # type: ignore[attr-defined]
     encoded: list[str] = []
     real_encode = qr.encode
-    monkeypatch.setattr(qr, "encode", lambda p: encoded.append(p) or real_encode(p))
+
+    def counting(payload: str) -> qr.QrMatrix:
+        encoded.append(payload)
+        return real_encode(payload)
+    monkeypatch.setattr(qr, "encode", counting)
     with qr.deferred_codes():
         later = qr.qr_matrix(payload)
     assert encoded == [] and later.payload == payload
