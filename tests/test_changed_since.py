@@ -131,3 +131,24 @@ def test_the_command_says_what_changed_per_game(tmp_path: Path) -> None:
     assert f"({2 * math.ceil(expected / 9)} pages" in done.output
     assert "jsmn: no card changed since" in done.output
     assert sorted(p.name for p in (tmp_path / "new" / "fillory").iterdir()) == ["cards.json", "changed.pdf"]
+
+
+def test_a_reprint_encodes_the_codes_of_the_changed_cards_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every card's faces are made to compare versions; only the drawn (changed) cards' QR codes are encoded."""
+    from cardgen.render import qr
+
+    root = _data(tmp_path, "jsmn")
+    build(_options(root, tmp_path / "old"))
+    _rename(root / "jsmn" / "invitations.toml", 3)
+    qr.qr_matrix.cache_clear()  # type: ignore[attr-defined]
+    encoded: list[str] = []
+    real_encode = qr.encode
+
+    def counting(payload: str) -> qr.QrMatrix:
+        encoded.append(payload)
+        return real_encode(payload)
+    monkeypatch.setattr(qr, "encode", counting)
+    [result] = build_changed(_options(root, tmp_path / "new"), tmp_path / "old")
+    assert len(result.changed) == 3 and result.total == 189
+    assert sorted(encoded) == sorted(qr.card_url("http://192.168.1.20:8000", "jsmn", card.card_id, card.version)
+                                     for _deck, card in result.changed)

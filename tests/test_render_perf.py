@@ -114,6 +114,26 @@ def test_disk_cache_serves_codes_without_encoding(tmp_path: Path, monkeypatch: p
     assert sorted(json.loads(path.read_text(encoding="utf-8"))["codes"]) == payloads[:1]  # unused codes dropped
 
 
+def test_deferred_codes_are_encoded_at_first_use_and_equal_the_encoded_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    payload = "http://a.example/c/g/deferred"
+    qr.qr_matrix.cache_clear()  # type: ignore[attr-defined]
+    encoded: list[str] = []
+    real_encode = qr.encode
+
+    def counting(payload: str) -> qr.QrMatrix:
+        encoded.append(payload)
+        return real_encode(payload)
+    monkeypatch.setattr(qr, "encode", counting)
+    with qr.deferred_codes():
+        later = qr.qr_matrix(payload)
+    assert encoded == [] and later.payload == payload
+    assert later.path_operators() == real_encode(payload).path_operators()  # drawn: encoded now, once
+    assert encoded == [payload]
+    assert later == real_encode(payload) and later.modules == real_encode(payload).modules
+    assert hash(later) == hash(real_encode(payload))
+    assert qr.qr_matrix(payload) is not later and encoded == [payload]  # the memory holds the real one
+
+
 @pytest.mark.parametrize("spoiled", ["not json", json.dumps({"encoder": "old", "codes": {}}),
                                      json.dumps({"encoder": qr.ENCODER_ID,
                                                  "codes": {"http://x/c/g/1": {"version": 1, "rows": ["zz"]}}})])
@@ -181,7 +201,7 @@ def only_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(threading, "active_count", lambda: 1)
 
 
-def test_games_go_to_processes_whole_and_biggest_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+def test_documents_go_to_processes_biggest_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                        only_thread: None) -> None:
     from cardgen.render import BuildOptions, plan_build
     from cardgen.render.build import parallel_groups
@@ -200,7 +220,7 @@ def test_games_go_to_processes_whole_and_biggest_first(tmp_path: Path, monkeypat
     assert parallel_groups(sheets) == [[0, 2, 4], [1, 3, 5]]  # six sheets cost as much as 90 cards: three each
     assert len(parallel_groups(_plan_with(tmp_path, {"a": _writes("a"), "b": _writes("b")}, work=1, one_game=True))) == 1
     three = _plan_with(tmp_path, renders)
-    assert parallel_groups(three) == [[0, 2], [1]]  # three games, two cores: least loaded first
+    assert parallel_groups(three) == [[0, 2], [1]]  # three documents, two cores: least loaded first
     assert len(parallel_groups(_plan_with(tmp_path, renders, work=10))) == 1  # too little work to repay a fork
     monkeypatch.setattr("os.cpu_count", lambda: 1)
     assert len(parallel_groups(three)) == 1

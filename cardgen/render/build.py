@@ -117,10 +117,9 @@ def run_build(plan: BuildPlan, progress: Progress | None = None) -> list[Path]:
     """Write every planned document and, beside each deck, its card manifest (see :mod:`.changed`);
     returns the PDFs written, in plan order.
 
-    On a machine with several cores the documents are split over forked processes (see
-    :func:`parallel_groups`): whole games when several are built, else one game's documents;
-    bench/bench_build.py measures what that saves on your machine. A deck's manifest is written by the
-    process that wrote the deck, right after it: its cards' versions and codes are then in memory (the
+    On a machine with several cores the documents are split over forked processes by their cost (see
+    :func:`parallel_groups`); bench/bench_build.py measures what that saves on your machine. A deck's
+    manifest is written by the process that wrote the deck, right after it: its cards' versions and codes are then in memory (the
     parent writing every manifest after the build computed them all a second time, serially).
     """
     groups = parallel_groups(plan)
@@ -135,73 +134,91 @@ def document_cost(item: PlannedDocument) -> int:
 
 
 def parallel_groups(plan: BuildPlan) -> list[list[int]]:
-    """Documents (plan indexes) per process: the costliest unit first, each onto the least loaded process.
+    """Documents (plan indexes) per process: the costliest document first, each onto the least loaded process,
+    as the costs estimate it. Its length is how many processes a build forks; at run time each process
+    takes the costliest document left whenever it finishes one (:func:`_write_in_processes`), which
+    gives these groups when the estimates are right and stays balanced when they are not.
 
-    The units are whole games when several are built: a game's documents share warm-up work (its
-    fonts and faces), and spreading every game's documents over both processes measured slower
-    (whole kit 922 against 808 ms, best of eight interleaved runs). A one-game build spreads its
-    documents instead, so its deck is written beside its sheets (``bench/bench_build.py`` prints
-    both against one process). Only where ``fork`` is the cheap way to start (POSIX) and this
-    process runs no other thread (forking a threaded process can deadlock), for builds big enough
-    to repay a fork.
+    Documents, not whole games, are what is spread: a game's documents share no warm-up work that
+    forking does not already share (the imports, fonts and data are loaded before the fork; a
+    document's time is the same first or last, measured in both orders), and whole games left the
+    whole kit's two processes at 1.01 and 0.81 s of CPU (JS&MN and Barony: Sorcery against Fillory and
+    Mandragora) where documents balance them within a sheet's cost. Only where ``fork`` is the cheap
+    way to start (POSIX) and this process runs no other thread (forking a threaded process can
+    deadlock), for builds big enough to repay a fork.
     """
     everything = list(range(len(plan.documents)))
     cores = os.cpu_count() or 1
-    games: dict[str, list[int]] = {}
-    for index, item in enumerate(plan.documents):
-        games.setdefault(item.game, []).append(index)
-    units = list(games.values()) if len(games) > 1 else [[index] for index in everything]
-    costs = [sum(document_cost(plan.documents[i]) for i in unit) for unit in units]
+    costs = [document_cost(item) for item in plan.documents]
     if (not hasattr(os, "fork") or "fork" not in multiprocessing.get_all_start_methods() or cores < 2
-            or threading.active_count() > 1 or len(units) < 2 or sum(costs) < PARALLEL_MIN_WORK):
+            or threading.active_count() > 1 or len(everything) < 2 or sum(costs) < PARALLEL_MIN_WORK):
         return [everything]
-    bins: list[list[int]] = [[] for _ in range(min(cores, len(units)))]
+    bins: list[list[int]] = [[] for _ in range(min(cores, len(everything)))]
     loads = [0] * len(bins)
-    for unit, cost in sorted(zip(units, costs), key=lambda pair: -pair[1]):
+    for index in sorted(everything, key=lambda i: -costs[i]):
         lightest = loads.index(min(loads))
-        bins[lightest] += unit
-        loads[lightest] += cost
+        bins[lightest].append(index)
+        loads[lightest] += costs[index]
     return [sorted(b) for b in bins if b]
 
 
 def _write_in_processes(plan: BuildPlan, groups: list[list[int]], progress: Progress | None) -> list[Path]:
+    """One forked process per group; each asks this one for its next document as it finishes one, and
+    gets the costliest not yet handed out, so that a cost misestimated (a reference sheet takes 10 to
+    100 ms against a flat ``SHEET_COST``) costs the kit at most its last small document, not the
+    difference between the groups."""
     report: Callable[[int], None] = progress or (lambda steps: None)
     context = multiprocessing.get_context("fork")
+    order = iter(sorted(range(len(plan.documents)), key=lambda i: (-document_cost(plan.documents[i]), i)))
     running: dict[Any, Any] = {}
-    for group in groups:
-        receiving, sending = context.Pipe(duplex=False)
-        process = context.Process(target=_write_group, args=(plan, group, sending), daemon=True)
+    for _ in groups:
+        ours, theirs = context.Pipe(duplex=True)
+        process = context.Process(target=_write_on_request, args=(plan, theirs), daemon=True)
         process.start()
-        sending.close()
-        running[receiving] = process
+        theirs.close()
+        running[ours] = process
     written: dict[int, Path] = {}
     failure: BaseException | None = None
     while running:
         for ready in connection_wait(list(running)):
-            reader: Any = ready
+            channel: Any = ready
             try:
-                kind, value = reader.recv()
+                kind, value = channel.recv()
             except EOFError:
                 kind, value = "error", BuildError("a build process stopped before it finished its documents")
             if kind == "step":
                 report(value)
                 continue
-            if kind == "done":
-                written.update(value)
-            elif failure is None:
+            if kind == "next":  # value: the document it just wrote (plan index, path), or None at its start
+                if value is not None:
+                    written[value[0]] = value[1]
+                try:
+                    channel.send(None if failure is not None else next(order, None))  # None: stop
+                    continue
+                except OSError:  # it is gone; its EOF comes next
+                    continue
+            if kind == "error" and failure is None:
                 failure = value
-            running.pop(reader).join()
-            reader.close()
+            running.pop(channel).join()
+            channel.close()
     if failure is not None:
         raise failure
     return [written[i] for i in range(len(plan.documents))]
 
 
-def _write_group(plan: BuildPlan, group: list[int], channel: Any) -> None:
-    """In a forked process: write some of the plan's documents, reporting steps and the outcome."""
+def _write_on_request(plan: BuildPlan, channel: Any) -> None:
+    """In a forked process: write the plan's documents the parent hands out one at a time (reporting
+    steps) until it says None, then say done; an error is handed to the parent instead."""
     try:
-        paths = _write_documents(plan, tuple(plan.documents[i] for i in group), lambda steps: channel.send(("step", steps)))
-        channel.send(("done", dict(zip(group, paths))))
+        just_written: tuple[int, Path] | None = None
+        while True:
+            channel.send(("next", just_written))
+            index = channel.recv()
+            if index is None:
+                break
+            [path] = _write_documents(plan, (plan.documents[index],), lambda steps: channel.send(("step", steps)))
+            just_written = (index, path)
+        channel.send(("done", None))
     except BaseException as error:  # handed to the parent, which raises it
         try:
             channel.send(("error", error))

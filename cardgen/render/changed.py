@@ -30,7 +30,7 @@ from .imposition import ImpositionSettings, impose, sheet_label
 from .options import BuildError, BuildOptions
 from .pdf import new_canvas
 from .print_specs import CardSize
-from .qr import disk_cache
+from .qr import deferred_codes, disk_cache
 from .registry import print_kits
 
 MANIFEST = "cards.json"
@@ -38,10 +38,15 @@ MANIFEST_FORMAT = 1
 CHANGED_FILE = "changed.pdf"
 
 
-def _decks(plan: BuildPlan, item: PlannedDocument) -> list[DeckFaces]:
+def _decks(plan: BuildPlan, item: PlannedDocument, *, codes_when_drawn: bool = False) -> list[DeckFaces]:
+    """The game's decks as faces; ``codes_when_drawn``: their QR codes encoded only when a face is drawn
+    (a reprint compares every card's version and draws only the changed ones)."""
     kit = print_kits()[item.game]
     if kit.deck_faces is None:
         return []
+    if codes_when_drawn:
+        with deferred_codes():
+            return list(kit.deck_faces(item.content, plan.resolved))
     with disk_cache(code_cache_path(plan, item)):  # the codes the deck's build just encoded
         return list(kit.deck_faces(item.content, plan.resolved))
 
@@ -142,7 +147,7 @@ def build_changed(options: BuildOptions, since: Path, progress: Callable[[int], 
     olds = {item.game: read_manifest(Path(since) / item.game / MANIFEST, item.game) for item in plan.documents}
     results: list[ChangedGame] = []
     for item in plan.documents:
-        decks = _decks(plan, item)
+        decks = _decks(plan, item, codes_when_drawn=True)
         cards = changed_cards(decks, olds[item.game])
         total = sum(len(d.cards) for d in decks)
         path: Path | None = None

@@ -52,6 +52,7 @@ KINDS: dict[str, str] = {"SourceSerif": "serif", "Caladea": "serif", "SourceSans
 REQUIRED_SCRIPTS: dict[str, tuple[int, int]] = {"Latin-1": (0xA0, 0xFF), "Latin Extended-A": (0x100, 0x17F),
                                                   "Greek": (0x391, 0x3C9), "Cyrillic": (0x400, 0x45F)}
 
+_WIDTHS_KEPT = 65536  # measured strings remembered per face (then started afresh)
 _FALLBACK_SUBSET = 1 << 16  # subset numbers at or over this are the fallback face's (its number + this)
 
 
@@ -68,6 +69,7 @@ class FallbackTTFont(TTFont):
         super().__init__(name, filename)
         self._load_fallback = fallback   # read on first need: the Noto files are large (2 MB each)
         self._own = self.face.charToGlyph
+        self._widths: dict[tuple[str, float], float] = {}
 
     @property
     def fallback(self) -> TTFont:
@@ -86,12 +88,23 @@ class FallbackTTFont(TTFont):
         return runs
 
     def stringWidth(self, text: str, size: float, encoding: str = "utf8") -> float:  # noqa: N802
+        """The width of ``text`` at ``size``, remembered: a kit measures the same words and lines over and
+        over (a paragraph's words at every wrap attempt, a title at each trial size; about 43,000
+        measurements of the whole kit, most of them repeats)."""
         if isinstance(text, bytes):
             text = text.decode(encoding)
-        if text.isascii():
-            return float(super().stringWidth(text, size, encoding))
-        return sum(float(TTFont.stringWidth(self, run, size, encoding)) if mine else
-                   float(self.fallback.stringWidth(run, size, encoding)) for mine, run in self._runs(text))
+        key = (text, size)
+        width = self._widths.get(key)
+        if width is None:
+            if text.isascii():
+                width = float(super().stringWidth(text, size, encoding))
+            else:
+                width = sum(float(TTFont.stringWidth(self, run, size, encoding)) if mine else
+                            float(self.fallback.stringWidth(run, size, encoding)) for mine, run in self._runs(text))
+            if len(self._widths) >= _WIDTHS_KEPT:
+                self._widths.clear()
+            self._widths[key] = width
+        return width
 
     def splitString(self, text: str, doc: object, encoding: str = "utf-8") -> list[tuple[int, bytes]]:  # noqa: N802
         if isinstance(text, bytes):

@@ -68,6 +68,7 @@ def place_labels(points: dict[str, tuple[float, float]], names: dict[str, str], 
     """A position (x, baseline, anchor) for every name beside its point, each avoiding the rings, the lines
     and the labels already placed where it can (least overlap otherwise), inside ``panel``."""
     obstacles = [Rect(x - radius, y - radius, 2 * radius, 2 * radius) for x, y in points.values()] + _along(lines)
+    bounds = [(o.x, o.y, o.right, o.top) for o in obstacles]  # for the search below: a thousand squares a label
     placed: dict[str, tuple[float, float, str]] = {}
     cap = LABEL_PT * 0.72 * PT
     gap = radius + 1.0
@@ -82,7 +83,9 @@ def place_labels(points: dict[str, tuple[float, float]], names: dict[str, str], 
         # only obstacles that touch some candidate can cost anything: test those (same costs, far fewer calls)
         left, bottom = min(b.x for *_, b in boxes), min(b.y for *_, b in boxes)
         reach = Rect(left, bottom, max(b.right for *_, b in boxes) - left, max(b.top for *_, b in boxes) - bottom)
-        near = [o for o in obstacles if _overlap(reach, o) > 0]
+        rx, ry, rr, rt = reach.x, reach.y, reach.right, reach.top  # _overlap(reach, o) > 0, inlined
+        near = [o for o, (ox, oy, orr, ot) in zip(obstacles, bounds)
+                if min(rr, orr) - max(rx, ox) > 0 and min(rt, ot) - max(ry, oy) > 0]
         best, best_cost = candidates[0], float("inf")
         for cx, cy, anchor, box in boxes:
             cost = sum(_overlap(box, o) for o in near)
@@ -94,6 +97,7 @@ def place_labels(points: dict[str, tuple[float, float]], names: dict[str, str], 
                 break
         placed[key] = best
         obstacles.append(_text_box(best[0], best[1], names[key], SANS_BOLD, LABEL_PT, best[2]).grown(0.6, 0.6, 0.6, 0.6))
+        bounds.append((obstacles[-1].x, obstacles[-1].y, obstacles[-1].right, obstacles[-1].top))
     return placed
 
 
