@@ -16,7 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.jsmn import Action, JsmnContent, Magician
 
-from ..documents import FOOTER_FONT, FOOTER_INK, RETOLD_NOTICE, set_full_page_boxes
+from ..documents import FOOTER_FONT, FOOTER_INK, retold_notice, set_full_page_boxes
 from ..faces import draw_paragraph, wrapped_paragraph
 from ..fonts import MIN_TEXT_PT
 from ..options import ResolvedOptions
@@ -167,7 +167,7 @@ def draw_board(canvas: Canvas, content: JsmnContent, magician: Magician, style: 
     canvas.setFont(FOOTER_FONT, 6)  # between the printable margin and the frame
     canvas.setFillColor(FOOTER_INK)
     canvas.drawString(pt(margin), pt(5.7), f"{content.title} \u00b7 {magician.name}'s board")
-    canvas.drawRightString(pt(width - margin), pt(5.7), RETOLD_NOTICE)
+    canvas.drawRightString(pt(width - margin), pt(5.7), retold_notice())
 
 
 def render_boards(content: JsmnContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:

@@ -23,7 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.jsmn import JsmnContent
 
-from ..documents import FOOTER_BASELINE_MM, FOOTER_FONT, FOOTER_INK, RETOLD_NOTICE
+from ..documents import FOOTER_BASELINE_MM, FOOTER_FONT, FOOTER_INK, retold_notice
 from ..fonts import MIN_TEXT_PT
 from ..layout import Rect
 from ..options import ResolvedOptions
@@ -272,7 +272,7 @@ def draw_guide(canvas: Canvas, plan: PosterPlan, style: JsmnStyle, title: str) -
     canvas.setFont(FOOTER_FONT, 6.5)
     canvas.setFillColor(FOOTER_INK)
     canvas.drawString(pt(PAGE_MARGIN), pt(FOOTER_BASELINE_MM), f"{title} \u00b7 map assembly guide")
-    canvas.drawRightString(pt(paper.width - PAGE_MARGIN), pt(FOOTER_BASELINE_MM), RETOLD_NOTICE)
+    canvas.drawRightString(pt(paper.width - PAGE_MARGIN), pt(FOOTER_BASELINE_MM), retold_notice())
     page = Rect(0, 0, paper.width, paper.height)
     set_page_boxes(canvas, page, page, paper.width, paper.height)
     canvas.showPage()
