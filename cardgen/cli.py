@@ -435,8 +435,10 @@ def export(game: str, file_format: str, dpi: int, card_size: str, bleed: float, 
 @click.option("--read", "readings", type=float, nargs=3, default=None, metavar="UPPER LEFT RIGHT",
               help="Instead of writing the sheet: the three across scales' readings (mm) of a printed sheet, "
                    "to say how far the back is turned and scaled against the front.")
+@click.option("--lang", default="en", show_default=True, metavar="LANG",
+              help="Language of the sheet's words: data/print/labels/LANG.toml.")
 def calibrate(paper: str, back_offset_x: float, back_offset_y: float, printer: str | None, out_dir: Path,
-              readings: tuple[float, float, float] | None) -> None:
+              readings: tuple[float, float, float] | None, lang: str) -> None:
     """Write a two-sided duplex calibration sheet: OUT/calibration.pdf.
 
     Print it double-sided (long edge, 100 %), hold it to a light and read where each line from the back
@@ -460,6 +462,10 @@ def calibrate(paper: str, back_offset_x: float, back_offset_y: float, printer: s
         if printer is not None:
             saved = profile(printer)
             back_offset_x, back_offset_y = saved.back_offset_x, saved.back_offset_y
+        from cardgen.render.labels import use_labels
+        from cardgen.render.options import language_labels
+
+        use_labels(language_labels(None, lang))
         out_dir.mkdir(parents=True, exist_ok=True)
         path = out_dir / "calibration.pdf"
         render_calibration(path, print_specs().paper(paper), back_offset_x, back_offset_y)
