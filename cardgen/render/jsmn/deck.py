@@ -18,6 +18,7 @@ from cardgen.catalog.versions import card_version
 
 from ..export_faces import CardFaces, DeckFaces
 from ..imposition import ImpositionSettings, SheetInfo, impose, sheet_label
+from ..labels import label as words
 from ..layout import SheetLayout
 from ..options import ResolvedOptions
 from ..pdf import new_canvas
@@ -83,7 +84,7 @@ def render_deck(content: JsmnContent, resolved: ResolvedOptions, path: Path, pro
 
     def label(info: SheetInfo) -> str:
         names = " + ".join(DECK_NAMES[k] for k in dict.fromkeys(kinds[info.first_card - 1:info.last_card]))
-        return sheet_label(f"Strange & Norrell {names}")(info)
+        return sheet_label(words("jsmn-deck", "sheet", decks=names))(info)
 
     impose(canvas, deck_layout(resolved, portrait), resolved.specs.sheet, fronts, backs, settings, label,
            on_card=progress)
