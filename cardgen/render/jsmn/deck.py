@@ -11,6 +11,7 @@ it holds.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from cardgen.catalog.jsmn import DECKS, JsmnContent
@@ -29,10 +30,23 @@ from .card_faces import CardFront
 from .card_frame import DeckBack, landscape
 from .style import style_for
 
-#: Each deck's name for sheet labels and the document's subject.
-DECK_NAMES: dict[str, str] = {"invitation": "invitations", "introduction": "introductions", "feat": "feats of magic",
-                              "spell": "spells", "connexion": "named connexions", "book": "books of magic",
-                              "marseilles": "cards of Marseilles"}
+class _DeckNames(Mapping[str, str]):
+    """Each deck's name for sheet labels and the document's subject, in the active language
+    (``[jsmn-deck]`` ``<kind>`` of the labels)."""
+
+    def __getitem__(self, kind: str) -> str:
+        if kind not in DECKS:
+            raise KeyError(kind)
+        return words("jsmn-deck", kind)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(DECKS)
+
+    def __len__(self) -> int:
+        return len(DECKS)
+
+
+DECK_NAMES: Mapping[str, str] = _DeckNames()
 
 
 def deck_size(resolved: ResolvedOptions, kind: str) -> CardSize:
