@@ -203,7 +203,7 @@ def check(data_folder: Path | None) -> None:
               help="Write only the cards whose content changed since the kit in DIR (its <game>/cards.json), "
                    "all decks together on as few sheets as possible: OUT/<game>/changed.pdf.")
 @click.option("--lang", default="en", show_default=True, metavar="LANG",
-              help="Language of the printed labels: data/print/labels/LANG.toml (card-face words, backs, sheet captions).")
+              help="Language of every printed label: data/print/labels/LANG.toml.")
 @click.option("--data", "data_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Data folder to read (default: the project's data/, or $SPELLBOOK_DATA).")
 @click.pass_context
@@ -385,7 +385,7 @@ def proof_command(game: str, paper: str, card_size: str, base_url: str | None, o
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output/export"),
               show_default=True, help="Folder to write <game>/... into.")
 @click.option("--lang", default="en", show_default=True, metavar="LANG",
-              help="Language of the printed labels: data/print/labels/LANG.toml (card-face words, backs, sheet captions).")
+              help="Language of every printed label: data/print/labels/LANG.toml.")
 @click.option("--for", "target", type=click.Choice(["mpc", "drivethrucards", "thegamecrafter", "tts"]), default=None,
               help="Write what this card printer (or Tabletop Simulator) takes: its template's pixel size and "
                    "bleed, one orientation and one back per deck, its file names and order (--format and --dpi "
