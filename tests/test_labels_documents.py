@@ -74,10 +74,10 @@ def _catalog_strings(content: Any) -> Iterator[str]:
     """The strings the game's catalog code defines at module level (kind names, symbol names...): game
     facts like the data's, which the faces print."""
     package = type(content).__module__.rsplit(".", 1)[0]
-    for name, module in list(sys.modules.items()):
-        if module is not None and (name == package or name.startswith(package + ".")):
-            for value in vars(module).values():
-                if isinstance(value, (str, dict, list, tuple)):
+    for module_name, module in list(sys.modules.items()):
+        if module is not None and (module_name == package or module_name.startswith(package + ".")):
+            for name, value in vars(module).items():
+                if not name.startswith("_") and isinstance(value, (str, dict, list, tuple)):  # not docstrings
                     yield from _strings(value, set())
 
 
