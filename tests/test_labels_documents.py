@@ -163,7 +163,7 @@ def _pseudo_data(root: Path) -> int:
 
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """Every document of every discovered game, the calibration sheet and each game's proof sheets, built
+    """Every document of every discovered game, the calibration sheet and one game's proof sheets, built
     once in the pseudo-language, with their text, and the data's words."""
     tmp = tmp_path_factory.mktemp("pseudo")
     root = tmp / "data"
