@@ -203,7 +203,7 @@ def check(data_folder: Path | None) -> None:
               help="Write only the cards whose content changed since the kit in DIR (its <game>/cards.json), "
                    "all decks together on as few sheets as possible: OUT/<game>/changed.pdf.")
 @click.option("--lang", default="en", show_default=True, metavar="LANG",
-              help="Language of the printed labels: data/print/labels/LANG.toml (card-face words, backs, sheet captions).")
+              help="Language of every printed label: data/print/labels/LANG.toml.")
 @click.option("--data", "data_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Data folder to read (default: the project's data/, or $SPELLBOOK_DATA).")
 @click.pass_context
@@ -385,7 +385,7 @@ def proof_command(game: str, paper: str, card_size: str, base_url: str | None, o
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output/export"),
               show_default=True, help="Folder to write <game>/... into.")
 @click.option("--lang", default="en", show_default=True, metavar="LANG",
-              help="Language of the printed labels: data/print/labels/LANG.toml (card-face words, backs, sheet captions).")
+              help="Language of every printed label: data/print/labels/LANG.toml.")
 @click.option("--for", "target", type=click.Choice(["mpc", "drivethrucards", "thegamecrafter", "tts"]), default=None,
               help="Write what this card printer (or Tabletop Simulator) takes: its template's pixel size and "
                    "bleed, one orientation and one back per deck, its file names and order (--format and --dpi "
@@ -435,8 +435,10 @@ def export(game: str, file_format: str, dpi: int, card_size: str, bleed: float, 
 @click.option("--read", "readings", type=float, nargs=3, default=None, metavar="UPPER LEFT RIGHT",
               help="Instead of writing the sheet: the three across scales' readings (mm) of a printed sheet, "
                    "to say how far the back is turned and scaled against the front.")
+@click.option("--lang", default="en", show_default=True, metavar="LANG",
+              help="Language of the sheet's words: data/print/labels/LANG.toml.")
 def calibrate(paper: str, back_offset_x: float, back_offset_y: float, printer: str | None, out_dir: Path,
-              readings: tuple[float, float, float] | None) -> None:
+              readings: tuple[float, float, float] | None, lang: str) -> None:
     """Write a two-sided duplex calibration sheet: OUT/calibration.pdf.
 
     Print it double-sided (long edge, 100 %), hold it to a light and read where each line from the back
@@ -460,6 +462,10 @@ def calibrate(paper: str, back_offset_x: float, back_offset_y: float, printer: s
         if printer is not None:
             saved = profile(printer)
             back_offset_x, back_offset_y = saved.back_offset_x, saved.back_offset_y
+        from cardgen.render.labels import use_labels
+        from cardgen.render.options import language_labels
+
+        use_labels(language_labels(None, lang))
         out_dir.mkdir(parents=True, exist_ok=True)
         path = out_dir / "calibration.pdf"
         render_calibration(path, print_specs().paper(paper), back_offset_x, back_offset_y)

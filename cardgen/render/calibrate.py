@@ -23,6 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from .documents import FOOTER_BASELINE_MM, FOOTER_FONT, FOOTER_INK, set_full_page_boxes
 from .fonts import KIT
+from .labels import label
 from .options import MAX_BACK_OFFSET_MM, BuildError
 from .pdf import new_canvas, pt
 from .print_specs import PaperSize
@@ -93,6 +94,10 @@ def _label(value: float) -> str:
     return "0" if whole == 0 else f"{whole:+d}"
 
 
+def word(key: str, **fields: object) -> str:
+    return label("calibrate", key, **fields)
+
+
 def _ticks() -> list[float]:
     steps = int(SCALE_REACH_MM / TICK_STEP_MM)
     return [i * TICK_STEP_MM for i in range(-steps, steps + 1)]
@@ -101,12 +106,9 @@ def _ticks() -> list[float]:
 def _front(canvas: Canvas, paper: PaperSize, geo: CalibrationGeometry) -> None:
     canvas.setFillColor("#1E1E28")
     canvas.setFont(KIT.bold, 14)
-    canvas.drawCentredString(pt(paper.width / 2), pt(paper.height - 25), "Duplex calibration sheet")
+    canvas.drawCentredString(pt(paper.width / 2), pt(paper.height - 25), word("heading"))
     canvas.setFont(KIT.regular, 9)
-    lines = ["Print both pages on one sheet: double-sided, flip on the long edge, at 100 % (no scaling).",
-             "Hold the sheet against a light. Where each line from the back crosses its scale, read the number:",
-             "cardgen printer save NAME --back-offset-x <across> --back-offset-y <upright>",
-             "then build with --printer NAME. Printed again with those offsets, both lines sit on 0."]
+    lines = [word("how_1"), word("how_2"), word("how_3"), word("how_4")]
     for i, line in enumerate(lines):
         canvas.drawCentredString(pt(paper.width / 2), pt(paper.height - 35 - i * 5), line)
     canvas.setStrokeColor("#000000")
@@ -122,7 +124,7 @@ def _front(canvas: Canvas, paper: PaperSize, geo: CalibrationGeometry) -> None:
         if whole and round(t) % LABEL_EVERY_MM == 0:
             canvas.drawCentredString(pt(geo.x_zero + t), pt(y - 3), _label(geo.x_label(geo.x_zero + t)))
     canvas.setFont(KIT.bold, 8)
-    canvas.drawCentredString(pt(geo.x_zero), pt(y - 9), "--back-offset-x (mm)")
+    canvas.drawCentredString(pt(geo.x_zero), pt(y - 9), word("across"))
     # upright: ticks to the right of a base line, labelled with the y offset to pass
     x = geo.y_scale_x
     canvas.line(pt(x), pt(geo.y_zero - SCALE_REACH_MM), pt(x), pt(geo.y_zero + SCALE_REACH_MM))
@@ -135,11 +137,11 @@ def _front(canvas: Canvas, paper: PaperSize, geo: CalibrationGeometry) -> None:
             canvas.drawRightString(pt(x - 1.5), pt(geo.y_zero + t - 0.7),
                                    _label(geo.y_label(geo.y_zero + t)))
     canvas.setFont(KIT.bold, 8)
-    canvas.drawString(pt(x + 8), pt(geo.y_zero - 1), "--back-offset-y (mm)")
+    canvas.drawString(pt(x + 8), pt(geo.y_zero - 1), word("upright"))
     # skew and scale: two more across scales low on the page, left and right (read them like the first:
     # the same number on all three is a plain shift; different numbers high and low, a turned back;
     # different numbers left and right, a back printed larger or smaller)
-    for zero, name in ((geo.lower_left, "left"), (geo.lower_right, "right")):
+    for zero, name in ((geo.lower_left, "lower_left"), (geo.lower_right, "lower_right")):
         y = geo.lower_y
         canvas.setFont(KIT.regular, 6)
         canvas.line(pt(zero - SCALE_REACH_MM), pt(y), pt(zero + SCALE_REACH_MM), pt(y))
@@ -149,11 +151,10 @@ def _front(canvas: Canvas, paper: PaperSize, geo: CalibrationGeometry) -> None:
             if whole and round(t) % LABEL_EVERY_MM == 0:
                 canvas.drawCentredString(pt(zero + t), pt(y - 3), _label(t))
         canvas.setFont(KIT.bold, 8)
-        canvas.drawCentredString(pt(zero), pt(y - 9), f"lower {name} (mm)")
+        canvas.drawCentredString(pt(zero), pt(y - 9), word(name))
     canvas.setFont(KIT.regular, 7.5)
     canvas.drawCentredString(pt(paper.width / 2), pt(geo.lower_y - 15),
-                             "Same number on the three across scales: a plain shift. Otherwise: cardgen calibrate "
-                             "--read UPPER LEFT RIGHT gives the skew and scale.")
+                             word("skew"))
     # the absolute scale: a 150 mm rule to measure with a ruler ("fit to page" prints it about 3 % short)
     ruler_y = geo.lower_y + 22
     left = paper.width / 2 - RULER_MM / 2
@@ -161,8 +162,7 @@ def _front(canvas: Canvas, paper: PaperSize, geo: CalibrationGeometry) -> None:
     for mm in range(0, int(RULER_MM) + 1, 10):
         canvas.line(pt(left + mm), pt(ruler_y), pt(left + mm), pt(ruler_y + (3 if mm % 50 else 5)))
     canvas.setFont(KIT.regular, 7.5)
-    canvas.drawCentredString(pt(paper.width / 2), pt(ruler_y - 4), f"this rule is {RULER_MM:g} mm long "
-                             f"end to end: measure it (149 mm or 151 mm is a 0.7 % scaling)")
+    canvas.drawCentredString(pt(paper.width / 2), pt(ruler_y - 4), word("ruler", length=f"{RULER_MM:g}"))
 
 
 def back_pointers(paper: PaperSize, geo: CalibrationGeometry, offset_x: float, offset_y: float
@@ -185,19 +185,17 @@ def _back(canvas: Canvas, paper: PaperSize, geo: CalibrationGeometry, offset_x: 
     canvas.setFillColor("#1E1E28")
     canvas.setFont(KIT.regular, 9)
     canvas.drawCentredString(pt(paper.width / 2), pt(paper.height - 25),
-                             f"Back of the calibration sheet (offsets in this print: x {offset_x:g} mm, "
-                             f"y {offset_y:g} mm)")
+                             word("back", x=f"{offset_x:g}", y=f"{offset_y:g}"))
 
 
 def render_calibration(path: Path, paper: PaperSize, offset_x: float = 0.0, offset_y: float = 0.0) -> None:
     geo = calibration_geometry(paper)
-    canvas = new_canvas(path, paper.width, paper.height, title=f"Duplex calibration sheet ({paper.name})",
-                        subject="Two-sided: scales on the front, pointers on the back, for --back-offset-x/-y")
+    canvas = new_canvas(path, paper.width, paper.height, title=word("title", paper=paper.name), subject=word("subject"))
     for draw in (lambda: _front(canvas, paper, geo), lambda: _back(canvas, paper, geo, offset_x, offset_y)):
         draw()
         canvas.setFont(FOOTER_FONT, 7)
         canvas.setFillColor(FOOTER_INK)
-        canvas.drawString(pt(12), pt(FOOTER_BASELINE_MM), f"Spellbook Table \u00b7 duplex calibration \u00b7 {paper.name}")
+        canvas.drawString(pt(12), pt(FOOTER_BASELINE_MM), word("footer", paper=paper.name))
         set_full_page_boxes(canvas, paper)
         canvas.showPage()
     canvas.save()

@@ -27,6 +27,7 @@ from .build import (
 )
 from .export_faces import CardFaces, DeckFaces
 from .imposition import ImpositionSettings, impose, sheet_label
+from .labels import label
 from .options import BuildError, BuildOptions
 from .pdf import new_canvas
 from .print_specs import CardSize
@@ -133,7 +134,7 @@ def render_changed(path: Path, title: str, cards: list[tuple[str, CardFaces]], p
         for group in groups.values():
             layout = resolved.layout_for(_portrait(group[0].front.size))
             pages += impose(canvas, layout, resolved.specs.sheet, [c.front for c in group], [c.back for c in group],
-                            settings, sheet_label(f"{title} changed"), on_card=progress)
+                            settings, sheet_label(label("changed", "sheet", game=title)), on_card=progress)
         canvas.save()
     write_atomically(path, write)
     return pages

@@ -22,6 +22,7 @@ from cardgen.catalog import DataNote, RuleEntry
 from cardgen.render.markup import escape
 
 from .fonts import BASE_FONT, KIT
+from .labels import label
 from .layout import Rect
 from .pdf import apply_document_settings, pt, set_page_boxes
 from .print_specs import PaperSize
@@ -34,7 +35,6 @@ FOOTER_BASELINE_MM = 6.5
 FOOTER_INK = "#6B7080"
 GRID_LINE = "#C9CCD6"
 REFERENCE_MARGIN_MM = 14.0
-RETOLD_NOTICE = "Fan-made play aid: every rule is retold in our own words."
 
 
 class Paragraph(PlainParagraph):  # type: ignore[misc]  # ReportLab ships no type hints
@@ -91,8 +91,8 @@ def render_flowing_document(path: Path, paper: PaperSize, *, title: str, subject
         canvas.saveState()
         canvas.setFont(FOOTER_FONT, FOOTER_SIZE)
         canvas.setFillColor(FOOTER_INK)
-        canvas.drawString(margin, margin / 2, f"{footer} \u00b7 page {doc.page}")
-        canvas.drawRightString(page_w - margin, margin / 2, RETOLD_NOTICE)
+        canvas.drawString(margin, margin / 2, words("page", footer=footer, page=doc.page))
+        canvas.drawRightString(page_w - margin, margin / 2, retold_notice())
         canvas.restoreState()
         set_full_page_boxes(canvas, paper)
 
@@ -106,15 +106,25 @@ def render_flowing_document(path: Path, paper: PaperSize, *, title: str, subject
     doc.build(story(page_w - 2 * margin))
 
 
+def words(key: str, **fields: object) -> str:
+    """The shared documents' word ``key`` (section ``[document]`` of the labels)."""
+    return label("document", key, **fields)
+
+
+def retold_notice() -> str:
+    """The notice beside every reference page's footer: the rules are retold in our own words."""
+    return words("retold")
+
+
 def note_markup(note: DataNote, *, flagged: bool = False) -> str:
     """One data note as a short sentence: what was printed, what we read, and why (``flagged``: the
     notes of kept-as-printed fields say so)."""
     field = escape(note.field[:1].upper() + note.field[1:])
     if note.action == "normalised":
-        return (f"<b>{field}</b>: printed \u2018{escape(note.printed)}\u2019, read as "
-                f"\u2018{escape(note.used)}\u2019. {escape(note.text)}")
-    kept = " (flagged)" if flagged else ""
-    return f"<b>{field}</b> as printed: \u2018{escape(note.printed)}\u2019{kept}. {escape(note.text)}"
+        return words("normalised", field=field, printed=escape(note.printed), used=escape(note.used),
+                     text=escape(note.text))
+    return words("kept_flagged" if flagged else "kept", field=field, printed=escape(note.printed),
+                 text=escape(note.text))
 
 
 def grid_style(header_fill: str, zebra: str | None, *, line: str = GRID_LINE, valign: str = "MIDDLE",
@@ -166,7 +176,7 @@ class NotedContent(Protocol):
 def notes_table(content: NotedContent, label: ParagraphStyle, text: ParagraphStyle, width: float, *,
                 label_mm: float, header_fill: str, zebra: str | None) -> Table:
     """The rulebook notes as a table: what each concerns (``label_mm`` wide), and what was printed and read."""
-    rows = [[Paragraph("Concerns", label), Paragraph("What the rulebook says and how we read it", label)]]
+    rows = [[Paragraph(words("concerns"), label), Paragraph(words("notes_head"), label)]]
     for note in content.notes:
         subject = content.subject_label(note.subject)
         rows.append([Paragraph(escape(subject[:1].upper() + subject[1:]), label),

@@ -126,14 +126,18 @@ def bleed_note(resolved: ResolvedOptions, layout: SheetLayout) -> str | None:
 
 
 def _labels(options: BuildOptions) -> Labels:
+    return language_labels(options.data_dir, options.lang)
+
+
+def language_labels(data_dir: Path | None, lang: str) -> Labels:
     """The labels of ``--lang`` from the data folder's print data (the project's when it has none)."""
-    root = options.data_dir if options.data_dir is not None else Path(os.environ.get("SPELLBOOK_DATA", DEFAULT_DATA_DIR))
-    if not labels_path(root, options.lang).parent.is_dir():
+    root = data_dir if data_dir is not None else Path(os.environ.get("SPELLBOOK_DATA", DEFAULT_DATA_DIR))
+    if not labels_path(root, lang).parent.is_dir():
         root = DEFAULT_DATA_DIR
     try:
-        return load_labels(root, options.lang)
+        return load_labels(root, lang)
     except DataError as exc:
-        raise BuildError(f"--lang {options.lang}: " + "; ".join(str(p) for p in exc.problems)) from exc
+        raise BuildError(f"--lang {lang}: " + "; ".join(str(p) for p in exc.problems)) from exc
 
 
 def base_url_warning(base_url: str) -> str | None:

@@ -14,6 +14,7 @@ from .build import make_folder, plan_build, write_atomically
 from .export import deck_faces
 from .faces import Face
 from .fonts import KIT, MIN_TEXT_PT
+from .labels import label
 from .options import BuildOptions
 from .pdf import new_canvas, pt
 from .print_specs import PaperSize
@@ -49,13 +50,13 @@ def _draw(canvas: object, face: Face, x: float, y: float, scale: float) -> None:
 def _write(target: Path, *, paper: PaperSize, title: str, entries: list[tuple[str, Face]],
            geometry: tuple[float, float, float, float, int]) -> None:
     slot_w, slot_h, ch, scale, per_page = geometry
-    canvas = new_canvas(target, paper.width, paper.height, title=f"{title} proof",
-                        subject=f"{len(entries) - 1} cards and the back, {per_page} a page")
+    canvas = new_canvas(target, paper.width, paper.height, title=label("proof", "title", deck=title),
+                        subject=label("proof", "subject", count=len(entries) - 1, per_page=per_page))
     pages = (len(entries) + per_page - 1) // per_page
     for page in range(pages):
         canvas.setFont(KIT.bold, 9)
         canvas.setFillColor("#1B1E2B")
-        canvas.drawString(pt(MARGIN_MM), pt(paper.height - MARGIN_MM + 2), f"{title}, proof {page + 1}/{pages}")
+        canvas.drawString(pt(MARGIN_MM), pt(paper.height - MARGIN_MM + 2), label("proof", "heading", deck=title, page=page + 1, pages=pages))
         for index, (caption, face) in enumerate(entries[page * per_page:(page + 1) * per_page]):
             col, row = index % COLUMNS, index // COLUMNS
             x = MARGIN_MM + col * (slot_w + GAP_MM)
@@ -87,7 +88,7 @@ def proof(options: BuildOptions, progress: Callable[[int], None] | None = None) 
             slot_h = ch * scale + CAPTION_MM
             rows = max(1, int((paper.height - 2 * MARGIN_MM - CAPTION_MM + GAP_MM) // (slot_h + GAP_MM)))
             per_page = rows * COLUMNS
-            entries: list[tuple[str, Face]] = [("back", deck.cards[0].back)]
+            entries: list[tuple[str, Face]] = [(label("proof", "back"), deck.cards[0].back)]
             entries += [(f"{n} · {card.card_id}", card.front) for n, card in enumerate(deck.cards, 1)]
             path = Path(options.out_dir) / item.game / f"proof-{deck.name}.pdf"
             make_folder(path.parent)

@@ -9,6 +9,7 @@ from cardgen.catalog.versions import card_version
 
 from ..export_faces import CardFaces, DeckFaces
 from ..imposition import ImpositionSettings, impose, sheet_label
+from ..labels import label as words
 from ..options import ResolvedOptions
 from ..pdf import new_canvas
 from ..qr import card_url, qr_matrix
@@ -40,5 +41,5 @@ def render_deck(content: BaronySorceryContent, resolved: ResolvedOptions, path: 
                                 f"{'duplex backs' if options.duplex else 'backs after fronts'}")
     back = SpellBack(style_for(options.ink_saver), resolved.card_size)
     impose(canvas, layout, resolved.specs.sheet, fronts, [back] * len(fronts), ImpositionSettings.from_options(options),
-           sheet_label("Barony: Sorcery spells"), on_card=progress)
+           sheet_label(words("barony-sorcery-deck", "sheet")), on_card=progress)
     canvas.save()

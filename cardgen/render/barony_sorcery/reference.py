@@ -30,6 +30,7 @@ from ..documents import (
     rule_text,
     rules_table,
 )
+from ..labels import counted, label
 from ..options import ResolvedOptions
 from ..pdf import pt
 from ..registry import Progress
@@ -52,6 +53,14 @@ EXPLORE = ("explore.control", "explore.reward", "explore.full", "explore.once", 
 CAST = ("cast.action", "cast.single", "cast.combine", "cast.same-category", "cast.once", "cast.in-play", "cast.pay",
         "cast.one-action", "cast.lone")
 SCORE = ("score.control", "score.base", "score.winner")
+
+
+def word(key: str, **fields: object) -> str:
+    return label("barony-sorcery-reference", key, **fields)
+
+
+def player(key: str, **fields: object) -> str:
+    return label("barony-sorcery-player-sheet", key, **fields)
 
 
 def ids(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -80,10 +89,9 @@ def _listed(s: _Styles, content: BaronySorceryContent, rule_ids: tuple[str, ...]
 
 def board_table(content: BaronySorceryContent, s: _Styles, width: float, *, compact: bool = False) -> Table:
     """Tiles and Mysterious locations for each number of players."""
-    head = (("Players", "Tiles", "With a location", "Other Sorcery", "Base game") if compact else
-            ("Players", "Tiles in all", "Sorcery tiles with a Mysterious location", "Other Sorcery tiles",
-             "Base-game tiles"))
-    rows: list[list[Any]] = [[Paragraph(h, s.cell_bold) for h in head]]
+    head = (("players", "tiles_short", "mysterious_short", "other_short", "base_short") if compact else
+            ("players", "tiles", "mysterious", "other", "base"))
+    rows: list[list[Any]] = [[Paragraph(word(h), s.cell_bold) for h in head]]
     for players in range(content.min_players, content.max_players + 1):
         setup = content.setup_for(players)
         rows.append([Paragraph(f"<b>{players}</b>", s.cell), Paragraph(str(setup.tiles), s.cell),
@@ -98,7 +106,7 @@ def board_table(content: BaronySorceryContent, s: _Styles, width: float, *, comp
 
 def spell_table(content: BaronySorceryContent, s: _Styles, style: BaronyStyle, width: float,
                 *, full_text: bool = True) -> Table:
-    rows: list[list[Any]] = [[Paragraph(h, s.cell_bold) for h in ("", "Spell", "Category", "Cost", "Effect")]]
+    rows: list[list[Any]] = [[Paragraph(h, s.cell_bold) for h in ("", word("spell"), word("category"), word("cost"), word("effect"))]]
     for spell in content.spells:
         category = content.category(spell.category)
         ink = style.category_ink(category.colour)
@@ -106,8 +114,9 @@ def spell_table(content: BaronySorceryContent, s: _Styles, style: BaronyStyle, w
         rows.append([
             SymbolCell(CATEGORY_DRAWERS[category.symbol], pt(5.5), ink),
             Paragraph(f"<b>{escape(spell.name)}</b>", s.cell),
-            Paragraph(f"{escape(category.name)} ({category.colour}, {escape(category.symbol_name)})", s.cell),
-            Paragraph(f"<b>{spell.cost}</b> Magic", s.cell),
+            Paragraph(word("category_line", category=escape(category.name), colour=category.colour,
+                           symbol=escape(category.symbol_name)), s.cell),
+            Paragraph(word("cost_cell", cost=spell.cost), s.cell),
             Paragraph(escape(text), s.cell),
         ])
     table = Table(rows, colWidths=[pt(8), pt(20), pt(38), pt(14), width - pt(80)], repeatRows=1)
@@ -116,30 +125,27 @@ def spell_table(content: BaronySorceryContent, s: _Styles, style: BaronyStyle, w
 
 
 def _exploring(content: BaronySorceryContent, s: _Styles, width: float) -> list[Flowable]:
-    ordinals = ("first", "second", "third", "fourth", "fifth")
-    arrivals = "; ".join(f"{ordinals[k]} visitor: {reward} Magic token{'s' if reward != 1 else ''}"
-                         for k, reward in enumerate(content.exploration_rewards))
-    return [Paragraph("Exploring Mysterious locations", s.h2), _listed(s, content, ids(EXPLORE), width),
+    arrivals = word("parts_separator").join(
+        counted("barony-sorcery-reference", "visitor", reward, ordinal=word(f"ordinal_{k + 1}"))
+        for k, reward in enumerate(content.exploration_rewards))
+    return [Paragraph(word("exploring"), s.h2), _listed(s, content, ids(EXPLORE), width),
             Spacer(1, pt(1.2)),
-            Paragraph(f"<b>At a glance:</b> {arrivals}; then the location is full. Each Control token left on a "
-                      f"location scores {content.points_per_control} points at the end.", s.small)]
+            Paragraph(word("glance", arrivals=arrivals, points=content.points_per_control), s.small)]
 
 
 def _combinations(content: BaronySorceryContent, s: _Styles) -> list[Flowable]:
-    out: list[Flowable] = [Paragraph("The rulebook's combination examples", s.h2)]
+    out: list[Flowable] = [Paragraph(word("combinations"), s.h2)]
     for example in content.combination_examples:
         names = " + ".join(content.spell(x).name for x in example.spells)
         costs = " + ".join(str(content.spell(x).cost) for x in example.spells)
-        out.append(Paragraph(f"<b>{escape(names)}</b> ({costs} = {example.cost} Magic tokens): {escape(example.gives)} "
-                             f"{escape(example.not_more)}", s.body))
+        out.append(Paragraph(word("combination", names=escape(names), costs=costs, cost=example.cost,
+                                  gives=escape(example.gives), not_more=escape(example.not_more)), s.body))
     return out
 
 
 def _notes(content: BaronySorceryContent, s: _Styles, width: float) -> list[Flowable]:
     table = notes_table(content, s.cell_bold, s.cell, width, label_mm=34, header_fill=s.header_fill, zebra=s.zebra)
-    return [Paragraph("Notes on the rulebook", s.h2),
-            Paragraph("Where the rulebook is unclear, slips or is silent, the cards, the companion and these sheets all "
-                      "read it the same way:", s.body), Spacer(1, pt(1.5)), table]
+    return [Paragraph(word("notes"), s.h2), Paragraph(word("notes_intro"), s.body), Spacer(1, pt(1.5)), table]
 
 
 def reference_story(content: BaronySorceryContent, resolved: ResolvedOptions, width: float) -> list[Flowable]:
@@ -147,20 +153,18 @@ def reference_story(content: BaronySorceryContent, resolved: ResolvedOptions, wi
     s = _Styles(style)
     story: list[Flowable] = [
         Paragraph(escape(content.title), s.title),
-        Paragraph(f"Reference sheet for the new rules \u00b7 an expansion for Barony \u00b7 {content.min_players}"
-                  f"\u2013{content.max_players} players \u00b7 {len(content.spells)} spells \u00b7 "
-                  f"{len(content.tiles)} Territory tiles \u00b7 the base game's rules still apply", s.subtitle),
-        Paragraph("What the expansion adds", s.h2), _listed(s, content, ids(ADDS), width),
-        KeepTogether([Paragraph("Setup changes", s.h2), board_table(content, s, width), Spacer(1, pt(1.5)),
+        Paragraph(word("subtitle", min=content.min_players, max=content.max_players, spells=len(content.spells),
+                       tiles=len(content.tiles)), s.subtitle),
+        Paragraph(word("adds"), s.h2), _listed(s, content, ids(ADDS), width),
+        KeepTogether([Paragraph(word("setup"), s.h2), board_table(content, s, width), Spacer(1, pt(1.5)),
                       _listed(s, content, ids(SETUP), width)]),
         KeepTogether(_exploring(content, s, width)),
-        KeepTogether([Paragraph("Casting and combining spells", s.h2), _listed(s, content, ids(CAST), width)]),
+        KeepTogether([Paragraph(word("casting"), s.h2), _listed(s, content, ids(CAST), width)]),
         KeepTogether(_combinations(content, s)),
-        KeepTogether([Paragraph(f"The {len(content.spells)} spells", s.h2),
-                      Paragraph("Cards come in three categories, told apart by colour, symbol and name. The cost, in "
-                                "Magic tokens, stands on the left of each card.", s.body), Spacer(1, pt(1.5)),
+        KeepTogether([Paragraph(word("spells", count=len(content.spells)), s.h2),
+                      Paragraph(word("spells_intro"), s.body), Spacer(1, pt(1.5)),
                       spell_table(content, s, style, width)]),
-        KeepTogether([Paragraph("Scoring", s.h2), _listed(s, content, ids(SCORE), width)]),
+        KeepTogether([Paragraph(word("scoring"), s.h2), _listed(s, content, ids(SCORE), width)]),
     ]
     story += _notes(content, s, width)
     return story
@@ -168,9 +172,8 @@ def reference_story(content: BaronySorceryContent, resolved: ResolvedOptions, wi
 
 def render_reference(content: BaronySorceryContent, resolved: ResolvedOptions, path: Path,
                      progress: Progress) -> None:
-    render_flowing_document(path, resolved.paper, title=f"{content.title}: reference sheet",
-                            subject="Setup changes, exploring, casting and combining, the 9 spells, scoring, notes",
-                            footer=f"{content.title} \u00b7 reference",
+    render_flowing_document(path, resolved.paper, title=word("title", game=content.title), subject=word("subject"),
+                            footer=word("footer", game=content.title),
                             story=lambda width: reference_story(content, resolved, width))
     progress(1)
 
@@ -181,14 +184,14 @@ def _pieces_table(content: BaronySorceryContent, s: _Styles, style: BaronyStyle,
     fifth = next(c for c in content.player_colours if c.fifth_player)
     ink = PLAYER_INKS[fifth.id]
     pieces = content.fifth_player
-    counts = (("knight", "Knights", pieces.knights), ("city", "Cities", pieces.cities),
-              ("stronghold", "Strongholds", pieces.strongholds), ("village", "Villages", pieces.villages),
-              ("score counter", "Score counter", pieces.score_counters))
+    counts = (("knight", "knights", pieces.knights), ("city", "cities", pieces.cities),
+              ("stronghold", "strongholds", pieces.strongholds), ("village", "villages", pieces.villages),
+              ("score counter", "score_counters", pieces.score_counters))
     row: list[Any] = []
     for key, name, count in counts:
-        row.append([SymbolCell(PIECE_DRAWERS[key], pt(7), ink), Paragraph(f"<b>{count}</b> {name}", s.cell)])
+        row.append([SymbolCell(PIECE_DRAWERS[key], pt(7), ink), Paragraph(player(name, count=count), s.cell)])
     row.append([SymbolCell(PLAYER_DRAWERS[fifth.symbol], pt(7), ink),
-                Paragraph(f"<b>{content.control_tokens_per_player}</b> Control tokens", s.cell)])
+                Paragraph(player("control_tokens", count=content.control_tokens_per_player), s.cell)])
     table = Table([row], colWidths=[width / len(row)] * len(row))
     table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("ALIGN", (0, 0), (-1, -1), "CENTER"),
                                ("BOX", (0, 0), (-1, -1), 0.6, ink)]))
@@ -200,27 +203,24 @@ def player_story(content: BaronySorceryContent, resolved: ResolvedOptions, width
     s = _Styles(style)
     fifth = next(c for c in content.player_colours if c.fifth_player)
     return [
-        Paragraph(f"{escape(content.title)}: player reference", s.title),
-        Paragraph("One per player. Your Barony player aid holds the base game's actions; this sheet covers what "
-                  "Sorcery adds.", s.subtitle),
-        Paragraph("On your turn", s.h2),
+        Paragraph(player("heading", game=escape(content.title)), s.title),
+        Paragraph(player("subtitle"), s.subtitle),
+        Paragraph(player("turn"), s.h2),
         Paragraph(escape(content.rule(GAME + "cast.action").text) + " " + rule_text(content, ids(
             ("cast.single", "cast.combine", "cast.same-category", "cast.one-action"))), s.body),
-        Paragraph("When a knight reaches a Mysterious location", s.h2),
+        Paragraph(player("explore"), s.h2),
         Paragraph(rule_text(content, ids(("explore.control", "explore.reward", "explore.full", "explore.once"))), s.body),
-        KeepTogether([Paragraph("The spells", s.h2), spell_table(content, s, style, width, full_text=False)]),
-        Paragraph("At the end", s.h2), Paragraph(rule_text(content, ids(("score.control",))), s.body),
-        KeepTogether([Paragraph(f"The fifth player's pieces ({escape(fifth.name)}, symbol: "
-                                f"{escape(fifth.symbol_name)})", s.h2),
-                      Paragraph("The expansion brings a fifth colour; print its pieces from the token sheet.", s.body),
+        KeepTogether([Paragraph(player("spells"), s.h2), spell_table(content, s, style, width, full_text=False)]),
+        Paragraph(player("end"), s.h2), Paragraph(rule_text(content, ids(("score.control",))), s.body),
+        KeepTogether([Paragraph(player("fifth", colour=escape(fifth.name), symbol=escape(fifth.symbol_name)), s.h2),
+                      Paragraph(player("fifth_intro"), s.body),
                       Spacer(1, pt(1.5)), _pieces_table(content, s, style, width)]),
     ]
 
 
 def render_player_sheet(content: BaronySorceryContent, resolved: ResolvedOptions, path: Path,
                         progress: Progress) -> None:
-    render_flowing_document(path, resolved.paper, title=f"{content.title}: player reference",
-                            subject="Casting, exploring, the spells, scoring and the fifth player's pieces",
-                            footer=f"{content.title} \u00b7 player reference",
+    render_flowing_document(path, resolved.paper, title=player("title", game=content.title), subject=player("subject"),
+                            footer=player("footer", game=content.title),
                             story=lambda width: player_story(content, resolved, width))
     progress(1)

@@ -16,6 +16,7 @@ from cardgen.render.markup import escape
 
 from ..documents import short_title
 from ..imposition import ImpositionSettings, impose, sheet_label
+from ..labels import label
 from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt
 from ..print_specs import CardSize
@@ -70,30 +71,35 @@ class _SetupSide:
         raise NotImplementedError
 
 
+def word(key: str, **fields: object) -> str:
+    return label("barony-sorcery-setup", key, **fields)
+
+
 class SetupFront(_SetupSide):
     def story(self, s: _Styles) -> list[Flowable]:
         content = self.content
         width = pt(self.size.width - 2 * PAD_MM)
-        mysterious = ", ".join(f"{n} players: {m}" for n, m in content.mysterious_by_players.items())
+        mysterious = label("card", "list_separator").join(word("players", count=n, locations=m)
+                                                          for n, m in content.mysterious_by_players.items())
         return [
-            Paragraph(f"{escape(content.title)}: setup", s.h2),
-            Paragraph(f"Build the board as in Barony, {content.tiles_per_player} Territory tiles per player.", s.body),
+            Paragraph(word("heading", game=escape(content.title)), s.h2),
+            Paragraph(word("board", tiles=content.tiles_per_player), s.body),
             Spacer(1, pt(2)), board_table(content, s, width, compact=True), Spacer(1, pt(2)),
-            Paragraph(f"<b>Mysterious locations</b> ({mysterious}): "
-                      + escape(content.rule(GAME + "setup.spacing").text), s.cell),
+            Paragraph(word("mysterious", players=mysterious, rule=escape(content.rule(GAME + "setup.spacing").text)),
+                      s.cell),
             Spacer(1, pt(1.5)),
-            Paragraph("<b>Mysterious location tiles:</b> " + ", ".join(
-                f"{t.number} {escape(t.location)}" for t in content.mysterious_tiles) + ".", s.cell),
+            Paragraph(word("mysterious_tiles", tiles=label("card", "list_separator").join(
+                word("tile", number=t.number, location=escape(t.location)) for t in content.mysterious_tiles)), s.cell),
             Spacer(1, pt(1.5)),
-            Paragraph("<b>First cities:</b> " + escape(content.rule(GAME + "setup.first-cities").text), s.cell),
+            Paragraph(word("first_cities", rule=escape(content.rule(GAME + "setup.first-cities").text)), s.cell),
         ]
 
 
 class SetupBack(_SetupSide):
     def story(self, s: _Styles) -> list[Flowable]:
         story: list[Flowable] = []
-        for heading, rule_ids in (("Then", ids(("setup.control", "setup.magic", "setup.spells"))),
-                                  ("During the game", ids(("explore.reward", "explore.full", "cast.action",
+        for heading, rule_ids in ((word("then"), ids(("setup.control", "setup.magic", "setup.spells"))),
+                                  (word("during"), ids(("explore.reward", "explore.full", "cast.action",
                                                            "cast.combine", "score.control")))):
             story.append(Paragraph(heading, s.h2))
             for rule_id in rule_ids:
@@ -109,13 +115,12 @@ def render_setup_card(content: BaronySorceryContent, resolved: ResolvedOptions, 
     style = style_for(options.ink_saver)
     layout = resolved.layout_for(CARD_SIZE)
     canvas = new_canvas(path, resolved.paper.width, resolved.paper.height,
-                        title=f"{content.title}: setup card ({resolved.paper.name})",
-                        subject="Board by number of players, Mysterious locations, then the rest of the setup")
+                        title=word("title", game=content.title, paper=resolved.paper.name), subject=word("subject"))
     # as many copies as the sheet holds (two A6 cards on A4 or Letter: one for each side of the table),
     # not one card on a sheet otherwise left empty
     copies = layout.per_sheet
     impose(canvas, layout, resolved.specs.sheet, [SetupFront(content, style)] * copies,
            [SetupBack(content, style)] * copies, ImpositionSettings.from_options(options),
-           sheet_label("Barony: Sorcery setup card"))
+           sheet_label(word("sheet")))
     canvas.save()
     progress(1)

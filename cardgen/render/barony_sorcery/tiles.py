@@ -63,8 +63,10 @@ from .symbols import TERRAIN_DRAWERS, magic
 
 ROOT3 = math.sqrt(3)
 CUT_LINE = "#8A8F9C"
-TERRAIN_NAMES = {"mountain": "Mountain", "forest": "Forest", "plains": "Plains", "fields": "Fields", "lake": "Lake",
-                 MYSTERIOUS: "Mysterious location"}
+
+
+def word(key: str, **fields: object) -> str:
+    return words("barony-sorcery-tiles", key, **fields)
 
 
 @dataclass(frozen=True)
@@ -187,7 +189,7 @@ class TileFront(_TileSide):
         canvas.setFillColor(on)
         size = max(MIN_TEXT_PT, f * 0.085)
         canvas.setFont(SANS_BOLD, size)
-        canvas.drawCentredString(cx, cy - f * 0.2, TERRAIN_NAMES[terrain].upper())
+        canvas.drawCentredString(cx, cy - f * 0.2, word(f"terrain_{terrain}").upper())
 
     def _location(self, canvas: Canvas, centre: tuple[float, float]) -> None:
         f = self.geometry.flats
@@ -197,7 +199,7 @@ class TileFront(_TileSide):
         size = max(MIN_TEXT_PT, f * 0.075)
         canvas.setFillColor(on)
         canvas.setFont(SANS_BOLD, size * 0.8)
-        canvas.drawCentredString(cx, cy + f * 0.02, "MYSTERIOUS LOCATION")
+        canvas.drawCentredString(cx, cy + f * 0.02, word("mysterious"))
         name = Paragraph(f"<b>{escape(self.tile.location)}</b>",
                          ParagraphStyle("loc", fontName=SERIF_BOLD, fontSize=size * 1.35, leading=size * 1.45,
                                         textColor=on, alignment=TA_CENTER))
@@ -205,7 +207,7 @@ class TileFront(_TileSide):
         name.drawOn(canvas, cx - f * 0.35, cy - f * 0.04 - height)
         canvas.setFont(SANS, size * 0.78)
         rewards = " \u00b7 ".join(str(r) for r in self.rewards)
-        canvas.drawCentredString(cx, cy - f * 0.04 - height - size * 1.05, f"magic {rewards} \u00b7 no building")
+        canvas.drawCentredString(cx, cy - f * 0.04 - height - size * 1.05, word("rewards", rewards=rewards))
 
     def _label(self, canvas: Canvas) -> None:
         """The tile's number, low in a bottom space that is not the Mysterious location."""
@@ -214,7 +216,7 @@ class TileFront(_TileSide):
         centre = self.geometry.centres()[index]
         canvas.setFillColor(self._on(self.tile.hexes[index]))
         canvas.setFont(SANS, max(MIN_TEXT_PT, f * 0.06))
-        canvas.drawCentredString(centre[0], centre[1] - f * 0.36, f"{self.title} \u00b7 tile {self.tile.number}")
+        canvas.drawCentredString(centre[0], centre[1] - f * 0.36, word("tile", game=self.title, number=self.tile.number))
 
 
 class TileBack(_TileSide):
@@ -533,7 +535,7 @@ def render_tiles(content: BaronySorceryContent, resolved: ResolvedOptions, path:
               for tile in content.tiles]
     back = TileBack(style, geometry, options.crop_marks)
     settings = replace(ImpositionSettings.from_options(options), crop_marks=False)  # the tiles draw their own
-    label = sheet_label(f"Barony: Sorcery tiles ({geometry.across_flats:g} mm hexes)", unit="tiles")
+    label = sheet_label(word("sheet", size=f"{geometry.across_flats:g}"), unit=word("unit"))
     if options.gutter_fold:
         fold = plan_folded_tiles(resolved.paper, geometry, options.bleed, resolved.specs.sheet, len(fronts))
         per_sheet = fold.half.per_sheet
@@ -541,10 +543,9 @@ def render_tiles(content: BaronySorceryContent, resolved: ResolvedOptions, path:
         sheet = plan_tile_sheet(resolved.paper, geometry, options.bleed, resolved.specs.sheet, len(fronts))
         per_sheet = sheet.per_sheet
     canvas = new_canvas(path, resolved.paper.width, resolved.paper.height,
-                        title=f"{content.title}: Territory tiles ({geometry.across_flats:g} mm hexes, "
-                              f"{resolved.paper.name})",
-                        subject=f"{len(fronts)} Territory tiles, hexes {geometry.across_flats:g} mm across flats, "
-                                f"{per_sheet} per sheet")
+                        title=word("title", game=content.title, size=f"{geometry.across_flats:g}", paper=resolved.paper.name),
+                        subject=word("subject", count=len(fronts), size=f"{geometry.across_flats:g}",
+                                     per_sheet=per_sheet))
     if options.gutter_fold:
         impose_folded_tiles(canvas, fold, resolved.specs.sheet, fronts, [back] * len(fronts), label)
     else:

@@ -18,6 +18,7 @@ from cardgen.catalog.barony_sorcery import BaronySorceryContent
 
 from ..faces import fit_font_size
 from ..imposition import sheet_label
+from ..labels import label
 from ..layout import SheetLayout
 from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt
@@ -66,23 +67,27 @@ class Token:
         canvas.drawCentredString(w / 2, pt(3.6), self.caption)
 
 
+def word(key: str, **fields: object) -> str:
+    return label("barony-sorcery-tokens", key, **fields)
+
+
 def token_faces(content: BaronySorceryContent, style: BaronyStyle) -> list[Token]:
     """Every token in sheet order: Magic, Control by colour, Resource by land type, the fifth player's pieces."""
     tokens: list[Token] = []
-    magic_token = Token("MAGIC", MAGIC_INK, magic, style, picture_ink=GOLD)
+    magic_token = Token(word("magic"), MAGIC_INK, magic, style, picture_ink=GOLD)
     tokens += [magic_token] * content.magic_tokens
     for colour in content.player_colours:
         control = Token(colour.name.upper(), PLAYER_INKS[colour.id], PLAYER_DRAWERS[colour.symbol],
                         style)
         tokens += [control] * content.control_tokens_per_player
     for resource in content.resources:
-        tokens += [Token(resource.terrain.upper(), TERRAIN_INKS[resource.terrain], TERRAIN_DRAWERS[resource.terrain],
+        tokens += [Token(label("barony-sorcery-tiles", f"terrain_{resource.terrain}").upper(), TERRAIN_INKS[resource.terrain], TERRAIN_DRAWERS[resource.terrain],
                          style)] * resource.count
     fifth = next(c for c in content.player_colours if c.fifth_player)
     pieces = content.fifth_player
     for name, count in (("knight", pieces.knights), ("city", pieces.cities), ("stronghold", pieces.strongholds),
                         ("village", pieces.villages), ("score counter", pieces.score_counters)):
-        caption = "SCORE" if name == "score counter" else name.upper()
+        caption = word("score" if name == "score counter" else name)
         tokens += [Token(caption, PLAYER_INKS[fifth.id], PIECE_DRAWERS[name], style,
                          corner=PLAYER_DRAWERS[fifth.symbol])] * count
     return tokens
@@ -97,9 +102,8 @@ def render_tokens(content: BaronySorceryContent, resolved: ResolvedOptions, path
     faces = token_faces(content, style_for(options.ink_saver))
     layout = token_layout(resolved)
     canvas = new_canvas(path, resolved.paper.width, resolved.paper.height,
-                        title=f"{content.title}: tokens ({resolved.paper.name})",
-                        subject=f"{len(faces)} tokens ({TOKEN_MM:g} mm): Magic, Control, Resource and the fifth "
-                                f"player's pieces, {layout.per_sheet} per sheet, the same picture on both sides")
-    impose_two_sided(canvas, resolved, layout, faces, sheet_label("Barony: Sorcery tokens", unit="tokens"))
+                        title=word("title", game=content.title, paper=resolved.paper.name),
+                        subject=word("subject", count=len(faces), size=f"{TOKEN_MM:g}", per_sheet=layout.per_sheet))
+    impose_two_sided(canvas, resolved, layout, faces, sheet_label(word("sheet"), unit=word("unit")))
     canvas.save()
     progress(1)

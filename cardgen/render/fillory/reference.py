@@ -24,6 +24,7 @@ from ..documents import (
     render_flowing_document,
     rule_text,
 )
+from ..labels import label
 from ..options import ResolvedOptions
 from ..pdf import pt
 from ..registry import Progress
@@ -31,12 +32,16 @@ from .style import BOLD, REGULAR, FilloryStyle, fillory_style
 
 SCORING_ROWS = 10
 
+
+def word(key: str, **fields: object) -> str:
+    return label("fillory-reference", key, **fields)
+
 PHASES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("1  Draw", ("fillory.draw.one", "fillory.draw.reshuffle")),
-    ("2  Action", ("fillory.action.play", "fillory.ability.when")),
-    ("3  Card trick", ("fillory.trick.discard",)),
-    ("4  Score", ("fillory.score.square", "fillory.score.once", "fillory.score.no-character")),
-    ("5  End", ("fillory.end.hand-limit",)),
+    ("phase_draw", ("fillory.draw.one", "fillory.draw.reshuffle")),
+    ("phase_action", ("fillory.action.play", "fillory.ability.when")),
+    ("phase_trick", ("fillory.trick.discard",)),
+    ("phase_score", ("fillory.score.square", "fillory.score.once", "fillory.score.no-character")),
+    ("phase_end", ("fillory.end.hand-limit",)),
 )
 SETUP_RULES = ("fillory.setup.neutral", "fillory.setup.deal", "fillory.goal.victory")
 ABILITY_RULES = ("fillory.summon", "fillory.banish", "fillory.ability.target")
@@ -70,11 +75,11 @@ class _Swatch(Flowable):
 
 def _subject_label(content: FilloryContent, subject: str) -> str:
     if subject == "rulebook":
-        return "Rulebook"
+        return word("rulebook")
     if subject.startswith("trait:"):
-        return f"Trait {subject[6:]}"
+        return word("trait_subject", trait=subject[6:])
     card = content.find_card(subject)
-    return f"{card.name} (no. {card.number})" if card else subject
+    return word("card_subject", name=card.name, number=card.number) if card else subject
 
 
 def reference_story(content: FilloryContent, resolved: ResolvedOptions, width: float) -> list[Flowable]:
@@ -87,34 +92,33 @@ def reference_story(content: FilloryContent, resolved: ResolvedOptions, width: f
     line = GRID_LINE
     story: list[Flowable] = [
         Paragraph(escape(content.title), s.title),
-        Paragraph(f"Reference sheet · {content.min_players}–{content.max_players} players · first to "
-                  f"{content.victory_points} victory points · one shared deck of {len(content.cards)} cards",
-                  s.subtitle),
+        Paragraph(word("subtitle", min=content.min_players, max=content.max_players, points=content.victory_points,
+                    cards=len(content.cards)), s.subtitle),
         Spacer(1, pt(2)),
-        Paragraph("Setup", s.h2),
+        Paragraph(word("setup"), s.h2),
         Paragraph(rule_text(content, SETUP_RULES), s.body),
-        Paragraph("A turn in five phases", s.h2),
+        Paragraph(word("phases"), s.h2),
     ]
-    rows = [[Paragraph("Phase", s.cell_bold), Paragraph("What you do", s.cell_bold)]]
-    rows += [[Paragraph(escape(name), s.cell_bold), Paragraph(rule_text(content, ids), s.cell)]
+    rows = [[Paragraph(word("phase"), s.cell_bold), Paragraph(word("what_you_do"), s.cell_bold)]]
+    rows += [[Paragraph(escape(word(name)), s.cell_bold), Paragraph(rule_text(content, ids), s.cell)]
              for name, ids in PHASES]
     table = Table(rows, colWidths=[pt(26), width - pt(26)])
     table.setStyle(grid_style(header_fill, zebra, valign="TOP"))
-    story += [table, Paragraph("Special abilities", s.h2), Paragraph(rule_text(content, ABILITY_RULES), s.body)]
+    story += [table, Paragraph(word("abilities"), s.h2), Paragraph(rule_text(content, ABILITY_RULES), s.body)]
 
     tricks = [t for t in content.traits if t.trick is not None]
-    rows = [[Paragraph(h, s.cell_bold) for h in ("Trait", "Card trick (discard a card with the trait)", "Cards")]]
+    rows = [[Paragraph(h, s.cell_bold) for h in (word("trait"), word("trick_head"), word("cards"))]]
     rows += [[Paragraph(escape(t.name), s.cell_bold), Paragraph(escape(t.trick.text), s.cell),  # type: ignore[union-attr]
               Paragraph(str(len(content.cards_with(t.name))), s.cell)] for t in tricks]
     table = Table(rows, colWidths=[pt(26), width - pt(26) - pt(14), pt(14)], repeatRows=1)
     table.setStyle(grid_style(header_fill, zebra, valign="TOP"))
-    untricked = ", ".join(t.name for t in content.traits if t.trick is None)
-    story += [Paragraph(f"Card tricks by trait ({len(tricks)} of {len(content.traits)} traits have one)", s.h2),
+    untricked = label("card", "list_separator").join(t.name for t in content.traits if t.trick is None)
+    story += [Paragraph(word("tricks", count=len(tricks), traits=len(content.traits)), s.h2),
               table, Spacer(1, pt(1.5)),
-              Paragraph(f"No trick: {escape(untricked)}.", s.small)]
+              Paragraph(word("no_trick", traits=escape(untricked)), s.small)]
 
-    squares = [[Paragraph("Cards", s.cell_bold)] + [str(n) for n in range(1, SCORING_ROWS + 1)],
-               [Paragraph("VP", s.cell_bold)] + [str(n * n) for n in range(1, SCORING_ROWS + 1)]]
+    squares = [[Paragraph(word("cards"), s.cell_bold)] + [str(n) for n in range(1, SCORING_ROWS + 1)],
+               [Paragraph(word("vp"), s.cell_bold)] + [str(n * n) for n in range(1, SCORING_ROWS + 1)]]
     cell_w = (width - pt(18)) / SCORING_ROWS
     table = Table(squares, colWidths=[pt(18)] + [cell_w] * SCORING_ROWS)
     table.setStyle(TableStyle([
@@ -126,7 +130,7 @@ def reference_story(content: FilloryContent, resolved: ResolvedOptions, width: f
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
     ]))
     story.append(KeepTogether([
-        Paragraph("Scoring: n cards of one trait score n × n", s.h2), table, Spacer(1, pt(1.5)),
+        Paragraph(word("scoring"), s.h2), table, Spacer(1, pt(1.5)),
         Paragraph(rule_text(content, ("fillory.score.once", "fillory.score.no-character")), s.small),
     ]))
 
@@ -143,12 +147,12 @@ def _trait_table(content: FilloryContent, style: FilloryStyle, s: _Styles, width
         chip = style.chip(t.name)
         marks = []
         if t.trick is not None:
-            marks.append("trick")
+            marks.append(word("mark_trick"))
         if not t.scorable:
-            marks.append("never scored")
+            marks.append(word("mark_never"))
         entries.append([_Swatch(chip.fill or "#FFFFFF", chip.edge), Paragraph(escape(t.name), s.cell_bold),
                         Paragraph(str(len(content.cards_with(t.name))), s.cell),
-                        Paragraph(", ".join(marks), s.small)])
+                        Paragraph(label("card", "list_separator").join(marks), s.small)])
     groups = 3
     per_group = -(-len(entries) // groups)
     group_w = width / groups
@@ -157,7 +161,7 @@ def _trait_table(content: FilloryContent, style: FilloryStyle, s: _Styles, width
         col_widths += [pt(8), group_w * 0.40, pt(12), group_w - pt(20) - group_w * 0.40]
     header: list[Any] = []
     for _ in range(groups):
-        header += ["", Paragraph("Trait", s.cell_bold), Paragraph("Cards", s.cell_bold), ""]
+        header += ["", Paragraph(word("trait"), s.cell_bold), Paragraph(word("cards"), s.cell_bold), ""]
     rows = [header]
     for r in range(per_group):
         row: list[Any] = []
@@ -175,13 +179,12 @@ def _trait_table(content: FilloryContent, style: FilloryStyle, s: _Styles, width
         ("LEFTPADDING", (0, 0), (-1, -1), 3),
         ("RIGHTPADDING", (0, 0), (-1, -1), 3),
     ]))
-    legend = " · ".join(f"<font color='{f.colour}'><b>{escape(f.name)}</b></font>: {escape(', '.join(f.traits))}"
+    legend = " · ".join(f"<font color='{f.colour}'><b>{escape(f.name)}</b></font>: {escape(label('card', 'list_separator').join(f.traits))}"
                         for f in style.theme.families)
     return [KeepTogether([
-        Paragraph(f"The {len(content.traits)} traits and how many cards carry each", s.h2), table,
+        Paragraph(word("traits", count=len(content.traits)), s.h2), table,
         Spacer(1, pt(1.5)),
-        Paragraph(f"Chip colours on the cards group the traits into families (the name is always printed): "
-                  f"{legend}.", s.small),
+        Paragraph(word("families", legend=legend), s.small),
     ])]
 
 
@@ -191,22 +194,17 @@ def _notes(content: FilloryContent, s: _Styles, width: float, header_fill: str,
     grouped: dict[str, list[str]] = {}
     for note in content.notes:
         grouped.setdefault(_subject_label(content, note.subject), []).append(note_markup(note))
-    rows: list[list[Any]] = [[Paragraph("Concerns", s.cell_bold), Paragraph("What the printed rulebook says and how we read it",
-                                                           s.cell_bold)]]
+    rows: list[list[Any]] = [[Paragraph(label("document", "concerns"), s.cell_bold), Paragraph(word("notes_head"), s.cell_bold)]]
     for subject, described in grouped.items():
         rows.append([Paragraph(escape(subject), s.cell_bold),
                      [Paragraph(markup, s.cell) for markup in described]])
     table = Table(rows, colWidths=[pt(42), width - pt(42)], repeatRows=1)
     table.setStyle(grid_style(header_fill, zebra, valign="TOP"))
-    return [Paragraph("Notes on the card list", s.h2),
-            Paragraph("The printed card list has a few slips. The deck, the companion and these sheets all read "
-                      "them the same way:", s.body), Spacer(1, pt(1.5)), table]
+    return [Paragraph(word("notes"), s.h2), Paragraph(word("notes_intro"), s.body), Spacer(1, pt(1.5)), table]
 
 
 def render_reference(content: FilloryContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
-    title = f"{content.title}: reference sheet"
-    render_flowing_document(path, resolved.paper, title=title,
-                            subject="Turn phases, card tricks, scoring, traits, notes",
-                            footer=f"{content.title} \u00b7 reference",
+    render_flowing_document(path, resolved.paper, title=word("title", game=content.title), subject=word("subject"),
+                            footer=word("footer", game=content.title),
                             story=lambda width: reference_story(content, resolved, width))
     progress(1)

@@ -15,6 +15,7 @@ from cardgen.catalog.fillory import FilloryContent
 
 from ..colour import tint
 from ..documents import finish_single_page
+from ..labels import counted, label
 from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt
 from ..registry import Progress
@@ -23,10 +24,14 @@ from .style import BOLD, OBLIQUE, REGULAR, FilloryStyle, fillory_style
 MARGIN_MM = 12.0
 ROW_MM = 6.6
 GRID_LINE = "#B9BDC8"
-COLUMNS: tuple[tuple[str, float], ...] = (  # heading, width in mm
-    ("Turn", 11.0), ("Trait scored", 36.0), ("Cards", 13.0), ("VP (n×n)", 16.0), ("Trick VP", 15.0),
-    ("Total", 22.0),
+COLUMNS: tuple[tuple[str, float], ...] = (  # heading (its label), width in mm
+    ("turn", 11.0), ("trait_scored", 36.0), ("cards", 13.0), ("vp", 16.0), ("trick_vp", 15.0),
+    ("total", 22.0),
 )
+
+
+def word(key: str, **fields: object) -> str:
+    return label("fillory-score-pad", key, **fields)
 
 
 def _header(canvas: Canvas, content: FilloryContent, style: FilloryStyle, left: float, right: float,
@@ -37,25 +42,20 @@ def _header(canvas: Canvas, content: FilloryContent, style: FilloryStyle, left: 
     canvas.drawString(left, top - 18 * 0.72, content.title)
     canvas.setFont(REGULAR, 11)
     canvas.setFillColor(style.muted)
-    canvas.drawString(left, top - pt(11.5), "Score sheet")
+    canvas.drawString(left, top - pt(11.5), word("heading"))
     canvas.setStrokeColor(style.ink)
     canvas.setLineWidth(0.6)
     field_left = right - pt(72)
-    for i, label in enumerate(("Player", "Game / date")):
+    for i, field in enumerate((word("player"), word("game_date"))):
         y = top - pt(5) - i * pt(8)
         canvas.setFont(BOLD, 8.5)
         canvas.setFillColor(style.ink)
-        canvas.drawString(field_left, y, label)
+        canvas.drawString(field_left, y, field)
         canvas.line(field_left + pt(20), y - pt(0.8), right, y - pt(0.8))
     y = top - pt(22)
     canvas.setFont(REGULAR, 8.3)
     canvas.setFillColor(style.ink)
-    lines = (
-        f"First to {content.victory_points} VP wins. In your score phase you may score one trait: "
-        f"n cards with it in your control zone give n × n VP.",
-        "Each trait scores only once for you (tick it on the right); Character never scores. "
-        "A Fillory card trick gives 1 VP: note it under Trick VP.",
-    )
+    lines = (word("how_1", points=content.victory_points), word("how_2"))
     for line in lines:
         canvas.drawString(left, y, line)
         y -= pt(4.2)
@@ -79,7 +79,7 @@ def _turn_table(canvas: Canvas, style: FilloryStyle, left: float, top: float, bo
     canvas.setFont(BOLD, 8.5)
     x = left
     for (name, _), w in zip(COLUMNS, widths):
-        canvas.drawString(x + pt(1.6), top - head_h + pt(3), name)
+        canvas.drawString(x + pt(1.6), top - head_h + pt(3), word(name))
         x += w
     canvas.setFont(REGULAR, 7.5)
     canvas.setFillColor(style.muted)
@@ -105,10 +105,10 @@ def _trait_checklist(canvas: Canvas, content: FilloryContent, style: FilloryStyl
     """A checkbox per scorable trait, alphabetically, with how many cards carry it; returns the bottom."""
     canvas.setFillColor(style.frame or style.ink)
     canvas.setFont(BOLD, 10)
-    canvas.drawString(left, top - pt(3.5), "Traits scored")
+    canvas.drawString(left, top - pt(3.5), word("traits_scored"))
     canvas.setFont(REGULAR, 7.2)
     canvas.setFillColor(style.muted)
-    canvas.drawString(left, top - pt(7.6), "Tick a trait the turn you score it: never again.")
+    canvas.drawString(left, top - pt(7.6), word("tick"))
     y = top - pt(10)
     row_h, box = pt(6.0), pt(3.6)
     scorable = sorted((t for t in content.traits if t.scorable), key=lambda t: t.name)
@@ -128,15 +128,15 @@ def _trait_checklist(canvas: Canvas, content: FilloryContent, style: FilloryStyl
         canvas.drawString(left + pt(12), y + pt(1.6), trait.name)
         canvas.setFont(REGULAR, 7.5)
         canvas.setFillColor(style.muted)
-        canvas.drawRightString(right, y + pt(1.6), f"{len(content.cards_with(trait.name))} cards")
+        canvas.drawRightString(right, y + pt(1.6), counted("fillory-score-pad", "trait_cards", len(content.cards_with(trait.name))))
         canvas.setStrokeColor(GRID_LINE)
         canvas.setLineWidth(0.3)
         canvas.line(left, y, right, y)
     y -= pt(4.5)
-    unscorable = ", ".join(t.name for t in content.traits if not t.scorable)
+    unscorable = label("card", "list_separator").join(t.name for t in content.traits if not t.scorable)
     canvas.setFont(OBLIQUE, 7.5)
     canvas.setFillColor(style.muted)
-    canvas.drawString(left, y, f"{unscorable} can never be scored.")
+    canvas.drawString(left, y, word("never", traits=unscorable))
     return y
 
 
@@ -144,7 +144,7 @@ def _squares(canvas: Canvas, style: FilloryStyle, left: float, right: float, top
     """n cards score n×n VP, for n = 1..10, as two rows of five."""
     canvas.setFillColor(style.frame or style.ink)
     canvas.setFont(BOLD, 10)
-    canvas.drawString(left, top - pt(3.5), "Points for n cards of one trait")
+    canvas.drawString(left, top - pt(3.5), word("points"))
     cell_w, cell_h = (right - left) / 5, pt(9)
     y0 = top - pt(6) - 2 * cell_h
     canvas.setStrokeColor(GRID_LINE)
@@ -156,7 +156,7 @@ def _squares(canvas: Canvas, style: FilloryStyle, left: float, right: float, top
         canvas.rect(x, y, cell_w, cell_h, stroke=1, fill=0)
         canvas.setFillColor(style.muted)
         canvas.setFont(REGULAR, 7)
-        canvas.drawCentredString(x + cell_w / 2, y + cell_h - pt(3), f"{n} card{'s' if n > 1 else ''}")
+        canvas.drawCentredString(x + cell_w / 2, y + cell_h - pt(3), counted("fillory-score-pad", "n_cards", n))
         canvas.setFillColor(style.ink)
         canvas.setFont(BOLD, 11)
         canvas.drawCentredString(x + cell_w / 2, y + pt(1.6), str(n * n))
@@ -165,8 +165,7 @@ def _squares(canvas: Canvas, style: FilloryStyle, left: float, right: float, top
 def render_score_pad(content: FilloryContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
     paper = resolved.paper
     style = fillory_style(resolved.specs.theme(content.game), resolved.options.ink_saver)
-    canvas = new_canvas(path, paper.width, paper.height, title=f"{content.title}: score sheet",
-                        subject="One sheet per player: turns, running total, traits scored")
+    canvas = new_canvas(path, paper.width, paper.height, title=word("title", game=content.title), subject=word("subject"))
     left, right = pt(MARGIN_MM), pt(paper.width - MARGIN_MM)
     top, bottom = pt(paper.height - MARGIN_MM), pt(MARGIN_MM)
     y = _header(canvas, content, style, left, right, top)
@@ -175,5 +174,5 @@ def render_score_pad(content: FilloryContent, resolved: ResolvedOptions, path: P
     side_left = left + table_w + pt(7)
     checklist_bottom = _trait_checklist(canvas, content, style, side_left, right, y)
     _squares(canvas, style, side_left, right, checklist_bottom - pt(6))
-    finish_single_page(canvas, paper, f"{content.title} · score sheet · print one per player", left, bottom)
+    finish_single_page(canvas, paper, word("footer", game=content.title), left, bottom)
     progress(1)

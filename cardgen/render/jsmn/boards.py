@@ -16,9 +16,10 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.jsmn import Action, JsmnContent, Magician
 
-from ..documents import FOOTER_FONT, FOOTER_INK, RETOLD_NOTICE, set_full_page_boxes
+from ..documents import FOOTER_FONT, FOOTER_INK, retold_notice, set_full_page_boxes
 from ..faces import draw_paragraph, wrapped_paragraph
 from ..fonts import MIN_TEXT_PT
+from ..labels import label
 from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt
 from ..print_specs import PaperSize
@@ -97,8 +98,8 @@ def draw_board(canvas: Canvas, content: JsmnContent, magician: Magician, style: 
     canvas.drawString(pt(margin + 14), pt(top - 9), magician.name)
     canvas.setFont(SANS, 8)
     canvas.setFillColor(style.muted)
-    canvas.drawString(pt(margin + 14), pt(top - 14.5), f"Magician board \u00b7 {content.title} \u00b7 discs: "
-                      f"{magician.colour} ({magician.symbol})")
+    canvas.drawString(pt(margin + 14), pt(top - 14.5), word("subtitle", game=content.title, colour=magician.colour,
+                                                                  symbol=magician.symbol))
     # the silver basin
     bx, by, br = margin + 45, (height - 20) / 2, 40.0
     silver = style.fill(SILVER)
@@ -113,27 +114,25 @@ def draw_board(canvas: Canvas, content: JsmnContent, magician: Magician, style: 
         _ring(canvas, bx + 19 * math.cos(angle), by + 19 * math.sin(angle), "#5E6470", style, dashed=True)
     canvas.setFillColor(style.ink)
     canvas.setFont(SANS_BOLD, 9)
-    canvas.drawCentredString(pt(bx), pt(by + br + 3), "SILVER BASIN")
-    _paragraph(canvas, "Your <b>six action discs</b> start here. <b>Still the waters</b> instead of choosing an "
-               "action: return every action disc to the basin.", bx - br, by - br - 3, 2 * br, 7.5, style.ink)
+    canvas.drawCentredString(pt(bx), pt(by + br + 3), word("basin"))
+    _paragraph(canvas, word("basin_text"), bx - br, by - br - 3, 2 * br, 7.5, style.ink)
     # the six action slots
     ax = margin + 88
     column_top = top - 22
     canvas.setFont(SANS_BOLD, 9)
     canvas.setFillColor(style.readable(ink))
-    canvas.drawString(pt(ax), pt(column_top + 3), "ACTIONS")
+    canvas.drawString(pt(ax), pt(column_top + 3), word("actions"))
     canvas.setFont(SANS, 6.5)
     canvas.setFillColor(style.muted)
-    canvas.drawString(pt(ax + 17), pt(column_top + 3), "slot: this turn's disc \u00b7 symbol: cover it at the end of "
-                      "your turn")
+    canvas.drawString(pt(ax + 17), pt(column_top + 3), word("actions_caption"))
     rows: list[tuple[Action | None, str, str]] = [(a, a.name, a.text) for a in content.actions]
-    rows.append((None, f"Unique: {magician.unique_action}", magician.unique_text))
+    rows.append((None, word("unique", action=magician.unique_action), magician.unique_text))
     for index, (action, name, text) in enumerate(rows):
         y = column_top - 3 - RING_MM / 2 - index * ROW_MM
         _ring(canvas, ax + RING_MM / 2, y, ink, style)
         canvas.setFont(SANS, MIN_TEXT_PT)
         canvas.setFillColor(style.muted)
-        canvas.drawCentredString(pt(ax + RING_MM / 2), pt(y - RING_MM / 2 - 2.2), "SLOT")
+        canvas.drawCentredString(pt(ax + RING_MM / 2), pt(y - RING_MM / 2 - 2.2), word("slot"))
         sx = ax + RING_MM + 3 + RING_MM / 2
         _ring(canvas, sx, y, style.ink, style)
         for drawer, colour, dx in _action_symbol(action, magician, content, style):
@@ -147,11 +146,10 @@ def draw_board(canvas: Canvas, content: JsmnContent, magician: Magician, style: 
     cx = margin + 182
     canvas.setFont(SANS_BOLD, 9)
     canvas.setFillColor(style.readable(ink))
-    canvas.drawString(pt(cx), pt(column_top + 3), "CONNEXIONS")
+    canvas.drawString(pt(cx), pt(column_top + 3), word("connexions"))
     canvas.setFont(SANS, 6.5)
     canvas.setFillColor(style.muted)
-    caption = (f"a disc on a space when you gain it (you have {content.contents.connexion_discs} "
-               "connexion discs)")
+    caption = word("connexions_caption", count=content.contents.connexion_discs)
     room = pt(width - margin - 1 - (cx + 22))  # inside the frame, which is 2.5 mm outside the margin
     for line_no, line in enumerate(simpleSplit(caption, SANS, 6.5, room)):  # Letter: two lines
         canvas.drawString(pt(cx + 22), pt(column_top + 3 - line_no * 2.6), line)
@@ -166,16 +164,19 @@ def draw_board(canvas: Canvas, content: JsmnContent, magician: Magician, style: 
         _paragraph(canvas, _escape(kind.text), tx, y + 2.5, width - margin - tx - 2, 7.0, style.ink)
     canvas.setFont(FOOTER_FONT, 6)  # between the printable margin and the frame
     canvas.setFillColor(FOOTER_INK)
-    canvas.drawString(pt(margin), pt(5.7), f"{content.title} \u00b7 {magician.name}'s board")
-    canvas.drawRightString(pt(width - margin), pt(5.7), RETOLD_NOTICE)
+    canvas.drawString(pt(margin), pt(5.7), word("footer", game=content.title, magician=magician.name))
+    canvas.drawRightString(pt(width - margin), pt(5.7), retold_notice())
+
+
+def word(key: str, **fields: object) -> str:
+    return label("jsmn-boards", key, **fields)
 
 
 def render_boards(content: JsmnContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
     style = style_for(resolved.options.ink_saver)
     width, height = landscape_paper(resolved.paper)
-    canvas = new_canvas(path, width, height, title=f"{content.title}: magician boards ({resolved.paper.name})",
-                        subject="Four magician boards: silver basin, six action slots, six connexion spaces, the "
-                                "unique action")
+    canvas = new_canvas(path, width, height, title=word("title", game=content.title, paper=resolved.paper.name),
+                        subject=word("subject"))
     page = PaperSize(resolved.paper.name, width, height)
     for magician in content.magicians:
         draw_board(canvas, content, magician, style, width, height)

@@ -123,7 +123,7 @@ class CardFront:
 
     def _magic_line(self, canvas: Canvas, body: Box, element: str, s: float) -> None:
         name = self.content.element(element).name.lower()
-        draw_text(canvas, f"Or discard it to do <b>{name}</b> magic.", body.left, body.width,
+        draw_text(canvas, words("jsmn", "discard_magic", element=name), body.left, body.width,
                   body.bottom + pt(4.0 * s), pt(4.0 * s), self.style, s, largest=6.6, smallest=4.6)
 
     def _invitation(self, canvas: Canvas, body: Box, card: Invitation, s: float) -> None:
@@ -147,7 +147,7 @@ class CardFront:
         DECK_DRAWERS["feat"](canvas, body.left + pt(2 * s) + icon / 2, cy - icon * 0.55, icon,
                              self.style.deck_ink("feat"), WHITE)
         text_left = body.left + icon + pt(3.5 * s)
-        draw_text(canvas, "<b>Attend:</b> take up to <b>2</b> introductions or feats of magic, in any mix.",
+        draw_text(canvas, words("jsmn", "attend"),
                   text_left, body.right - text_left - pt(1 * s), top - pt(1.2 * s), box_h - pt(2.4 * s),
                   self.style, s, largest=8.6, smallest=4.6)
         self._magic_line(canvas, body, card.element, s)
@@ -169,7 +169,7 @@ class CardFront:
         canvas.setFillColor(WHITE if seal else "#8E2430")
         canvas.drawCentredString(cx, cy - pt(4.2 * s), words("jsmn", "prestige"))
         text_left = cx + r + pt(2 * s)
-        draw_text(canvas, f"Meet {_escape(card.name)}: gain <b>{card.prestige}</b> prestige.", text_left,
+        draw_text(canvas, words("jsmn", "meet", name=_escape(card.name), prestige=card.prestige), text_left,
                   body.right - text_left, body.top - pt(1 * s), 2 * r - pt(6 * s), style, s, largest=7.2,
                   smallest=4.6)
         canvas.setFillColor(style.muted)

@@ -11,6 +11,7 @@ it holds.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from cardgen.catalog.jsmn import DECKS, JsmnContent
@@ -18,6 +19,7 @@ from cardgen.catalog.versions import card_version
 
 from ..export_faces import CardFaces, DeckFaces
 from ..imposition import ImpositionSettings, SheetInfo, impose, sheet_label
+from ..labels import label as words
 from ..layout import SheetLayout
 from ..options import ResolvedOptions
 from ..pdf import new_canvas
@@ -28,10 +30,23 @@ from .card_faces import CardFront
 from .card_frame import DeckBack, landscape
 from .style import style_for
 
-#: Each deck's name for sheet labels and the document's subject.
-DECK_NAMES: dict[str, str] = {"invitation": "invitations", "introduction": "introductions", "feat": "feats of magic",
-                              "spell": "spells", "connexion": "named connexions", "book": "books of magic",
-                              "marseilles": "cards of Marseilles"}
+class _DeckNames(Mapping[str, str]):
+    """Each deck's name for sheet labels and the document's subject, in the active language
+    (``[jsmn-deck]`` ``<kind>`` of the labels)."""
+
+    def __getitem__(self, kind: str) -> str:
+        if kind not in DECKS:
+            raise KeyError(kind)
+        return words("jsmn-deck", kind)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(DECKS)
+
+    def __len__(self) -> int:
+        return len(DECKS)
+
+
+DECK_NAMES: Mapping[str, str] = _DeckNames()
 
 
 def deck_size(resolved: ResolvedOptions, kind: str) -> CardSize:
@@ -83,7 +98,7 @@ def render_deck(content: JsmnContent, resolved: ResolvedOptions, path: Path, pro
 
     def label(info: SheetInfo) -> str:
         names = " + ".join(DECK_NAMES[k] for k in dict.fromkeys(kinds[info.first_card - 1:info.last_card]))
-        return sheet_label(f"Strange & Norrell {names}")(info)
+        return sheet_label(words("jsmn-deck", "sheet", decks=names))(info)
 
     impose(canvas, deck_layout(resolved, portrait), resolved.specs.sheet, fronts, backs, settings, label,
            on_card=progress)

@@ -14,6 +14,7 @@ from typing import Sequence
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from ..labels import label
 from ..layout import Rect
 from .map_layout import MapLayout, Space
 from .style import (
@@ -101,6 +102,10 @@ def place_labels(points: dict[str, tuple[float, float]], names: dict[str, str], 
     return placed
 
 
+def word(key: str, **fields: object) -> str:
+    return label("jsmn-map", key, **fields)
+
+
 def _label(canvas: Canvas, x: float, y: float, text: str, anchor: str, colour: str, font: str = SANS_BOLD,
            size_pt: float = LABEL_PT) -> None:
     canvas.setFillColor(colour)
@@ -141,7 +146,7 @@ def draw_map(canvas: Canvas, layout: MapLayout, style: JsmnStyle) -> None:
     _fairy(canvas, layout, style)
     _prestige(canvas, layout, style)
     _slots(canvas, layout, style)
-    _label(canvas, w - 8, 5.2, f"{content.title} \u00b7 map of Europe and London \u00b7 fan-made, our own design",
+    _label(canvas, w - 8, 5.2, word("caption", game=content.title),
            "right", style.muted, SANS, 6.5)
 
 
@@ -161,8 +166,8 @@ def _europe(canvas: Canvas, layout: MapLayout, style: JsmnStyle) -> None:
         (x, y0), (_, y1) = project(20, lon), project(70, lon)
         canvas.line(x, y0, x, y1)
     canvas.restoreState()
-    _label(canvas, panel.x + 6, panel.top - 11, "EUROPE", "left", style.ink, SERIF_BOLD, 22)
-    _label(canvas, panel.x + 6, panel.top - 16, "and the road to London, 1806\u20131817", "left", style.muted, SANS, 7.5)
+    _label(canvas, panel.x + 6, panel.top - 11, word("europe"), "left", style.ink, SERIF_BOLD, 22)
+    _label(canvas, panel.x + 6, panel.top - 16, word("europe_note"), "left", style.muted, SANS, 7.5)
     places = [loc for loc in content.map.locations if loc.region != "city"]
     points = {loc.id: layout.position(loc.id) for loc in places}
     canvas.setStrokeColor(PATH_INK)
@@ -195,18 +200,16 @@ def _europe(canvas: Canvas, layout: MapLayout, style: JsmnStyle) -> None:
         canvas.rect(box.x, box.y, box.width, box.height, stroke=0, fill=1)
         _label(canvas, x, y, names[key], anchor, LONDON_INK if key == london else style.ink)
     lx, ly = points[london]
-    _label(canvas, panel.right - 6, panel.y + 6, "LONDON is never occupied: moving there puts you on any "
-           "location of the City of London (right).", "right", style.readable(LONDON_INK), SANS, 6.5)
+    _label(canvas, panel.right - 6, panel.y + 6, word("london_note"), "right", style.readable(LONDON_INK), SANS, 6.5)
 
 
 def _city(canvas: Canvas, layout: MapLayout, style: JsmnStyle) -> None:
     content, panel = layout.content, layout.city_panel
     _panel(canvas, panel, style.pale(LONDON_INK, 0.9), LONDON_INK, radius=3.0, width=0.6)
     l_badge(canvas, panel.x + 6, panel.top - 6, 6.0, LONDON_INK, WHITE)
-    _label(canvas, panel.x + 11, panel.top - 7.6, "THE CITY OF LONDON", "left", style.readable(LONDON_INK),
+    _label(canvas, panel.x + 11, panel.top - 7.6, word("city"), "left", style.readable(LONDON_INK),
            SERIF_BOLD, 11)
-    notes = ("All City locations are joined to one another.", "Moving onto London: go to any of them.",
-             "From here: any City location, or any", "place next to London.")
+    notes = (word("city_note_1"), word("city_note_2"), word("city_note_3"), word("city_note_4"))
     for i, line in enumerate(notes):
         _label(canvas, panel.x + 4, panel.y + 13 - i * 3.0, line, "left", style.ink, SANS, 6.3)
     city = content.map.of_region("city")
@@ -247,17 +250,17 @@ def _space(canvas: Canvas, space: Space, style: JsmnStyle, fill: str | None, tex
 def _years(canvas: Canvas, layout: MapLayout, style: JsmnStyle) -> None:
     tracks = layout.content.tracks
     first = layout.year_spaces[0].rect
-    _label(canvas, first.x, first.top + 3, "YEAR", "left", style.ink, SERIF_BOLD, 11)
-    _label(canvas, first.x + 16, first.top + 3, "(raven: confront the fairy)", "left", style.muted, SANS, 6.5)
+    _label(canvas, first.x, first.top + 3, word("year"), "left", style.ink, SERIF_BOLD, 11)
+    _label(canvas, first.x + 16, first.top + 3, word("year_note"), "left", style.muted, SANS, 6.5)
     for space in layout.year_spaces:
         raven_year = space.value in tracks.raven_years
         _space(canvas, space, style, style.pale(RAVEN_INK, 0.85) if raven_year else None, str(space.value))
         r = space.rect
         if raven_year:
             raven(canvas, r.right - 7, r.y + r.height / 2, 9, RAVEN_INK, WHITE)
-            _label(canvas, r.x + 20, r.y + 4.8, "RAVEN YEAR: confront the fairy", "left", style.ink, SANS_BOLD, 6.2)
+            _label(canvas, r.x + 20, r.y + 4.8, word("raven_year"), "left", style.ink, SANS_BOLD, 6.2)
         elif space.value == tracks.first_year:
-            _label(canvas, r.x + 20, r.y + 4.8, "the year token starts here", "left", style.muted, SANS, 6.2)
+            _label(canvas, r.x + 20, r.y + 4.8, word("year_start"), "left", style.muted, SANS, 6.2)
 
 
 def _band_title(canvas: Canvas, band: Rect, title: str, note: str, style: JsmnStyle) -> None:
@@ -267,7 +270,7 @@ def _band_title(canvas: Canvas, band: Rect, title: str, note: str, style: JsmnSt
 
 def _fairy(canvas: Canvas, layout: MapLayout, style: JsmnStyle) -> None:
     tracks, band = layout.content.tracks, layout.fairy_band
-    _band_title(canvas, band, "THE FAIRY", "his strength: equal it to defeat him", style)
+    _band_title(canvas, band, word("fairy"), word("fairy_note"), style)
     thistle_down(canvas, band.x + 18, band.y + 11, 14, FAIRY_INK, WHITE)
     for space in layout.fairy_spaces:
         _space(canvas, space, style, style.pale(FAIRY_INK, 0.88) if space.value % 5 == 0 else None, str(space.value))
@@ -275,15 +278,15 @@ def _fairy(canvas: Canvas, layout: MapLayout, style: JsmnStyle) -> None:
         if space.value == tracks.fairy_start:
             raven(canvas, r.x + r.width / 2 + 3, r.y + 4.5, 7, RAVEN_INK, WHITE)
         elif space.value in tracks.fairy_advanced:
-            level = "experienced" if space.value == tracks.fairy_advanced[0] else "foolhardy"
+            level = word("experienced" if space.value == tracks.fairy_advanced[0] else "foolhardy")
             _label(canvas, r.x + 1.2, r.y + 1.4, level, "left", style.muted, SANS, SMALL_PT)
 
 
 def _prestige(canvas: Canvas, layout: MapLayout, style: JsmnStyle) -> None:
     tracks, band = layout.content.tracks, layout.prestige_band
-    _band_title(canvas, band, "PRESTIGE", "turn order: highest first, top of a stack first", style)
+    _band_title(canvas, band, word("prestige"), word("prestige_note"), style)
     interlinked_rings(canvas, band.x + 6, band.y + 10, 7, style.muted, WHITE)
-    _label(canvas, band.x + 11, band.y + 9, "= gain a connexion", "left", style.muted, SANS, 6.3)
+    _label(canvas, band.x + 11, band.y + 9, word("connexion_key"), "left", style.muted, SANS, 6.3)
     for space in layout.prestige_spaces:
         connexion = space.value in tracks.connexion_spaces
         _space(canvas, space, style, style.pale("#7A5A1E", 0.78) if connexion else None, str(space.value))
@@ -292,7 +295,7 @@ def _prestige(canvas: Canvas, layout: MapLayout, style: JsmnStyle) -> None:
             wax_seal(canvas, r.x + r.width / 2 + 4, r.y + r.height / 2 - 1, 9, style.fill("#8E2430") or "#8E2430", WHITE)
         elif connexion:
             interlinked_rings(canvas, r.right - 5, r.y + 4.5, 7, style.ink, WHITE)
-            _label(canvas, r.x + 1.2, r.y + 1.4, "CONNEXION", "left", style.ink, SANS_BOLD, SMALL_PT)
+            _label(canvas, r.x + 1.2, r.y + 1.4, word("connexion"), "left", style.ink, SANS_BOLD, SMALL_PT)
 
 
 def _slots(canvas: Canvas, layout: MapLayout, style: JsmnStyle) -> None:
@@ -300,15 +303,14 @@ def _slots(canvas: Canvas, layout: MapLayout, style: JsmnStyle) -> None:
     for index, rect in enumerate(books):
         last = index == len(books) - 1
         _panel(canvas, rect, None, RED_SLOT if last else style.muted, dashed=not last, width=1.2 if last else 0.5)
-        _label(canvas, rect.x + rect.width / 2, rect.y + rect.height / 2 + 1, "BOOK OF MAGIC", "centre", style.muted,
+        _label(canvas, rect.x + rect.width / 2, rect.y + rect.height / 2 + 1, word("book"), "centre", style.muted,
                SANS_BOLD, 9)
-        note = ("new books enter here" if index == 0 else
-                "red slot: this book leaves at the start of each year" if last else "books slide down each year")
+        note = word("book_new" if index == 0 else "book_leaves" if last else "book_slides")
         _label(canvas, rect.x + rect.width / 2, rect.y + rect.height / 2 - 4, note, "centre",
                style.readable(RED_SLOT) if last else style.muted, SANS, 6.5)
     for index, rect in enumerate(layout.feat_slots):
         _panel(canvas, rect, None, style.muted, dashed=True, width=0.5)
-        _label(canvas, rect.x + rect.width / 2, rect.y + rect.height / 2 + 1, f"FEAT OF MAGIC {index + 1}", "centre",
+        _label(canvas, rect.x + rect.width / 2, rect.y + rect.height / 2 + 1, word("feat", number=index + 1), "centre",
                style.muted, SANS_BOLD, 9)
-        _label(canvas, rect.x + rect.width / 2, rect.y + rect.height / 2 - 4, "refill to four from the deck", "centre",
+        _label(canvas, rect.x + rect.width / 2, rect.y + rect.height / 2 - 4, word("feat_note"), "centre",
                style.muted, SANS, 6.5)

@@ -23,8 +23,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.catalog.jsmn import JsmnContent
 
-from ..documents import FOOTER_BASELINE_MM, FOOTER_FONT, FOOTER_INK, RETOLD_NOTICE
+from ..documents import FOOTER_BASELINE_MM, FOOTER_FONT, FOOTER_INK, retold_notice
 from ..fonts import MIN_TEXT_PT
+from ..labels import label
 from ..layout import Rect
 from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt, set_page_boxes
@@ -166,12 +167,16 @@ def _cut_marks(canvas: Canvas, window: Rect, paper: PaperSize) -> None:
             canvas.line(pt(x + sign * gap), pt(y), pt(x + sign * (gap + length)), pt(y))
 
 
+def word(key: str, **fields: object) -> str:
+    return label("jsmn-map", key, **fields)
+
+
 def _neighbours(plan: PosterPlan, tile: Tile) -> str:
     parts = []
-    for word, dc, dr in (("left", -1, 0), ("right", 1, 0), ("above", 0, -1), ("below", 0, 1)):
+    for side, dc, dr in (("left", -1, 0), ("right", 1, 0), ("above", 0, -1), ("below", 0, 1)):
         c, r = tile.column + dc, tile.row + dr
         if 0 <= c < plan.columns and 0 <= r < plan.rows:
-            parts.append(f"{word}: {plan.tile(c, r).name}")
+            parts.append(word(side, page=plan.tile(c, r).name))
     return " \u00b7 ".join(parts)
 
 
@@ -195,30 +200,19 @@ def draw_tile_page(canvas: Canvas, plan: PosterPlan, tile: Tile, crop_marks: boo
         _cut_marks(canvas, page_window, paper)
     canvas.setFont(SANS_BOLD, 7)
     canvas.setFillColor(FOOTER_INK)
-    canvas.drawString(pt(PAGE_MARGIN + 3), pt(FOOTER_BASELINE_MM), f"Map page {tile.name} (column {tile.column + 1} of "
-                      f"{plan.columns}, row {tile.row + 1} of {plan.rows})")
+    canvas.drawString(pt(PAGE_MARGIN + 3), pt(FOOTER_BASELINE_MM), word("page", page=tile.name, column=tile.column + 1,
+                                                                      columns=plan.columns, row=tile.row + 1,
+                                                                      rows=plan.rows))
     canvas.setFont(FOOTER_FONT, 6.5)
     canvas.drawRightString(pt(paper.width - PAGE_MARGIN - 3), pt(FOOTER_BASELINE_MM),
-                           f"{title} \u00b7 pages overlap by {OVERLAP:g} mm")
+                           word("overlap", game=title, overlap=f"{OVERLAP:g}"))
     canvas.drawString(pt(PAGE_MARGIN + 3), pt(paper.height - FOOTER_BASELINE_MM - 2),
-                      f"{_neighbours(plan, tile)} \u00b7 trim the left and top margins along the cut marks, "
-                      "except on column A and row 1")
+                      word("trim", neighbours=_neighbours(plan, tile)))
     set_page_boxes(canvas, page_window, page_window, paper.width, paper.height)
     canvas.showPage()
 
 
-GUIDE_STEPS = (
-    "Print every page at 100 % (no \u2018fit to page\u2019); the map itself is {w:g} x {h:g} mm.",
-    "Neighbouring pages overlap by {overlap:g} mm: the first {overlap:g} mm of a page repeat the last {overlap:g} mm "
-    "of the page to its left, and the top {overlap:g} mm repeat the bottom of the page above.",
-    "On every page but those of column A, cut away the left margin along the cut marks; on every page but "
-    "those of row 1, cut away the top margin.",
-    "Lay each page over its left neighbour (and then its upper neighbour), its trimmed edge on the dashed line, "
-    "so the map runs on across the seam: the registration targets (R1, R2, ...) are printed only on the strip "
-    "that goes underneath, so against a light they show through where the map lines meet, and the finished map "
-    "shows none. Glue or tape the strips.",
-    "Join each row first, then the rows. The page names (A1, B1, ...) are printed under every page.",
-)
+GUIDE_STEPS = ("step_1", "step_2", "step_3", "step_4", "step_5")  # their labels, in order
 
 
 def draw_guide(canvas: Canvas, plan: PosterPlan, style: JsmnStyle, title: str) -> None:
@@ -226,11 +220,12 @@ def draw_guide(canvas: Canvas, plan: PosterPlan, style: JsmnStyle, title: str) -
     left, top = PAGE_MARGIN + 4, paper.height - PAGE_MARGIN - 4
     canvas.setFillColor(style.ink)
     canvas.setFont(SERIF_BOLD, 20)
-    canvas.drawString(pt(left), pt(top - 7), "The map: assembly guide")
+    canvas.drawString(pt(left), pt(top - 7), word("guide"))
     canvas.setFont(SANS, 9)
     canvas.setFillColor(style.muted)
-    canvas.drawString(pt(left), pt(top - 13), f"{title} \u00b7 {plan.columns * plan.rows} pages ({plan.columns} across, "
-                      f"{plan.rows} down) on {paper.name} \u00b7 pages overlap by {OVERLAP:g} mm")
+    canvas.drawString(pt(left), pt(top - 13), word("guide_subtitle", game=title, pages=plan.columns * plan.rows,
+                                                             columns=plan.columns, rows=plan.rows, paper=paper.name,
+                                                             overlap=f"{OVERLAP:g}"))
     width = paper.width - 2 * left
     span_x = plan.tiles[-1].window.right - plan.tiles[0].window.x
     span_y = plan.tiles[0].window.top - plan.tiles[-1].window.y
@@ -254,13 +249,14 @@ def draw_guide(canvas: Canvas, plan: PosterPlan, style: JsmnStyle, title: str) -
     y = oy + plan.tiles[-1].window.y * scale - 8
     canvas.setFont(SANS_BOLD, 9)
     canvas.setFillColor(style.ink)
-    order = ", ".join(f"page {i + 2}: {tile.name}" for i, tile in enumerate(plan.tiles))
-    canvas.drawString(pt(left), pt(y), "Which page goes where")
+    order = label("card", "list_separator").join(word("order_page", number=i + 2, page=tile.name)
+                                                 for i, tile in enumerate(plan.tiles))
+    canvas.drawString(pt(left), pt(y), word("where"))
     canvas.setFont(SANS, 8)
-    canvas.drawString(pt(left), pt(y - 5), f"In this file: {order}.")
+    canvas.drawString(pt(left), pt(y - 5), word("order", order=order))
     y -= 13
     for number, step in enumerate(GUIDE_STEPS, 1):
-        text = step.format(w=plan.poster[0], h=plan.poster[1], overlap=OVERLAP)
+        text = word(step, w=f"{plan.poster[0]:g}", h=f"{plan.poster[1]:g}", overlap=f"{OVERLAP:g}")
         lines = _wrap_words(text, SANS, 8.5, pt(width - 6))
         canvas.setFont(SANS_BOLD, 8.5)
         canvas.drawString(pt(left), pt(y), f"{number}.")
@@ -271,8 +267,8 @@ def draw_guide(canvas: Canvas, plan: PosterPlan, style: JsmnStyle, title: str) -
         y -= 1.5
     canvas.setFont(FOOTER_FONT, 6.5)
     canvas.setFillColor(FOOTER_INK)
-    canvas.drawString(pt(PAGE_MARGIN), pt(FOOTER_BASELINE_MM), f"{title} \u00b7 map assembly guide")
-    canvas.drawRightString(pt(paper.width - PAGE_MARGIN), pt(FOOTER_BASELINE_MM), RETOLD_NOTICE)
+    canvas.drawString(pt(PAGE_MARGIN), pt(FOOTER_BASELINE_MM), word("guide_footer", game=title))
+    canvas.drawRightString(pt(paper.width - PAGE_MARGIN), pt(FOOTER_BASELINE_MM), retold_notice())
     page = Rect(0, 0, paper.width, paper.height)
     set_page_boxes(canvas, page, page, paper.width, paper.height)
     canvas.showPage()
@@ -293,9 +289,9 @@ def render_map(content: JsmnContent, resolved: ResolvedOptions, path: Path, prog
     plan = plan_poster(resolved.paper, layout.size)
     paper = plan.paper
     canvas = new_canvas(path, paper.width, paper.height,
-                        title=f"{content.title}: map of Europe and London ({paper.name})",
-                        subject=f"Poster {layout.size[0]:g} x {layout.size[1]:g} mm on {len(plan.tiles)} pages "
-                                f"({plan.columns} x {plan.rows}) overlapping by {OVERLAP:g} mm, with an assembly guide")
+                        title=word("title", game=content.title, paper=paper.name),
+                        subject=word("subject", w=f"{layout.size[0]:g}", h=f"{layout.size[1]:g}", pages=len(plan.tiles),
+                                     columns=plan.columns, rows=plan.rows, overlap=f"{OVERLAP:g}"))
     width, height = layout.size
     canvas.beginForm(MAP_FORM, 0, 0, pt(width), pt(height))
     canvas.saveState()

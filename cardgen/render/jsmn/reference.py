@@ -23,6 +23,7 @@ from ..documents import (
     render_flowing_document,
     rules_table,
 )
+from ..labels import label
 from ..options import ResolvedOptions
 from ..pdf import pt
 from ..registry import Progress
@@ -30,19 +31,23 @@ from .style import MAGICIAN_INKS, SANS, SANS_BOLD, SERIF_BOLD, JsmnStyle, style_
 from .symbols import ELEMENT_DRAWERS, MAGICIAN_DRAWERS
 
 SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("A year", ("year.sequence", "year.advance", "year.marseilles", "year.books", "turn.order", "turn.next",
+    ("year", ("year.sequence", "year.advance", "year.marseilles", "year.books", "turn.order", "turn.next",
                 "prestige.stack")),
-    ("A turn", ("turn.steps", "action.choose", "action.covered", "action.still", "tidy.draw", "hand.limit",
+    ("turn", ("turn.steps", "action.choose", "action.covered", "action.still", "tidy.draw", "hand.limit",
                 "tidy.reset")),
-    ("Visits", ("visit.limits", "move.path", "move.first", "move.london", "engage.location", "engage.invitation",
+    ("visits", ("visit.limits", "move.path", "move.first", "move.london", "engage.location", "engage.invitation",
                 "feat.take", "engage.introduction", "connexion.gain", "connexion.limit", "connexion.named",
                 "connexion.filled")),
-    ("Magic", ("magic.discard", "magic.available", "magic.place", "magic.exact", "magic.supply",
+    ("magic", ("magic.discard", "magic.available", "magic.place", "magic.exact", "magic.supply",
                "magic.spell-elements", "feat.complete", "book.use", "book.forms", "book.once", "spell.cast",
                "spell.discard", "spell.timing")),
-    ("Confronting the fairy", ("fairy.track", "fairy.confront", "fairy.defeat", "difficulty.advanced")),
-    ("Scoring", ("magicianship.total", "magicianship.secret", "end.total", "end.tie", "end.reign")),
+    ("fairy", ("fairy.track", "fairy.confront", "fairy.defeat", "difficulty.advanced")),
+    ("scoring", ("magicianship.total", "magicianship.secret", "end.total", "end.tie", "end.reign")),
 )
+
+
+def word(key: str, **fields: object) -> str:
+    return label("jsmn-reference", key, **fields)
 
 
 class _Styles:
@@ -72,16 +77,16 @@ def _elements(content: JsmnContent, s: _Styles, style: JsmnStyle, width: float) 
     row: list[Any] = []
     for element in content.elements:
         row.append([SymbolCell(ELEMENT_DRAWERS[element.symbol], pt(7), style.element_ink(element.id)),
-                    Paragraph(f"<b>{element.name}</b><br/>{escape(element.symbol_name)}", s.cell)])
+                    Paragraph(word("element", element=element.name, symbol=escape(element.symbol_name)), s.cell)])
     row.append([SymbolCell(ELEMENT_DRAWERS[content.any_element_symbol], pt(7), style.ink),
-                Paragraph("<b>Any element</b><br/>compass rose", s.cell)])
+                Paragraph(word("any_element"), s.cell)])
     table = Table([row], colWidths=[width / len(row)] * len(row))
     table.setStyle(grid_style("#FFFFFF", None, header=False, valign="TOP"))
     return table
 
 
 def _actions(content: JsmnContent, s: _Styles, style: JsmnStyle, width: float) -> Table:
-    rows: list[list[Any]] = [[Paragraph(h, s.cell_bold) for h in ("", "Action", "What it does")]]
+    rows: list[list[Any]] = [[Paragraph(h, s.cell_bold) for h in ("", word("action"), word("what_it_does"))]]
     for action in content.actions:
         rows.append(["", Paragraph(f"<b>{escape(action.name)}</b>", s.cell), Paragraph(escape(action.text), s.cell)])
     for magician in content.magicians:
@@ -94,11 +99,11 @@ def _actions(content: JsmnContent, s: _Styles, style: JsmnStyle, width: float) -
 
 
 def _connexions(content: JsmnContent, s: _Styles, width: float) -> Table:
-    rows: list[list[Any]] = [[Paragraph(h, s.cell_bold) for h in ("Connexion", "Lasting effect", "Named connexions")]]
+    rows: list[list[Any]] = [[Paragraph(h, s.cell_bold) for h in (word("connexion"), word("lasting"), word("named"))]]
     for kind in content.connexion_types:
         named = [c.name for c in content.named_connexions if c.connexion_type == kind.id]
         rows.append([Paragraph(f"<b>{escape(kind.name)}</b>", s.cell), Paragraph(escape(kind.text), s.cell),
-                     Paragraph(escape(", ".join(named)) or "\u2013", s.cell)])
+                     Paragraph(escape(label("card", "list_separator").join(named)) or "\u2013", s.cell)])
     table = Table(rows, colWidths=[pt(30), width - pt(72), pt(42)], repeatRows=1)
     table.setStyle(grid_style(s.header_fill, s.zebra))
     return table
@@ -108,33 +113,31 @@ def reference_story(content: JsmnContent, resolved: ResolvedOptions, width: floa
     style = style_for(resolved.options.ink_saver)
     s = _Styles(style)
     t = content.tracks
-    ravens = ", ".join(str(y) for y in t.raven_years)
+    ravens = label("card", "list_separator").join(str(y) for y in t.raven_years)
     story: list[Flowable] = [
         Paragraph(escape(content.title), s.title),
-        Paragraph(f"Quick reference \u00b7 {content.min_players}\u2013{content.max_players} players \u00b7 "
-                  f"{t.first_year}\u2013{t.last_year} \u00b7 confront the fairy in {ravens} \u00b7 fairy starts on "
-                  f"{t.fairy_start} (advanced: {' or '.join(str(v) for v in t.fairy_advanced)})", s.subtitle),
+        Paragraph(word("subtitle", min=content.min_players, max=content.max_players, first=t.first_year,
+                       last=t.last_year, ravens=ravens, fairy=t.fairy_start,
+                       advanced=word("advanced_or").join(str(v) for v in t.fairy_advanced)), s.subtitle),
     ]
     for heading, names in SECTIONS:
-        story.append(KeepTogether([Paragraph(heading, s.h2), _rules(content, s, names, width)]))
+        story.append(KeepTogether([Paragraph(word(heading), s.h2), _rules(content, s, names, width)]))
     m = content.magicianship
-    story.append(Paragraph(f"<b>Magicianship at a glance:</b> each completed feat {'/'.join(map(str, m.feat_values))}; "
-                           f"each book of magic +{m.book}; the pupil +{m.pupil}; each played spell that grants it "
-                           f"+{m.spell}.", s.body))
-    story += [KeepTogether([Paragraph("The six elements", s.h2), _elements(content, s, style, width)]),
-              KeepTogether([Paragraph("Actions", s.h2), _actions(content, s, style, width)]),
-              KeepTogether([Paragraph("Connexions", s.h2),
-                            Paragraph(f"Connexion spaces on the prestige track: "
-                                      f"{', '.join(str(v) for v in t.connexion_spaces)}.", s.body),
+    story.append(Paragraph(word("glance", feats="/".join(map(str, m.feat_values)), book=m.book, pupil=m.pupil,
+                                spell=m.spell), s.body))
+    story += [KeepTogether([Paragraph(word("elements"), s.h2), _elements(content, s, style, width)]),
+              KeepTogether([Paragraph(word("actions"), s.h2), _actions(content, s, style, width)]),
+              KeepTogether([Paragraph(word("connexions"), s.h2),
+                            Paragraph(word("connexion_spaces", spaces=label("card", "list_separator").join(
+                                str(v) for v in t.connexion_spaces)), s.body),
                             Spacer(1, pt(1)), _connexions(content, s, width)])]
     table = notes_table(content, s.cell_bold, s.cell, width, label_mm=34, header_fill=s.header_fill, zebra=s.zebra)
-    story += [Paragraph("Notes on the rulebook", s.h2), table]
+    story += [Paragraph(word("notes"), s.h2), table]
     return story
 
 
 def render_reference(content: JsmnContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
-    render_flowing_document(path, resolved.paper, title=f"{content.title}: quick reference",
-                            subject="A year, a turn, visits, magic, confronting the fairy, scoring, notes",
-                            footer=f"{content.title} \u00b7 quick reference",
+    render_flowing_document(path, resolved.paper, title=word("title", game=content.title), subject=word("subject"),
+                            footer=word("footer", game=content.title),
                             story=lambda width: reference_story(content, resolved, width))
     progress(1)

@@ -147,7 +147,7 @@ def _book(canvas: Canvas, box: Box, body: Box, card: Book, content: JsmnContent,
                       counted("jsmn", "tokens", count, element=element_name(content, place).lower())
                       if place != ANY else words("jsmn", "token_of_any"))
     told = "" if compact else f"{_escape(card.text)} "  # the DISCARD and PLACE rows above say it too
-    draw_text(canvas, f"{told}Once a turn: then turn it face down. <b>+1 magicianship</b> while you own it.",
+    draw_text(canvas, told + words("jsmn", "book_use"),
               body.left, body.width, y - r - pt(1.8 * s), y - r - pt(1.8 * s) - body.bottom,
               style, s, largest=6.4, smallest=4.4, colour=style.muted)
 

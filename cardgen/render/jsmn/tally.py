@@ -12,6 +12,7 @@ from reportlab.pdfgen.canvas import Canvas
 from cardgen.catalog.jsmn import JsmnContent, Magician
 
 from ..documents import FOOTER_BASELINE_MM, finish_single_page
+from ..labels import label
 from ..layout import Rect
 from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt
@@ -31,6 +32,10 @@ def _boxes(canvas: Canvas, x: float, y: float, count: int, ink: str) -> None:
         canvas.rect(pt(x + i * (BOX + 1)), pt(y), pt(BOX), pt(BOX), stroke=1, fill=0)
 
 
+def word(key: str, **fields: object) -> str:
+    return label("jsmn-tally", key, **fields)
+
+
 def draw_slip(canvas: Canvas, content: JsmnContent, magician: Magician, rect: Rect, style: JsmnStyle) -> None:
     ink = MAGICIAN_INKS[magician.colour]
     x, top = rect.x + 5, rect.top - 5
@@ -45,31 +50,31 @@ def draw_slip(canvas: Canvas, content: JsmnContent, magician: Magician, rect: Re
     canvas.drawString(pt(x + 8), pt(top - 6), magician.name)
     canvas.setFont(SANS, 6.8)
     canvas.setFillColor(style.muted)
-    canvas.drawString(pt(x), pt(top - 11), "Private magicianship tally: keep it face down; reveal it only at the end.")
+    canvas.drawString(pt(x), pt(top - 11), word("private"))
     m = content.magicianship
     rows = (
-        (f"Completed feats of magic (write each: {'/'.join(map(str, m.feat_values))})", FEAT_BOXES),
-        (f"Books of magic (+{m.book} each, tick)", 8),
-        (f"Pupil connexion (+{m.pupil}, tick)", 1),
-        (f"Spells that grant magicianship, played (+{m.spell} each, tick)", 6),
+        (word("feats", values="/".join(map(str, m.feat_values))), FEAT_BOXES),
+        (word("books", value=m.book), 8),
+        (word("pupil", value=m.pupil), 1),
+        (word("spells", value=m.spell), 6),
     )
     y = top - 18
-    for label, count in rows:
+    for text, count in rows:
         canvas.setFillColor(style.ink)
         canvas.setFont(SANS_BOLD, 7.5)
-        canvas.drawString(pt(x), pt(y), label)
+        canvas.drawString(pt(x), pt(y), text)
         _boxes(canvas, x, y - 8, count, style.ink)
         canvas.setFont(SANS, 6.5)
         canvas.drawString(pt(x + min(count, FEAT_BOXES) * (BOX + 1) + 2), pt(y - 6), "= ______")
         y -= 15
     canvas.setFont(SANS_BOLD, 9)
-    canvas.drawString(pt(x), pt(y), "Total magicianship")
+    canvas.drawString(pt(x), pt(y), word("total"))
     canvas.rect(pt(x + 36), pt(y - 2.5), pt(22), pt(8), stroke=1, fill=0)
     y -= 12
     canvas.setFont(SANS_BOLD, 7.5)
-    canvas.drawString(pt(x), pt(y), "Confronting the fairy (raven years)")
+    canvas.drawString(pt(x), pt(y), word("fairy"))
     y -= 4
-    columns = ("Year", "My total", "Fairy", "Defeated?")
+    columns = (word("year"), word("my_total"), word("fairy_strength"), word("defeated"))
     col_w = (rect.width - 10) / len(columns)
     canvas.setFont(SANS, 7)
     for i, head in enumerate(columns):
@@ -86,14 +91,12 @@ def draw_slip(canvas: Canvas, content: JsmnContent, magician: Magician, rect: Re
 def render_tally(content: JsmnContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
     style = style_for(resolved.options.ink_saver)
     paper = resolved.paper
-    canvas = new_canvas(path, paper.width, paper.height, title=f"{content.title}: private magicianship tally",
-                        subject="Four slips, one per magician: feats, books, pupil, spells, total, confrontations")
+    canvas = new_canvas(path, paper.width, paper.height, title=word("title", game=content.title), subject=word("subject"))
     w = (paper.width - 2 * MARGIN) / 2
     h = (paper.height - 2 * MARGIN - 4) / 2
     for i, magician in enumerate(content.magicians):
         column, row = i % 2, i // 2
         rect = Rect(MARGIN + column * w, paper.height - MARGIN - (row + 1) * h, w, h)
         draw_slip(canvas, content, magician, rect, style)
-    finish_single_page(canvas, paper, f"{content.title} \u00b7 private magicianship tally \u00b7 cut along the dashed "
-                       "lines", pt(MARGIN), pt(FOOTER_BASELINE_MM))
+    finish_single_page(canvas, paper, word("footer", game=content.title), pt(MARGIN), pt(FOOTER_BASELINE_MM))
     progress(1)

@@ -18,6 +18,7 @@ from cardgen.catalog.jsmn import JsmnContent
 
 from ..faces import fit_font_size
 from ..imposition import sheet_label
+from ..labels import label
 from ..layout import SheetLayout
 from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt
@@ -56,14 +57,18 @@ class Token:
         canvas.drawCentredString(w / 2, w * 0.2, self.caption)
 
 
+def word(key: str, **fields: object) -> str:
+    return label("jsmn-tokens", key, **fields)
+
+
 def marker_faces(content: JsmnContent, style: JsmnStyle) -> list[Token]:
     """The 16 mm sheet: element tokens by element, then the year token, the fairy disc, the magician pieces."""
     faces: list[Token] = []
     for element in content.elements:
         token = Token(element.name.upper(), style.element_ink(element.id), ELEMENT_DRAWERS[element.symbol], style)
         faces += [token] * content.contents.tokens_per_element
-    faces += [Token("YEAR", YEAR_INK, hourglass, style)] * content.contents.year_tokens
-    faces += [Token("FAIRY", FAIRY_INK, thistle_down, style)] * content.contents.fairy_discs
+    faces += [Token(word("year"), YEAR_INK, hourglass, style)] * content.contents.year_tokens
+    faces += [Token(word("fairy"), FAIRY_INK, thistle_down, style)] * content.contents.fairy_discs
     for magician in content.magicians[:content.contents.magician_pieces]:
         surname = magician.name.split()[-1].upper()
         faces.append(Token(surname, MAGICIAN_INKS[magician.colour], MAGICIAN_DRAWERS[magician.symbol], style))
@@ -89,12 +94,12 @@ def render_tokens(content: JsmnContent, resolved: ResolvedOptions, path: Path, p
     style = style_for(options.ink_saver)
     markers, discs = marker_faces(content, style), disc_faces(content, style)
     canvas = new_canvas(path, resolved.paper.width, resolved.paper.height,
-                        title=f"{content.title}: tokens and discs ({resolved.paper.name})",
-                        subject=f"{content.contents.element_tokens} element tokens, the year token, the fairy disc, "
-                                f"{content.contents.magician_pieces} magician pieces ({TOKEN_MM:g} mm) and "
-                                f"{len(discs)} player discs ({DISC_MM:g} mm), the same picture on both sides")
+                        title=word("title", game=content.title, paper=resolved.paper.name),
+                        subject=word("subject", tokens=content.contents.element_tokens,
+                                     pieces=content.contents.magician_pieces, token_size=f"{TOKEN_MM:g}",
+                                     discs=len(discs), disc_size=f"{DISC_MM:g}"))
     impose_two_sided_groups(canvas, resolved, [  # one duplex sheet when the paper holds both
-        (TOKEN_SIZE, markers, sheet_label("Strange & Norrell element tokens and markers", unit="tokens")),
-        (DISC_SIZE, discs, sheet_label("Strange & Norrell player discs", unit="discs"))])
+        (TOKEN_SIZE, markers, sheet_label(word("sheet_tokens"), unit=word("unit_tokens"))),
+        (DISC_SIZE, discs, sheet_label(word("sheet_discs"), unit=word("unit_discs")))])
     canvas.save()
     progress(1)

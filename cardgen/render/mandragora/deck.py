@@ -10,6 +10,7 @@ from cardgen.catalog.versions import card_version
 
 from ..export_faces import CardFaces, DeckFaces
 from ..imposition import ImpositionSettings, impose, sheet_label
+from ..labels import label as words
 from ..options import ResolvedOptions
 from ..pdf import new_canvas
 from ..qr import card_url, qr_matrix
@@ -56,5 +57,5 @@ def render_deck(content: MandragoraContent, resolved: ResolvedOptions, path: Pat
     # both decks on the same run of sheets, each card with its own deck's back: the last item sheet is filled up
     # with spells instead of holding a single card (82 + 24 cards: 12 sheets, not 10 + 3)
     impose(canvas, layout, resolved.specs.sheet, [*items, *spells], [item_back] * len(items) + [spell_back] * len(spells),
-           settings, sheet_label("Mandragora items and spells", first_number=items[0].card.number), on_card=progress)
+           settings, sheet_label(words("mandragora-deck", "sheet"), first_number=items[0].card.number), on_card=progress)
     canvas.save()

@@ -28,6 +28,7 @@ from ..documents import (
     rules_table,
     short_title,
 )
+from ..labels import counted, label
 from ..options import ResolvedOptions
 from ..pdf import pt
 from ..registry import Progress
@@ -69,6 +70,10 @@ def _drawer(draw: Callable[..., None], *args: str) -> Drawer:
     return bound
 
 
+def word(key: str, **fields: object) -> str:
+    return label("mandragora-reference", key, **fields)
+
+
 def _listed(s: _Styles, content: MandragoraContent, ids: tuple[str, ...], width: float) -> Table:
     """Rule entries as a two-column list: title, then the rule in our words."""
     return rules_table(content, ids, s.cell_bold, s.cell, width, label_mm=34)
@@ -83,24 +88,24 @@ def _turn(content: MandragoraContent, s: _Styles, style: MandragoraStyle, width:
             rule = content.rule(rule_id)
             out.append(Paragraph(f"<b>{escape(short_title(rule.title))}.</b> {escape(rule.text)}", s.cell))
         return out
-    table = Table([[column("1  Seek magical items (the Assistant moves)", SEEK),
-                    column("2  Cast a spell (the Assistant stays)", CAST)]], colWidths=[half, half])
+    table = Table([[column(word("seek"), SEEK),
+                    column(word("cast"), CAST)]], colWidths=[half, half])
     table.setStyle(TableStyle([
         ("VALIGN", (0, 0), (-1, -1), "TOP"), ("BACKGROUND", (0, 0), (-1, -1), header_fill),
         ("LEFTPADDING", (0, 0), (-1, -1), 6), ("RIGHTPADDING", (0, 0), (-1, -1), 6),
         ("TOPPADDING", (0, 0), (-1, -1), 5), ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
         ("LINEAFTER", (0, 0), (0, 0), 0.8, style.accent),
     ]))
-    return [Paragraph("Your turn: do one of two things", s.h2), Paragraph(rule_text(content, ("mandragora.turn.choice",)),
+    return [Paragraph(word("turn"), s.h2), Paragraph(rule_text(content, ("mandragora.turn.choice",)),
                                                                           s.body), Spacer(1, pt(1.5)), table]
 
 
 def _spells(content: MandragoraContent, s: _Styles, style: MandragoraStyle, width: float, header_fill: str,
             zebra: str | None) -> list[Flowable]:
     ink = style.theme.colour("spell_frame")
-    rows: list[list[Any]] = [[Paragraph(h, s.cell_bold) for h in ("", "Spell", "Values", "When", "Effect")]]
+    rows: list[list[Any]] = [[Paragraph(h, s.cell_bold) for h in ("", word("spell"), word("values"), word("when"), word("effect"))]]
     for spell in content.spells:
-        values = ", ".join(str(v) for v in spell.values)
+        values = label("card", "list_separator").join(str(v) for v in spell.values)
         rows.append([
             SymbolCell(_drawer(spell_glyph, spell.effect, spell.kind), pt(7), ink),
             Paragraph(f"<b>{escape(spell.name)}</b> \u00d7{spell.count}", s.cell),
@@ -112,53 +117,53 @@ def _spells(content: MandragoraContent, s: _Styles, style: MandragoraStyle, widt
     table.setStyle(grid_style(header_fill, zebra))
     per_value = {v: sum(1 for c in content.spell_cards if c.value == v)
                  for v in range(content.spell_values[0], content.spell_values[1] + 1)}
-    stacks = ", ".join(f"value {v}: {n} cards" for v, n in per_value.items())
-    return [Paragraph(f"The {len(content.spells)} spells ({len(content.spell_cards)} cards)", s.h2),
+    stacks = label("card", "list_separator").join(counted("mandragora-reference", "stack", n, value=v)
+                                                 for v, n in per_value.items())
+    return [Paragraph(word("spells", count=len(content.spells), cards=len(content.spell_cards)), s.h2),
             Paragraph(rule_text(content, ("mandragora.effect.kinds",)), s.body), Spacer(1, pt(1.5)), table,
-            Spacer(1, pt(1.2)), Paragraph(f"Spell stacks: {stacks}. A spell's value is its points at the end.",
-                                          s.small)]
+            Spacer(1, pt(1.2)), Paragraph(word("stacks", stacks=stacks), s.small)]
 
 
 def _colours(content: MandragoraContent, s: _Styles, style: MandragoraStyle, width: float, header_fill: str,
              zebra: str | None) -> list[Flowable]:
     rows: list[list[Any]] = [[Paragraph(h, s.cell_bold) for h in
-                              ("", "Colour", "Symbol", "Ingredients", "Spellbooks (values)", "Name from")]]
+                              ("", word("colour"), word("symbol"), word("ingredients"), word("spellbooks"), word("name_from"))]]
     for colour in content.colours:
         ink = style.colour_ink(colour.id)
         books = content.cards_of("spellbook", colour.id)
         rows.append([
             SymbolCell(_drawer(colour_symbol, colour.symbol), pt(5.5), ink),
-            Paragraph(f"<b>{escape(colour.name)}</b>" + (" (black magic)" if colour.black_magic else ""), s.cell),
+            Paragraph(word("colour_black" if colour.black_magic else "colour_name", colour=escape(colour.name)), s.cell),
             Paragraph(escape(colour.symbol_name), s.cell),
             Paragraph(str(len(content.cards_of("ingredient", colour.id))), s.cell),
-            Paragraph(f"{len(books)} ({', '.join(str(b.value) for b in books)})", s.cell),
-            Paragraph("the rulebook" if colour.provenance == "rulebook" else "us (authored)", s.cell),
+            Paragraph(word("books", count=len(books), values=label("card", "list_separator").join(str(b.value) for b in books)),
+                      s.cell),
+            Paragraph(word("from_rulebook" if colour.provenance == "rulebook" else "from_us"), s.cell),
         ])
-    rows.append([SymbolCell(mandrake, pt(5.5), style.mandrake), Paragraph("<b>Mandrake</b> (wild)", s.cell),
-                 Paragraph("mandrake", s.cell), Paragraph(str(len(content.cards_of("mandrake"))), s.cell),
-                 Paragraph(f"any colour; {escape(content.mandrake_hand_colour)} in hand", s.cell),
-                 Paragraph("the rulebook", s.cell)])
+    rows.append([SymbolCell(mandrake, pt(5.5), style.mandrake), Paragraph(word("mandrake"), s.cell),
+                 Paragraph(word("mandrake_symbol"), s.cell), Paragraph(str(len(content.cards_of("mandrake"))), s.cell),
+                 Paragraph(word("mandrake_books", colour=escape(content.mandrake_hand_colour)), s.cell),
+                 Paragraph(word("from_rulebook"), s.cell)])
     scrolls = content.cards_of("cursed_scroll")
-    split = ", ".join(f"{sum(1 for c in scrolls if c.curses == n)} \u00d7 {n}" for n in (1, 2, 3))
-    rows.append([SymbolCell(scroll, pt(5.5), style.curse), Paragraph("<b>Cursed scroll</b>", s.cell),
-                 Paragraph("scroll, eyes", s.cell), Paragraph(str(len(scrolls)), s.cell),
-                 Paragraph(f"curses: {split}", s.cell), Paragraph("the rulebook", s.cell)])
+    split = label("card", "list_separator").join(f"{sum(1 for c in scrolls if c.curses == n)} \u00d7 {n}" for n in (1, 2, 3))
+    rows.append([SymbolCell(scroll, pt(5.5), style.curse), Paragraph(word("scroll"), s.cell),
+                 Paragraph(word("scroll_symbol"), s.cell), Paragraph(str(len(scrolls)), s.cell),
+                 Paragraph(word("curses", split=split), s.cell), Paragraph(word("from_rulebook"), s.cell)])
     table = Table(rows, colWidths=[pt(9), pt(34), pt(24), pt(20), pt(48), width - pt(135)])
     table.setStyle(grid_style(header_fill, zebra))
     return [KeepTogether([
-        Paragraph(f"The {len(content.items)} magical items: colours and symbols", s.h2),
+        Paragraph(word("items", count=len(content.items)), s.h2),
         Paragraph(rule_text(content, ("mandragora.components.colours",)), s.body), Spacer(1, pt(1.5)), table])]
 
 
 def _scoring(content: MandragoraContent, s: _Styles) -> list[Flowable]:
     example = content.scoring_example
     result = content.example_breakdown()
-    sums = ", ".join(f"{b} + {v} = {b + v}" for b, v in example.pairs)
-    text = (f"<b>The rulebook's example, recomputed:</b> spellbook + spell: {sums}; together {result.spells_total}. "
-            f"Curse marker {result.curse}. {example.colours_in_hand} colours in hand, Disappearance clears "
-            f"{example.colours_removed}: {result.colours}. Total <b>{result.total}</b> "
-            f"(the rulebook prints {example.printed_total}; see the notes).")
-    return [Paragraph("Scoring", s.h2), Paragraph(rule_text(content, SCORE), s.body), Spacer(1, pt(1.5)),
+    sums = label("card", "list_separator").join(f"{b} + {v} = {b + v}" for b, v in example.pairs)
+    text = word("example", sums=sums, spells=result.spells_total, curse=result.curse, colours=example.colours_in_hand,
+                cleared=example.colours_removed, penalty=result.colours, total=result.total,
+                printed=example.printed_total)
+    return [Paragraph(word("scoring"), s.h2), Paragraph(rule_text(content, SCORE), s.body), Spacer(1, pt(1.5)),
             Paragraph(text, s.body)]
 
 
@@ -167,39 +172,38 @@ def _removals(content: MandragoraContent, s: _Styles, width: float) -> list[Flow
     for players in range(content.max_players, content.min_players - 1, -1):
         removal = content.removal_for(players)
         if removal is None:
-            text = "every card is used"
+            text = word("all_used")
         else:
-            parts = [f"all {removal.colour_cards} {', '.join(removal.colours)} cards"] if removal.colours else []
+            parts = [word("all_of", count=removal.colour_cards, colours=label("card", "list_separator").join(removal.colours))] \
+                if removal.colours else []
             numbers: dict[str, list[int]] = {}
             for card_id in removal.cards:
                 card = content.card(card_id)
                 numbers.setdefault(content.label(card), []).append(card.number)
-            parts += [f"{label} (item{'s' if len(found) > 1 else ''} {', '.join(str(n) for n in sorted(found))})"
-                      for label, found in numbers.items()]
-            text = "; ".join(parts)
-        rows.append([Paragraph(f"<b>{players} sorcerers</b>", s.cell), Paragraph(escape(text), s.cell)])
+            parts += [word("item_many" if len(found) > 1 else "item_one", card=name,
+                           numbers=label("card", "list_separator").join(str(n) for n in sorted(found)))
+                      for name, found in numbers.items()]
+            text = word("parts_separator").join(parts)
+        rows.append([Paragraph(word("players", count=players), s.cell), Paragraph(escape(text), s.cell)])
     table = Table(rows, colWidths=[pt(26), width - pt(26)])
     table.setStyle(grid_style("#FFFFFF", None, header=False))
-    return [KeepTogether([Paragraph("Fewer than four sorcerers", s.h2),
+    return [KeepTogether([Paragraph(word("fewer"), s.h2),
                           Paragraph(rule_text(content, ("mandragora.setup.players",)), s.body), Spacer(1, pt(1.5)),
                           table])]
 
 
 def _shops(content: MandragoraContent, s: _Styles) -> list[Flowable]:
-    day = ", ".join(escape(x.name) + (" (start)" if x.start else "") for x in content.shops if x.time == "day")
-    night = ", ".join(escape(x.name) for x in content.shops if x.time == "night")
+    day = label("card", "list_separator").join(word("start_shop", shop=escape(x.name)) if x.start else escape(x.name) for x in content.shops if x.time == "day")
+    night = label("card", "list_separator").join(escape(x.name) for x in content.shops if x.time == "night")
     circle = " \u00bb ".join(escape(content.shop(i).name) for i in content.circle_order)
-    return [Paragraph("The shop tiles", s.h2),
-            Paragraph(f"<b>Day shops</b> (cards face up): {day}. <b>Night shops</b> (cards face down): {night}.",
-                      s.body),
-            Paragraph(f"A suggested circle, clockwise, for a first game: {circle}.", s.small)]
+    return [Paragraph(word("shops"), s.h2),
+            Paragraph(word("day_night", day=day, night=night), s.body),
+            Paragraph(word("circle", circle=circle), s.small)]
 
 
 def _notes(content: MandragoraContent, s: _Styles, width: float, header_fill: str, zebra: str | None) -> list[Flowable]:
     table = notes_table(content, s.cell_bold, s.cell, width, label_mm=30, header_fill=header_fill, zebra=zebra)
-    return [Paragraph("Notes on the rulebook", s.h2),
-            Paragraph("Where the rulebook is unclear or slips, the cards, the companion and these sheets all read it "
-                      "the same way:", s.body), Spacer(1, pt(1.5)), table]
+    return [Paragraph(word("notes"), s.h2), Paragraph(word("notes_intro"), s.body), Spacer(1, pt(1.5)), table]
 
 
 def reference_story(content: MandragoraContent, resolved: ResolvedOptions, width: float) -> list[Flowable]:
@@ -210,28 +214,25 @@ def reference_story(content: MandragoraContent, resolved: ResolvedOptions, width
     zebra = None if style.ink_saver else "#F7F4EC"
     story: list[Flowable] = [
         Paragraph(escape(content.title), s.title),
-        Paragraph(f"Reference sheet \u00b7 {content.min_players}\u2013{content.max_players} sorcerers \u00b7 "
-                  f"{len(content.cards)} cards: {len(content.items)} magical items and {len(content.spell_cards)} "
-                  f"spells \u00b7 {len(content.shops)} shop tiles \u00b7 most points wins", s.subtitle),
-        Paragraph("Setup", s.h2), _listed(s, content, SETUP, width),
+        Paragraph(word("subtitle", min=content.min_players, max=content.max_players, cards=len(content.cards),
+                       items=len(content.items), spells=len(content.spell_cards), shops=len(content.shops)), s.subtitle),
+        Paragraph(word("setup"), s.h2), _listed(s, content, SETUP, width),
     ]
     story += _turn(content, s, style, width, header_fill)
     story += _spells(content, s, style, width, header_fill, zebra)
     story += _colours(content, s, style, width, header_fill, zebra)
-    story += [KeepTogether([Paragraph("The curse", s.h2), _listed(s, content, CURSE, width)])]
-    story += [KeepTogether([Paragraph("End of the game", s.h2), _listed(s, content, END, width)])]
+    story += [KeepTogether([Paragraph(word("curse"), s.h2), _listed(s, content, CURSE, width)])]
+    story += [KeepTogether([Paragraph(word("end"), s.h2), _listed(s, content, END, width)])]
     story += [KeepTogether(_scoring(content, s))]
     story += _removals(content, s, width)
-    story += [KeepTogether([Paragraph("Team variant (4 sorcerers)", s.h2), _listed(s, content, TEAM, width)])]
+    story += [KeepTogether([Paragraph(word("team"), s.h2), _listed(s, content, TEAM, width)])]
     story += [KeepTogether(_shops(content, s))]
     story += _notes(content, s, width, header_fill, zebra)
     return story
 
 
 def render_reference(content: MandragoraContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
-    title = f"{content.title}: reference sheet"
-    render_flowing_document(path, resolved.paper, title=title,
-                            subject="Setup, turn, spells, colours, curse, end, scoring, notes",
-                            footer=f"{content.title} \u00b7 reference",
+    render_flowing_document(path, resolved.paper, title=word("title", game=content.title), subject=word("subject"),
+                            footer=word("footer", game=content.title),
                             story=lambda width: reference_story(content, resolved, width))
     progress(1)

@@ -18,6 +18,7 @@ from cardgen.catalog.mandragora import MandragoraContent, ShopTile
 from ..colour import tint
 from ..faces import fit_font_size, text_width, tracked_text
 from ..imposition import ImpositionSettings, impose, sheet_label
+from ..labels import label
 from ..layout import SheetLayout
 from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt
@@ -36,6 +37,10 @@ from .symbols import mandrake, moon, sun
 TILE_MM = 84.0   # square shop tiles: 6 per A4 or Letter sheet with the default 3 mm bleed
 TILE_SIZE = CardSize("shop tile", TILE_MM, TILE_MM, "square Mandragora shop tile")
 WHITE = "#FFFFFF"
+
+
+def word(key: str, **fields: object) -> str:
+    return label("mandragora-tiles", key, **fields)
 
 
 def tile_layout(resolved: ResolvedOptions) -> SheetLayout:
@@ -88,7 +93,7 @@ class ShopTileFront:
                          stroke=1, fill=0)
         cx = w / 2
         canvas.setFillColor(ink)
-        tracked_text(canvas, cx, w - pt(12.5), "NIGHT SHOP" if night else "DAY SHOP", SANS_BOLD, 8.5, 0.35)
+        tracked_text(canvas, cx, w - pt(12.5), word("night_shop" if night else "day_shop"), SANS_BOLD, 8.5, 0.35)
         # the start tile gives up some picture height to its curve along the bottom
         picture_y, picture_size, name_top, restock_y = (57, 23, 40, 26) if shop.start else (52, 30, 32, 16)
         picture = moon if night else sun
@@ -129,7 +134,7 @@ class ShopTileFront:
             canvas.circle(x, y, pt(0.25 + 0.25 * (k % 3)), stroke=0, fill=1)
 
     def _restock(self, canvas: Canvas, cx: float, y: float, night: bool, ink: str, ground: str) -> None:
-        text = "Restock face down" if night else "Restock face up"
+        text = word("restock_down" if night else "restock_up")
         size = 9.0
         width = text_width(text, SANS, size)
         icon_w = pt(4.2) + pt(2.0)
@@ -150,7 +155,7 @@ class ShopTileFront:
         canvas.drawPath(path, stroke=1, fill=0)
         canvas.setFillColor(ink)
         canvas.setFont(SANS_BOLD, 7.0)
-        canvas.drawCentredString(w / 2, pt(18.5), "START \u00b7 the Assistant begins here")
+        canvas.drawCentredString(w / 2, pt(18.5), word("start"))
 
 
 @dataclass(frozen=True)
@@ -175,8 +180,8 @@ class ShopTileBack:
         canvas.circle(w / 2, w / 2, pt(21), stroke=1, fill=0)
         mandrake(canvas, w / 2, w / 2, pt(24), lines, style.item_frame or WHITE)
         canvas.setFillColor(lines)
-        tracked_text(canvas, w / 2, w - pt(15), "MANDRAGORA", SERIF_BOLD, 12, 0.22)
-        tracked_text(canvas, w / 2, pt(12), "SHOP", SANS, 7, 0.5)
+        tracked_text(canvas, w / 2, w - pt(15), label("mandragora", "game"), SERIF_BOLD, 12, 0.22)
+        tracked_text(canvas, w / 2, pt(12), word("back_shop"), SANS, 7, 0.5)
 
 
 def render_tiles(content: MandragoraContent, resolved: ResolvedOptions, path: Path, progress: Progress) -> None:
@@ -186,10 +191,10 @@ def render_tiles(content: MandragoraContent, resolved: ResolvedOptions, path: Pa
     shops = [content.shop(shop_id) for shop_id in content.circle_order]
     fronts = [ShopTileFront(shop, style) for shop in shops]
     canvas = new_canvas(path, resolved.paper.width, resolved.paper.height,
-                        title=f"{content.title}: shop tiles ({resolved.paper.name})",
-                        subject=f"{len(fronts)} shop tiles ({TILE_MM:g} mm square), {layout.per_sheet} per sheet")
+                        title=word("title", game=content.title, paper=resolved.paper.name),
+                        subject=word("subject", count=len(fronts), size=f"{TILE_MM:g}", per_sheet=layout.per_sheet))
     settings = ImpositionSettings.from_options(options)
     impose(canvas, layout, resolved.specs.sheet, fronts, [ShopTileBack(style)] * len(fronts), settings,
-           sheet_label("Mandragora shop tiles", unit="tiles"))
+           sheet_label(word("sheet"), unit=word("unit")))
     canvas.save()
     progress(1)

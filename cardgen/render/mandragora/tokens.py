@@ -25,6 +25,7 @@ from cardgen.catalog.mandragora import MandragoraContent
 from ..colour import tint
 from ..fonts import MIN_TEXT_PT
 from ..imposition import draw_registration
+from ..labels import label
 from ..layout import Rect
 from ..options import ResolvedOptions
 from ..pdf import new_canvas, pt, set_page_boxes
@@ -38,6 +39,10 @@ from .style import (
     style_for,
 )
 from .symbols import assistant, evil_eye, hourglass
+
+
+def word(key: str, **fields: object) -> str:
+    return label("mandragora-tokens", key, **fields)
 
 MARKER_MM = 38.0                 # diameter of the round markers
 STANDEE_W, STANDEE_H, TAB_H = 30.0, 52.0, 12.0
@@ -91,11 +96,11 @@ class Markers:
         evil_eye(canvas, 0, pt(1.5), pt(19), ink, ground or WHITE)
         canvas.setFillColor(ink)
         canvas.setFont(SERIF_BOLD, 10.5)
-        canvas.drawCentredString(0, pt(8.5), "CURSE")
+        canvas.drawCentredString(0, pt(8.5), word("curse"))
         canvas.setFont(SANS_BOLD, 7.5)
-        canvas.drawCentredString(0, -pt(10.5), "\u20132 points")
+        canvas.drawCentredString(0, -pt(10.5), word("curse_points"))
         canvas.setFont(SANS, MIN_TEXT_PT)
-        canvas.drawCentredString(0, -pt(12.8), "if held at the end")  # 6 pt inside the inner ring
+        canvas.drawCentredString(0, -pt(12.8), word("curse_held"))  # 6 pt inside the inner ring
 
     def countdown(self, rounds: int) -> Piece:
         numeral = {3: "III", 2: "II"}[rounds]
@@ -110,9 +115,9 @@ class Markers:
             canvas.setFont(SERIF_BOLD, 34)
             canvas.drawCentredString(0, -34 * SERIF_CAP_HEIGHT / 2 + pt(0.5), numeral)
             canvas.setFont(SANS_BOLD, 6.5)
-            canvas.drawCentredString(0, -pt(10.0), f"{rounds} ROUNDS LEFT")
+            canvas.drawCentredString(0, -pt(10.0), word("rounds_left", count=rounds))
             canvas.setFont(SANS, MIN_TEXT_PT)
-            canvas.drawCentredString(0, -pt(12.6), "turn over to II" if rounds == 3 else "then last round")
+            canvas.drawCentredString(0, -pt(12.6), word("turn_over" if rounds == 3 else "last_round"))
         return draw
 
     def countdown_fold(self, canvas: Canvas, bleed: float) -> None:
@@ -163,14 +168,14 @@ class Markers:
             assistant(canvas, -pt(1.5), pt(2.5), pt(32), figure, ground or WHITE)
             canvas.setFillColor(style.ink)
             canvas.setFont(SANS_BOLD, 6.5)
-            canvas.drawCentredString(0, pt(-panel / 2 + 4), "THE ASSISTANT")
+            canvas.drawCentredString(0, pt(-panel / 2 + 4), word("assistant"))
             canvas.restoreState()
         for y0 in (bottom, bottom + tab + 2 * panel):  # the base tabs
             canvas.setFillColor(tint(style.accent, 0.7) if not style.ink_saver else WHITE)
             canvas.rect(pt(-w / 2), pt(y0), pt(w), pt(tab), stroke=0, fill=1)
             canvas.setFillColor(style.muted)
             canvas.setFont(SANS, MIN_TEXT_PT)
-            canvas.drawCentredString(0, pt(y0 + tab / 2 - 1), "base: fold outwards")
+            canvas.drawCentredString(0, pt(y0 + tab / 2 - 1), word("base"))
         canvas.setStrokeColor(CUT_LINE)
         canvas.setLineWidth(0.3)
         canvas.rect(pt(-w / 2), pt(bottom), pt(w), pt(total), stroke=1, fill=0)
@@ -196,12 +201,12 @@ def placements(markers: Markers, page_w: float, page_h: float) -> list[Placed]:
     standee_top = row - MARKER_MM / 2 - 16.0
     fold_x = left + STANDEE_W + 16.0 + MARKER_MM
     return [
-        Placed("Curse marker", left + MARKER_MM / 2, row, MARKER_MM, MARKER_MM, markers.curse, markers.curse),
-        Placed("Endgame Countdown marker", left + MARKER_MM * 1.5 + 18.0, row, MARKER_MM, MARKER_MM,
+        Placed("curse_marker", left + MARKER_MM / 2, row, MARKER_MM, MARKER_MM, markers.curse, markers.curse),
+        Placed("countdown_marker", left + MARKER_MM * 1.5 + 18.0, row, MARKER_MM, MARKER_MM,
                markers.countdown(3), markers.countdown(2)),
-        Placed("Countdown marker to fold", fold_x, standee_top - MARKER_MM / 2 - 3.0, 2 * MARKER_MM, MARKER_MM,
+        Placed("fold_marker", fold_x, standee_top - MARKER_MM / 2 - 3.0, 2 * MARKER_MM, MARKER_MM,
                markers.countdown_fold, None),
-        Placed("Assistant standee", left + STANDEE_W / 2, standee_top - standee_h / 2, STANDEE_W, standee_h,
+        Placed("standee", left + STANDEE_W / 2, standee_top - standee_h / 2, STANDEE_W, standee_h,
                markers.standee, None),
     ]
 
@@ -217,17 +222,12 @@ def _captions(canvas: Canvas, content: MandragoraContent, style: MandragoraStyle
               page_w: float) -> None:
     canvas.setFillColor(style.ink)
     canvas.setFont(SERIF_BOLD, 16)
-    canvas.drawString(pt(22), pt(placed[0].y + MARKER_MM / 2 + 9), f"{content.title}: markers and the Assistant")
-    notes = {
-        "Curse marker": "the same on both sides",
-        "Endgame Countdown marker": "III here, II on the back page",
-        "Countdown marker to fold": "for single-sided printers: fold, glue",
-    }
+    canvas.drawString(pt(22), pt(placed[0].y + MARKER_MM / 2 + 9), word("heading", game=content.title))
     canvas.setFont(SANS, 6.8)
     canvas.setFillColor(style.muted)
     for piece in placed[:3]:
-        canvas.drawCentredString(pt(piece.x), pt(piece.y - piece.height / 2 - 4.5), piece.name)
-        canvas.drawCentredString(pt(piece.x), pt(piece.y - piece.height / 2 - 7.5), notes[piece.name])
+        canvas.drawCentredString(pt(piece.x), pt(piece.y - piece.height / 2 - 4.5), word(piece.name))
+        canvas.drawCentredString(pt(piece.x), pt(piece.y - piece.height / 2 - 7.5), word(f"{piece.name}_note"))
     fold, standee = placed[2], placed[3]
     left = standee.x + STANDEE_W / 2 + 12
     width = page_w - 20 - left
@@ -235,19 +235,12 @@ def _captions(canvas: Canvas, content: MandragoraContent, style: MandragoraStyle
                              spaceAfter=3)
     body = ParagraphStyle("how", fontName=SANS, fontSize=8.4, leading=11.2, textColor=style.ink, spaceAfter=4)
     story = [
-        Paragraph("How to make them", heading),
-        Paragraph("Print this file double-sided, flipping on the long edge, at 100 % (card stock if you can). "
-                  "The back page puts each marker's second side right behind its first; hold the sheet to a light "
-                  "and the round targets show any misregistration (rebuild with --back-offset-x/-y).", body),
-        Paragraph("Single-sided printer: cut out the fold-over countdown marker instead, fold it on the dashed "
-                  "line and glue III and II back to back. Cut two curse markers and glue them together.", body),
-        Paragraph("The Assistant: cut round the solid outline, fold on the middle dashes so the two figures are "
-                  "back to back (glue them), then fold the two base tabs outwards so it stands.", body),
-        Paragraph(f"<b>Curse marker:</b> whoever has the most curses holds it and loses {content.curse_penalty} "
-                  "points at the end.", body),
-        Paragraph(f"<b>Countdown:</b> when the item deck runs out, {content.countdown_rounds} rounds remain. Lay "
-                  "the marker III up before the next sorcerer, turn it to II at their next turn and remove it at "
-                  "the one after: the final round has begun.", body),
+        Paragraph(word("how"), heading),
+        Paragraph(word("how_duplex"), body),
+        Paragraph(word("how_single"), body),
+        Paragraph(word("how_standee"), body),
+        Paragraph(word("how_curse", penalty=content.curse_penalty), body),
+        Paragraph(word("how_countdown", rounds=content.countdown_rounds), body),
     ]
     y = pt(fold.y - fold.height / 2 - 13)
     for flowable in story:
@@ -263,8 +256,7 @@ def render_tokens(content: MandragoraContent, resolved: ResolvedOptions, path: P
     paper = resolved.paper
     markers = Markers(style, options.crop_marks)
     placed = placements(markers, paper.width, paper.height)
-    canvas = new_canvas(path, paper.width, paper.height, title=f"{content.title}: markers and the Assistant",
-                        subject="Curse marker, Endgame Countdown marker (III / II), fold-over Assistant standee")
+    canvas = new_canvas(path, paper.width, paper.height, title=word("heading", game=content.title), subject=word("subject"))
     trim = Rect(min(p.trim.x for p in placed), min(p.trim.y for p in placed), 0, 0)
     trim = Rect(trim.x, trim.y, max(p.trim.right for p in placed) - trim.x, max(p.trim.top for p in placed) - trim.y)
     b = options.bleed
@@ -287,8 +279,7 @@ def render_tokens(content: MandragoraContent, resolved: ResolvedOptions, path: P
             _draw_piece(canvas, piece.back, back_x(piece.x), piece.y + dy, b)
     canvas.setFont(SANS, 7)
     canvas.setFillColor(style.muted)
-    canvas.drawCentredString(pt(paper.width / 2), pt(10), f"{content.title}: markers, back page "
-                             f"({'mirrored for long-edge duplex' if mirrored else 'unmirrored, to cut and glue'})")
+    canvas.drawCentredString(pt(paper.width / 2), pt(10), word("back_mirrored" if mirrored else "back_unmirrored", game=content.title))
     draw_registration(canvas, [(back_x(x), y + dy) for x, y in targets], resolved.specs.sheet)
     back_trim = Rect(back_x(trim.right) if mirrored else back_x(trim.x), trim.y + dy, trim.width, trim.height)
     set_page_boxes(canvas, back_trim, back_trim.grown(b, b, b, b), paper.width, paper.height)
