@@ -30,6 +30,7 @@ from .card_faces import CardFront
 from .card_frame import DeckBack, landscape
 from .style import style_for
 
+
 class _DeckNames(Mapping[str, str]):
     """Each deck's name for sheet labels and the document's subject, in the active language
     (``[jsmn-deck]`` ``<kind>`` of the labels)."""
