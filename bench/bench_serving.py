@@ -516,7 +516,7 @@ def closed_figures(tally: Any) -> dict[str, Any]:
     return {"count": len(ordered), "rate": tally.rate(), "p50": tally.percentile_ms(0.5),
             "p90": tally.percentile_ms(0.9), "p99": tally.percentile_ms(0.99),
             "max": ordered[-1] * 1000 if ordered else float("nan"), "over_1s": sum(1 for x in ordered if x > 1.0),
-            "statuses": dict(tally.statuses)}
+            "statuses": dict(tally.statuses), "by_connection": dict(tally.by_connection)}
 
 
 def machine(phase: dict[str, Any]) -> str:
@@ -530,8 +530,12 @@ def closed_summary(figures: dict[str, Any]) -> dict[str, tuple[float, str]]:
 
     def detail(name: str) -> str:
         c = closed[name]
+        counts = c["by_connection"]
+        spread = f"{min(counts.values()):,}–{max(counts.values()):,}" if counts else "none"
+        kinds = (f" ({sum(n for i, n in counts.items() if i < 32):,} reads, "
+                 f"{sum(n for i, n in counts.items() if i >= 32):,} moves)") if name == "mixed" else ""
         return (f"{name}: {c['rate']:,.0f}/s, p50 {c['p50']:,.1f} p90 {c['p90']:,.1f} p99 {c['p99']:,.1f} max "
-                f"{c['max']:,.0f} ms, {c['over_1s']:,} over 1 s; {machine(c)}")
+                f"{c['max']:,.0f} ms, {c['over_1s']:,} over 1 s; answers per connection {spread}{kinds}; {machine(c)}")
 
     details = "; ".join(detail(name) for name in ("reads", "moves", "mixed"))
     return {
