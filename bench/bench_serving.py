@@ -486,7 +486,9 @@ def measure(label: str, root: Path, args: argparse.Namespace) -> dict[str, Any]:
             read_tally = run_phase(host, int(port), reads, args.seconds)
         figures["reads_per_second"] = read_tally.rate()
         figures["cpu_ms_per_read"] = ((server_cpu_seconds(pid) or 0.0) - cpu) * 1000 / max(1, read_tally.ok)
-        mixed_moves, _ = move_works(server.base, store, 32, args.seconds, seed=96)
+        # (moves prepared for twice the moves-only rate: sharing the server with reads, they cannot go faster)
+        mixed_moves, _ = move_works(server.base, store, 32, args.seconds, seed=96,
+                                    open_rate=max(200.0, 2 * tally.rate()))
         with scheduled(pid, schedule["mixed"]):
             mixed = run_phase(host, int(port), reads[:32] + mixed_moves, args.seconds,
                               expected=lambda status: status in (200, 409))
