@@ -79,6 +79,8 @@ class Tally:
     statuses: dict[int, int] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
     elapsed: float = 0.0
+    #: answers per connection (its index), in the closed loop: how evenly the server took its connections
+    by_connection: dict[int, int] = field(default_factory=dict)
 
     @property
     def count(self) -> int:
@@ -229,6 +231,7 @@ def run_phase(host: str, port: int, requests_per_connection: list[Work], seconds
                 continue
             status, body, closing = whole
             tally.record(status, body, clock() - loop.began, expected)
+            tally.by_connection[loop.index] = tally.by_connection.get(loop.index, 0) + 1
             loop.pending = None
             if closing:
                 drop(loop)

@@ -69,6 +69,7 @@ def test_closed_loop_answers_every_request_once_and_times_the_whole_answer(serve
     tally = run_phase("127.0.0.1", server.server_address[1], works(4, 6), seconds=30)
     assert tally.failures == []
     assert tally.statuses == {200: 24} and tally.count == 24
+    assert tally.by_connection == {c: 6 for c in range(4)}  # each connection's answers, by its index
     assert sorted(server.seen) == sorted(request_bytes("POST", "/", {"c": c, "n": n}).split(b"\r\n\r\n")[1]
                                          for c in range(4) for n in range(6))  # type: ignore[attr-defined]
     assert min(tally.latencies) >= DELAY
