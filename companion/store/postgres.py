@@ -22,9 +22,11 @@ code and SQL run unchanged on it (``?`` placeholders become psycopg's ``%s``):
   transaction: one snapshot, as SQLite's read transaction gives.
 - **The log is append-only**: a trigger refuses every UPDATE and DELETE of ``moves``, except a purge's,
   which says so for its own transaction (``SET LOCAL companion.purging = 'on'``; :meth:`delete_log`).
-- **Live updates** (:class:`PostgresChanges`): a trigger announces every committed new version of a game
-  (``pg_notify``), and each process listens on a connection of its own: a move made through any node
-  reaches the phones of every node, with no polling of the database per phone or per game.
+- **Live updates** (:class:`PostgresChanges`): a write that gives a game a new version announces it just
+  after its commit (``pg_notify``, sent with the COMMIT), and each process listens on a connection of its
+  own: a move made through any node reaches the phones of every node, with no polling of the database per
+  phone or per game. (Not from inside the transaction: PostgreSQL holds one lock for every notifying
+  transaction until its commit is on disk, which made every move of every node commit one at a time.)
 - **Per-address limits** (:class:`PostgresStorage`): the counters in a table of the same database, so every
   node counts the same addresses; the purge schedule keeps its last run there too.
 - **Migrations** are the SQLite store's, numbered and named alike (the format version is their count),
@@ -163,15 +165,11 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
 
 
 #: what a PostgreSQL database holds beyond the SQLite store's schema, made (or brought up to date) at every
-#: open: no format of stored games depends on it
+#: open: no format of stored games depends on it. (A trigger announced each new version until a write
+#: announced it itself after its commit, :meth:`PostgresBackend.write`: it is removed.)
 EXTRAS = """
-    CREATE OR REPLACE FUNCTION games_version_notify() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        PERFORM pg_notify('companion_versions', NEW.id || ' ' || NEW.version);
-        RETURN NULL;
-    END $$;
-    CREATE OR REPLACE TRIGGER games_version_notify AFTER UPDATE OF version ON games
-        FOR EACH ROW WHEN (NEW.version IS DISTINCT FROM OLD.version) EXECUTE FUNCTION games_version_notify();
+    DROP TRIGGER IF EXISTS games_version_notify ON games;
+    DROP FUNCTION IF EXISTS games_version_notify();
     CREATE TABLE IF NOT EXISTS rate_counters (key TEXT PRIMARY KEY, count INTEGER NOT NULL, expires DOUBLE PRECISION NOT NULL);
     CREATE TABLE IF NOT EXISTS purge_schedule (id INTEGER PRIMARY KEY CHECK (id = 1), last_run TEXT NOT NULL);
 """
@@ -304,6 +302,10 @@ def _locking(sql: str) -> str:
     return f"{sql.rstrip().rstrip(';')} FOR UPDATE OF {found.group(2) or found.group(1)}"
 
 
+#: how every statement of the store that writes a game's new version begins
+_NEW_VERSION = "UPDATE games SET version"
+
+
 class Transaction:
     """What the store's code calls ``db`` inside a transaction: ``execute(sql, params)`` on one connection.
 
@@ -317,11 +319,15 @@ class Transaction:
         self._database = database
         self._writing = writing
         self._pipeline = pipeline
+        #: whether this transaction wrote a game's new version (announced once it is committed)
+        self.new_version = False
 
     def execute(self, sql: str, params: Sequence[Any] | None = None) -> Result:
         statement = _placeholders(sql)
         if self._writing:
             statement = _locking(statement)
+            if statement.startswith(_NEW_VERSION):
+                self.new_version = True
         return Result(self.conn.execute(statement, params or None), self._pipeline)  # type: ignore[call-overload]
 
 
@@ -510,16 +516,23 @@ class PostgresBackend:
     @contextmanager
     def _transaction(self, game_id: str | None, pipelined: bool) -> Iterator[Transaction]:
         with self._connection() as conn, (conn.pipeline() if pipelined else contextlib.nullcontext()) as pipeline:
+            transaction = Transaction(conn, self, writing=True, pipeline=pipeline)
             with conn.transaction():
                 with self._pool_lock:
                     self._writers += 1
                 try:
                     if game_id is not None:
                         conn.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", [game_id])
-                    yield Transaction(conn, self, writing=True, pipeline=pipeline)
+                    yield transaction
                 finally:
                     with self._pool_lock:
                         self._writers -= 1
+            if transaction.new_version and game_id is not None:
+                # announced once committed, in the COMMIT's own round trip (pipeline): a NOTIFY inside the
+                # transaction holds PostgreSQL's one lock of notifications until the commit is flushed to
+                # disk, so every write of every node that announces would commit one at a time
+                conn.execute("SELECT pg_notify(%s, id || ' ' || version) FROM games WHERE id = %s",
+                             [VERSIONS_CHANNEL, game_id])
 
     def writing(self) -> bool:
         """Whether a write transaction of this process is open (the SQLite store: its write lock is held)."""
