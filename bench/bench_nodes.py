@@ -13,7 +13,7 @@ on all of them alike:
   of the same round (target ≥ 1.6×);
 - delivery across nodes: phones stream ``/api/games/<id>/events`` from the second node while moves are
   posted through the first at a steady pace; a move's delivery is from its send to the first event that
-  carries its version (target: p95 ≤ 300 ms).
+  carries its version or a later one (target: p95 ≤ 300 ms).
 
 Prints the cores, the load average before each phase, the server CPU time per request of each set-up (read
 from /proc around the phase alone, after its games were made; it depends less than rates on what else
@@ -204,8 +204,15 @@ def delivery_phase(sender: RunningServer, watcher: RunningServer, store: Store, 
     for sock in streams:
         sock.close()
     connection.close()
-    delivery = [seen[key] - at for key, at in sent.items() if key in seen]
-    return delivery, sum(1 for key in sent if key not in seen)
+    # a stream tells the newest version when it gets round to it: two moves an instant apart may reach it as
+    # one event, the later version's, which delivers both
+    first_at: dict[tuple[str, int], float] = {}
+    for game_id, version in sent:
+        later = [when for (g, v), when in seen.items() if g == game_id and v >= version]
+        if later:
+            first_at[(game_id, version)] = min(later)
+    delivery = [first_at[key] - at for key, at in sent.items() if key in first_at]
+    return delivery, sum(1 for key in sent if key not in first_at)
 
 
 def percentile(values: list[float], share: float) -> float:
