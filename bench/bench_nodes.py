@@ -322,7 +322,7 @@ def main() -> None:
                   TWO_NODES_TARGET,
                   note=("judgeable here" if judgeable else
                         f"NOT judgeable here: {cores} cores for {2 * workers} node workers, PostgreSQL and the load "
-                        "client; a second node adds no core, so this only shows it costs little"))
+                        "client; a second node adds no core here, so this shows only what it costs when it adds none"))
     report.target("nodes.delivery_p95_ms", "a move through one node reaches a phone streaming on the other, p95",
                   percentile(delivery, 0.95) * 1000, "ms", "at most", DELIVERY_P95_TARGET_MS,
                   note=f"median {percentile(delivery, 0.5) * 1000:.0f} ms over {len(delivery):,} moves, {missed} never seen")
