@@ -259,7 +259,7 @@ def test_a_public_instance_two_nodes_on_postgresql_behind_caddy(tmp_path: Path) 
             def listen() -> None:
                 try:
                     for line in stream.iter_lines(decode_unicode=True):
-                        if line and line.startswith("data: "):
+                        if isinstance(line, str) and line.startswith("data: "):
                             seen.append(int(json.loads(line[6:])["version"]))
                             opened.set()
                 except (requests.RequestException, AttributeError, ValueError):
