@@ -1,5 +1,5 @@
 """A network cut between a node and PostgreSQL (a TCP relay between them, cut and mended): 503s while it
-lasts, never a 500 or a hang past the pool's wait, no acknowledged move lost, and the node uses the database
+lasts, each at once (not after the pool's whole wait for a connection), never a 500, no acknowledged move lost, and the node uses the database
 again by itself once the network is back (its pool's connections died with the cut)."""
 
 from __future__ import annotations
@@ -14,9 +14,14 @@ import pytest
 
 from cardgen.catalog import content
 from companion.served import RunningPostgres, free_port
+from companion.store.postgres import CONNECT_TIMEOUT_SECONDS
 from companion.web import create_app
 
 CEILING = 60
+#: a 503 during the cut comes within this (generous on a busy machine), well under the pool's wait for a
+#: free connection: the node knows the database is away and does not wait for it per request
+FAST_503_SECONDS = 5.0
+assert FAST_503_SECONDS < CONNECT_TIMEOUT_SECONDS
 
 
 class Relay:
@@ -112,11 +117,13 @@ def test_a_cut_between_node_and_database_is_503s_and_mends_by_itself(relay: Rela
         for version in range(3):
             assert move(version).status_code == 200
         relay.cut()
-        started = time.monotonic()
-        for answer in (move(3), client.get(f"/api/games/{game['id']}/version")):
+        for ask in (lambda: move(3), lambda: client.get(f"/api/games/{game['id']}/version")) * 2:
+            asked = time.monotonic()
+            answer = ask()
+            took = time.monotonic() - asked
             assert answer.status_code == 503, answer.get_data(as_text=True)[:300]
             assert "is not answering" in answer.get_json()["error"]
-        assert time.monotonic() - started < 2 * CEILING
+            assert took < FAST_503_SECONDS, f"a 503 took {took:.1f} s: the request waited for the database"
         relay.mend()
         back = time.monotonic()
         while (again := client.get(f"/api/games/{game['id']}/version")).status_code == 503:

@@ -151,6 +151,9 @@ def test_a_game_row_lock_makes_a_second_writer_of_that_game_wait(postgres_dsn: s
 
         def second_writer(game: str, done: threading.Event | None) -> None:
             with database.write(game) as db:
+                # the lock is the transaction's first statement; in pipeline mode it goes out with the first
+                # statement whose answer is read, as every write of the store reads its game first
+                db.execute("SELECT version FROM games WHERE id = ?", [game]).fetchone()
                 order.append(f"second {game}")
                 db.execute("UPDATE games SET version = version + 1 WHERE id = ?", [game])
             if done is not None:

@@ -5,10 +5,15 @@ any number of ``companion serve`` processes on any number of machines share one 
 code and SQL run unchanged on it (``?`` placeholders become psycopg's ``%s``):
 
 - **Connections**: a :class:`psycopg_pool.ConnectionPool` per process (a forked gunicorn worker opens its
-  own), autocommit connections checked before they are handed out (a connection PostgreSQL dropped, say
-  in a restart, is replaced, not used; a pool that found none in time is replaced, so the app uses the
-  database again as soon as it is back); psycopg waits through gevent in gunicorn's gevent workers
+  own), autocommit connections checked before they are handed out when their socket says PostgreSQL spoke
+  or hung up meanwhile (a connection PostgreSQL dropped, say in a restart, is replaced, not used; a quiet one
+  costs no round trip); psycopg waits through gevent in gunicorn's gevent workers
   (:func:`cooperate_with_gevent`).
+- **The database away**: a connection that cannot be made tells the process so; from then on a request
+  is answered 503 at once (not after the pool's whole wait), while one connection at a time tries in the
+  background whether the database is back, and a new pool serves again the moment it is.
+- **Round trips**: a transaction's statements go out in pipeline mode (a move's write: two round trips for
+  BEGIN, lock, read, INSERT, UPDATE and COMMIT), and psycopg prepares the statements a connection repeats.
 - **Writes** lock the game they change: ``write(game_id)`` begins a transaction whose first statement is
   ``SELECT ... FROM games WHERE id = ... FOR UPDATE``, so moves of one game queue on its row while moves of
   other games go on at once (SQLite has one writer for the whole file). Inside a write, any read of a
@@ -17,9 +22,11 @@ code and SQL run unchanged on it (``?`` placeholders become psycopg's ``%s``):
   transaction: one snapshot, as SQLite's read transaction gives.
 - **The log is append-only**: a trigger refuses every UPDATE and DELETE of ``moves``, except a purge's,
   which says so for its own transaction (``SET LOCAL companion.purging = 'on'``; :meth:`delete_log`).
-- **Live updates** (:class:`PostgresChanges`): a trigger announces every committed new version of a game
-  (``pg_notify``), and each process listens on a connection of its own: a move made through any node
-  reaches the phones of every node, with no polling of the database per phone or per game.
+- **Live updates** (:class:`PostgresChanges`): a write that gives a game a new version announces it just
+  after its commit (``pg_notify``, sent with the COMMIT), and each process listens on a connection of its
+  own: a move made through any node reaches the phones of every node, with no polling of the database per
+  phone or per game. (Not from inside the transaction: PostgreSQL holds one lock for every notifying
+  transaction until its commit is on disk, which made every move of every node commit one at a time.)
 - **Per-address limits** (:class:`PostgresStorage`): the counters in a table of the same database, so every
   node counts the same addresses; the purge schedule keeps its last run there too.
 - **Migrations** are the SQLite store's, numbered and named alike (the format version is their count),
@@ -34,9 +41,11 @@ between the two unchanged.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
+import select
 import threading
 import time
 from contextlib import contextmanager
@@ -53,8 +62,17 @@ from companion.store.common import _now
 from companion.store.errors import StoreUnavailable
 from companion.store.sqlite import MIGRATIONS as SQLITE_MIGRATIONS
 
-#: how long a request waits for a free connection of the pool, or for PostgreSQL to answer a connect
+#: how long a request waits for a free connection of the pool while the database is thought to be there
 CONNECT_TIMEOUT_SECONDS = 10.0
+#: how long PostgreSQL may take to answer a new connection before it counts as away (a connection refused,
+#: as when it is stopped, counts at once)
+CONNECTING_SECONDS = 2
+#: while the database is away, a request waiting for a connection looks this often whether a connection
+#: came after all, and is answered 503 at once once the node knows it is away
+AWAY_LOOK_SECONDS = 0.2
+#: while the database is away, one connection at most this often tries whether it is back (in the background:
+#: requests meanwhile are answered 503 at once)
+PROBE_EVERY_SECONDS = 0.5
 #: connections per process: gunicorn's gevent worker runs many requests at once, each holding one only
 #: for its statement or transaction
 POOL_MIN_SIZE, POOL_MAX_SIZE = 1, 8
@@ -147,15 +165,11 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
 
 
 #: what a PostgreSQL database holds beyond the SQLite store's schema, made (or brought up to date) at every
-#: open: no format of stored games depends on it
+#: open: no format of stored games depends on it. (A trigger announced each new version until a write
+#: announced it itself after its commit, :meth:`PostgresBackend.write`: it is removed.)
 EXTRAS = """
-    CREATE OR REPLACE FUNCTION games_version_notify() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        PERFORM pg_notify('companion_versions', NEW.id || ' ' || NEW.version);
-        RETURN NULL;
-    END $$;
-    CREATE OR REPLACE TRIGGER games_version_notify AFTER UPDATE OF version ON games
-        FOR EACH ROW WHEN (NEW.version IS DISTINCT FROM OLD.version) EXECUTE FUNCTION games_version_notify();
+    DROP TRIGGER IF EXISTS games_version_notify ON games;
+    DROP FUNCTION IF EXISTS games_version_notify();
     CREATE TABLE IF NOT EXISTS rate_counters (key TEXT PRIMARY KEY, count INTEGER NOT NULL, expires DOUBLE PRECISION NOT NULL);
     CREATE TABLE IF NOT EXISTS purge_schedule (id INTEGER PRIMARY KEY CHECK (id = 1), last_run TEXT NOT NULL);
 """
@@ -194,6 +208,27 @@ def cooperate_with_gevent() -> None:
         psycopg.waiting.wait = psycopg.waiting.wait_poll
 
 
+def _reason(error: BaseException) -> str:
+    """The first line of an error's message (its type's name if it has none)."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def _checked_if_stirred(conn: psycopg.Connection[Any]) -> None:
+    """The pool's check of a connection before it is handed out, with no round trip when nothing happened.
+
+    An idle connection has nothing to read unless PostgreSQL spoke or hung up meanwhile (a restart sends its
+    farewell and closes the socket; so does a network cut that closes it): then the connection is asked
+    (psycopg_pool's own check) and, if broken, replaced. A connection with nothing to read is handed out as
+    it is: checking every one with a statement cost a round trip per request."""
+    if conn.closed or conn.broken:
+        raise psycopg.OperationalError("the connection is closed")
+    poller = select.poll()
+    poller.register(conn.fileno(), select.POLLIN)
+    if poller.poll(0):
+        psycopg_pool.ConnectionPool.check_connection(conn)
+
+
 @functools.lru_cache(maxsize=512)
 def _placeholders(sql: str) -> str:
     """The store's SQL (``?`` placeholders, as sqlite3 takes them) in psycopg's words (``%s``)."""
@@ -201,21 +236,50 @@ def _placeholders(sql: str) -> str:
 
 
 class Result:
-    """The rows of one statement, fetched before its connection went back to the pool."""
+    """The rows of one statement, fetched before its connection went back to the pool.
 
-    def __init__(self, cursor: psycopg.Cursor[Any]) -> None:
-        self.description = cursor.description
-        self.rowcount = cursor.rowcount
-        self._rows: list[tuple[Any, ...]] = cursor.fetchall() if cursor.description is not None else []
+    In a transaction the statements go out in PostgreSQL's pipeline mode: a statement whose answer nobody
+    reads (an INSERT, an UPDATE, the lock on a game's row) costs no round trip of its own; its result is
+    taken when something of it is asked (its rows, its row count), or with the commit."""
+
+    def __init__(self, cursor: psycopg.Cursor[Any], pipeline: psycopg.Pipeline | None = None) -> None:
+        self._cursor: psycopg.Cursor[Any] | None = cursor
+        self._pipeline = pipeline
+        self._rows: list[tuple[Any, ...]] = []
         self._next = 0
+        self._description: Any = None
+        self._rowcount = -1
+        if pipeline is None:
+            self._take()
+
+    def _take(self) -> None:
+        cursor, self._cursor = self._cursor, None
+        if cursor is None:
+            return
+        if self._pipeline is not None and cursor.pgresult is None:
+            self._pipeline.sync()  # send what is queued and read every answer so far
+        self._description, self._rowcount = cursor.description, cursor.rowcount
+        self._rows = cursor.fetchall() if cursor.description is not None else []
+
+    @property
+    def description(self) -> Any:
+        self._take()
+        return self._description
+
+    @property
+    def rowcount(self) -> int:
+        self._take()
+        return self._rowcount
 
     def fetchone(self) -> tuple[Any, ...] | None:
+        self._take()
         if self._next >= len(self._rows):
             return None
         self._next += 1
         return self._rows[self._next - 1]
 
     def fetchall(self) -> list[tuple[Any, ...]]:
+        self._take()
         rest, self._next = self._rows[self._next:], len(self._rows)
         return rest
 
@@ -238,6 +302,10 @@ def _locking(sql: str) -> str:
     return f"{sql.rstrip().rstrip(';')} FOR UPDATE OF {found.group(2) or found.group(1)}"
 
 
+#: how every statement of the store that writes a game's new version begins
+_NEW_VERSION = "UPDATE games SET version"
+
+
 class Transaction:
     """What the store's code calls ``db`` inside a transaction: ``execute(sql, params)`` on one connection.
 
@@ -245,16 +313,22 @@ class Transaction:
     the store's writes all read the game they change first, as they do inside SQLite's ``BEGIN IMMEDIATE``,
     so writers of one game queue there and writers of other games do not wait."""
 
-    def __init__(self, conn: psycopg.Connection[Any], database: "PostgresBackend", writing: bool) -> None:
+    def __init__(self, conn: psycopg.Connection[Any], database: "PostgresBackend", writing: bool,
+                 pipeline: psycopg.Pipeline | None = None) -> None:
         self.conn = conn
         self._database = database
         self._writing = writing
+        self._pipeline = pipeline
+        #: whether this transaction wrote a game's new version (announced once it is committed)
+        self.new_version = False
 
     def execute(self, sql: str, params: Sequence[Any] | None = None) -> Result:
         statement = _placeholders(sql)
         if self._writing:
             statement = _locking(statement)
-        return Result(self.conn.execute(statement, params or None))  # type: ignore[call-overload]
+            if statement.startswith(_NEW_VERSION):
+                self.new_version = True
+        return Result(self.conn.execute(statement, params or None), self._pipeline)  # type: ignore[call-overload]
 
 
 class Statements:
@@ -284,6 +358,11 @@ class PostgresBackend:
         self._pool_pid = 0
         self._pool_since = 0.0
         self._pool_lock = threading.Lock()
+        self._generation = 0  # of the pool: what an older pool's connection attempts say is no news
+        #: since when this process knows the database is away (a connection refused or not answered), and why
+        self._away: float | None = None
+        self._away_reason = ""
+        self._probing, self._probed = False, 0.0
         self._writers = 0  # write transactions open in this process (writing())
         self._migrate()
 
@@ -296,40 +375,110 @@ class PostgresBackend:
             with self._pool_lock:
                 if self._pool is None or self._pool_pid != pid:
                     cooperate_with_gevent()
+                    if self._pool_pid != pid:  # (a forked worker: what its parent knew is not its own)
+                        self._away, self._probing = None, False
+                    self._generation += 1
                     self._pool = psycopg_pool.ConnectionPool(
                         self.dsn, min_size=self._sizes[0], max_size=self._sizes[1], timeout=self._timeout,
-                        kwargs={"autocommit": True, "connect_timeout": max(1, int(self._timeout))},
-                        check=psycopg_pool.ConnectionPool.check_connection, open=False,
-                        name="companion-store")
+                        connection_class=self._watched_connections(self._generation),
+                        kwargs={"autocommit": True, "connect_timeout": CONNECTING_SECONDS},
+                        check=_checked_if_stirred, open=False, name="companion-store")
                     self._pool.open(wait=False)
                     self._pool_pid, self._pool_since = pid, time.monotonic()
         return self._pool
+
+    def _watched_connections(self, generation: int) -> type[psycopg.Connection[Any]]:
+        """The pool's connection class: a connection that could not be made tells this process the database
+        is away; one that could, that it is there (psycopg_pool's ``connection_class``)."""
+        backend = self
+
+        class Watched(psycopg.Connection):  # type: ignore[type-arg]
+            @classmethod
+            def connect(cls, conninfo: str = "", **kwargs: Any) -> Any:
+                try:
+                    conn = super().connect(conninfo, **kwargs)
+                except psycopg.OperationalError as error:
+                    backend._went_away(generation, error)
+                    raise
+                backend._came_back(generation)
+                return conn
+
+        return Watched
+
+    def _went_away(self, generation: int, error: BaseException) -> None:
+        if generation == self._generation and self._away is None:
+            self._away_reason = _reason(error)
+            self._away = time.monotonic()
+
+    def _came_back(self, generation: int) -> None:
+        if generation == self._generation:
+            self._away = None
 
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:
         """A connection of the pool; PostgreSQL away or a connection lost mid-way is StoreUnavailable."""
         pool = self._the_pool()
+        conn = self._checkout(pool)
         try:
-            with pool.connection() as conn:
-                yield conn
-        except psycopg_pool.PoolTimeout as error:
-            self._renew(pool)
-            raise self._unavailable(error) from None
+            yield conn
         except psycopg.OperationalError as error:
             raise self._unavailable(error) from None
+        finally:
+            pool.putconn(conn)
 
-    def _renew(self, pool: psycopg_pool.ConnectionPool[Any]) -> None:
+    def _checkout(self, pool: psycopg_pool.ConnectionPool[Any]) -> psycopg.Connection[Any]:
+        """A connection from ``pool``: waits up to the pool's timeout while the database is there (the
+        connections may all be busy), but a moment only once this process knows it is away, so that a phone
+        hears so at once (503), not after the whole wait. Meanwhile one connection at a time tries, in the
+        background, whether it is back (:meth:`_probe`): the first request after that is served again."""
+        deadline = time.monotonic() + self._timeout
+        while True:
+            try:
+                return pool.getconn(timeout=AWAY_LOOK_SECONDS)
+            except psycopg_pool.PoolTimeout as error:
+                if self._away is not None:
+                    self._probe(pool)
+                    raise self._unavailable(self._away_reason or error) from None
+                if time.monotonic() >= deadline:
+                    self._renew(pool)
+                    raise self._unavailable(error) from None
+            except psycopg.OperationalError as error:
+                raise self._unavailable(error) from None
+
+    def _probe(self, pool: psycopg_pool.ConnectionPool[Any]) -> None:
+        """Try in the background, at most once per :data:`PROBE_EVERY_SECONDS`, whether the database is back;
+        if so, a new pool replaces ``pool`` (whose own attempts back off, doubling, to minutes)."""
+        with self._pool_lock:
+            if self._probing or time.monotonic() - self._probed < PROBE_EVERY_SECONDS:
+                return
+            self._probing, self._probed = True, time.monotonic()
+
+        def probe() -> None:
+            try:
+                psycopg.connect(self.dsn, autocommit=True, connect_timeout=CONNECTING_SECONDS).close()
+            except psycopg.Error as error:
+                self._away_reason = _reason(error)
+            else:
+                self._renew(pool, at_once=True)
+                self._away = None
+            finally:
+                self._probed, self._probing = time.monotonic(), False
+
+        threading.Thread(target=probe, daemon=True, name="companion-store-probe").start()
+
+    def _renew(self, pool: psycopg_pool.ConnectionPool[Any], at_once: bool = False) -> None:
         """Drop a pool that found no connection in time: PostgreSQL was away, and the pool's own attempts to
         connect again back off (doubling, to minutes); a new pool connects at once when it is back.
-        At most one new pool per :data:`RENEW_SECONDS`."""
+        At most one new pool per :data:`RENEW_SECONDS` (``at_once``: the database just answered a probe)."""
         with self._pool_lock:
-            if self._pool is not pool or time.monotonic() - self._pool_since < RENEW_SECONDS:
+            if self._pool is not pool or (not at_once and time.monotonic() - self._pool_since < RENEW_SECONDS):
                 return
             self._pool = None
+            self._generation += 1
         threading.Thread(target=pool.close, kwargs={"timeout": 1.0}, daemon=True).start()
 
-    def _unavailable(self, error: BaseException) -> StoreUnavailable:
-        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    def _unavailable(self, error: BaseException | str) -> StoreUnavailable:
+        reason = error if isinstance(error, str) else _reason(error)
         return StoreUnavailable(f"PostgreSQL at {self.target} is not answering ({reason}); no move was lost: "
                                 "try again in a moment, and if this goes on, check that the database runs "
                                 "and this server reaches it")
@@ -355,18 +504,35 @@ class PostgresBackend:
     def write(self, game_id: str | None = None) -> Iterator[Transaction]:
         """A read-modify-write transaction; with ``game_id``, it first locks that game's row, so the
         writers of one game queue while other games' writers go on. A game that does not exist locks
-        nothing (the store's own read of it then says so)."""
-        with self._connection() as conn:
+        nothing (the store's own read of it then says so).
+
+        Its statements go out in pipeline mode: the BEGIN, the lock and the first read take one round trip,
+        the writes and the COMMIT another (a move: two round trips, not six). The lock is the transaction's
+        first statement, so it is held before any other runs; it goes out with the first statement whose
+        answer is read (every write of the store reads its game before it decides anything)."""
+        with self._transaction(game_id, pipelined=True) as db:
+            yield db
+
+    @contextmanager
+    def _transaction(self, game_id: str | None, pipelined: bool) -> Iterator[Transaction]:
+        with self._connection() as conn, (conn.pipeline() if pipelined else contextlib.nullcontext()) as pipeline:
+            transaction = Transaction(conn, self, writing=True, pipeline=pipeline)
             with conn.transaction():
                 with self._pool_lock:
                     self._writers += 1
                 try:
                     if game_id is not None:
                         conn.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", [game_id])
-                    yield Transaction(conn, self, writing=True)
+                    yield transaction
                 finally:
                     with self._pool_lock:
                         self._writers -= 1
+            if transaction.new_version and game_id is not None:
+                # announced once committed, in the COMMIT's own round trip (pipeline): a NOTIFY inside the
+                # transaction holds PostgreSQL's one lock of notifications until the commit is flushed to
+                # disk, so every write of every node that announces would commit one at a time
+                conn.execute("SELECT pg_notify(%s, id || ' ' || version) FROM games WHERE id = %s",
+                             [VERSIONS_CHANNEL, game_id])
 
     def writing(self) -> bool:
         """Whether a write transaction of this process is open (the SQLite store: its write lock is held)."""
@@ -375,10 +541,10 @@ class PostgresBackend:
     @contextmanager
     def read(self) -> Iterator[Transaction]:
         """A read transaction: several SELECTs that see one consistent snapshot."""
-        with self._connection() as conn:
+        with self._connection() as conn, conn.pipeline() as pipeline:  # (BEGIN, SET and the first read: one round trip)
             with conn.transaction():
                 conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                yield Transaction(conn, self, writing=False)
+                yield Transaction(conn, self, writing=False, pipeline=pipeline)
 
     def lock_game(self, db: Connection, game_id: str) -> None:
         """Inside a write, lock a game found only then (a hand-over code names its game)."""
@@ -402,7 +568,7 @@ class PostgresBackend:
     # -- the schema ------------------------------------------------------------------------
 
     def _migrate(self) -> None:
-        with self.write() as db:
+        with self._transaction(None, pipelined=False) as db:  # (scripts of several statements: no pipeline)
             db.execute("SELECT pg_advisory_xact_lock(?)", [MIGRATION_LOCK])
             db.execute("CREATE TABLE IF NOT EXISTS migrations (number INTEGER PRIMARY KEY, name TEXT NOT NULL,"
                        " applied TEXT NOT NULL)")

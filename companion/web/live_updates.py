@@ -125,8 +125,10 @@ class VersionWatch:
                 self._thread = None
 
     def _tell(self, game_id: str, version: int) -> None:
+        # (only forward: a game's version never goes back, and PostgreSQL's announcements of two versions
+        # made by two nodes an instant apart may arrive in either order)
         watched = self._games.get(game_id)
-        if watched is not None and watched.version != version:
+        if watched is not None and version > watched.version:
             with watched.changed:
                 watched.version = version
                 watched.changed.notify_all()
