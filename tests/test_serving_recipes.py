@@ -29,7 +29,15 @@ from zeroconf import AddressResolver, IPVersion, Zeroconf
 from cardgen.cli import main as cardgen_main
 from companion import mdns
 from companion.cli import main as companion_main
-from companion.served import CADDYFILE, REPO, free_port, postgres_bin, running_caddy, running_postgres, running_server
+from companion.served import (
+    CADDYFILE,
+    REPO,
+    free_port,
+    postgres_bin,
+    running_caddy,
+    running_postgres,
+    running_server,
+)
 from tests.pdf_checks import qr_texts
 
 pytestmark = pytest.mark.served
