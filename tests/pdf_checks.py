@@ -42,6 +42,18 @@ def page_texts(path: Path) -> tuple[str, ...]:
     return tuple(page.extract_text() for page in PdfReader(path).pages)
 
 
+def document_text(path: Path) -> str:
+    """The whole document's text, every run of white space as one space, from pdfium's text layer: a deck of
+    26 pages in under a second where pypdf's ``extract_text`` takes half a minute. (pdfium joins two runs
+    drawn apart with no space between them, "Character" "Hedge" as "CharacterHedge": look for words and
+    phrases within one run.)"""
+    document = pdfium.PdfDocument(str(path))
+    try:
+        return flattened(" ".join(document[i].get_textpage().get_text_bounded() for i in range(len(document))))
+    finally:
+        document.close()
+
+
 def flattened(text: str) -> str:
     """The text with every run of white space (line breaks included) as one space."""
     return " ".join(text.split())

@@ -99,6 +99,8 @@ def fillory_names(secrets: set[str]) -> set[str]:
 
 
 #: another seat's draw shows no card in a viewer's log
-TRAITS = GameTraits(secret_model=SecretModel(fillory_secrets, fillory_twin_swap, fillory_names,
+TRAITS = GameTraits(label_sentences={"summon": "Beschwöre", "banish": "Verbanne", "or_list": " oder ",
+                                     "either_ability": "– oder –"},
+                    secret_model=SecretModel(fillory_secrets, fillory_twin_swap, fillory_names,
                                              hidden_fields={"draw": "card"}),
                     form_move=form_move, rearrange_hidden=rearrange_hidden, min_moves_per_game=100)
