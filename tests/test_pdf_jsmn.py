@@ -229,7 +229,7 @@ def test_poster_overlap_strips_show_the_same_map(kit: dict[str, Path]) -> None:
         assert ImageStat.Stat(whole).stddev[0] > 10, (first, second)  # there is map in the strip
         # another strip of the map differs: the check can fail
         assert max(difference(second, other, whole) for other in others) > 3, (first, second)
-        for piece_a, piece_b in zip(pieces(box_a, axis), pieces(box_b, axis)):
+        for piece_a, piece_b in zip(pieces(box_a, axis), pieces(box_b, axis), strict=True):
             b = rendered(path, second, 127).crop(piece_b)
             assert difference(first, piece_a, b) < 1.5, (first, second, piece_a)
 
@@ -273,7 +273,7 @@ def test_locations_keep_their_geography_on_the_map() -> None:
 def test_magician_boards(kit: dict[str, Path]) -> None:
     pages = page_texts(kit["boards"])
     assert len(pages) == 4
-    for magician, text in zip(JSMN.magicians, pages):
+    for magician, text in zip(JSMN.magicians, pages, strict=True):
         flat = flattened(text)
         assert magician.name in flat and f"Unique: {magician.unique_action}" in flat
         assert flattened(magician.unique_text) in flat

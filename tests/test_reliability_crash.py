@@ -161,7 +161,7 @@ class Phones:
         """
         logged_before = {row["action_id"]: row["seq"] for row in read_log(self.db_path, self.game_id)[0]}
         retried = [self.post(base, attempt) for attempt in self.unanswered()]
-        for first, again in zip(self.unanswered(), retried):
+        for first, again in zip(self.unanswered(), retried, strict=True):
             assert again.status in (200, 409), (first, again)
             if first.action_id in logged_before:
                 assert again.status == 200 and again.body is not None, again

@@ -144,7 +144,7 @@ def check_direct(game: ServedGame, history: list[Any], moves: Moves, answers: di
                 assert player.get("hand") is None, f"seat {viewer} sees seat {player['seat']}'s hand"
         entries = json.loads(routes["api log"])["entries"]
         assert len(entries) == len(moves)
-        for entry, (actor, move) in zip(entries, moves):
+        for entry, (actor, move) in zip(entries, moves, strict=True):
             assert entry["seat"] == actor and entry["move"] == rules.redact_move(move, actor, viewer), entry
             hidden = model.hidden_fields.get(str(move.get("type")))
             if actor != viewer and hidden is not None:
@@ -387,9 +387,9 @@ def compare_sequences(server: RunningServer, game: str, players: int, moves: Mov
                 answers = (post(first, seat, version, one, f"probe{n}-{seat}-{k}"),
                            post(twin, seat, version, other, f"probe{n}-{seat}-{k}"))
                 assert answers[0].status_code == answers[1].status_code, (probe, [a.text[:200] for a in answers])
-                texts = [g.normalised(a.text) for g, a in zip((first, twin), answers)]
+                texts = [g.normalised(a.text) for g, a in zip((first, twin), answers, strict=True)]
                 if k == 2:   # each names the secret its owner holds: compare with the two written as {X}, {Y}
-                    texts = [named_apart(t, swap, model.names, g is first) for g, t in zip((first, twin), texts)]
+                    texts = [named_apart(t, swap, model.names, g is first) for g, t in zip((first, twin), texts, strict=True)]
                 what = "answer to" if answers[0].status_code == 200 else "refusal of"
                 assert texts[0] == texts[1], \
                     f"seat {seat}'s {what} {one} depends on what seat {owner} hides: {texts[0]} / {texts[1]}"

@@ -157,7 +157,7 @@ def parallel_groups(plan: BuildPlan) -> list[list[int]]:
         return [everything]
     bins: list[list[int]] = [[] for _ in range(min(cores, len(units)))]
     loads = [0] * len(bins)
-    for unit, cost in sorted(zip(units, costs), key=lambda pair: -pair[1]):
+    for unit, cost in sorted(zip(units, costs, strict=True), key=lambda pair: -pair[1]):
         lightest = loads.index(min(loads))
         bins[lightest] += unit
         loads[lightest] += cost
@@ -201,7 +201,7 @@ def _write_group(plan: BuildPlan, group: list[int], channel: Any) -> None:
     """In a forked process: write some of the plan's documents, reporting steps and the outcome."""
     try:
         paths = _write_documents(plan, tuple(plan.documents[i] for i in group), lambda steps: channel.send(("step", steps)))
-        channel.send(("done", dict(zip(group, paths))))
+        channel.send(("done", dict(zip(group, paths, strict=True))))
     except BaseException as error:  # handed to the parent, which raises it
         try:
             channel.send(("error", error))

@@ -46,7 +46,7 @@ def _fillory_places(history: list[Any]) -> dict[str, set[str]]:
 
     places: dict[str, set[str]] = {card.id: set() for card in CARDS}
     for state in history:
-        for card, place in zip(CARDS, state.locations):
+        for card, place in zip(CARDS, state.locations, strict=True):
             places[card.id].add(place)
     return places
 
