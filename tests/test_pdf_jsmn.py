@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Callable
 
@@ -52,7 +53,7 @@ def variant(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., dict[str,
     return variant_builder("jsmn", tmp_path_factory)
 
 
-def _deck_pages(pages: tuple[str, ...], side: str = "fronts") -> dict[str, list[int]]:
+def _deck_pages(pages: Sequence[str], side: str = "fronts") -> dict[str, list[int]]:
     """Page indexes per deck, found by their sheet labels (a sheet shared by two decks names both)."""
     found: dict[str, list[int]] = {kind: [] for kind in DECKS}
     for index, text in enumerate(pages):
