@@ -87,6 +87,7 @@ class Phones:
         self.game_id, self.tokens, self.db_path, self.seed = game_id, tokens, db_path, seed
         self.attempts: list[Attempt] = []
         self.lock = threading.Lock()
+        self.sending = 0  # moves on their way to the server now
         self.failures: list[str] = []
 
     def acknowledged(self) -> int:
@@ -128,7 +129,13 @@ class Phones:
                     if move is None:
                         time.sleep(0.002)
                         continue
-                    answer = self.post(base, Attempt(seat, uuid.uuid4().hex, version, move, None, None))
+                    with self.lock:
+                        self.sending += 1
+                    try:
+                        answer = self.post(base, Attempt(seat, uuid.uuid4().hex, version, move, None, None))
+                    finally:
+                        with self.lock:
+                            self.sending -= 1
                     with self.lock:
                         self.attempts.append(answer)
                     if answer.status is None:
@@ -253,11 +260,10 @@ def test_kill_9_mid_game_loses_no_acknowledged_move(tmp_path: Path, games: tuple
                             if phones.acknowledged() < targets[game]}:
                 assert time.monotonic() < deadline, f"only {short} moves in {ROUND_SECONDS} s"
                 time.sleep(0.005)
-            reached = {game: phones.acknowledged() for game, phones in tables.items()}
-            release.set()  # every game plays on, and once each has had a move more taken, the plug is pulled
-            while going := [game for game, phones in tables.items() if phones.acknowledged() <= reached[game]]:
-                assert time.monotonic() < deadline, f"{going}: no move taken after the others caught up"
-                time.sleep(0.002)
+            release.set()  # every game plays on, and once each has a move on its way, the plug is pulled
+            while idle := [game for game, phones in tables.items() if phones.sending == 0]:
+                assert time.monotonic() < deadline, f"{idle}: no move sent after the others caught up"
+                time.sleep(0.001)
             workers = kill_everything(server)  # the phones are still posting
             assert len(workers) == 2
             deadline = time.monotonic() + ROUND_SECONDS  # the acting seats' phones post into the dead server
