@@ -291,7 +291,7 @@ def _rank(db: sqlite_utils.Database, text: str, fixes: dict[str, list[str]], gam
             score[rowid] = score.get(rowid, 0.0) + rarity * (1 + (TITLE_WEIGHT if rowid in in_title else 0.0))
         for rowid in in_title:
             title_hits[rowid] = title_hits.get(rowid, 0) + 1
-    for left, right in zip(terms, terms[1:]):
+    for left, right in zip(terms, terms[1:], strict=False):
         if left.startswith("(") or right.startswith("("):
             continue  # a corrected word has alternatives: NEAR takes single phrases only
         for rowid in _term_rows(db, f"NEAR({left} {right}, {NEAR_DISTANCE})", game):
@@ -304,7 +304,7 @@ def _rank(db: sqlite_utils.Database, text: str, fixes: dict[str, list[str]], gam
            + (" AND e.game = ?" if game else ""))
     cursor = db.execute(sql, [_MARK_START, _MARK_END, " OR ".join(terms), *([game] if game else [])])
     keys = [d[0] for d in cursor.description]
-    rows = [dict(zip(keys, row)) for row in cursor.fetchall()]
+    rows = [dict(zip(keys, row, strict=True)) for row in cursor.fetchall()]
     for row in rows:
         title_words = [w for w in _WORD.findall(_plain_title(row["title"])) if w not in STOP_WORDS]
         covered = min(1.0, title_hits.get(row["rowid"], 0) / max(1, len(title_words)))
@@ -353,7 +353,7 @@ def offline_entries() -> list[dict[str, Any]]:
     with _lock:
         cursor = _get_index().execute("SELECT kind, ref, game, title, body, keywords, url FROM entries ORDER BY rowid")
         keys = [d[0] for d in cursor.description]
-        return [dict(zip(keys, row)) for row in cursor.fetchall()]
+        return [dict(zip(keys, row, strict=True)) for row in cursor.fetchall()]
 
 
 def _exact(db: sqlite_utils.Database, text: str, game: str | None) -> dict[str, Any] | None:
@@ -365,7 +365,7 @@ def _exact(db: sqlite_utils.Database, text: str, game: str | None) -> dict[str, 
     row = cursor.fetchone()
     if row is None:
         return None
-    return dict(zip([d[0] for d in cursor.description], row))
+    return dict(zip([d[0] for d in cursor.description], row, strict=True))
 
 
 def _opening(body: str, size: int = 160) -> str:

@@ -57,6 +57,10 @@ class SecretModel:
     owner_sees_on: tuple[str, ...] = ("api game", "seat")
     #: move type -> the field another seat's log entry shows as null (Fillory: a draw's card)
     hidden_fields: Mapping[str, str] = field(default_factory=dict)
+    #: another seat's move naming the secret is refused (Fillory: a card in the owner's hand) and the refusals
+    #: are compared; False for a secret any seat may name (the test game's plan of a free card): the answers
+    #: taking it are compared instead
+    others_refused: bool = True
 
 
 def _no_secrets(history: list[Any], moves: Moves, viewer: int | None) -> set[str]:
@@ -102,6 +106,9 @@ class GameTraits:
     secret_model: SecretModel | None = None
     #: moves played when the secrets test reads every route (the ones after the end are passed over)
     secret_checkpoints: tuple[int, ...] = (8, 70, 150)
+    #: label key -> what its German sentence prints on this game's deck (tests/test_labels.py: the sentences
+    #: the faces build round the data come from the labels; a game whose faces build none declares nothing)
+    label_sentences: Mapping[str, str] = field(default_factory=dict)
 
 
 def traits_for(game: str) -> GameTraits:

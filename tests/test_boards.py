@@ -35,7 +35,7 @@ def test_the_shop_circle_shows_every_shop_its_cards_and_the_assistant() -> None:
     svg = str(mandragora_circle(view))
     shops = re.findall(r'<g class="shop (day|night)( here)?" data-shop="([\w-]+)"[^>]*>(.*?)</g>', svg)
     assert [s[2] for s in shops] == [shop["id"] for shop in view["shops"]]
-    for (time, here, _, inner), shop in zip(shops, view["shops"]):
+    for (time, here, _, inner), shop in zip(shops, view["shops"], strict=True):
         assert time == shop["time"] and bool(here) == shop["assistant"]
         assert f'{shop["cards"]} {"hidden" if time == "night" else "up"}</text>' in inner  # night cards lie face down
         assert ("☾" if time == "night" else "☀") in inner

@@ -44,7 +44,7 @@ JSMN = "/api/calc/jsmn"
 
 def _pads(*magicianship: int) -> list[dict[str, Any]]:
     return [{"name": name, "feats": [m] if m else [], "prestige": 10 - i, "stack": 0}
-            for i, (name, m) in enumerate(zip(("Ann", "Ben", "Cy"), magicianship))]
+            for i, (name, m) in enumerate(zip(("Ann", "Ben", "Cy"), magicianship, strict=False))]
 
 
 def test_the_jsmn_calculator_names_the_greatest_magician_once_the_fairy_is_defeated(client: FlaskClient) -> None:

@@ -92,7 +92,7 @@ def test_shop_tiles_and_circle() -> None:
     assert MANDRAGORA.circle_order[0] == MANDRAGORA.start_shop.id and MANDRAGORA.circle_provenance == "authored"
     # our suggested circle never puts two night shops side by side (it wraps round)
     times = [MANDRAGORA.shop(s).time for s in MANDRAGORA.circle_order]
-    assert all(not (a == b == "night") for a, b in zip(times, times[1:] + times[:1]))
+    assert all(not (a == b == "night") for a, b in zip(times, times[1:] + times[:1], strict=True))
     assert MANDRAGORA.shop("Owl Hollow").restock_face_up is False and MANDRAGORA.shop("apothecary").restock_face_up
 
 

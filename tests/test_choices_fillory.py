@@ -44,7 +44,7 @@ def at(state: FilloryState, **places: str) -> FilloryState:
 
 def dealt(players: int = 2) -> FilloryState:
     state = fillory.setup([f"P{i}" for i in range(players)])
-    deck = [c.id for c, loc in zip(CARDS, state.locations) if loc == "deck"]
+    deck = [c.id for c, loc in zip(CARDS, state.locations, strict=True) if loc == "deck"]
     for seat in range(players):
         for card in deck[seat * 3:seat * 3 + 3]:
             state = fillory.apply(state, seat, {"type": "draw", "card": card})
@@ -53,7 +53,7 @@ def dealt(players: int = 2) -> FilloryState:
 
 def turn_step(state: FilloryState, step: str, hand: list[str], seat: int = 0) -> FilloryState:
     """Seat ``seat`` at ``step`` of its turn, holding exactly ``hand`` (the rest of its old hand back in the deck)."""
-    old = [c.id for c, loc in zip(CARDS, state.locations) if loc == f"hand:{seat}"]
+    old = [c.id for c, loc in zip(CARDS, state.locations, strict=True) if loc == f"hand:{seat}"]
     state = at(state, **{**{c: "deck" for c in old}, **{c: f"hand:{seat}" for c in hand}})
     return replace(state, turn_seat=seat, step=step, extra_action=False, pending=None)
 
@@ -94,15 +94,15 @@ def test_the_end_of_the_turn_discards_exactly_the_cards_over_five(held: int) -> 
 
 def test_the_threat_trick_picks_the_card_from_a_list_of_every_card_this_phone_cannot_see() -> None:
     state = turn_step(dealt(3), "trick", ["marina", "golem"])
-    state = at(state, **{c.id: "deck" for c, loc in zip(CARDS, state.locations) if loc == "hand:2"})  # P2: empty
+    state = at(state, **{c.id: "deck" for c, loc in zip(CARDS, state.locations, strict=True) if loc == "hand:2"})  # P2: empty
     trick = offered(state, 0, "trick")
     seats = field_of(trick, "target_seat")
     assert [(o.value, o.label) for o in seats.options] == [(1, "P1"), (2, "P2")]
     take = field_of(trick, "take", "Threat")
     assert take.kind == "one" and take.required and take.when["target_seat"] == (1,)  # P2 holds nothing
-    unseen = {c.id for c, loc in zip(CARDS, state.locations) if loc == "deck" or loc == "hand:1"}
+    unseen = {c.id for c, loc in zip(CARDS, state.locations, strict=True) if loc == "deck" or loc == "hand:1"}
     assert {o.value for o in take.options} == unseen
-    ben = next(c.id for c, loc in zip(CARDS, state.locations) if loc == "hand:1")
+    ben = next(c.id for c, loc in zip(CARDS, state.locations, strict=True) if loc == "hand:1")
     move = {"type": "trick", "card": "marina", "trait": "Threat", "target_seat": 1, "take": ben}
     assert find(fillory.choices(state, 0), move) is not None
     after = fillory.apply(state, 0, move)
@@ -116,7 +116,7 @@ def test_the_trick_card_itself_and_the_drawn_card_are_options_that_copy_another_
     place = field_of(trick, "place", "Spell")
     drawn = next(o for o in place.options if o.copies)
     assert drawn.copies == "draw" and drawn.label == "The card I just drew"
-    card = next(c.id for c, loc in zip(CARDS, state.locations) if loc == "deck")
+    card = next(c.id for c, loc in zip(CARDS, state.locations, strict=True) if loc == "deck")
     move = {"type": "trick", "card": "magic-missile", "trait": "Spell", "draw": card, "place": card}
     assert satisfied(trick, move)
     assert fillory.apply(state, 0, move).where(card) == "zone:0"

@@ -44,7 +44,7 @@ def stored_rows(store: Store, game_id: str) -> tuple[str, list[dict[str, Any]]]:
     initial = db.execute("SELECT initial_state FROM games WHERE id = ?", [game_id]).fetchone()[0]
     cursor = db.execute("SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq", [game_id])
     keys = [d[0] for d in cursor.description]
-    return initial, [dict(zip(keys, row)) for row in cursor.fetchall()]
+    return initial, [dict(zip(keys, row, strict=True)) for row in cursor.fetchall()]
 
 
 def test_a_correction_replaces_a_move_and_replays_the_later_ones(store: Store, game: dict[str, Any]) -> None:

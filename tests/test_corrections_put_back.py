@@ -37,7 +37,7 @@ def independent_replay(store: Store, game_id: str) -> Any:
     moves their correction put in) count as never made; a put-in move goes before the move it names."""
     db = store.backend._db()
     initial = db.execute("SELECT initial_state FROM games WHERE id = ?", [game_id]).fetchone()[0]
-    rows = [dict(zip(("seq", "seat", "kind", "move", "undoes"), r)) for r in db.execute(
+    rows = [dict(zip(("seq", "seat", "kind", "move", "undoes"), r, strict=True)) for r in db.execute(
         "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq", [game_id])]
     skip: set[int] = set()
     for row in rows:

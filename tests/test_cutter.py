@@ -62,7 +62,7 @@ def _dark_box(image: object, box_mm: tuple[float, float, float, float], dpi: flo
     found = region.getbbox()
     if found is None:
         return None
-    return tuple((v + o) / scale for v, o in zip(found, (x0, y0, x0, y0)))  # type: ignore[return-value]
+    return tuple((v + o) / scale for v, o in zip(found, (x0, y0, x0, y0), strict=True))  # type: ignore[return-value]
 
 
 @pytest.mark.parametrize(("cutter", "paper"), [("silhouette", "A4"), ("silhouette", "Letter"), ("cricut", "Letter")])
@@ -86,7 +86,7 @@ def test_the_registration_marks_sit_where_the_cutters_look_for_them(tmp_path: Pa
 
     def near(found: tuple[float, float, float, float] | None, expected: tuple[float, float, float, float]) -> None:
         assert found is not None, expected
-        assert all(abs(a - b) <= tol for a, b in zip(found, expected)), (found, expected)
+        assert all(abs(a - b) <= tol for a, b in zip(found, expected, strict=True)), (found, expected)
 
     scale = dpi / 25.4
     square = image.crop(tuple(round(v * scale) for v in (5.9, 5.9, 9.9, 9.9)))

@@ -42,8 +42,8 @@ def test_a_game_follows_the_fairy_track_and_never_loses_magicianship() -> None:
         result = play_game(JSMN, random.Random(seed), ("scholar",) * 4, 4)
         assert len(result.fairy) == len(result.best) == 12
         assert result.fairy[-1] == 4 + sum(card.strength for card in JSMN.marseilles)   # every card revealed once
-        assert all(a <= b for a, b in zip(result.fairy, result.fairy[1:]))
-        assert all(a <= b for a, b in zip(result.best, result.best[1:]))
+        assert all(a <= b for a, b in zip(result.fairy, result.fairy[1:], strict=False))
+        assert all(a <= b for a, b in zip(result.best, result.best[1:], strict=False))
         assert result.defeated_in is None or result.defeated_in in JSMN.tracks.raven_years
 
 
@@ -61,7 +61,7 @@ def test_defeat_shares_only_grow_through_the_raven_years(rows: dict[tuple[int, s
     for row in rows.values():
         shares = list(row.defeated_by.values())
         assert list(row.defeated_by) == [1811, 1813, 1815, 1817]
-        assert all(0 <= a <= b <= 1 for a, b in zip(shares, shares[1:]))
+        assert all(0 <= a <= b <= 1 for a, b in zip(shares, shares[1:], strict=False))
 
 
 def test_good_play_reaches_the_fairy_around_1811_to_1815(rows: dict[tuple[int, str], BalanceRow]) -> None:

@@ -1,5 +1,9 @@
 """Printed labels come from data/print/labels/<lang>.toml, chosen with --lang (issue 26): English ships; a
-second language's file changes the words on the cards and the sheet captions with no code edit."""
+second language's file changes the words on the cards and the sheet captions with no code edit.
+
+These checks iterate the discovered games (what a game's faces build from the labels, each game declares:
+``GameTraits.label_sentences``, tests/game_traits.py); a game's own checks are in its files
+(tests/test_labels_fillory.py)."""
 
 from __future__ import annotations
 
@@ -9,87 +13,22 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from pypdf import PdfReader
+from game_traits import traits_for
+from pdf_checks import document_text
 
-from cardgen.catalog import load_game
 from cardgen.catalog.base import DEFAULT_DATA_DIR
-from cardgen.catalog.versions import card_version
-from cardgen.cli import main
-from cardgen.render import BuildError, BuildOptions, build
+from cardgen.render import BuildOptions, build
 from cardgen.render.labels import load_labels
-
-GERMAN = {"when_played": "BEIM AUSSPIELEN AUS DER HAND", "trick": "KARTENTRICK",
-          "trick_discard": "KARTENTRICK: AUS DER HAND ABWERFEN", "starts_neutral": "START: NEUTRALE ZONE", "neutral": "NEUTRALE ZONE",
-          "fronts": "Vorderseiten", "backs": "Rückseiten", "cards": "Karten",
-          "caption": "{name} · {side} · Bogen {sheet}/{sheets} · {unit} {first}–{last}",
-          "scan": "Scannen für die Regeln dieser Karte"}
-
-
-def _with_german(tmp_path: Path, drop: str | None = None, caption: str | None = None) -> Path:
-    root = tmp_path / "data"
-    shutil.copytree(DEFAULT_DATA_DIR / "print", root / "print")
-    shutil.copytree(DEFAULT_DATA_DIR / "fillory", root / "fillory")
-    text = (root / "print" / "labels" / "en.toml").read_text(encoding="utf-8")
-    for key, word in GERMAN.items():
-        if key == "caption" and caption is not None:
-            word = caption
-        text, count = re.subn(rf'^{key} = "[^"]*"$', f'{key} = "{word}"', text, count=1, flags=re.M)
-        assert count == 1, key
-    if drop:
-        text = re.sub(rf'^{drop} = "[^"]*"\n', "", text, count=1, flags=re.M)
-    (root / "print" / "labels" / "de.toml").write_text(text, encoding="utf-8")
-    return root
-
-
-def _text(pdf: Path) -> str:
-    return " ".join(" ".join(page.extract_text() for page in PdfReader(pdf).pages).split())
+from cardgen.render.registry import print_kits
+from companion.rules import SPECS
 
 
 def test_english_ships_with_every_section_the_faces_read() -> None:
     english = load_labels()
-    assert {"sheet", "card", "fillory", "mandragora", "barony-sorcery", "jsmn"} <= set(english)
-    assert english["fillory"]["when_played"] == "WHEN PLAYED FROM HAND"
+    assert {"sheet", "card"} <= set(english)
+    assert set(english) - {"sheet", "card"} <= set(print_kits()), "a section for a game that is not there"
     raw = tomllib.loads((DEFAULT_DATA_DIR / "print" / "labels" / "en.toml").read_text(encoding="utf-8"))
     assert raw == english
-
-
-def test_a_second_language_prints_its_words_on_the_cards_and_the_sheet_captions(tmp_path: Path) -> None:
-    root = _with_german(tmp_path)
-    result = CliRunner().invoke(main, ["build", "--game", "fillory", "--only", "deck", "--data", str(root),
-                                       "--out", str(tmp_path / "de"), "--lang", "de"])
-    assert result.exit_code == 0, result.output
-    german = _text(tmp_path / "de" / "fillory" / "deck.pdf")
-    for word in ("BEIM AUSSPIELEN AUS DER HAND", "KARTENTRICK", "START: NEUTRALE ZONE",
-                 "Vorderseiten · Bogen 1/13 · Karten 1–9", "Rückseiten · Bogen 1/13"):
-        assert word in german, word
-    for word in ("WHEN PLAYED FROM HAND", "fronts · sheet", "STARTS IN NEUTRAL ZONE"):
-        assert word not in german, word
-    [english] = build(BuildOptions(game="fillory", documents=("deck",), data_dir=root, out_dir=tmp_path / "en"))
-    assert "WHEN PLAYED FROM HAND" in _text(english) and "KARTENTRICK" not in _text(english)
-
-
-def test_a_language_file_missing_a_label_or_a_placeholder_is_refused_by_name(tmp_path: Path) -> None:
-    root = _with_german(tmp_path, drop="neutral")
-    with pytest.raises(BuildError, match=r"--lang de: .*de\.toml: \[fillory\]: field 'neutral': missing"):
-        build(BuildOptions(game="fillory", documents=("deck",), data_dir=root, out_dir=tmp_path / "x", lang="de"))
-    root2 = _with_german(tmp_path / "b", caption="{name} Bogen {sheet}")
-    with pytest.raises(BuildError, match=r"\[sheet\]: field 'caption': must use the placeholders"):
-        build(BuildOptions(game="fillory", documents=("deck",), data_dir=root2, out_dir=tmp_path / "y", lang="de"))
-    with pytest.raises(BuildError, match=r"xx\.toml: file is missing"):
-        build(BuildOptions(game="fillory", documents=("deck",), data_dir=root, out_dir=tmp_path / "z", lang="xx"))
-    assert not (tmp_path / "x").exists()
-
-
-def test_an_edit_of_a_games_english_label_changes_that_games_card_versions(tmp_path: Path) -> None:
-    root = _with_german(tmp_path)
-    before = {c.id: card_version(c) for c in load_game("fillory", root).cards}
-    path = root / "print" / "labels" / "en.toml"
-    path.write_text(path.read_text(encoding="utf-8").replace('"WHEN PLAYED FROM HAND"', '"ON PLAY"'), encoding="utf-8")
-    moved = tmp_path / "moved"
-    shutil.copytree(root, moved)    # a fresh folder: the labels are read once per data folder
-    after = {c.id: card_version(c) for c in load_game("fillory", moved).cards}
-    assert all(before[c] != after[c] for c in before)
 
 
 # The sentences the faces build round the data (lists, counts with their plural, "Summon A, B or C"): every
@@ -118,30 +57,41 @@ SENTENCES = {
 }
 
 
-def test_sentences_built_round_the_data_come_from_the_labels_in_every_game(tmp_path: Path) -> None:
-    root = tmp_path / "data"
+#: the games whose decks build sentences round the data from the labels (each declares which, and their words)
+LABELLED = sorted(game for game in print_kits() if game in SPECS and traits_for(game).label_sentences)
+
+
+@pytest.fixture(scope="module")
+def translated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The data folder with a German labels file holding :data:`SENTENCES`."""
+    root = tmp_path_factory.mktemp("labels") / "data"
     shutil.copytree(DEFAULT_DATA_DIR, root)
     text = (root / "print" / "labels" / "en.toml").read_text(encoding="utf-8")
     for key, (word, _english) in SENTENCES.items():
         text, count = re.subn(rf'^{key} = "[^"]*"$', f'{key} = "{word}"', text, count=1, flags=re.M)
         assert count == 1, key
     (root / "print" / "labels" / "de.toml").write_text(text, encoding="utf-8")
-    english, german = {}, {}
-    for game in ("fillory", "mandragora", "barony-sorcery", "jsmn"):
-        for lang, texts in (("en", english), ("de", german)):
-            [deck] = build(BuildOptions(game=game, documents=("deck",), data_dir=root, out_dir=tmp_path / lang, lang=lang))
-            texts[game] = _text(deck)
-    # the translated words are printed, in the game whose faces build that sentence
-    for game, words in {"fillory": ["Beschwöre", "Verbanne", " oder ", "– oder –"],
-                        "mandragora": ["GIBT 1 FLUCH", "GIBT 2 FLÜCHE", "PUNKTE WERT", "ZAUBER"],
-                        "barony-sorcery": ["kostet 1 Magiemarke", "kostet 2 Magiemarken", "Zauber 1/"],
-                        "jsmn": ["Ansehen abwerfen", "· Karte ", "-Marke", "Braucht genau", "ZAUBERKUNST",
-                                 "eine Person der Geschichte"]}.items():
-        for word in words:
-            assert word in german[game], (game, word)
-    # and the English ones are gone from the German kit, while the English kit has them
-    for key, (_word, gone) in SENTENCES.items():
-        if gone is None:
-            continue
-        assert any(gone in printed for printed in english.values()), (key, gone)
-        assert not any(gone in printed for printed in german.values()), (key, gone)
+    return root
+
+
+def test_every_sentence_with_english_words_is_printed_by_a_game() -> None:
+    """Each sentence whose English words the German kit must lose is declared by a discovered game (so the
+    check below ran on a kit that prints it)."""
+    declared = {key for game in LABELLED for key in traits_for(game).label_sentences}
+    assert declared <= set(SENTENCES)
+    assert {key for key, (_word, gone) in SENTENCES.items() if gone is not None} <= declared
+
+
+@pytest.mark.parametrize("game", LABELLED)
+def test_sentences_built_round_the_data_come_from_the_labels(translated: Path, tmp_path: Path, game: str) -> None:
+    printed = {}
+    for lang in ("en", "de"):
+        [deck] = build(BuildOptions(game=game, documents=("deck",), data_dir=translated, out_dir=tmp_path / lang,
+                                    lang=lang))
+        printed[lang] = document_text(deck)
+    for key, word in traits_for(game).label_sentences.items():
+        assert word in printed["de"], (key, word)  # the translated words are printed
+        gone = SENTENCES[key][1]
+        assert gone is None or gone in printed["en"], (key, gone)  # the English kit has the English ones
+    for key, (_word, gone) in SENTENCES.items():  # and no English one is left in the German kit
+        assert gone is None or gone not in printed["de"], (key, gone)

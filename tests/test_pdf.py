@@ -15,7 +15,15 @@ from typing import Callable, cast
 
 import pytest
 from click.testing import CliRunner
-from pdf_checks import build_kit, card_url, flattened, qr_codes, qr_texts, rendered
+from pdf_checks import (
+    build_kit,
+    card_url,
+    flattened,
+    page_texts,
+    qr_codes,
+    qr_texts,
+    rendered,
+)
 from PIL import ImageStat
 from pypdf import PdfReader
 from reportlab.lib.units import mm
@@ -74,7 +82,7 @@ def kit(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 def _text(path: Path, page: int) -> str:
-    return PdfReader(path).pages[page].extract_text()
+    return page_texts(path)[page]  # each document's pages extracted once, however many tests read them
 
 
 # -- the kit -----------------------------------------------------------------------------------------
@@ -157,7 +165,7 @@ def test_base_url_goes_into_the_qr_codes(deck: Callable[..., Path]) -> None:
 
 def test_text_uses_only_characters_the_standard_fonts_have(kit: dict[str, Path]) -> None:
     for path in kit.values():
-        text = "".join(page.extract_text() for page in PdfReader(path).pages)
+        text = "".join(page_texts(path))
         missing = {ch for ch in text if not ch.isspace() and ch.encode("cp1252", errors="replace") == b"?"}
         assert not missing, (path.name, missing)
 
@@ -302,8 +310,7 @@ def test_failed_render_leaves_no_partial_file(tmp_path: Path) -> None:
 # -- reference sheet and score pad -------------------------------------------------------------------
 
 def test_reference_sheet_content(kit: dict[str, Path]) -> None:
-    reader = PdfReader(kit["reference"])
-    text = flattened(" ".join(p.extract_text() for p in reader.pages))
+    text = flattened(" ".join(page_texts(kit["reference"])))
     for phase in ("1 Draw", "2 Action", "3 Card trick", "4 Score", "5 End"):
         assert phase in text
     for trait in FILLORY.traits:

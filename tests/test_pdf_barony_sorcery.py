@@ -119,7 +119,7 @@ def test_category_by_frame_colour_and_cost_on_the_left(kit: dict[str, Path]) -> 
         pixel = image.getpixel((int((x + 1.2) * px), int((y + 44) * px)))  # the frame beside the panel
         expected = CATEGORY_INKS[BARONY.category(card.category).colour]
         wanted = tuple(int(expected[i:i + 2], 16) for i in (1, 3, 5))
-        assert isinstance(pixel, tuple) and max(abs(a - b) for a, b in zip(pixel, wanted)) < 12, card.id
+        assert isinstance(pixel, tuple) and max(abs(a - b) for a, b in zip(pixel, wanted, strict=True)) < 12, card.id
     # the cost numeral sits in the left column: the card's leftmost large text is its cost
     reader = PdfReader(kit["deck"])
     found: list[tuple[float, str]] = []
@@ -185,7 +185,7 @@ def _run(image: Any, start: tuple[int, int], step: tuple[int, int], ink: tuple[i
     """How many pixels from ``start`` (inclusive) along ``step`` keep within 40 of ``ink``."""
     x, y, n = start[0], start[1], 0
     while 0 <= x < image.width and 0 <= y < image.height and \
-            max(abs(a - b) for a, b in zip(image.getpixel((x, y)), ink)) < 40:
+            max(abs(a - b) for a, b in zip(image.getpixel((x, y)), ink, strict=True)) < 40:
         x, y, n = x + step[0], y + step[1], n + 1
     return n
 
@@ -265,7 +265,7 @@ def test_nested_tiles_inside_the_printable_area_apart_and_backed(paper: str, hex
         for a in outlines[i]:
             for b in outlines[j]:
                 assert _separation(a, b) >= sheet.gap - 1e-6, (paper, hex_size, bleed, i, j)
-    for place, corners in zip(sheet.places, outlines):
+    for place, corners in zip(sheet.places, outlines, strict=True):
         back = sheet.back(place)
         assert abs(back.x - (w - place.x)) < 0.1 and abs(back.y - place.y) < 0.1
         mirrored = [(w - x, y) for c in corners for x, y in c]
@@ -313,14 +313,14 @@ def test_every_tile_and_back_is_drawn_where_planned_and_nothing_paints_over_it(k
 
     def near(image: Any, point: tuple[float, float], ink: tuple[int, ...]) -> bool:
         pixel = image.getpixel((int(point[0] * px), int((297 - point[1]) * px)))
-        return max(abs(a - b) for a, b in zip(pixel, ink)) < 40
+        return max(abs(a - b) for a, b in zip(pixel, ink, strict=True)) < 40
 
     for page, side in ((0, "front"), (1, "back")):
         image = rendered(kit["tiles"], page, dpi, "RGB")
         for number, place in enumerate(sheet.places):
             tile = BARONY.tiles[number]
             where = place if side == "front" else sheet.back(place)
-            for terrain, corners in zip(tile.hexes, sheet.hexes(where)):
+            for terrain, corners in zip(tile.hexes, sheet.hexes(where), strict=True):
                 cx, cy = _centre(corners)
                 ink = _rgb(TERRAIN_INKS[terrain]) if side == "front" else back_ink
                 for x, y in corners:
@@ -495,7 +495,7 @@ def test_gutter_fold_tiles_nest_several_a_page_with_their_backs_mirrored_about_t
                 assert middle + margin < x < fold.width - margin, (hex_size, back, x, y)
             front = sorted((round(x, 3), round(y, 3)) for c in fold.half.hexes(place) for x, y in c)
             mirrored = sorted((round(fold.width - x, 3), round(y, 3)) for c in fold.half.hexes(back) for x, y in c)
-            assert max(math.hypot(a[0] - b[0], a[1] - b[1]) for a, b in zip(front, mirrored)) < 0.01
+            assert max(math.hypot(a[0] - b[0], a[1] - b[1]) for a, b in zip(front, mirrored, strict=True)) < 0.01
         [path] = build(BuildOptions(game="barony-sorcery", paper=paper, gutter_fold=True, documents=("tiles",),
                                     hex_size=hex_size, out_dir=tmp_path / f"{hex_size:g}"))
         reader = PdfReader(path)

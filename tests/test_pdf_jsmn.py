@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Callable
 
@@ -52,7 +53,7 @@ def variant(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., dict[str,
     return variant_builder("jsmn", tmp_path_factory)
 
 
-def _deck_pages(pages: tuple[str, ...], side: str = "fronts") -> dict[str, list[int]]:
+def _deck_pages(pages: Sequence[str], side: str = "fronts") -> dict[str, list[int]]:
     """Page indexes per deck, found by their sheet labels (a sheet shared by two decks names both)."""
     found: dict[str, list[int]] = {kind: [] for kind in DECKS}
     for index, text in enumerate(pages):
@@ -229,7 +230,7 @@ def test_poster_overlap_strips_show_the_same_map(kit: dict[str, Path]) -> None:
         assert ImageStat.Stat(whole).stddev[0] > 10, (first, second)  # there is map in the strip
         # another strip of the map differs: the check can fail
         assert max(difference(second, other, whole) for other in others) > 3, (first, second)
-        for piece_a, piece_b in zip(pieces(box_a, axis), pieces(box_b, axis)):
+        for piece_a, piece_b in zip(pieces(box_a, axis), pieces(box_b, axis), strict=True):
             b = rendered(path, second, 127).crop(piece_b)
             assert difference(first, piece_a, b) < 1.5, (first, second, piece_a)
 
@@ -273,7 +274,7 @@ def test_locations_keep_their_geography_on_the_map() -> None:
 def test_magician_boards(kit: dict[str, Path]) -> None:
     pages = page_texts(kit["boards"])
     assert len(pages) == 4
-    for magician, text in zip(JSMN.magicians, pages):
+    for magician, text in zip(JSMN.magicians, pages, strict=True):
         flat = flattened(text)
         assert magician.name in flat and f"Unique: {magician.unique_action}" in flat
         assert flattened(magician.unique_text) in flat

@@ -1,6 +1,6 @@
 """Pull the plug mid-game: ``kill -9`` the gunicorn master and its workers while phones post moves.
 
-For every registered game: a real ``companion serve`` takes moves from racing phones; the test kills
+A game of every registered game at once: a real ``companion serve`` takes moves from racing phones; the test kills
 every server process with SIGKILL while requests are in flight, starts a new server on the same
 database, lets the phones retry what they never got an answer to (same action id), plays on and
 crashes again. At the end every move that was ever acknowledged is in the log once, nothing else is,
@@ -87,6 +87,7 @@ class Phones:
         self.game_id, self.tokens, self.db_path, self.seed = game_id, tokens, db_path, seed
         self.attempts: list[Attempt] = []
         self.lock = threading.Lock()
+        self.sending = 0  # moves on their way to the server now
         self.failures: list[str] = []
 
     def acknowledged(self) -> int:
@@ -107,14 +108,20 @@ class Phones:
     def finished(self, state: Any) -> bool:
         return bool(self.rules.outcome(state).over) or bool(getattr(self.rules, "stalled", lambda _: False)(state))
 
-    def play(self, base: str, round_number: int, stop: threading.Event) -> None:
-        """Run every phone until each has seen the server go away (or the game end, or ``stop``)."""
+    def play(self, base: str, round_number: int, stop: threading.Event, hold_at: int | None = None,
+             release: threading.Event | None = None) -> None:
+        """Run every phone until each has seen the server go away (or the game end, or ``stop``); with
+        ``hold_at``, the phones wait once that many moves are acknowledged until ``release`` is set (so that a
+        short game does not come to its end while the other games of the round catch up)."""
         def phone(seat: int, number: int) -> None:
             rng = random.Random(f"{self.seed}-{round_number}-{seat}-{number}")
             table = Store(self.db_path)  # what the phone sees on the physical table
             deadline = time.monotonic() + ROUND_SECONDS
             try:
                 while time.monotonic() < deadline and not stop.is_set():
+                    if release is not None and not release.is_set() and self.acknowledged() >= (hold_at or 0):
+                        time.sleep(0.002)
+                        continue
                     version, state = table.current(self.game_id)
                     if self.finished(state):
                         return
@@ -122,7 +129,13 @@ class Phones:
                     if move is None:
                         time.sleep(0.002)
                         continue
-                    answer = self.post(base, Attempt(seat, uuid.uuid4().hex, version, move, None, None))
+                    with self.lock:
+                        self.sending += 1
+                    try:
+                        answer = self.post(base, Attempt(seat, uuid.uuid4().hex, version, move, None, None))
+                    finally:
+                        with self.lock:
+                            self.sending -= 1
                     with self.lock:
                         self.attempts.append(answer)
                     if answer.status is None:
@@ -144,7 +157,8 @@ class Phones:
             thread.join()
 
     def unanswered(self) -> list[Attempt]:
-        return [a for a in self.attempts if a.status is None]
+        with self.lock:
+            return [a for a in self.attempts if a.status is None]
 
     def retry_unanswered(self, base: str) -> list[Attempt]:
         """Send every unanswered request again, unchanged, as a phone does once the server is back.
@@ -154,7 +168,7 @@ class Phones:
         """
         logged_before = {row["action_id"]: row["seq"] for row in read_log(self.db_path, self.game_id)[0]}
         retried = [self.post(base, attempt) for attempt in self.unanswered()]
-        for first, again in zip(self.unanswered(), retried):
+        for first, again in zip(self.unanswered(), retried, strict=True):
             assert again.status in (200, 409), (first, again)
             if first.action_id in logged_before:
                 assert again.status == 200 and again.body is not None, again
@@ -212,53 +226,85 @@ def remember_answers(phones: Phones, acknowledged: dict[str, int]) -> None:
             assert attempt.status == 409 and attempt.body is not None and attempt.body["ok"] is False, attempt
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
-def test_kill_9_mid_game_loses_no_acknowledged_move(tmp_path: Path, game: str) -> None:
+def players_for(game: str) -> list[str]:
     rules = GAMES[game]
-    players = [f"Player {seat + 1}" for seat in range(min(max(3, rules.MIN_PLAYERS), rules.MAX_PLAYERS))]
-    acknowledged: dict[str, int] = {}
-    phones: Phones | None = None
+    return [f"Player {seat + 1}" for seat in range(min(max(3, rules.MIN_PLAYERS), rules.MAX_PLAYERS))]
+
+
+@pytest.mark.parametrize("games", [tuple(sorted(GAMES))], ids=" ".join)  # -k selects it by any game's id
+def test_kill_9_mid_game_loses_no_acknowledged_move(tmp_path: Path, games: tuple[str, ...]) -> None:
+    """A game of every registered game is played at once on the one server, so each crash hits them all (one
+    server start a round for every game, not one per game and round)."""
+    acknowledged: dict[str, dict[str, int]] = {game: {} for game in games}
+    tables: dict[str, Phones] = {}
     for round_number in range(CRASHES):
         with running_server(tmp_path, SERVE_ARGS, secret_key="crash-test-key", workers=2) as server:
-            if phones is None:
-                created = requests.post(server.base + "/api/games", timeout=60,
-                                        json={"game": game, "players": players, "options": {}}).json()
-                phones = Phones(game, created["id"], [s["token"] for s in created["seats"]], server.db_path, 7)
+            if not tables:
+                for game in games:
+                    created = requests.post(server.base + "/api/games", timeout=60,
+                                            json={"game": game, "players": players_for(game), "options": {}}).json()
+                    tables[game] = Phones(game, created["id"], [s["token"] for s in created["seats"]],
+                                          server.db_path, 7)
             else:
-                phones.retry_unanswered(server.base)
-                remember_answers(phones, acknowledged)
-                check_the_log_kept_every_acknowledged_move(phones, server.db_path, acknowledged)
-            target = phones.acknowledged() + traits_for(game).crash_acks_per_round
-            stop = threading.Event()
-            phones.play(server.base, round_number, stop)
+                for game, phones in tables.items():
+                    phones.retry_unanswered(server.base)
+                    remember_answers(phones, acknowledged[game])
+                    check_the_log_kept_every_acknowledged_move(phones, server.db_path, acknowledged[game])
+            targets = {game: phones.acknowledged() + traits_for(game).crash_acks_per_round
+                       for game, phones in tables.items()}
+            stop, release = threading.Event(), threading.Event()
+            for game, phones in tables.items():  # each game's phones wait at its target for the others
+                phones.play(server.base, round_number, stop, targets[game], release)
             deadline = time.monotonic() + ROUND_SECONDS
-            while phones.acknowledged() < target:
-                assert time.monotonic() < deadline, f"only {phones.acknowledged()} moves in {ROUND_SECONDS} s"
+            while short := {game: phones.acknowledged() for game, phones in tables.items()
+                            if phones.acknowledged() < targets[game]}:
+                assert time.monotonic() < deadline, f"only {short} moves in {ROUND_SECONDS} s"
                 time.sleep(0.005)
+            release.set()  # every game plays on, and once each has a move on its way, the plug is pulled
+            while idle := [game for game, phones in tables.items() if phones.sending == 0]:
+                assert time.monotonic() < deadline, f"{idle}: no move sent after the others caught up"
+                time.sleep(0.001)
             workers = kill_everything(server)  # the phones are still posting
             assert len(workers) == 2
-            time.sleep(0.05)  # the acting seat's phones keep posting into the dead server meanwhile
+            deadline = time.monotonic() + ROUND_SECONDS  # the acting seats' phones post into the dead server
+            while unnoticed := [game for game, phones in tables.items() if len(phones.unanswered()) < PHONES_PER_SEAT]:
+                assert time.monotonic() < deadline, f"{unnoticed}: the phones never noticed the server die"
+                time.sleep(0.005)
             stop.set()  # the waiting seats' phones would only have looked at the table
-            phones.join()
-        assert phones.failures == []
-        assert len(phones.unanswered()) >= PHONES_PER_SEAT, "the phones never noticed the server die"
-        remember_answers(phones, acknowledged)
+            for phones in tables.values():
+                phones.join()
+        for game, phones in tables.items():
+            assert phones.failures == [], game
+            assert len(phones.unanswered()) >= PHONES_PER_SEAT, f"{game}: the phones never noticed the server die"
+            remember_answers(phones, acknowledged[game])
 
-    assert phones is not None
     with running_server(tmp_path, SERVE_ARGS, secret_key="crash-test-key", workers=2) as server:
-        phones.retry_unanswered(server.base)
-        remember_answers(phones, acknowledged)
-        check_the_log_kept_every_acknowledged_move(phones, server.db_path, acknowledged)
-        assert len(acknowledged) >= CRASHES * traits_for(game).crash_acks_per_round
-        table = Store(server.db_path)
-        try:
-            version, state = table.current(phones.game_id)
-            seat, move = next((s, m) for s in range(len(players))
-                              if (m := rules.random_legal_move(state, s, random.Random(1))) is not None)
-        finally:
-            table.close()
-        answer = phones.post(server.base, Attempt(seat, uuid.uuid4().hex, version, move, None, None))
-        assert answer.status == 200 and answer.body is not None and answer.body["seq"] == version + 1
-        public = requests.get(f"{server.base}/api/games/{phones.game_id}", timeout=60)
-        assert public.status_code == 200 and public.json()["version"] == version + 1
+        for game, phones in tables.items():
+            phones.retry_unanswered(server.base)
+            remember_answers(phones, acknowledged[game])
+            check_the_log_kept_every_acknowledged_move(phones, server.db_path, acknowledged[game])
+            assert len(acknowledged[game]) >= CRASHES * traits_for(game).crash_acks_per_round, game
+            the_server_takes_a_new_move(server, phones, game)
         assert "Traceback" not in server.log() and "malformed" not in server.log()
+
+
+def the_server_takes_a_new_move(server: RunningServer, phones: Phones, game: str) -> None:
+    """The next move of the game (of a new game of the same kind, if a short game came to its end) is taken
+    with the next seq, and the public view reads its version."""
+    rules = GAMES[game]
+    table = Store(server.db_path)
+    try:
+        version, state = table.current(phones.game_id)
+        if phones.finished(state):
+            created = requests.post(server.base + "/api/games", timeout=60,
+                                    json={"game": game, "players": players_for(game), "options": {}}).json()
+            phones = Phones(game, created["id"], [s["token"] for s in created["seats"]], server.db_path, 7)
+            version, state = table.current(phones.game_id)
+        seat, move = next((s, m) for s in range(len(phones.tokens))
+                          if (m := rules.random_legal_move(state, s, random.Random(1))) is not None)
+    finally:
+        table.close()
+    answer = phones.post(server.base, Attempt(seat, uuid.uuid4().hex, version, move, None, None))
+    assert answer.status == 200 and answer.body is not None and answer.body["seq"] == version + 1, (game, answer)
+    public = requests.get(f"{server.base}/api/games/{phones.game_id}", timeout=60)
+    assert public.status_code == 200 and public.json()["version"] == version + 1, game

@@ -93,7 +93,7 @@ def test_decks_with_forms_print_the_same_as_drawn_inline(game: str, tmp_path: Pa
     (drawn_inline,) = build(BuildOptions(game=game, documents=("deck",), out_dir=tmp_path / "inline"))
     assert _forms_in(drawn_inline) == 0 and _forms_in(with_forms) > 0
     pages = [0, 1, len(PdfReader(with_forms).pages) - 2]  # a front sheet, its backs, a later front sheet
-    for ours, reference in zip(_page_images(with_forms, pages), _page_images(drawn_inline, pages)):
+    for ours, reference in zip(_page_images(with_forms, pages), _page_images(drawn_inline, pages), strict=True):
         red, green, blue = ImageChops.difference(ours, reference).split()  # type: ignore[arg-type]
         changed = sum(ImageChops.lighter(ImageChops.lighter(red, green), blue).histogram()[9:])
         assert changed < 0.0005 * ours.width * ours.height  # type: ignore[attr-defined]  # anti-aliasing only

@@ -583,10 +583,10 @@ def test_card_tricks_move_exactly_the_named_cards(trick: dict[str, Any], moved: 
     state = table(hands=TRICK_HAND, zones={0: ["Elliot"], 2: ["Todd", "Djinn"]}, discard=["Kady's Mother"],
                   step="trick", neutral=["Quentin", "Alice"])
     after = fillory.apply(state, 0, {"type": "trick", **trick})
-    expected = dict(zip((c.id for c in CARDS), state.locations))
+    expected = dict(zip((c.id for c in CARDS), state.locations, strict=True))
     expected[cid(trick["card"])] = "discard"
     expected.update({cid(card): place for card, place in moved.items()})
-    assert dict(zip((c.id for c in CARDS), after.locations)) == expected
+    assert dict(zip((c.id for c in CARDS), after.locations, strict=True)) == expected
     assert (after.step, after.vp(0)) == ("score", 0)
 
 

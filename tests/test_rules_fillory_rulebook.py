@@ -1024,7 +1024,7 @@ def test_http_hand_limit_at_the_end_of_the_turn(http_table: Table) -> None:
     ben_turns = [("Talking Animal", "Djinn"), ("Stanley", "Golem")]
     http_table.ok(0, {"type": "play", "card": "Death"})
     http_table.ok(0, {"type": "decline"})
-    for (ben_draw, ben_play), (draw, card, summon) in zip(ben_turns, ann_turns):
+    for (ben_draw, ben_play), (draw, card, summon) in zip(ben_turns, ann_turns, strict=True):
         http_table.ok(0, {"type": "end_turn", "discard": []})
         for move in [{"type": "draw", "card": ben_draw}, {"type": "play", "card": ben_play}, {"type": "decline"},
                      {"type": "end_turn", "discard": []}]:

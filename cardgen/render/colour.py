@@ -15,7 +15,7 @@ def _hex(rgb: tuple[float, float, float]) -> str:
 def mix(colour: str, other: str, amount: float) -> str:
     """``colour`` moved ``amount`` (0..1) of the way towards ``other``."""
     a, b = _rgb(colour), _rgb(other)
-    return _hex(tuple(x + (y - x) * amount for x, y in zip(a, b)))  # type: ignore[arg-type]
+    return _hex(tuple(x + (y - x) * amount for x, y in zip(a, b, strict=True)))  # type: ignore[arg-type]
 
 
 def tint(colour: str, amount: float) -> str:

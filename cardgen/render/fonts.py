@@ -146,7 +146,7 @@ def _register(family: str) -> Family:
     except ModuleNotFoundError as exc:
         raise FontError(f"the typeface package '{package}' is not installed: run scripts/setup.sh") from exc
     registered = []
-    for suffix, filename in zip(_STYLES, names):
+    for suffix, filename in zip(_STYLES, names, strict=True):
         name = family + suffix
         if name not in pdfmetrics.getRegisteredFontNames():
             try:

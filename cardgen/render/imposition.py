@@ -356,7 +356,7 @@ def impose_folded(canvas: Canvas, layout: SheetLayout, rules: SheetRules, fronts
     for sheet in range(sheets):
         canvas.setPageSize((pt(fold.width), pt(fold.height)))
         start = sheet * per_sheet
-        chunk = list(zip(fronts[start:start + per_sheet], backs[start:start + per_sheet]))
+        chunk = list(zip(fronts[start:start + per_sheet], backs[start:start + per_sheet], strict=True))
         for i, (front, back) in enumerate(chunk):
             draw_face(canvas, front, turned_for(front, fold.front_slot(i)), layout.bleed, reuse=seen[id(front)] > 1)
             draw_face(canvas, back, turned_for(back, fold.back_slot(i), back=True), layout.bleed,

@@ -103,7 +103,7 @@ def impose_two_sided_groups(canvas: Canvas, resolved: ResolvedOptions,
     for side in ("front", "back"):
         mirrored = side == "back" and settings.duplex
         dx, dy = (settings.back_offset_x, settings.back_offset_y) if mirrored else (0.0, 0.0)
-        for (bottom, layout), (_size, faces, label) in zip(placed, groups):
+        for (bottom, layout), (_size, faces, label) in zip(placed, groups, strict=True):
             canvas.saveState()
             canvas.translate(0, pt(bottom))
             for i, face in enumerate(faces):

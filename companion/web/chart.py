@@ -130,7 +130,7 @@ def score_chart(series: Sequence[Series], *, title: str, x_label: str = "Move", 
         shape = MARKERS[index % len(MARKERS)]
         points = list(s.points) or [(0, 0)]
         d = f"M{px(points[0][0]):.1f} {py(points[0][1]):.1f}"
-        for (_x0, y0), (x1, y1) in zip(points, points[1:]):
+        for (_x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
             d += f"H{px(x1):.1f}" + (f"V{py(y1):.1f}" if y1 != y0 else "")
         d += f"H{px(x_max):.1f}"
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""

@@ -31,6 +31,7 @@ from .phone import LIVE_WITHIN_MS
 
 PHONES = 4
 SETTLE_MS = 8_000  # live updates after a move settle well within this on a busy machine
+REPORTED_MS = 18_000  # a tap's answer (10 s) and then the live updates that follow it settling (8 s)
 MOVE_CAP = 900  # a safety stop: a four-player random Fillory game is 300 to 600 moves, the others fewer
 SEED_TRIES = 24  # seeds tried on the rules alone for the shortest whole game (about 1 s a title)
 
@@ -122,7 +123,11 @@ def in_view(page: Page, must_focus: bool, context: str, sent_from: str | None = 
         page.wait_for_function(IN_VIEW, arg=[sent_from, must_focus], timeout=SETTLE_MS, polling=50)
     except PlaywrightTimeout:
         pass  # the assertions below say what is wrong
-    seen = page.evaluate(NEXT_CONTROL, sent_from)
+    assert_in_view(page, page.evaluate(NEXT_CONTROL, sent_from), must_focus, context)
+
+
+def assert_in_view(page: Page, seen: dict[str, Any] | None, must_focus: bool, context: str) -> None:
+    """What :data:`NEXT_CONTROL` read: the next control between the status bar and the screen's bottom edge."""
     assert seen is not None, f"{context}: no next step on this phone"
     assert not seen["missing"], f"{context}: the move form {seen['what']} has no control"
     assert seen["top"] >= seen["barBottom"] - 1 and seen["bottom"] <= seen["height"] + 1, f"{context}: {seen}"
@@ -130,9 +135,19 @@ def in_view(page: Page, must_focus: bool, context: str, sent_from: str | None = 
         assert seen["focused"], f"{context}: {seen} focus on {page.evaluate('document.activeElement.outerHTML.slice(0, 120)')}"
 
 
-def report(page: Page, move: dict[str, Any]) -> str:
-    """Fill the move's form on this phone and tap its submit button (the move pinned for this one tap)."""
-    form_id = page.evaluate("""move => {
+#: after a tap: the page shows a newer version than ``before``, says "Recorded." and has the next step in view
+REPORTED = f"""([before, sentFrom]) => {{
+  const message = document.getElementById('move-message');
+  return document.getElementById('live').getAttribute('data-version') !== before
+    && Boolean(message && message.textContent.includes('Recorded.')) && ({IN_VIEW})([sentFrom, true]);
+}}"""
+
+
+def report(page: Page, move: dict[str, Any], context: str) -> None:
+    """Fill the move's form on this phone and tap its submit button (the move pinned for this one tap); then the
+    page must show a newer version, say "Recorded." and have the next control in view, focused: one wait in
+    the page for all three (generous ceiling), then each asserted from one reading."""
+    pinned = page.evaluate("""move => {
         const live = document.querySelector('[data-live]');
         const forms = [...live.querySelectorAll(`form.move[data-move="${move.type}"]`)];
         const form = forms.find((f) => f.closest('[data-moves]')) || forms[0];
@@ -143,15 +158,21 @@ def report(page: Page, move: dict[str, Any]) -> str:
         form.noValidate = true; // a random move may name its picks otherwise than the form (names, not ids)
         const collect = window.SpellbookChoices.collect;
         window.SpellbookChoices.collect = (f) => { window.SpellbookChoices.collect = collect; return f === form ? move : collect(f); };
-        return form.id;
+        return {form: form.id, version: document.getElementById('live').getAttribute('data-version')};
     }""", move)
-    assert form_id, f"no form on the page reports {move}"
-    form = page.locator(f"#{form_id}")
-    before = page.locator("#live").get_attribute("data-version")
-    form.locator('button[type="submit"], button:not([type])').last.click()
-    expect(page.locator("#live")).not_to_have_attribute("data-version", str(before), timeout=10_000)
-    expect(page.locator("#move-message")).to_contain_text("Recorded.", timeout=10_000)
-    return str(form_id)
+    assert pinned, f"no form on the page reports {move}"
+    form_id, before = str(pinned["form"]), pinned["version"]
+    page.locator(f"#{form_id}").locator('button[type="submit"], button:not([type])').last.click()
+    try:
+        page.wait_for_function(REPORTED, arg=[before, form_id], timeout=REPORTED_MS, polling=50)
+    except PlaywrightTimeout:
+        pass  # the assertions below say what is wrong
+    seen = page.evaluate(f"""sentFrom => ({{version: document.getElementById('live').getAttribute('data-version'),
+        message: (document.getElementById('move-message') || {{}}).textContent || '',
+        next: ({NEXT_CONTROL})(sentFrom)}})""", form_id)
+    assert seen["version"] != before, f"{context}: the page still shows version {before} after the tap"
+    assert "Recorded." in seen["message"], f"{context}: {seen['message']!r}, not 'Recorded.'"
+    assert_in_view(page, seen["next"], True, context)
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -186,9 +207,8 @@ def test_four_phones_play_a_whole_game_with_the_next_step_always_in_view(
         page = phones[seat]
         page.bring_to_front()
         expect(page.locator("#live")).to_have_attribute("data-version", str(version), timeout=LIVE_WITHIN_MS * 5)
-        sent_from = report(page, move)
         moves += 1
-        in_view(page, True, f"{game} move {moves} ({move['type']}) on seat {seat}", sent_from)
+        report(page, move, f"{game} move {moves} ({move['type']}) on seat {seat}")
     assert rules.outcome(state).over or stalled(state)
     print(f"{game}: {moves} moves on {players} phones")  # the figure the seed choice keeps short (pytest -s)
     if rules.outcome(state).over:  # the end: the result leads every phone

@@ -9,6 +9,7 @@ from typing import Callable
 from playwright.sync_api import BrowserContext, expect
 
 from .conftest import Api, login_seat
+from .phone import hosted_game
 
 
 def test_too_few_picks_are_said_only_once_the_player_has_picked(new_phone: Callable[[], BrowserContext],
@@ -37,8 +38,9 @@ def test_game_created_is_said_once(new_phone: Callable[[], BrowserContext]) -> N
     form.get_by_label("Player 1").fill("Ann")
     form.get_by_label("Player 2").fill("Ben")
     form.get_by_role("button", name="Start Magicians of Fillory").click()
+    _, game_id = hosted_game(page)
     expect(page.locator(".notice.success")).to_contain_text("Game created.")
-    expect(page).to_have_url(re.compile(r"/g/[0-9a-f]+/seat/0$"))  # the address lost ?created=1
+    expect(page).to_have_url(re.compile(rf"/g/{game_id}/seat/0$"))  # the address lost ?created=1
     page.reload()
     expect(page.locator("h1")).to_contain_text("Ann")
     expect(page.locator(".notice.success")).to_have_count(0)
@@ -106,9 +108,7 @@ def test_the_host_reaches_the_seat_panel_from_the_top_and_is_told_beside_the_but
     form.get_by_label("Player 1", exact=True).fill("Ann")
     form.get_by_label("Player 2", exact=True).fill("Ben")
     form.get_by_role("button", name="Start").first.click()
-    page.wait_for_url("**/seat/0?created=1")
-    game_id = page.url.split("/g/")[1].split("/")[0]
-    code = page.locator(".code").first.inner_text().strip()
+    code, game_id = hosted_game(page)
     ben = new_phone().new_page()
     ben.goto(f"/j/{code}")
     ben.get_by_role("button", name="I am Ben").click()

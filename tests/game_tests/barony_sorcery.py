@@ -24,6 +24,8 @@ def form_move(state: Any, seat: int, move: Mapping[str, Any]) -> dict[str, Any] 
 
 #: a 3-player game ends after 31 to 40 moves while phones of every seat post at once; a random game after as
 #: few as 3 (the end of the base game and two entries of points), so the secrets test reads its routes early
-TRAITS = GameTraits(secret_model=NO_SECRETS, secret_checkpoints=(2, 5, 9),
+TRAITS = GameTraits(label_sentences={"cost_one": "kostet 1 Magiemarke", "cost_other": "kostet 2 Magiemarken",
+                                     "spell_number": "Zauber 1/"},
+                    secret_model=NO_SECRETS, secret_checkpoints=(2, 5, 9),
                     form_move=form_move, rearrange_hidden=nothing_hidden, min_moves_per_game=10,
                     crash_acks_per_round=2, race_min_acknowledged=25)

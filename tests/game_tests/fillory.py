@@ -46,7 +46,7 @@ def _fillory_places(history: list[Any]) -> dict[str, set[str]]:
 
     places: dict[str, set[str]] = {card.id: set() for card in CARDS}
     for state in history:
-        for card, place in zip(CARDS, state.locations):
+        for card, place in zip(CARDS, state.locations, strict=True):
             places[card.id].add(place)
     return places
 
@@ -99,6 +99,8 @@ def fillory_names(secrets: set[str]) -> set[str]:
 
 
 #: another seat's draw shows no card in a viewer's log
-TRAITS = GameTraits(secret_model=SecretModel(fillory_secrets, fillory_twin_swap, fillory_names,
+TRAITS = GameTraits(label_sentences={"summon": "Beschwöre", "banish": "Verbanne", "or_list": " oder ",
+                                     "either_ability": "– oder –"},
+                    secret_model=SecretModel(fillory_secrets, fillory_twin_swap, fillory_names,
                                              hidden_fields={"draw": "card"}),
                     form_move=form_move, rearrange_hidden=rearrange_hidden, min_moves_per_game=100)

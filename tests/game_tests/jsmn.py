@@ -103,7 +103,10 @@ def jsmn_names(secrets: set[str]) -> set[str]:
 #: a 3-player game of random moves ends after 107 to 241 (median 211, 60 seeded games): 3 x 25 fit. The owner's
 #: seat page shows its ledger (the swapped feat), like its API view. Secrets are read early too: feats fill
 #: with tokens, and a feat nobody touched yet is likelier early (the twin swaps one).
-TRAITS = GameTraits(secret_model=SecretModel(jsmn_secrets, jsmn_twin_swap, jsmn_names),
+TRAITS = GameTraits(label_sentences={"discard_for": "Ansehen abwerfen", "number_line": "· Karte ", "tokens_one": "-Marke",
+                                     "feat_needs": "Braucht genau", "magicianship_played": "ZAUBERKUNST",
+                                     "person_historical": "eine Person der Geschichte"},
+                    secret_model=SecretModel(jsmn_secrets, jsmn_twin_swap, jsmn_names),
                     secret_checkpoints=(8, 20, 45, 70, 150),
                     form_move=form_move, rearrange_hidden=rearrange_hidden, min_moves_per_game=80,
                     crash_acks_per_round=25)

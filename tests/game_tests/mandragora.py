@@ -109,7 +109,9 @@ def mandragora_names(secrets: set[str]) -> set[str]:
 
 #: a 3-player game ends after about 80 moves: three rounds of 15 acknowledged moves fit before the crashes;
 #: a 2-player game after about 50, so the secrets test reads its routes early
-TRAITS = GameTraits(secret_model=SecretModel(mandragora_secrets, mandragora_twin_swap, mandragora_names),
+TRAITS = GameTraits(label_sentences={"curses_one": "GIBT 1 FLUCH", "curses_other": "GIBT 2 FLÜCHE",
+                                     "worth_other": "PUNKTE WERT", "ingredient": "ZAUBER"},
+                    secret_model=SecretModel(mandragora_secrets, mandragora_twin_swap, mandragora_names),
                     secret_checkpoints=(6, 20, 34),
                     form_move=form_move, rearrange_hidden=rearrange_hidden, min_moves_per_game=30,
                     crash_acks_per_round=15)

@@ -20,8 +20,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from game_traits import (
-    GameTraits,  # the shared tests' declaration (tests/ is on the path wherever this game is)
+from game_traits import (  # the shared tests' declaration (tests/ is on the path wherever this game is)
+    GameTraits,
+    Moves,
+    SecretModel,
 )
 from reportlab.pdfgen.canvas import Canvas
 
@@ -306,9 +308,17 @@ def advice(state: State, seat: int) -> list[dict[str, Any]]:
 
 
 def random_legal_move(state: State, seat: int, rng: random.Random) -> dict[str, Any] | None:
-    if _over(state) is not None or seat != state.turn:
+    """A seat on turn takes a free card two times in five, else notes a plan; a waiting seat notes a plan (of
+    a card it does not plan yet): a game of a few dozen moves, secrets and all (tests/game_traits.py)."""
+    if _over(state) is not None or not 0 <= seat < len(state.players):
         return None
-    return {"type": "claim", "card": rng.choice(_free(state))}
+    free = _free(state)
+    if seat == state.turn and rng.random() < 0.4:
+        return {"type": "claim", "card": rng.choice(free)}
+    other = [card for card in free if card != state.plans[seat]]
+    if not other:
+        return {"type": "claim", "card": rng.choice(free)} if seat == state.turn else None
+    return {"type": "plan", "card": rng.choice(other)}
 
 
 def redact_move(move: Mapping[str, Any], actor: int, viewer: int | None) -> dict[str, Any]:
@@ -355,5 +365,28 @@ def _rearrange_hidden(state: State, viewer: int | None, rng: random.Random) -> S
     return replace(state, plans=tuple(rng.choice(free) if s == seat else p for s, p in enumerate(state.plans)))
 
 
+def _plan_sentences(history: list[Any], moves: Moves, viewer: int | None) -> set[str]:
+    """What another seat's plans would say if told: "Player 2 plans to take the Ivy card." (the card alone is no
+    secret: every free card is on the table)."""
+    names = list(history[-1].players)
+    return {describe_move(move, actor, names) for actor, move in moves if move["type"] == "plan" and actor != viewer}
+
+
+def _twin_swap(history: list[Any], moves: Moves, seat: int) -> dict[str, str] | None:
+    """The card ``seat`` plans now, exchanged with a free card no move names: both named only in ``seat``'s own
+    plans, so the twin game differs in what that seat hides and nothing else."""
+    state = history[-1]
+    planned = state.plans[seat]
+    named = {str(move.get("card")) for actor, move in moves if actor != seat or move["type"] != "plan"}
+    unnamed = [card for card in _free(state) if card != planned and card not in named]
+    if not planned or planned in named or not unnamed:
+        return None
+    return {planned: unnamed[0], unnamed[0]: planned}
+
+
+#: the plan shows on its own seat's phone in the API only (the generic seat page renders the plan form, not the
+#: plan); any seat may plan any free card, so a move naming another seat's plan is taken, never refused
 TEST_TRAITS = GameTraits(rearrange_hidden=_rearrange_hidden, min_moves_per_game=4, crash_acks_per_round=1,
-                         race_min_acknowledged=5, race_min_stale_refusals=1)
+                         race_min_acknowledged=5, race_min_stale_refusals=1, secret_checkpoints=(6, 12, 16),
+                         secret_model=SecretModel(_plan_sentences, _twin_swap, lambda secrets: set(secrets),
+                                                  owner_sees_on=("api game",), others_refused=False))

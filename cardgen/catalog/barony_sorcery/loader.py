@@ -80,7 +80,7 @@ def _rewards(reader: Reader, game: dict[str, Any], max_controls: int) -> tuple[i
     if max_controls and len(value) != max_controls:
         reader.problem("game", "exploration_rewards",
                        f"{len(value)} rewards for {max_controls} Control tokens per location (one per arrival)")
-    if any(a < b for a, b in zip(value, value[1:])):
+    if any(a < b for a, b in zip(value, value[1:], strict=False)):
         reader.problem("game", "exploration_rewards", "a later visitor cannot get more than an earlier one")
     return tuple(value)
 

@@ -418,7 +418,7 @@ def play_game(content: JsmnContent, rng: random.Random, lineup: Sequence[str], d
     fairy, defeated_in = difficulty, None
     fairy_by_year: list[int] = []
     best_by_year: list[int] = []
-    for index, (year, card) in enumerate(zip(content.tracks.years, marseilles)):
+    for index, (year, card) in enumerate(zip(content.tracks.years, marseilles, strict=False)):
         fairy += card.strength
         if index and game.books_row:
             game.decks["book"].discards.append(game.books_row.pop(0))

@@ -110,7 +110,7 @@ class HexGeometry:
         def mid(edge: tuple[tuple[float, float], tuple[float, float]]) -> tuple[float, float]:
             return (round((edge[0][0] + edge[1][0]) / 2, 3), round((edge[0][1] + edge[1][1]) / 2, 3))
         mids = [mid(e) for e in edges]
-        return [e for e, m in zip(edges, mids) if mids.count(m) == 1]
+        return [e for e, m in zip(edges, mids, strict=True) if mids.count(m) == 1]
 
 
 def _cut_outline(canvas: Canvas, geometry: HexGeometry) -> None:
@@ -152,7 +152,7 @@ class TileFront(_TileSide):
         g, style = self.geometry, self.style
         centres = g.centres()
         self.draw_bleed(canvas, bleed_mm)  # the bleed first, then each space exactly
-        for terrain, centre in zip(self.tile.hexes, centres):
+        for terrain, centre in zip(self.tile.hexes, centres, strict=True):
             ink = TERRAIN_INKS[terrain]
             canvas.setFillColor(ink)
             canvas.setStrokeColor(shade(ink, 0.35))
@@ -170,7 +170,7 @@ class TileFront(_TileSide):
         """Each space's colour grown by the bleed (nothing in ink-saver mode)."""
         if self.style.ink_saver:
             return
-        for terrain, centre in zip(self.tile.hexes, self.geometry.centres()):
+        for terrain, centre in zip(self.tile.hexes, self.geometry.centres(), strict=True):
             canvas.setFillColor(TERRAIN_INKS[terrain])
             polygon(canvas, self.geometry.corners_of(centre, pt(bleed_mm)), fill=True, stroke=False)
 
@@ -455,12 +455,12 @@ def _draw_tiles(canvas: Canvas, sheet: TileSheet, faces: Sequence[_TileSide], pl
         canvas.rotate(place.turn)
         canvas.translate(-g.flats, -0.75 * g.corners)
 
-    for face, place in zip(faces, places):
+    for face, place in zip(faces, places, strict=True):
         canvas.saveState()
         at(place)
         face.draw_bleed(canvas, sheet.bleed)
         canvas.restoreState()
-    for face, place in zip(faces, places):
+    for face, place in zip(faces, places, strict=True):
         canvas.saveState()
         at(place)
         path = canvas.beginPath()

@@ -247,7 +247,7 @@ class FilloryCardFront:
             heights = [p.height for p in paras]
             if sum(heights) + gap * (len(paras) - 1) <= room:
                 y = body_top
-                for para, height in zip(paras, heights):
+                for para, height in zip(paras, heights, strict=True):
                     y -= height
                     draw_paragraph(canvas, para, left, y)
                     y -= gap

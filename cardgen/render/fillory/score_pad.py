@@ -78,7 +78,7 @@ def _turn_table(canvas: Canvas, style: FilloryStyle, left: float, top: float, bo
     canvas.setFillColor(style.ink)
     canvas.setFont(BOLD, 8.5)
     x = left
-    for (name, _), w in zip(COLUMNS, widths):
+    for (name, _), w in zip(COLUMNS, widths, strict=True):
         canvas.drawString(x + pt(1.6), top - head_h + pt(3), word(name))
         x += w
     canvas.setFont(REGULAR, 7.5)

@@ -77,7 +77,7 @@ def _action_symbol(action: Action | None, magician: Magician, content: JsmnConte
         return [(MAGICIAN_DRAWERS[magician.symbol], ink, 0.0)]
     if action.study:
         return [(ELEMENT_DRAWERS[content.element(e).symbol], style.element_ink(e), dx)
-                for e, dx in zip(action.study, (-2.8, 2.8))]
+                for e, dx in zip(action.study, (-2.8, 2.8), strict=False)]
     return [(crown if action.id == "kings-roads" else open_book, style.ink, 0.0)]
 
 

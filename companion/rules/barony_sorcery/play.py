@@ -19,7 +19,7 @@ THRIFTY_CHANCE = 0.85   # how often a random caster picks one of the cheapest si
 
 def open_locations(state: BaronyState, seat: int) -> list[str]:
     """Location ids ``seat`` could explore now: not full and without its Control token."""
-    return [loc for loc, seats in zip(state.locations, state.controls)
+    return [loc for loc, seats in zip(state.locations, state.controls, strict=True)
             if seat not in seats and len(seats) < MAX_CONTROLS and state.tokens_left(seat) > 0]
 
 

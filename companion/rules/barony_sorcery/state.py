@@ -60,7 +60,7 @@ class BaronyState:
 
     def visited(self, seat: int) -> list[str]:
         """Location ids holding ``seat``'s Control token, in board order."""
-        return [loc for loc, seats in zip(self.locations, self.controls) if seat in seats]
+        return [loc for loc, seats in zip(self.locations, self.controls, strict=True) if seat in seats]
 
     def controls_placed(self, seat: int) -> int:
         return sum(seat in seats for seats in self.controls)
@@ -92,7 +92,7 @@ def state_to_json(state: BaronyState) -> dict[str, Any]:
         "game": GAME_ID,
         "players": list(state.players),
         "spells": list(state.spells),
-        "locations": [{"id": loc, "controls": list(seats)} for loc, seats in zip(state.locations, state.controls)],
+        "locations": [{"id": loc, "controls": list(seats)} for loc, seats in zip(state.locations, state.controls, strict=True)],
         "magic": list(state.magic),
         "supply": state.supply,
         "phase": state.phase,

@@ -37,7 +37,7 @@ class Known:
         self.state, self.seat = state, seat
         own = f"hand:{seat}"
         self.place = {c.id: (loc if loc == own or not (loc == "deck" or loc.startswith("hand:")) else HIDDEN)
-                      for c, loc in zip(CARDS, state.locations)}
+                      for c, loc in zip(CARDS, state.locations, strict=True)}
         self.deck = state.count_at("deck")
         self.hand_counts = [state.count_at(f"hand:{s}") for s in range(len(state.players))]
 

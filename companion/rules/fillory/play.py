@@ -196,7 +196,7 @@ def _trick_fields(board: Board, seat: int, trait_name: str, rng: random.Random) 
             discard = board.cards_at("discard")
             pair = deck + rng.sample(discard, min(2 - len(deck), len(discard)))
             rng.shuffle(pair)
-        return dict(zip(("to_hand", "to_zone"), pair))
+        return dict(zip(("to_hand", "to_zone"), pair, strict=False))
     if kind == "from_discard":
         return {"take": rng.choice(board.cards_at("discard")), "to": rng.choice(("hand", "zone"))}
     raise AssertionError(f"unknown trick kind {kind}")

@@ -69,7 +69,7 @@ class FilloryState:
 
     def cards_at(self, place: str) -> list[str]:
         """Card ids at ``place`` in card number order."""
-        return [card for card, loc in zip(CARD_IDS, self.locations) if loc == place]
+        return [card for card, loc in zip(CARD_IDS, self.locations, strict=True) if loc == place]
 
     def count_at(self, place: str) -> int:
         return self.locations.count(place)
@@ -77,7 +77,7 @@ class FilloryState:
     def by_place(self) -> dict[str, list[str]]:
         """Every occupied place with its card ids in card number order (one pass over the cards)."""
         found: dict[str, list[str]] = {}
-        for card, place in zip(CARD_IDS, self.locations):
+        for card, place in zip(CARD_IDS, self.locations, strict=True):
             found.setdefault(place, []).append(card)
         return found
 
@@ -91,7 +91,7 @@ class FilloryState:
 def trait_counts(locations: Iterable[str], place: str) -> dict[str, int]:
     """How many cards at ``place`` carry each trait, from a state's or board's locations (one pass)."""
     counts: dict[str, int] = {}
-    for traits, where in zip(CARD_TRAITS, locations):
+    for traits, where in zip(CARD_TRAITS, locations, strict=True):
         if where == place:
             for trait in traits:
                 counts[trait] = counts.get(trait, 0) + 1
@@ -124,7 +124,7 @@ class Board:
         return self.locations[CARD_INDEX[card_id]]
 
     def cards_at(self, place: str) -> list[str]:
-        return [card for card, loc in zip(CARD_IDS, self.locations) if loc == place]
+        return [card for card, loc in zip(CARD_IDS, self.locations, strict=True) if loc == place]
 
     def count_at(self, place: str) -> int:
         return self.locations.count(place)

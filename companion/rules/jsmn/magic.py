@@ -199,7 +199,7 @@ def use_book(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
         elements = [book.element]
     if len(feats) != len(elements):
         raise refuse(f"{book.name} places {len(elements)} token(s): name a feat for each", "jsmn.book.forms")
-    for element, fid in zip(elements, feats):
+    for element, fid in zip(elements, feats, strict=True):
         state = place(state, seat, element, fid)
     return replace(state, turn=replace(turn, books_used=turn.books_used + (book_id,)))
 

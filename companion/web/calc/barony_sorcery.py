@@ -97,7 +97,7 @@ def barony_sorcery_totals() -> Response:
     if len({name.casefold() for name in names}) != len(names):
         raise ApiError(422, "player names must be different")
     locations = MYSTERIOUS_BY_PLAYERS[len(names)]
-    for player, name in zip(body.players, names):
+    for player, name in zip(body.players, names, strict=True):
         if player.control_tokens > locations:
             raise ApiError(422, f"Player {name} cannot have {player.control_tokens} Control tokens on Mysterious locations: "
                                 f"with {len(names)} players the board has {locations}, and each takes one token "
@@ -107,7 +107,7 @@ def barony_sorcery_totals() -> Response:
     if placed > room:
         raise ApiError(422, f"{placed} Control tokens do not fit: {locations} Mysterious locations hold at most "
                             f"{MAX_CONTROLS} each ({room} in all)", "barony-sorcery.explore.full")
-    return jsonify(final_totals([(name, p.base_points, p.control_tokens) for name, p in zip(names, body.players)]))
+    return jsonify(final_totals([(name, p.base_points, p.control_tokens) for name, p in zip(names, body.players, strict=True)]))
 
 
 @bp.post("/calc/barony-sorcery/cast")

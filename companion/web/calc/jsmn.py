@@ -88,7 +88,7 @@ def _check(body: JsmnEndRequest, names: list[str]) -> None:
         raise ApiError(422, "every player needs a name")
     if len({name.casefold() for name in names}) != len(names):
         raise ApiError(422, "player names must be different")
-    for player, name in zip(body.players, names):
+    for player, name in zip(body.players, names, strict=True):
         wrong = [v for v in player.feats if v not in FEAT_VALUES]
         if wrong:
             raise ApiError(422, f"Magician {name}: a feat of magic is worth 2, 3, 4 or 5 magicianship, not {wrong[0]}",
@@ -120,5 +120,5 @@ def jsmn_end() -> Response:
     names = [player.name.strip() for player in body.players]
     _check(body, names)
     pads = [Pad(name, tuple(p.feats), p.books, p.pupil, p.spell_magicianship, p.prestige, p.stack)
-            for name, p in zip(names, body.players)]
+            for name, p in zip(names, body.players, strict=True)]
     return jsonify(calculate(body.fairy_strength, pads, BOOK_VALUE, PUPIL, body.difficulty, GAME.tracks.last_year))

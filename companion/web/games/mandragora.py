@@ -169,7 +169,7 @@ def table_facts(view: Mapping[str, Any], scores: Mapping[int, Mapping[str, Any]]
     result = final_scores([_tally(p, view["curse_holder"]) for p in players], teams)
     facts["decided_by"] = result.decided_by
     if result.teams is not None:
-        sides = [(row["names"], team.total, team.spells_cast) for row, team in zip(team_rows, result.teams)]
+        sides = [(row["names"], team.total, team.spells_cast) for row, team in zip(team_rows, result.teams, strict=True)]
         facts["winning_seats"] = sorted(s for index in result.winners for s in result.teams[index].members)
     else:
         sides = [(p.name, p.total, p.spells_cast) for p in result.players]
