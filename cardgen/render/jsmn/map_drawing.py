@@ -85,7 +85,7 @@ def place_labels(points: dict[str, tuple[float, float]], names: dict[str, str], 
         left, bottom = min(b.x for *_, b in boxes), min(b.y for *_, b in boxes)
         reach = Rect(left, bottom, max(b.right for *_, b in boxes) - left, max(b.top for *_, b in boxes) - bottom)
         rx, ry, rr, rt = reach.x, reach.y, reach.right, reach.top  # _overlap(reach, o) > 0, inlined
-        near = [o for o, (ox, oy, orr, ot) in zip(obstacles, bounds)
+        near = [o for o, (ox, oy, orr, ot) in zip(obstacles, bounds, strict=True)
                 if min(rr, orr) - max(rx, ox) > 0 and min(rt, ot) - max(ry, oy) > 0]
         best, best_cost = candidates[0], float("inf")
         for cx, cy, anchor, box in boxes:
