@@ -1,0 +1,179 @@
+"""Issue 21, generated: every field of every move type, by type and range, through the HTTP API.
+
+For every discovered game and every move type its rules declare (``SPEC.moves``, with each field's kind), a
+random game is played until a legal move of that type is found; then each declared field of that move is
+replaced in turn by a wrong kind (an object, a list of objects, a text, a fraction, a truth value, null, a huge
+number, a negative, a 10,000-character text, a nested list) and sent as a move, as the correction of that move,
+as a later move corrected with an earlier one (``also``) and as a move put in by a correction (``insert``).
+Every answer is 2xx or 4xx; a refused one changes nothing; and after each accepted one every reader of the
+game — the game and log APIs, the table, the seat pages, the corrections pages (history, one move's form, what
+a correction would break), the result page and its JSON and BG Stats exports — answers 2xx or 4xx and agrees
+with the state (``check_readers`` of test_timeline_props).
+
+CI runs a seeded sample of (field, wrong kind, way in) per move type; ``FIELD_SEEDS=20 FIELD_ALL=1`` runs every
+combination over more seeds. The figures are printed with ``-s``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from flask import Flask
+
+from companion.rules import GAMES, IllegalMove
+from companion.web import create_app
+from companion.web.helpers import token_cookie
+from tests.test_timeline_props import Game, check_readers
+
+#: the wrong kinds a field is given, by name
+WRONG: dict[str, Any] = {
+    "object": {"x": "y"}, "list of objects": [{"x": 1}], "text": "quentin", "fraction": 1.5, "truth value": True,
+    "null": None, "huge number": 10**30, "negative": -7, "long text": "x" * 10_000, "nested list": ["a", ["b"]],
+}
+WAYS = ("move", "correct", "also", "insert")
+SEEDS = [int(s) for s in os.environ.get("FIELD_SEEDS_LIST", "").split(",") if s] or list(
+    range(int(os.environ.get("FIELD_SEEDS", "1"))))
+#: every (field, wrong kind, way) of each move type; else this many, sampled
+ALL = os.environ.get("FIELD_ALL") == "1"
+SAMPLE = 6
+#: moves played to find a move type before giving up on this game (it is looked for in another)
+LONGEST = 400
+SEEN: Counter[str] = Counter()
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path_factory.mktemp("fields") / "f.sqlite3"),
+                      "SECRET_KEY": "test-secret-key"})
+    yield app
+    app.extensions["store"].close()
+
+
+def get_routes(app: Flask) -> list[str]:
+    return sorted(r.rule for r in app.url_map.iter_rules() if "GET" in (r.methods or ()) and "game_id" in r.arguments
+                  and r.arguments <= {"game_id", "seat", "seq"})
+
+
+def pages_answer(game: Game, routes: list[str], change: dict[str, Any] | None, rng: random.Random) -> None:
+    """Every GET route of one game (each seat, a few live seqs, and the change on /misfit) answers 2xx/4xx."""
+    seqs = [m.seq for m in game.store.live_moves(game.id)]
+    picked = sorted(set(rng.sample(seqs, min(2, len(seqs))) + seqs[-1:])) or [1]
+    for rule in routes:
+        for seat in range(len(game.tokens)):
+            for seq in picked if "<int:seq>" in rule else [0]:
+                path = rule.replace("<game_id>", game.id).replace("<int:seat>", str(seat)).replace(
+                    "<int:seq>", str(seq))
+                if path.endswith("/misfit") and change is not None:
+                    path += "?change=" + json.dumps(change)
+                response = game.client.get(path, headers={"Authorization": f"Bearer {game.tokens[seat]}"})
+                SEEN[f"page {response.status_code // 100}xx"] += 1
+                assert response.status_code < 500, (path, response.get_data(as_text=True)[:400])
+
+
+def found_at(name: str, move_type: str, rng: random.Random, app: Flask) -> tuple[Game, int, int, dict[str, Any]] | None:
+    """A new game played at random (through the store) until ``move_type`` is a legal move for some seat:
+    that game, the seat, the seq the move would get, and the move. None if it did not come."""
+    rules = GAMES[name]
+    game = Game(app.test_client(), name, rng.randint(rules.MIN_PLAYERS, min(rules.MAX_PLAYERS, 4)))
+    for _ in range(LONGEST):
+        state = game.state()
+        seats = rng.sample(range(len(game.tokens)), len(game.tokens))
+        for seat in seats:   # the move type wanted, if a seat's rules sample it here (a few tries each)
+            for _ in range(4):
+                move = rules.random_legal_move(state, seat, rng)
+                if move is not None and move.get("type") == move_type:
+                    return game, seat, game.store.version(game.id) + 1, move
+        if game.finished():
+            return None
+        step = game.random_move(state, rng)
+        if step is None:
+            return None
+        version = game.store.version(game.id)
+        game.store.apply_move(game.id, step[0], version, f"g{version}", step[1])
+    return None
+
+
+def send(game: Game, seat: int, way: str, move: dict[str, Any], seq: int, wrong: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """Send ``wrong`` (``move`` with one field replaced) the given way; ``seq``: where ``move`` is (or would be)."""
+    live = {m.seq: m for m in game.store.live_moves(game.id)}
+    if way == "move":
+        return game.post(seat, "moves", {"move": wrong}), {"move": wrong}
+    if way == "correct":
+        body: dict[str, Any] = {"seq": seq, "move": wrong}
+    else:
+        earlier = [s for s in live if s < seq]
+        if not earlier:   # no earlier move to correct with it: the move itself, corrected as it was
+            body = {"seq": seq, "move": move}
+        else:
+            first = live[max(earlier)]
+            body = {"seq": first.seq, "move": first.move}
+        if way == "also" and earlier:
+            body["also"] = [{"seq": seq, "move": wrong}]
+        elif way == "insert":
+            body["insert"] = [{"before": seq, "seat": seat, "move": wrong}]
+        elif way == "also":
+            body = {"seq": seq, "move": move, "also": [{"seq": seq, "move": wrong}]}
+    author = live[body["seq"]].seat if body["seq"] in live else seat
+    return game.post(author, "correct", body), {k: v for k, v in body.items() if k != "seq"}
+
+
+def check_move_type(app: Flask, name: str, spec: Any, seed: int, routes: list[str]) -> None:
+    rng = random.Random(f"fields-{name}-{spec.type}-{seed}")
+    found = None
+    for _ in range(3):
+        found = found_at(name, spec.type, rng, app)
+        if found is not None:
+            break
+    if found is None:   # a type random play did not reach (e.g. only after a rare event): sent where the game is
+        SEEN[f"{name} not reached: {spec.type}"] += 1
+        rules = GAMES[name]
+        game = Game(app.test_client(), name, rules.MIN_PLAYERS)
+        found = game, 0, 1, {"type": spec.type}
+    game, seat, seq, move = found
+    for s, token in enumerate(game.tokens):   # this phone holds every seat: the seat pages answer it
+        game.client.set_cookie(token_cookie(game.id, s), token)
+    SEEN[f"{name} types"] += 1
+    fields = list(spec.kinds) or ["junk"]   # a type without fields: a field it does not have
+    cases = [(f, k, w) for f in fields for k in WRONG for w in WAYS]
+    if not ALL:
+        cases = rng.sample(cases, min(SAMPLE, len(cases)))
+    played = False
+    for field, kind, way in cases:
+        if way != "move" and not played:   # the move itself, now in the log, for the ways that rewrite it
+            version = game.store.version(game.id)
+            try:
+                game.store.apply_move(game.id, seat, version, f"t{version}", move)
+            except IllegalMove:   # a type not reached (sent bare): the rewrites name the last move, or none
+                pass
+            seq, played = max(1, game.store.version(game.id)), True
+        wrong = {**move, field: WRONG[kind]}
+        before = game.store.version(game.id), json.dumps(game.client.get(f"/api/games/{game.id}/log").get_json())
+        response, change = send(game, seat, way, move, seq, wrong)
+        SEEN[f"{way} {response.status_code}"] += 1
+        if response.status_code >= 300:   # refused: nothing changed
+            assert (game.store.version(game.id), json.dumps(
+                game.client.get(f"/api/games/{game.id}/log").get_json())) == before, (way, field, kind)
+            continue
+        SEEN[f"accepted {name} {spec.type}.{field}={kind} ({way})"] += 1
+        check_readers(game)
+        pages_answer(game, routes, change, rng)
+        if way == "move":   # the move (with that field) is in the log: the other ways rewrite it
+            seq, played = game.store.version(game.id), True
+    check_readers(game)
+    pages_answer(game, routes, {"move": {**move, fields[0]: WRONG["object"]}}, rng)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_field_of_every_move_type_refused_or_read_by_every_page(app: Flask, name: str) -> None:
+    routes = get_routes(app)
+    for seed in SEEDS:
+        for spec in GAMES[name].SPEC.moves:
+            check_move_type(app, name, spec, seed, routes)
+    print(name, dict(sorted(SEEN.items())))
+    assert SEEN[f"{name} types"] == len(SEEDS) * len(GAMES[name].SPEC.moves)
