@@ -20,7 +20,6 @@ import json
 import os
 import random
 from collections import Counter
-from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
