@@ -187,3 +187,25 @@ def test_every_field_of_every_move_type_refused_or_read_by_every_page(app: Flask
             check_move_type(app, name, spec, seed, routes)
     print(name, dict(sorted(SEEN.items())))
     assert SEEN[f"{name} types"] == len(SEEDS) * len(GAMES[name].SPEC.moves)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, r in GAMES.items() if r.SPEC.private_moves))
+def test_a_private_note_corrected_with_a_wrong_field_is_refused(app: Flask, name: str) -> None:
+    """A private note that no longer fits after a change is passed over (it was advice); but the note a
+    correction writes is checked like any move: with a wrong field it is refused and nothing is stored (the
+    correction of a hand note to {"cards": 1.5} was stored, and passed over by every reader)."""
+    spec = next(m for m in GAMES[name].SPEC.moves if m.private_note and m.kinds)
+    rng = random.Random(f"note-{name}")
+    found = next((f for _ in range(5) if (f := found_at(name, spec.type, rng, app)) is not None), None)
+    assert found is not None, f"random play never offered a {spec.type}"
+    game, seat, _, move = found
+    version = game.store.version(game.id)
+    game.store.apply_move(game.id, seat, version, "note", move)
+    seq = game.store.version(game.id)
+    for field in spec.kinds:
+        for kind in ("fraction", "object", "list of objects", "truth value"):
+            before = game.client.get(f"/api/games/{game.id}/log").get_json()
+            response = game.post(seat, "correct", {"seq": seq, "move": {**move, field: WRONG[kind]}})
+            assert response.status_code == 422, (field, kind, response.get_json())
+            assert game.client.get(f"/api/games/{game.id}/log").get_json() == before
+    check_readers(game)

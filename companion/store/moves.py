@@ -189,7 +189,10 @@ class Moves(StateCache):
         entry, first_changed, new_live = change(timeline)
         _final_moves_stand(timeline, new_live)
         put_in = entry.pop("_put_in", [])  # moves a correction puts in: entries of their own (_Revisions)
-        state = self._rebuild(game_id, row["game"], timeline, row["initial_state"], first_changed, new_live, seat)
+        old = {m.seq: m for m in timeline.live}   # a correction's own moves (the move, 'also', 'insert'):
+        written = {id(m) for m in new_live if old.get(m.seq) != m} if kind == "correct" else set()
+        state = self._rebuild(game_id, row["game"], timeline, row["initial_state"], first_changed, new_live, seat,
+                              written)
         ends = _ending(rules, state)
         if ends != ended:  # the end moved: the log line says so, on every phone (never a silent new winner)
             entry["ending"] = {"was": ended, "now": ends}
@@ -220,9 +223,12 @@ class Moves(StateCache):
         return answer
 
     def _rebuild(self, game_id: str, game: str, timeline: _Timeline, initial_json: str, first_changed: int,
-                 new_live: list[LiveMove], seat: int) -> State:
+                 new_live: list[LiveMove], seat: int, written: set[int] | None = None) -> State:
         """The state after ``new_live``, replayed from the latest state this process holds that comes
-        before ``first_changed`` and that no later undo or correction touched (else from set-up)."""
+        before ``first_changed`` and that no later undo or correction touched (else from set-up).
+        ``written``: the ids of the moves the change itself writes; a private note among them that does not
+        fit is refused with the rules' reason (only a note already there is passed over: it was advice)."""
+        written = written or set()
         base_version, base = 0, None
         with self._states_lock:
             held = [v for (g, v) in self._states if g == game_id and v < first_changed]
@@ -242,6 +248,8 @@ class Moves(StateCache):
             try:
                 state = timeline.rules.apply(state, live.seat, live.move)
             except IllegalMove as error:
+                if move_kind(live.move) in timeline.private and id(live) in written:
+                    raise IllegalMove(error.message, error.rule, move=live.move, seat=live.seat) from None
                 if move_kind(live.move) in timeline.private:
                     continue  # a private note that no longer fits is passed over: it is advice only
                 name = timeline.names[live.seat]
