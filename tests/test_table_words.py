@@ -6,6 +6,7 @@ the same way."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from typing import Iterator
@@ -15,6 +16,7 @@ from flask import Flask
 
 from companion.rules import GAMES
 from companion.web import create_app
+from companion.web.helpers import token_cookie
 from companion.web.table_words import table_words
 
 API_WORDS = re.compile(r"\b[Ff]ield\b|'(drop|also|insert)'|\bseq\b|, got [a-z]+\b|\b(str|int|dict|NoneType)\b")
@@ -90,3 +92,25 @@ def test_a_refused_field_is_named_by_its_form_label_over_http(app: Flask) -> Non
                     named_by_label += 1
             store.apply_move(game_id, seat, store.version(game_id), f"m{store.version(game_id)}", move)
     assert named_by_label >= len(GAMES)   # the label, not the name, in every game (at least once each)
+
+
+def test_the_corrections_page_says_a_refused_change_in_table_words(app: Flask) -> None:
+    """What a correction would break, asked with a change the rules refuse (a field the move does not take, a
+    type the game has not): the corrections page says it in table words, not the API's."""
+    client = app.test_client()
+    store = app.extensions["store"]
+    for name, rules in sorted(GAMES.items()):
+        rng = random.Random(f"misfit-{name}")
+        created = client.post("/api/games", json={"game": name, "players": ["Ann", "Ben", "Cat"][:max(2, rules.MIN_PLAYERS)]})
+        body = created.get_json()
+        game_id, tokens = body["id"], [s["token"] for s in body["seats"]]
+        for seat, token in enumerate(tokens):
+            client.set_cookie(token_cookie(game_id, seat), token)
+        state = store.current(game_id)[1]
+        seat, move = next((s, m) for s in range(len(tokens)) if (m := rules.random_legal_move(state, s, rng)) is not None)
+        store.apply_move(game_id, seat, 0, "first", move)
+        for change, api in (({"move": {**move, "zz_extra": 1}}, "zz_extra"), ({"move": {"type": "zz-junk"}}, "knows:")):
+            page = client.get(f"/g/{game_id}/seat/{seat}/fix/1/misfit?change=" + json.dumps(change))
+            assert page.status_code == 200
+            text = re.sub(r"<[^>]+>", " ", page.get_data(as_text=True))
+            assert "reload the page" in text and api not in text and not API_WORDS.search(text), (name, text[:600])
