@@ -27,6 +27,7 @@ import pytest
 from flask import Flask
 
 from companion.rules import GAMES, IllegalMove
+from companion.store.states import _applied
 from companion.web import create_app
 from companion.web.helpers import token_cookie
 from tests.test_timeline_props import Game, check_readers
@@ -210,3 +211,44 @@ def test_a_private_note_corrected_with_a_wrong_field_is_refused(app: Flask, name
             assert response.status_code == 422, (field, kind, response.get_json())
             assert game.client.get(f"/api/games/{game.id}/log").get_json() == before
     check_readers(game)
+
+
+#: a value of each field kind that passes its type and range check
+FITTING = {"text": "x", "texts": [], "number": 0, "seat": 0, "text_or_number": 0, "texts_or_numbers": [],
+           "text_or_texts": "x", "counts": {}}
+
+
+def test_a_correction_stores_its_move_as_a_move_is_stored(app: Flask) -> None:
+    """A move is stored less the declared fields the rules did not read here; a correction's move is stored
+    the same way (it kept what was sent, so a field nothing read, such as a count of introductions on a card
+    that draws none, stayed in the log). In every game where random play meets such a field."""
+    trimmed: Counter[str] = Counter()
+    for name, rules in sorted(GAMES.items()):
+        rng = random.Random(f"kept-{name}")
+        game = Game(app.test_client(), name, rules.MIN_PLAYERS)
+        for _ in range(60):
+            before = game.state()
+            found = game.random_move(before, rng)
+            if found is None:
+                break
+            seat, move = found
+            version = game.store.version(game.id)
+            game.store.apply_move(game.id, seat, version, f"k{version}", move)
+            seq = game.store.version(game.id)
+            spec = rules.SPEC.move(move["type"])
+            for field in [f for f in spec.kinds if f not in move]:
+                sent = {**move, field: FITTING[spec.kinds[field]]}
+                expected = _applied(rules, before, seat, sent, name)
+                if isinstance(expected, Exception) or field in expected[2]:
+                    continue   # refused, or read: not this test's case
+                response = game.post(seat, "correct", {"seq": seq, "move": sent})
+                if response.status_code != 200:
+                    continue
+                stored = {m.seq: m.move for m in game.store.live_moves(game.id)}[seq]
+                assert stored == expected[2], (field, stored)
+                log = [e for e in game.store.log(game.id, None) if e["kind"] == "correct"][-1]
+                assert field not in log["move"]["move"], log
+                trimmed[name] += 1
+        check_readers(game)
+    print(dict(trimmed))
+    assert sum(trimmed.values()) > 0, "no correction carried a field the rules did not read"
