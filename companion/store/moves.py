@@ -189,7 +189,12 @@ class Moves(StateCache):
         entry, first_changed, new_live = change(timeline)
         _final_moves_stand(timeline, new_live)
         put_in = entry.pop("_put_in", [])  # moves a correction puts in: entries of their own (_Revisions)
-        state = self._rebuild(game_id, row["game"], timeline, row["initial_state"], first_changed, new_live, seat)
+        old = {m.seq: m for m in timeline.live}   # a correction's own moves (the move, 'also', 'insert'):
+        written = {id(m) for m in new_live if old.get(m.seq) != m} if kind == "correct" else set()
+        kept: dict[int, dict[str, Any]] = {}
+        state = self._rebuild(game_id, row["game"], timeline, row["initial_state"], first_changed, new_live, seat,
+                              written, kept)
+        _keep_as_read(entry, put_in, kept)
         ends = _ending(rules, state)
         if ends != ended:  # the end moved: the log line says so, on every phone (never a silent new winner)
             entry["ending"] = {"was": ended, "now": ends}
@@ -220,9 +225,15 @@ class Moves(StateCache):
         return answer
 
     def _rebuild(self, game_id: str, game: str, timeline: _Timeline, initial_json: str, first_changed: int,
-                 new_live: list[LiveMove], seat: int) -> State:
+                 new_live: list[LiveMove], seat: int, written: set[int] | None = None,
+                 kept: dict[int, dict[str, Any]] | None = None) -> State:
         """The state after ``new_live``, replayed from the latest state this process holds that comes
-        before ``first_changed`` and that no later undo or correction touched (else from set-up)."""
+        before ``first_changed`` and that no later undo or correction touched (else from set-up).
+        ``written``: the ids of the moves the change itself writes; a private note among them that does not
+        fit is refused with the rules' reason (only a note already there is passed over: it was advice); each
+        of them the rules took less a field they did not read goes into ``kept`` by seq, as a move would be
+        stored (:func:`~companion.store.states._applied`)."""
+        written = written or set()
         base_version, base = 0, None
         with self._states_lock:
             held = [v for (g, v) in self._states if g == game_id and v < first_changed]
@@ -240,8 +251,18 @@ class Moves(StateCache):
             if live.seq <= base_version:
                 continue
             try:
-                state = timeline.rules.apply(state, live.seat, live.move)
+                if id(live) in written and kept is not None:
+                    applied = _applied(timeline.rules, state, live.seat, live.move, game)
+                    if isinstance(applied, Exception):
+                        raise applied
+                    state = applied[0]
+                    if applied[2] != live.move:
+                        kept[live.seq] = applied[2]
+                else:
+                    state = timeline.rules.apply(state, live.seat, live.move)
             except IllegalMove as error:
+                if move_kind(live.move) in timeline.private and id(live) in written:
+                    raise IllegalMove(error.message, error.rule, move=live.move, seat=live.seat) from None
                 if move_kind(live.move) in timeline.private:
                     continue  # a private note that no longer fits is passed over: it is advice only
                 name = timeline.names[live.seat]
@@ -317,3 +338,19 @@ def _earlier(row: Mapping[str, Any] | None, seat: int, action_id: str, kind: str
                           "send a new action id for a new action", None)
     answer: dict[str, Any] = json.loads(row["result"])
     return answer
+
+
+def _keep_as_read(entry: dict[str, Any], put_in: list[Any], kept: Mapping[int, dict[str, Any]]) -> None:
+    """A correction's own moves (the move, 'also', 'insert') stored as a move is: less the fields the rules did
+    not read (``kept``, by seq; a correction kept what was sent, so an unread field nothing checked stayed)."""
+    if not kept:
+        return
+    if isinstance(entry.get("move"), dict) and entry.get("seq") in kept:
+        entry["move"] = kept[entry["seq"]]
+    for other in entry.get("also", ()):
+        if other["seq"] in kept:
+            other["move"] = kept[other["seq"]]
+    for n, new_seq in enumerate(entry.get("insert", ())):
+        if new_seq in kept and n < len(put_in):
+            before, author, _ = put_in[n]
+            put_in[n] = (before, author, kept[new_seq])

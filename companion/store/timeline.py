@@ -209,7 +209,7 @@ def _correction(seat: int, seq: int, move: Mapping[str, Any] | None, drop: Seque
 
 
 def _final_moves_stand(timeline: _Timeline, new_live: Sequence[LiveMove]) -> None:
-    """Once the game is over, the moves its end was settled on (the spec's ``final_once_over``: Barony's
+    """Once the game is over, the moves its end was settled on (the spec's ``final_once_over``, e.g. a game's
     base-game points, send-backs and end of the base game) stand: a change that would rewrite, remove or put
     one in by any way (a correction's ``also``, ``drop`` or ``insert``, a put-back) is refused as the move
     itself would be, naming the rule, and nothing changes."""

@@ -12,14 +12,15 @@ from typing import Any, TypeVar
 from flask import Blueprint, Response, abort, current_app, request
 from pydantic import ValidationError
 
-from companion.rules import IllegalMove, SetupError
+from companion.rules import IllegalMove, SetupError, rules_for
 from companion.rules.base import sentence
 from companion.store import CorrectionRefused, NotFound, SeatTaken, Stale
 
 from .errors import error_json
-from .helpers import store, token_cookie
+from .helpers import holds_seat, store, token_cookie
 from .limits import BadJson, parse_json
 from .openapi import RequestBody, validation_sentence
+from .table_words import field_names, labels_for, table_words
 
 Body = TypeVar("Body", bound=RequestBody)
 
@@ -50,15 +51,36 @@ def seat_taken(error: SeatTaken) -> Response:
     return error_json(409, error.message)
 
 
+def _said(error: IllegalMove) -> dict[str, str]:
+    """The refusal in table words (``said``, what a page shows; :mod:`.table_words`), when it differs: a field
+    is named by the label of the form the asking seat has for that move (only its own form: no other seat's
+    words), else in plain words."""
+    labels: dict[str, str] = {}
+    fields: frozenset[str] = frozenset()
+    game_id = (request.view_args or {}).get("game_id")
+    try:
+        if game_id is not None:
+            rules = rules_for(store().info(game_id)["game"])
+            fields = field_names(rules)
+            if error.seat is not None and error.move is not None and \
+                    (holds_seat(game_id, error.seat) or viewing_seat(game_id) == error.seat):
+                labels = labels_for(rules, store().current(game_id)[1], error.seat, error.move.get("type"))
+    except Exception:   # the words of a refusal never turn it into another error: plain words then
+        labels = {}
+    said = table_words(error.message, labels, fields)
+    return {"said": said} if said != sentence(error.message) else {}
+
+
 def correction_refused(error: CorrectionRefused) -> Response:
     return error_json(422, error.message, error.rule,
-                      {"seq": error.seq, **({"pending": error.pending} if error.pending is not None else {})})
+                      {"seq": error.seq, **({"pending": error.pending} if error.pending is not None else {}),
+                       **_said(error)})
 
 
 def illegal(error: IllegalMove) -> Response:
     """A move the rules refuse; one refused because the rules wait for a choice first carries ``pending``."""
     return error_json(422, error.message, error.rule,
-                      {"pending": error.pending} if error.pending is not None else None)
+                      {**({"pending": error.pending} if error.pending is not None else {}), **_said(error)})
 
 
 def setup_error(error: SetupError) -> Response:

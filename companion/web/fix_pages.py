@@ -36,6 +36,7 @@ from companion.web.helpers import (
     store,
     unstored_page,
 )
+from companion.web.table_words import field_names, labels_for, table_words
 
 bp = page_blueprint("fixes", __name__)
 
@@ -256,7 +257,7 @@ def fix_misfit(game_id: str, seat: int, seq: int) -> Response:
         misfit, state = store().preview(game_id, seat, seq, change["move"], change.get("drop", []),
                                         change.get("also", []), change.get("insert", []))
     except (IllegalMove, KeyError, TypeError, ValueError) as error:
-        message = error.message if isinstance(error, IllegalMove) else "This correction cannot be read."
+        message = table_words(error.message, {}, field_names(rules)) if isinstance(error, IllegalMove) else "This correction cannot be read."
         return unstored_page("pages/_fix_misfit.html", misfit=None, problem=message)
     if misfit is None:
         return unstored_page("pages/_fix_misfit.html", misfit=None, problem=None)
@@ -264,8 +265,9 @@ def fix_misfit(game_id: str, seat: int, seq: int) -> Response:
     if misfit.seat == seat:  # the rules' reason rests on this seat's own move: it may read it
         try:
             rules.apply(state, misfit.seat, misfit.move)
-        except IllegalMove as error:
-            reason = error.message
+        except IllegalMove as error:   # in table words: a field by its form's label
+            reason = table_words(error.message, labels_for(rules, state, seat, misfit.move.get("type")),
+                                 field_names(rules))
     awaited = _awaited(rules, state, misfit, seat)
     can_fix = formable(rules, seat, misfit)
     fix_forms = _choices_for(rules, state, misfit.seat, misfit.move, f"also{misfit.seq}") if can_fix else []

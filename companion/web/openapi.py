@@ -129,6 +129,8 @@ _ERROR = {"type": "object", "required": ["ok", "error", "rule", "status"], "prop
     "seq": {"type": "integer", "description": "a refused correction or undo: the later move that no longer fits"},
     "pending": {"type": "object", "description": "refused because the rules wait for a choice first: "
                 "{seat, move, choice, rule, title}, the choice to make (or, for a correction, to put in)"},
+    "said": {"type": "string", "description": "a refused move or correction whose error names a field or a "
+             "part of the request: the same refusal in table words, as a page shows it (a field by its form's label)"},
 }}
 _CARD_IDS = {"type": "array", "items": {"type": "string"}}
 _VIEW = {"type": "object", "description": "the rules module's view(state, seat): hands only for the viewer",

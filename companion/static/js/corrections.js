@@ -101,7 +101,7 @@
     const result = await answered(response, form, done);
     if (!result || !result.refused) return;
     if (typeof result.refused.seq === "number") await showMisfit(form);
-    else say("error", `Not changed: ${result.refused.error || "the server refused it."}`, form);
+    else say("error", `Not changed: ${result.refused.said || result.refused.error || "the server refused it."}`, form);
   }
 
   async function showMisfit(form) {
@@ -158,7 +158,7 @@
       say("error", `Not removed: move ${refused.seq}, made after it, would no longer fit. Remove that move as well?`, form);
       offerAlso(form, refused.seq, "Remove both");
     } else {
-      say("error", `Not removed: ${refused.error || "the server refused it."}`, form);
+      say("error", `Not removed: ${refused.said || refused.error || "the server refused it."}`, form);
     }
   }
 
@@ -187,7 +187,7 @@
       say("error", `Not put back: move ${refused.seq}, made since, would no longer fit. Put it back and remove move ${refused.seq}?`, form);
       offerAlso(form, refused.seq, "Put back and remove");
     } else {
-      say("error", `Not put back: ${refused.error || "the server refused it."}`, form);
+      say("error", `Not put back: ${refused.said || refused.error || "the server refused it."}`, form);
     }
   }
 

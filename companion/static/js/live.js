@@ -417,7 +417,7 @@
     } else if (response.status === 401 || response.status === 403) {
       await seatGone();
     } else {
-      const reason = data.error || `The server answered ${response.status}.`;
+      const reason = data.said || data.error || `The server answered ${response.status}.`;
       say("error", `Not recorded: ${reason}`, data.rule || null);
     }
   }

@@ -66,7 +66,7 @@
       box.after(both);
       return;
     }
-    say(form, "error", `Not put back: ${data.error || `the server answered ${response.status}`}`);
+    say(form, "error", `Not put back: ${data.said || data.error || `the server answered ${response.status}`}`);
   }
 
   document.addEventListener("submit", (event) => {
