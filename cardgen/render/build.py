@@ -142,8 +142,8 @@ def parallel_groups(plan: BuildPlan) -> list[list[int]]:
     Documents, not whole games, are what is spread: a game's documents share no warm-up work that
     forking does not already share (the imports, fonts and data are loaded before the fork; a
     document's time is the same first or last, measured in both orders), and whole games left the
-    whole kit's two processes at 1.01 and 0.81 s of CPU (JS&MN and Barony: Sorcery against Fillory and
-    Mandragora) where documents balance them within a sheet's cost. Only where ``fork`` is the cheap
+    whole kit's two processes at 1.01 and 0.81 s of CPU (two games in each) where documents balance them
+    within a sheet's cost. Only where ``fork`` is the cheap
     way to start (POSIX) and this process runs no other thread (forking a threaded process can
     deadlock), for builds big enough to repay a fork.
     """
