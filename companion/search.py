@@ -33,7 +33,7 @@ import sqlite_utils
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from cardgen.catalog import GAMES, available_games, content
+from cardgen.catalog import available_games, catalogs, content
 
 MAX_LIMIT = 50
 MAX_QUERY_CHARS = 200
@@ -215,8 +215,8 @@ def search(q: str, game: str | None = None, limit: int = 20, prefer: str | None 
     :func:`_rank` (rarer words count more, words in the title and words side by side more still).
     """
     for name in (game, prefer):
-        if name is not None and name not in GAMES:
-            raise ValueError(f"unknown game '{name}' (known: {', '.join(GAMES)})")
+        if name is not None and name not in catalogs():
+            raise ValueError(f"unknown game '{name}' (known: {', '.join(catalogs())})")
     limit = max(1, min(int(limit), MAX_LIMIT))
     if not fts_query(q):
         return []

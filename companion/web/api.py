@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Response, current_app, jsonify, request, url_for
 
-from cardgen.catalog import GAMES
+from cardgen.catalog import catalogs
 from companion import search as search_index
 from companion.rules import rules_for
 from companion.rules.base import sentence
@@ -271,7 +271,7 @@ def search() -> Response:
     game_name = request.args.get("game") or None
     prefer = request.args.get("prefer") or None
     for name in (game_name, prefer):
-        if name is not None and name not in GAMES:
-            raise ApiError(400, f"unknown game '{name}' (known: {', '.join(GAMES)})")
+        if name is not None and name not in catalogs():
+            raise ApiError(400, f"unknown game '{name}' (known: {', '.join(catalogs())})")
     limit = _whole_number_arg("limit", 20, minimum=1, maximum=search_index.MAX_LIMIT)
     return jsonify({"results": search_index.search(query, game_name, limit, prefer=prefer)})

@@ -9,7 +9,7 @@ from werkzeug.wrappers import (
     Response as BaseResponse,  # what redirect() answers (flask's Response is one)
 )
 
-from cardgen.catalog import GAMES, available_games, content
+from cardgen.catalog import available_games, catalogs, content
 from companion.search import corrections, search
 from companion.store import NotFound
 from companion.web.errors import error_response
@@ -42,8 +42,8 @@ def rules_page() -> BaseResponse:
     game = request.args.get("game", "").strip() or None
     prefer = request.args.get("prefer", "").strip() or None
     for name in (game, prefer):
-        if name is not None and name not in GAMES:
-            return error_response(400, f"Unknown game '{name}'. Pick one of: {', '.join(GAMES)}.")
+        if name is not None and name not in catalogs():
+            return error_response(400, f"Unknown game '{name}'. Pick one of: {', '.join(catalogs())}.")
     if game is not None and not query:
         return redirect(url_for("lookup.game_rules", game=game), 303)
     results = search(query, game, prefer=prefer) if query else []
@@ -57,8 +57,8 @@ def rules_page() -> BaseResponse:
 @bp.get("/rules/<game>")
 def game_rules(game: str) -> Response:
     """Every rule entry of one game, each at an anchor named by its rule id."""
-    if game not in GAMES:
-        raise NotFound(f"There is no game called '{game}'. Pick one of: {', '.join(GAMES)}.")
+    if game not in catalogs():
+        raise NotFound(f"There is no game called '{game}'. Pick one of: {', '.join(catalogs())}.")
     catalog = content(game)
     return make_response(render_template("pages/game_rules.html", game=game, catalog=catalog, title=catalog.title,
                                          games=available_games(), titles={g: content(g).title for g in available_games()},
