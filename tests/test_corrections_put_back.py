@@ -4,7 +4,6 @@ replay of the log however it is read (the store's answer, its replay from scratc
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -13,7 +12,12 @@ from hypothesis import strategies as st
 
 from companion.rules import IllegalMove, rules_for
 from companion.store import CorrectionRefused, Store
-from tests.store_checks import fillory_deck_cards, store, stored_state  # noqa: F401  (fixture: a new store)
+from tests.store_checks import (  # noqa: F401  (fixture: a new store)
+    fillory_deck_cards,
+    replay_from_scratch,
+    store,
+    stored_state,
+)
 
 fillory = rules_for("fillory")
 
@@ -33,47 +37,14 @@ def hand(store: Store, game_id: str, seat: int) -> list[str]:
 
 
 def independent_replay(store: Store, game_id: str) -> Any:
-    """The live moves worked out from the stored rows without the store's code: reverted entries (and the
-    moves their correction put in) count as never made; a put-in move goes before the move it names."""
+    """The live moves worked out from the stored rows without the store's code (the shared model of
+    tests/store_checks.py: reverted entries, and the moves their correction put in, count as never made; a
+    put-in move goes before the move it names)."""
     db = store.backend._db()
     initial = db.execute("SELECT initial_state FROM games WHERE id = ?", [game_id]).fetchone()[0]
     rows = [dict(zip(("seq", "seat", "kind", "move", "undoes"), r, strict=True)) for r in db.execute(
         "SELECT seq, seat, kind, move, undoes FROM moves WHERE game_id = ? ORDER BY seq", [game_id])]
-    skip: set[int] = set()
-    for row in rows:
-        if row["kind"] == "revert":
-            target = json.loads(row["move"])["entry"]
-            skip.add(target)
-            made = next(r for r in rows if r["seq"] == target)
-            skip.update(json.loads(made["move"]).get("insert", []) if made["kind"] == "correct" else [])
-    order: list[int] = []
-    moves: dict[int, tuple[int, Any]] = {}
-    for row in rows:
-        if row["seq"] in skip:
-            continue
-        body = json.loads(row["move"])
-        if row["kind"] == "move":
-            moves[row["seq"]] = (row["seat"], body)
-            at = order.index(row["undoes"]) if row["undoes"] in order else len(order)
-            order.insert(at, row["seq"])
-        elif row["kind"] == "undo":
-            order.remove(row["undoes"])
-        elif row["kind"] == "correct":
-            if body["move"] is None:
-                order.remove(body["seq"])
-            else:
-                moves[body["seq"]] = (moves[body["seq"]][0], body["move"])
-            for other in body.get("also", []):
-                moves[other["seq"]] = (moves[other["seq"]][0], other["move"])
-            for dropped in body.get("drop", []):
-                order.remove(dropped)
-        elif row["kind"] == "revert":
-            for dropped in body.get("drop", []):
-                order.remove(dropped)
-    state = stored_state(fillory, initial)
-    for seq in order:
-        state = fillory.apply(state, *moves[seq])
-    return state
+    return replay_from_scratch(fillory, initial, rows)
 
 
 def agrees(store: Store, game_id: str) -> None:
