@@ -142,6 +142,27 @@ def test_cardgen_takes_a_game_id_in_any_case_as_it_takes_paper_names() -> None:
     assert refused.exit_code == 2 and "no-such-game" in refused.output
 
 
+def test_every_command_taking_a_game_or_a_paper_takes_it_in_any_case() -> None:
+    """Not only ``build``: every ``cardgen`` command with a ``--game`` or ``--paper`` choice (``proof`` refused
+    ``--game Fillory``-style ids while taking ``--paper letter``), each parsed with an upper-case game id."""
+    import click
+
+    from cardgen.cli import main
+    from cardgen.render.registry import print_kits
+
+    game = next(iter(print_kits()))
+    seen = {}
+    for name, command in main.commands.items():
+        for param in command.params:
+            if isinstance(param, click.Option) and param.name in ("game", "paper") and isinstance(param.type, click.Choice):
+                seen[f"{name} {param.opts[0]}"] = param.type.case_sensitive
+                if param.name == "game":
+                    parsed = command.make_context(name, ["--game", game.upper()]).params
+                    assert parsed["game"] == game, name
+    assert {"build --game", "proof --game", "export --game", "build --paper"} <= set(seen)
+    assert [where for where, sensitive in seen.items() if sensitive] == []
+
+
 # -- where the phones go ----------------------------------------------------------------------------------
 
 def test_serve_sends_the_phones_to_the_lan_address_and_never_to_127(monkeypatch: pytest.MonkeyPatch) -> None:
