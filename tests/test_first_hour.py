@@ -63,6 +63,24 @@ def test_serving_a_folder_with_one_broken_game_serves_the_others_on_every_page(
     assert refused.status_code == 503
 
 
+def test_a_broken_games_printed_card_says_why_it_is_not_served(served_broken_data: tuple[Flask, str]) -> None:
+    """A printed QR code of the broken game opens a page saying its data is broken (503, the loader's message),
+    not "There is no game called ..."; the other games' card pages are served."""
+    from cardgen.catalog import load_game
+
+    app, broken = served_broken_data
+    client = app.test_client()
+    for game in [broken, *(g for g in _served_games(app) if g != broken)]:
+        card = load_game(game, DEFAULT_DATA_DIR).cards[0]
+        page = client.get(f"/c/{game}/{card.id}")
+        if game == broken:
+            text = page.get_data(as_text=True)
+            assert page.status_code == 503 and "is unavailable" in text and "rules.toml" in text, text[:400]
+            assert "no game called" not in text
+        else:
+            assert page.status_code == 200, (game, page.get_data(as_text=True)[:300])
+
+
 def _served_games(app: Flask) -> list[str]:
     from companion.rules import SPECS
 
