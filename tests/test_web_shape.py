@@ -153,3 +153,36 @@ def test_every_endpoint_named_in_templates_and_code_exists(app: Flask) -> None:
     assert len(named) > 20
     unknown = [f"{path}: {endpoint}" for path, endpoint in named if endpoint not in app.view_functions]
     assert not unknown, "\n".join(unknown)
+
+
+def forms_of_their_own(root: Path) -> list[str]:
+    """A seat-forms class besides the shared :class:`companion.web.seat_forms.SeatForms` (any class named
+    ``*Forms``), or a game's own template (``templates/pages/<folder>/``, ``generic`` aside) writing a form."""
+    found = [f"{path.relative_to(root)}:{node.lineno}: class {node.name}"
+             for path in sorted((root / "companion").rglob("*.py"))
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.ClassDef) and node.name.endswith("Forms")
+             and path.relative_to(root).as_posix() != "companion/web/seat_forms.py"]
+    pages = root / "templates" / "pages"
+    found += [str(path.relative_to(root)) for folder in sorted(pages.iterdir()) if folder.is_dir()
+              and folder.name != "generic" for path in sorted(folder.rglob("*.html"))
+              if "<form" in path.read_text(encoding="utf-8")]
+    return found
+
+
+def test_every_games_seat_forms_are_the_shared_ones() -> None:
+    """Issue 22: every game copied a ``SeatForms`` class; now one shared class renders any game's choices
+    (``templates/pages/_choice_forms.html``) and a game's templates write no form of their own."""
+    assert forms_of_their_own(ROOT) == []
+
+
+def test_the_forms_check_sees_a_copy(tmp_path: Path) -> None:
+    (tmp_path / "companion" / "web" / "games").mkdir(parents=True)
+    (tmp_path / "companion" / "web" / "seat_forms.py").write_text("class SeatForms:\n    pass\n")
+    (tmp_path / "companion" / "web" / "games" / "g.py").write_text("class GSeatForms:\n    pass\n")
+    (tmp_path / "templates" / "pages" / "g").mkdir(parents=True)
+    (tmp_path / "templates" / "pages" / "g" / "_seat_live.html").write_text('<form method="post"></form>\n')
+    (tmp_path / "templates" / "pages" / "generic").mkdir()
+    (tmp_path / "templates" / "pages" / "generic" / "_seat_live.html").write_text("<form></form>\n")
+    assert forms_of_their_own(tmp_path) == ["companion/web/games/g.py:1: class GSeatForms",
+                                            "templates/pages/g/_seat_live.html"]
