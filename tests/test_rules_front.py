@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import sys
 import types
 from pathlib import Path
@@ -86,3 +87,40 @@ def test_the_sniff_check_sees_hasattr_and_getattr_with_a_default(tmp_path: Path)
                                    'y = getattr(c, "cards", ())\nz = getattr(module, "SPEC", None)\n')
     assert [line.split(": ", 1)[1] for line in sniffed_hooks([tmp_path / "a.py"], declared_hooks())] == [
         "hasattr(rules, 'choices')", "getattr(c, 'label', None)"]
+
+
+# -- the shared rules modules keep no dead helpers ---------------------------------------------------------
+
+SHARED_RULES = ("base.py", "choices.py", "fields.py", "front.py", "spec.py")
+
+
+def unused_public_names(defining: list[Path], using: list[Path], texts: str = "") -> list[str]:
+    """Public top-level functions and classes of ``defining`` that no code of ``using`` reads (a name, an
+    attribute or a renamed import; the defining module's own uses included) and no template text names."""
+    read: set[str] = set()
+    for path in using:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Name):
+                read.add(node.id)
+            elif isinstance(node, ast.Attribute):
+                read.add(node.attr)
+            elif isinstance(node, ast.ImportFrom):  # ``import never_stalled as stalled``: used under its new name
+                read.update(alias.name for alias in node.names if alias.asname)
+    return [f"{path.name}: {node.name}" for path in defining for node in ast.parse(path.read_text(encoding="utf-8")).body
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_")
+            and node.name not in read and not re.search(rf"\b{node.name}\b", texts)]
+
+
+def test_the_shared_rules_modules_keep_no_dead_helpers() -> None:
+    """Issue 22 found four public helpers of the rules base nobody called (``require``, ``check_seat``,
+    ``applying``, ``move_type``); every public function or class of the shared rules modules is used."""
+    code = sorted(p for top in ("companion", "cardgen", "tests", "bench") for p in (ROOT / top).rglob("*.py"))
+    templates = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "templates").rglob("*.html"))
+    shared = [ROOT / "companion" / "rules" / name for name in SHARED_RULES]
+    assert unused_public_names(shared, code, templates) == []
+
+
+def test_the_dead_helper_check_sees_one(tmp_path: Path) -> None:
+    (tmp_path / "base.py").write_text("def used():\n    pass\n\n\ndef dead():\n    pass\n\n\n__all__ = ['dead']\n")
+    (tmp_path / "user.py").write_text("from base import used\nused()\n")
+    assert unused_public_names([tmp_path / "base.py"], sorted(tmp_path.glob("*.py"))) == ["base.py: dead"]
