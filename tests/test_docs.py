@@ -170,6 +170,20 @@ def test_adding_a_game_describes_the_test_game_as_it_is() -> None:
     assert title and game_id and title.group(1) in ADDING and game_id.group(1) in ADDING
 
 
+def test_adding_a_game_names_every_trait_a_game_declares_for_the_shared_tests() -> None:
+    """Section 10 names each field of ``GameTraits`` (tests/game_traits.py): a new trait a game must declare for
+    the shared tests is written where a newcomer reads it, and no named trait is gone."""
+    import dataclasses
+
+    from game_traits import GameTraits
+
+    section = ADDING.split("## 10. Tests", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"`(\w+)`", section))
+    fields = {f.name for f in dataclasses.fields(GameTraits)}
+    assert fields <= named, f"traits the page does not name: {sorted(fields - named)}"
+    assert "`TRAITS = GameTraits(...)`" in section and "TEST_TRAITS" in named
+
+
 # -- docs/architecture.md: the house as it is ---------------------------------------------------------------
 
 ARCHITECTURE = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
