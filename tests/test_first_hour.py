@@ -81,6 +81,42 @@ def test_a_broken_games_printed_card_says_why_it_is_not_served(served_broken_dat
             assert page.status_code == 200, (game, page.get_data(as_text=True)[:300])
 
 
+def test_a_data_folder_holding_some_games_serves_them_and_says_in_one_line_why_not_the_others(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--data DIR`` with one game's folder (a newcomer's own content): that game is served, and each other game
+    is left out with one line naming the folder it lacks (it was reported as broken, with dozens of problems
+    each, while ``cardgen check`` on the same folder passed); ``cardgen check`` agrees."""
+    from click.testing import CliRunner
+
+    from cardgen.catalog import game_folder
+    from cardgen.cli import main as cardgen
+    from companion.rules import SPECS
+
+    root = tmp_path / "mine"
+    kept = next(game for game, spec in SPECS.items() if spec.print_kit and (DEFAULT_DATA_DIR / game).is_dir())
+    shutil.copytree(DEFAULT_DATA_DIR / kept, root / kept)
+    monkeypatch.setenv("SPELLBOOK_DATA", str(root))
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "companion.sqlite3"), "SECRET_KEY": "k",
+                      "DATA_DIR": str(root)})
+    try:
+        left_out = app.extensions["unavailable_games"]
+        client = app.test_client()
+        others = [game for game in SPECS if game != kept and not (root / game).is_dir()]
+        assert others and kept not in left_out
+        for game in others:
+            if game_folder(game, root).is_dir():  # a game keeping its own data (outside the tree) is served
+                assert game not in left_out, left_out[game]
+            else:
+                assert left_out[game] == f"{SPECS[game].title} is not served: {root} has no folder {game}/ for it."
+        assert client.get("/").status_code == 200
+        created = client.post("/api/games", json={"game": kept, "players": _players(kept)})
+        assert created.status_code == 201, created.get_json()
+    finally:
+        app.extensions["store"].close()
+    checked = CliRunner().invoke(cardgen, ["check", "--data", str(root)])
+    assert checked.exit_code == 0 and "OK: 1 game(s)" in checked.output, checked.output[-500:]
+
+
 def _served_games(app: Flask) -> list[str]:
     from companion.rules import SPECS
 
