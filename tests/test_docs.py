@@ -240,3 +240,21 @@ def test_architecture_names_the_lint_rules_ci_runs() -> None:
     rules = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["ruff"]["lint"]["select"]
     said = re.search(r"runs `ruff check` \(rules ([^)]*)\)", ARCHITECTURE)
     assert said and set(re.findall(r"\b[A-Z]+\b", said.group(1))) == set(rules), said
+
+
+def test_architecture_layers_point_one_way() -> None:
+    """'Imports point one way: bench → companion → cardgen', and neither imports the tests: every import in
+    cardgen/ and companion/ (absolute, top-level name) stays inside its layer or below."""
+    import ast
+
+    assert "`bench` → `companion` → `cardgen`" in ARCHITECTURE
+    below = {"cardgen": {"companion", "bench", "tests"}, "companion": {"bench", "tests"}}
+    crossing = []
+    for layer, forbidden in below.items():
+        for path in sorted((ROOT / layer).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                    [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+                crossing += [f"{path.relative_to(ROOT)}:{node.lineno}: {name}" for name in names
+                             if name.split(".")[0] in forbidden]
+    assert crossing == []
