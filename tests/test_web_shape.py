@@ -99,7 +99,7 @@ def past_the_fronts(paths: list[Path], fronts: set[str]) -> list[str]:
     (``rules_module``): an import of another module of the game's package, a name other than ``SPEC`` taken
     from the package itself (``from companion.rules.<game> import scoring``: the package holds only its spec),
     or a docstring or comment sending the reader to such a module."""
-    game_packages = {front.rpartition(".")[0] for front in fronts}
+    game_packages = {package for front in fronts if (package := front.rpartition(".")[0])}  # a one-module game: none
     mentioned = re.compile(r"\b(" + "|".join(map(re.escape, sorted(game_packages))) + r")\.(\w+)") \
         if game_packages else None
     inside = []
