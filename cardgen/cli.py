@@ -325,8 +325,8 @@ def _check_base_url(base_url: str, strict: bool) -> None:
 
 
 @main.command(name="proof")
-@click.option("--game", type=click.Choice([*_printable_games(), "all"]), default="all", show_default=True,
-              help="Which game's decks to proof.")
+@click.option("--game", type=click.Choice([*_printable_games(), "all"], case_sensitive=False), default="all",
+              show_default=True, help="Which game's decks to proof.")
 @click.option("--paper", type=click.Choice(PAPERS, case_sensitive=False), default="A4", show_default=True,
               metavar="[" + "|".join(PAPERS) + "]", help="Paper size of the proof sheets.")
 @click.option("--card-size", type=str, default="poker", metavar="[" + "|".join(CARD_SIZES) + "|NAME]",

@@ -458,8 +458,12 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
         raise click.ClickException(str(error)) from None
     if data_folder is not None:  # read by the card-data layer in this process and in every worker
         os.environ["SPELLBOOK_DATA"] = os.path.abspath(data_folder)
+    from companion.store.backend import is_server_url
+
+    if db and not is_server_url(db):
+        _check_db_path(db, must_exist=False)  # a mistyped --db first: it is said at once
+    _check_port_free(host, port)  # a busy port said before the app loads every game (seconds) and a database is made
     path, games = _prepare_database(db)
-    _check_port_free(host, port)
     from companion import archive
 
     purged = archive.schedule_for(path).run_if_due()  # then each worker every few hours: companion.serving

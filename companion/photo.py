@@ -23,10 +23,13 @@ import io
 import re
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from urllib.parse import unquote, urlsplit
 
 from PIL import Image
+
+if TYPE_CHECKING:
+    from cardgen.catalog.base import CardAndRuleLookups
 
 MAX_PHOTO_BYTES = 20 * 1024 * 1024
 #: 50 million pixels: every phone camera's full-size photo (48 MP sensors' included)
@@ -199,18 +202,9 @@ def _side(code: Code) -> float:
     return float(((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
 
 
-def card_name(catalog: Any, card: Any) -> str:
-    """A card's short unambiguous label as its game's content gives it (else its name)."""
-    label = getattr(catalog, "label", None)
-    if callable(label):
-        try:
-            return str(label(card))
-        except (TypeError, AttributeError):
-            pass
-    own = getattr(card, "label", None)
-    if callable(own):
-        return str(own(catalog))
-    return str(getattr(card, "name", card))
+def card_name(catalog: CardAndRuleLookups[Any], card: Any) -> str:
+    """A card's short unambiguous label: its content's declared ``label(card)`` hook (default: its name)."""
+    return catalog.label(card)
 
 
 def resolve(codes: Sequence[Code], game: str, catalog: Any, card_version: Any = None,

@@ -73,6 +73,21 @@ def test_the_readme_is_a_short_on_ramp_with_the_two_commands_and_ci_runs_the_tes
         assert (ROOT / "scripts" / script).stat().st_mode & 0o111, f"scripts/{script} is not executable"
 
 
+def test_the_readme_says_what_a_fresh_machine_needs_before_the_first_command() -> None:
+    """The Python the project requires (pyproject.toml's ``requires-python``) and Debian's venv package, said
+    before the two commands, and the same minimum that scripts/setup.sh checks."""
+    import tomllib
+
+    required = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["requires-python"]
+    minimum = re.fullmatch(r">=\s*(\d+\.\d+)", required)
+    assert minimum, required
+    before = README.split("scripts/start.sh", 1)[0]
+    assert f"{minimum.group(1)} or newer" in before and "apt install python3-venv" in before
+    setup = (ROOT / "scripts" / "setup.sh").read_text(encoding="utf-8")
+    assert f"sys.version_info >= ({minimum.group(1).replace('.', ', ')})" in setup
+    assert f"needs Python {minimum.group(1)} or newer" in setup
+
+
 def test_the_readme_links_every_game_page() -> None:
     missing = [game for game in GAMES if f"docs/games/{game}.md" not in README]
     assert not missing, f"README.md links no page for {missing}"
@@ -153,3 +168,93 @@ def test_adding_a_game_describes_the_test_game_as_it_is() -> None:
     title = re.search(r'^title = "([^"]+)"', (folder / "data" / "game.toml").read_text(encoding="utf-8"), re.M)
     game_id = re.search(r'^GAME_ID = "([^"]+)"', source, re.M)
     assert title and game_id and title.group(1) in ADDING and game_id.group(1) in ADDING
+
+
+def test_adding_a_game_names_every_trait_a_game_declares_for_the_shared_tests() -> None:
+    """Section 10 names each field of ``GameTraits`` (tests/game_traits.py): a new trait a game must declare for
+    the shared tests is written where a newcomer reads it, and no named trait is gone."""
+    import dataclasses
+
+    from game_traits import GameTraits
+
+    section = ADDING.split("## 10. Tests", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"`(\w+)`", section))
+    fields = {f.name for f in dataclasses.fields(GameTraits)}
+    assert fields <= named, f"traits the page does not name: {sorted(fields - named)}"
+    assert "`TRAITS = GameTraits(...)`" in section and "TEST_TRAITS" in named
+
+
+# -- docs/architecture.md: the house as it is ---------------------------------------------------------------
+
+ARCHITECTURE = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+
+
+def test_architecture_names_only_modules_paths_and_names_that_exist() -> None:
+    """Every concrete path (from the root, or under companion/, its web/ or static/) and every dotted
+    ``companion.``/``cardgen.`` name the page gives resolves: a renamed or split module fails here."""
+    import importlib
+
+    named = {name.strip() for name in re.findall(r"`([^`]+)`", ARCHITECTURE)}
+    paths = {n.rstrip("/") for n in named if re.fullmatch(r"[\w./-]+", n) and "/" in n and not n.startswith("/")}
+    missing = [p for p in sorted(paths) if not any((base / p).exists() for base in
+               (ROOT, ROOT / "companion", ROOT / "companion" / "web", ROOT / "companion" / "static"))]
+    unresolved = []
+    for dotted in sorted(n for n in named if re.fullmatch(r"(companion|cardgen)(\.\w+)+", n)):
+        parts = dotted.split(".")
+        for i in range(len(parts), 0, -1):  # the longest importable prefix, then attributes
+            try:
+                found: object = importlib.import_module(".".join(parts[:i]))
+            except ImportError:
+                continue
+            for part in parts[i:]:
+                found = getattr(found, part, None)
+            if found is None:
+                unresolved.append(dotted)
+            break
+    assert len(paths) >= 30 and not missing, missing
+    assert not unresolved, unresolved
+
+
+def test_architecture_lists_the_blueprints_create_app_registers(tmp_path: Path) -> None:
+    """The page and API areas the Web paragraph names are the blueprints ``create_app`` registers (a game's
+    calculator as ``calc_<game>``), and the size limit it quotes is the one tests/test_web_shape.py keeps."""
+    from companion.web import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "companion.sqlite3"), "SECRET_KEY": "k"})
+    try:
+        registered = {re.sub(r"^calc_\w+$", "calc_<game>", name) for name in app.blueprints}
+    finally:
+        app.extensions["store"].close()
+    areas = ARCHITECTURE.split("Page areas", 1)[1].split("What several areas use", 1)[0]
+    named = set(re.findall(r"`([a-z_]+(?:<game>)?)`", areas))
+    assert registered <= named, f"blueprints the page does not list: {registered - named}"
+    assert named - registered <= {"bp", "calculator_module"}, f"listed, not registered: {named - registered}"
+    import test_web_shape
+
+    assert f"no module over {test_web_shape.MAX_LINES} lines" in ARCHITECTURE
+
+
+def test_architecture_names_the_lint_rules_ci_runs() -> None:
+    import tomllib
+
+    rules = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["ruff"]["lint"]["select"]
+    said = re.search(r"runs `ruff check` \(rules ([^)]*)\)", ARCHITECTURE)
+    assert said and set(re.findall(r"\b[A-Z]+\b", said.group(1))) == set(rules), said
+
+
+def test_architecture_layers_point_one_way() -> None:
+    """'Imports point one way: bench → companion → cardgen', and neither imports the tests: every import in
+    cardgen/ and companion/ (absolute, top-level name) stays inside its layer or below."""
+    import ast
+
+    assert "`bench` → `companion` → `cardgen`" in ARCHITECTURE
+    below = {"cardgen": {"companion", "bench", "tests"}, "companion": {"bench", "tests"}}
+    crossing = []
+    for layer, forbidden in below.items():
+        for path in sorted((ROOT / layer).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                    [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+                crossing += [f"{path.relative_to(ROOT)}:{node.lineno}: {name}" for name in names
+                             if name.split(".")[0] in forbidden]
+    assert crossing == []

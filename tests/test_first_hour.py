@@ -63,6 +63,60 @@ def test_serving_a_folder_with_one_broken_game_serves_the_others_on_every_page(
     assert refused.status_code == 503
 
 
+def test_a_broken_games_printed_card_says_why_it_is_not_served(served_broken_data: tuple[Flask, str]) -> None:
+    """A printed QR code of the broken game opens a page saying its data is broken (503, the loader's message),
+    not "There is no game called ..."; the other games' card pages are served."""
+    from cardgen.catalog import load_game
+
+    app, broken = served_broken_data
+    client = app.test_client()
+    for game in [broken, *(g for g in _served_games(app) if g != broken)]:
+        card = load_game(game, DEFAULT_DATA_DIR).cards[0]
+        page = client.get(f"/c/{game}/{card.id}")
+        if game == broken:
+            text = page.get_data(as_text=True)
+            assert page.status_code == 503 and "is unavailable" in text and "rules.toml" in text, text[:400]
+            assert "no game called" not in text
+        else:
+            assert page.status_code == 200, (game, page.get_data(as_text=True)[:300])
+
+
+def test_a_data_folder_holding_some_games_serves_them_and_says_in_one_line_why_not_the_others(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--data DIR`` with one game's folder (a newcomer's own content): that game is served, and each other game
+    is left out with one line naming the folder it lacks (it was reported as broken, with dozens of problems
+    each, while ``cardgen check`` on the same folder passed); ``cardgen check`` agrees."""
+    from click.testing import CliRunner
+
+    from cardgen.catalog import game_folder
+    from cardgen.cli import main as cardgen
+    from companion.rules import SPECS
+
+    root = tmp_path / "mine"
+    kept = next(game for game, spec in SPECS.items() if spec.print_kit and (DEFAULT_DATA_DIR / game).is_dir())
+    shutil.copytree(DEFAULT_DATA_DIR / kept, root / kept)
+    monkeypatch.setenv("SPELLBOOK_DATA", str(root))
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "companion.sqlite3"), "SECRET_KEY": "k",
+                      "DATA_DIR": str(root)})
+    try:
+        left_out = app.extensions["unavailable_games"]
+        client = app.test_client()
+        others = [game for game in SPECS if game != kept and not (root / game).is_dir()]
+        assert others and kept not in left_out
+        for game in others:
+            if game_folder(game, root).is_dir():  # a game keeping its own data (outside the tree) is served
+                assert game not in left_out, left_out[game]
+            else:
+                assert left_out[game] == f"{SPECS[game].title} is not served: {root} has no folder {game}/ for it."
+        assert client.get("/").status_code == 200
+        created = client.post("/api/games", json={"game": kept, "players": _players(kept)})
+        assert created.status_code == 201, created.get_json()
+    finally:
+        app.extensions["store"].close()
+    checked = CliRunner().invoke(cardgen, ["check", "--data", str(root)])
+    assert checked.exit_code == 0 and "OK: 1 game(s)" in checked.output, checked.output[-500:]
+
+
 def _served_games(app: Flask) -> list[str]:
     from companion.rules import SPECS
 
@@ -140,6 +194,55 @@ def test_cardgen_takes_a_game_id_in_any_case_as_it_takes_paper_names() -> None:
     assert params["game"] == game and params["paper"] == "Letter"
     refused = CliRunner().invoke(build, ["--game", "no-such-game"])
     assert refused.exit_code == 2 and "no-such-game" in refused.output
+
+
+def test_every_command_taking_a_game_or_a_paper_takes_it_in_any_case() -> None:
+    """Not only ``build``: every ``cardgen`` command with a ``--game`` or ``--paper`` choice (``proof`` refused
+    ``--game Fillory``-style ids while taking ``--paper letter``), each parsed with an upper-case game id."""
+    import click
+
+    from cardgen.cli import main
+    from cardgen.render.registry import print_kits
+
+    game = next(iter(print_kits()))
+    seen = {}
+    for name, command in main.commands.items():
+        for param in command.params:
+            if isinstance(param, click.Option) and param.name in ("game", "paper") and isinstance(param.type, click.Choice):
+                seen[f"{name} {param.opts[0]}"] = param.type.case_sensitive
+                if param.name == "game":
+                    parsed = command.make_context(name, ["--game", game.upper()]).params
+                    assert parsed["game"] == game, name
+    assert {"build --game", "proof --game", "export --game", "build --paper"} <= set(seen)
+    assert [where for where, sensitive in seen.items() if sensitive] == []
+
+
+def test_serve_on_a_busy_port_says_so_before_loading_the_games_or_making_a_database(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``companion serve`` on a port something listens on: refused (exit 1, the port named) before the app loads
+    every game's data (20 s at load 14 on 2 cores) and before a database file is made; a mistyped --db is
+    still said first."""
+    from click.testing import CliRunner
+
+    from companion import cli
+
+    def no_app(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the app was built for a port that is busy")
+
+    check = cli._check_port_free
+    monkeypatch.setattr(cli, "_prepare_database", no_app)
+    monkeypatch.setattr(cli, "_check_port_free", lambda host, port: check(host, port, wait=0))  # no retrying
+    db = tmp_path / "companion.sqlite3"
+    with socket.socket() as busy:
+        busy.bind(("0.0.0.0", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(cli.main, ["serve", "--no-qr", "--port", str(port), "--db", str(db)])
+        typo = CliRunner().invoke(cli.main, ["serve", "--no-qr", "--port", str(port),
+                                             "--db", str(tmp_path / "nope" / "companion.sqlite3")])
+    assert result.exit_code == 1 and f"cannot listen on 0.0.0.0:{port}" in result.output, result.output
+    assert "another server is still listening there" in result.output and not db.exists()
+    assert typo.exit_code == 1 and "check the --db path" in typo.output, typo.output
 
 
 # -- where the phones go ----------------------------------------------------------------------------------
@@ -244,12 +347,12 @@ def test_setup_names_debians_venv_package_when_venv_is_missing(tmp_path: Path) -
 
 def test_a_game_whose_rulebook_has_no_slips_may_have_an_empty_notes_file(tmp_path: Path) -> None:
     """notes.toml lists the rulebook's anomalies; a game with none writes an empty file (every game checked)."""
-    from cardgen.catalog import DataError, load_game
+    from cardgen.catalog import DataError, game_folder, load_game
     from cardgen.render.registry import print_kits
 
     for game in print_kits():
         root = tmp_path / game
-        shutil.copytree(DEFAULT_DATA_DIR / game, root / game)
+        shutil.copytree(game_folder(game), root / game)  # a game outside the tree keeps its data in its own folder
         (root / game / "notes.toml").write_text("# no slips in this rulebook\n", encoding="utf-8")
         try:
             loaded = load_game(game, root)

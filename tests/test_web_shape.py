@@ -59,7 +59,8 @@ def test_every_route_is_defined_in_its_blueprints_own_module(app: Flask) -> None
 
 def _imports(path: Path) -> list[tuple[str, ast.ImportFrom | ast.Import]]:
     """(absolute module name, node) of every import in a file under companion/web."""
-    package = ".".join(("companion", "web", *path.relative_to(WEB).with_suffix("").parts))
+    parts = path.relative_to(WEB).with_suffix("").parts if WEB in path.parents else (path.stem,)
+    package = ".".join(("companion", "web", *parts))
     if path.name == "__init__.py":
         package = package.rpartition(".")[0] + "._"
     found: list[tuple[str, ast.ImportFrom | ast.Import]] = []
@@ -93,18 +94,47 @@ def test_no_module_imports_another_modules_private_names() -> None:
     assert not private, "\n".join(private)
 
 
+def past_the_fronts(paths: list[Path], fronts: set[str]) -> list[str]:
+    """Where a module under companion/web reaches a game's rules other than through the front its spec names
+    (``rules_module``): an import of another module of the game's package, a name other than ``SPEC`` taken
+    from the package itself (``from companion.rules.<game> import scoring``: the package holds only its spec),
+    or a docstring or comment sending the reader to such a module."""
+    game_packages = {package for front in fronts if (package := front.rpartition(".")[0])}  # a one-module game: none
+    mentioned = re.compile(r"\b(" + "|".join(map(re.escape, sorted(game_packages))) + r")\.(\w+)") \
+        if game_packages else None
+    inside = []
+    for path in paths:
+        where = path.relative_to(WEB) if WEB in path.parents else path.name
+        for module, node in _imports(path):
+            if module.rpartition(".")[0] in game_packages and module not in fronts:
+                inside.append(f"{where} imports {module}")
+            elif module in game_packages and isinstance(node, ast.ImportFrom):
+                inside += [f"{where} imports {alias.name} from {module}" for alias in node.names if alias.name != "SPEC"]
+        for match in mentioned.finditer(path.read_text(encoding="utf-8")) if mentioned else ():
+            if match.group(0) not in fronts:
+                inside.append(f"{where} names {match.group(0)}")
+    return inside
+
+
 def test_the_web_reads_each_game_only_through_its_declared_front() -> None:
     """A module under ``companion.rules.<game>`` other than the front its spec names (``rules_module``) is the
     game's own business: the calculators, pages and photo hooks import what they need from the front."""
     fronts = {spec.rules_module for spec in SPECS.values()}
-    game_packages = {front.rpartition(".")[0] for front in fronts}
-    inside = []
-    for path in sources():
-        for module, _ in _imports(path):
-            package = module.rpartition(".")[0]
-            if package in game_packages and module not in fronts:
-                inside.append(f"{path.relative_to(WEB)} imports {module}")
-    assert fronts and not inside, "\n".join(inside)
+    assert fronts
+    inside = past_the_fronts(sources(), fronts)
+    assert not inside, "\n".join(inside)
+
+
+def test_the_front_check_sees_every_way_past_a_front(tmp_path: Path) -> None:
+    front = next(spec.rules_module for spec in SPECS.values() if spec.rules_module.startswith("companion.rules."))
+    package = front.rpartition(".")[0]
+    ways = {"a.py": f"import {package}.state\n", "b.py": f"from {package} import scoring\n",
+            "c.py": f"from {package}.cast import check\n", "d.py": f'"""Totals from :func:`{package}.scoring.total`."""\n'}
+    fine = {"e.py": f"from {front} import score\nfrom {package} import SPEC\n", "f.py": f"# see {front}.score\n"}
+    for name, text in {**ways, **fine}.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    found = past_the_fronts(sorted(tmp_path.glob("*.py")), {front})
+    assert sorted({line.split()[0] for line in found}) == sorted(ways), found
 
 
 def test_no_web_module_is_a_catch_all() -> None:
@@ -123,3 +153,36 @@ def test_every_endpoint_named_in_templates_and_code_exists(app: Flask) -> None:
     assert len(named) > 20
     unknown = [f"{path}: {endpoint}" for path, endpoint in named if endpoint not in app.view_functions]
     assert not unknown, "\n".join(unknown)
+
+
+def forms_of_their_own(root: Path) -> list[str]:
+    """A seat-forms class besides the shared :class:`companion.web.seat_forms.SeatForms` (any class named
+    ``*Forms``), or a game's own template (``templates/pages/<folder>/``, ``generic`` aside) writing a form."""
+    found = [f"{path.relative_to(root)}:{node.lineno}: class {node.name}"
+             for path in sorted((root / "companion").rglob("*.py"))
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.ClassDef) and node.name.endswith("Forms")
+             and path.relative_to(root).as_posix() != "companion/web/seat_forms.py"]
+    pages = root / "templates" / "pages"
+    found += [str(path.relative_to(root)) for folder in sorted(pages.iterdir()) if folder.is_dir()
+              and folder.name != "generic" for path in sorted(folder.rglob("*.html"))
+              if "<form" in path.read_text(encoding="utf-8")]
+    return found
+
+
+def test_every_games_seat_forms_are_the_shared_ones() -> None:
+    """Issue 22: every game copied a ``SeatForms`` class; now one shared class renders any game's choices
+    (``templates/pages/_choice_forms.html``) and a game's templates write no form of their own."""
+    assert forms_of_their_own(ROOT) == []
+
+
+def test_the_forms_check_sees_a_copy(tmp_path: Path) -> None:
+    (tmp_path / "companion" / "web" / "games").mkdir(parents=True)
+    (tmp_path / "companion" / "web" / "seat_forms.py").write_text("class SeatForms:\n    pass\n")
+    (tmp_path / "companion" / "web" / "games" / "g.py").write_text("class GSeatForms:\n    pass\n")
+    (tmp_path / "templates" / "pages" / "g").mkdir(parents=True)
+    (tmp_path / "templates" / "pages" / "g" / "_seat_live.html").write_text('<form method="post"></form>\n')
+    (tmp_path / "templates" / "pages" / "generic").mkdir()
+    (tmp_path / "templates" / "pages" / "generic" / "_seat_live.html").write_text("<form></form>\n")
+    assert forms_of_their_own(tmp_path) == ["companion/web/games/g.py:1: class GSeatForms",
+                                            "templates/pages/g/_seat_live.html"]

@@ -84,11 +84,15 @@ def add_games(modules: Iterable[str]) -> list[GameSpec]:
 
 @lru_cache(maxsize=None)
 def _data_problem(game: str, data_dir: str) -> str | None:
-    from cardgen.catalog import (
-        DataError,  # the card-data layer, imported only when data is checked
+    from cardgen.catalog import (  # the card-data layer, imported only when data is checked
+        DataError,
+        game_folder,
     )
 
     spec = SPECS[game]
+    folder = game_folder(game, Path(data_dir))
+    if not folder.is_dir():  # a data folder of one's own may hold some games only (cardgen check skips the rest)
+        return f"{spec.title} is not served: {data_dir} has no folder {folder.name}/ for it."
     try:
         spec.content(Path(data_dir))
     except DataError as error:

@@ -25,6 +25,7 @@ from flask import (
     url_for,
 )
 from markupsafe import Markup, escape
+from werkzeug.exceptions import ServiceUnavailable
 from werkzeug.wrappers import (
     Response as BaseResponse,  # what redirect() answers (flask's Response is one)
 )
@@ -126,7 +127,11 @@ def join_link(join_code: str) -> str:
 # -- cards ----------------------------------------------------------------------------------------
 
 def catalog_and_card(game: str, card_id: str) -> tuple[Any, Any]:
-    """A card page's game content and card, or a 404 that says which is unknown."""
+    """A card page's game content and card, or a 404 that says which is unknown; a game whose data is broken
+    answers 503 with why, as the API and the rules pages do (a printed QR code leads here: the game exists)."""
+    unavailable = current_app.extensions.get("unavailable_games", {}).get(game)
+    if unavailable is not None:
+        raise ServiceUnavailable(unavailable)
     try:
         catalog = content(game)
     except DataError:

@@ -1,8 +1,8 @@
 """``POST /api/calc/barony-sorcery`` (final totals) and ``POST /api/calc/barony-sorcery/cast`` (is a cast legal?).
 
-Both answer from the rules module: totals from :func:`companion.rules.barony_sorcery.final_totals`
+Both answer from the rules' front: totals from :func:`companion.rules.barony_sorcery.game.final_totals`
 (base-game points + 3 VP per Control token, the winner or a shared win), casts from
-:func:`companion.rules.barony_sorcery.cast.check_cast` (the same check the referee uses).
+:func:`companion.rules.barony_sorcery.game.check_cast` (the same check the referee uses).
 Shape problems (a missing field, a wrong type, a number out of range) answer 400. A name that is no
 spell, two players of the same name, or Control tokens the board cannot hold answer 422 with a
 sentence. An illegal combination is an answer, not an error: 200 with ``legal`` false, the reason

@@ -5,7 +5,7 @@ its breakdown, whether anyone reaches the fairy's strength, and the winner with 
 (magicianship, then prestige, then the disc on top of the stack: rules jsmn.end.total, jsmn.end.tie).
 When nobody reaches the fairy nobody is the greatest magician of the age: no winner, the comparison
 still given as ``best`` (rule jsmn.end.reign); with advanced difficulty everyone loses. The
-sums are :func:`companion.rules.jsmn.calculate`, the ranking the tracked game's own.
+sums are :func:`companion.rules.jsmn.game.calculate`, the ranking the tracked game's own.
 Shape problems answer 400; a tally no game could reach (a feat worth other than 2-5, more feats, books or
 magicianship spells than the game has, more feats of one value than the game has of it (six worth 5), a stack that is not one disc per place) answers 422 with the rule.
 """

@@ -1,6 +1,6 @@
 """``POST /api/calc/mandragora``: final scores from a score pad — totals, breakdowns, teams, the winner.
 
-The scoring itself is :func:`companion.rules.mandragora.scoring.final_scores` (the same function the
+The scoring itself is :func:`companion.rules.mandragora.game.final_scores` (the rules' front: the same function the
 rules module scores a tracked game with); this module only checks that the pad could come from one
 game of Mandragora and turns the result into JSON. Shape problems (a missing field, a value out of
 range, a wrong type) answer 400; a pad the rules rule out (two Curse marker holders, a colour that

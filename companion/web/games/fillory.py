@@ -1,6 +1,6 @@
 """Magicians of Fillory's pages: move forms from the rules' choices on each seat, zones on the table.
 
-The seat's forms are :func:`companion.rules.fillory.choices` rendered by the shared choice templates
+The seat's forms are :func:`companion.rules.fillory.game.choices` rendered by the shared choice templates
 (``templates/pages/_choices.html``); this module adds only the headline (what to do now, in words) and
 the card page's Fillory facts (:mod:`companion.web.games.fillory_cards`).
 """

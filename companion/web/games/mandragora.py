@@ -1,7 +1,7 @@
 """Mandragora's pages: the shop circle, spell stacks and sorcerers on the table; move forms on each seat.
 
 The forms are built from ``rules.view(state, seat)`` — what that phone may know — plus the seat's
-own advice (:func:`companion.rules.mandragora.advice`, from its private hand note) and the public
+own advice (:func:`companion.rules.mandragora.game.advice`, from its private hand note) and the public
 count of cursed scrolls still in play. A form is offered only when the rules allow that move now;
 the rules module stays the judge of every detail and answers with a rule id.
 
