@@ -47,8 +47,10 @@ def shared_dsn(postgres_cluster: RunningPostgres) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def nodes(shared_dsn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RunningServer, RunningServer]]:
-    # loopback counted like any other address, so the shared join limit can be seen from here
-    settings = {"COMPANION_UNLIMITED_ADDRESSES": "", "COMPANION_JOIN_LIMIT": f"{JOIN_LIMIT} per minute"}
+    # loopback counted like any other address, so the shared join limit can be seen from here; a 1 s heartbeat
+    # (15 s when served): a stream the test closes ends its reading thread at the next one
+    settings = {"COMPANION_UNLIMITED_ADDRESSES": "", "COMPANION_JOIN_LIMIT": f"{JOIN_LIMIT} per minute",
+                "COMPANION_HEARTBEAT_SECONDS": "1"}
     serve = ("--workers", "2", "--access-log")
     with running_server(tmp_path_factory.mktemp("node-a"), serve, db=shared_dsn, workers=2,
                         environment=settings, secret_key="nodes-key") as a, \

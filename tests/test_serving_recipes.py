@@ -32,10 +32,10 @@ from companion.cli import main as companion_main
 from companion.served import (
     CADDYFILE,
     REPO,
+    RunningPostgres,
     free_port,
     postgres_bin,
     running_caddy,
-    running_postgres,
     running_server,
 )
 from tests.pdf_checks import qr_texts
@@ -152,16 +152,17 @@ def test_a_club_a_card_printed_with_the_https_name_opens_through_caddy(tmp_path:
             socket.create_connection((addresses[0], port), timeout=5).close()
 
 
-def test_a_public_instance_two_nodes_on_postgresql_behind_caddy(tmp_path: Path) -> None:
+def test_a_public_instance_two_nodes_on_postgresql_behind_caddy(tmp_path: Path, postgres_cluster: RunningPostgres) -> None:
     """The public instance's seven commands: the database made and migrated, the kit printed with the public
-    name, two nodes on the database, Caddy in front of both. On one machine: the database machine is a
-    throwaway cluster, the nodes listen on loopback ports, Caddy's own authority stands in for the public
+    name, two nodes on the database, Caddy in front of both. On one machine: the database machine is the
+    session's throwaway cluster (tests/conftest.py; the recipe's user and database are removed after), the nodes listen on loopback ports, Caddy's own authority stands in for the public
     certificate (``CADDY_TLS=internal``: a public one needs a public name)."""
     import psycopg
 
     createdb, init_db, save, build, serve_a, serve_b, caddy_command = recipe("a public instance")
     recipe_dsn = next(arg for arg in init_db if arg.startswith("postgresql://"))
-    with running_postgres() as cluster:
+    cluster = postgres_cluster
+    try:
         with psycopg.connect(cluster.dsn, autocommit=True) as admin:  # the database machine's own user
             admin.execute("CREATE ROLE companion LOGIN CREATEDB")
         db_host = f"127.0.0.1:{cluster.port}"
@@ -287,3 +288,7 @@ def test_a_public_instance_two_nodes_on_postgresql_behind_caddy(tmp_path: Path) 
                     time.sleep(0.05)
             finally:
                 stream.close()
+    finally:
+        with psycopg.connect(cluster.dsn, autocommit=True) as admin:
+            admin.execute("DROP DATABASE IF EXISTS spellbook WITH (FORCE)")
+            admin.execute("DROP ROLE IF EXISTS companion")

@@ -120,7 +120,8 @@ def game_events(game_id: str) -> Response:
     client that accepts ``text/event-stream``."""
     version = store().version(game_id)
     if "text/event-stream" in request.accept_mimetypes.values():
-        events: Any = live_updates.stream(current_app.extensions["live"], game_id, version)
+        heartbeat = float(current_app.config.get("HEARTBEAT_SECONDS", live_updates.HEARTBEAT_SECONDS))
+        events: Any = live_updates.stream(current_app.extensions["live"], game_id, version, heartbeat=heartbeat)
         key = current_app.extensions["rate_limits"].address_counted()
         if key is not None:
             cap = int(current_app.config.get("MAX_STREAMS_PER_ADDRESS", live_updates.MAX_STREAMS_PER_ADDRESS))

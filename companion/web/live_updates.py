@@ -20,8 +20,9 @@ default; the addresses of ``UNLIMITED_ADDRESSES`` are not counted): one more is 
 ``Retry-After``, so idle streams from one machine cannot fill a worker (:class:`StreamCounts`).
 
 The stream sends ``event: version`` with ``{"version": n}`` when it opens, on every change, and as a
-heartbeat every :data:`HEARTBEAT_SECONDS` (so a phone can tell a quiet game from a dead connection,
-and a dead connection is noticed by the server when the write fails). After
+heartbeat every :data:`HEARTBEAT_SECONDS` (the app's ``HEARTBEAT_SECONDS``, ``COMPANION_HEARTBEAT_SECONDS``: so a
+phone can tell a quiet game from a dead connection, and a dead connection is noticed by the server when the
+write fails). After
 :data:`STREAM_SECONDS` (less a random part of up to a quarter, so that phones that connected
 together do not all reconnect together) the server ends the stream and the browser's ``EventSource`` reconnects by
 itself after the ``retry`` delay it was sent.
