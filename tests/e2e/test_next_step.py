@@ -15,7 +15,7 @@ field a form shows only after earlier picks; what is checked here is where the p
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 import requests
@@ -23,7 +23,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from companion.rules import GAMES, rules_for
-from companion.served import RunningServer, running_server
+from companion.served import RunningServer
 from companion.store import Store
 
 from .conftest import login_seat
@@ -73,17 +73,6 @@ NEXT_CONTROL = """(sentFrom) => {
   return {what: target.id || target.name || target.textContent.trim().slice(0, 40), top: rect.top, bottom: rect.bottom,
           barBottom: bar.bottom, height: innerHeight, focused: document.activeElement === target, missing: false};
 }"""
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    with running_server(tmp_path_factory.mktemp("next-step"), ("--workers", "2"), secret_key="e2e-next-step") as running:
-        yield running
-
-
-@pytest.fixture
-def server(served: RunningServer) -> str:  # the phones' server (conftest's new_phone) is this module's
-    return served.base
 
 
 #: The same reading as a condition the page waits for (checked in the page every 50 ms: no round trip a try)
