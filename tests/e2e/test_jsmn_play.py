@@ -25,6 +25,7 @@ from .phone import (
     join_by_code,
     recorded,
     seat_tokens,
+    set_hidden,
     use,
 )
 from .test_accessibility import blocking_violations
@@ -160,6 +161,10 @@ def test_three_phones_through_a_confrontation(new_phone: Callable[[], BrowserCon
     assert any(f["tokens"] for f in ann_view["players"][0]["ledger"]["feats"])   # magic was done
 
     # -- the long middle through the API, up to Ann's turn in 1811 --------------------------------
+    # the phones and the table lie on the table with their screens off meanwhile (no stream, no swap per move)
+    # and catch up when they come back on: the live swap itself is checked above and below
+    for page in (*phones, table):
+        set_hidden(page, True)
     while True:
         public = view_as(api, game_id, None)
         seat = acting_seat(public)
@@ -167,6 +172,8 @@ def test_three_phones_through_a_confrontation(new_phone: Callable[[], BrowserCon
         if public["year"] == 1811 and public["phase"] == "turn" and seat == 0:
             break
         api.move(game_id, tokens[seat], next_move(view))
+    for page in (*phones, table):
+        set_hidden(page, False)
     expect(table.locator("#j-year")).to_have_text("1811", timeout=LIVE_WITHIN_MS)
     expect(table.locator("#j-banner")).to_contain_text("raven year")
     expect(table.locator("#j-fairy")).to_have_text(str(public["fairy"]))

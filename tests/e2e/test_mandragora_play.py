@@ -22,6 +22,7 @@ from .phone import (
     join_by_code,
     recorded,
     seat_tokens,
+    set_hidden,
     use,
 )
 from .test_accessibility import blocking_violations
@@ -151,7 +152,13 @@ def test_a_team_game_to_the_final_scores_on_four_phones(new_phone: Callable[[], 
                                "spell": "banishment", "scroll": "scroll-one-curse-1"}
 
     # -- the long middle: seeks through the API until the deck runs out ---------------------------
+    # the phones and the table lie on the table with their screens off meanwhile (no stream, no swap per move)
+    # and catch up when they come back on: the live swap itself is checked above and below
+    for page in (*phones, table):
+        set_hidden(page, True)
     game = seek_until_the_deck_is_empty(api, game_id, tokens)
+    for page in (*phones, table):
+        set_hidden(page, False)
     countdown = game["state"]["countdown"]
     marker_seat = countdown["seat"]
     expect(table.locator(".m-countdown")).to_contain_text(f"Countdown III: three rounds left, starting with "

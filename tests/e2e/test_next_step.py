@@ -15,7 +15,7 @@ field a form shows only after earlier picks; what is checked here is where the p
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 import requests
@@ -23,7 +23,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from companion.rules import GAMES, rules_for
-from companion.served import RunningServer, running_server
+from companion.served import RunningServer
 from companion.store import Store
 
 from .conftest import login_seat
@@ -33,7 +33,7 @@ PHONES = 4
 SETTLE_MS = 8_000  # live updates after a move settle well within this on a busy machine
 REPORTED_MS = 18_000  # a tap's answer (10 s) and then the live updates that follow it settling (8 s)
 MOVE_CAP = 900  # a safety stop: a four-player random Fillory game is 300 to 600 moves, the others fewer
-SEED_TRIES = 24  # seeds tried on the rules alone for the shortest whole game (about 1 s a title)
+SEED_TRIES = 60  # seeds tried on the rules alone for the shortest whole game (0.1-0.5 s CPU a title)
 
 #: Where the next step of a seat page is, measured in the page (the test's own reading, not the page's
 #: script): the result or rematch when the game is over, else the button the move was sent from while its
@@ -73,17 +73,6 @@ NEXT_CONTROL = """(sentFrom) => {
   return {what: target.id || target.name || target.textContent.trim().slice(0, 40), top: rect.top, bottom: rect.bottom,
           barBottom: bar.bottom, height: innerHeight, focused: document.activeElement === target, missing: false};
 }"""
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    with running_server(tmp_path_factory.mktemp("next-step"), ("--workers", "2"), secret_key="e2e-next-step") as running:
-        yield running
-
-
-@pytest.fixture
-def server(served: RunningServer) -> str:  # the phones' server (conftest's new_phone) is this module's
-    return served.base
 
 
 #: The same reading as a condition the page waits for (checked in the page every 50 ms: no round trip a try)
@@ -142,34 +131,70 @@ REPORTED = f"""([before, sentFrom]) => {{
     && Boolean(message && message.textContent.includes('Recorded.')) && ({IN_VIEW})([sentFrom, true]);
 }}"""
 
+#: In the page, one round trip: wait (every 20 ms, up to ``waitMs``) until the page shows ``version``, then pin
+#: ``move`` on its form (the form filled, its checks skipped, the next collect of it answering the move) and
+#: make its submit button tappable as Playwright's click would: scrolled into view below the status bar if it
+#: is not, its box unchanged over two animation frames, and the button itself (not something over it) at its
+#: centre. Returns the form, the version shown and where to tap, or what is wrong.
+PIN = """async ([version, move, waitMs]) => {
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  const shows = () => document.getElementById('live').getAttribute('data-version');
+  const until = performance.now() + waitMs;
+  while (shows() !== version && performance.now() < until) await sleep(20);
+  if (shows() !== version) return {wrong: `the page shows version ${shows()}, not ${version}`};
+  const live = document.querySelector('[data-live]');
+  const forms = [...live.querySelectorAll(`form.move[data-move="${move.type}"]`)];
+  const form = forms.find((f) => f.closest('[data-moves]')) || forms[0];
+  if (!form) return {wrong: 'no form on the page reports it'};
+  const fold = form.closest('details');
+  if (fold) fold.open = true; // a folded move: the player opens it first
+  window.SpellbookChoices.fill(form, move);
+  form.noValidate = true; // a random move may name its picks otherwise than the form (names, not ids)
+  const collect = window.SpellbookChoices.collect;
+  window.SpellbookChoices.collect = (f) => { window.SpellbookChoices.collect = collect; return f === form ? move : collect(f); };
+  const buttons = [...form.querySelectorAll('button[type="submit"], button:not([type])')];
+  const button = buttons[buttons.length - 1];
+  if (!button) return {wrong: `the form ${form.id} has no submit button`};
+  const barBottom = () => document.getElementById('status-bar').getBoundingClientRect().bottom;
+  let box = button.getBoundingClientRect();
+  if (box.top < barBottom() || box.bottom > innerHeight) button.scrollIntoView({block: 'center', behavior: 'instant'});
+  while (performance.now() < until) {  // stable: the same box over two frames
+    await frame(); await frame();
+    const now = button.getBoundingClientRect();
+    if (now.top === box.top && now.left === box.left && now.width === box.width && now.height === box.height) break;
+    box = now;
+  }
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  if (!box.width || !box.height || !hit || !button.contains(hit)) {
+    return {wrong: `the button of ${form.id} is not tappable at (${x}, ${y}): ${hit ? hit.outerHTML.slice(0, 120) : 'nothing'} is there`};
+  }
+  return {form: form.id, version: shows(), x, y};
+}"""
 
-def report(page: Page, move: dict[str, Any], context: str) -> None:
-    """Fill the move's form on this phone and tap its submit button (the move pinned for this one tap); then the
-    page must show a newer version, say "Recorded." and have the next control in view, focused: one wait in
-    the page for all three (generous ceiling), then each asserted from one reading."""
-    pinned = page.evaluate("""move => {
-        const live = document.querySelector('[data-live]');
-        const forms = [...live.querySelectorAll(`form.move[data-move="${move.type}"]`)];
-        const form = forms.find((f) => f.closest('[data-moves]')) || forms[0];
-        if (!form) return null;
-        const fold = form.closest('details');
-        if (fold) fold.open = true; // a folded move: the player opens it first
-        window.SpellbookChoices.fill(form, move);
-        form.noValidate = true; // a random move may name its picks otherwise than the form (names, not ids)
-        const collect = window.SpellbookChoices.collect;
-        window.SpellbookChoices.collect = (f) => { window.SpellbookChoices.collect = collect; return f === form ? move : collect(f); };
-        return {form: form.id, version: document.getElementById('live').getAttribute('data-version')};
-    }""", move)
-    assert pinned, f"no form on the page reports {move}"
+#: In the page, one round trip: wait (every 20 ms, up to ``waitMs``) for :data:`REPORTED`, then read what the
+#: assertions need (whether it came or not)
+AFTER_TAP = f"""async ([before, sentFrom, waitMs]) => {{
+  const until = performance.now() + waitMs;
+  while (!({REPORTED})([before, sentFrom]) && performance.now() < until) await new Promise((r) => setTimeout(r, 20));
+  return {{version: document.getElementById('live').getAttribute('data-version'),
+           message: (document.getElementById('move-message') || {{}}).textContent || '',
+           next: ({NEXT_CONTROL})(sentFrom)}};
+}}"""
+
+
+def report(page: Page, version: int, move: dict[str, Any], context: str) -> None:
+    """Once the phone shows ``version``: fill the move's form and tap its submit button (the move pinned for
+    this one tap); then the page must show a newer version, say "Recorded." and have the next control in
+    view, focused. Three browser calls a move: the wait for ``version`` and the pin in one evaluate, the tap
+    (real mouse events at the button's centre), and one wait in the page for all three conditions (generous
+    ceilings) returning the reading each is asserted from."""
+    pinned = page.evaluate(PIN, [str(version), move, LIVE_WITHIN_MS * 5])
+    assert "wrong" not in pinned, f"{context}: {pinned['wrong']} (reporting {move})"
     form_id, before = str(pinned["form"]), pinned["version"]
-    page.locator(f"#{form_id}").locator('button[type="submit"], button:not([type])').last.click()
-    try:
-        page.wait_for_function(REPORTED, arg=[before, form_id], timeout=REPORTED_MS, polling=50)
-    except PlaywrightTimeout:
-        pass  # the assertions below say what is wrong
-    seen = page.evaluate(f"""sentFrom => ({{version: document.getElementById('live').getAttribute('data-version'),
-        message: (document.getElementById('move-message') || {{}}).textContent || '',
-        next: ({NEXT_CONTROL})(sentFrom)}})""", form_id)
+    page.mouse.click(pinned["x"], pinned["y"])
+    seen = page.evaluate(AFTER_TAP, [before, form_id, REPORTED_MS])
     assert seen["version"] != before, f"{context}: the page still shows version {before} after the tap"
     assert "Recorded." in seen["message"], f"{context}: {seen['message']!r}, not 'Recorded.'"
     assert_in_view(page, seen["next"], True, context)
@@ -194,7 +219,7 @@ def test_four_phones_play_a_whole_game_with_the_next_step_always_in_view(
     table = Store(served.db_path)  # the physical table: what the players see with their eyes
     stalled = getattr(rules, "stalled", lambda _: False)
     rng = random.Random(short_seed(game, players))
-    moves = 0
+    moves, front = 0, None
     while True:
         version, state = table.current(game_id)
         if rules.outcome(state).over or stalled(state):
@@ -205,10 +230,11 @@ def test_four_phones_play_a_whole_game_with_the_next_step_always_in_view(
         assert candidates, f"{game}: nobody may move at version {version}"
         seat, move = rng.choice(candidates)
         page = phones[seat]
-        page.bring_to_front()
-        expect(page.locator("#live")).to_have_attribute("data-version", str(version), timeout=LIVE_WITHIN_MS * 5)
+        if page is not front:  # the acting phone in the player's hand (a no-op for the one already there)
+            page.bring_to_front()
+            front = page
         moves += 1
-        report(page, move, f"{game} move {moves} ({move['type']}) on seat {seat}")
+        report(page, version, move, f"{game} move {moves} ({move['type']}) on seat {seat}")
     assert rules.outcome(state).over or stalled(state)
     print(f"{game}: {moves} moves on {players} phones")  # the figure the seed choice keeps short (pytest -s)
     if rules.outcome(state).over:  # the end: the result leads every phone
