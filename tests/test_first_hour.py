@@ -244,12 +244,12 @@ def test_setup_names_debians_venv_package_when_venv_is_missing(tmp_path: Path) -
 
 def test_a_game_whose_rulebook_has_no_slips_may_have_an_empty_notes_file(tmp_path: Path) -> None:
     """notes.toml lists the rulebook's anomalies; a game with none writes an empty file (every game checked)."""
-    from cardgen.catalog import DataError, load_game
+    from cardgen.catalog import DataError, catalogs, load_game
     from cardgen.render.registry import print_kits
 
     for game in print_kits():
         root = tmp_path / game
-        shutil.copytree(DEFAULT_DATA_DIR / game, root / game)
+        shutil.copytree(catalogs()[game].folder(DEFAULT_DATA_DIR), root / game)  # its own, for a game outside the tree
         (root / game / "notes.toml").write_text("# no slips in this rulebook\n", encoding="utf-8")
         try:
             loaded = load_game(game, root)
