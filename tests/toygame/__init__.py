@@ -230,7 +230,9 @@ def setup(players: Sequence[str], options: Mapping[str, Any] | None = None,
 
 
 def _card_id(ref: Any) -> str:
-    card = _grid().find_card(ref) if isinstance(ref, str) else None
+    if ref is not None and not isinstance(ref, str):  # not a name: the referee refuses the field by its kind
+        raise TypeError(f"a card is named by text, not {type(ref).__name__}")
+    card = _grid().find_card(ref) if ref is not None else None
     if card is None:
         raise IllegalMove(f"there is no card {ref!r} in the grid", f"{GAME_ID}.claim.free")
     return card.id
