@@ -261,12 +261,12 @@ def shared_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, 
     ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
                           "-k", select, f"--junitxml={report}", *map(str, files)],
                          env=env, cwd=HERE.parent, capture_output=True, text=True, timeout=1800)
+    assert ran.returncode in (0, 1), ran.stdout[-4000:] + ran.stderr[-2000:]  # 1: a test failed, said below
     results: dict[str, dict[str, str]] = {name: {} for name in RUN_FOR_THE_TOY}
     for case in ElementTree.parse(report).iter("testcase"):
         name = next(part for part in str(case.get("classname")).split(".") if part.startswith("test_")) + ".py"
         outcome = next((child.tag for child in case if child.tag in ("failure", "error", "skipped")), "passed")
         results.setdefault(name, {})[str(case.get("name"))] = outcome
-    assert ran.returncode in (0, 1), ran.stdout[-4000:] + ran.stderr[-2000:]  # 1: a test failed, said below
     results["(output)"] = {"tail": ran.stdout[-4000:]}
     return results
 
