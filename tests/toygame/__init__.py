@@ -225,12 +225,14 @@ def setup(players: Sequence[str], options: Mapping[str, Any] | None = None,
     names = check_players(players, SPEC.min_players, SPEC.max_players)
     first = check_options(options, OPTIONS, SPEC.title, '{"first_seat": 0}').get("first_seat", 0)
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < len(names):
-        raise SetupError(f"first_seat must be a seat number from 0 to {len(names) - 1}")
+        raise SetupError(f"The first seat (first_seat) must be a seat number from 0 to {len(names) - 1}")
     return State(players=names, held=((),) * len(names), turn=first, plans=("",) * len(names))
 
 
 def _card_id(ref: Any) -> str:
-    card = _grid().find_card(ref) if isinstance(ref, str) else None
+    if ref is not None and not isinstance(ref, str):  # not a name: the referee refuses the field by its kind
+        raise TypeError(f"a card is named by text, not {type(ref).__name__}")
+    card = _grid().find_card(ref) if ref is not None else None
     if card is None:
         raise IllegalMove(f"there is no card {ref!r} in the grid", f"{GAME_ID}.claim.free")
     return card.id
@@ -260,7 +262,8 @@ apply = referee(SPEC, _apply, over=_over, turn=lambda state: state.turn)
 
 def view(state: State, seat: int | None = None) -> dict[str, Any]:
     check_viewer(state, seat)
-    return {"game": GAME_ID, "title": SPEC.title, "free": _free(state), "turn_seat": state.turn, "you": seat,
+    return {"game": GAME_ID, "title": SPEC.title, "free": _free(state), "you": seat,
+            "turn": {"seat": state.turn},  # whose turn it is, as every view names it (a result's start player)
             "over": _over(state) is not None, "winner": state.winner, "line": list(state.line),
             "plan": state.plans[seat] or None if seat is not None else None,
             "players": [{"seat": s, "name": name, "held": list(state.held[s])} for s, name in enumerate(state.players)]}
@@ -287,7 +290,8 @@ def choices(state: State, seat: int) -> list[Choice]:
         return []
     free = [Option(card, _grid().card(card).name, card=(GAME_ID, card)) for card in _free(state)]
     offered = [Choice("plan", "Note it", (Field("card", "The card you mean to take next", options=tuple(free)),),
-                      title="Your plan (only this phone sees it)", rule=f"{GAME_ID}.plan.private", id="plan")]
+                      title="Your plan (only this phone sees it)", rule=f"{GAME_ID}.plan.private", id="plan",
+                      awaited=False)]  # noted at any time: the game waits for no plan
     if seat == state.turn:
         offered.insert(0, Choice("claim", "Take it", (Field("card", "The card you take", options=tuple(free)),),
                                  title="Take a card from the grid", rule=f"{GAME_ID}.turn.order", id="claim"))
