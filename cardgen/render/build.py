@@ -119,7 +119,7 @@ def run_build(plan: BuildPlan, progress: Progress | None = None) -> list[Path]:
 
     On a machine with several cores the documents are split over forked processes by their cost (see
     :func:`parallel_groups`); bench/bench_build.py measures what that saves on your machine. A deck's
-    manifest is written by the process that wrote the deck, right after it: its cards' versions and codes are then in memory (the
+    manifest is written by the process that wrote the deck, right after it: its cards' versions are then in memory (the
     parent writing every manifest after the build computed them all a second time, serially).
     """
     groups = parallel_groups(plan)

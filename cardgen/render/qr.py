@@ -304,9 +304,9 @@ _MEMORY_LIMIT = 4096
 def qr_matrix(payload: str) -> QrMatrix:
     """The code for ``payload``: from this process's memory, else the disk cache if one is open, else encoded.
 
-    Memory comes first: a deck's manifest, written right after the deck, asks again for every code the
-    deck drew, and reading them back from the disk cache's JSON (hex rows parsed into matrices) cost
-    more than the drawing's own encoding. A code found in memory is still marked used in an open disk
+    Memory comes first: a code asked for again in this process (a card drawn in two documents, a test's
+    second build) is not read back from the disk cache's JSON (hex rows parsed into matrices cost more
+    than encoding it). A code found in memory is still marked used in an open disk
     cache, so that the cache keeps it.
     """
     if _deferring and _deferring[-1]:
