@@ -6,6 +6,7 @@ a temporary name first and renamed, so a failed build never leaves half a PDF be
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import re
@@ -171,12 +172,19 @@ def _write_in_processes(plan: BuildPlan, groups: list[list[int]], progress: Prog
     context = multiprocessing.get_context("fork")
     order = iter(sorted(range(len(plan.documents)), key=lambda i: (-document_cost(plan.documents[i]), i)))
     running: dict[Any, Any] = {}
-    for _ in groups:
-        ours, theirs = context.Pipe(duplex=True)
-        process = context.Process(target=_write_on_request, args=(plan, theirs), daemon=True)
-        process.start()
-        theirs.close()
-        running[ours] = process
+    # The forked processes start with everything this one holds frozen, out of the collector's reach: their
+    # full collections no longer walk (and so copy, page by page) the imported modules, fonts and data
+    # (the collector took 0.04-0.05 s of each build process's CPU, 0.015 s frozen). This one unfreezes.
+    gc.freeze()
+    try:
+        for _ in groups:
+            ours, theirs = context.Pipe(duplex=True)
+            process = context.Process(target=_write_on_request, args=(plan, theirs), daemon=True)
+            process.start()
+            theirs.close()
+            running[ours] = process
+    finally:
+        gc.unfreeze()
     written: dict[int, Path] = {}
     failure: BaseException | None = None
     while running:
