@@ -67,8 +67,11 @@ def write_manifest(path: Path, game: str, decks: list[DeckFaces]) -> Path:
 
 
 def write_deck_manifest(plan: BuildPlan, item: PlannedDocument) -> Path:
-    """The manifest of the game whose deck ``item`` is (written by the build right after the deck)."""
-    return write_manifest(item.path.parent / MANIFEST, item.game, _decks(plan, item))
+    """The manifest of the game whose deck ``item`` is (written by the build right after the deck).
+
+    A manifest holds ids and versions, no QR code: the faces' codes are left unencoded (deferred, never
+    drawn), where asking for them again reread the deck's code cache and re-stored every code in it."""
+    return write_manifest(item.path.parent / MANIFEST, item.game, _decks(plan, item, codes_when_drawn=True))
 
 
 def write_manifests(plan: BuildPlan) -> list[Path]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 
 def _rgb(hex_colour: str) -> tuple[int, int, int]:
     value = hex_colour.lstrip("#")
@@ -12,8 +14,10 @@ def _hex(rgb: tuple[float, float, float]) -> str:
     return "#" + "".join(f"{max(0, min(255, round(c))):02X}" for c in rgb)
 
 
+@lru_cache(maxsize=1024)
 def mix(colour: str, other: str, amount: float) -> str:
-    """``colour`` moved ``amount`` (0..1) of the way towards ``other``."""
+    """``colour`` moved ``amount`` (0..1) of the way towards ``other`` (remembered: faces ask for the same
+    tints and shades card after card)."""
     a, b = _rgb(colour), _rgb(other)
     return _hex(tuple(x + (y - x) * amount for x, y in zip(a, b, strict=True)))  # type: ignore[arg-type]
 

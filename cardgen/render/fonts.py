@@ -13,7 +13,7 @@ Paragraph's ``<b>`` and ``<i>`` find the right file.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import cached_property, lru_cache, partial
 from importlib.resources import files
 from typing import Callable
 
@@ -71,6 +71,13 @@ class FallbackTTFont(TTFont):
         self._own = self.face.charToGlyph
         self._widths: dict[tuple[str, float], float] = {}
 
+    @cached_property
+    def _own_chars(self) -> frozenset[str]:
+        """The characters this file draws: text made only of them is one run of this font, found in C
+        (curly quotes and dashes make most of the kit's text non-ASCII; cutting it into runs character
+        by character in Python was about 2 % of a build). Made at the first such text."""
+        return frozenset(map(chr, self._own)) | {"\xa0"}
+
     @property
     def fallback(self) -> TTFont:
         return self._load_fallback()
@@ -96,7 +103,7 @@ class FallbackTTFont(TTFont):
         key = (text, size)
         width = self._widths.get(key)
         if width is None:
-            if text.isascii():
+            if text.isascii() or self._own_chars.issuperset(text):
                 width = float(super().stringWidth(text, size, encoding))
             else:
                 width = sum(float(TTFont.stringWidth(self, run, size, encoding)) if mine else
@@ -109,7 +116,7 @@ class FallbackTTFont(TTFont):
     def splitString(self, text: str, doc: object, encoding: str = "utf-8") -> list[tuple[int, bytes]]:  # noqa: N802
         if isinstance(text, bytes):
             text = text.decode(encoding)
-        if text.isascii():
+        if text.isascii() or self._own_chars.issuperset(text):
             return super().splitString(text, doc, encoding)  # type: ignore[no-any-return]
         out: list[tuple[int, bytes]] = []
         for mine, run in self._runs(text):
