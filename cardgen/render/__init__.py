@@ -7,7 +7,6 @@ the paths. Faces draw at their own origin (:mod:`.faces`), imposition places the
 
 from __future__ import annotations
 
-from . import _reportlab  # noqa: F401  # first: see its docstring
 from .build import BuildPlan, build, plan_build, run_build
 from .layout import LayoutError, SheetLayout, plan_layout
 from .options import DEFAULT_BASE_URL, BuildError, BuildOptions
