@@ -373,6 +373,22 @@ def _locking(sql: str) -> str:
 _NEW_VERSION = "UPDATE games SET version"
 
 
+#: :meth:`PostgresBackend.append_move`'s one statement: lock the game's row, look for the action id, and write
+#: the entry and the game's new version and state only if the game is at the version the move was checked at
+#: and the action id is new. (``g`` locks the row; after waiting for another writer it sees that writer's
+#: version, so a move checked at an older one writes nothing.)
+_APPEND_MOVE = """
+    WITH g AS (SELECT version FROM games WHERE id = %(id)s FOR UPDATE),
+    e AS (SELECT seat, kind, result FROM moves WHERE game_id = %(id)s AND action_id = %(action)s),
+    ins AS (INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)
+            SELECT %(id)s, %(seq)s, %(seat)s, 'move', %(move)s, NULL, %(action)s, %(result)s, %(created)s
+            FROM g WHERE g.version = %(version)s AND NOT EXISTS (SELECT 1 FROM e) RETURNING seq),
+    upd AS (UPDATE games SET version = %(seq)s, state = %(state)s
+            WHERE id = %(id)s AND EXISTS (SELECT 1 FROM ins) RETURNING version)
+    SELECT (SELECT count(*) FROM upd) AS written, e.seat, e.kind, e.result FROM g LEFT JOIN e ON true
+"""
+
+
 class Transaction:
     """What the store's code calls ``db`` inside a transaction: ``execute(sql, params)`` on one connection.
 
@@ -600,6 +616,34 @@ class PostgresBackend:
                 # disk, so every write of every node that announces would commit one at a time
                 conn.execute("SELECT pg_notify(%s, id || ' ' || version) FROM games WHERE id = %s",
                              [VERSIONS_CHANNEL, game_id])
+
+    def append_move(self, game_id: str, version: int, seat: int, action_id: str, move: str, result: str,
+                    created: str, state: str) -> tuple[bool, dict[str, Any] | None] | None:
+        """A move already checked against the rules at ``version``, appended in one statement (one round trip,
+        its own transaction): the game's row locked, the log's entry written and the game's new version and
+        state, only if the game is at ``version`` and no entry has ``action_id``; then announced.
+
+        Returns ``(True, None)`` once written; ``(False, row)`` with the log entry of a retried ``action_id``
+        (seat, kind, result); ``(False, None)`` when nothing was written for another reason (the game moved
+        on, or the first try of this action id committed while this one waited for the row: the statement's
+        snapshot, taken before the wait, does not show that entry), and None when there is no such game: the
+        caller then takes the general way (:meth:`write`), which tells which."""
+        seq = version + 1
+        with self._connection() as conn:
+            row = conn.execute(_APPEND_MOVE, {"id": game_id, "version": version, "seq": seq, "seat": seat,
+                                              "action": action_id, "move": move, "result": result,
+                                              "created": created, "state": state}).fetchone()
+            if row is None:
+                return None
+            written, earlier_seat, kind, earlier_result = row
+            if written:
+                # announced once committed (the statement's own transaction), as write() does: a NOTIFY inside
+                # a writing transaction would make every node's writes commit one at a time
+                conn.execute("SELECT pg_notify(%s, %s)", [VERSIONS_CHANNEL, f"{game_id} {seq}"])
+                return True, None
+        if kind is not None:
+            return False, {"seat": earlier_seat, "kind": kind, "result": earlier_result}
+        return False, None
 
     def writing(self) -> bool:
         """Whether a write transaction of this process is open (the SQLite store: its write lock is held)."""

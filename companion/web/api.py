@@ -239,8 +239,9 @@ def rename_seat(game_id: str, seat: int) -> Response:
 
 
 def _accepted(game_id: str, seat: int, answer: dict[str, Any]) -> Response:
-    """The seat's view of the game as it is now (others may already have moved on)."""
-    game_name, version, state = store().latest(game_id)
+    """The seat's view of the game once the write was made (the state it wrote; a retried action id's: the
+    game as it is now, others may have moved on since)."""
+    game_name, version, state = store().answered(game_id, answer)
     rules = rules_for(game_name)
     return jsonify({"ok": True, "version": version, "seq": answer["seq"], "state": rules.view(state, seat),
                     "scores": rules.score(state)})
