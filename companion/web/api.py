@@ -25,6 +25,7 @@ from .api_helpers import (
     api_blueprint,
     bearer_token,
     parse_body,
+    viewed_game,
     viewing_seat,
     writing_seat,
 )
@@ -92,8 +93,7 @@ def create_game() -> tuple[Response, int, dict[str, str]]:
 
 @bp.get("/games/<game_id>")
 def game(game_id: str) -> Response:
-    info = store().info(game_id)
-    viewer = viewing_seat(game_id)
+    info, viewer = viewed_game(game_id)
     seen = _etag(info["version"], info["claimed"], viewer)
     if request.if_none_match.contains_weak(seen):
         response = Response(status=304)
