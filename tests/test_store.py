@@ -286,3 +286,44 @@ def test_concurrent_writers_on_separate_connections_one_wins_per_version(store: 
     finally:
         for s in stores:
             s.close()
+
+
+def test_a_move_waiting_for_its_game_while_its_first_try_commits_gets_the_first_answer(
+        store: Store, game: dict[str, Any]) -> None:
+    """PostgreSQL writes a move in one statement whose snapshot is taken before it waits for the game's row:
+    a first try of the same action id committed meanwhile is not in that snapshot, and the retry must still
+    get the first answer (not a 409), the move applied once."""
+    if store.backend.kind != "postgresql":
+        pytest.skip("SQLite has one writer for the whole file: a write never waits inside its statement")
+    import psycopg
+
+    from companion.store.common import _dumps, _now
+    from companion.store.states import _applied
+
+    game_id = game["id"]
+    _, state = store.current(game_id)
+    move = {"type": "draw", "card": deck_cards(state)[0]}
+    applied = _applied(rules_for("fillory"), state, 0, move, "fillory")
+    assert isinstance(applied, tuple)
+    answers: list[Any] = []
+    with psycopg.connect(store.backend.dsn) as holder:  # type: ignore[attr-defined]
+        holder.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", [game_id])
+        retry = threading.Thread(target=lambda: answers.append(store.apply_move(game_id, 0, 0, "same-id", move)))
+        retry.start()
+        with psycopg.connect(store.backend.dsn, autocommit=True) as watcher:  # the retry waits for the row
+            for _ in range(2000):
+                if watcher.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                                   " AND query LIKE '%%INSERT INTO moves%%'").fetchone()[0]:  # type: ignore[index]
+                    break
+                watcher.execute("SELECT pg_sleep(0.01)")
+            else:
+                pytest.fail("the move never waited for the game's row")
+        # the first try, as the store writes it, commits while the retry waits
+        holder.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
+                       " VALUES (%s, 1, 0, 'move', %s, NULL, 'same-id', %s, %s)",
+                       [game_id, _dumps(applied[2]), '{"version":1,"seq":1}', _now()])
+        holder.execute("UPDATE games SET version = 1, state = %s WHERE id = %s", [applied[1], game_id])
+    retry.join(30)
+    assert answers == [{"version": 1, "seq": 1}]
+    assert store.version(game_id) == 1
+    assert [(e["seq"], e["seat"], e["kind"]) for e in store.log(game_id, None)] == [(1, 0, "move")]

@@ -15,6 +15,7 @@ from companion.store.errors import CorrectionRefused, NotFound, Stale
 from companion.store.states import (
     GAME_CACHE_SIZE,
     StateCache,
+    Written,
     _applied,
     _state_from,
     _state_json,
@@ -52,6 +53,21 @@ class Moves(StateCache):
         lock the order of answers is as it always was: an earlier answer for a retried action id,
         else 409 if the game has moved on, else the rules' verdict."""
         prepared = self._prepare_move(game_id, seat, version, move)
+        append = getattr(self.backend, "append_move", None)  # a backend's one-statement way (PostgreSQL)
+        if append is not None and isinstance(prepared, tuple) and _has_room(version):
+            new_state, new_json, kept = prepared
+            seq = version + 1
+            answer = Written(version=seq, seq=seq)
+            done = append(game_id, version, seat, action_id, _dumps(kept), dumps_compact(answer), _now(), new_json)
+            if done is not None and done[0]:
+                self._remember(game_id, seq, new_state)
+                return answer
+            if done is not None and done[1] is not None:
+                earlier = _earlier(done[1], seat, action_id, "move")
+                assert earlier is not None
+                return earlier
+            # nothing written and no earlier answer seen: the way below tells why (a stale version, no such
+            # game, or the first try of this action id, committed while this one waited)
         with self.backend.write(game_id) as db:
             row, earlier = _game_and_earlier_answer(db, game_id, seat, action_id, "move")
             if earlier is not None:
@@ -68,13 +84,13 @@ class Moves(StateCache):
                 raise prepared
             new_state, new_json, kept = prepared
             seq = current + 1
-            answer = {"version": seq, "seq": seq}
+            written = Written(version=seq, seq=seq)
             db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
                        " VALUES (?, ?, ?, 'move', ?, NULL, ?, ?, ?)",
-                       [game_id, seq, seat, _dumps(kept), action_id, dumps_compact(answer), _now()])
+                       [game_id, seq, seat, _dumps(kept), action_id, dumps_compact(written), _now()])
             db.execute("UPDATE games SET version = ?, state = ? WHERE id = ?", [seq, new_json, game_id])
         self._remember(game_id, seq, new_state)
-        return answer
+        return written
 
     def _prepare_move(self, game_id: str, seat: int, version: int,
                       move: Mapping[str, Any]) -> tuple[State, str, dict[str, Any]] | Exception | None:
@@ -315,6 +331,14 @@ class Moves(StateCache):
             last_seq, last_seat, _ = steps[-1]
             steps.append((max([last_seq, *skipped]), last_seat, current))
         return steps
+
+
+def _has_room(entries: int) -> bool:
+    try:
+        _check_room(entries)
+    except IllegalMove:
+        return False
+    return True
 
 
 def _game_and_earlier_answer(db: Any, game_id: str, seat: int, action_id: str,

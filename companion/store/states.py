@@ -74,6 +74,11 @@ def _applied(rules: Any, state: State, seat: int, move: Mapping[str, Any],
         return error
 
 
+class Written(dict):  # type: ignore[type-arg]
+    """A write's answer (version, seq) that this request itself wrote, not a retried action id's earlier one:
+    the state at its version is the one this process just worked out (:meth:`StateCache.answered`)."""
+
+
 class StateCache:
     """The database (a :class:`~companion.store.backend.Backend`) with the parsed states this process holds."""
 
@@ -134,6 +139,16 @@ class StateCache:
         state = _state_from(row["game"], row["state"])
         self._remember(game_id, version, state)
         return row["game"], version, state
+
+    def answered(self, game_id: str, answer: Mapping[str, Any]) -> tuple[str, int, State]:
+        """(game, version, state) to answer a write with: for a write this request made (:class:`Written`), the
+        state it wrote, which was the game's latest when it committed (no round trip); else :meth:`latest`."""
+        if isinstance(answer, Written):
+            game = self._games.get(game_id)
+            state = self._cached(game_id, int(answer["version"]))
+            if game is not None and state is not None:
+                return game, int(answer["version"]), state
+        return self.latest(game_id)
 
     def _cached(self, game_id: str, version: int) -> State | None:
         with self._states_lock:

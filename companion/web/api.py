@@ -25,6 +25,7 @@ from .api_helpers import (
     api_blueprint,
     bearer_token,
     parse_body,
+    viewed_game,
     viewing_seat,
     writing_seat,
 )
@@ -92,8 +93,7 @@ def create_game() -> tuple[Response, int, dict[str, str]]:
 
 @bp.get("/games/<game_id>")
 def game(game_id: str) -> Response:
-    info = store().info(game_id)
-    viewer = viewing_seat(game_id)
+    info, viewer = viewed_game(game_id)
     seen = _etag(info["version"], info["claimed"], viewer)
     if request.if_none_match.contains_weak(seen):
         response = Response(status=304)
@@ -240,8 +240,9 @@ def rename_seat(game_id: str, seat: int) -> Response:
 
 
 def _accepted(game_id: str, seat: int, answer: dict[str, Any]) -> Response:
-    """The seat's view of the game as it is now (others may already have moved on)."""
-    game_name, version, state = store().latest(game_id)
+    """The seat's view of the game once the write was made (the state it wrote; a retried action id's: the
+    game as it is now, others may have moved on since)."""
+    game_name, version, state = store().answered(game_id, answer)
     rules = rules_for(game_name)
     return jsonify({"ok": True, "version": version, "seq": answer["seq"], "state": rules.view(state, seat),
                     "scores": rules.score(state)})

@@ -157,6 +157,15 @@ def viewing_seat(game_id: str) -> int | None:
     return seat
 
 
+def viewed_game(game_id: str) -> tuple[dict[str, Any], int | None]:
+    """The game's :meth:`~companion.store.Store.info` and :func:`viewing_seat`'s seat, in one look-up."""
+    token = bearer_token()
+    info, seat = store().info_and_seat(game_id, token)
+    if token is not None and seat is None:
+        raise ApiError(401, "that seat token does not belong to this game")
+    return info, seat
+
+
 def acting_seat(game_id: str, claimed_seat: int | None) -> int:
     # An unknown game is a 404, not a bad token. A token that opens a seat of this game proves the game
     # is there (games are never deleted), so the existence query runs only on the way to an error.
