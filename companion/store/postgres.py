@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import logging
 import os
 import re
 import select
@@ -62,8 +61,6 @@ from companion.store.backend import Changes, Connection, fetch_rows, is_server_u
 from companion.store.common import _now
 from companion.store.errors import StoreUnavailable
 from companion.store.sqlite import MIGRATIONS as SQLITE_MIGRATIONS
-
-log = logging.getLogger(__name__)
 
 #: how long a request waits for a free connection of the pool while the database is thought to be there
 CONNECT_TIMEOUT_SECONDS = 10.0
@@ -450,9 +447,6 @@ class PostgresBackend:
         self._away_reason = ""
         self._probing, self._probed = False, 0.0
         self._writers = 0  # write transactions open in this process (writing())
-        #: versions committed and not yet announced (game id: version), and the pid whose announcer runs
-        self._pending_notes: dict[str, int] = {}
-        self._announcing = 0
         self._migrate()
 
     # -- connections -----------------------------------------------------------------------
@@ -643,38 +637,13 @@ class PostgresBackend:
                 return None
             written, earlier_seat, kind, earlier_result = row
             if written:
-                self._announce(game_id, seq)
+                # announced once committed (the statement's own transaction), as write() does: a NOTIFY inside
+                # a writing transaction would make every node's writes commit one at a time
+                conn.execute("SELECT pg_notify(%s, %s)", [VERSIONS_CHANNEL, f"{game_id} {seq}"])
                 return True, None
         if kind is not None:
             return False, {"seat": earlier_seat, "kind": kind, "result": earlier_result}
         return False, None
-
-    def _announce(self, game_id: str, version: int) -> None:
-        """Announce a committed new version (``pg_notify``) soon, from this process's announcer: versions
-        committed while it sends go out together in its next statement (one statement for many moves under
-        load, none in a move's own answer). Not inside the writing transaction: a NOTIFY there would make
-        every node's writes commit one at a time. A version whose announcement is lost (the node killed
-        just after the commit, the database away) reaches the phones at the watchers' next full look (5 s)."""
-        with self._pool_lock:
-            self._pending_notes[game_id] = max(version, self._pending_notes.get(game_id, 0))
-            if self._announcing == os.getpid():
-                return
-            self._announcing = os.getpid()
-        threading.Thread(target=self._announce_pending, daemon=True, name="companion-announcer").start()
-
-    def _announce_pending(self) -> None:
-        while True:
-            with self._pool_lock:
-                notes, self._pending_notes = self._pending_notes, {}
-                if not notes:
-                    self._announcing = 0
-                    return
-            try:
-                with self._connection() as conn:
-                    conn.execute("SELECT pg_notify(%s, note) FROM unnest(%s::text[]) AS note",
-                                 [VERSIONS_CHANNEL, [f"{game_id} {version}" for game_id, version in notes.items()]])
-            except Exception as error:  # (StoreUnavailable, a closed pool): the watchers' full look catches up
-                log.info("new versions not announced (%s): the phones see them at the next full look", error)
 
     def writing(self) -> bool:
         """Whether a write transaction of this process is open (the SQLite store: its write lock is held)."""
