@@ -37,9 +37,9 @@ if [ ! -f "$installed-1" ] && { [ "$want_test" = 1 ] || [ ! -f "$installed-0" ];
     .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
   fi
   if [ "$want_test" = 1 ]; then
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+    .venv/bin/python -m pip install --quiet --no-compile --disable-pip-version-check -e '.[test]'
   else
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
+    .venv/bin/python -m pip install --quiet --no-compile --disable-pip-version-check -e .
   fi
   for stamp in .venv/.installed-*; do  # an older pyproject.toml's stamps
     case "$stamp" in "$installed"-*) ;; *) rm -f "$stamp" ;; esac
