@@ -18,4 +18,4 @@ if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] && scratch="$(mkte
   export TMPDIR="$scratch"
   trap 'rm -rf "$scratch"' EXIT
 fi
-.venv/bin/python -m pytest -n 3 --dist loadfile "$@"
+.venv/bin/python -m pytest -n 2 --dist loadfile "$@"

@@ -59,7 +59,7 @@ def environment_as_found() -> Iterator[None]:
         os.environ.update(before)
 
 
-# ---- the order of the files across pytest-xdist's workers (scripts/test.sh: -n 3 --dist loadfile) ----
+# ---- the order of the files across pytest-xdist's workers (scripts/test.sh: -n 2 --dist loadfile) ----
 
 #: seconds each test file took in a whole run (setup, call and teardown of its tests), written by
 #: ``--record-file-seconds``; a file not in it is reckoned at :data:`SECONDS_PER_UNKNOWN_TEST` a test

@@ -40,11 +40,13 @@ GAMES_WITH_PHOTO = games_with_photo()
 pytestmark = pytest.mark.served
 
 #: the operations that change a game (its moves, corrections, seats; a new game, a join) get the most cases: the
-#: rules and the store are behind them; reads, calculators, photos and search get half as many
-EXAMPLES_PER_OPERATION = 200
-EXAMPLES_PER_READ_OR_TOOL = 100
+#: rules and the store are behind them; reads, calculators, photos and search get half as many. (The whole run's
+#: share, to keep it inside ten minutes: ``FUZZ_SHARE=4`` gives a soak of four times as many.)
+EXAMPLES_PER_OPERATION = 100
+EXAMPLES_PER_READ_OR_TOOL = 50
 #: a run for some games only (a game just added, say): ``FUZZ_GAMES`` (comma-separated ids)
-#: are the games the cases are aimed at, with ``FUZZ_SHARE`` of the examples; unset, every discovered game, all
+#: are the games the cases are aimed at, with ``FUZZ_SHARE`` of the examples (or more than all: a soak); unset,
+#: every discovered game, all
 AIMED = tuple(sorted(game for game in os.environ.get("FUZZ_GAMES", "").split(",") if game)) or tuple(sorted(GAMES))
 SHARE = float(os.environ.get("FUZZ_SHARE", "1"))
 
