@@ -66,6 +66,8 @@ class Backend(Protocol):
     - :meth:`lock_game`: inside a write, serialise it with the other writes to a game found only then
       (a hand-over code names its game): a no-op where every write is serialised anyway;
     - :meth:`rows`: one SELECT on its own (no transaction of its own beyond the statement), as dicts;
+    - :meth:`append_move`: a move already checked against the rules, written in one statement if the backend
+      has such a way (PostgreSQL: one round trip instead of a transaction's several); None: take :meth:`write`;
     - :meth:`delete_log`: inside a write, remove the log entries of these games (the log is append-only
       for everything else: the backend's guard against updates and deletes stays on for them);
     - :meth:`changes`: a new :class:`Changes` for one process's live updates;
@@ -90,6 +92,9 @@ class Backend(Protocol):
     def lock_game(self, db: Connection, game_id: str) -> None: ...
 
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]: ...
+
+    def append_move(self, game_id: str, version: int, seat: int, action_id: str, move: str, result: str,
+                    created: str, state: str) -> tuple[bool, dict[str, Any] | None] | None: ...
 
     def delete_log(self, db: Connection, game_ids: Sequence[str]) -> None: ...
 

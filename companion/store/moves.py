@@ -53,12 +53,12 @@ class Moves(StateCache):
         lock the order of answers is as it always was: an earlier answer for a retried action id,
         else 409 if the game has moved on, else the rules' verdict."""
         prepared = self._prepare_move(game_id, seat, version, move)
-        append = getattr(self.backend, "append_move", None)  # a backend's one-statement way (PostgreSQL)
-        if append is not None and isinstance(prepared, tuple) and _has_room(version):
+        if isinstance(prepared, tuple) and _has_room(version):  # a backend's one-statement way (PostgreSQL)
             new_state, new_json, kept = prepared
             seq = version + 1
             answer = Written(version=seq, seq=seq)
-            done = append(game_id, version, seat, action_id, _dumps(kept), dumps_compact(answer), _now(), new_json)
+            done = self.backend.append_move(game_id, version, seat, action_id, _dumps(kept), dumps_compact(answer),
+                                            _now(), new_json)
             if done is not None and done[0]:
                 self._remember(game_id, seq, new_state)
                 return answer

@@ -446,6 +446,11 @@ class SqliteBackend:
     def lock_game(self, db: Connection, game_id: str) -> None:
         """Nothing to do: every write holds the one writer lock from its start."""
 
+    def append_move(self, game_id: str, version: int, seat: int, action_id: str, move: str, result: str,
+                    created: str, state: str) -> None:
+        """None: SQLite serialises every write in-process, so a move takes :meth:`write` (no round trips)."""
+        return None
+
     def delete_log(self, db: Connection, game_ids: Sequence[str]) -> None:
         """Delete these games' log entries: the trigger that keeps the log append-only is dropped for the
         statement and made again in the same transaction (no other writer can see it missing)."""
