@@ -20,6 +20,7 @@ from .phone import (
     caught_up,
     hosted_game,
     join_by_code,
+    mark_page,
     recorded,
     seat_tokens,
     set_hidden,
@@ -227,3 +228,36 @@ def test_a_team_game_to_the_final_scores_on_four_phones(new_phone: Callable[[], 
     assert blocking_violations(ann) == []
     table.bring_to_front()
     screenshot(table, "mandragora-table-over")
+
+
+def test_counts_typed_before_a_seat_is_claimed_survive_the_swap_and_are_sent(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    """A seat claimed while the host types swaps the host's page in place (a claim is no move, so the
+    version stays); the counts typed into the seek form (all named "scrolls", one per curse count) and the
+    pick above them must come through the swap and be what the move sends."""
+    host = new_phone()
+    ann = host.new_page()
+    ann.goto("/")
+    ann.locator("#mandragora-new-section > summary").click()
+    form = ann.locator("#new-mandragora")
+    for number, name in enumerate(NAMES[:2], 1):
+        form.get_by_label(f"Player {number}", exact=True).fill(name)
+    form.get_by_label("Who goes first? (whoever most resembles a sorcerer)").select_option(label="Ann")
+    form.get_by_role("button", name="Start Mandragora").click()
+    code, game_id = hosted_game(ann)
+    invite = ann.locator(".invite[data-claimed]")
+    expect(invite).to_have_attribute("data-claimed", "1,0")   # only the host's seat is taken
+    mark_page(ann)
+    seek = ann.locator("#m-seek")
+    seek.locator("label.pick", has_text="1 shop →").click()
+    seek.get_by_label("Scrolls with 1 curse").fill("1")
+    join_by_code(new_phone, code, game_id, 1, NAMES[1])
+    expect(invite).to_have_count(0, timeout=LIVE_WITHIN_MS)   # Ann's page swapped: every seat is taken
+    assert ann.evaluate("window.__noReload") == "still here"  # a swap, not a reload
+    expect(seek.locator("label.pick", has_text="1 shop →").locator("input")).to_be_checked()
+    expect(seek.get_by_label("Scrolls with 1 curse")).to_have_value("1")
+    expect(seek.get_by_label("Scrolls with 2 curses")).to_have_value("0")   # the shop holds one card
+    seek.get_by_role("button", name="Seek").click()
+    recorded(ann)
+    log = api.http.get(f"{server}/api/games/{game_id}/log", timeout=5).json()["entries"]
+    assert log[-1]["move"]["scrolls"] == [1]

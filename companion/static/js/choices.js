@@ -83,8 +83,6 @@
   function apply(form) {
     buildLists(form);
     form.querySelectorAll("fieldset[data-required] input[type=radio]").forEach((radio) => { radio.required = true; });
-    // an id for each count, so a live update keeps what was typed in each (live.js keys fields by id)
-    form.querySelectorAll("input[data-repeat]:not([id])").forEach((input) => { input.id = `${form.id}-${key(input)}-${input.dataset.repeat}`; });
     // fields and options in page order depend on those above them: repeat until nothing changes
     for (let pass = 0, changed = true; changed && pass < 4; pass += 1) {
       const move = collect(form);

@@ -126,11 +126,16 @@
     return checking;
   }
 
+  // Only the newest swap asked for lands: a part fetched before another (a seat claim's swap still on its
+  // way when a move's answer re-reads the page) would put the older screen back and its older version.
+  let swaps = 0;
   async function refresh(keepChoices = true) {
+    const ticket = ++swaps;
     const response = await fetch(live.dataset.part, { cache: "no-store", headers: { Accept: "text/html" } });
     if (csrf && (response.status === 401 || response.status === 403)) return seatGone();
     if (!response.ok) throw new Error(`page part answered ${response.status}`);
     const html = await response.text();
+    if (ticket !== swaps) return;
     const state = snapshot();
     if (!keepChoices) state.fields = {}; // after an accepted move, start the next step fresh
     live.innerHTML = html;
@@ -204,8 +209,11 @@
   window.addEventListener("offline", () => setStatus("reconnecting"));
 
   // ---- keeping what the player picked or typed across a swap ----
+  // a count (data-repeat: "how many scrolls with 1 curse") shares its name with the other counts of its
+  // list and gets its id from js/choices.js only after the swap, so it is known by its name and option
   function fieldKey(el) {
     const form = el.form ? el.form.id : "";
+    if (el.dataset.repeat !== undefined) return `${form}|${el.name}|repeat:${el.dataset.repeat}`;
     if (el.type === "radio" || el.type === "checkbox") return `${form}|${el.name}|${el.value}`;
     return `${form}|${el.id || el.name}`;
   }
