@@ -172,3 +172,35 @@ def test_a_tap_on_a_seat_page_before_its_scripts_have_run_is_held_and_sent(
     entries = api.http.get(f"{server}/api/games/{game['id']}/log", timeout=5).json()["entries"]
     assert [(e["seat"], e["move"]["type"], e["move"]["steps"]) for e in entries] == [(0, "seek", 1)]
     assert page.url.endswith(f"/g/{game['id']}/seat/0")
+
+
+def test_a_slow_swap_asked_for_before_a_move_never_lands_over_the_moves_answer(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str, game: dict[str, Any]) -> None:
+    """On slow Wi-Fi a swap asked for before a move (a seat claimed elsewhere, the page woken) can arrive
+    after the move's own re-read: the older screen and its older version must never come back over it."""
+    ann = open_seat(new_phone, server, game, 0)
+    caught_up(ann, api, game["id"])
+    part = f"/g/{game['id']}/seat/0/live"
+    before = ann.evaluate("(url) => fetch(url).then((r) => r.text())", part)  # the screen at version 0
+    ann.evaluate("""window.__shown = [];
+      document.addEventListener('live:swapped', () => window.__shown.push(document.querySelector('#live').dataset.version));""")
+    held: list[Route] = []
+
+    def hold_the_first_part(route: Route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)  # the phone hears this answer only later
+
+    ann.route(f"**{part}", hold_the_first_part)
+    with ann.expect_request(f"**{part}"):
+        ann.evaluate("document.dispatchEvent(new CustomEvent('live:refresh'))")  # what a seat claim asks
+    report_draw(ann, "Romance")  # sent, recorded, and the page re-read at version 1
+    assert len(held) == 1
+    expect(ann.locator("#live")).to_have_attribute("data-version", "1")
+    with ann.expect_event("requestfinished", lambda request: request.url.endswith(part)):
+        held[0].fulfill(status=200, headers={"Content-Type": "text/html", "X-Game-Version": "0"}, body=before)
+    ann.evaluate("new Promise((done) => setTimeout(done, 0))")  # the page's handling of that answer has run
+    shown = ann.evaluate("window.__shown")
+    assert "1" in shown and "0" not in shown, shown  # the version-1 screen stayed
+    expect(ann.locator("#hand-title")).to_contain_text("(1 of max 5)")
