@@ -31,6 +31,7 @@ from store_checks import replay_from_scratch, stored_state
 from companion.rules import GAMES
 from companion.served import RunningServer, running_server
 from companion.store import Store
+from companion.web.results import is_finished
 
 pytestmark = pytest.mark.served
 
@@ -63,10 +64,6 @@ class Attempt:
 def table_sizes(rules: ModuleType) -> list[int]:
     """A small table and the largest one."""
     return sorted({min(max(3, rules.MIN_PLAYERS), rules.MAX_PLAYERS), rules.MAX_PLAYERS})
-
-
-def is_finished(rules: ModuleType, state: Any) -> bool:
-    return bool(rules.outcome(state).over) or bool(getattr(rules, "stalled", lambda _: False)(state))
 
 
 @pytest.fixture(scope="module")

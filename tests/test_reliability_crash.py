@@ -32,6 +32,7 @@ from store_checks import replay_from_scratch, stored_state
 from companion.rules import GAMES
 from companion.served import RunningServer, process_children, running_server
 from companion.store import Store
+from companion.web.results import is_finished
 
 pytestmark = pytest.mark.served
 
@@ -106,7 +107,7 @@ class Phones:
                        response.json())
 
     def finished(self, state: Any) -> bool:
-        return bool(self.rules.outcome(state).over) or bool(getattr(self.rules, "stalled", lambda _: False)(state))
+        return is_finished(self.rules, state)
 
     def over(self) -> bool:
         """Whether the game has come to its end (a short game may, between two crashes): its phones stop."""

@@ -23,6 +23,7 @@ from companion.web.chart import (
     thinned,
 )
 from companion.web.helpers import token_cookie
+from companion.web.results import is_finished
 
 
 def play_to_the_end(app: Flask, game: str, players: list[str], seed: int, options: dict[str, Any] | None = None
@@ -33,7 +34,7 @@ def play_to_the_end(app: Flask, game: str, players: list[str], seed: int, option
     rng = random.Random(seed)
     while True:
         version, state = store.current(created["id"])
-        if rules.outcome(state).over or getattr(rules, "stalled", lambda s: False)(state):
+        if is_finished(rules, state):
             return created
         offered = [(s, m) for s in range(len(players)) if (m := rules.random_legal_move(state, s, rng)) is not None]
         seat, move = rng.choice(offered)

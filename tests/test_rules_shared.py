@@ -18,6 +18,7 @@ import pytest
 from game_traits import nothing_hidden, traits_for
 
 from companion.rules import GAMES, SPECS, IllegalMove, Outcome
+from companion.web.results import is_finished
 
 MOVE_CAP = 4000
 SEEDS = range(6)
@@ -28,7 +29,7 @@ def _play(module: ModuleType, players: int, seed: int, on_step: Callable[[Any, i
     names = [f"Player {i + 1}" for i in range(players)]
     state = module.setup(names, {}, random.Random(seed))
     for _ in range(MOVE_CAP):
-        if module.outcome(state).over or getattr(module, "stalled", lambda s: False)(state):
+        if is_finished(module, state):
             return state
         candidates = [(s, m) for s in range(players) if (m := module.random_legal_move(state, s, rng)) is not None]
         assert candidates, "a game that is not over must let someone move"
@@ -101,7 +102,7 @@ def test_every_game_declares_the_shared_interface(game: str) -> None:
     module = GAMES[game]
     for name in ("GAME_ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "MOVE_TYPES", "setup", "apply", "view",
                  "score", "outcome", "advice", "redact_move", "describe_move", "state_to_json",
-                 "state_from_json", "random_legal_move"):
+                 "state_from_json", "random_legal_move", "choices", "stalled"):
         assert hasattr(module, name), f"{game} lacks {name}"
     assert module.GAME_ID == game
     assert not SPECS[game].hidden_information or traits_for(game).rearrange_hidden is not nothing_hidden, \
