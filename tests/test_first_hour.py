@@ -287,6 +287,9 @@ def _sandbox(tmp_path: Path) -> Path:
     python.parent.mkdir(parents=True)
     python.write_text(f'#!/bin/sh\necho "$*" >> {tmp_path / "calls.log"}\n', encoding="utf-8")
     python.chmod(0o755)
+    uv = tmp_path / ".venv" / "bin" / "uv"  # the installer setup.sh has pip put into the virtualenv
+    uv.write_text(f'#!/bin/sh\necho "uv $*" >> {tmp_path / "calls.log"}\n', encoding="utf-8")
+    uv.chmod(0o755)
     return tmp_path
 
 
@@ -300,7 +303,9 @@ def _pip_runs(root: Path, *args: str) -> list[str]:
 @pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="setup.sh --test would install chromium")
 def test_switching_between_start_and_test_runs_pip_once(tmp_path: Path) -> None:
     root = _sandbox(tmp_path)
-    assert any("-e .[test]" in call for call in _pip_runs(root, "--test"))
+    first = _pip_runs(root, "--test")
+    assert any(call.startswith("uv pip install") and call.endswith("-e .[test]") for call in first), first
+    assert not any(call.startswith("-m pip") and "-e " in call for call in first)  # uv did it: pip only brought uv
     assert _pip_runs(root) == []            # start.sh after test.sh: the test install serves the runtime
     assert _pip_runs(root, "--test") == []  # and test.sh again
     (root / "pyproject.toml").write_text((root / "pyproject.toml").read_text() + "\n# changed\n")
@@ -360,3 +365,14 @@ def test_a_game_whose_rulebook_has_no_slips_may_have_an_empty_notes_file(tmp_pat
             assert "no [[note]] records" not in str(error), game
         else:
             assert loaded.notes == (), game
+
+
+def test_setup_falls_back_to_pip_when_uv_cannot_install(tmp_path: Path) -> None:
+    """Where uv can't be had or fails (no network to its index, say), setup says so and pip installs instead."""
+    root = _sandbox(tmp_path)
+    (root / ".venv" / "bin" / "uv").write_text("#!/bin/sh\nexit 2\n", encoding="utf-8")
+    ran = subprocess.run(["bash", str(root / "scripts" / "setup.sh")], capture_output=True, text=True, timeout=600)
+    assert ran.returncode == 0, ran.stderr
+    assert "uv could not install the packages; installing them with pip" in ran.stdout
+    calls = (root / "calls.log").read_text(encoding="utf-8").splitlines()
+    assert calls[-1].startswith("-m pip install") and calls[-1].endswith("-e .")
