@@ -40,8 +40,8 @@ def _sample(cards: list) -> list:
 
 class Faces(dict[tuple[str, str], list[tuple[str, Path, int]]]):
     """(game, size) -> [(deck name, one-face-a-page PDF of a sample of its cards, cards in it)], each game and size
-    drawn the first time a test asks for it: a run of some games' cases only (``-k``; tests/test_toygame.py runs
-    the test game's) draws those games' faces alone, a whole run every one, once."""
+    drawn the first time a test asks for it: a run of some games' cases only (``-k``; the test game's shared run
+    selects its own) draws those games' faces alone, a whole run every one, once."""
 
     def __init__(self, out: Path) -> None:
         super().__init__()

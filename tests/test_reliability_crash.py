@@ -41,8 +41,8 @@ PHONES_PER_SEAT = 2
 #: must fit in one of its games), tests/game_traits.py (GameTraits.crash_acks_per_round, default 40)
 ROUND_SECONDS = 180.0       # a safety stop for a round (normally well under a second; generous for a busy machine)
 SERVE_ARGS = ("--workers", "2", "--threads", "4")
-#: the games played through the crashes: ``CRASH_GAMES`` (comma-separated ids; tests/test_toygame.py names the test
-#: game, whose crash is then not also every other game's again), unset every discovered game
+#: the games played through the crashes: ``CRASH_GAMES`` (comma-separated ids; the test game's shared run names its
+#: own, whose crash is then not also every other game's again), unset every discovered game
 CRASHED = tuple(sorted(game for game in os.environ.get("CRASH_GAMES", "").split(",") if game)) or tuple(sorted(GAMES))
 
 
