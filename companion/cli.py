@@ -24,6 +24,7 @@ second server share the port without a word.
 from __future__ import annotations
 
 import errno
+import gc
 import json
 import os
 import socket
@@ -512,6 +513,7 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
         "logger_class": CompanionLogger,
     }
     announcer = mdns.start(mdns_name, port) if mdns_name is not None else None
+    gc.freeze()  # what is loaded by now (the games' data, the modules) is kept to the end: see CompanionWorker
     try:
         CompanionServer(options).run()
     finally:

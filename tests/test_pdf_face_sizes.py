@@ -38,23 +38,33 @@ def _sample(cards: list) -> list:
     return cards if len(cards) <= 12 else cards[:4] + cards[4::4]
 
 
+class Faces(dict[tuple[str, str], list[tuple[str, Path, int]]]):
+    """(game, size) -> [(deck name, one-face-a-page PDF of a sample of its cards, cards in it)], each game and size
+    drawn the first time a test asks for it: a run of some games' cases only (``-k``; the test game's shared run
+    selects its own) draws those games' faces alone, a whole run every one, once."""
+
+    def __init__(self, out: Path) -> None:
+        super().__init__()
+        self.out = out
+
+    def __missing__(self, key: tuple[str, str]) -> list[tuple[str, Path, int]]:
+        game, size = key
+        plan = plan_build(BuildOptions(game=game, card_size=size, out_dir=self.out, base_url=BASE,
+                                       documents=("deck",)))
+        drawn: list[tuple[str, Path, int]] = []
+        for item in plan.documents:
+            for deck in deck_faces(item.game, item.content, plan.resolved):
+                sample = replace(deck, cards=_sample(deck.cards))
+                path = self.out / f"{game}-{size}-{deck.name}.pdf"
+                path.write_bytes(deck_pdf(sample, plan.resolved, title=deck.name, cmyk=False))
+                drawn.append((deck.name, path, len(sample.cards)))
+        self[key] = drawn
+        return drawn
+
+
 @pytest.fixture(scope="module")
-def faces(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], list[tuple[str, Path, int]]]:
-    """(game, size) -> [(deck name, one-face-a-page PDF of a sample of its cards, cards in it)]."""
-    out = tmp_path_factory.mktemp("faces")
-    found: dict[tuple[str, str], list[tuple[str, Path, int]]] = {}
-    for game in GAMES:
-        for size in SIZES:
-            plan = plan_build(BuildOptions(game=game, card_size=size, out_dir=out, base_url=BASE,
-                                           documents=("deck",)))
-            found[game, size] = []
-            for item in plan.documents:
-                for deck in deck_faces(item.game, item.content, plan.resolved):
-                    sample = replace(deck, cards=_sample(deck.cards))
-                    path = out / f"{game}-{size}-{deck.name}.pdf"
-                    path.write_bytes(deck_pdf(sample, plan.resolved, title=deck.name, cmyk=False))
-                    found[game, size].append((deck.name, path, len(sample.cards)))
-    return found
+def faces(tmp_path_factory: pytest.TempPathFactory) -> Faces:
+    return Faces(tmp_path_factory.mktemp("faces"))
 
 
 def _title_sizes(path: Path) -> list[float]:

@@ -180,9 +180,9 @@ RUN_FOR_THE_TOY: dict[str, tuple[str, ...] | None] = {
                        "test_the_question_set_finds_the_answer_in_the_first_three_at_least_90_percent"),
     "test_api.py": ("test_search_endpoint_prefers_the_asking_game_and_corrects_typos_in_scope",),
     # reliability: its secret (a seat's plan) kept from every other phone on every route, a twin game and a
-    # spectator's whole sequence compared; phones racing a whole game; kill -9 mid-game (with every other game,
-    # at once); the in-process fuzz of moves, undo and corrections; the API contract fuzzed through a real server
-    # (its cases aimed at the toy only: FUZZ_GAMES, with FUZZ_SHARE of the examples)
+    # spectator's whole sequence compared; phones racing a whole game; kill -9 mid-game (its game alone: CRASH_GAMES;
+    # the others' crashes are the whole run's); the in-process fuzz of moves, undo and corrections; the API contract
+    # fuzzed through a real server (its cases aimed at the toy only: FUZZ_GAMES, with FUZZ_SHARE of the examples)
     "test_reliability_secrets.py": ("test_every_registered_game_says_what_it_keeps_secret",
                                     "test_a_seat_page_is_refused_to_any_other_seat"),
     "test_reliability_concurrency.py": (), "test_reliability_crash.py": (), "test_reliability_fuzz_moves.py": (),
@@ -257,6 +257,7 @@ def shared_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, 
                             for name, tests in RUN_FOR_THE_TOY.items() if tests != ())])
     report = tmp_path_factory.mktemp("toy-shared") / "report.xml"
     env = {**os.environ, "COMPANION_EXTRA_GAMES": MODULE, "FUZZ_GAMES": GAME, "FUZZ_SHARE": FUZZ_SHARE,
+           "CRASH_GAMES": GAME,
            "PYTHONPATH": os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")]))}
     ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
                           "-k", select, f"--junitxml={report}", *map(str, files)],

@@ -16,6 +16,7 @@ from flask import Blueprint, Flask
 
 import companion.web
 from companion.rules import SPECS
+from companion.web import create_app
 
 WEB = Path(companion.web.__file__).resolve().parent
 ROOT = WEB.parents[1]
@@ -186,3 +187,26 @@ def test_the_forms_check_sees_a_copy(tmp_path: Path) -> None:
     (tmp_path / "templates" / "pages" / "generic" / "_seat_live.html").write_text("<form></form>\n")
     assert forms_of_their_own(tmp_path) == ["companion/web/games/g.py:1: class GSeatForms",
                                             "templates/pages/g/_seat_live.html"]
+
+
+def test_every_url_rule_builds_with_the_code_werkzeug_compiles_for_it(app: Flask, tmp_path: Path) -> None:
+    """tests/conftest.py compiles each URL rule's builders once a test process, not once an app: every rule of an
+    app builds with the very code werkzeug compiles for it (a builder kept for another rule would not), and a
+    second app's rules reuse the first one's."""
+    from werkzeug.routing.rules import Rule
+
+    compile_builder = getattr(Rule._compile_builder, "compile_builder", None)
+    assert compile_builder is not None, "tests/conftest.py's compile_url_builders_once is not in place"
+    rules = list(app.url_map.iter_rules())
+    assert len(rules) > 20
+    for rule in rules:
+        for append_unknown, built in ((False, rule._build), (True, rule._build_unknown)):
+            assert built.__func__.__code__ == compile_builder(rule, append_unknown).__code__, rule.rule
+    second = create_app({"TESTING": True, "DATABASE": str(tmp_path / "second.sqlite3"), "SECRET_KEY": "k"})
+    try:
+        again = {rule.rule: rule for rule in second.url_map.iter_rules()}
+        shared = [rule.rule for rule in rules
+                  if rule._build.__func__ is again[rule.rule]._build.__func__]
+        assert len(shared) > 20
+    finally:
+        second.extensions["store"].close()
