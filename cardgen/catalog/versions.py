@@ -79,12 +79,18 @@ def printed_record(card: Any, catalog: Any = None) -> dict[str, Any]:
     return record
 
 
-@lru_cache(maxsize=8)
-def _labels(root: str) -> dict[str, Any]:
-    """The default language's print labels of a data folder (``print/labels/en.toml``), {} if it has none."""
+def labels_path(root: Path | str) -> Path:
+    """The print labels a data folder's card versions include: its ``print/labels/en.toml``, else the project's."""
     path = Path(root) / "print" / "labels" / "en.toml"
     if not path.is_file():
         path = Path(__file__).resolve().parents[2] / "data" / "print" / "labels" / "en.toml"
+    return path
+
+
+@lru_cache(maxsize=8)
+def _labels(root: str) -> dict[str, Any]:
+    """The default language's print labels of a data folder (``print/labels/en.toml``), {} if it has none."""
+    path = labels_path(root)
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):

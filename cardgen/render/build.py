@@ -7,24 +7,31 @@ a temporary name first and renamed, so a failed build never leaves half a PDF be
 from __future__ import annotations
 
 import gc
+import hashlib
+import json
 import multiprocessing
 import os
 import re
+import sys
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
 from multiprocessing.connection import wait as connection_wait
 from pathlib import Path
 from typing import Any, Callable
 
 from reportlab.lib import colors
 
+from cardgen.catalog import GameCatalog, game_folder, load_game
 from cardgen.catalog import content as default_content
-from cardgen.catalog import load_game
+from cardgen.catalog import data_dir as catalog_data_dir
+from cardgen.catalog.spec import discover
+from cardgen.catalog.versions import FACE_LAYOUT, labels_path
 
 from .options import BuildError, BuildOptions, ResolvedOptions, resolve
 from .print_specs import load_print_specs, print_specs
 from .qr import disk_cache
-from .registry import Document, Progress, game_documents
+from .registry import Document, PrintKit, Progress, game_documents
 
 #: Per-card work kept between builds, inside the output folder (QR codes by payload).
 CACHE_FOLDER = ".cache"
@@ -68,6 +75,7 @@ class PlannedDocument:
     content: Any
     path: Path
     work: int
+    inputs: str | None = None   # the game's inputs digest (:func:`inputs_digest`), taken before its data was read
 
 
 @dataclass(frozen=True)
@@ -80,8 +88,11 @@ class BuildPlan:
         return sum(d.work for d in self.documents)
 
 
-def plan_build(options: BuildOptions) -> BuildPlan:
-    """Check the options and load the content; raises BuildError or DataError before writing anything."""
+def plan_build(options: BuildOptions, keep: Callable[[str, str | None], bool] | None = None) -> BuildPlan:
+    """Check the options and load the content; raises BuildError or DataError before writing anything.
+
+    ``keep(game, inputs)``, asked for each game with a document to build before its data is read (``inputs``:
+    its :func:`inputs_digest`), leaves the game out of the plan, unread, when it answers False."""
     specs = print_specs() if options.data_dir is None else load_print_specs(options.data_dir)
     resolved = resolve(options, specs)
     registry = game_documents()
@@ -101,13 +112,61 @@ def plan_build(options: BuildOptions) -> BuildPlan:
     resolved.card_layout()  # fail early if the cards do not fit the paper
     planned: list[PlannedDocument] = []
     for game in games:
+        documents = [d for d in registry[game] if not options.documents or d.name in options.documents]
+        if not documents:
+            continue
+        inputs = inputs_digest(game, options.data_dir)
+        if keep is not None and not keep(game, inputs):
+            continue
         content = default_content(game) if options.data_dir is None else load_game(game, options.data_dir)
-        for document in registry[game]:
-            if options.documents and document.name not in options.documents:
-                continue
+        for document in documents:
             path = Path(options.out_dir) / game / document.filename
-            planned.append(PlannedDocument(game, document, content, path, document.work(content)))
+            planned.append(PlannedDocument(game, document, content, path, document.work(content), inputs))
     return BuildPlan(resolved, tuple(planned))
+
+
+@lru_cache(maxsize=None)
+def _code_fingerprint() -> str:
+    """The name, size and modification time of every module of ``cardgen``: what reads the data and says
+    what the cards print (any edit of it counts as a change of every game's inputs)."""
+    package = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        stat = path.stat()
+        digest.update(f"{path.relative_to(package).as_posix()}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+@lru_cache(maxsize=None)
+def _in_tree_games() -> frozenset[str]:
+    """The games whose catalog and print kit are this package's (their code is in :func:`_code_fingerprint`)."""
+    import cardgen.catalog
+
+    from . import registry
+
+    return frozenset(discover(cardgen.catalog, "CATALOG", GameCatalog)) & frozenset(
+        discover(sys.modules[registry.__package__], "KIT", PrintKit))
+
+
+def inputs_digest(game: str, data_dir: Path | str | None) -> str | None:
+    """A digest of everything a game's card manifest is made from: every file of its data folder, the print
+    labels its card versions include, the face layout revision and ``cardgen``'s code. The manifest records
+    it, so that ``--changed-since`` leaves a game whose digest is the same unread (same inputs, same cards
+    at the same versions). None for a game whose code is outside this package, or with no data folder."""
+    if game not in _in_tree_games():
+        return None
+    root = Path(data_dir) if data_dir is not None else catalog_data_dir()
+    folder = game_folder(game, root)
+    if not folder.is_dir():
+        return None
+    digest = hashlib.sha256(json.dumps({"layout": FACE_LAYOUT, "code": _code_fingerprint()}, sort_keys=True).encode())
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        data = path.read_bytes()
+        digest.update(f"{path.relative_to(folder).as_posix()}\0{len(data)}\0".encode())
+        digest.update(data)
+    labels = labels_path(root)
+    digest.update(b"labels\0" + (labels.read_bytes() if labels.is_file() else b""))
+    return digest.hexdigest()
 
 
 def code_cache_path(plan: BuildPlan, item: PlannedDocument) -> Path:
@@ -129,6 +188,10 @@ def run_build(plan: BuildPlan, progress: Progress | None = None) -> list[Path]:
     groups = parallel_groups(plan)
     if len(groups) < 2:
         return _write_documents(plan, plan.documents, progress)
+    for item in plan.documents:  # each document's code (and the fonts it registers) once, before the fork
+        target = getattr(item.document.render, "target", None)
+        if target is not None:
+            target()
     return _write_in_processes(plan, groups, progress)
 
 
