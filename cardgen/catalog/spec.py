@@ -12,11 +12,12 @@ import importlib
 import os
 import pkgutil
 import sys
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Iterable, Protocol, TypeVar
+
+import tomli
 
 #: comma-separated module names of games outside the tree (each declaring ``CATALOG``, and ``KIT`` and
 #: ``SPEC`` where it has them), read by the card-data layer, the print kit and the companion alike
@@ -44,8 +45,8 @@ def read_facts(game: str, folder: Path) -> GameFacts:
     gives the id as the title and 1..10 players (the loader then reports the problem, naming the file)."""
     try:
         with (folder / "game.toml").open("rb") as fh:
-            data = tomllib.load(fh)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            data = tomli.load(fh)
+    except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError):
         data = {}
 
     def number(key: str, default: int) -> int:

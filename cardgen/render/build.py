@@ -9,14 +9,12 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
-import multiprocessing
 import os
 import re
 import sys
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
-from multiprocessing.connection import wait as connection_wait
 from pathlib import Path
 from typing import Any, Callable
 
@@ -217,8 +215,12 @@ def parallel_groups(plan: BuildPlan) -> list[list[int]]:
     everything = list(range(len(plan.documents)))
     cores = os.cpu_count() or 1
     costs = [document_cost(item) for item in plan.documents]
-    if (not hasattr(os, "fork") or "fork" not in multiprocessing.get_all_start_methods() or cores < 2
-            or threading.active_count() > 1 or len(everything) < 2 or sum(costs) < PARALLEL_MIN_WORK):
+    if (not hasattr(os, "fork") or cores < 2 or threading.active_count() > 1 or len(everything) < 2
+            or sum(costs) < PARALLEL_MIN_WORK):
+        return [everything]
+    import multiprocessing  # here: a build too small to fork (a reprint, one sheet) never imports it
+
+    if "fork" not in multiprocessing.get_all_start_methods():
         return [everything]
     bins: list[list[int]] = [[] for _ in range(min(cores, len(everything)))]
     loads = [0] * len(bins)
@@ -234,6 +236,9 @@ def _write_in_processes(plan: BuildPlan, groups: list[list[int]], progress: Prog
     gets the costliest not yet handed out, so that a cost misestimated (a reference sheet takes 10 to
     100 ms against a flat ``SHEET_COST``) costs the kit at most its last small document, not the
     difference between the groups."""
+    import multiprocessing
+    from multiprocessing.connection import wait as connection_wait
+
     report: Callable[[int], None] = progress or (lambda steps: None)
     context = multiprocessing.get_context("fork")
     order = iter(sorted(range(len(plan.documents)), key=lambda i: (-document_cost(plan.documents[i]), i)))
