@@ -16,7 +16,7 @@ DOCUMENTS: tuple[Document, ...] = (
     Document("tokens", "tokens.pdf", "30 Magic, 25 Control (5 colours, 5 symbols), 20 Resource tokens and the fifth "
              "player's pieces, two-sided", work=lambda content: 1, render=imported_when_called(f"{__name__}.tokens", "render_tokens")),
     Document("reference", "reference.pdf", "setup changes, exploring, casting and combining, the 9 spells, scoring, "
-             "rulebook notes", work=lambda content: 1, render=imported_when_called(f"{__name__}.reference", "render_reference")),
+             "rulebook notes", work=lambda content: 1, render=imported_when_called(f"{__name__}.reference", "render_reference"), cost=32),
     Document("player-sheet", "player-sheet.pdf", "player reference with the fifth player's pieces",
              work=lambda content: 1, render=imported_when_called(f"{__name__}.reference", "render_player_sheet")),
     Document("setup", "setup.pdf", "two-sided setup card: tiles and Mysterious locations by number of players",

@@ -11,9 +11,9 @@ DOCUMENTS: tuple[Document, ...] = (
     Document("deck", "deck.pdf", "every card front, with backs for duplex printing",
              work=lambda content: len(content.cards), render=imported_when_called(f"{__name__}.deck", "render_deck")),
     Document("reference", "reference.pdf", "turn phases, card tricks, scoring table, traits, data notes",
-             work=lambda content: 1, render=imported_when_called(f"{__name__}.reference", "render_reference")),
+             work=lambda content: 1, render=imported_when_called(f"{__name__}.reference", "render_reference"), cost=30),
     Document("score-pad", "score-pad.pdf", "one sheet per player: turns, running total, traits scored",
-             work=lambda content: 1, render=imported_when_called(f"{__name__}.score_pad", "render_score_pad")),
+             work=lambda content: 1, render=imported_when_called(f"{__name__}.score_pad", "render_score_pad"), cost=7),
 )
 
 KIT = PrintKit(GAME_ID, DOCUMENTS, deck_faces=imported_when_called(f"{__name__}.deck", "deck_faces"),

@@ -21,9 +21,9 @@ DOCUMENTS: tuple[Document, ...] = (
              "the fairy disc, the magician pieces and the 44 player discs, two-sided", work=lambda content: 1,
              render=imported_when_called(f"{__name__}.tokens", "render_tokens")),
     Document("reference", "reference.pdf", "quick reference: a year, a turn, visits, magic, confronting the fairy, "
-             "scoring, elements, actions, connexions, rulebook notes", work=lambda content: 1, render=imported_when_called(f"{__name__}.reference", "render_reference")),
+             "scoring, elements, actions, connexions, rulebook notes", work=lambda content: 1, render=imported_when_called(f"{__name__}.reference", "render_reference"), cost=43),
     Document("tally", "tally.pdf", "private magicianship tally: four slips (feats, books, pupil, spells, total, raven "
-             "years)", work=lambda content: 1, render=imported_when_called(f"{__name__}.tally", "render_tally")),
+             "years)", work=lambda content: 1, render=imported_when_called(f"{__name__}.tally", "render_tally"), cost=5),
 )
 
 KIT = PrintKit(GAME_ID, DOCUMENTS, deck_faces=imported_when_called(f"{__name__}.deck", "deck_faces"))

@@ -16,9 +16,9 @@ DOCUMENTS: tuple[Document, ...] = (
     Document("tokens", "tokens.pdf", "Curse marker, Endgame Countdown marker (III/II), fold-over Assistant standee",
              work=lambda content: 1, render=imported_when_called(f"{__name__}.tokens", "render_tokens")),
     Document("reference", "reference.pdf", "setup, turn choices, every spell and its kind, colours, curse, countdown, "
-             "scoring, removals, team variant, rulebook notes", work=lambda content: 1, render=imported_when_called(f"{__name__}.reference", "render_reference")),
+             "scoring, removals, team variant, rulebook notes", work=lambda content: 1, render=imported_when_called(f"{__name__}.reference", "render_reference"), cost=41),
     Document("score-pad", "score-pad.pdf", "one sheet per game: spells, colours left in hand, curse, total, tie-break",
-             work=lambda content: 1, render=imported_when_called(f"{__name__}.score_pad", "render_score_pad")),
+             work=lambda content: 1, render=imported_when_called(f"{__name__}.score_pad", "render_score_pad"), cost=11),
 )
 
 KIT = PrintKit(GAME_ID, DOCUMENTS, deck_faces=imported_when_called(f"{__name__}.deck", "deck_faces"),
