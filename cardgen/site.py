@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import json
 import os
-import tomllib
 from pathlib import Path
+
+import tomli
 
 INSTANCE_ENV = "SPELLBOOK_INSTANCE"
 SETTINGS_FILE = "settings.toml"
@@ -47,8 +48,8 @@ def _read(path: Path) -> dict[str, object]:
     if not path.exists():
         return {}
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        return tomli.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError) as error:
         raise SiteError(f"cannot read the instance settings in {path}: {error}") from error
 
 

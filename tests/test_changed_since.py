@@ -7,6 +7,7 @@ import json
 import math
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -152,3 +153,58 @@ def test_a_reprint_encodes_the_codes_of_the_changed_cards_only(tmp_path: Path, m
     assert len(result.changed) == 3 and result.total == 189
     assert sorted(encoded) == sorted(qr.card_url("http://192.168.1.20:8000", "jsmn", card.card_id, card.version)
                                      for _deck, card in result.changed)
+
+
+def test_a_game_whose_inputs_are_unchanged_is_not_read_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The manifest keeps a digest of what its cards were made from (the game's data files, the print labels,
+    the code); a reprint reads only the games whose digest differs, and keeps the others' manifests."""
+    from cardgen.catalog import catalogs
+    from cardgen.render import print_kits
+
+    root = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, root)
+    games = [game for game, kit in print_kits().items() if kit.deck_faces is not None and (root / game).is_dir()]
+    assert len(games) >= 2
+    build(BuildOptions(game="all", data_dir=root, out_dir=tmp_path / "old", documents=("deck",),
+                       base_url="http://192.168.1.20:8000"))
+    old = {game: (tmp_path / "old" / game / MANIFEST).read_bytes() for game in games}
+    assert all(json.loads(text)["inputs"] for text in old.values())
+    read: list[str] = []
+    for game in games:
+        catalog = catalogs()[game]
+
+        def counting(folder: Path, load: object = catalog.load, game: str = game) -> object:
+            read.append(game)
+            return load(folder)  # type: ignore[operator]
+        monkeypatch.setitem(catalogs(), game, replace(catalog, load=counting))
+
+    def reprint(out: str) -> dict[str, object]:
+        results = build_changed(replace(_options(root, tmp_path / out), game="all"), tmp_path / "old")
+        assert all(r.changed == [] and r.path is None for r in results)   # no edit changed a printed card
+        return {r.game: r.total for r in results}
+
+    # nothing edited: no game is read, every manifest is the old one
+    totals = reprint("same")
+    assert read == [] and list(totals) == games
+    assert all((tmp_path / "same" / g / MANIFEST).read_bytes() == old[g] for g in games)
+    assert all(totals[g] == len(json.loads(old[g])["cards"]) for g in games)
+    # a comment added to one game's data changes its digest only: that game is read (its cards compared)
+    first = sorted((root / games[0]).glob("*.toml"))[0]
+    first.write_text(first.read_text(encoding="utf-8") + "\n# a note\n", encoding="utf-8")
+    reprint("one")
+    assert read == games[:1]
+    written = json.loads((tmp_path / "one" / games[0] / MANIFEST).read_text(encoding="utf-8"))
+    assert written["inputs"] != json.loads(old[games[0]])["inputs"] and written["cards"] == json.loads(old[games[0]])["cards"]
+    # the print labels are printed on every game's cards; a manifest without a digest (an older kit) is read
+    read.clear()
+    labels = root / "print" / "labels" / "en.toml"
+    labels.write_text(labels.read_text(encoding="utf-8") + "\n# a note\n", encoding="utf-8")
+    reprint("labels")
+    assert sorted(read) == sorted(games)
+    first.write_text(first.read_text(encoding="utf-8").removesuffix("\n# a note\n"), encoding="utf-8")
+    labels.write_text(labels.read_text(encoding="utf-8").removesuffix("\n# a note\n"), encoding="utf-8")
+    read.clear()
+    stale = tmp_path / "old" / games[1] / MANIFEST
+    stale.write_text(json.dumps({k: v for k, v in json.loads(old[games[1]]).items() if k != "inputs"}), encoding="utf-8")
+    reprint("older")
+    assert read == games[1:2]

@@ -200,6 +200,9 @@ NOT_FOR_THE_TOY: dict[str, str] = {
     "test_photo_outline.py": "photo outlines of games with a photo module; the toy has none",
     "test_photo_code_place.py": "a photo's codes on every deck with deck_faces; the toy's kit declares none",
     "test_print_versions.py": "edits of named records in the data of the games in the tree (EDITS), no iteration",
+    "test_changed_since.py": "reprints of the tree's games from a copy of data/: the inputs digest that leaves an "
+                             "unchanged game unread covers only the tree's code (a game outside it, as the toy, is "
+                             "always read again), and the toy keeps its data outside that copy",
     "test_store_formats.py": "games stored before states had formats (tests/golden/companion-format0): none of it",
     # these two pass with the toy registered, run whole by hand; each loop builds every game's documents, not one's
     "test_export.py": "exports every deck of every game (20 s); the toy's deck: test_the_toy_game_builds_its_print_kit",

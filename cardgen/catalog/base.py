@@ -6,7 +6,6 @@ Every loader collects *all* problems it finds (file, record, field, message) and
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import (
@@ -20,6 +19,8 @@ from typing import (
     Protocol,
     TypeVar,
 )
+
+import tomli
 
 from .versions import bind_cards
 
@@ -203,10 +204,10 @@ class Reader:
         path = self.root / self.name
         try:
             with path.open("rb") as fh:
-                return tomllib.load(fh)
+                return tomli.load(fh)
         except FileNotFoundError:
             self.problem("", "", "file is missing")
-        except tomllib.TOMLDecodeError as exc:
+        except tomli.TOMLDecodeError as exc:
             self.problem("", "", f"not valid TOML: {exc}")
         except UnicodeDecodeError as exc:
             self.problem("", "", f"is not UTF-8 text (byte {exc.start} cannot be read)")

@@ -11,11 +11,13 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
-import tomllib
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Iterable, Protocol, TypeVar
+
+import tomli
 
 #: comma-separated module names of games outside the tree (each declaring ``CATALOG``, and ``KIT`` and
 #: ``SPEC`` where it has them), read by the card-data layer, the print kit and the companion alike
@@ -43,8 +45,8 @@ def read_facts(game: str, folder: Path) -> GameFacts:
     gives the id as the title and 1..10 players (the loader then reports the problem, naming the file)."""
     try:
         with (folder / "game.toml").open("rb") as fh:
-            data = tomllib.load(fh)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            data = tomli.load(fh)
+    except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError):
         data = {}
 
     def number(key: str, default: int) -> int:
@@ -137,5 +139,40 @@ def declared_by(modules: Iterable[str], attribute: str, kind: type[DeclT]) -> di
     return found
 
 
+def lazy_exports(package: str, exports: dict[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for a game's front ``package``: each name of ``exports`` (name -> the submodule
+    defining it) is imported from its submodule when it is first asked for, then kept in the front.
+
+    Discovery imports every game's front to read its declaration, so a front holds only the declaration:
+    its records, loader and faces are imported by whoever uses them (``cardgen --changed-since`` after one
+    game's data changed imports that game's, not every game's)."""
+    def __getattr__(name: str) -> Any:
+        submodule = exports.get(name)
+        if submodule is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{package}.{submodule}"), name)
+        setattr(sys.modules[package], name, value)
+        return value
+    return __getattr__
+
+
+class imported_when_called:  # noqa: N801 - used as a function
+    """``module.name`` (a function), imported at its first call (see :func:`lazy_exports`); :meth:`target`
+    imports it now (a build imports every document's code before it forks its processes)."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module, self.name = module, name
+
+    def target(self) -> Callable[..., Any]:
+        found: Callable[..., Any] = getattr(importlib.import_module(self.module), self.name)
+        return found
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.target()(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<{self.module}.{self.name}, imported when called>"
+
+
 __all__ = ["EXTRA_GAMES_ENV", "GameCatalog", "GameFacts", "declared_by", "discover", "extra_modules_from_env",
-           "read_facts"]
+           "imported_when_called", "lazy_exports", "read_facts"]

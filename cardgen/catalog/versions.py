@@ -20,10 +20,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import tomllib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+import tomli
 
 VERSION_LENGTH = 8
 _FIELD = getattr(dataclasses, "_FIELD", None)  # a real field's marker (not a ClassVar or InitVar)
@@ -79,15 +80,32 @@ def printed_record(card: Any, catalog: Any = None) -> dict[str, Any]:
     return record
 
 
-@lru_cache(maxsize=8)
-def _labels(root: str) -> dict[str, Any]:
-    """The default language's print labels of a data folder (``print/labels/en.toml``), {} if it has none."""
+def labels_path(root: Path | str) -> Path:
+    """The print labels a data folder's card versions include: its ``print/labels/en.toml``, else the project's."""
     path = Path(root) / "print" / "labels" / "en.toml"
     if not path.is_file():
         path = Path(__file__).resolve().parents[2] / "data" / "print" / "labels" / "en.toml"
+    return path
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """The TOML file at ``path``, parsed once while it is unchanged (the print labels are read by the faces and
+    by the versions alike); callers do not change what it returns. Raises what reading and parsing raise."""
+    stat = path.stat()
+    return _parsed_toml(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=16)
+def _parsed_toml(path: str, mtime_ns: int, size: int) -> dict[str, Any]:
+    return tomli.loads(Path(path).read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=8)
+def _labels(root: str) -> dict[str, Any]:
+    """The default language's print labels of a data folder (``print/labels/en.toml``), {} if it has none."""
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return read_toml(labels_path(root))
+    except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError):
         return {}
 
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import json
 import os
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+import tomli
 from reportlab.pdfgen.canvas import Canvas
 
 from .documents import FOOTER_BASELINE_MM, FOOTER_FONT, FOOTER_INK, set_full_page_boxes
@@ -223,8 +223,8 @@ def load_profiles(path: Path | None = None) -> dict[str, PrinterProfile]:
     if not path.exists():
         return {}
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        data = tomli.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError) as exc:
         raise BuildError(f"cannot read the printer profiles in {path}: {exc}") from exc
     profiles: dict[str, PrinterProfile] = {}
     for name, entry in (data.get("printer") or {}).items():

@@ -52,15 +52,23 @@ def _decks(plan: BuildPlan, item: PlannedDocument, *, codes_when_drawn: bool = F
         return list(kit.deck_faces(item.content, plan.resolved))
 
 
-def manifest(game: str, decks: list[DeckFaces]) -> dict[str, Any]:
-    """A game's card manifest: format, game and, deck by deck, each card's id and content version."""
-    return {"format": MANIFEST_FORMAT, "game": game,
-            "cards": [{"deck": deck.name, "id": card.card_id, "version": card.version}
-                      for deck in decks for card in deck.cards]}
+def manifest(game: str, decks: list[DeckFaces], inputs: str | None = None) -> dict[str, Any]:
+    """A game's card manifest: format, game, the digest of what the cards were made from (``inputs``, see
+    :func:`~cardgen.render.build.inputs_digest`; left out when unknown) and, deck by deck, each card's id and
+    content version."""
+    found: dict[str, Any] = {"format": MANIFEST_FORMAT, "game": game}
+    if inputs is not None:
+        found["inputs"] = inputs
+    found["cards"] = [{"deck": deck.name, "id": card.card_id, "version": card.version}
+                      for deck in decks for card in deck.cards]
+    return found
 
 
-def write_manifest(path: Path, game: str, decks: list[DeckFaces]) -> Path:
-    text = json.dumps(manifest(game, decks), indent=1, ensure_ascii=False) + "\n"
+def write_manifest(path: Path, game: str, decks: list[DeckFaces], inputs: str | None = None) -> Path:
+    return _write_text(path, json.dumps(manifest(game, decks, inputs), indent=1, ensure_ascii=False) + "\n")
+
+
+def _write_text(path: Path, text: str) -> Path:
     make_folder(path.parent)
     write_atomically(path, lambda partial: partial.write_text(text, encoding="utf-8"))
     return path
@@ -71,7 +79,7 @@ def write_deck_manifest(plan: BuildPlan, item: PlannedDocument) -> Path:
 
     A manifest holds ids and versions, no QR code: the faces' codes are left unencoded (deferred, never
     drawn), where asking for them again reread the deck's code cache and re-stored every code in it."""
-    return write_manifest(item.path.parent / MANIFEST, item.game, _decks(plan, item, codes_when_drawn=True))
+    return write_manifest(item.path.parent / MANIFEST, item.game, _decks(plan, item, codes_when_drawn=True), item.inputs)
 
 
 def write_manifests(plan: BuildPlan) -> list[Path]:
@@ -82,13 +90,20 @@ def write_manifests(plan: BuildPlan) -> list[Path]:
 def read_manifest(path: Path, game: str) -> dict[tuple[str, str], str]:
     """(deck, card id) -> content version from a kit's manifest; BuildError naming the file if it is
     missing or not a manifest of ``game``."""
+    return _versions(path, game, _read_manifest(path))
+
+
+def _read_manifest(path: Path) -> Any:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise BuildError(f"{path} not found: --changed-since needs the folder of a kit built with its card "
                          f"manifest (cardgen build writes <out>/<game>/{MANIFEST} beside each deck)") from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise BuildError(f"cannot read the card manifest {path}: {exc}") from exc
+
+
+def _versions(path: Path, game: str, data: Any) -> dict[tuple[str, str], str]:
     try:
         if data["format"] != MANIFEST_FORMAT or data["game"] != game:
             raise BuildError(f"{path} is not a format-{MANIFEST_FORMAT} card manifest of {game}")
@@ -145,14 +160,37 @@ def render_changed(path: Path, title: str, cards: list[tuple[str, CardFaces]], p
 
 def build_changed(options: BuildOptions, since: Path, progress: Callable[[int], None] | None = None) -> list[ChangedGame]:
     """Write ``OUT/<game>/changed.pdf`` (only the cards changed since the kit in ``since``) and today's
-    manifest for each game built; games with no changed card get no PDF."""
+    manifest for each game built; games with no changed card get no PDF.
+
+    A game whose inputs digest (its data files, labels, face layout and code: see
+    :func:`~cardgen.render.build.inputs_digest`) is the one its old manifest records is not read at all: its
+    cards are the old kit's, at the same versions, and its manifest is copied."""
     report = progress or (lambda steps: None)
-    plan = plan_build(replace(options, documents=("deck",)))
-    olds = {item.game: read_manifest(Path(since) / item.game / MANIFEST, item.game) for item in plan.documents}
+    olds: dict[str, tuple[Any, dict[tuple[str, str], str]]] = {}   # game -> (its old manifest, its versions)
+    unchanged: set[str] = set()
+
+    def keep(game: str, inputs: str | None) -> bool:
+        path = Path(since) / game / MANIFEST
+        data = _read_manifest(path)
+        olds[game] = (data, _versions(path, game, data))
+        if inputs is not None and data.get("inputs") == inputs:
+            unchanged.add(game)
+            return False
+        return True
+
+    plan = plan_build(replace(options, documents=("deck",)), keep)
+    planned = {item.game: item for item in plan.documents}
     results: list[ChangedGame] = []
-    for item in plan.documents:
+    for game, (data, versions) in olds.items():
+        target = Path(options.out_dir) / game / MANIFEST
+        if game in unchanged:
+            if not (target.exists() and target.samefile(Path(since) / game / MANIFEST)):
+                _write_text(target, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+            results.append(ChangedGame(game, [], len(versions), None, 0))
+            continue
+        item = planned[game]
         decks = _decks(plan, item, codes_when_drawn=True)
-        cards = changed_cards(decks, olds[item.game])
+        cards = changed_cards(decks, versions)
         total = sum(len(d.cards) for d in decks)
         path: Path | None = None
         pages = 0
@@ -160,7 +198,6 @@ def build_changed(options: BuildOptions, since: Path, progress: Callable[[int], 
             path = item.path.parent / CHANGED_FILE
             make_folder(path.parent)
             pages = render_changed(path, getattr(item.content, "title", item.game), cards, plan, Path(since), report)
-        write_manifest(item.path.parent / MANIFEST, item.game, decks)
+        write_manifest(target, item.game, decks, item.inputs)
         results.append(ChangedGame(item.game, cards, total, path, pages))
     return results
-

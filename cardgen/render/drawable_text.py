@@ -9,10 +9,11 @@ holding a character outside that coverage.
 
 from __future__ import annotations
 
-import tomllib
 import unicodedata
 from pathlib import Path
 from typing import Any, Iterator
+
+import tomli
 
 from cardgen.catalog.base import Problem
 
@@ -44,8 +45,8 @@ def _describe(chars: list[str]) -> str:
 def file_problems(path: Path) -> list[Problem]:
     """One problem per field of ``path`` (a TOML file) holding characters no font of the kit draws."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = tomli.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError):
         return []  # the game's loader reports an unreadable file
     problems: list[Problem] = []
     for key, value in data.items():

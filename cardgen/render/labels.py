@@ -13,11 +13,13 @@ state: builds run one after another, and the forked build processes inherit it.
 from __future__ import annotations
 
 import re
-import tomllib
 from functools import lru_cache
 from pathlib import Path
 
+import tomli
+
 from cardgen.catalog.base import DEFAULT_DATA_DIR, DataError, Problem
+from cardgen.catalog.versions import read_toml
 
 LABELS_FOLDER = "labels"
 DEFAULT_LANG = "en"
@@ -32,10 +34,10 @@ def labels_path(root: Path | str | None, lang: str) -> Path:
 
 def _read(path: Path) -> Labels:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = read_toml(path)
     except FileNotFoundError:
         raise DataError([Problem(str(path), "", "", "file is missing (no labels for this language)")]) from None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError) as exc:
         raise DataError([Problem(str(path), "", "", f"cannot read the labels: {exc}")]) from exc
     return {str(section): {str(k): v for k, v in keys.items()} for section, keys in data.items()
             if isinstance(keys, dict)}

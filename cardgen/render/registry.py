@@ -21,7 +21,9 @@ class Document:
     """One PDF of a game's kit, e.g. a deck.
 
     ``work`` says how many progress steps rendering takes (cards for a deck, 1 for a sheet);
-    ``render`` writes the PDF to the path it is given and reports those steps.
+    ``render`` writes the PDF to the path it is given and reports those steps; ``cost``, for a sheet,
+    how many cards' time writing it takes (a build hands the costliest documents out first; None: a sheet's
+    usual, :data:`~cardgen.render.build.SHEET_COST`).
     """
 
     name: str
@@ -29,6 +31,7 @@ class Document:
     description: str
     work: Callable[[Any], int]
     render: Callable[[Any, ResolvedOptions, Path, Progress], None]
+    cost: int | None = None
 
 
 @dataclass(frozen=True)

@@ -12,30 +12,41 @@ This front re-exports their public names, so callers import from ``cardgen.catal
 
 from __future__ import annotations
 
-from ..spec import GameCatalog
-from .content import BaronySorceryContent
-from .loader import load
-from .types import (
-                    CATEGORY_IDS,
-                    CATEGORY_SYMBOLS,
-                    GAME_ID,
-                    MYSTERIOUS,
-                    PLAYER_SYMBOLS,
-                    TERRAINS,
-                    Card,
-                    Category,
-                    CategoryId,
-                    Combination,
-                    FifthPlayer,
-                    Location,
-                    PlayerColour,
-                    ResourceKind,
-                    SetupCounts,
-                    Spell,
-                    Tile,
-)
+from typing import TYPE_CHECKING
 
-CATALOG = GameCatalog(id=GAME_ID, load=load, counted=("cards", "spells", "tiles", "rules", "notes"))
+from ..spec import GameCatalog, imported_when_called, lazy_exports
+
+GAME_ID = "barony-sorcery"
+
+if TYPE_CHECKING:
+    from .content import BaronySorceryContent  # noqa: F401
+    from .loader import load  # noqa: F401
+    from .types import (  # noqa: F401
+        CATEGORY_IDS,
+        CATEGORY_SYMBOLS,
+        MYSTERIOUS,
+        PLAYER_SYMBOLS,
+        TERRAINS,
+        Card,
+        Category,
+        CategoryId,
+        Combination,
+        FifthPlayer,
+        Location,
+        PlayerColour,
+        ResourceKind,
+        SetupCounts,
+        Spell,
+        Tile,
+    )
+else:  # the records, loader and look-ups are imported at their first use (see lazy_exports)
+    __getattr__ = lazy_exports(__name__, {
+        **dict.fromkeys(('BaronySorceryContent',), "content"),
+        **dict.fromkeys(('load',), "loader"),
+        **dict.fromkeys(('CATEGORY_IDS', 'CATEGORY_SYMBOLS', 'MYSTERIOUS', 'PLAYER_SYMBOLS', 'TERRAINS', 'Card', 'Category', 'CategoryId', 'Combination', 'FifthPlayer', 'Location', 'PlayerColour', 'ResourceKind', 'SetupCounts', 'Spell', 'Tile'), "types"),
+    })
+
+CATALOG = GameCatalog(id=GAME_ID, load=imported_when_called(f"{__name__}.loader", "load"), counted=("cards", "spells", "tiles", "rules", "notes"))
 
 __all__ = ["CATALOG", "CATEGORY_IDS", "CATEGORY_SYMBOLS", "GAME_ID", "MYSTERIOUS", "PLAYER_SYMBOLS", "TERRAINS",
            "BaronySorceryContent", "Card", "Category", "CategoryId", "Combination", "FifthPlayer", "Location",

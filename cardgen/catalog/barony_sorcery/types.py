@@ -6,8 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..base import DataNote, Provenance
-
-GAME_ID = "barony-sorcery"
+from . import GAME_ID as GAME_ID  # the front's: its id is known without these records
 
 CategoryId = Literal["movement", "recruitment", "construction"]
 CATEGORY_IDS: tuple[str, ...] = ("movement", "recruitment", "construction")

@@ -12,21 +12,32 @@ This front re-exports their public names, so callers import from ``cardgen.catal
 
 from __future__ import annotations
 
-from ..spec import GameCatalog
-from .content import FilloryContent
-from .loader import load
-from .types import (
-           GAME_ID,
-           TRICK_KINDS,
-           AbilityOption,
-           Action,
-           Card,
-           TargetKind,
-           Trait,
-           TrickEffect,
-)
+from typing import TYPE_CHECKING
 
-CATALOG = GameCatalog(id=GAME_ID, load=load, counted=("cards", "traits", "rules", "notes"))
+from ..spec import GameCatalog, imported_when_called, lazy_exports
+
+GAME_ID = "fillory"
+
+if TYPE_CHECKING:
+    from .content import FilloryContent  # noqa: F401
+    from .loader import load  # noqa: F401
+    from .types import (  # noqa: F401
+        TRICK_KINDS,
+        AbilityOption,
+        Action,
+        Card,
+        TargetKind,
+        Trait,
+        TrickEffect,
+    )
+else:  # the records, loader and look-ups are imported at their first use (see lazy_exports)
+    __getattr__ = lazy_exports(__name__, {
+        **dict.fromkeys(('FilloryContent',), "content"),
+        **dict.fromkeys(('load',), "loader"),
+        **dict.fromkeys(('TRICK_KINDS', 'AbilityOption', 'Action', 'Card', 'TargetKind', 'Trait', 'TrickEffect'), "types"),
+    })
+
+CATALOG = GameCatalog(id=GAME_ID, load=imported_when_called(f"{__name__}.loader", "load"), counted=("cards", "traits", "rules", "notes"))
 
 __all__ = ["CATALOG", "GAME_ID", "TRICK_KINDS", "AbilityOption", "Action", "Card", "FilloryContent", "TargetKind",
            "Trait", "TrickEffect", "load"]

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from ..base import DataNote, Provenance
+from . import GAME_ID as GAME_ID  # the front's: its id is known without these records
 
 if TYPE_CHECKING:
     from .content import FilloryContent
 
-GAME_ID = "fillory"
 
 Action = Literal["summon", "banish"]
 TargetKind = Literal["card", "trait"]

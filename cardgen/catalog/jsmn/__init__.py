@@ -14,43 +14,54 @@ This front re-exports their public names, so callers import from ``cardgen.catal
 
 from __future__ import annotations
 
-from ..spec import GameCatalog
-from .commands import COMMANDS
-from .content import CARD_RULES, SPELL_RULES, JsmnContent
-from .loader import load
-from .types import (
-                    BOOK_FORMS,
-                    CONNEXION_TYPE_IDS,
-                    DECKS,
-                    ELEMENT_IDS,
-                    GAME_ID,
-                    NAMED_EFFECTS,
-                    PERSON_KINDS,
-                    SPELL_EFFECTS,
-                    SPELL_TIMINGS,
-                    UNIQUE_EFFECTS,
-                    Action,
-                    AnyCard,
-                    Book,
-                    Card,
-                    CardKind,
-                    ConnexionType,
-                    Contents,
-                    Element,
-                    ExampleTurn,
-                    Feat,
-                    Introduction,
-                    Invitation,
-                    Limits,
-                    Magician,
-                    MagicianshipValues,
-                    MarseillesCard,
-                    NamedConnexion,
-                    Spell,
-                    Tracks,
-)
+from typing import TYPE_CHECKING
 
-CATALOG = GameCatalog(id=GAME_ID, load=load, counted=("cards", "spells", "rules", "notes"), commands=COMMANDS)
+from ..spec import GameCatalog, imported_when_called, lazy_exports
+from .commands import COMMANDS
+
+GAME_ID = "jsmn"
+
+if TYPE_CHECKING:
+    from .content import CARD_RULES, SPELL_RULES, JsmnContent  # noqa: F401
+    from .loader import load  # noqa: F401
+    from .types import (  # noqa: F401
+        BOOK_FORMS,
+        CONNEXION_TYPE_IDS,
+        DECKS,
+        ELEMENT_IDS,
+        NAMED_EFFECTS,
+        PERSON_KINDS,
+        SPELL_EFFECTS,
+        SPELL_TIMINGS,
+        UNIQUE_EFFECTS,
+        Action,
+        AnyCard,
+        Book,
+        Card,
+        CardKind,
+        ConnexionType,
+        Contents,
+        Element,
+        ExampleTurn,
+        Feat,
+        Introduction,
+        Invitation,
+        Limits,
+        Magician,
+        MagicianshipValues,
+        MarseillesCard,
+        NamedConnexion,
+        Spell,
+        Tracks,
+    )
+else:  # the records, loader and look-ups are imported at their first use (see lazy_exports)
+    __getattr__ = lazy_exports(__name__, {
+        **dict.fromkeys(('CARD_RULES', 'SPELL_RULES', 'JsmnContent'), "content"),
+        **dict.fromkeys(('load',), "loader"),
+        **dict.fromkeys(('BOOK_FORMS', 'CONNEXION_TYPE_IDS', 'DECKS', 'ELEMENT_IDS', 'NAMED_EFFECTS', 'PERSON_KINDS', 'SPELL_EFFECTS', 'SPELL_TIMINGS', 'UNIQUE_EFFECTS', 'Action', 'AnyCard', 'Book', 'Card', 'CardKind', 'ConnexionType', 'Contents', 'Element', 'ExampleTurn', 'Feat', 'Introduction', 'Invitation', 'Limits', 'Magician', 'MagicianshipValues', 'MarseillesCard', 'NamedConnexion', 'Spell', 'Tracks'), "types"),
+    })
+
+CATALOG = GameCatalog(id=GAME_ID, load=imported_when_called(f"{__name__}.loader", "load"), counted=("cards", "spells", "rules", "notes"), commands=COMMANDS)
 
 __all__ = ["CATALOG", "BOOK_FORMS", "CARD_RULES", "CONNEXION_TYPE_IDS", "DECKS", "ELEMENT_IDS", "GAME_ID",
            "NAMED_EFFECTS", "PERSON_KINDS", "SPELL_EFFECTS", "SPELL_RULES", "SPELL_TIMINGS", "UNIQUE_EFFECTS",

@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..base import DataNote, Provenance
-
-GAME_ID = "jsmn"
+from . import GAME_ID as GAME_ID  # the front's: its id is known without these records
 
 ELEMENT_IDS: tuple[str, ...] = ("birds", "hills", "rain", "stones", "trees", "wind")
 CONNEXION_TYPE_IDS: tuple[str, ...] = ("advisor", "man-of-business", "confidant", "street-magician", "pupil",

@@ -6,8 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..base import DataNote, Provenance
-
-GAME_ID = "mandragora"
+from . import GAME_ID as GAME_ID  # the front's: its id is known without these records
 
 CardKind = Literal["spell", "cursed_scroll", "mandrake", "spellbook", "ingredient"]
 EffectKind = Literal["immediate", "permanent", "end_of_game"]
