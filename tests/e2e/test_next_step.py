@@ -214,8 +214,10 @@ def test_four_phones_play_a_whole_game_with_the_next_step_always_in_view(
         context = new_phone()
         login_seat(context, served.base, game_id, seat, created.json()["seats"][seat]["token"])
         page = context.new_page()
-        page.goto(f"/g/{game_id}/seat/{seat}")
+        page.goto(f"/g/{game_id}/seat/{seat}", wait_until="commit")  # the phones load side by side ...
         phones.append(page)
+    for page in phones:
+        page.wait_for_load_state()  # ... each wholly loaded (its scripts run) before the first move
     table = Store(served.db_path)  # the physical table: what the players see with their eyes
     stalled = getattr(rules, "stalled", lambda _: False)
     rng = random.Random(short_seed(game, players))
