@@ -10,6 +10,10 @@ table would show it). The move is then reported on the acting phone: its form is
 brings the next step into view. The move is pinned for that one tap (and the form's own checks of the
 picks skipped), because a random move names cards and spells by name where the form has ids and may use a
 field a form shows only after earlier picks; what is checked here is where the page leaves the player.
+
+A phone put down lies with its screen off (no stream, no swap per move) and catches up when it is picked up for
+its next move, as the end's check has every phone do; seat 0's phone stays on all game (every other player's move
+swapped in live while nobody holds it), so both ways a phone comes up to date are played through every game.
 """
 
 from __future__ import annotations
@@ -27,12 +31,13 @@ from companion.served import RunningServer
 from companion.store import Store
 
 from .conftest import login_seat
-from .phone import LIVE_WITHIN_MS
+from .phone import LIVE_WITHIN_MS, set_hidden
 
 PHONES = 4
 SETTLE_MS = 8_000  # live updates after a move settle well within this on a busy machine
 REPORTED_MS = 18_000  # a tap's answer (10 s) and then the live updates that follow it settling (8 s)
 MOVE_CAP = 900  # a safety stop: a four-player random Fillory game is 300 to 600 moves, the others fewer
+KEPT_ON = 0  # the seat whose phone's screen stays on when it is put down (the others' go off)
 SEED_TRIES = 60  # seeds tried on the rules alone for the shortest whole game (0.1-0.5 s CPU a title)
 
 #: Where the next step of a seat page is, measured in the page (the test's own reading, not the page's
@@ -216,8 +221,10 @@ def test_four_phones_play_a_whole_game_with_the_next_step_always_in_view(
         page = context.new_page()
         page.goto(f"/g/{game_id}/seat/{seat}", wait_until="commit")  # the phones load side by side ...
         phones.append(page)
-    for page in phones:
+    for seat, page in enumerate(phones):
         page.wait_for_load_state()  # ... each wholly loaded (its scripts run) before the first move
+        if seat != KEPT_ON:
+            set_hidden(page, True)  # on the table, its screen off until it is picked up
     table = Store(served.db_path)  # the physical table: what the players see with their eyes
     stalled = getattr(rules, "stalled", lambda _: False)
     rng = random.Random(short_seed(game, players))
@@ -233,7 +240,11 @@ def test_four_phones_play_a_whole_game_with_the_next_step_always_in_view(
         seat, move = rng.choice(candidates)
         page = phones[seat]
         if page is not front:  # the acting phone in the player's hand (a no-op for the one already there)
+            if front is not None and front is not phones[KEPT_ON]:
+                set_hidden(front, True)  # the phone put down: its screen goes off
             page.bring_to_front()
+            if page is not phones[KEPT_ON]:
+                set_hidden(page, False)  # picked up: it catches up at once (report() waits for the version)
             front = page
         moves += 1
         report(page, version, move, f"{game} move {moves} ({move['type']}) on seat {seat}")
@@ -243,6 +254,7 @@ def test_four_phones_play_a_whole_game_with_the_next_step_always_in_view(
         final = str(table.current(game_id)[0])
         for seat, page in enumerate(phones):
             page.bring_to_front()
+            set_hidden(page, False)  # every phone picked up: each catches up (kept on, or at once when shown)
             expect(page.locator("#live")).to_have_attribute("data-version", final, timeout=LIVE_WITHIN_MS * 5)
             expect(page.locator("#see-result")).to_be_visible()
             in_view(page, False, f"{game} over, seat {seat}")
