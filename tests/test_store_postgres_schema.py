@@ -187,8 +187,8 @@ def test_a_game_row_lock_makes_a_second_writer_of_that_game_wait(postgres_dsn: s
 
 def test_every_version_a_one_statement_move_writes_is_announced_once_and_only_after_its_commit(
         postgres_dsn: str) -> None:
-    """Moves of four games from four threads at once: each new version announced once (several may share one
-    announcing statement), none before its commit, and a move that wrote nothing (a stale version) not at all."""
+    """Moves of four games from four threads at once: each new version announced once, in its own
+    statement just after its commit), none before its commit, and a move that wrote nothing (a stale version) not at all."""
     database = PostgresDatabase(postgres_dsn)
     try:
         with database.write() as db:

@@ -23,8 +23,7 @@ code and SQL run unchanged on it (``?`` placeholders become psycopg's ``%s``):
 - **The log is append-only**: a trigger refuses every UPDATE and DELETE of ``moves``, except a purge's,
   which says so for its own transaction (``SET LOCAL companion.purging = 'on'``; :meth:`delete_log`).
 - **Live updates** (:class:`PostgresChanges`): a write that gives a game a new version announces it just
-  after its commit (``pg_notify``, sent with the COMMIT; a one-statement move's by :class:`_Announcements`,
-  with the other moves committed meanwhile, off the request's way), and each process listens on a connection of its
+  after its commit (``pg_notify``, sent with the COMMIT), and each process listens on a connection of its
   own: a move made through any node reaches the phones of every node, with no polling of the database per
   phone or per game. (Not from inside the transaction: PostgreSQL holds one lock for every notifying
   transaction until its commit is on disk, which made every move of every node commit one at a time.)
@@ -44,7 +43,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import logging
 import os
 import re
 import select
@@ -63,8 +61,6 @@ from companion.store.backend import Changes, Connection, fetch_rows, is_server_u
 from companion.store.common import _now
 from companion.store.errors import StoreUnavailable
 from companion.store.sqlite import MIGRATIONS as SQLITE_MIGRATIONS
-
-log = logging.getLogger(__name__)
 
 #: how long a request waits for a free connection of the pool while the database is thought to be there
 CONNECT_TIMEOUT_SECONDS = 10.0
@@ -430,50 +426,6 @@ class Statements:
             return Result(conn.execute(_placeholders(sql), params or None))  # type: ignore[call-overload]
 
 
-class _Announcements:
-    """The new versions of a process's one-statement moves, announced after their commits by one statement
-    for as many as came in meanwhile (``pg_notify`` over an array), on a thread (a greenlet in a gevent
-    worker) of the process's own: a move's request does not wait for its announcement, and a busy node
-    announces many moves in one statement, not one transaction each.
-
-    An announcement lost (the process killed between a commit and its announcement, or the database gone
-    meanwhile) delays that version on other nodes until their next full read of the games they watch (5 s),
-    as it would have without the batching."""
-
-    def __init__(self, backend: "PostgresBackend") -> None:
-        self._backend = backend
-        self._pending: list[str] = []
-        self._lock = threading.Lock()
-        self._wake = threading.Event()
-        self._pid = 0
-
-    def add(self, payload: str) -> None:
-        with self._lock:
-            self._pending.append(payload)
-            if self._pid != os.getpid():  # (the first in this process, or a forked worker's first)
-                self._pid, self._wake = os.getpid(), threading.Event()
-                threading.Thread(target=self._run, args=(self._wake,), daemon=True,
-                                 name="companion-store-announcements").start()
-            wake = self._wake
-        wake.set()
-
-    def _run(self, wake: threading.Event) -> None:
-        while True:
-            wake.wait()
-            wake.clear()
-            with self._lock:
-                batch, self._pending = self._pending, []
-            if not batch:
-                continue
-            try:
-                with self._backend._connection() as conn:
-                    conn.execute("SELECT pg_notify(%s, payload) FROM unnest(%s::text[]) AS payload",
-                                 [VERSIONS_CHANNEL, batch])
-            except (StoreUnavailable, psycopg.Error) as error:
-                log.warning("%d new versions not announced (other nodes read them within 5 s): %s", len(batch),
-                            _reason(error))
-
-
 class PostgresBackend:
     """One PostgreSQL database, reached through a pool per process, migrated on open."""
 
@@ -495,7 +447,6 @@ class PostgresBackend:
         self._away_reason = ""
         self._probing, self._probed = False, 0.0
         self._writers = 0  # write transactions open in this process (writing())
-        self._announcements = _Announcements(self)
         self._migrate()
 
     # -- connections -----------------------------------------------------------------------
@@ -685,12 +636,11 @@ class PostgresBackend:
             if row is None:
                 return None
             written, earlier_seat, kind, earlier_result = row
-        if written:
-            # announced once committed (the statement's own transaction), as write() does (a NOTIFY inside a
-            # writing transaction would make every node's writes commit one at a time), with the other moves
-            # committed meanwhile in one statement, off the request's way (_Announcements)
-            self._announcements.add(f"{game_id} {seq}")
-            return True, None
+            if written:
+                # announced once committed (the statement's own transaction), as write() does: a NOTIFY inside
+                # a writing transaction would make every node's writes commit one at a time
+                conn.execute("SELECT pg_notify(%s, %s)", [VERSIONS_CHANNEL, f"{game_id} {seq}"])
+                return True, None
         if kind is not None:
             return False, {"seat": earlier_seat, "kind": kind, "result": earlier_result}
         return False, None
