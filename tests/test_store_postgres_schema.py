@@ -202,16 +202,16 @@ def test_every_version_a_one_statement_move_writes_is_announced_once_and_only_af
             def play(game_id: str) -> None:
                 for version in range(10):
                     assert database.append_move(game_id, version, 0, f"a{version}", "{}", "{}", "now", "{}") == \
-                        (True, None)
+                        (True, None, True)
 
             players = [threading.Thread(target=play, args=(f"g{n}",)) for n in range(4)]
             for player in players:
                 player.start()
             for player in players:
                 player.join(60)
-            assert database.append_move("g0", 3, 0, "late", "{}", "{}", "now", "{}") == (False, None)
+            assert database.append_move("g0", 3, 0, "late", "{}", "{}", "now", "{}") == (False, None, True)
             # one more after it: a process announces in order, so anything said for the stale move comes first
-            assert database.append_move("g1", 10, 0, "last", "{}", "{}", "now", "{}") == (True, None)
+            assert database.append_move("g1", 10, 0, "last", "{}", "{}", "now", "{}") == (True, None, True)
             expected = {f"g{n} {version}" for n in range(4) for version in range(1, 11)} | {"g1 11"}
             heard: list[str] = []
             for note in listener.notifies(timeout=30):
