@@ -315,6 +315,7 @@ class Result:
         self._rows: list[tuple[Any, ...]] = []
         self._next = 0
         self._description: Any = None
+        self._described: psycopg.Cursor[Any] | None = None
         self._rowcount = -1
         if pipeline is None:
             self._take()
@@ -325,12 +326,19 @@ class Result:
             return
         if self._pipeline is not None and cursor.pgresult is None:
             self._pipeline.sync()  # send what is queued and read every answer so far
-        self._description, self._rowcount = cursor.description, cursor.rowcount
-        self._rows = cursor.fetchall() if cursor.description is not None else []
+        self._rowcount = cursor.rowcount
+        result = cursor.pgresult
+        if result is not None and result.status == psycopg.pq.ExecStatus.TUPLES_OK:
+            self._rows = cursor.fetchall()
+            self._described = cursor  # (its description made only if asked: psycopg makes it anew each time)
+        else:
+            self._rows = []
 
     @property
     def description(self) -> Any:
         self._take()
+        if self._described is not None:
+            self._description, self._described = self._described.description, None
         return self._description
 
     @property
