@@ -100,6 +100,23 @@ class Tally:
         if not expected(status) and len(self.failures) < 5:
             self.failures.append(f"{status}: {body[:200].decode('utf-8', 'replace')}")
 
+    @classmethod
+    def merged(cls, tallies: list["Tally"]) -> "Tally":
+        """Phases run at once (one per node, say) as one: every answer of each counted, each status's count
+        summed, the longest phase's wall time; connections numbered on from the previous tally's."""
+        total = cls()
+        offset = 0
+        for tally in tallies:
+            total.latencies += tally.latencies
+            for status, count in tally.statuses.items():
+                total.statuses[status] = total.statuses.get(status, 0) + count
+            total.failures += tally.failures
+            total.elapsed = max(total.elapsed, tally.elapsed)
+            for index, count in tally.by_connection.items():
+                total.by_connection[offset + index] = count
+            offset += max(tally.by_connection, default=-1) + 1
+        return total
+
     def percentile_ms(self, share: float) -> float:
         if not self.latencies:
             return float("nan")

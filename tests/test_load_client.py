@@ -17,7 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-from load_client import request_bytes, run_open_phase, run_phase  # noqa: E402
+from load_client import Tally, request_bytes, run_open_phase, run_phase  # noqa: E402
 
 DELAY = 0.005  # every answer takes at least this long
 
@@ -88,3 +88,15 @@ def test_open_loop_sends_at_the_offered_rate(server: ThreadingHTTPServer) -> Non
     assert tally.failures == []
     assert tally.statuses == {200: 50}
     assert min(tally.latencies) >= DELAY
+
+
+def test_phases_run_at_once_merge_into_one_tally_that_counts_every_answer(server: ThreadingHTTPServer) -> None:
+    port = server.server_address[1]
+    tallies = [run_phase("127.0.0.1", port, works(2, 5), seconds=30), run_phase("127.0.0.1", port, works(3, 4), seconds=30)]
+    total = Tally.merged(tallies)
+    assert total.statuses == {200: 22} and total.ok == 22 and total.count == 22  # both phases' answers, summed
+    assert total.by_connection == {0: 5, 1: 5, 2: 4, 3: 4, 4: 4}
+    assert total.elapsed == max(t.elapsed for t in tallies)
+    assert total.rate() == 22 / total.elapsed
+    odd = Tally(statuses={200: 3, 503: 1}, failures=["503: away"])
+    assert Tally.merged([odd, Tally(statuses={200: 2, 429: 1})]).statuses == {200: 5, 503: 1, 429: 1}

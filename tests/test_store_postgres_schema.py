@@ -12,7 +12,7 @@ import pytest
 
 from companion.store import Store, StoreUnavailable
 from companion.store import sqlite as store_db
-from companion.store.postgres import MIGRATIONS, is_postgres, redacted
+from companion.store.postgres import MIGRATIONS, VERSIONS_CHANNEL, is_postgres, redacted
 from companion.store.postgres import PostgresBackend as PostgresDatabase
 
 
@@ -181,6 +181,48 @@ def test_a_game_row_lock_makes_a_second_writer_of_that_game_wait(postgres_dsn: s
         other.join(60)
         assert order == ["second g2", "first g1", "second g1"]
         assert database._db().execute("SELECT id, version FROM games ORDER BY id").fetchall() == [("g1", 3), ("g2", 1)]
+    finally:
+        database.close()
+
+
+def test_every_version_a_one_statement_move_writes_is_announced_once_and_only_after_its_commit(
+        postgres_dsn: str) -> None:
+    """Moves of four games from four threads at once: each new version announced once, in its own
+    statement just after its commit), none before its commit, and a move that wrote nothing (a stale version) not at all."""
+    database = PostgresDatabase(postgres_dsn)
+    try:
+        with database.write() as db:
+            for n in range(4):
+                db.execute("INSERT INTO games (id, game, join_code, players, options, seed, initial_state, state,"
+                           " created) VALUES (?, 'toy', ?, '[]', '{}', 1, '{}', '{}', 'now')", [f"g{n}", f"CODE{n}"])
+                db.execute("INSERT INTO seats (game_id, seat, name) VALUES (?, 0, 'Ann')", [f"g{n}"])
+        with psycopg.connect(postgres_dsn, autocommit=True) as listener:
+            listener.execute(f"LISTEN {VERSIONS_CHANNEL}")
+
+            def play(game_id: str) -> None:
+                for version in range(10):
+                    assert database.append_move(game_id, version, 0, f"a{version}", "{}", "{}", "now", "{}") == \
+                        (True, None, True)
+
+            players = [threading.Thread(target=play, args=(f"g{n}",)) for n in range(4)]
+            for player in players:
+                player.start()
+            for player in players:
+                player.join(60)
+            assert database.append_move("g0", 3, 0, "late", "{}", "{}", "now", "{}") == (False, None, True)
+            # one more after it: a process announces in order, so anything said for the stale move comes first
+            assert database.append_move("g1", 10, 0, "last", "{}", "{}", "now", "{}") == (True, None, True)
+            expected = {f"g{n} {version}" for n in range(4) for version in range(1, 11)} | {"g1 11"}
+            heard: list[str] = []
+            for note in listener.notifies(timeout=30):
+                heard.append(note.payload)
+                game_id, _, version = note.payload.partition(" ")
+                with psycopg.connect(postgres_dsn, autocommit=True) as reader:  # committed before announced
+                    assert reader.execute("SELECT version FROM games WHERE id = %s", [game_id]).fetchone()[0] >= \
+                        int(version)
+                if note.payload == "g1 11":
+                    break
+            assert sorted(heard) == sorted(expected)  # each once; the stale move's nothing
     finally:
         database.close()
 

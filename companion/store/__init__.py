@@ -55,6 +55,7 @@ from companion.store.common import MAX_LOG_ENTRIES, RECOVERY_ENTRIES, State, has
 from companion.store.errors import (
            CorrectionRefused,
            NotFound,
+           SeatRefused,
            SeatTaken,
            Stale,
            StoreUnavailable,
@@ -72,5 +73,5 @@ from companion.store.timeline import LiveMove
 
 __all__ = ["BUSY_TIMEOUT_SECONDS", "GAME_CACHE_SIZE", "HANDOVER_CODE_LENGTH", "HANDOVER_MINUTES", "JOIN_ALPHABET",
            "JOIN_CODE_LENGTH", "MAX_LOG_ENTRIES", "MIGRATIONS", "RECOVERY_ENTRIES", "STATE_CACHE_SIZE",
-           "WRITER_LOCK_SUFFIX", "Backend", "Changes", "Connection", "CorrectionRefused", "IllegalMove", "LiveMove", "NotFound", "SeatTaken", "Stale",
+           "WRITER_LOCK_SUFFIX", "Backend", "Changes", "Connection", "CorrectionRefused", "IllegalMove", "LiveMove", "NotFound", "SeatRefused", "SeatTaken", "Stale",
            "State", "Store", "StoreUnavailable", "hash_token", "open_backend"]

@@ -67,7 +67,8 @@ class Backend(Protocol):
       (a hand-over code names its game): a no-op where every write is serialised anyway;
     - :meth:`rows`: one SELECT on its own (no transaction of its own beyond the statement), as dicts;
     - :meth:`append_move`: a move already checked against the rules, written in one statement if the backend
-      has such a way (PostgreSQL: one round trip instead of a transaction's several); None: take :meth:`write`;
+      has such a way (PostgreSQL: one round trip instead of a transaction's several, the seat token's check
+      in it too); None: take :meth:`write`;
     - :meth:`delete_log`: inside a write, remove the log entries of these games (the log is append-only
       for everything else: the backend's guard against updates and deletes stays on for them);
     - :meth:`changes`: a new :class:`Changes` for one process's live updates;
@@ -94,7 +95,8 @@ class Backend(Protocol):
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]: ...
 
     def append_move(self, game_id: str, version: int, seat: int, action_id: str, move: str, result: str,
-                    created: str, state: str) -> tuple[bool, dict[str, Any] | None] | None: ...
+                    created: str, state: str, token_hash: str | None = None
+                    ) -> tuple[bool, dict[str, Any] | None, bool] | None: ...
 
     def delete_log(self, db: Connection, game_ids: Sequence[str]) -> None: ...
 

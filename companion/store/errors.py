@@ -24,6 +24,11 @@ class Stale(Exception):
         self.message = str(self)
 
 
+class SeatRefused(Exception):
+    """The seat token a move was sent with does not hold the seat this process took it for (released, handed
+    on, or never this game's): nothing was written, and the caller finds the seat out the usual way (its 401)."""
+
+
 class StoreUnavailable(RuntimeError):
     """The database cannot be opened or written; the message names the file and the reason."""
 

@@ -122,6 +122,8 @@ class Store(Seats, Moves, LogReader):
             if not held[0]["claimed"]:  # an old database's seat, held from its token's first use on
                 seat = self.seat_for_token(game_id, str(token))
                 claimed = self.info(game_id)["claimed"]
+            else:
+                self._remember_token(game_id, str(token), seat)
         return {"id": row["id"], "game": row["game"], "join_code": row["join_code"],
                 "players": json.loads(row["players"]), "claimed": claimed, "version": row["version"],
                 "created": row["created"]}, seat

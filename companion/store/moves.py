@@ -10,8 +10,8 @@ from typing import Any, Mapping, Sequence
 from companion.fast_json import dumps_compact
 from companion.rules import IllegalMove, rules_for
 from companion.store.backend import Connection, fetch_rows
-from companion.store.common import State, _check_room, _dumps, _now
-from companion.store.errors import CorrectionRefused, NotFound, Stale
+from companion.store.common import State, _check_room, _dumps, _now, hash_token
+from companion.store.errors import CorrectionRefused, NotFound, SeatRefused, Stale
 from companion.store.states import (
     GAME_CACHE_SIZE,
     StateCache,
@@ -45,20 +45,30 @@ class Moves(StateCache):
         return _earlier(rows[0] if rows else None, seat, action_id, kind)
 
     def apply_move(self, game_id: str, seat: int, version: int, action_id: str,
-                   move: Mapping[str, Any]) -> dict[str, Any]:
+                   move: Mapping[str, Any], token: str | None = None) -> dict[str, Any]:
         """Check ``move`` against the rules and append it; a retried action_id gets its first answer.
+
+        ``token``: the seat token the move was sent with, when ``seat`` is only what this process remembers
+        of it (:meth:`~companion.store.seats.Seats.known_seat`): the token is checked to hold ``seat`` before
+        anything else is answered (on PostgreSQL in the move's one statement), else :class:`SeatRefused`.
 
         The rules are applied to the state at ``version`` before the write lock is taken (a state per
         version never changes), so writers queue only for the checks and the two writes. Inside the
         lock the order of answers is as it always was: an earlier answer for a retried action id,
         else 409 if the game has moved on, else the rules' verdict."""
         prepared = self._prepare_move(game_id, seat, version, move)
+        checked = token is None
         if isinstance(prepared, tuple) and _has_room(version):  # a backend's one-statement way (PostgreSQL)
             new_state, new_json, kept = prepared
             seq = version + 1
             answer = Written(version=seq, seq=seq)
             done = self.backend.append_move(game_id, version, seat, action_id, _dumps(kept), dumps_compact(answer),
-                                            _now(), new_json)
+                                            _now(), new_json, None if token is None else hash_token(token))
+            if done is not None:
+                if not done[2]:
+                    self.forget_token(game_id, str(token))
+                    raise SeatRefused()
+                checked = True
             if done is not None and done[0]:
                 self._remember(game_id, seq, new_state)
                 return answer
@@ -68,6 +78,9 @@ class Moves(StateCache):
                 return earlier
             # nothing written and no earlier answer seen: the way below tells why (a stale version, no such
             # game, or the first try of this action id, committed while this one waited)
+        if not checked and self.seat_for_token(game_id, str(token)) != seat:  # (before a 409 or a 422)
+            self.forget_token(game_id, str(token))
+            raise SeatRefused()
         with self.backend.write(game_id) as db:
             row, earlier = _game_and_earlier_answer(db, game_id, seat, action_id, "move")
             if earlier is not None:

@@ -315,6 +315,7 @@ class Result:
         self._rows: list[tuple[Any, ...]] = []
         self._next = 0
         self._description: Any = None
+        self._described: psycopg.Cursor[Any] | None = None
         self._rowcount = -1
         if pipeline is None:
             self._take()
@@ -325,12 +326,19 @@ class Result:
             return
         if self._pipeline is not None and cursor.pgresult is None:
             self._pipeline.sync()  # send what is queued and read every answer so far
-        self._description, self._rowcount = cursor.description, cursor.rowcount
-        self._rows = cursor.fetchall() if cursor.description is not None else []
+        self._rowcount = cursor.rowcount
+        result = cursor.pgresult
+        if result is not None and result.status == psycopg.pq.ExecStatus.TUPLES_OK:
+            self._rows = cursor.fetchall()
+            self._described = cursor  # (its description made only if asked: psycopg makes it anew each time)
+        else:
+            self._rows = []
 
     @property
     def description(self) -> Any:
         self._take()
+        if self._described is not None:
+            self._description, self._described = self._described.description, None
         return self._description
 
     @property
@@ -373,19 +381,26 @@ def _locking(sql: str) -> str:
 _NEW_VERSION = "UPDATE games SET version"
 
 
-#: :meth:`PostgresBackend.append_move`'s one statement: lock the game's row, look for the action id, and write
-#: the entry and the game's new version and state only if the game is at the version the move was checked at
-#: and the action id is new. (``g`` locks the row; after waiting for another writer it sees that writer's
-#: version, so a move checked at an older one writes nothing.)
+#: :meth:`PostgresBackend.append_move`'s one statement: lock the game's row, look for the action id and (``token``
+#: not null) whether that seat token holds the seat, and write the entry and the game's new version and state
+#: only if the token holds the seat, the game is at the version the move was checked at and the action id is
+#: new. (``g`` locks the row; after waiting for another writer it sees that writer's version, so a move checked
+#: at an older one writes nothing.) The answer says what it found, so the caller answers in the usual order:
+#: the seat first, then a retried action id, then the version.
 _APPEND_MOVE = """
     WITH g AS (SELECT version FROM games WHERE id = %(id)s FOR UPDATE),
+    t AS (SELECT 1 FROM seat_tokens t JOIN seats s ON s.game_id = t.game_id AND s.seat = t.seat
+          WHERE t.token_hash = %(token)s AND t.game_id = %(id)s AND t.seat = %(seat)s AND t.revoked IS NULL
+          AND s.claimed <> 0),
     e AS (SELECT seat, kind, result FROM moves WHERE game_id = %(id)s AND action_id = %(action)s),
     ins AS (INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)
             SELECT %(id)s, %(seq)s, %(seat)s, 'move', %(move)s, NULL, %(action)s, %(result)s, %(created)s
-            FROM g WHERE g.version = %(version)s AND NOT EXISTS (SELECT 1 FROM e) RETURNING seq),
+            FROM g WHERE g.version = %(version)s AND NOT EXISTS (SELECT 1 FROM e)
+            AND (%(token)s::text IS NULL OR EXISTS (SELECT 1 FROM t)) RETURNING seq),
     upd AS (UPDATE games SET version = %(seq)s, state = %(state)s
             WHERE id = %(id)s AND EXISTS (SELECT 1 FROM ins) RETURNING version)
-    SELECT (SELECT count(*) FROM upd) AS written, e.seat, e.kind, e.result FROM g LEFT JOIN e ON true
+    SELECT (SELECT count(*) FROM upd) AS written, e.seat, e.kind, e.result,
+           (%(token)s::text IS NULL OR EXISTS (SELECT 1 FROM t)) AS seat_held FROM g LEFT JOIN e ON true
 """
 
 
@@ -618,32 +633,38 @@ class PostgresBackend:
                              [VERSIONS_CHANNEL, game_id])
 
     def append_move(self, game_id: str, version: int, seat: int, action_id: str, move: str, result: str,
-                    created: str, state: str) -> tuple[bool, dict[str, Any] | None] | None:
+                    created: str, state: str, token_hash: str | None = None
+                    ) -> tuple[bool, dict[str, Any] | None, bool] | None:
         """A move already checked against the rules at ``version``, appended in one statement (one round trip,
         its own transaction): the game's row locked, the log's entry written and the game's new version and
-        state, only if the game is at ``version`` and no entry has ``action_id``; then announced.
+        state, only if ``token_hash`` (None: not asked) is of a token that holds ``seat``, the game is at
+        ``version`` and no entry has ``action_id``; then announced.
 
-        Returns ``(True, None)`` once written; ``(False, row)`` with the log entry of a retried ``action_id``
-        (seat, kind, result); ``(False, None)`` when nothing was written for another reason (the game moved
-        on, or the first try of this action id committed while this one waited for the row: the statement's
-        snapshot, taken before the wait, does not show that entry), and None when there is no such game: the
-        caller then takes the general way (:meth:`write`), which tells which."""
+        Returns ``(written, earlier, seat_held)``: ``(True, None, True)`` once written; ``seat_held`` False
+        when the token does not hold the seat (nothing written, nothing else to be told before that);
+        ``(False, row, True)`` with the log entry of a retried ``action_id`` (seat, kind, result);
+        ``(False, None, True)`` when nothing was written for another reason (the game moved on, or the first
+        try of this action id committed while this one waited for the row: the statement's snapshot, taken
+        before the wait, does not show that entry), and None when there is no such game: the caller then
+        takes the general way (:meth:`write`), which tells which."""
         seq = version + 1
         with self._connection() as conn:
             row = conn.execute(_APPEND_MOVE, {"id": game_id, "version": version, "seq": seq, "seat": seat,
                                               "action": action_id, "move": move, "result": result,
-                                              "created": created, "state": state}).fetchone()
+                                              "created": created, "state": state, "token": token_hash}).fetchone()
             if row is None:
                 return None
-            written, earlier_seat, kind, earlier_result = row
+            written, earlier_seat, kind, earlier_result, seat_held = row
             if written:
                 # announced once committed (the statement's own transaction), as write() does: a NOTIFY inside
                 # a writing transaction would make every node's writes commit one at a time
                 conn.execute("SELECT pg_notify(%s, %s)", [VERSIONS_CHANNEL, f"{game_id} {seq}"])
-                return True, None
+                return True, None, True
+        if not seat_held:
+            return False, None, False
         if kind is not None:
-            return False, {"seat": earlier_seat, "kind": kind, "result": earlier_result}
-        return False, None
+            return False, {"seat": earlier_seat, "kind": kind, "result": earlier_result}, True
+        return False, None, True
 
     def writing(self) -> bool:
         """Whether a write transaction of this process is open (the SQLite store: its write lock is held)."""

@@ -42,6 +42,7 @@ class Seats(StateCache):
         if not rows[0]["claimed"]:
             with self.backend.write(game_id) as db:
                 db.execute("UPDATE seats SET claimed = 1 WHERE game_id = ? AND seat = ?", [game_id, seat])
+        self._remember_token(game_id, token, seat)
         return seat
 
     def token_gone(self, game_id: str, token: str) -> int | None:

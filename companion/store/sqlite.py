@@ -447,7 +447,7 @@ class SqliteBackend:
         """Nothing to do: every write holds the one writer lock from its start."""
 
     def append_move(self, game_id: str, version: int, seat: int, action_id: str, move: str, result: str,
-                    created: str, state: str) -> None:
+                    created: str, state: str, token_hash: str | None = None) -> None:
         """None: SQLite serialises every write in-process, so a move takes :meth:`write` (no round trips)."""
         return None
 

@@ -12,11 +12,13 @@ from typing import Any, Mapping
 from companion.fast_json import dumps_compact
 from companion.rules import IllegalMove, rules_for, spec_for
 from companion.store.backend import Backend, Connection, fetch_rows, open_backend
-from companion.store.common import State
+from companion.store.common import State, hash_token
 from companion.store.errors import NotFound
 
 STATE_CACHE_SIZE = 256
 GAME_CACHE_SIZE = 4096
+#: seat tokens whose seat a process remembers (:meth:`StateCache.known_seat`)
+TOKEN_CACHE_SIZE = 8192
 
 
 def _state_json(game: str, rules: Any, state: State) -> str:
@@ -86,8 +88,10 @@ class StateCache:
         self._states: OrderedDict[tuple[str, int], State] = OrderedDict()
         self._states_lock = threading.Lock()
         # A game's rules module id never changes: moves look it up here before taking the write lock.
-        # (Seat tokens are not cached: a release or hand-over in another process revokes one at once.)
+        # (Seat tokens' seats are remembered only as a guess, checked again where a move writes: a release or
+        # hand-over in another process revokes a token at once; known_seat.)
         self._games: dict[str, str] = {}
+        self._token_seats: dict[tuple[str, str], int] = {}
         #: every statement of the store goes through it (companion.store.backend)
         self.backend: Backend = open_backend(target)
 
@@ -149,6 +153,23 @@ class StateCache:
             if game is not None and state is not None:
                 return game, int(answer["version"]), state
         return self.latest(game_id)
+
+    def seat_for_token(self, game_id: str, token: str) -> int | None:
+        raise NotImplementedError  # (companion.store.seats.Seats)
+
+    def known_seat(self, game_id: str, token: str) -> int | None:
+        """The seat this token held when this process last found it (no query; None: not found here yet).
+        Only a guess: a release or hand-over through another process revokes a token at once, so a move
+        made with it checks it again where it writes (:meth:`~companion.store.moves.Moves.apply_move`'s ``token``)."""
+        return self._token_seats.get((game_id, hash_token(token)))
+
+    def forget_token(self, game_id: str, token: str) -> None:
+        self._token_seats.pop((game_id, hash_token(token)), None)
+
+    def _remember_token(self, game_id: str, token: str, seat: int) -> None:
+        if len(self._token_seats) >= TOKEN_CACHE_SIZE:
+            self._token_seats.clear()  # simplest bound, as for the games' rules
+        self._token_seats[(game_id, hash_token(token))] = seat
 
     def _cached(self, game_id: str, version: int) -> State | None:
         with self._states_lock:

@@ -200,6 +200,30 @@ def writing_seat(game_id: str, claimed_seat: int | None) -> int:
     return seat
 
 
+def known_writing_seat(game_id: str, claimed_seat: int | None) -> tuple[int, str] | None:
+    """The seat and bearer token of a move whose token this process found before (no query), within the seat's
+    move rate; None when it is not known here (then :func:`writing_seat`). The seat is a guess until the move's
+    write checks the token again (``Store.apply_move``'s ``token``: :class:`~companion.store.SeatRefused` if
+    it no longer holds the seat). A seat past its rate is answered 429 only once its token is checked, so a
+    released or handed-on token still gets its 401."""
+    try:
+        token = bearer_token()
+    except ApiError:
+        return None  # (answered the usual way: acting_seat)
+    if token is None:
+        return None
+    seat = store().known_seat(game_id, token)
+    if seat is None or (claimed_seat is not None and claimed_seat != seat):
+        return None
+    refusal = current_app.extensions["rate_limits"].seat_moves(game_id, seat)
+    if refusal is not None:
+        if store().seat_for_token(game_id, token) != seat:
+            store().forget_token(game_id, token)
+            return None  # acting_seat answers (401) without counting again
+        abort(refusal)
+    return seat, token
+
+
 def seat_rate(game_id: str, seat: int) -> None:
     """A seat past its move rate (:mod:`.rate_limits`) is answered 429 with ``Retry-After``."""
     refusal = current_app.extensions["rate_limits"].seat_moves(game_id, seat)
