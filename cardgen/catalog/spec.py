@@ -139,15 +139,17 @@ def declared_by(modules: Iterable[str], attribute: str, kind: type[DeclT]) -> di
     return found
 
 
-def lazy_exports(package: str, exports: dict[str, str]) -> Callable[[str], Any]:
-    """A module ``__getattr__`` for a game's front ``package``: each name of ``exports`` (name -> the submodule
-    defining it) is imported from its submodule when it is first asked for, then kept in the front.
+def lazy_exports(package: str, exports: dict[str, tuple[str, ...]]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for a game's front ``package``: each name of ``exports`` (submodule -> the names
+    it defines) is imported from its submodule when it is first asked for, then kept in the front.
 
     Discovery imports every game's front to read its declaration, so a front holds only the declaration:
     its records, loader and faces are imported by whoever uses them (``cardgen --changed-since`` after one
     game's data changed imports that game's, not every game's)."""
+    where = {name: submodule for submodule, names in exports.items() for name in names}
+
     def __getattr__(name: str) -> Any:
-        submodule = exports.get(name)
+        submodule = where.get(name)
         if submodule is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         value = getattr(importlib.import_module(f"{package}.{submodule}"), name)

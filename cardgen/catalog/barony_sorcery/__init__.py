@@ -18,6 +18,17 @@ from ..spec import GameCatalog, imported_when_called, lazy_exports
 
 GAME_ID = "barony-sorcery"
 
+#: the names this front re-exports, by the submodule defining each, imported at first use (see lazy_exports)
+EXPORTS: dict[str, tuple[str, ...]] = {
+    "content": ("BaronySorceryContent",),
+    "loader": ("load",),
+    "types": (
+        "CATEGORY_IDS", "CATEGORY_SYMBOLS", "MYSTERIOUS", "PLAYER_SYMBOLS", "TERRAINS", "Card", "Category",
+        "CategoryId", "Combination", "FifthPlayer", "Location", "PlayerColour", "ResourceKind", "SetupCounts",
+        "Spell", "Tile",
+    ),
+}
+
 if TYPE_CHECKING:
     from .content import BaronySorceryContent  # noqa: F401
     from .loader import load  # noqa: F401
@@ -39,15 +50,10 @@ if TYPE_CHECKING:
         Spell,
         Tile,
     )
-else:  # the records, loader and look-ups are imported at their first use (see lazy_exports)
-    __getattr__ = lazy_exports(__name__, {
-        **dict.fromkeys(('BaronySorceryContent',), "content"),
-        **dict.fromkeys(('load',), "loader"),
-        **dict.fromkeys(('CATEGORY_IDS', 'CATEGORY_SYMBOLS', 'MYSTERIOUS', 'PLAYER_SYMBOLS', 'TERRAINS', 'Card', 'Category', 'CategoryId', 'Combination', 'FifthPlayer', 'Location', 'PlayerColour', 'ResourceKind', 'SetupCounts', 'Spell', 'Tile'), "types"),
-    })
+else:
+    __getattr__ = lazy_exports(__name__, EXPORTS)
 
-CATALOG = GameCatalog(id=GAME_ID, load=imported_when_called(f"{__name__}.loader", "load"), counted=("cards", "spells", "tiles", "rules", "notes"))
+CATALOG = GameCatalog(id=GAME_ID, load=imported_when_called(f"{__name__}.loader", "load"),
+                      counted=("cards", "spells", "tiles", "rules", "notes"))
 
-__all__ = ["CATALOG", "CATEGORY_IDS", "CATEGORY_SYMBOLS", "GAME_ID", "MYSTERIOUS", "PLAYER_SYMBOLS", "TERRAINS",
-           "BaronySorceryContent", "Card", "Category", "CategoryId", "Combination", "FifthPlayer", "Location",
-           "PlayerColour", "ResourceKind", "SetupCounts", "Spell", "Tile", "load"]
+__all__ = ["CATALOG", "GAME_ID", *(name for names in EXPORTS.values() for name in names)]

@@ -18,6 +18,13 @@ from ..spec import GameCatalog, imported_when_called, lazy_exports
 
 GAME_ID = "fillory"
 
+#: the names this front re-exports, by the submodule defining each, imported at first use (see lazy_exports)
+EXPORTS: dict[str, tuple[str, ...]] = {
+    "content": ("FilloryContent",),
+    "loader": ("load",),
+    "types": ("TRICK_KINDS", "AbilityOption", "Action", "Card", "TargetKind", "Trait", "TrickEffect"),
+}
+
 if TYPE_CHECKING:
     from .content import FilloryContent  # noqa: F401
     from .loader import load  # noqa: F401
@@ -30,14 +37,10 @@ if TYPE_CHECKING:
         Trait,
         TrickEffect,
     )
-else:  # the records, loader and look-ups are imported at their first use (see lazy_exports)
-    __getattr__ = lazy_exports(__name__, {
-        **dict.fromkeys(('FilloryContent',), "content"),
-        **dict.fromkeys(('load',), "loader"),
-        **dict.fromkeys(('TRICK_KINDS', 'AbilityOption', 'Action', 'Card', 'TargetKind', 'Trait', 'TrickEffect'), "types"),
-    })
+else:
+    __getattr__ = lazy_exports(__name__, EXPORTS)
 
-CATALOG = GameCatalog(id=GAME_ID, load=imported_when_called(f"{__name__}.loader", "load"), counted=("cards", "traits", "rules", "notes"))
+CATALOG = GameCatalog(id=GAME_ID, load=imported_when_called(f"{__name__}.loader", "load"),
+                      counted=("cards", "traits", "rules", "notes"))
 
-__all__ = ["CATALOG", "GAME_ID", "TRICK_KINDS", "AbilityOption", "Action", "Card", "FilloryContent", "TargetKind",
-           "Trait", "TrickEffect", "load"]
+__all__ = ["CATALOG", "GAME_ID", *(name for names in EXPORTS.values() for name in names)]

@@ -21,6 +21,18 @@ from .commands import COMMANDS
 
 GAME_ID = "jsmn"
 
+#: the names this front re-exports, by the submodule defining each, imported at first use (see lazy_exports)
+EXPORTS: dict[str, tuple[str, ...]] = {
+    "content": ("CARD_RULES", "SPELL_RULES", "JsmnContent"),
+    "loader": ("load",),
+    "types": (
+        "BOOK_FORMS", "CONNEXION_TYPE_IDS", "DECKS", "ELEMENT_IDS", "NAMED_EFFECTS", "PERSON_KINDS",
+        "SPELL_EFFECTS", "SPELL_TIMINGS", "UNIQUE_EFFECTS", "Action", "AnyCard", "Book", "Card", "CardKind",
+        "ConnexionType", "Contents", "Element", "ExampleTurn", "Feat", "Introduction", "Invitation", "Limits",
+        "Magician", "MagicianshipValues", "MarseillesCard", "NamedConnexion", "Spell", "Tracks",
+    ),
+}
+
 if TYPE_CHECKING:
     from .content import CARD_RULES, SPELL_RULES, JsmnContent  # noqa: F401
     from .loader import load  # noqa: F401
@@ -54,17 +66,10 @@ if TYPE_CHECKING:
         Spell,
         Tracks,
     )
-else:  # the records, loader and look-ups are imported at their first use (see lazy_exports)
-    __getattr__ = lazy_exports(__name__, {
-        **dict.fromkeys(('CARD_RULES', 'SPELL_RULES', 'JsmnContent'), "content"),
-        **dict.fromkeys(('load',), "loader"),
-        **dict.fromkeys(('BOOK_FORMS', 'CONNEXION_TYPE_IDS', 'DECKS', 'ELEMENT_IDS', 'NAMED_EFFECTS', 'PERSON_KINDS', 'SPELL_EFFECTS', 'SPELL_TIMINGS', 'UNIQUE_EFFECTS', 'Action', 'AnyCard', 'Book', 'Card', 'CardKind', 'ConnexionType', 'Contents', 'Element', 'ExampleTurn', 'Feat', 'Introduction', 'Invitation', 'Limits', 'Magician', 'MagicianshipValues', 'MarseillesCard', 'NamedConnexion', 'Spell', 'Tracks'), "types"),
-    })
+else:
+    __getattr__ = lazy_exports(__name__, EXPORTS)
 
-CATALOG = GameCatalog(id=GAME_ID, load=imported_when_called(f"{__name__}.loader", "load"), counted=("cards", "spells", "rules", "notes"), commands=COMMANDS)
+CATALOG = GameCatalog(id=GAME_ID, load=imported_when_called(f"{__name__}.loader", "load"),
+                      counted=("cards", "spells", "rules", "notes"), commands=COMMANDS)
 
-__all__ = ["CATALOG", "BOOK_FORMS", "CARD_RULES", "CONNEXION_TYPE_IDS", "DECKS", "ELEMENT_IDS", "GAME_ID",
-           "NAMED_EFFECTS", "PERSON_KINDS", "SPELL_EFFECTS", "SPELL_RULES", "SPELL_TIMINGS", "UNIQUE_EFFECTS",
-           "Action", "AnyCard", "Book", "Card", "CardKind", "ConnexionType", "Contents", "Element", "ExampleTurn",
-           "Feat", "Introduction", "Invitation", "JsmnContent", "Limits", "Magician", "MagicianshipValues",
-           "MarseillesCard", "NamedConnexion", "Spell", "Tracks", "load"]
+__all__ = ["CATALOG", "GAME_ID", *(name for names in EXPORTS.values() for name in names)]

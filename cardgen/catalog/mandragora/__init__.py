@@ -18,6 +18,17 @@ from ..spec import GameCatalog, imported_when_called, lazy_exports
 
 GAME_ID = "mandragora"
 
+#: the names this front re-exports, by the submodule defining each, imported at first use (see lazy_exports)
+EXPORTS: dict[str, tuple[str, ...]] = {
+    "content": ("MandragoraContent",),
+    "loader": ("load",),
+    "types": (
+        "COLOUR_SYMBOLS", "EFFECT_ICONS", "EFFECT_KINDS", "EFFECTS", "ITEM_KINDS", "KIND_LABELS", "WHITE", "Card",
+        "CardKind", "Colour", "ComponentCounts", "EffectKind", "ExampleBreakdown", "Removal", "ScoringExample",
+        "ShopTile", "ShopTime", "Spell",
+    ),
+}
+
 if TYPE_CHECKING:
     from .content import MandragoraContent  # noqa: F401
     from .loader import load  # noqa: F401
@@ -41,15 +52,10 @@ if TYPE_CHECKING:
         ShopTime,
         Spell,
     )
-else:  # the records, loader and look-ups are imported at their first use (see lazy_exports)
-    __getattr__ = lazy_exports(__name__, {
-        **dict.fromkeys(('MandragoraContent',), "content"),
-        **dict.fromkeys(('load',), "loader"),
-        **dict.fromkeys(('COLOUR_SYMBOLS', 'EFFECT_ICONS', 'EFFECT_KINDS', 'EFFECTS', 'ITEM_KINDS', 'KIND_LABELS', 'WHITE', 'Card', 'CardKind', 'Colour', 'ComponentCounts', 'EffectKind', 'ExampleBreakdown', 'Removal', 'ScoringExample', 'ShopTile', 'ShopTime', 'Spell'), "types"),
-    })
+else:
+    __getattr__ = lazy_exports(__name__, EXPORTS)
 
-CATALOG = GameCatalog(id=GAME_ID, load=imported_when_called(f"{__name__}.loader", "load"), counted=("cards", "spells", "colours", "shops", "rules", "notes"))
+CATALOG = GameCatalog(id=GAME_ID, load=imported_when_called(f"{__name__}.loader", "load"),
+                      counted=("cards", "spells", "colours", "shops", "rules", "notes"))
 
-__all__ = ["CATALOG", "COLOUR_SYMBOLS", "EFFECTS", "EFFECT_ICONS", "EFFECT_KINDS", "GAME_ID", "ITEM_KINDS",
-           "KIND_LABELS", "WHITE", "Card", "CardKind", "Colour", "ComponentCounts", "EffectKind", "ExampleBreakdown",
-           "MandragoraContent", "Removal", "ScoringExample", "ShopTile", "ShopTime", "Spell", "load"]
+__all__ = ["CATALOG", "GAME_ID", *(name for names in EXPORTS.values() for name in names)]
