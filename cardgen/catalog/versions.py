@@ -80,7 +80,7 @@ def printed_record(card: Any, catalog: Any = None) -> dict[str, Any]:
     return record
 
 
-def labels_path(root: Path | str) -> Path:
+def version_labels_path(root: Path | str) -> Path:
     """The print labels a data folder's card versions include: its ``print/labels/en.toml``, else the project's."""
     path = Path(root) / "print" / "labels" / "en.toml"
     if not path.is_file():
@@ -104,7 +104,7 @@ def _parsed_toml(path: str, mtime_ns: int, size: int) -> dict[str, Any]:
 def _labels(root: str) -> dict[str, Any]:
     """The default language's print labels of a data folder (``print/labels/en.toml``), {} if it has none."""
     try:
-        return read_toml(labels_path(root))
+        return read_toml(version_labels_path(root))
     except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError):
         return {}
 

@@ -23,8 +23,8 @@ from reportlab.lib import colors
 from cardgen.catalog import GameCatalog, game_folder, load_game
 from cardgen.catalog import content as default_content
 from cardgen.catalog import data_dir as catalog_data_dir
-from cardgen.catalog.spec import discover
-from cardgen.catalog.versions import FACE_LAYOUT, labels_path
+from cardgen.catalog.spec import discover, imported_when_called
+from cardgen.catalog.versions import FACE_LAYOUT, version_labels_path
 
 from .options import BuildError, BuildOptions, ResolvedOptions, resolve
 from .print_specs import load_print_specs, print_specs
@@ -165,7 +165,7 @@ def inputs_digest(game: str, data_dir: Path | str | None) -> str | None:
         data = path.read_bytes()
         digest.update(f"{path.relative_to(folder).as_posix()}\0{len(data)}\0".encode())
         digest.update(data)
-    labels = labels_path(root)
+    labels = version_labels_path(root)
     digest.update(b"labels\0" + (labels.read_bytes() if labels.is_file() else b""))
     return digest.hexdigest()
 
@@ -190,9 +190,8 @@ def run_build(plan: BuildPlan, progress: Progress | None = None) -> list[Path]:
     if len(groups) < 2:
         return _write_documents(plan, plan.documents, progress)
     for item in plan.documents:  # each document's code (and the fonts it registers) once, before the fork
-        target = getattr(item.document.render, "target", None)
-        if target is not None:
-            target()
+        if isinstance(item.document.render, imported_when_called):
+            item.document.render.target()
     return _write_in_processes(plan, groups, progress)
 
 
