@@ -65,17 +65,18 @@ class Moves(StateCache):
             done = self.backend.append_move(game_id, version, seat, action_id, _dumps(kept), dumps_compact(answer),
                                             _now(), new_json, None if token is None else hash_token(token))
             if done is not None:
-                if not done[2]:
+                wrote, earlier_row, seat_held = done
+                if not seat_held:
                     self.forget_token(game_id, str(token))
                     raise SeatRefused()
                 checked = True
-            if done is not None and done[0]:
-                self._remember(game_id, seq, new_state)
-                return answer
-            if done is not None and done[1] is not None:
-                earlier = _earlier(done[1], seat, action_id, "move")
-                assert earlier is not None
-                return earlier
+                if wrote:
+                    self._remember(game_id, seq, new_state)
+                    return answer
+                if earlier_row is not None:
+                    earlier = _earlier(earlier_row, seat, action_id, "move")
+                    assert earlier is not None
+                    return earlier
             # nothing written and no earlier answer seen: the way below tells why (a stale version, no such
             # game, or the first try of this action id, committed while this one waited)
         if not checked and self.seat_for_token(game_id, str(token)) != seat:  # (before a 409 or a 422)
