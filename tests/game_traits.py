@@ -14,6 +14,7 @@ A game that declares nothing gets the defaults, which suit a game without secret
 from __future__ import annotations
 
 import importlib
+import os
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
@@ -129,3 +130,9 @@ def traits_for(game: str) -> GameTraits:
             declared = GameTraits()
     assert isinstance(declared, GameTraits), f"{game}: its test traits are not a GameTraits"
     return declared
+
+
+def games_from_env(variable: str, discovered: Any) -> tuple[str, ...]:
+    """The games a run is narrowed to by ``variable`` (comma-separated ids: ``FUZZ_GAMES``, ``CRASH_GAMES``); unset,
+    every one of ``discovered``."""
+    return tuple(sorted(game for game in os.environ.get(variable, "").split(",") if game)) or tuple(sorted(discovered))

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 import requests
-from game_traits import traits_for
+from game_traits import games_from_env, traits_for
 from store_checks import replay_from_scratch, stored_state
 
 from companion.rules import GAMES
@@ -44,7 +44,7 @@ ROUND_SECONDS = 180.0       # a safety stop for a round (normally well under a s
 SERVE_ARGS = ("--workers", "2", "--threads", "4")
 #: the games played through the crashes: ``CRASH_GAMES`` (comma-separated ids; the test game's shared run names its
 #: own, whose crash is then not also every other game's again), unset every discovered game
-CRASHED = tuple(sorted(game for game in os.environ.get("CRASH_GAMES", "").split(",") if game)) or tuple(sorted(GAMES))
+CRASHED = games_from_env("CRASH_GAMES", GAMES)
 
 
 @dataclass

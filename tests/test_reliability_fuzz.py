@@ -18,6 +18,7 @@ from typing import Any, Iterator
 import pytest
 import requests
 import schemathesis
+from game_traits import games_from_env
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
@@ -47,7 +48,7 @@ EXAMPLES_PER_READ_OR_TOOL = 50
 #: a run for some games only (a game just added, say): ``FUZZ_GAMES`` (comma-separated ids)
 #: are the games the cases are aimed at, with ``FUZZ_SHARE`` of the examples (or more than all: a soak); unset,
 #: every discovered game, all
-AIMED = tuple(sorted(game for game in os.environ.get("FUZZ_GAMES", "").split(",") if game)) or tuple(sorted(GAMES))
+AIMED = games_from_env("FUZZ_GAMES", GAMES)
 SHARE = float(os.environ.get("FUZZ_SHARE", "1"))
 
 
