@@ -123,6 +123,18 @@ def test_the_trick_card_itself_and_the_drawn_card_are_options_that_copy_another_
     assert not satisfied(trick, {**move, "place": "magic-missile"})  # the trick card is discarded, not placed
 
 
+
+def test_a_card_whose_traits_have_no_trick_can_still_be_discarded_for_one_from_the_phone() -> None:
+    state = turn_step(dealt(), "trick", ["cocaine", "golem"])
+    trick = offered(state, 0, "trick")
+    card = field_of(trick, "card")
+    assert {o.value: o.detail for o in card.options}["cocaine"] == "no trick"
+    drugs = next(o for o in field_of(trick, "trait").options if o.value == "Drugs")
+    assert drugs.when == {"card": ("cocaine",)} and "nothing else happens" in drugs.detail
+    move = {"type": "trick", "card": "cocaine", "trait": "Drugs"}
+    assert satisfied(trick, move) and find(fillory.choices(state, 0), move) is not None
+    assert fillory.apply(state, 0, move).where("cocaine") == "discard"
+
 # -- no answer chosen for the player ------------------------------------------------------------------
 
 def test_the_score_form_ticks_no_trait(app: Flask, client: FlaskClient) -> None:

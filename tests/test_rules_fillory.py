@@ -155,8 +155,6 @@ ILLEGAL: list[tuple[str, FilloryState, int, Any, str | None, str]] = [
      {"type": "banish", "card": "Stanley"}, "fillory.banish", "it is in the discard pile"),
     ("trick with a trait the card lacks", table(hands=HAND, step="trick"), 0,
      {"type": "trick", "card": "Quentin", "trait": "Time"}, "fillory.trick.discard", "Quentin does not have the trait Time"),
-    ("trick with a trait without a trick", table(hands=HAND, step="trick"), 0,
-     {"type": "trick", "card": "Quentin", "trait": "Student"}, "fillory.trick.discard", "Student trait has no card trick"),
     ("Psychic at myself", table(hands={0: ["Psychic Magic"]}, step="trick"), 0,
      {"type": "trick", "card": "Psychic Magic", "trait": "Psychic", "target_seat": 0}, "fillory.trick.psychic",
      "targets an opponent"),

@@ -372,10 +372,22 @@ def test_trick_card_must_be_in_my_hand_and_have_the_trait() -> None:
 
 @pytest.mark.parametrize("trait", ["Female", "Student", "Teacher", "Place", "Artifact", "God", "Magic", "Sex",
                                    "Creature", "Light", "Drugs", "Telekinetics", "Plover"])
-def test_traits_without_an_effect_cannot_be_used_for_a_trick(trait: str) -> None:
+def test_a_trait_without_an_effect_may_be_picked_and_only_discards_the_card(trait: str) -> None:
+    # "You may discard 1 card ... (Note that many Traits do not produce an effect)": a table may do it, so the
+    # companion takes it; the card goes to the discard pile and nothing else changes
     card = next(c for c in GAME.cards_with(trait))
-    state = trick_state([card.name])
-    assert refused(state, 0, {"type": "trick", "card": card.name, "trait": trait}).rule == "fillory.trick.discard"
+    state = trick_state([card.name, "Ember"])
+    after = fillory.apply(state, 0, {"type": "trick", "card": card.name, "trait": trait})
+    assert after.where(card.id) == "discard"
+    assert sorted(after.cards_at("hand:0")) == [cid("Ember")]
+    assert after.step == "score" and after.turn_seat == 0
+    assert vp(after, 0) == vp(state, 0) and vp(after, 1) == vp(state, 1)
+    assert {c.id: after.where(c.id) for c in GAME.cards if c.id != card.id} == \
+        {c.id: state.where(c.id) for c in GAME.cards if c.id != card.id}
+    line = fillory.describe_move({"type": "trick", "card": card.name, "trait": trait}, 0, list(PLAYERS))
+    assert line == f"{PLAYERS[0]} discarded {card.name} for the {trait} trait, which has no trick."
+    again = refused(after, 0, {"type": "trick", "card": "Ember", "trait": "Fillory"})  # still one trick a turn
+    assert again.rule is not None
 
 
 def test_knowledge_looks_only() -> None:
@@ -619,9 +631,12 @@ def test_the_fillory_trick_point_does_not_use_up_the_fillory_trait() -> None:
 
 
 def test_one_trait_cards_have_no_trick_but_still_score() -> None:
-    # Cocaine and Amphetamines were printed with Drugs only (notes.toml); Drugs has no trick.
+    # Cocaine and Amphetamines were printed with Drugs only (notes.toml); Drugs has no trick: discarding
+    # Cocaine for it is only a discard
     state = trick_state(["Cocaine"], zones={0: ["Amphetamines"]})
-    assert refused(state, 0, {"type": "trick", "card": "Cocaine", "trait": "Drugs"}).rule == "fillory.trick.discard"
+    discarded = fillory.apply(state, 0, {"type": "trick", "card": "Cocaine", "trait": "Drugs"})
+    assert discarded.where(cid("Cocaine")) == "discard" and vp(discarded, 0) == vp(state, 0)
+    assert vp(fillory.apply(discarded, 0, {"type": "score", "trait": "Drugs"}), 0) == 1
     assert vp(fillory.apply(state, 0, {"type": "score", "trait": "Drugs"}), 0) == 1
 
 

@@ -236,15 +236,19 @@ def _trick_fields(known: Known, trait: str, cards: list[str]) -> list[Field]:
 
 
 def _trick(known: Known) -> Choice | None:
-    cards = [c for c in known.hand if TRICK_TRAITS[c]]
+    cards = list(known.hand)
     if not cards:
         return None
+    # the traits with a trick first; a trait without one may be picked too (the card is only discarded)
     traits = [t.name for t in GAME.traits if any(t.name in TRICK_TRAITS[c] for c in cards)]
+    plain = [t.name for t in GAME.traits if t.trick is None and any(t.name in GAME.card(c).traits for c in cards)]
     fields = [Field("card", "Discard which card?", options=tuple(
-                  _card(c, ", ".join(TRICK_TRAITS[c])) for c in cards)),
+                  _card(c, ", ".join(TRICK_TRAITS[c]) or "no trick") for c in cards)),
               Field("trait", "For which trait's trick?", options=tuple(
                   Option(t, t, GAME.trait(t).trick.text,  # type: ignore[union-attr]
-                         when={"card": tuple(c for c in cards if t in TRICK_TRAITS[c])}) for t in traits))]
+                         when={"card": tuple(c for c in cards if t in TRICK_TRAITS[c])}) for t in traits) + tuple(
+                  Option(t, t, "No trick: the card is discarded and nothing else happens",
+                         when={"card": tuple(c for c in cards if t in GAME.card(c).traits)}) for t in plain))]
     against = tuple(t for t in traits if GAME.trait(t).trick.kind in OPPONENT_TRICKS)  # type: ignore[union-attr]
     if against:
         opponents = [s for s in range(len(known.state.players)) if s != known.seat]

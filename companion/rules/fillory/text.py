@@ -114,6 +114,9 @@ def describe_move(move: Mapping[str, Any], actor: int, names: Sequence[str]) -> 
         return f"{who} declined the special ability."
     if kind == "trick":
         trait = _trait(move.get("trait"))
+        found = _find_trait(move.get("trait"))
+        if found is not None and found.trick is None:
+            return f"{who} discarded {_card(move.get('card'))} for the {trait} trait, which has no trick."
         return f"{who} discarded {_card(move.get('card'))} for the {trait} trick and {_trick_effect(move, names)}."
     if kind == "score":
         return f"{who} scored the trait {_trait(move.get('trait'))}."

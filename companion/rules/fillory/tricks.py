@@ -4,7 +4,9 @@ The effect kinds come from the data (``traits.toml``: ``trick.kind``, ``count``,
 The trick card goes to the discard pile first, then the effect happens; so a reshuffle caused by the
 effect, or a pick from the discard pile, already includes it. A trick whose effect finds nothing to act
 on (no card in reach, an empty hand or deck) may still be made: the card is discarded and nothing else
-happens, as at the table (the rulebook sets no condition on the trick beyond the discard).
+happens, as at the table (the rulebook sets no condition on the trick beyond the discard). So may a trick
+for a trait that has none (the rulebook: "many Traits do not produce an effect"): the card is discarded,
+and that is all.
 Refusals name the trick's own rule (e.g. ``fillory.trick.plot``), or ``fillory.trick.discard`` for the
 card and trait themselves.
 """
@@ -30,8 +32,9 @@ from .state import (
 TRICK_DISCARD = "fillory.trick.discard"
 
 
-def apply_trick(board: Board, seat: int, move: Mapping[str, Any]) -> str:
-    """Discard the trick card, apply the chosen trait's effect; returns the effect kind."""
+def apply_trick(board: Board, seat: int, move: Mapping[str, Any]) -> str | None:
+    """Discard the trick card, apply the chosen trait's effect; returns the effect kind (None: the trait has
+    no trick, so the discard is all that happens)."""
     card = card_id(field(move, "card"), "card")
     trait = trait_of(field(move, "trait"))
     if board.where(card) != f"hand:{seat}":
@@ -39,9 +42,9 @@ def apply_trick(board: Board, seat: int, move: Mapping[str, Any]) -> str:
     if not GAME.card(card).has_trait(trait.name):
         raise IllegalMove(f"{name(card)} does not have the trait {trait.name}; its traits are "
                           f"{', '.join(GAME.card(card).traits)}.", TRICK_DISCARD)
-    if trait.trick is None:
-        raise IllegalMove(f"The {trait.name} trait has no card trick; pick a trait that has one.", TRICK_DISCARD)
     board.move(card, "discard")
+    if trait.trick is None:
+        return None
     EFFECTS[trait.trick.kind](board, seat, move, trait, trait.trick)
     return trait.trick.kind
 
