@@ -60,7 +60,7 @@ def process_children(parent: int) -> list[int]:
     """Every live process whose parent is ``parent`` (read from /proc)."""
     found = []
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
+        if not entry.name.isdecimal():
             continue
         try:
             stat = (entry / "stat").read_text()
@@ -206,7 +206,7 @@ def postgres_bin() -> Path:
     """The folder of PostgreSQL's server programs: Debian's newest ``/usr/lib/postgresql/<version>/bin``,
     else wherever ``initdb`` is on the PATH."""
     versions = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"),
-                      key=lambda path: int(path.parent.parent.name) if path.parent.parent.name.isdigit() else 0)
+                      key=lambda path: int(path.parent.parent.name) if path.parent.parent.name.isdecimal() else 0)
     if versions:
         return versions[-1].parent
     found = shutil.which("initdb")

@@ -66,6 +66,9 @@ def test_the_whole_history_is_paged_newest_first_and_filtered_by_player(
     assert listed(page(client, game, 0, who="me")) == [3, 2, 1]
     assert listed(page(client, game, 0, who="1")) == [6, 5, 4]
     assert listed(page(client, game, 0, who="7", page="x")) == [9, 8, 7, 6]   # a bad filter or page: the first
+    # digits that str.isdigit() calls digits but int() cannot read (superscripts, circled numbers): as bad
+    assert listed(page(client, game, 0, who="²", page="①")) == [9, 8, 7, 6]
+    assert listed(page(client, game, 0, page="٣")) == [1]                      # an Arabic-Indic 3 is a 3
     # Ann's own moves read in full for her; Ben's as the table sees them (a drawn card is his secret)
     assert "Ann drew a card (only you see: Physical Kids)" in page(client, game, 0, who="me")
     assert "Ben drew a card</p>" in page(client, game, 0, who="1") and "Golem" not in page(client, game, 0, who="1")
@@ -112,8 +115,12 @@ def test_a_refused_correction_shows_the_later_move_in_table_words_with_its_form(
     dropped = json.dumps({"move": {"type": "explore", "location": "fairy-ring", "reward": 3}, "drop": [3, 4]})
     assert "now fits" in page(client, game, 0, "/2/misfit", change=dropped)
     sit(client, game, 0)
-    for bad in ("", "[1]", '{"move": 3}', '{"move": null, "drop": 3}'):
-        assert client.get(f"/g/{game['id']}/seat/0/fix/2/misfit", query_string={"change": bad}).status_code == 400
+    for bad in ("", "[1]", '{"move": 3}', '{"move": null, "drop": 3}',
+                '{"move": null, "also": [{"seq": Infinity, "move": {}}]}', '{"move": null, "drop": [NaN]}',
+                '{"move": null, "insert": [{"before": 3, "seat": -Infinity, "move": {}}]}',
+                '{"move": null, "also": [{"seq": 1e300, "move": {}}]}', "[" * 1300 + "]" * 1300):
+        answer = client.get(f"/g/{game['id']}/seat/0/fix/2/misfit", query_string={"change": bad})
+        assert answer.status_code == 400 and "&#39;change&#39;" in answer.get_data(as_text=True), bad[:60]
     assert store_of(app).version(game["id"]) == 4          # nothing written
 
 

@@ -82,6 +82,10 @@ def test_the_host_releases_a_seat_its_old_token_stops_at_once_and_the_code_opens
     assert log_texts(client, game)[-1] == "Ben's seat was released: it can be joined again with the game's code"
     assert client.get(f"/api/games/{game['id']}").get_json()["claimed"] == [True, False, True]
     assert client.post(url, headers=bearer(game["host_token"])).status_code == 409  # nobody holds it now
+    # the table page's ?released=<seat> (the host's return after a release): a seat number int() cannot read
+    # (a superscript or circled digit, which str.isdigit() accepts) is ignored, not a 500
+    for shown in ("1", "١", "¹", "①", "0", "99"):
+        assert client.get(f"/g/{game['id']}", query_string={"released": shown}).status_code == 200, shown
     joined = client.post("/api/join", json={"code": game["join_code"], "seat": 1})
     assert joined.status_code == 200
     new_ben = joined.get_json()["token"]

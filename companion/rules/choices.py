@@ -244,7 +244,7 @@ def _holds(conditions: Mapping[str, tuple[Any, ...]], move: Mapping[str, Any], t
 def _get(move: Mapping[str, Any], name: str) -> Any:
     outer, _, inner = name.partition(".")
     value = move.get(outer)
-    if inner.isdigit():   # "a.0": the first item of list a (a row laid out in order)
+    if inner.isdecimal():   # "a.0": the first item of list a (a row laid out in order)
         return value[int(inner)] if isinstance(value, list) and int(inner) < len(value) else None
     if inner:
         return value.get(inner) if isinstance(value, Mapping) else None
@@ -279,7 +279,7 @@ def _caps(choice: Choice, move: Mapping[str, Any]) -> dict[str, int]:
 
 def _set(move: dict[str, Any], name: str, value: Any) -> None:
     outer, _, inner = name.partition(".")
-    if inner.isdigit():
+    if inner.isdecimal():
         items = move.setdefault(outer, [])
         items.extend([None] * (int(inner) + 1 - len(items)))
         items[int(inner)] = value

@@ -809,7 +809,7 @@ class PostgresChanges:
         if self._fresh:
             self._fresh = False
             return None
-        return [(game_id, int(version)) for game_id, _, version in found if version.isdigit()]
+        return [(game_id, int(version)) for game_id, _, version in found if version.isdecimal()]
 
     def versions(self, game_ids: Sequence[str]) -> list[tuple[str, int]]:
         rows = self.backend.rows("SELECT id, version FROM games WHERE id = ANY(?)", [list(game_ids)])

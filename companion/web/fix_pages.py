@@ -36,6 +36,7 @@ from companion.web.helpers import (
     store,
     unstored_page,
 )
+from companion.web.limits import BadJson, parse_json
 from companion.web.table_words import field_names, labels_for, table_words
 
 bp = page_blueprint("fixes", __name__)
@@ -128,7 +129,7 @@ def _history(rules: Any, names: Sequence[str], seat: int, live: Sequence[LiveMov
     rows = list(live)
     if who == "me":
         rows = [m for m in rows if m.seat == seat]
-    elif who.isdigit():
+    elif who.isdecimal():
         rows = [m for m in rows if m.seat == int(who)]
     rows.reverse()
     pages = max(1, -(-len(rows) // PAGE_SIZE))
@@ -145,10 +146,10 @@ def seat_corrections(game_id: str, seat: int) -> Response:
     rules = rules_for(info["game"])
     names = info["players"]
     who = request.args.get("who", "all")
-    if who not in ("all", "me") and not (who.isdigit() and int(who) < len(names)):
+    if who not in ("all", "me") and not (who.isdecimal() and int(who) < len(names)):
         who = "all"
     page = request.args.get("page", "1")
-    page_number = int(page) if page.isdigit() and int(page) > 0 else 1
+    page_number = int(page) if page.isdecimal() and int(page) > 0 else 1
     version = store().version(game_id)
     live = store().live_moves(game_id)
     moves, pages = _history(rules, names, seat, live, who, page_number)
@@ -202,13 +203,13 @@ def prefilled(choices: Sequence[Any], move: Mapping[str, Any] | None) -> dict[st
         holder: Any = out
         for part in path[:-1]:
             holder = holder.get(part) if isinstance(holder, dict) else (
-                holder[int(part)] if isinstance(holder, list) and part.isdigit() and int(part) < len(holder) else None)
+                holder[int(part)] if isinstance(holder, list) and part.isdecimal() and int(part) < len(holder) else None)
         last = path[-1]
         if isinstance(holder, dict) and last in holder:
             value = holder[last]
             holder[last] = [_matched(f.options, v) for v in value] if isinstance(value, list) else \
                 _matched(f.options, value)
-        elif isinstance(holder, list) and last.isdigit() and int(last) < len(holder):
+        elif isinstance(holder, list) and last.isdecimal() and int(last) < len(holder):
             holder[int(last)] = _matched(f.options, holder[int(last)])
     return out
 
@@ -233,10 +234,11 @@ def fix_move(game_id: str, seat: int, seq: int) -> Response:
 
 
 def _change_arg() -> dict[str, Any]:
-    try:
-        change = json.loads(request.args.get("change", ""))
-    except ValueError:
-        raise BadRequest("'change' must be the correction as JSON") from None
+    try:  # read as a request body is (no NaN or Infinity, bounded depth, sizes and numbers)
+        change = parse_json("application/json", request.args.get("change", "").encode())
+    except BadJson as error:
+        raise BadRequest("'change' must be the correction as JSON: "
+                         + error.message.replace("the request body", "'change'")) from None
     if not isinstance(change, dict) or not isinstance(change.get("move"), (dict, type(None))):
         raise BadRequest("'change' must hold the corrected move")
     for key in ("drop", "also", "insert"):

@@ -73,7 +73,7 @@ class WholeBody:
                     if pattern.fullmatch(path):
                         max_bytes, seconds = upload_bytes, upload_seconds
                         break
-            declared = int(length) if length.isdigit() else None
+            declared = int(length) if length.isdecimal() else None
             if declared is not None and declared > max_bytes:
                 environ[BODY_ERROR] = (413, f"the request body is {declared:,} bytes; at most "
                                             f"{max_bytes:,} are taken")

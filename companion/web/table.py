@@ -16,7 +16,7 @@ def table(game_id: str) -> Response:
     ``?released=<seat>`` opens it too and says, in that seat's row, that its release went through."""
     context = table_context(game_id)
     released = request.args.get("released", "")
-    context["released"] = int(released) if released.isdigit() and int(released) < len(context["info"]["players"]) \
+    context["released"] = int(released) if released.isdecimal() and int(released) < len(context["info"]["players"]) \
         and not context["info"]["claimed"][int(released)] else None
     context["seats_open"] = request.args.get("seats") == "1" or context["released"] is not None
     return make_response(render_template("pages/table.html", **context))

@@ -89,7 +89,7 @@ def _mysterious_table(reader: Reader, game: dict[str, Any], players: tuple[int, 
     table = read_table(reader, game, "mysterious_by_players")
     out: dict[int, int] = {}
     for key, _value in table.items():
-        if not key.isdigit() or not players[0] <= int(key) <= players[1]:
+        if not key.isdecimal() or not players[0] <= int(key) <= players[1]:
             reader.problem("mysterious_by_players", key, f"must be a player count {players[0]}..{players[1]}")
             continue
         out[int(key)] = reader.integer(table, "mysterious_by_players", key, minimum=0, maximum=20)
