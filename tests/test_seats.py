@@ -156,3 +156,33 @@ def test_players_are_renamed_by_their_own_phone_or_the_host(client: FlaskClient,
     assert store.replay(game["id"]).players == ("Ann", "Benjamin", "Catherine")
     assert store.current(game["id"])[1].players == ("Ann", "Benjamin", "Catherine")
     assert log_texts(client, game)[-1].startswith("Catherine took back Benjamin's move 1: Benjamin drew")
+
+
+def test_a_seat_freed_after_the_end_can_be_joined_again_with_the_code(client: FlaskClient) -> None:
+    # the release's log line says the seat can be joined again with the game's code: after the end too, so
+    # its player can come back (to correct a move only that seat may); a finished game with every seat held
+    # takes no one
+    game = client.post("/api/games", json={"game": "barony-sorcery", "players": ["Ann", "Ben"]}).get_json()
+    tokens = [s["token"] for s in game["seats"]]
+    for seat, move in ((0, {"type": "end_game"}), (0, {"type": "base_points", "points": 10}),
+                       (1, {"type": "base_points", "points": 12}), (0, {"type": "confirm_totals"}),
+                       (1, {"type": "confirm_totals"})):
+        version = client.get(f"/api/games/{game['id']}/version").get_json()["version"]
+        sent = client.post(f"/api/games/{game['id']}/moves", headers=bearer(tokens[seat]),
+                           json={"version": version, "action_id": f"m{version}", "move": move})
+        assert sent.status_code == 200, sent.get_json()
+    assert client.get(f"/api/games/{game['id']}").get_json()["over"]
+    code = {"code": game["join_code"], "seat": 1}
+    assert client.post("/api/join", json=code).status_code == 404                 # over, every seat held
+    assert client.post(f"/api/games/{game['id']}/seats/1/release",
+                       headers=bearer(game["host_token"])).status_code == 200
+    told = client.post(f"/api/games/{game['id']}/undo", headers=bearer(tokens[1]), json={"version": 6, "action_id": "u"})
+    assert told.status_code == 401 and game["join_code"] in told.get_json()["error"]
+    joined = client.post("/api/join", json=code)
+    assert joined.status_code == 200
+    assert client.get(f"/api/games/{game['id']}", headers=bearer(joined.get_json()["token"])).get_json()["state"]["you"] == 1
+    assert client.post("/api/join", json=code).status_code == 404                 # held again: closed again
+    # the first phone's token now meets a seat another phone holds: it is not sent to the code
+    late = client.post(f"/api/games/{game['id']}/undo", headers=bearer(tokens[1]), json={"version": 6, "action_id": "u2"})
+    assert late.status_code == 401 and "another phone holds it now" in late.get_json()["error"]
+    assert game["join_code"] not in late.get_json()["error"]

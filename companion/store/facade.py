@@ -81,14 +81,19 @@ class Store(Seats, Moves, LogReader):
                 return candidate
 
     def game_id_for_code(self, join_code: str) -> str | None:
-        """The game with this join code (any case, surrounding spaces ignored), or None; a code expires
-        when its game is over (nobody joins a finished game, and its code is no clue to anyone)."""
+        """The game with this join code (any case, surrounding spaces ignored), or None. A code expires when
+        its game is over and every seat is held (nobody joins a finished game, and its code is no clue to
+        anyone); while the host has freed a seat of a finished game, the code takes its player back to it
+        (to correct a move only that seat may, say), as the release's log line promises."""
         code = join_code.strip().upper()
         rows = self.backend.rows("SELECT id FROM games WHERE join_code = ?", [code])
         if not rows:
             return None
-        game, _, state = self.latest(rows[0]["id"])
-        return None if rules_for(game).outcome(state).over else str(rows[0]["id"])
+        game_id = str(rows[0]["id"])
+        game, _, state = self.latest(game_id)
+        if rules_for(game).outcome(state).over and all(self.info(game_id)["claimed"]):
+            return None
+        return game_id
 
     def info(self, game_id: str) -> dict[str, Any]:
         # one statement (so one snapshot without a transaction of its own): the game, once per seat

@@ -184,8 +184,11 @@ def acting_seat(game_id: str, claimed_seat: int | None) -> int:
         gone = store().token_gone(game_id, token)
         if gone is not None:
             info = store().info(game_id)
-            raise ApiError(401, f"this token no longer holds {info['players'][gone]}'s seat: it was released or "
-                                f"handed to another phone; join again with the code {info['join_code']}")
+            if info["claimed"][gone]:  # handed on, or released and taken again: another phone holds it now
+                raise ApiError(401, f"this token no longer holds {info['players'][gone]}'s seat: another phone "
+                                    "holds it now; ask at the table for it to be handed back to you")
+            raise ApiError(401, f"this token no longer holds {info['players'][gone]}'s seat: it was released; "
+                                f"join again with the code {info['join_code']}")
         raise ApiError(401, "that seat token does not belong to this game")
     if claimed_seat is not None and claimed_seat != seat:
         names = store().info(game_id)["players"]

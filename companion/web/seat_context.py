@@ -69,8 +69,8 @@ def table_context(game_id: str) -> dict[str, Any]:
     del context["state"]  # templates get only what view() and score() give
     context["held"] = seats_held(game_id, len(context["info"]["players"]))
     context["host"] = hosting(game_id)
-    if not context["finished"]:  # nobody joins a game that is over
-        context["qr"] = join_qr_svg(context["info"]["join_code"])
+    if not context["finished"] or not all(context["info"]["claimed"]):  # nobody joins a game that is over,
+        context["qr"] = join_qr_svg(context["info"]["join_code"])           # unless the host freed a seat of it
     return context
 
 
