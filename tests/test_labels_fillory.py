@@ -81,3 +81,27 @@ def test_an_edit_of_a_games_english_label_changes_that_games_card_versions(tmp_p
     shutil.copytree(root, moved)    # a fresh folder: the labels are read once per data folder
     after = {c.id: card_version(c) for c in load_game("fillory", moved).cards}
     assert all(before[c] != after[c] for c in before)
+
+
+def test_a_reprint_in_another_language_or_after_its_words_changed_flags_every_face(tmp_path: Path) -> None:
+    root = _with_german(tmp_path)
+    runner = CliRunner()
+
+    def build_into(out: str, *more: str) -> str:
+        result = runner.invoke(main, ["build", "--game", "fillory", "--only", "deck", "--data", str(root),
+                                      "--out", str(tmp_path / out), *more])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    build_into("en")
+    build_into("de", "--lang", "de")
+    assert "no card changed" in build_into("en-again", "--changed-since", str(tmp_path / "en"))
+    assert "no card changed" in build_into("de-again", "--lang", "de", "--changed-since", str(tmp_path / "de"))
+    # the English kit reprinted in German: every face's words are new, though no card's record changed
+    assert "110 of 110 cards changed" in build_into("en-to-de", "--lang", "de", "--changed-since", str(tmp_path / "en"))
+    assert "110 of 110 cards changed" in build_into("de-to-en", "--changed-since", str(tmp_path / "de"))
+    # a word of the German file changed: every German face changed; the English kit did not
+    german = root / "print" / "labels" / "de.toml"
+    german.write_text(german.read_text(encoding="utf-8").replace(GERMAN["when_played"], "BEIM SPIELEN"), encoding="utf-8")
+    assert "110 of 110 cards changed" in build_into("de-edited", "--lang", "de", "--changed-since", str(tmp_path / "de"))
+    assert "no card changed" in build_into("en-after", "--changed-since", str(tmp_path / "en"))

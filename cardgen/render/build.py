@@ -23,9 +23,11 @@ from reportlab.lib import colors
 from cardgen.catalog import GameCatalog, game_folder, load_game
 from cardgen.catalog import content as default_content
 from cardgen.catalog import data_dir as catalog_data_dir
+from cardgen.catalog.base import DEFAULT_DATA_DIR
 from cardgen.catalog.spec import discover, imported_when_called
 from cardgen.catalog.versions import FACE_LAYOUT, version_labels_path
 
+from .labels import DEFAULT_LANG, labels_path
 from .options import BuildError, BuildOptions, ResolvedOptions, resolve
 from .print_specs import load_print_specs, print_specs
 from .qr import disk_cache
@@ -116,7 +118,7 @@ def plan_build(options: BuildOptions, keep: Callable[[str, str | None], bool] | 
         documents = [d for d in registry[game] if not options.documents or d.name in options.documents]
         if not documents:
             continue
-        inputs = inputs_digest(game, options.data_dir)
+        inputs = inputs_digest(game, options.data_dir, options.lang)
         if keep is not None and not keep(game, inputs):
             continue
         content = default_content(game) if options.data_dir is None else load_game(game, options.data_dir)
@@ -149,11 +151,12 @@ def _in_tree_games() -> frozenset[str]:
         discover(sys.modules[registry.__package__], "KIT", PrintKit))
 
 
-def inputs_digest(game: str, data_dir: Path | str | None) -> str | None:
+def inputs_digest(game: str, data_dir: Path | str | None, lang: str = DEFAULT_LANG) -> str | None:
     """A digest of everything a game's card manifest is made from: every file of its data folder, the print
-    labels its card versions include, the face layout revision and ``cardgen``'s code. The manifest records
-    it, so that ``--changed-since`` leaves a game whose digest is the same unread (same inputs, same cards
-    at the same versions). None for a game whose code is outside this package, or with no data folder."""
+    labels its card versions include and those of the printed language ``lang``, the face layout revision and
+    ``cardgen``'s code. The manifest records it, so that ``--changed-since`` leaves a game whose digest is the
+    same unread (same inputs, same cards at the same versions). None for a game whose code is outside this
+    package, or with no data folder."""
     if game not in _in_tree_games():
         return None
     root = Path(data_dir) if data_dir is not None else catalog_data_dir()
@@ -167,6 +170,9 @@ def inputs_digest(game: str, data_dir: Path | str | None) -> str | None:
         digest.update(data)
     labels = version_labels_path(root)
     digest.update(b"labels\0" + (labels.read_bytes() if labels.is_file() else b""))
+    if lang != DEFAULT_LANG:
+        printed = labels_path(root if labels_path(root, lang).parent.is_dir() else DEFAULT_DATA_DIR, lang)
+        digest.update(f"labels {lang}\0".encode() + (printed.read_bytes() if printed.is_file() else b""))
     return digest.hexdigest()
 
 

@@ -27,8 +27,8 @@ from .build import (
 )
 from .export_faces import CardFaces, DeckFaces
 from .imposition import ImpositionSettings, impose, sheet_label
-from .labels import label
-from .options import BuildError, BuildOptions
+from .labels import DEFAULT_LANG, face_labels_digest, label
+from .options import BuildError, BuildOptions, language_labels
 from .pdf import new_canvas
 from .print_specs import CardSize
 from .qr import deferred_codes, disk_cache
@@ -54,11 +54,13 @@ def _decks(plan: BuildPlan, item: PlannedDocument, *, codes_when_drawn: bool = F
 
 def manifest(game: str, decks: list[DeckFaces], inputs: str | None = None) -> dict[str, Any]:
     """A game's card manifest: format, game, the digest of what the cards were made from (``inputs``, see
-    :func:`~cardgen.render.build.inputs_digest`; left out when unknown) and, deck by deck, each card's id and
+    :func:`~cardgen.render.build.inputs_digest`; left out when unknown), the digest of the printed language's
+    face labels (:func:`~cardgen.render.labels.face_labels_digest`) and, deck by deck, each card's id and
     content version."""
     found: dict[str, Any] = {"format": MANIFEST_FORMAT, "game": game}
     if inputs is not None:
         found["inputs"] = inputs
+    found["labels"] = face_labels_digest(game)
     found["cards"] = [{"deck": deck.name, "id": card.card_id, "version": card.version}
                       for deck in decks for card in deck.cards]
     return found
@@ -191,6 +193,10 @@ def build_changed(options: BuildOptions, since: Path, progress: Callable[[int], 
         item = planned[game]
         decks = _decks(plan, item, codes_when_drawn=True)
         cards = changed_cards(decks, versions)
+        # the old kit's face labels (a manifest from before they were recorded: the default language's)
+        printed = data.get("labels") or face_labels_digest(game, language_labels(options.data_dir, DEFAULT_LANG))
+        if printed != face_labels_digest(game):  # another language, or its words changed: every face did
+            cards = [(deck.name, card) for deck in decks for card in deck.cards]
         total = sum(len(d.cards) for d in decks)
         path: Path | None = None
         pages = 0

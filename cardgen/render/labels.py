@@ -12,6 +12,8 @@ state: builds run one after another, and the forked build processes inherit it.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -43,11 +45,21 @@ def _read(path: Path) -> Labels:
             if isinstance(keys, dict)}
 
 
-@lru_cache(maxsize=None)
-def _load(root: str, lang: str) -> Labels:
+def _stamp(path: Path) -> tuple[int, int]:
+    """What tells an edited file from the one read before (its mtime and size; a missing file: none)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return (0, -1)
+    return (stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=32)
+def _load(root: str, lang: str, stamps: tuple[tuple[int, int], ...]) -> Labels:
+    """``lang``'s labels checked against English (``stamps``: both files', so an edited file is read again)."""
     path = labels_path(root, lang)
     table = _read(path)
-    english = table if lang == DEFAULT_LANG else _load(root, DEFAULT_LANG)
+    english = table if lang == DEFAULT_LANG else load_labels(root, DEFAULT_LANG)
     problems: list[Problem] = []
     for section, keys in english.items():
         for key, text in keys.items():
@@ -65,7 +77,8 @@ def _load(root: str, lang: str) -> Labels:
 
 def load_labels(root: Path | str | None = None, lang: str = DEFAULT_LANG) -> Labels:
     """The labels of ``lang`` from ``root``'s print data (default: the project's), checked against English."""
-    return _load(str(root if root is not None else DEFAULT_DATA_DIR), lang)
+    base = str(root if root is not None else DEFAULT_DATA_DIR)
+    return _load(base, lang, (_stamp(labels_path(base, lang)), _stamp(labels_path(base, DEFAULT_LANG))))
 
 
 _active: list[Labels] = []
@@ -74,6 +87,17 @@ _active: list[Labels] = []
 def use_labels(table: Labels) -> None:
     """Make ``table`` the labels faces print from now on."""
     _active[:] = [table]
+
+
+def face_labels_digest(game: str, table: Labels | None = None) -> str:
+    """A digest of the labels a card face of ``game`` prints (the ``card`` section and the game's own), in
+    ``table`` (default: the active language): a card manifest records it, so a reprint in another language,
+    or after that language's file changed, knows every face's words changed (the card versions include the
+    default language's labels only: the QR codes carry them, and the card page knows no print language)."""
+    table = table if table is not None else (_active[0] if _active else load_labels())
+    sections = {section: table.get(section, {}) for section in ("card", game)}
+    text = json.dumps(sections, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
 def label(section: str, key: str, **fields: object) -> str:
