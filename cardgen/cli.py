@@ -446,6 +446,7 @@ def calibrate(paper: str, back_offset_x: float, back_offset_y: float, printer: s
     """
     from cardgen.render import BuildError, print_specs
     from cardgen.render.calibrate import (
+        SCALE_REACH_MM,
         calibration_geometry,
         profile,
         render_calibration,
@@ -453,6 +454,13 @@ def calibrate(paper: str, back_offset_x: float, back_offset_y: float, printer: s
     )
 
     if readings:
+        import math
+
+        for reading in readings:  # what a scale of the sheet can show: a number from -10 to +10 mm
+            if not math.isfinite(reading) or abs(reading) > SCALE_REACH_MM:
+                raise click.BadParameter(f"{reading:g} is not on the sheet's scales: each reading is a number "
+                                         f"from -{SCALE_REACH_MM} to +{SCALE_REACH_MM} (mm) where a back line "
+                                         "crosses its scale", param_hint="'--read'")
         turn, scale = skew_and_scale(calibration_geometry(print_specs().paper(paper)), *readings)
         click.echo(f"back turned {turn:+.3f}° against the front (over a card's 88 mm: "
                    f"{88 * __import__('math').tan(__import__('math').radians(turn)):+.2f} mm), "

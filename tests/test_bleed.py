@@ -6,6 +6,7 @@ registration targets."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -76,3 +77,31 @@ def test_poker_on_letter_full_bleed_is_eight_a_sheet_sideways() -> None:
     default = plan_layout(SPECS.paper("Letter"), SPECS.card_size("poker"), 3.0, SPECS.sheet, 0.0)
     assert default.per_sheet == 9 and default.outer_bleed == (3.0, 0.7)
     assert registration_diameter(default, SPECS.sheet) == pytest.approx(4.45, abs=0.01)
+
+
+def test_at_an_equal_count_a_sheet_keeps_the_bleed() -> None:
+    # poker on Letter with a 6 mm gutter: six a sheet either way; upright gave 0.45 mm at the sides, sideways 3 mm
+    layout = plan_layout(SPECS.paper("Letter"), SPECS.card_size("poker"), 3.0, SPECS.sheet, 6.0)
+    assert layout.per_sheet == 6 and layout.outer_bleed == (3.0, 3.0) and not bleed_shortfall(layout)
+    for paper in ("A4", "Letter"):  # never fewer cards a sheet for it, and upright where the bleed is the same
+        for size in SIZES:
+            for gutter in (0.0, 3.0, 6.0):
+                chosen = plan_layout(SPECS.paper(paper), SPECS.card_size(size), 3.0, SPECS.sheet, gutter)
+                upright = plan_layout(SPECS.paper(paper), SPECS.card_size(size), 3.0,
+                                      replace(SPECS.sheet, allow_rotation=False), gutter)
+                assert chosen.per_sheet >= upright.per_sheet
+                if chosen.rotated and chosen.per_sheet == upright.per_sheet:
+                    assert min(chosen.outer_bleed) > min(upright.outer_bleed)
+
+
+def test_with_a_cutter_the_reduced_bleed_note_names_its_marks_and_the_full_bleed_count(tmp_path: Path) -> None:
+    runner = CliRunner()
+    args = ["build", "--game", GAME, "--only", "deck", "--paper", "A4", "--cutter", "silhouette",
+            "--base-url", "http://192.168.1.20:8000"]
+    plain = runner.invoke(main, [*args, "--out", str(tmp_path / "plain")])
+    assert plain.exit_code == 0, plain.output
+    note = re.search(r"bleed reduced to (.*), not 3 mm: (.+)", plain.output)
+    assert note and "for the cutter's registration marks" in note.group(2) and "crop marks" not in note.group(2)
+    promised = int(re.search(r"--full-bleed puts (\d+) a sheet", note.group(2)).group(1))  # type: ignore[union-attr]
+    full = runner.invoke(main, [*args, "--full-bleed", "--out", str(tmp_path / "full")])
+    assert full.exit_code == 0 and f"{promised} per A4 sheet" in full.output, (promised, full.output)

@@ -159,3 +159,16 @@ def test_the_three_across_scales_measure_skew_and_scale(turn: float, scale: floa
     assert measured_scale == pytest.approx(100 * (scale * math.cos(a) - 1), abs=0.01)
     result = CliRunner().invoke(main, ["calibrate", "--read", str(upper), str(left), str(right)])
     assert result.exit_code == 0 and f"back turned {measured_turn:+.3f}°" in result.output
+
+
+@pytest.mark.parametrize("readings", [("nan", "0", "0"), ("0", "inf", "0"), ("0", "0", "-inf"), ("50", "-20", "20"),
+                                      ("10.5", "0", "0")])
+def test_a_reading_no_scale_can_show_is_refused_with_the_scales_range(readings: tuple[str, str, str]) -> None:
+    result = CliRunner().invoke(main, ["calibrate", "--read", *readings])
+    assert result.exit_code == 2 and "not on the sheet's scales" in result.output and "from -10 to +10" in result.output
+    assert "back turned" not in result.output
+
+
+def test_readings_at_the_ends_of_the_scales_are_taken() -> None:
+    result = CliRunner().invoke(main, ["calibrate", "--read", "-10", "10", "10"])
+    assert result.exit_code == 0 and "back turned" in result.output

@@ -182,7 +182,8 @@ def plan_layout(paper: PaperSize, card: CardSize, bleed: float, rules: SheetRule
     the grid is the full ``bleed`` where the paper leaves room for it too, and shrinks where it does
     not (poker cards on Letter: 0.7 mm above and below the grid). Between the cards the ``gutter``
     (``rules.gutter`` unless given) is filled by each card's bleed. Portrait cards are preferred;
-    sideways cards are used only when strictly more of them fit (and the rules allow it).
+    sideways cards are used only when strictly more of them fit, or as many with more bleed kept round
+    the grid (and the rules allow it).
 
     ``full_bleed``: only grids that keep the whole ``bleed`` round the grid count (poker cards on Letter:
     8 a sheet, sideways, instead of 9 with 0.7 mm above and below); each card's bleed between cards is
@@ -207,8 +208,9 @@ def plan_layout(paper: PaperSize, card: CardSize, bleed: float, rules: SheetRule
         grid_w, grid_h = columns * w + (columns - 1) * gutter, rows * h + (rows - 1) * gutter
         outer_x = max(0.0, min(bleed, (space_w - grid_w) / 2))
         outer_y = max(0.0, min(bleed, (space_h - grid_h) / 2))
-        if best is None or columns * rows > best.per_sheet:
-            best = SheetLayout(paper, card, bleed, gutter, columns, rows, rotated, round(outer_x, 4), round(outer_y, 4))
+        found = SheetLayout(paper, card, bleed, gutter, columns, rows, rotated, round(outer_x, 4), round(outer_y, 4))
+        if best is None or (found.per_sheet, min(found.outer_bleed)) > (best.per_sheet, min(best.outer_bleed)):
+            best = found
     if best is None:
         raise LayoutError(
             f"a {card.name} card ({card.width:g} x {card.height:g} mm) does not fit on {paper.name} "

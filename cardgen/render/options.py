@@ -14,7 +14,7 @@ from .cutter import CUTTERS
 from .cutter import KEEP_MM as CUTTER_KEEP_MM
 from .labels import Labels, labels_path, load_labels, use_labels
 from .layout import LayoutError, SheetLayout, bleed_shortfall, plan_layout
-from .print_specs import CardSize, PaperSize, PrintSpecs
+from .print_specs import CardSize, PaperSize, PrintSpecs, SheetRules
 from .qr import validate_base_url
 
 DEFAULT_BASE_URL = "http://localhost:8000"
@@ -66,13 +66,18 @@ class ResolvedOptions:
     def card_layout(self) -> SheetLayout:
         return self.layout_for(self.card_size)
 
+    @property
+    def sheet_rules(self) -> SheetRules:
+        """The sheet's rules as this build lays cards out: with a cutter, a band clear for its marks and no
+        crop marks."""
+        if self.options.cutter is not None:
+            return replace(self.specs.sheet, margin=CUTTER_KEEP_MM, crop_gap=0.0, crop_min_length=0.0)
+        return self.specs.sheet
+
     def layout_for(self, size: CardSize) -> SheetLayout:
         """Sheets of ``size`` pieces on this paper with this bleed; BuildError if none fits."""
         try:
-            rules = self.specs.sheet
-            if self.options.cutter is not None:  # a band clear for the cutter's marks; no crop marks
-                rules = replace(rules, margin=CUTTER_KEEP_MM, crop_gap=0.0, crop_min_length=0.0)
-            return plan_layout(self.paper, size, self.options.bleed, rules, self.options.gutter,
+            return plan_layout(self.paper, size, self.options.bleed, self.sheet_rules, self.options.gutter,
                                self.options.full_bleed)
         except LayoutError as exc:
             raise BuildError(str(exc)) from exc
@@ -110,10 +115,12 @@ def bleed_note(resolved: ResolvedOptions, layout: SheetLayout) -> str | None:
     lost = bleed_shortfall(layout)
     if not lost:
         return None
-    rules = resolved.specs.sheet
+    rules = resolved.sheet_rules
     keep = rules.margin + rules.crop_gap + rules.crop_min_length
+    kept_for = "the cutter's registration marks" if resolved.options.cutter is not None else \
+        "the printable margin and the crop marks"
     why = (f"{layout.columns} × {layout.rows} cards leave no more room on {layout.paper.name} inside the {keep:g} mm "
-           f"kept along each edge for the printable margin and the crop marks") if any("grid" in n for n in lost) \
+           f"kept along each edge for {kept_for}") if any("grid" in n for n in lost) \
         else "the gutter is narrower than two bleeds"
     note = f"bleed reduced to {', '.join(lost)}, not {layout.bleed:g} mm: {why}"
     if any("grid" in n for n in lost) and not resolved.options.full_bleed:
