@@ -427,3 +427,51 @@ def test_every_letter_of_a_magician_board_lies_inside_its_frame(kit: dict[str, P
             assert min(b[0] for b in boxes) >= frame + 0.5, (paper, index)
     finally:
         document.close()
+
+
+def test_a_feats_title_rule_stops_beside_its_magicianship_badge(tmp_path: Path) -> None:
+    # the rule under a feat's name ran the card's whole width: across the ink-saver ring and its number, and
+    # out on both sides of the star in full colour; it now ends before the badge (the ring in ink-saver mode
+    # tells where the badge is, the star in full colour sits on the same centre)
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardgen.render.jsmn.deck import card_fronts
+    from cardgen.render.options import resolve
+    from cardgen.render.print_specs import print_specs
+
+    class Recording(Canvas):
+        def __init__(self) -> None:
+            super().__init__(io.BytesIO())
+            self.lines: list[tuple[float, float, float, float]] = []
+            self.circles: list[tuple[float, float, float]] = []
+
+        def line(self, x1: float, y1: float, x2: float, y2: float) -> None:
+            self.lines.append((x1, y1, x2, y2))
+            super().line(x1, y1, x2, y2)
+
+        def circle(self, x: float, y: float, r: float, stroke: int = 1, fill: int = 0) -> None:
+            self.circles.append((x, y, r))
+            super().circle(x, y, r, stroke=stroke, fill=fill)
+
+    def drawn(ink_saver: bool) -> list[Recording]:
+        resolved = resolve(BuildOptions(game="jsmn", ink_saver=ink_saver, out_dir=tmp_path), print_specs())
+        canvases = []
+        for front in card_fronts(content("jsmn"), resolved, "feat"):
+            canvas = Recording()
+            front.draw(canvas, 3.0)
+            canvases.append(canvas)
+        return canvases
+
+    def header_rule(canvas: Recording) -> tuple[float, float]:
+        rules = [(y1, x2) for x1, y1, x2, y2 in canvas.lines if y1 == y2 and x2 - x1 > 20 * mm]
+        return max(rules)   # the highest long rule: the one under the name
+
+    saver, colour = drawn(True), drawn(False)
+    assert len(saver) == len(colour) == 33
+    for ringed, starred in zip(saver, colour, strict=True):
+        x, _y, r = max(ringed.circles)   # the badge's ring: the rightmost circle
+        for canvas in (ringed, starred):
+            rule_y, rule_end = header_rule(canvas)
+            assert rule_end < x - r * 1.3, (rule_end / mm, (x - r) / mm)   # the star reaches 1.05/0.8 of the ring

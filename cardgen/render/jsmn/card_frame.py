@@ -106,9 +106,10 @@ def draw_frame(canvas: Canvas, size: CardSize, bleed_mm: float, ink: str, style:
 
 
 def draw_header(canvas: Canvas, box: Box, deck_label: str, name: str, ink: str, style: JsmnStyle, s: float,
-                right_room: float = 0.0, rule_at_most: float | None = None) -> float:
+                right_room: float = 0.0, rule_at_most: float | None = None, rule_beside: bool = False) -> float:
     """Deck label in small capitals, then the card's name (shrunk or wrapped to fit); returns the rule's y.
-    ``rule_at_most``: the rule goes no higher (below a corner disc, not across it)."""
+    ``rule_at_most``: the rule goes no higher (below a corner disc, not across it); ``rule_beside``: the rule
+    stops where ``right_room`` begins (beside a corner badge, not across or behind it)."""
     width = box.width - right_room
     small = max(MIN_TEXT_PT, 5.4 * s)
     canvas.setFillColor(style.readable(ink))
@@ -131,7 +132,7 @@ def draw_header(canvas: Canvas, box: Box, deck_label: str, name: str, ink: str, 
         rule_y = min(rule_y, rule_at_most)
     canvas.setStrokeColor(ink)
     canvas.setLineWidth(0.6 * s)
-    canvas.line(box.left, rule_y, box.right, rule_y)
+    canvas.line(box.left, rule_y, box.right - (right_room if rule_beside else 0.0), rule_y)
     return rule_y
 
 

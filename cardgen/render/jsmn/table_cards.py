@@ -50,7 +50,7 @@ def draw_table_card(canvas: Canvas, box: Box, card: Card, content: JsmnContent, 
     ink = style.deck_ink(card.kind)
     badge = pt(7.5 * s) if isinstance(card, Feat) else 0.0
     rule_y = draw_header(canvas, box, DECKS[card.kind][0], card.name, ink, style, t,
-                         right_room=2 * badge + pt(1.5 * s) if badge else 0.0)
+                         right_room=2 * badge + pt(1.5 * s) if badge else 0.0, rule_beside=bool(badge))
     lines = [(SANS_BOLD, content.title), (SANS, number_line(content, card))]
     draw_footer(canvas, box, qr, place, lines, style, s)
     qr_left = place.square()[0]
