@@ -89,6 +89,24 @@ def refuse_bad_body() -> Response | None:
     return error_response(*problem)
 
 
+def refuse_nul() -> Response | None:
+    """No id, code, name or field of this app holds a NUL character (U+0000), and PostgreSQL cannot store
+    one in text (a statement holding one failed as a 500 there): a path holding one is answered 404, a
+    query or form field 400, before any view runs; a JSON body's texts are checked where it is read
+    (:func:`.limits.parse_json`)."""
+    if "\x00" in request.path:
+        return error_response(404, "there is no such page: an address cannot hold a NUL character (U+0000)")
+    fields = [request.args]
+    if request.mimetype == "application/x-www-form-urlencoded":
+        fields.append(request.form)
+    for found in fields:
+        for key, value in found.items(multi=True):
+            if "\x00" in key or "\x00" in value:
+                return error_response(400, f"the field '{key.replace(chr(0), '')[:40]}' holds a NUL character "
+                                           "(U+0000), which no field takes")
+    return None
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from cardgen.site import instance_dir
 
@@ -137,6 +155,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.after_request(read_static_files_whole)  # after_request hooks run last-registered first: before Compress
     app.before_request(no_ranges_of_minified_files)
     app.before_request(refuse_bad_body)
+    app.before_request(refuse_nul)
     init_base_url(app)
     uploads = ((PHOTO_UPLOAD, int(app.config["PHOTO_MAX_BYTES"]), UPLOAD_SECONDS),)  # score by photo
     app.wsgi_app = TrustedProxies(  # type: ignore[method-assign]
