@@ -237,3 +237,9 @@ def test_dsns_are_told_apart_from_files_and_never_shown_with_their_password() ->
     assert not is_postgres("instance/companion.sqlite3") and not is_postgres(Path("postgresql:"))
     assert redacted("postgresql://ann:pw@db.example:5432/c") == "postgresql://ann:***@db.example:5432/c"
     assert redacted("postgresql://ann@db.example/c") == "postgresql://ann@db.example/c"
+    # libpq takes a password as a parameter too (and a key's passphrase): never shown either
+    assert redacted("postgresql://ann@db.example/c?password=s3cret&sslmode=require") == \
+        "postgresql://ann@db.example/c?password=***&sslmode=require"
+    assert redacted("postgresql:///c?host=/run/pg&sslpassword=k&PASSWORD=p") == \
+        "postgresql:///c?host=/run/pg&sslpassword=***&PASSWORD=***"
+    assert "s3cret" not in redacted("postgresql://ann:s3cret@h/c?password=s3cret")

@@ -30,7 +30,13 @@ class SeatRefused(Exception):
 
 
 class StoreUnavailable(RuntimeError):
-    """The database cannot be opened or written; the message names the file and the reason."""
+    """The database cannot be opened or written; the message names the file and the reason. ``public``:
+    what a phone is told instead, when the message names what only the server's keeper should read (a
+    database server's address, user and error)."""
+
+    def __init__(self, message: str, public: str | None = None) -> None:
+        super().__init__(message)
+        self.public = public
 
 
 class SeatTaken(Exception):

@@ -51,7 +51,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Sequence
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
 import psycopg_pool
@@ -78,6 +78,11 @@ PROBE_EVERY_SECONDS = 0.5
 POOL_MIN_SIZE, POOL_MAX_SIZE = 1, 8
 #: a pool that found no connection in time is replaced by a new one, at most this often
 RENEW_SECONDS = 2.0
+#: how long a served request waits for PostgreSQL's answer to a statement before it is answered 503: a database
+#: that takes connections but answers nothing (its host hung, a network dropping packets) would otherwise hold
+#: every request for as long as that lasted (a move's statement takes milliseconds; a move of a busy game waits
+#: for the row lock of the one before, still far under this)
+ANSWER_SECONDS = 8.0
 #: the advisory lock a node holds while it migrates (any constant both nodes agree on)
 MIGRATION_LOCK = 0x5EB1_B00C
 
@@ -182,14 +187,24 @@ def is_postgres(database: str | object) -> bool:
     return is_server_url(database)
 
 
+#: a DSN's query parameters that hold a secret (libpq's connection parameters)
+_SECRET_PARAMETERS = frozenset({"password", "sslpassword", "passfile", "sslkey"})
+
+
 def redacted(dsn: str) -> str:
-    """The DSN without its password, for messages and logs."""
+    """The DSN without its password (in ``user:password@`` or as a ``?password=`` parameter, and the like),
+    for messages and logs."""
     parts = urlsplit(dsn)
-    if parts.password is None:
+    if parts.password is not None:
+        netloc = parts.netloc.rsplit("@", 1)
+        user = netloc[0].split(":", 1)[0]
+        dsn = urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[1]}"))
+    address, mark, query = dsn.partition("?")
+    if not query:
         return dsn
-    netloc = parts.netloc.rsplit("@", 1)
-    user = netloc[0].split(":", 1)[0]
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[1]}"))
+    pairs = [(key, "***" if key.lower() in _SECRET_PARAMETERS else value)
+             for key, value in parse_qsl(query, keep_blank_values=True)]
+    return address + mark + urlencode(pairs, safe="*/:")
 
 
 def cooperate_with_gevent() -> None:
@@ -206,7 +221,25 @@ def cooperate_with_gevent() -> None:
 
     monkey = sys.modules.get("gevent.monkey")
     if monkey is not None and monkey.is_module_patched("select") and psycopg.waiting.wait is not wait_cooperating:
+        global _SERVING_THREAD
+        _SERVING_THREAD = monkey.get_original("_thread", "get_ident")()
         psycopg.waiting.wait = wait_cooperating
+
+
+#: the OS thread whose greenlets serve requests (set by cooperate_with_gevent): their statements wait for an
+#: answer at most :data:`ANSWER_SECONDS`; work sent to gevent's thread pool (the scheduled purge) has no limit
+_SERVING_THREAD: int | None = None
+
+
+def _answer_deadline(timeout: float | None) -> float | None:
+    """The wait's own limit (psycopg's), else :data:`ANSWER_SECONDS` for a request's statement."""
+    if timeout is not None or _SERVING_THREAD is None:
+        return timeout
+    import sys
+
+    monkey = sys.modules.get("gevent.monkey")
+    serving = monkey is not None and monkey.get_original("_thread", "get_ident")() == _SERVING_THREAD
+    return ANSWER_SECONDS if serving else None
 
 
 _POLL_MASKS = {psycopg.waiting.Wait.R: select.POLLIN, psycopg.waiting.Wait.W: select.POLLOUT,
@@ -242,6 +275,8 @@ def wait_cooperating(gen: Any, fileno: int, interval: float = 0.0, timeout: floa
     timeout and a switch to its hub each time, about a third of a move's CPU in the worker when every
     wait went through it. Here only a wait for an answer that has not come yet switches to the hub (so
     other requests of the worker go on meanwhile); the rest cost one system call each."""
+    own_limit = timeout is None
+    timeout = _answer_deadline(timeout)
     deadline = time.monotonic() + timeout if timeout is not None else None
     interval_ms = max(0, int(interval * 1000.0))
     try:
@@ -270,6 +305,8 @@ def wait_cooperating(gen: Any, fileno: int, interval: float = 0.0, timeout: floa
                 if green is not None:
                     green.modify(fileno, _POLL_MASKS[state])
             if deadline is not None and time.monotonic() >= deadline:
+                if own_limit:  # (psycopg's own waits with a timeout take _WaitTimeout as theirs to handle)
+                    raise psycopg.OperationalError(f"no answer within {ANSWER_SECONDS:g} s")
                 raise psycopg.errors._WaitTimeout("wait timeout expired")
     except StopIteration as stop:
         return stop.value
@@ -579,7 +616,9 @@ class PostgresBackend:
         reason = error if isinstance(error, str) else _reason(error)
         return StoreUnavailable(f"PostgreSQL at {self.target} is not answering ({reason}); no move was lost: "
                                 "try again in a moment, and if this goes on, check that the database runs "
-                                "and this server reaches it")
+                                "and this server reaches it",
+                                public="the database is not answering; no move was lost: try again in a moment "
+                                       "(the server's log says why)")
 
     def _db(self) -> Statements:
         """Single statements, each on a connection of the pool (autocommit)."""

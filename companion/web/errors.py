@@ -96,7 +96,7 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(StoreUnavailable)
     def store_unavailable(error: StoreUnavailable) -> Response:
         log.error("refused a write: %s", error)
-        response = error_response(503, f"nothing was saved: {error}")
+        response = error_response(503, f"nothing was saved: {error.public or error}")
         response.headers["Retry-After"] = "10"
         return response
 
