@@ -491,7 +491,7 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
     if qr and reachable:
         click.echo(terminal_qr(reachable))
     sys.stdout.flush()
-    from companion.serving import raise_open_file_limit
+    from companion.serving import close_logging, raise_open_file_limit
 
     raise_open_file_limit()  # every open phone page is a socket; the workers inherit the limit
     options: dict[str, Any] = {
@@ -511,6 +511,7 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
         "control_socket_disable": True,  # gunicorn 24+ would share one control socket between servers
         "reuse_port": True,  # each worker listens itself and the kernel spreads connections: see above
         "logger_class": CompanionLogger,
+        "worker_exit": close_logging,
     }
     announcer = mdns.start(mdns_name, port) if mdns_name is not None else None
     gc.freeze()  # what is loaded by now (the games' data, the modules) is kept to the end: see CompanionWorker

@@ -43,6 +43,7 @@ import signal
 import sys
 from typing import Any
 
+import gevent
 from gunicorn import util
 from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
@@ -142,6 +143,20 @@ class ConnectionAnswers:
         return self.app(environ, start)
 
 
+def close_logging(arbiter: Any, worker: Any) -> None:
+    """gunicorn's ``worker_exit`` hook, after a worker's last log line: logging is shut down (every handler
+    flushed and closed) while the worker's modules are whole, and its list of handlers to clean up at the
+    end is emptied. Left to the interpreter's end, the clean-up of a handler no logger holds (Flask's
+    default one) ran after gevent's thread module was torn down and printed "Exception ignored in
+    _removeHandlerRef ... TypeError" on every stop (gevent/gevent#2148, open)."""
+    import logging
+
+    logging.shutdown()
+    handlers = getattr(logging, "_handlerList", None)  # (logging's private list of weak references)
+    if isinstance(handlers, list):
+        handlers.clear()
+
+
 class CompanionWorker(GeventWorker):  # type: ignore[misc]  # gunicorn ships no type hints
     """gunicorn's gevent worker, with socket time limits, a per-address connection cap and JSON answers
     for gunicorn's own errors."""
@@ -161,6 +176,7 @@ class CompanionWorker(GeventWorker):  # type: ignore[misc]  # gunicorn ships no 
         # the collector, its full collections while serving and at the worker's exit no longer walk them (that
         # walk at exit cost ~0.3 s CPU, on a busy machine long enough for gunicorn's 5 s graceful timeout to
         # SIGKILL the worker on every stop)
+        gc.collect()  # (what is garbage already is not frozen: it would be torn down only at the interpreter's end)
         gc.freeze()
         app = self.wsgi
         self.flask_app = app
@@ -168,6 +184,24 @@ class CompanionWorker(GeventWorker):  # type: ignore[misc]  # gunicorn ships no 
         self.max_per_address = int(config.get("MAX_CONNECTIONS_PER_ADDRESS", MAX_CONNECTIONS_PER_ADDRESS))
         self.unlimited = unlimited_networks(config.get("UNLIMITED_ADDRESSES"))
         self.wsgi = ConnectionAnswers(app, int(self.cfg.keepalive))
+
+    def handle_quit(self, sig: Any, frame: Any) -> None:
+        """gunicorn's quick stop (SIGINT, SIGQUIT), once, and quietly: Ctrl-C reaches every process of the
+        terminal's group and the master then tells each worker to quit as well. gunicorn's own way stops
+        serving, waits 0.1 s and raises SystemExit from a greenlet; when the worker had finished meanwhile
+        (or a second quit came), that SystemExit landed inside gevent's interpreter shutdown and printed a
+        traceback on every stop. Here it is raised only while the worker still runs."""
+        if getattr(self, "_quitting", False):
+            return
+        self._quitting = True
+        gevent.spawn(self._quit)
+
+    def _quit(self) -> None:
+        self.alive = False
+        self.cfg.worker_int(self)
+        gevent.sleep(0.1)
+        if not getattr(self, "_finished", False):
+            sys.exit(0)
 
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
         client.settimeout(SOCKET_SECONDS)  # (the gevent worker would make the socket wait forever)
@@ -223,14 +257,13 @@ class CompanionWorker(GeventWorker):  # type: ignore[misc]  # gunicorn ships no 
         return address_key(str(ip))
 
     def run(self) -> None:
-        import gevent
-
         gevent.spawn(self._purge_now_and_then)
-        super().run()
+        try:
+            super().run()
+        finally:
+            self._finished = True  # (a quick stop's greenlet, still asleep, then ends quietly: handle_quit)
 
     def _purge_now_and_then(self) -> None:
-        import gevent
-
         from companion.archive import schedule_for
 
         store = getattr(self.flask_app, "extensions", {}).get("store")

@@ -159,6 +159,32 @@ def test_the_watch_hears_a_move_stored_by_another_connection(tmp_path: Path) -> 
     app.extensions["store"].close()
 
 
+def test_a_watch_that_finds_the_database_away_looks_again_and_the_stream_catches_up(tmp_path: Path) -> None:
+    # PostgreSQL restarting, a network cut, a file that cannot be read: the watch used to end there, and the
+    # open streams sent the old version at every heartbeat until they ended minutes later
+    real = Store(tmp_path / "real.sqlite3")
+    game = real.create_game("fillory", ["Ann", "Ben"], {})
+    watched = tmp_path / "watched.sqlite3"
+    watched.write_bytes(b"not a database yet " * 256)
+    watch = VersionWatch(watched, check_seconds=0.01)
+    events = stream(watch, game["id"], 0, heartbeat=0.1, lifetime=120)
+    assert b'"version": 0' in next(events)
+    real.apply_move(game["id"], 0, 0, "a1", {"type": "draw", "card": "golem"})
+    copy = tmp_path / "copy.sqlite3"
+    with sqlite3.connect(real.path) as source, sqlite3.connect(copy) as target:  # type: ignore[arg-type]
+        source.backup(target)
+    os.replace(copy, watched)  # the database is back, one move on
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if next(events) == b'event: version\ndata: {"version": 1}\n\n':
+            break
+    else:
+        raise AssertionError("the stream never caught up once the database was back")
+    events.close()
+    watch.stop()
+    real.close()
+
+
 def test_the_stream_beats_while_nothing_happens_and_ends_by_itself(tmp_path: Path) -> None:
     path = tmp_path / "b.sqlite3"
     store = Store(path)
@@ -421,3 +447,23 @@ def test_a_finished_games_code_expires(tmp_path: Path) -> None:
         store.apply_move(game["id"], seat, version, f"a{version}", move)
     assert store.game_id_for_code(game["join_code"]) is None
     store.close()
+
+
+def test_ctrl_c_stops_the_server_without_a_traceback(tmp_path: Path) -> None:
+    # Ctrl-C reaches every process of the terminal's group: the master and each worker get SIGINT, then the
+    # master tells each worker to quit too. That second quit printed a SystemExit traceback per worker, and
+    # logging's clean-up at the interpreter's end an "Exception ignored" one: the last thing a user saw
+    import signal
+
+    from companion.served import process_children
+
+    with running_server(tmp_path, ("--workers", "2"), secret_key="k", workers=2) as server:
+        assert requests.get(server.base + "/", timeout=10).status_code == 200
+        workers = process_children(server.process.pid)
+        assert len(workers) == 2
+        for pid in (server.process.pid, *workers):
+            os.kill(pid, signal.SIGINT)
+        server.process.wait(timeout=30)
+        log = server.log()
+    assert "Shutting down: Master" in log
+    assert "Traceback" not in log and "Exception ignored" not in log, log[log.find("Handling signal"):]

@@ -13,7 +13,9 @@ woken. The work per change follows the moves made, not the phones connected or t
 (reading every watched game's version at each change cost 3 queries of 500 games, ~40 times a
 second, with 1,250 tables open). Every :data:`FULL_CHECK_SECONDS` it reads every watched game's
 version anyway, so nothing a purge could confuse (rowids reused after the newest rows were deleted)
-is missed for longer than that.
+is missed for longer than that. When the database is away (PostgreSQL restarting, a network cut, a SQLite
+file that cannot be read), the watch looks again every :data:`RETRY_SECONDS` for as long as phones listen,
+and once it is back reads every watched game's version: the open streams catch up by themselves.
 
 One address may hold at most ``MAX_STREAMS_PER_ADDRESS`` streams open in one worker process (200 by
 default; the addresses of ``UNLIMITED_ADDRESSES`` are not counted): one more is answered 429 with
@@ -43,6 +45,7 @@ MAX_STREAMS_PER_ADDRESS = 200
 STREAM_RETRY_AFTER = 30
 CHECK_SECONDS = 0.025
 FULL_CHECK_SECONDS = 5.0
+RETRY_SECONDS = 1.0
 HEARTBEAT_SECONDS = 15.0
 STREAM_SECONDS = 300.0
 RETRY_MS = 1500
@@ -94,11 +97,25 @@ class VersionWatch:
 
     def _run(self) -> None:
         try:
-            feed = changes_of(self.source)
-        except StoreUnavailable:
+            while not self._stopped.is_set():
+                try:
+                    self._follow()
+                    return
+                except StoreUnavailable:
+                    pass  # the database is away: look again shortly, while phones listen
+                with self._lock:
+                    if not self._games:
+                        return  # nobody listens now; the next listen starts the watch again
+                    self._fresh.update(self._games)  # once back: every watched game read, none waited for
+                if self._stopped.wait(RETRY_SECONDS):
+                    return
+        finally:
             with self._lock:
                 self._thread = None
-            return  # the database went away: the streams end at their next heartbeat and reconnect
+
+    def _follow(self) -> None:
+        """Follow the database's changes until stopped; StoreUnavailable when it goes away."""
+        feed = changes_of(self.source)
         try:
             full_at = time.monotonic() + FULL_CHECK_SECONDS
             while not self._stopped.wait(self.check_seconds):
@@ -118,12 +135,8 @@ class VersionWatch:
                 if fresh:
                     for game_id, version in feed.versions(list(fresh)):
                         self._tell(game_id, version)
-        except StoreUnavailable:
-            pass  # the database went away: the streams end at their next heartbeat and reconnect
         finally:
             feed.close()
-            with self._lock:
-                self._thread = None
 
     def _tell(self, game_id: str, version: int) -> None:
         # (only forward: a game's version never goes back, and PostgreSQL's announcements of two versions
