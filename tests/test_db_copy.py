@@ -64,3 +64,22 @@ def test_a_source_that_is_not_there_is_refused(tmp_path: Path, postgres_dsn: str
     result = CliRunner().invoke(main, ["db", "copy", "--from", str(tmp_path / "none.sqlite3"), "--to", postgres_dsn])
     assert result.exit_code == 1 and "there is no database at" in result.output
     assert not (tmp_path / "none.sqlite3").exists()
+
+
+def test_a_nul_character_postgresql_cannot_store_is_named_before_anything_is_copied(tmp_path: Path,
+                                                                                   postgres_dsn: str) -> None:
+    # a SQLite store from before the companion refused NUL characters may hold one (an action id sent by any
+    # phone): the copy raised a traceback from PostgreSQL halfway; it now names the game, field and entry
+    source, games = _played(tmp_path / "table.sqlite3")
+    card = fillory_deck_cards(source.current(games[2]["id"])[1])[0]
+    version = source.version(games[2]["id"])
+    source.apply_move(games[2]["id"], version % 2, version, "odd\x00id", {"type": "draw", "card": card})
+    source.close()
+    result = CliRunner().invoke(main, ["db", "copy", "--from", str(tmp_path / "table.sqlite3"), "--to", postgres_dsn])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"game {games[2]['id']} holds a NUL character (U+0000) in moves.action_id, entry {version + 1}" in result.output
+    target = Store(postgres_dsn)
+    try:
+        assert target.game_count() == 0
+    finally:
+        target.close()

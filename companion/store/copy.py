@@ -50,6 +50,8 @@ def copy_games(source: Store, target: Store) -> dict[str, Any]:
     codes = _present(target, "join_code", [str(row["join_code"]) for row in rows["games"]])
     if codes:
         raise CopyRefused(f"the target already has games with the join codes {', '.join(codes[:5])}; nothing was copied")
+    if getattr(target.backend, "kind", "") == "postgresql":
+        _refuse_nul(rows)
     with target.backend.write(None) as db:
         for table in TABLES:
             for row in rows[table]:
@@ -61,6 +63,20 @@ def copy_games(source: Store, target: Store) -> dict[str, Any]:
         target.purge(ids)
         raise CopyRefused("the copy does not replay as the source: " + "; ".join(problems[:5]))
     return {"games": len(ids), "rows": {table: len(rows[table]) for table in TABLES}}
+
+
+def _refuse_nul(rows: dict[str, list[dict[str, Any]]]) -> None:
+    """PostgreSQL stores no NUL character (U+0000) in text; SQLite does, and a store from before the companion
+    refused them (an action id, a name) may hold one: named here, game and field, before anything is written."""
+    for table in TABLES:
+        for row in rows[table]:
+            for column, value in row.items():
+                if isinstance(value, str) and "\x00" in value:
+                    game = row.get("game_id", row.get("id"))
+                    where = f", entry {row['seq']}" if table == "moves" and "seq" in row else ""
+                    raise CopyRefused(f"game {game} holds a NUL character (U+0000) in {table}.{column}{where}, "
+                                      "which PostgreSQL cannot store; nothing was copied (remove that character "
+                                      "from the source, or purge that game there, and copy again)")
 
 
 def _differs(source: Store, target: Store, row: dict[str, Any]) -> str | None:
