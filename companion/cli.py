@@ -84,9 +84,11 @@ def phone_urls(host: str, port: int) -> list[str]:
     return [f"http://{shown}:{port}/"]
 
 
-def address_lines(host: str, port: int) -> tuple[list[str], str | None]:
+def address_lines(host: str, port: int, proxied: bool = False) -> tuple[list[str], str | None]:
     """What ``serve`` says about where to open the companion, and the address phones can reach (for the QR
-    code), or None when no phone can reach it: 127.0.0.1 is only ever offered as this computer's address."""
+    code), or None when no phone can reach it: 127.0.0.1 is only ever offered as this computer's address.
+    ``proxied``: a reverse proxy in front (``--trusted-proxy``) serves the phones, so a server on loopback
+    is as it should be."""
     urls = phone_urls(host, port)
     if host in ("0.0.0.0", "", "::"):
         if len(urls) > 1:
@@ -94,6 +96,9 @@ def address_lines(host: str, port: int) -> tuple[list[str], str | None]:
         return ["No network address found: phones cannot reach this computer until it joins the table's "
                 "network (then restart).", f"On this computer: {urls[-1]}"], None
     if host.startswith("127.") or host in ("localhost", "::1"):
+        if proxied:
+            return [f"On this computer: {urls[0]} (--host {host}: only the proxy in front reaches it, and the "
+                    "phones reach the proxy)"], None
         return [f"On this computer: {urls[0]} (--host {host} listens on this computer only: phones cannot "
                 "reach it; serve with --host 0.0.0.0 for them)"], None
     return [f"Open on the phones: {urls[0]}"], urls[0]
@@ -473,10 +478,12 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
                    f"idle {archive.IDLE_DAYS} days; docs/serving.md)")
         games -= len(purged)
     workers = workers or default_workers()
-    lines, reachable = address_lines(host, port)
-    # the configured address, then the .local name, first: they are the ones to print on cards
+    lines, reachable = address_lines(host, port, proxied=bool(trusted_proxies))
+    # the configured address, then the .local name, first: they are the ones to print on cards (the .local
+    # name with this server's port only where phones reach this server: not on loopback behind a proxy)
+    loopback = host.startswith("127.") or host in ("localhost", "::1")
     firsts: list[str] = []
-    for url in (given_base, mdns_url):
+    for url in (given_base, None if loopback else mdns_url):
         if url and url.rstrip("/") + "/" not in firsts:
             firsts.append(url.rstrip("/") + "/")
     if firsts:

@@ -262,6 +262,9 @@ def test_serve_sends_the_phones_to_the_lan_address_and_never_to_127(monkeypatch:
 
     lines, reachable = cli.address_lines("127.0.0.1", 8000)
     assert reachable is None and "phones cannot reach it" in lines[0] and "--host 0.0.0.0" in lines[0]
+    # behind a reverse proxy (--trusted-proxy) loopback is right: no advice to listen on every address
+    lines, reachable = cli.address_lines("127.0.0.1", 8000, proxied=True)
+    assert reachable is None and "only the proxy in front reaches it" in lines[0] and "0.0.0.0" not in lines[0]
 
 
 # -- the scripts ------------------------------------------------------------------------------------------

@@ -143,6 +143,11 @@ def test_a_club_a_card_printed_with_the_https_name_opens_through_caddy(tmp_path:
     (tmp_path / "server").mkdir()
     with running_server(tmp_path / "server", serve_args(serve, name)) as server, \
             running_caddy(tmp_path / "caddy", server.base, f"{name}.local") as caddy:
+        # the banner sends the phones to the club's https name alone: not to the .local name at the server's own
+        # port, which listens on loopback, and not to --host 0.0.0.0, which would let them round the proxy
+        banner = server.log()
+        assert f"Open on the phones: https://{name}.local/" in banner, banner
+        assert f"http://{name}.local:" not in banner and "--host 0.0.0.0" not in banner, banner
         addresses = resolve(name)
         status, headers, body = caddy.get(card.group(1), address=addresses[0])  # certificate checked
         assert status == 200 and headers["content-type"].startswith("text/html") and b"<h1" in body
