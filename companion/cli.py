@@ -84,6 +84,26 @@ def phone_urls(host: str, port: int) -> list[str]:
     return [f"http://{shown}:{port}/"]
 
 
+def _warn_if_another_port(base: str, port: int, source: str) -> None:
+    """Say so when the address the cards and join links carry is plain http on another port than the one served
+    (a saved address of port 8000, and PORT=9000 for this run): phones opening it would reach nothing. Behind a
+    proxy (https, or --trusted-proxy) the address's port is the proxy's, and nothing is said."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(base)
+    if parts.scheme != "http":
+        return
+    try:
+        carried = parts.port or 80
+    except ValueError:
+        return
+    if carried != port:
+        shown = parts._replace(netloc=f"{parts.hostname}:{port}").geturl().rstrip("/")
+        click.echo(f"Warning: the cards and join links carry {base.rstrip('/')} ({source}), but this server "
+                   f"listens on port {port}: phones opening them reach nothing. Serve on port {carried}, or "
+                   f"save the address with this port: companion base-url {shown}", err=True)
+
+
 def address_lines(host: str, port: int, proxied: bool = False) -> tuple[list[str], str | None]:
     """What ``serve`` says about where to open the companion, and the address phones can reach (for the QR
     code), or None when no phone can reach it: 127.0.0.1 is only ever offered as this computer's address.
@@ -454,6 +474,8 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
     except SiteError as error:
         raise click.ClickException(str(error)) from None
     given_base = resolved or None
+    if given_base and not trusted_proxies:
+        _warn_if_another_port(given_base, port, source)
     mdns_url = None if mdns_name is None else f"http://{mdns_name}.local:{port}/"
     chosen_base = given_base or mdns_url or phone_urls(host, port)[0]
     from cardgen.render.qr import validate_base_url

@@ -379,3 +379,18 @@ def test_setup_falls_back_to_pip_when_uv_cannot_install(tmp_path: Path) -> None:
     assert "uv could not install the packages; installing them with pip" in ran.stdout
     calls = (root / "calls.log").read_text(encoding="utf-8").splitlines()
     assert calls[-1].startswith("-m pip install") and calls[-1].endswith("-e .")
+
+
+def test_serve_warns_when_the_cards_address_names_another_port(capsys: pytest.CaptureFixture[str]) -> None:
+    # a table saved http://spellbook.local:8000, then ran PORT=9000 scripts/start.sh: every card and join link
+    # pointed at a port where nothing listened, without a word
+    from companion import cli
+
+    cli._warn_if_another_port("http://spellbook.local:8000", 9000, "saved in settings.toml")
+    said = capsys.readouterr().err
+    assert "carry http://spellbook.local:8000 (saved in settings.toml), but this server listens on port 9000" in said
+    assert "companion base-url http://spellbook.local:9000" in said
+    for base, port in (("http://spellbook.local:8000/", 8000), ("http://192.0.2.7", 80),
+                       ("https://spellbook.example", 8000)):  # the same port; a proxy's https address
+        cli._warn_if_another_port(base, port, "--base-url")
+        assert capsys.readouterr().err == "", base
