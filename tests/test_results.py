@@ -79,7 +79,11 @@ def test_an_unfinished_game_has_no_result_yet(app: Flask, client: FlaskClient) -
         answer = client.get(f"/g/{created['id']}/{path}")
         assert answer.status_code == 409
         assert "not over yet" in answer.get_data(as_text=True)
+        if path.endswith(".json"):  # a JSON address answers its errors in JSON too, whatever the client accepts
+            assert answer.is_json and "not over yet" in answer.get_json()["error"]
     assert client.get("/g/nosuchgame/result").status_code == 404
+    missing = client.get("/g/nosuchgame/result.json", headers={"Accept": "text/html"})
+    assert missing.status_code == 404 and missing.is_json and "nosuchgame" in missing.get_json()["error"]
     assert 'id="see-result"' not in client.get(f"/g/{created['id']}").get_data(as_text=True)
 
 

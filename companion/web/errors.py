@@ -41,8 +41,9 @@ def error_body(status: int, message: str, rule: str | None = None) -> dict[str, 
 
 
 def wants_json() -> bool:
-    """JSON for the API and for clients that prefer it; HTML for browsers on pages."""
-    if request.path.startswith("/api/") or request.path == "/api":
+    """JSON for the API, for an address that names a JSON file (``result.json``) and for clients that prefer
+    it; HTML for browsers on pages."""
+    if request.path.startswith("/api/") or request.path == "/api" or request.path.endswith(".json"):
         return True
     best = request.accept_mimetypes.best_match(["text/html", "application/json"])
     return best == "application/json" and request.accept_mimetypes[best] > request.accept_mimetypes["text/html"]
