@@ -86,6 +86,8 @@ class Store(Seats, Moves, LogReader):
         anyone); while the host has freed a seat of a finished game, the code takes its player back to it
         (to correct a move only that seat may, say), as the release's log line promises."""
         code = join_code.strip().upper()
+        if not code.isascii() or not code.isalnum():  # (a code is letters and digits: nothing else is looked up)
+            return None
         rows = self.backend.rows("SELECT id FROM games WHERE join_code = ?", [code])
         if not rows:
             return None

@@ -90,20 +90,12 @@ def refuse_bad_body() -> Response | None:
 
 
 def refuse_nul() -> Response | None:
-    """No id, code, name or field of this app holds a NUL character (U+0000), and PostgreSQL cannot store
-    one in text (a statement holding one failed as a 500 there): a path holding one is answered 404, a
-    query or form field 400, before any view runs; a JSON body's texts are checked where it is read
-    (:func:`.limits.parse_json`)."""
+    """No address of the companion holds a NUL character (U+0000): a path with one is answered 404 before any
+    view runs (PostgreSQL cannot store one in text, and a game id holding one was a 500 there). Fields that
+    are stored say so themselves (an action id refuses control characters; a join code is letters and
+    digits; names lose control characters)."""
     if "\x00" in request.path:
         return error_response(404, "there is no such page: an address cannot hold a NUL character (U+0000)")
-    fields = [request.args]
-    if request.mimetype == "application/x-www-form-urlencoded":
-        fields.append(request.form)
-    for found in fields:
-        for key, value in found.items(multi=True):
-            if "\x00" in key or "\x00" in value:
-                return error_response(400, f"the field '{key.replace(chr(0), '')[:40]}' holds a NUL character "
-                                           "(U+0000), which no field takes")
     return None
 
 

@@ -152,8 +152,6 @@ def _check(value: Any, depth: int) -> None:
     if depth > MAX_DEPTH:
         raise BadJson(400, f"the request body is nested more than {MAX_DEPTH} deep")
     if isinstance(value, str):
-        if "\x00" in value:
-            raise BadJson(400, "a text in the request body holds a NUL character (U+0000), which no field takes")
         if len(value) > MAX_TEXT:
             raise BadJson(400, f"a text in the request body is {len(value):,} characters; at most {MAX_TEXT} "
                                "are taken")

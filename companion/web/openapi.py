@@ -14,6 +14,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 MAX_SEAT = 99
 
 
+#: an action id: any text but control characters (a NUL, which PostgreSQL cannot store, among them)
+ACTION_ID = r"^[^\x00-\x1f\x7f]+$"
+
+
 class RequestBody(BaseModel):
     """Strict JSON: no unknown fields, no "3" for 3, no true for 1."""
 
@@ -28,14 +32,15 @@ class NewGameRequest(RequestBody):
 
 class MoveRequest(RequestBody):
     version: int = Field(ge=0, description="the version the phone last saw")
-    action_id: str = Field(min_length=1, max_length=100, description="unique per action; a retry repeats it")
+    action_id: str = Field(min_length=1, max_length=100, pattern=ACTION_ID,
+                           description="unique per action; a retry repeats it (no control characters)")
     move: dict[str, Any] = Field(description="the move, e.g. {\"type\": \"draw\", \"card\": \"Quentin\"}")
     seat: int | None = Field(default=None, ge=0, description="optional: the seat the phone believes it holds")
 
 
 class UndoRequest(RequestBody):
     version: int = Field(ge=0)
-    action_id: str = Field(min_length=1, max_length=100)
+    action_id: str = Field(min_length=1, max_length=100, pattern=ACTION_ID)
     seat: int | None = Field(default=None, ge=0, description="optional: the seat the phone believes it holds")
 
 
@@ -52,7 +57,8 @@ class PutIn(RequestBody):
 
 class CorrectRequest(RequestBody):
     version: int = Field(ge=0, description="the version the phone last saw")
-    action_id: str = Field(min_length=1, max_length=100, description="unique per action; a retry repeats it")
+    action_id: str = Field(min_length=1, max_length=100, pattern=ACTION_ID,
+                           description="unique per action; a retry repeats it (no control characters)")
     seq: int = Field(ge=1, description="the seq of the live move to replace (as in the log)")
     move: dict[str, Any] | None = Field(description="the move as it should have been reported; null removes it")
     drop: list[int] = Field(default_factory=list, max_length=100,
@@ -66,7 +72,8 @@ class CorrectRequest(RequestBody):
 
 class RevertRequest(RequestBody):
     version: int = Field(ge=0, description="the version the phone last saw")
-    action_id: str = Field(min_length=1, max_length=100, description="unique per action; a retry repeats it")
+    action_id: str = Field(min_length=1, max_length=100, pattern=ACTION_ID,
+                           description="unique per action; a retry repeats it (no control characters)")
     entry: int = Field(ge=1, description="the seq of the undo or correct entry (as in the log) to cancel")
     drop: list[int] = Field(default_factory=list, max_length=100,
                             description="later moves (seqs) to remove in the same change")
