@@ -221,25 +221,23 @@ def cooperate_with_gevent() -> None:
 
     monkey = sys.modules.get("gevent.monkey")
     if monkey is not None and monkey.is_module_patched("select") and psycopg.waiting.wait is not wait_cooperating:
-        global _SERVING_THREAD
-        _SERVING_THREAD = monkey.get_original("_thread", "get_ident")()
+        global _SERVING_THREAD, _thread_ident
+        _thread_ident = monkey.get_original("_thread", "get_ident")  # the OS thread's, not the greenlet's
+        _SERVING_THREAD = _thread_ident()
         psycopg.waiting.wait = wait_cooperating
 
 
 #: the OS thread whose greenlets serve requests (set by cooperate_with_gevent): their statements wait for an
 #: answer at most :data:`ANSWER_SECONDS`; work sent to gevent's thread pool (the scheduled purge) has no limit
 _SERVING_THREAD: int | None = None
+_thread_ident: Any = None
 
 
 def _answer_deadline(timeout: float | None) -> float | None:
     """The wait's own limit (psycopg's), else :data:`ANSWER_SECONDS` for a request's statement."""
     if timeout is not None or _SERVING_THREAD is None:
         return timeout
-    import sys
-
-    monkey = sys.modules.get("gevent.monkey")
-    serving = monkey is not None and monkey.get_original("_thread", "get_ident")() == _SERVING_THREAD
-    return ANSWER_SECONDS if serving else None
+    return ANSWER_SECONDS if _thread_ident() == _SERVING_THREAD else None
 
 
 _POLL_MASKS = {psycopg.waiting.Wait.R: select.POLLIN, psycopg.waiting.Wait.W: select.POLLOUT,
