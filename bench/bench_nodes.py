@@ -217,6 +217,18 @@ def delivery_phase(sender: RunningServer, watcher: RunningServer, store: Store, 
     return delivery, sum(1 for key in sent if key not in first_at)
 
 
+@contextlib.contextmanager
+def capped_while(caps: list[CpuCap], share: float | None) -> Any:
+    """Every node's CPU capped at ``share`` of a core (None: uncapped) for the phase inside, uncapped after."""
+    for cap in caps:
+        cap.set(share)
+    try:
+        yield
+    finally:
+        for cap in caps:
+            cap.set(None)
+
+
 def percentile(values: list[float], share: float) -> float:
     if not values:
         return float("nan")
@@ -280,14 +292,9 @@ def main() -> None:
             for key in order:
                 setup = setups[key]
                 works = moves_works(setup, args.connections, args.seconds, seed=100 * r + len(key))
-                for cap in caps:
-                    cap.set(args.node_share if key in capped else None)
-                try:
+                with capped_while(caps, args.node_share if key in capped else None):
                     tally, own, pg, before = measured(setup, functools.partial(split_phase, setup.nodes, works,
                                                                                args.seconds))
-                finally:
-                    for cap in caps:
-                        cap.set(None)
                 rates[f"{key}.moves"].append(tally.rate())
                 loads.append(before)
                 for name, value in (("moves.node", own), ("moves.pg", pg)):
@@ -302,14 +309,9 @@ def main() -> None:
                 if len(setup.nodes) > 1:
                     continue
                 tables = reads_tables(setup)
-                for cap in caps:
-                    cap.set(args.node_share if key in capped else None)
-                try:
+                with capped_while(caps, args.node_share if key in capped else None):
                     tally, own, pg, before = measured(setup, functools.partial(reads_phase, setup, tables,
                                                                                args.connections, args.seconds))
-                finally:
-                    for cap in caps:
-                        cap.set(None)
                 rates[f"{key}.reads"].append(tally.rate())
                 if own is not None:
                     cpu.setdefault(f"{key}.reads.node", []).append(own)

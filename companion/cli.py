@@ -104,6 +104,11 @@ def _warn_if_another_port(base: str, port: int, source: str) -> None:
                    f"save the address with this port: companion base-url {shown}", err=True)
 
 
+def is_loopback(host: str) -> bool:
+    """Whether ``--host`` listens on this computer only."""
+    return host.startswith("127.") or host in ("localhost", "::1")
+
+
 def address_lines(host: str, port: int, proxied: bool = False) -> tuple[list[str], str | None]:
     """What ``serve`` says about where to open the companion, and the address phones can reach (for the QR
     code), or None when no phone can reach it: 127.0.0.1 is only ever offered as this computer's address.
@@ -115,7 +120,7 @@ def address_lines(host: str, port: int, proxied: bool = False) -> tuple[list[str
             return [f"Open on the phones: {urls[0]}", f"On this computer: {urls[-1]}"], urls[0]
         return ["No network address found: phones cannot reach this computer until it joins the table's "
                 "network (then restart).", f"On this computer: {urls[-1]}"], None
-    if host.startswith("127.") or host in ("localhost", "::1"):
+    if is_loopback(host):
         if proxied:
             return [f"On this computer: {urls[0]} (--host {host}: only the proxy in front reaches it, and the "
                     "phones reach the proxy)"], None
@@ -503,9 +508,8 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
     lines, reachable = address_lines(host, port, proxied=bool(trusted_proxies))
     # the configured address, then the .local name, first: they are the ones to print on cards (the .local
     # name with this server's port only where phones reach this server: not on loopback behind a proxy)
-    loopback = host.startswith("127.") or host in ("localhost", "::1")
     firsts: list[str] = []
-    for url in (given_base, None if loopback else mdns_url):
+    for url in (given_base, None if is_loopback(host) else mdns_url):
         if url and url.rstrip("/") + "/" not in firsts:
             firsts.append(url.rstrip("/") + "/")
     if firsts:

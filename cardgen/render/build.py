@@ -23,11 +23,10 @@ from reportlab.lib import colors
 from cardgen.catalog import GameCatalog, game_folder, load_game
 from cardgen.catalog import content as default_content
 from cardgen.catalog import data_dir as catalog_data_dir
-from cardgen.catalog.base import DEFAULT_DATA_DIR
 from cardgen.catalog.spec import discover, imported_when_called
 from cardgen.catalog.versions import FACE_LAYOUT, version_labels_path
 
-from .labels import DEFAULT_LANG, labels_path
+from .labels import DEFAULT_LANG, labels_path, labels_root
 from .options import BuildError, BuildOptions, ResolvedOptions, resolve
 from .print_specs import load_print_specs, print_specs
 from .qr import disk_cache
@@ -171,7 +170,7 @@ def inputs_digest(game: str, data_dir: Path | str | None, lang: str = DEFAULT_LA
     labels = version_labels_path(root)
     digest.update(b"labels\0" + (labels.read_bytes() if labels.is_file() else b""))
     if lang != DEFAULT_LANG:
-        printed = labels_path(root if labels_path(root, lang).parent.is_dir() else DEFAULT_DATA_DIR, lang)
+        printed = labels_path(labels_root(root), lang)
         digest.update(f"labels {lang}\0".encode() + (printed.read_bytes() if printed.is_file() else b""))
     return digest.hexdigest()
 

@@ -34,6 +34,11 @@ def labels_path(root: Path | str | None, lang: str) -> Path:
     return Path(root if root is not None else DEFAULT_DATA_DIR) / "print" / LABELS_FOLDER / f"{lang}.toml"
 
 
+def labels_root(root: Path | str) -> Path | str:
+    """The data folder whose print labels a build in ``root`` uses: its own, or the project's when it has none."""
+    return root if labels_path(root, DEFAULT_LANG).parent.is_dir() else DEFAULT_DATA_DIR
+
+
 def _read(path: Path) -> Labels:
     try:
         data = read_toml(path)

@@ -12,7 +12,7 @@ from cardgen.catalog.base import DEFAULT_DATA_DIR, DataError
 
 from .cutter import CUTTERS
 from .cutter import KEEP_MM as CUTTER_KEEP_MM
-from .labels import Labels, labels_path, load_labels, use_labels
+from .labels import Labels, labels_root, load_labels, use_labels
 from .layout import LayoutError, SheetLayout, bleed_shortfall, plan_layout
 from .print_specs import CardSize, PaperSize, PrintSpecs, SheetRules
 from .qr import validate_base_url
@@ -139,10 +139,8 @@ def _labels(options: BuildOptions) -> Labels:
 def language_labels(data_dir: Path | None, lang: str) -> Labels:
     """The labels of ``--lang`` from the data folder's print data (the project's when it has none)."""
     root = data_dir if data_dir is not None else Path(os.environ.get("SPELLBOOK_DATA", DEFAULT_DATA_DIR))
-    if not labels_path(root, lang).parent.is_dir():
-        root = DEFAULT_DATA_DIR
     try:
-        return load_labels(root, lang)
+        return load_labels(labels_root(root), lang)
     except DataError as exc:
         raise BuildError(f"--lang {lang}: " + "; ".join(str(p) for p in exc.problems)) from exc
 
