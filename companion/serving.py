@@ -168,6 +168,8 @@ class CompanionWorker(GeventWorker):  # type: ignore[misc]  # gunicorn ships no 
         raise_open_file_limit()
         util.write_error = _write_json_error  # base.Worker.handle_error writes its answer through this
         self.open_by_address: dict[str, int] = {}
+        self._quitting = False  # a quick stop asked (handle_quit)
+        self._finished = False  # the serving loop has ended (run)
         super().init_process()
 
     def load_wsgi(self) -> None:
@@ -176,7 +178,6 @@ class CompanionWorker(GeventWorker):  # type: ignore[misc]  # gunicorn ships no 
         # the collector, its full collections while serving and at the worker's exit no longer walk them (that
         # walk at exit cost ~0.3 s CPU, on a busy machine long enough for gunicorn's 5 s graceful timeout to
         # SIGKILL the worker on every stop)
-        gc.collect()  # (what is garbage already is not frozen: it would be torn down only at the interpreter's end)
         gc.freeze()
         app = self.wsgi
         self.flask_app = app
@@ -191,7 +192,7 @@ class CompanionWorker(GeventWorker):  # type: ignore[misc]  # gunicorn ships no 
         serving, waits 0.1 s and raises SystemExit from a greenlet; when the worker had finished meanwhile
         (or a second quit came), that SystemExit landed inside gevent's interpreter shutdown and printed a
         traceback on every stop. Here it is raised only while the worker still runs."""
-        if getattr(self, "_quitting", False):
+        if self._quitting:
             return
         self._quitting = True
         gevent.spawn(self._quit)
@@ -200,7 +201,7 @@ class CompanionWorker(GeventWorker):  # type: ignore[misc]  # gunicorn ships no 
         self.alive = False
         self.cfg.worker_int(self)
         gevent.sleep(0.1)
-        if not getattr(self, "_finished", False):
+        if not self._finished:
             sys.exit(0)
 
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
