@@ -67,3 +67,45 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+GREEN_WAITS = """
+from gevent import monkey
+monkey.patch_all()
+import sys, time
+import gevent, psycopg
+from companion.store.postgres import cooperate_with_gevent, wait_cooperating
+cooperate_with_gevent()
+assert psycopg.waiting.wait is wait_cooperating
+conns = [psycopg.connect(sys.argv[1], autocommit=True) for _ in range(2)]
+ticks = []
+def tick():
+    while True:
+        ticks.append(time.monotonic())
+        gevent.sleep(0.02)
+ticker = gevent.spawn(tick)
+gevent.sleep(0)
+started = time.monotonic()
+slow = [gevent.spawn(lambda c=c: c.execute("SELECT pg_sleep(1.0), 42").fetchone()[1]) for c in conns]
+gevent.joinall(slow)
+took = time.monotonic() - started
+during = [t for t in ticks if started <= t <= started + took]
+ticker.kill()
+print(took, len(during), [g.value for g in slow])
+"""
+
+
+def test_a_slow_statement_in_a_gevent_worker_lets_the_others_run(postgres_dsn: str) -> None:
+    """companion serve's gevent workers wait for PostgreSQL through wait_cooperating: two statements of a second
+    each, on two connections, take about one second together, not two, and the worker's other greenlets
+    run meanwhile (a wait that blocked the worker would starve them: no tick in that second)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", GREEN_WAITS, postgres_dsn], capture_output=True, text=True,
+                          timeout=120, check=False, cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 0, done.stderr
+    took, ticks, values = done.stdout.split(" ", 2)
+    assert values.strip() == "[42, 42]"
+    assert 1.0 <= float(took) < 1.8, f"the two statements took {float(took):.2f} s: they waited one after the other"
+    assert int(ticks) >= 5, f"only {ticks} ticks of the other greenlet while PostgreSQL answered"

@@ -264,33 +264,52 @@ def _ready(events: int) -> int:
         (psycopg.waiting.Ready.W if events & select.POLLOUT else 0)
 
 
+class _NoAnswerYet(Exception):
+    """A green wait's interval passed with the socket not ready yet."""
+
+
+#: gevent's wait for a socket's readiness, by what psycopg's generator waits for
+_GREEN_WAITS = {psycopg.waiting.Wait.R: "wait_read", psycopg.waiting.Wait.W: "wait_write",
+                psycopg.waiting.Wait.RW: "wait_readwrite"}
+
+
+def _green_wait(fileno: int, state: Any, seconds: float) -> bool:
+    """Wait through gevent's hub (other requests of the worker go on meanwhile) until ``fileno`` is ready for
+    ``state``, at most ``seconds``; False when the time passed first. One watcher of gevent's loop, not
+    gevent's ``select.poll`` (its Python registry, result event and watchers cost about three times as much
+    of a worker's CPU per statement)."""
+    import gevent.socket
+
+    try:
+        getattr(gevent.socket, _GREEN_WAITS[state])(fileno, timeout=seconds, timeout_exc=_NoAnswerYet)
+    except _NoAnswerYet:
+        return False
+    return True
+
+
 def wait_cooperating(gen: Any, fileno: int, interval: float = 0.0, timeout: float | None = None) -> Any:
-    """psycopg's ``wait_poll`` (its wait for a generator of a connection, gevent's ``poll`` once patched), but
-    asking the kernel first whether the socket is ready already, and waiting through gevent only when not.
+    """psycopg's ``wait_poll`` (its wait for a generator of a connection), but asking the kernel first whether
+    the socket is ready already, and waiting through gevent's hub only when not.
 
     A statement's round trip asks psycopg's generator to wait several times (to send: the socket is
-    writable at once; to read: the answer has come, or not yet); gevent's ``poll`` costs a watcher, a
-    timeout and a switch to its hub each time, about a third of a move's CPU in the worker when every
-    wait went through it. Here only a wait for an answer that has not come yet switches to the hub (so
-    other requests of the worker go on meanwhile); the rest cost one system call each."""
+    writable at once; to read: the answer has come, or not yet); a wait through gevent costs a watcher,
+    a timeout and a switch to its hub each time. Here only a wait for an answer that has not come yet
+    switches to the hub (so other requests of the worker go on meanwhile); the rest cost one system call
+    each."""
     own_limit = timeout is None
     timeout = _answer_deadline(timeout)
     deadline = time.monotonic() + timeout if timeout is not None else None
-    interval_ms = max(0, int(interval * 1000.0))
+    interval = max(0.0, interval)
     try:
         state = next(gen)
         now_poll = _kernel_poll()  # the kernel's poll, never gevent's
         now_poll.register(fileno, _POLL_MASKS[state])
-        green: Any = None  # gevent's poll, made the first time an answer is not there yet
         while True:
             found = now_poll.poll(0)
             if not found:
-                if green is None:
-                    green = select.poll()  # (gevent's, the module being patched)
-                    green.register(fileno, _POLL_MASKS[state])
-                wait_ms = interval_ms if deadline is None else \
-                    int(max(0.0, min(interval, deadline - time.monotonic())) * 1000.0)
-                found = green.poll(wait_ms)
+                seconds = interval if deadline is None else max(0.0, min(interval, deadline - time.monotonic()))
+                if _green_wait(fileno, state, seconds):
+                    found = now_poll.poll(0)
             if not found:
                 gen.send(psycopg.waiting.Ready.NONE)
             else:
@@ -300,8 +319,6 @@ def wait_cooperating(gen: Any, fileno: int, interval: float = 0.0, timeout: floa
                     raise psycopg.OperationalError("connection socket closed")
                 state = gen.send(ready)
                 now_poll.modify(fileno, _POLL_MASKS[state])
-                if green is not None:
-                    green.modify(fileno, _POLL_MASKS[state])
             if deadline is not None and time.monotonic() >= deadline:
                 if own_limit:  # (psycopg's own waits with a timeout take _WaitTimeout as theirs to handle)
                     raise psycopg.OperationalError(f"no answer within {ANSWER_SECONDS:g} s")
@@ -337,6 +354,15 @@ def _placeholders(sql: str) -> str:
     return sql.replace("%", "%%").replace("?", "%s")
 
 
+def _names_only(result: psycopg.pq.abc.PGresult) -> tuple[tuple[str | None, ...], ...]:
+    """A DB-API ``description`` of ``result`` that names its columns and leaves the other six fields None:
+    the store reads only the names, and psycopg's own ``cursor.description`` (a Column object for each
+    column, its type looked up) cost about 12 µs of a worker's CPU for a statement of eight columns; this
+    costs under one."""
+    return tuple((result.fname(i).decode(), None, None, None, None, None, None)  # type: ignore[union-attr]
+                 for i in range(result.nfields))
+
+
 class Result:
     """The rows of one statement, fetched before its connection went back to the pool.
 
@@ -350,7 +376,7 @@ class Result:
         self._rows: list[tuple[Any, ...]] = []
         self._next = 0
         self._description: Any = None
-        self._described: psycopg.Cursor[Any] | None = None
+        self._described: psycopg.pq.abc.PGresult | None = None
         self._rowcount = -1
         if pipeline is None:
             self._take()
@@ -365,7 +391,7 @@ class Result:
         result = cursor.pgresult
         if result is not None and result.status == psycopg.pq.ExecStatus.TUPLES_OK:
             self._rows = cursor.fetchall()
-            self._described = cursor  # (its description made only if asked: psycopg makes it anew each time)
+            self._described = result  # (its description made only if asked)
         else:
             self._rows = []
 
@@ -373,7 +399,7 @@ class Result:
     def description(self) -> Any:
         self._take()
         if self._described is not None:
-            self._description, self._described = self._described.description, None
+            self._description, self._described = _names_only(self._described), None
         return self._description
 
     @property
