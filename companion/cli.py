@@ -258,7 +258,7 @@ def _prepare_database(db: str | None, must_exist: bool = False, make_folder: boo
     games = store.game_count()
     store.close()
     for problem in app.extensions["unavailable_games"].values():
-        click.echo(f"Warning: {problem}", err=True)
+        click.echo(f"Warning: {problem.detail}", err=True)
     return str(app.config["DATABASE"]), games
 
 

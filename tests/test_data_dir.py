@@ -41,14 +41,18 @@ def broken_app(tmp_path: Path, broken_data: Path) -> Iterator[Flask]:
 def test_only_the_broken_game_is_unavailable_and_the_message_names_file_and_field(broken_data: Path) -> None:
     problems = unavailable_games(broken_data)
     assert list(problems) == ["mandragora"]
-    assert "Mandragora is unavailable" in problems["mandragora"] and "spells.toml" in problems["mandragora"]
-    assert "name" in problems["mandragora"]
+    detail = problems["mandragora"].detail
+    assert "Mandragora is unavailable" in detail and "spells.toml" in detail and "name" in detail
+    assert str(broken_data) in detail  # the operator's warning says where; the phones' sentence does not:
+    public = problems["mandragora"].public
+    assert "spells.toml" in public and "name" in public and str(broken_data) not in public
     assert unavailable_games(DEFAULT_DATA_DIR) == {}
 
 
 def test_the_home_page_says_why_and_offers_the_other_games(broken_app: Flask) -> None:
     page = broken_app.test_client().get("/").get_data(as_text=True)
     assert "Mandragora is unavailable" in page and "spells.toml" in page
+    assert str(broken_app.config["DATA_DIR"]) not in page
     assert 'value="fillory"' in page and 'value="mandragora"' not in page
 
 

@@ -77,6 +77,7 @@ def test_a_broken_games_printed_card_says_why_it_is_not_served(served_broken_dat
             text = page.get_data(as_text=True)
             assert page.status_code == 503 and "is unavailable" in text and "rules.toml" in text, text[:400]
             assert "no game called" not in text
+            assert str(app.config["DATA_DIR"]) not in text  # the file within the data folder, not the server's path
         else:
             assert page.status_code == 200, (game, page.get_data(as_text=True)[:300])
 
@@ -88,7 +89,7 @@ def test_a_data_folder_holding_some_games_serves_them_and_says_in_one_line_why_n
     each, while ``cardgen check`` on the same folder passed); ``cardgen check`` agrees."""
     from click.testing import CliRunner
 
-    from cardgen.catalog import game_folder
+    from cardgen.catalog import game_facts, game_folder, load_game
     from cardgen.cli import main as cardgen
     from companion.rules import SPECS
 
@@ -107,7 +108,19 @@ def test_a_data_folder_holding_some_games_serves_them_and_says_in_one_line_why_n
             if game_folder(game, root).is_dir():  # a game keeping its own data (outside the tree) is served
                 assert game not in left_out, left_out[game]
             else:
-                assert left_out[game] == f"{SPECS[game].title} is not served: {root} has no folder {game}/ for it."
+                title = game_facts(game, DEFAULT_DATA_DIR).title  # its own name, not its id ("Jsmn" until 2026-12-02)
+                assert left_out[game].detail == f"{title} is not served: {root} has no folder {game}/ for it."
+                # a phone is told the game is not served here, by its name, without the server's paths: the
+                # API as for a game it does not know (422), the game's pages not found (404, not "try later")
+                refused = client.post("/api/games", json={"game": game, "players": _players(game)})
+                assert refused.status_code == 422 and refused.get_json()["error"] == f"{title} is not served here."
+                pages = [f"/rules/{game}"] + [f"/c/{game}/{load_game(game, DEFAULT_DATA_DIR).cards[0].id}"
+                                              for _ in [0] if SPECS[game].print_kit]
+                for page in pages:
+                    answer = client.get(page)
+                    text = answer.get_data(as_text=True)
+                    assert answer.status_code == 404 and f"{title} is not served here." in text.replace("&amp;", "&"), page
+                    assert str(root) not in text and str(tmp_path) not in text, page
         assert client.get("/").status_code == 200
         created = client.post("/api/games", json={"game": kept, "players": _players(kept)})
         assert created.status_code == 201, created.get_json()

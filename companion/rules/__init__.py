@@ -8,6 +8,8 @@ an extra module given to :func:`add_games`).
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping, MutableMapping
@@ -82,8 +84,47 @@ def add_games(modules: Iterable[str]) -> list[GameSpec]:
     return [added[g] for g in added]
 
 
+@dataclass(frozen=True)
+class Unserved:
+    """Why a game is not served from a data folder.
+
+    ``detail`` is for the operator (the command's warning, the server's log): it names the folder, or the
+    file, record and field. ``public`` is what any phone is told: the game by its name, and for broken data
+    the file, record and field *within* the data folder, never the server's own paths. ``broken``: its data is
+    there but does not load (503: to be mended), rather than the data folder holding no folder for it (the
+    operator chose to leave it out: nothing to wait for, so pages answer 404 and the API 422, as for a game
+    it does not know)."""
+
+    public: str
+    detail: str
+    broken: bool
+
+    def __str__(self) -> str:
+        return self.public
+
+
+def _title(game: str) -> str:
+    """The game's name, read from the project's own data when the served folder has none for it."""
+    from cardgen.catalog import DEFAULT_DATA_DIR, DataError, game_facts
+
+    spec = SPECS[game]
+    try:
+        return game_facts(game, DEFAULT_DATA_DIR).title
+    except (DataError, OSError, ValueError):
+        return spec.title
+
+
+def within_data(text: str, data_dir: str | Path) -> str:
+    """``text`` with the data folder's own path left out (``/srv/mydata/fillory/cards.toml`` → ``fillory/cards.toml``)."""
+    if not str(data_dir):
+        return text
+    for root in {str(data_dir), os.path.abspath(data_dir), os.path.realpath(data_dir)}:
+        text = text.replace(root.rstrip(os.sep) + os.sep, "")
+    return text
+
+
 @lru_cache(maxsize=None)
-def _data_problem(game: str, data_dir: str) -> str | None:
+def _data_problem(game: str, data_dir: str) -> Unserved | None:
     from cardgen.catalog import (  # the card-data layer, imported only when data is checked
         DataError,
         game_folder,
@@ -92,15 +133,18 @@ def _data_problem(game: str, data_dir: str) -> str | None:
     spec = SPECS[game]
     folder = game_folder(game, Path(data_dir))
     if not folder.is_dir():  # a data folder of one's own may hold some games only (cardgen check skips the rest)
-        return f"{spec.title} is not served: {data_dir} has no folder {folder.name}/ for it."
+        title = _title(game)
+        return Unserved(f"{title} is not served here.",
+                        f"{title} is not served: {data_dir} has no folder {folder.name}/ for it.", False)
     try:
         spec.content(Path(data_dir))
     except DataError as error:
-        return f"{spec.title} is unavailable: its data in {data_dir} is broken. {error}"
+        return Unserved(f"{spec.title} is unavailable here: its data is broken. {within_data(str(error), data_dir)}",
+                        f"{spec.title} is unavailable: its data in {data_dir} is broken. {error}", True)
     return None
 
 
-def unavailable_games(data_dir: str | Path) -> dict[str, str]:
+def unavailable_games(data_dir: str | Path) -> dict[str, Unserved]:
     """Per game whose content does not load from ``data_dir``: why (the loader names file, record and field).
     A broken game is left out; the others are served. Checked once per game and folder in a process."""
     problems = {game: _data_problem(game, str(data_dir)) for game in SPECS}
@@ -118,5 +162,6 @@ def rules_for(game: str) -> Rules:
     return spec_for(game).rules()
 
 
-__all__ = ["GAMES", "SPECS", "GameSpec", "IllegalMove", "MoveSpec", "Outcome", "Rules", "SetupError", "add_games",
-           "discover", "rules_for", "spec_for", "unavailable_games"]
+__all__ = ["GAMES", "SPECS", "GameSpec", "IllegalMove", "MoveSpec", "Outcome", "Rules", "SetupError", "Unserved",
+           "add_games", "discover", "rules_for", "spec_for", "unavailable_games",
+           "within_data"]

@@ -85,8 +85,8 @@ def _whole_number_arg(name: str, default: int, *, minimum: int = 0, maximum: int
 def create_game() -> tuple[Response, int, dict[str, str]]:
     body = parse_body(NewGameRequest)
     unavailable = current_app.extensions["unavailable_games"].get(body.game)
-    if unavailable is not None:
-        raise ApiError(503, unavailable)
+    if unavailable is not None:  # (a game left out of the data folder is one this server does not know)
+        raise ApiError(503 if unavailable.broken else 422, unavailable.public)
     created = store().create_game(body.game, body.players, body.options)
     payload = {"id": created["id"], "game": created["game"], "join_code": created["join_code"],
                "version": created["version"], "seats": created["seats"], "host_token": created["host_token"]}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, current_app, jsonify, render_template, request
 from jinja2 import TemplateNotFound
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
@@ -105,8 +105,11 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(DataError)
     def broken_game_data(error: DataError) -> Response:
+        from companion.rules import within_data
+
         log.error("game data is broken: %s", error)
-        return error_response(503, f"This game's data is broken, so it is not served. {error}")
+        where = within_data(str(error), current_app.config.get("DATA_DIR") or "")
+        return error_response(503, f"This game's data is broken, so it is not served. {where}")
 
     @app.errorhandler(Exception)
     def unexpected_error(error: Exception) -> Response:

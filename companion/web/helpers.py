@@ -126,12 +126,19 @@ def join_link(join_code: str) -> str:
 
 # -- cards ----------------------------------------------------------------------------------------
 
+def refuse_unserved(game: str) -> None:
+    """Refuse a page of a game the served data leaves out: 404 where the data folder holds no folder for it
+    (the operator left it out), 503 where its data is broken (saying which file, record and field, within the
+    data folder: never the server's own paths)."""
+    unserved = current_app.extensions.get("unavailable_games", {}).get(game)
+    if unserved is not None:
+        raise (ServiceUnavailable if unserved.broken else NotFound)(unserved.public)
+
+
 def catalog_and_card(game: str, card_id: str) -> tuple[Any, Any]:
     """A card page's game content and card, or a 404 that says which is unknown; a game whose data is broken
     answers 503 with why, as the API and the rules pages do (a printed QR code leads here: the game exists)."""
-    unavailable = current_app.extensions.get("unavailable_games", {}).get(game)
-    if unavailable is not None:
-        raise ServiceUnavailable(unavailable)
+    refuse_unserved(game)
     try:
         catalog = content(game)
     except DataError:

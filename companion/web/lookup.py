@@ -13,7 +13,7 @@ from cardgen.catalog import available_games, catalogs, content
 from companion.search import corrections, search
 from companion.store import NotFound
 from companion.web.errors import error_response
-from companion.web.helpers import page_blueprint
+from companion.web.helpers import page_blueprint, refuse_unserved
 
 bp = page_blueprint("lookup", __name__)
 
@@ -59,6 +59,7 @@ def game_rules(game: str) -> Response:
     """Every rule entry of one game, each at an anchor named by its rule id."""
     if game not in catalogs():
         raise NotFound(f"There is no game called '{game}'. Pick one of: {', '.join(catalogs())}.")
+    refuse_unserved(game)
     catalog = content(game)
     return make_response(render_template("pages/game_rules.html", game=game, catalog=catalog, title=catalog.title,
                                          games=available_games(), titles={g: content(g).title for g in available_games()},
