@@ -78,7 +78,7 @@ def render_home(status: int = 200, error: str | None = None, names: list[str] | 
     held = your_games()
     page = render_template("pages/home.html", forms=forms, error=error, code=code, form_values=request.form,
                            held=held, join_first=join_first, join_error=join_error,
-                           unavailable=list(current_app.extensions["unavailable_games"].values()))
+                           unavailable=[u for u in current_app.extensions["unavailable_games"].values() if u.broken])
     response = make_response(page, status)
     response.headers["Cache-Control"] = "private, no-store"  # "Your games" is this phone's alone
     response.vary.add("Cookie")
