@@ -191,11 +191,11 @@ def test_log_is_redacted_for_each_viewer(client: FlaskClient, store: Store, game
     assert [e["seq"] for e in client.get(url + "?since=1").get_json()["entries"]] == [2]
 
 
-@pytest.mark.parametrize("since", ["-1", "two", "1.5"])
+@pytest.mark.parametrize("since", ["-1", "two", "1.5", "1234567890"])
 def test_log_400_for_a_bad_since(client: FlaskClient, game: dict[str, Any], since: str) -> None:
     response = client.get(f"/api/games/{game['id']}/log?since={since}")
     assert response.status_code == 400
-    assert response.get_json() == error(400, "'since' must be a whole number of at least 0")
+    assert response.get_json() == error(400, "'since' must be a whole number of at least 0 and at most 999999999")
 
 
 # -- POST moves and undo -----------------------------------------------------------------------

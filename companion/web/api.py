@@ -48,6 +48,7 @@ from .openapi import (
 bp = api_blueprint("api", __name__)
 
 _WHOLE_NUMBER = re.compile(r"^[0-9]{1,9}$")
+_MOST = 999_999_999  # (nine digits: no version, page or count comes near it)
 
 
 # -- helpers -------------------------------------------------------------------------------
@@ -74,7 +75,7 @@ def _whole_number_arg(name: str, default: int, *, minimum: int = 0, maximum: int
     if raw is None:
         return default
     if not _WHOLE_NUMBER.match(raw) or int(raw) < minimum or (maximum is not None and int(raw) > maximum):
-        upper = f" and at most {maximum}" if maximum is not None else ""
+        upper = f" and at most {maximum if maximum is not None else _MOST}"
         raise ApiError(400, f"'{name}' must be a whole number of at least {minimum}{upper}")
     return int(raw)
 

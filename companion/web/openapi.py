@@ -234,7 +234,8 @@ def _paths() -> dict[str, Any]:
                           **errors(404, 429)}}},
         "/api/games/{game_id}/log": {"get": {
             "summary": "Log entries after `since`, moves redacted for the viewer",
-            "parameters": [_GAME_ID, {"name": "since", "in": "query", "schema": {"type": "integer", "minimum": 0}}],
+            "parameters": [_GAME_ID, {"name": "since", "in": "query",
+                                           "schema": {"type": "integer", "minimum": 0, "maximum": 999_999_999}}],
             "security": _OPTIONAL_BEARER,
             "responses": {"200": json_body({"type": "object", "properties": {"entries": {
                 "type": "array", "items": {"$ref": "#/components/schemas/LogEntry"}}}}, "entries"),
