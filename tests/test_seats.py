@@ -186,3 +186,20 @@ def test_a_seat_freed_after_the_end_can_be_joined_again_with_the_code(client: Fl
     late = client.post(f"/api/games/{game['id']}/undo", headers=bearer(tokens[1]), json={"version": 6, "action_id": "u2"})
     assert late.status_code == 401 and "another phone holds it now" in late.get_json()["error"]
     assert game["join_code"] not in late.get_json()["error"]
+
+
+def test_a_seat_number_in_an_address_is_ascii_digits_only(client: FlaskClient, game: dict[str, Any]) -> None:
+    """``/g/<id>/seat/١`` (an Arabic-Indic one) is no page: Werkzeug's own ``<int:>`` read any Unicode digit, so
+    it opened seat 1's page, one page under two addresses. Every ``<int:>`` of the app is the ASCII one."""
+    from werkzeug.routing import IntegerConverter
+
+    from companion.web import AsciiInt
+
+    app = client.application
+    ints = [c for rule in app.url_map.iter_rules() for c in rule._converters.values() if isinstance(c, IntegerConverter)]
+    assert ints and all(isinstance(c, AsciiInt) for c in ints)
+    assert client.get(f"/g/{game['id']}/seat/1").status_code != 404
+    for shown in ("١", "¹", "①", "１"):
+        assert client.get(f"/g/{game['id']}/seat/{shown}").status_code == 404, shown
+        assert client.post(f"/api/games/{game['id']}/seats/{shown}/release",
+                           headers=bearer(game["host_token"])).status_code == 404, shown

@@ -24,6 +24,7 @@ from flask import Blueprint, Flask, Request, Response, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
+from werkzeug.routing import IntegerConverter
 
 from companion.photo import MAX_PHOTO_BYTES
 from companion.store import Store
@@ -99,6 +100,13 @@ def refuse_nul() -> Response | None:
     return None
 
 
+class AsciiInt(IntegerConverter):
+    """``<int:...>`` in an address: ASCII digits only. Werkzeug's own reads any Unicode digit (``\\d``), so
+    ``/g/<id>/seat/١`` (an Arabic-Indic one) opened seat 1's page: one page, two addresses."""
+
+    regex = r"[0-9]+"
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from cardgen.site import instance_dir
 
@@ -106,6 +114,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     # secret key and settings.toml live together
     app = Flask(__name__, instance_path=str(instance_dir()), instance_relative_config=True,
                 template_folder=str(TEMPLATES), static_folder=str(STATIC))
+    app.url_map.converters["int"] = AsciiInt  # (before any blueprint's rules are made)
     app.json = FastJSONProvider(app)  # jsonify answers through orjson (same JSON, less CPU)
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "companion.sqlite3"),
