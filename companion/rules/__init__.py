@@ -115,7 +115,7 @@ def _title(game: str) -> str:
 
 
 def within_data(text: str, data_dir: str | Path) -> str:
-    """``text`` with the data folder's own path left out (``/srv/mydata/fillory/cards.toml`` → ``fillory/cards.toml``)."""
+    """``text`` with the data folder's own path left out (``/srv/mydata/<game>/cards.toml`` → ``<game>/cards.toml``)."""
     if not str(data_dir):
         return text
     for root in {str(data_dir), os.path.abspath(data_dir), os.path.realpath(data_dir)}:
