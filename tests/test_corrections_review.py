@@ -235,3 +235,129 @@ def test_barony_after_the_end_a_put_back_cannot_rewrite_the_confirmed_points(cli
     assert answer.status_code == 422 and "so move 5 stands as the table confirmed it" in answer.get_json()["error"]
     game = table.game()
     assert game["over"] and game["winner"] == 1 and [p["base_points"] for p in game["state"]["players"]] == [20, 31]
+
+
+# -- the end a table confirmed stands: no seat alone may end it on other totals (an audit's findings) ------------
+
+def _confirmed(table: Any) -> list[bool]:
+    return [p["confirmed"] for p in table.game()["state"]["players"]]
+
+
+def test_barony_confirmations_taken_back_cannot_be_put_back_after_a_total_changed(client: FlaskClient) -> None:
+    """Everyone confirmed; Ben alone took back the three confirmations (any seat may), corrected his own points
+    to 90, then put his three take-backs back: the old confirmations came back with them and the game was over
+    at once with Ben the winner on totals Ann and Cid never saw. A confirmation stands only for the totals it was
+    made for: each put-back is refused, and the table confirms the new totals itself."""
+    table = barony_reviewed(client, [2, 0, 1])                      # 8, 9, 10: over, Ann wins 33 / 31 / 32
+    assert table.game()["over"] and table.game()["winner"] == 0
+    undos = [table._post(1, "undo", {}).get_json()["seq"] for _ in range(3)]   # 11, 12, 13
+    assert _confirmed(table) == [False, False, False] and not table.game()["over"]
+    table.correct(1, 6, {"type": "base_points", "points": 90})     # 14
+    for undo in reversed(undos):
+        refused = table._post(1, "revert", {"entry": undo})
+        assert refused.status_code == 422, refused.get_json()
+        assert "confirm" in refused.get_json()["error"] and "again" in refused.get_json()["error"]
+    game = table.game()
+    assert not game["over"] and _confirmed(table) == [False, False, False]
+    assert [p["total"] for p in game["state"]["players"]] == [33, 90, 32]
+    for seat in (0, 1, 2):                                          # the table confirms the new totals: Ben wins
+        table.move(seat, {"type": "confirm_totals"})
+    assert table.game()["over"] and table.game()["winner"] == 1
+
+
+def test_barony_a_put_back_never_revives_confirmations_made_before_a_later_change(client: FlaskClient) -> None:
+    """The second way to the same wrong end: remove a move after the end (the confirmations are cleared with it),
+    correct a total, put the removal back: it brought back the cleared confirmations, made for the old totals.
+    Now it clears them, as its log line says, whether or not a total changed meanwhile."""
+    for change_points in (True, False):
+        table = barony_reviewed(client, [2, 0, 1])
+        table.correct(1, 3, None)                                   # 11: Ben removes Ann's explore
+        if change_points:
+            table.correct(1, 6, {"type": "base_points", "points": 90})
+        answer = table._post(1, "revert", {"entry": 11})
+        assert answer.status_code == 200, answer.get_json()
+        game = table.game()
+        assert not game["over"] and _confirmed(table) == [False, False, False]
+        assert game["state"]["players"][1]["total"] == (90 if change_points else 31)
+        assert "the table confirms them again" in table.log()[-1]["text"]
+
+
+def test_barony_a_confirmation_taken_back_and_put_back_stands_again(client: FlaskClient) -> None:
+    """The documented exception holds: Cid takes back the last confirmation, Ben's (the review reopens, the other
+    two standing), and puts it back with nothing else changed: the game is over again on the same totals."""
+    table = barony_reviewed(client, [2, 0, 1])
+    undo = table._post(2, "undo", {}).get_json()["seq"]
+    assert _confirmed(table) == [True, False, True] and not table.game()["over"]
+    assert table._post(2, "revert", {"entry": undo}).status_code == 200
+    game = table.game()
+    assert game["over"] and game["winner"] == 0 and _confirmed(table) == [True, True, True]
+
+
+def test_barony_no_seat_confirms_for_another_by_a_correction(client: FlaskClient) -> None:
+    """A confirmation is its seat's own word: Ann turned Ben's and Cid's moves into their confirmations (a
+    correction and its 'also', or a move put in) and ended the game alone. Each way is refused and nothing
+    changes; Ann may still remove another seat's confirmation, and correct her own."""
+    table = barony_reviewed(client, [1])                            # 8: Ben confirmed
+    confirm = {"type": "confirm_totals"}
+    before = len(table.log())
+    for body in ({"seq": 7, "move": confirm},                                              # Cid's points
+                 {"seq": 5, "move": {"type": "base_points", "points": 30}, "also": [{"seq": 7, "move": confirm}]},
+                 {"seq": 5, "move": {"type": "base_points", "points": 30},
+                  "insert": [{"before": 7, "seat": 2, "move": confirm}]},
+                 {"seq": 8, "move": {"type": "send_back", "seat": 1}}):                    # Ben's confirmation
+        refused = table._post(0, "correct", body)
+        assert refused.status_code == 422, (body, refused.get_json())
+        assert "own word" in refused.get_json()["error"], refused.get_json()
+    assert len(table.log()) == before and _confirmed(table) == [False, True, False]
+    table.correct(0, 8, None)                                       # removing it is any seat's right
+    assert _confirmed(table) == [False, False, False]
+
+
+def test_barony_after_the_end_a_confirmation_is_not_turned_into_a_send_back(client: FlaskClient) -> None:
+    """Ben corrected his own confirmation into a send-back of his points after the end, which reopened his
+    "final" points; a move corrected into a kind the end was settled on is refused as one put in would be."""
+    from companion.rules import rules_for
+
+    table = barony_reviewed(client, [2, 0, 1])
+    refused = table._post(1, "correct", {"seq": 10, "move": {"type": "send_back", "seat": 1}})
+    assert refused.status_code == 422 and refused.get_json()["rule"] == rules_for("barony-sorcery").SPEC.over_rule
+    assert table.game()["over"] and _confirmed(table) == [True, True, True]
+
+
+@pytest.mark.parametrize("way", ["also", "drop"])
+def test_a_move_changed_with_another_is_told_to_its_seat_which_may_put_it_back(client: FlaskClient, way: str) -> None:
+    """Ann corrected her move 1 and, with it, corrected or removed Cid's move 3: Cid was neither told nor allowed
+    to put it back ("Only Ann or Ann can put back this change"). Every seat whose move a change touched is told
+    on its seat page and may put it back; a seat it did not touch may not."""
+    from companion.web.fix_pages import changes_to_put_back
+    from tests.test_timeline import Table
+
+    table = Table(client, "barony-sorcery", ["Ann", "Ben", "Cid"])
+    places = [place["id"] for place in table.game()["state"]["locations"]]
+    table.move(0, {"type": "explore", "location": places[0]})     # 1
+    table.move(1, {"type": "explore", "location": places[1]})     # 2
+    table.move(2, {"type": "explore", "location": places[2]})     # 3
+    body: dict[str, Any] = {"seq": 1, "move": {"type": "explore", "location": places[1]}}
+    body.update({"also": [{"seq": 3, "move": {"type": "explore", "location": places[0]}}]} if way == "also"
+                else {"drop": [3]})
+    assert table._post(0, "correct", body).status_code == 200     # 4
+    log = table.log()
+    assert log[-1]["touched"] == [0, 2]
+    assert [c["entry"] for c in changes_to_put_back(log, 2, ["Ann", "Ben", "Cid"])] == [4]
+    assert changes_to_put_back(log, 1, ["Ann", "Ben", "Cid"]) == []
+    refused = table._post(1, "revert", {"entry": 4})
+    assert refused.status_code == 422 and refused.get_json()["error"] == "Only Ann or Cid can put back this change."
+    assert table._post(2, "revert", {"entry": 4}).status_code == 200
+    assert [m["move"]["location"] for m in table.log() if m["kind"] == "move"] == places[:3]
+
+
+def test_a_refusal_to_put_back_names_each_seat_once(client: FlaskClient) -> None:
+    """"Only Ben or Ben can put back this change": a seat that changed its own move is named once."""
+    from tests.test_timeline import Table
+
+    table = Table(client, "barony-sorcery", ["Ann", "Ben", "Cid"])
+    places = [place["id"] for place in table.game()["state"]["locations"]]
+    table.move(1, {"type": "explore", "location": places[0]})     # 1
+    table.correct(1, 1, {"type": "explore", "location": places[1]})  # 2
+    refused = table._post(0, "revert", {"entry": 2})
+    assert refused.status_code == 422 and refused.get_json()["error"] == "Only Ben can put back this change."

@@ -35,7 +35,7 @@ def _ending(rules: Any, state: State) -> list[int] | None:
 def move_kind(move: Mapping[str, Any]) -> str | None:
     """A move's type if it is text, else None: a correction sent through the API may carry any JSON there
     (the rules refuse it when it is replayed; until then it is compared with the spec's move types)."""
-    kind = move.get("type")
+    kind = move.get("type") if isinstance(move, Mapping) else None  # (a damaged entry may hold any JSON)
     return kind if isinstance(kind, str) else None
 
 
@@ -97,7 +97,7 @@ class _Timeline:
                 items = _Revisions.revert(self, entries, items, seq, json.loads(e["move"]))
         self.live: list[LiveMove] = list(items.values())
         self.entries = entries
-        self.changes, self.inserted_by = _Revisions.index(entries)
+        self.changes, self.inserted_by, self.touched = _Revisions.index(entries)
         if self.reverted:  # a move put back is no longer gone; a correction taken back no longer replaces
             self.gone -= set(items)
             self.replaced = {s for s in self.replaced if s in items and items[s].move != self._versions[s][0][1]}
@@ -182,6 +182,8 @@ def _correction(seat: int, seq: int, move: Mapping[str, Any] | None, drop: Seque
         for later in dropped:
             if later not in live or later <= seq:
                 raise IllegalMove(f"'drop' names move {later}, which is not a live move after move {seq}", None)
+        if move is not None:
+            _own_word(timeline, seat, target.seat, target.move, move, f"move {seq}")
         spec = timeline.rules.SPEC
         if move_kind(target.move) in spec.final_once_over and timeline.over is not None:
             # the table settled the end on this move: changing it now is refused as the move itself would be
@@ -208,6 +210,20 @@ def _correction(seat: int, seq: int, move: Mapping[str, Any] | None, drop: Seque
     return change
 
 
+def _own_word(timeline: _Timeline, seat: int, author: int, was: Mapping[str, Any] | None, move: Mapping[str, Any],
+              what: str) -> None:
+    """A confirmation of the end (the spec's ``confirms_end`` moves) is its seat's own word: no other seat may
+    write one for it, or turn one of its confirmations into another move, by a correction, its ``also`` or
+    its ``insert`` (any seat may still remove one). Else one seat could end the game for the others."""
+    confirming = timeline.rules.SPEC.end_confirmations
+    if author == seat or not confirming:
+        return
+    if move_kind(move) in confirming or (was is not None and move_kind(was) in confirming):
+        raise IllegalMove(f"{what} would be a confirmation of the end that {timeline.names[author]} did not make: "
+                          f"a confirmation is {timeline.names[author]}'s own word (any seat may remove one; only "
+                          "they confirm)", None)
+
+
 def _final_moves_stand(timeline: _Timeline, new_live: Sequence[LiveMove]) -> None:
     """Once the game is over, the moves its end was settled on (the spec's ``final_once_over``, e.g. a game's
     base-game points, send-backs and end of the base game) stand: a change that would rewrite, remove or put
@@ -222,8 +238,8 @@ def _final_moves_stand(timeline: _Timeline, new_live: Sequence[LiveMove]) -> Non
         if move_kind(move.move) in final and (seq not in new or new[seq].move != move.move):
             raise IllegalMove(f"The game is over: {timeline.over}, so move {seq} stands as the table confirmed it",
                               timeline.rules.SPEC.over_rule)
-    for seq, move in new.items():
-        if seq not in old and move_kind(move.move) in final:
+    for seq, move in new.items():  # a move put in, or one a correction turns into a move of that kind
+        if move_kind(move.move) in final and (seq not in old or move_kind(old[seq].move) not in final):
             raise IllegalMove(f"The game is over: {timeline.over}, so no move of the kind the end was settled "
                               "on can be put in now",
                               timeline.rules.SPEC.over_rule)
@@ -338,12 +354,16 @@ class _Revisions:
         return text, author
 
     @staticmethod
-    def index(entries: Sequence[Mapping[str, Any]]) -> tuple[dict[int, tuple[int, int]], dict[int, list[int]]]:
+    def index(entries: Sequence[Mapping[str, Any]]
+              ) -> tuple[dict[int, tuple[int, int]], dict[int, list[int]], dict[int, frozenset[int]]]:
         """Per undo or correction entry: (the seat that made it, the seat whose move it changed); per
-        correction, the moves it put in."""
+        correction, the moves it put in; per undo or correction, every seat whose move it changed (the move's,
+        and for a correction those of the moves it corrected, removed or put in with it): each is told, and
+        may put it back."""
         authors: dict[int, int] = {}
         changes: dict[int, tuple[int, int]] = {}
         inserted: dict[int, list[int]] = {}
+        touched: dict[int, frozenset[int]] = {}
         for e in entries:
             kind, seq = e["kind"], int(e["seq"])
             if kind == "move":
@@ -351,12 +371,17 @@ class _Revisions:
             elif kind == "undo":
                 target = int(e["undoes"])
                 changes[seq] = (int(e["seat"]), authors.get(target, int(e["seat"])))
+                touched[seq] = frozenset({changes[seq][1]})
             elif kind == "correct":
                 body = json.loads(e["move"])
                 changes[seq] = (int(e["seat"]), authors.get(int(body["seq"]), int(e["seat"])))
                 if body.get("insert"):
                     inserted[seq] = [int(x) for x in body["insert"]]
-        return changes, inserted
+                with_it = [int(a["seq"]) for a in body.get("also", ())] + [int(d) for d in body.get("drop", ())]
+                touched[seq] = frozenset({changes[seq][1], *(authors[m] for m in with_it if m in authors)})
+        for seq, moves in inserted.items():  # (a move put in is an entry of its own, after its correction's)
+            touched[seq] = touched[seq] | {authors[m] for m in moves if m in authors}
+        return changes, inserted, touched
 
     @staticmethod
     def fold(entries: Sequence[Mapping[str, Any]], skip: Collection[int]) -> dict[int, LiveMove]:
@@ -407,6 +432,7 @@ class _Revisions:
                 raise IllegalMove(f"'also' names move {later}, which is not a live move after move {seq}", None)
             author = items[later].seat
             _Revisions._writable(timeline, seat, author, items[later].move, f"move {later}")
+            _own_word(timeline, seat, author, items[later].move, move, f"move {later}")
             items[later] = LiveMove(later, author, dict(move))
             fixed.append({"seq": later, "move": dict(move)})
             first = min(first, later)
@@ -417,6 +443,7 @@ class _Revisions:
                     or not isinstance(move, Mapping):
                 raise IllegalMove(f"a move can be put in only before a live move after move {seq}", None)
             _Revisions._writable(timeline, seat, author, move, "the move put in")
+            _own_word(timeline, seat, author, None, move, "the move put in")
             new_seq = timeline.next_seq + 1 + n   # the correction's own entry comes first
             items = _place(items, LiveMove(new_seq, author, dict(move)), before)
             added.append(new_seq)
@@ -437,10 +464,12 @@ class _Revisions:
             raise IllegalMove(f"entry {entry} of the log is no take-back or correction that can be put back", None)
         if entry in timeline.reverted:
             raise IllegalMove(f"the change logged as entry {entry} was already put back", None)
-        actor, author = made
-        if seat not in (actor, author):
-            raise IllegalMove(f"only {timeline.names[actor]} or {timeline.names[author]} can put back this change",
-                              None)
+        actor, _ = made
+        allowed = [actor, *sorted(timeline.touched.get(entry, frozenset()) - {actor})]
+        if seat not in allowed:
+            who = [timeline.names[s] for s in allowed]
+            raise IllegalMove(f"only {' or '.join([', '.join(who[:-1]), who[-1]] if len(who) > 1 else who)} can "
+                              "put back this change", None)
         skip = set(timeline.reverted) | {entry, *timeline.inserted_by.get(entry, ())}
         items = _Revisions.fold([e for e in timeline.entries], skip)
         live = {m.seq for m in timeline.live}
@@ -460,11 +489,63 @@ class _Revisions:
         changed = [m for s, m in {**old, **items}.items() if old.get(s) != items.get(s)]
         only_confirmations = all(move_kind(m.move) in confirming for m in changed)
         cleared = [s for s, m in items.items() if s > first and s in old and move_kind(m.move) in confirming]
-        if cleared and not only_confirmations:
+        if only_confirmations:
+            cleared = []
+        # a confirmation it brings back stands only if nothing but confirmations changed since it was made: it
+        # confirmed the totals as they read then (taking one back and putting it back is the same word)
+        stale = sorted(s for s, m in items.items() if s not in old and move_kind(m.move) in confirming
+                       and not _Revisions.only_confirmations_since(timeline, s))
+        if stale and all(s in stale for s, m in {**old, **items}.items() if old.get(s) != items.get(s)):
+            whose = sorted({timeline.names[items[s].seat] for s in stale})
+            raise IllegalMove(f"that confirmation was of the totals as they read before a later change: "
+                              f"{' and '.join(whose)} confirm{'s' if len(whose) == 1 else ''} them again instead",
+                              None)
+        cleared = sorted({*cleared, *stale})
+        if cleared:
             body["cleared"] = cleared
             for s in cleared:
                 items.pop(s)
         return body, first, list(items.values())
+
+    @staticmethod
+    def only_confirmations_since(timeline: _Timeline, made: int) -> bool:
+        """Whether every log entry after entry ``made`` changed confirmations of the end only (or nothing a
+        total depends on: a seat's entry, a private note), so that the totals read as they did then."""
+        confirming = timeline.rules.SPEC.end_confirmations
+        neutral = confirming | timeline.private
+        plain: dict[int, bool] = {}
+
+        def kind_at(seq: int, entry: int) -> str | None:
+            before = timeline.move_before(seq, entry)
+            return None if before is None else move_kind(before)
+
+        def only(e: Mapping[str, Any]) -> bool:
+            kind, seq = e["kind"], int(e["seq"])
+            if kind == "seat":
+                return True
+            body = json.loads(e["move"])
+            if kind == "move":
+                return move_kind(body) in neutral
+            if kind == "undo":
+                return kind_at(int(e["undoes"]), seq) in neutral
+            changed = [int(d) for d in body.get("drop", ())]
+            if kind == "correct":
+                if body.get("also") or body.get("insert"):
+                    return False
+                new = body.get("move")
+                changed.append(int(body["seq"]))
+                if new is not None and move_kind(new) not in neutral:
+                    return False
+            elif kind == "revert":
+                if not plain.get(int(body["entry"]), False):
+                    return False
+            return all(kind_at(m, seq) in neutral for m in changed)
+
+        for e in timeline.entries:  # (every entry is read: a put-back after it may cancel one made before it)
+            plain[int(e["seq"])] = only(e)
+            if int(e["seq"]) > made and not plain[int(e["seq"])]:
+                return False
+        return True
 
     @staticmethod
     def replay_until_misfit(timeline: _Timeline, state: State, new_live: Sequence[LiveMove]

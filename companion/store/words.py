@@ -219,7 +219,7 @@ class LogReader(StateCache):
                 what = "" if before is None else ": " + _said(rules, before, author, names)
                 whose = "their" if author == actor else f"{names[author]}'s"
                 text = f"{names[actor]} took back {whose} move {target}{what}" + _ending_text(move.get("ending"), names)
-                extra = {"author": author}
+                extra = {"author": author, "touched": sorted(timeline.touched.get(int(e["seq"]), {author}))}
             elif kind == "correct":
                 target = move["seq"]
                 author = authors.get(target, actor)
@@ -239,7 +239,7 @@ class LogReader(StateCache):
                 text += _Revisions.words(move)
                 text += _cleared_text(move)
                 text += _ending_text(move.get("ending"), names)
-                extra = {**extra, "author": author}
+                extra = {**extra, "author": author, "touched": sorted(timeline.touched.get(int(e["seq"]), {author}))}
             elif kind == "revert":
                 shown = move
                 text, author = _Revisions.described(rules, names, timeline, actor, move, e["seq"])

@@ -98,7 +98,7 @@ def changes_to_put_back(log: Sequence[Mapping[str, Any]], seat: int, names: Sequ
         if entry["kind"] not in ("undo", "correct") or entry.get("put_back"):
             continue
         author, actor = entry.get("author", entry["seat"]), entry["seat"]
-        if seat not in (author, actor):
+        if seat != actor and seat not in entry.get("touched", (author,)):  # (its moves changed with it too)
             continue
         body = entry["move"]
         moved = body.get("seq")

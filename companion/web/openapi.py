@@ -169,6 +169,9 @@ _SCHEMAS: dict[str, Any] = {
         "undone": {"type": "boolean", "description": "a move taken back or removed by a correction"},
         "corrected": {"type": "boolean", "description": "a move a later correction replaced"},
         "author": {"type": "integer", "description": "undo, correct and revert entries: the seat whose move it changed"},
+        "touched": {"type": "array", "items": {"type": "integer"},
+                    "description": "undo and correct entries: every seat whose move it changed (the move's, and those "
+                                   "of the moves corrected, removed or put in with it); each may put it back"},
         "before": {"type": "integer", "description": "a move a correction put in: the move it comes before"},
         "put_back": {"type": "boolean", "description": "an undo or correction a later revert entry cancelled"},
         "at": {"type": "string"}}},
