@@ -196,3 +196,22 @@ def test_a_result_is_kept_per_version_and_an_undo_is_seen(app: Flask, client: Fl
     version = store.version(created["id"])
     store.undo(created["id"], last["seat"], version, "take-back")  # the game is open again: no result
     assert client.get(f"/g/{created['id']}/result.json").status_code == 409
+
+
+def test_the_result_ends_at_the_last_change_to_the_game_not_at_a_later_rename_or_rematch(
+        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`ended` (and BG Stats' `durationMin`) is the game's last move: a rename a day later moved it, and so did
+    the note of a rematch started from the result page (an entry of the old game's log)."""
+    import companion.store.seats
+
+    store = app.extensions["store"]
+    created = play_to_the_end(app, "barony-sorcery", ["Ann", "Ben"], seed=3)
+    before = client.get(f"/g/{created['id']}/result.json").get_json()
+    minutes = client.get(f"/g/{created['id']}/result.bgstats.json").get_json()["durationMin"]
+    monkeypatch.setattr(companion.store.seats, "_now", lambda: "2099-01-02T00:00:00.000+00:00")  # a day later
+    store.rename_seat(created["id"], 1, "Benedict")
+    store.note_rematch(created["id"], 0, "another-game")
+    after = client.get(f"/g/{created['id']}/result.json").get_json()
+    assert after["players"][1]["name"] == "Benedict" and after["version"] == before["version"] + 2
+    assert after["moves"][-1]["at"].startswith("2099") and after["ended"] == before["ended"]
+    assert client.get(f"/g/{created['id']}/result.bgstats.json").get_json()["durationMin"] == minutes

@@ -104,7 +104,8 @@ class Seats(StateCache):
         rows = self.backend.rows("SELECT move FROM moves WHERE game_id = ? AND kind = 'seat' ORDER BY seq DESC",
                      [game_id])
         events = (json.loads(row["move"]) for row in rows)  # a handful: releases, hand-overs, renames
-        return next((str(e["game"]) for e in events if e["type"] == "rematch"), None)
+        return next((str(e["game"]) for e in events  # (an entry this version does not write is passed over)
+                     if isinstance(e, dict) and e.get("type") == "rematch" and isinstance(e.get("game"), str)), None)
 
     def handover_code(self, game_id: str, seat: int) -> dict[str, Any]:
         """A one-time code another phone uses to take this seat over (a newer code replaces it)."""

@@ -32,6 +32,14 @@ def _ending(rules: Any, state: State) -> list[int] | None:
     return None
 
 
+def stored_move(text: str) -> dict[str, Any]:
+    """A stored move as the readers take it: an object, as the API only ever stores. Anything else (a damaged
+    row, another program's) is kept whole under ``"stored"``: a move of no type, which no rules take, so every
+    reader shows it as a move this version cannot read instead of failing on it."""
+    move = json.loads(text)
+    return move if isinstance(move, dict) else {"stored": move}
+
+
 def move_kind(move: Mapping[str, Any]) -> str | None:
     """A move's type if it is text, else None: a correction sent through the API may carry any JSON there
     (the rules refuse it when it is replayed; until then it is compared with the spec's move types)."""
@@ -65,7 +73,7 @@ class _Timeline:
         for e in entries:
             kind, seq = e["kind"], int(e["seq"])
             if kind == "move":
-                move = json.loads(e["move"])
+                move = stored_move(e["move"])
                 before = items_before(items, e)
                 items = _place(items, LiveMove(seq, int(e["seat"]), move), before)
                 self._versions[seq] = [(seq, move)]
@@ -120,7 +128,7 @@ class _Timeline:
         grown._versions = self._versions  # new keys only: a reader of this one never asks for them
         for e in entries:
             if e["kind"] == "move":
-                seq, move = int(e["seq"]), json.loads(e["move"])
+                seq, move = int(e["seq"]), stored_move(e["move"])
                 grown.live.append(LiveMove(seq, int(e["seat"]), move))
                 grown._versions[seq] = [(seq, move)]
         grown.next_seq = int(grown.entries[-1]["seq"]) + 1 if grown.entries else 1
@@ -392,7 +400,7 @@ class _Revisions:
             if seq in skip:
                 continue
             if kind == "move":
-                items = _place(items, LiveMove(seq, int(e["seat"]), json.loads(e["move"])), items_before(items, e))
+                items = _place(items, LiveMove(seq, int(e["seat"]), stored_move(e["move"])), items_before(items, e))
             elif kind == "undo":
                 items.pop(int(e["undoes"]), None)
             elif kind in ("correct", "revert"):

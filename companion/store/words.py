@@ -15,7 +15,7 @@ from companion.rules.base import seat_name
 from companion.rules.fields import wrong_field
 from companion.store.backend import fetch_rows
 from companion.store.states import StateCache
-from companion.store.timeline import _Revisions, _Timeline, move_kind
+from companion.store.timeline import _Revisions, _Timeline, move_kind, stored_move
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,16 @@ def _ending_text(ending: Any, names: Sequence[str]) -> str:
     return f"; the end changes: {who(now)} now {'win' if len(now) > 1 else 'wins'} (before: {who(was)})"
 
 
-def _seat_text(event: Mapping[str, Any], names: Sequence[str]) -> str:
+def _seat_text(event: Any, names: Sequence[str]) -> str:
+    """A seat entry's log line; one this version does not write (another version's, or a damaged row) is said to be
+    unreadable, as a move is, rather than failing every page of the game."""
+    try:
+        return _seat_words(event, names)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        return "A seat entry this version of the companion cannot read"
+
+
+def _seat_words(event: Mapping[str, Any], names: Sequence[str]) -> str:
     if event["type"] == "rematch":
         return "A rematch was started" if event["seat"] is None else f"{names[int(event['seat'])]} started a rematch"
     seat = int(event["seat"])
@@ -87,7 +96,9 @@ def _seat_text(event: Mapping[str, Any], names: Sequence[str]) -> str:
         return f"{names[seat]}'s seat was released: it can be joined again with the game's code"
     if event["type"] == "handover":
         return f"{names[seat]}'s seat moved to another phone"
-    return f"{event['was']} is now called {event['name']}"
+    if event["type"] == "rename":
+        return f"{event['was']} is now called {event['name']}"
+    raise ValueError(event["type"])
 
 
 #: the log entries the log cache of a process holds at most, over every game it holds (the least recently
@@ -199,8 +210,8 @@ class LogReader(StateCache):
         out: list[dict[str, Any]] = []
         for e in chosen:
             actor = int(e["seat"])
-            move = json.loads(e["move"])
             kind = e["kind"]
+            move = stored_move(e["move"]) if kind == "move" else json.loads(e["move"])
             extra: dict[str, Any] = {}
             if kind == "move":
                 shown = _redacted(rules, move, actor, viewer)

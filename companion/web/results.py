@@ -97,7 +97,8 @@ def _result_of(game_id: str, info: dict[str, Any], rules: Any, version: int, sta
     log = store().log(game_id, None)
     return {"format": RESULT_FORMAT, "format_version": RESULT_FORMAT_VERSION, "id": game_id, "game": info["game"],
             "title": rules.TITLE, "version": version, "started": info["created"],
-            "ended": log[-1]["at"] if log else info["created"], "players": players, "ranking": [p["seat"] for p in order],
+            # the last change to the game itself: a rename, a hand-over or a rematch started later is no play time
+            "ended": next((e["at"] for e in reversed(log) if e["kind"] != "seat"), info["created"]), "players": players, "ranking": [p["seat"] for p in order],
             "start_seat": _start_seat(rules, steps),
             "outcome": {"winners": sorted(winners), "reason": outcome.reason,
                         "stalled": not outcome.over},
