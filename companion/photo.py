@@ -7,8 +7,8 @@ the address does not matter, so cards printed for another table or an older kit 
 looked up through the card-data layer as the card page does (:meth:`find_card`, any case).
 
 Limits (each a :class:`PhotoError` with its HTTP status): at most :data:`MAX_PHOTO_BYTES` bytes
-(413), a JPEG, PNG or WebP image (415), at most :data:`MAX_PHOTO_PIXELS` pixels (413), an image that
-decodes (400). A 12 MP phone photo passes.
+(413), a JPEG, PNG or WebP image (415), at most :data:`MAX_PHOTO_PIXELS` pixels (413), a JPEG of at most
+:data:`MAX_JPEG_SCANS` scans (413), an image that decodes (400). A 12 MP phone photo passes.
 
 Speed: the photo is read in grey at its full resolution (zxing-cpp also reads it downscaled by itself,
 for codes that fill many pixels); a photo of at most :data:`UPSCALE_UP_TO` pixels on its long side whose
@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 MAX_PHOTO_BYTES = 20 * 1024 * 1024
 #: 50 million pixels: every phone camera's full-size photo (48 MP sensors' included)
 MAX_PHOTO_PIXELS = 50_000_000
+#: scans of a JPEG: a camera's is one (baseline) or about ten (progressive); each scan is decoded over the whole
+#: image, so a file of a thousand tiny scans costs minutes of CPU at the size limit (an audit's "scan bomb")
+MAX_JPEG_SCANS = 100
 FORMATS = ("JPEG", "PNG", "WEBP")
 MIME_TYPES = ("image/jpeg", "image/png", "image/webp")
 UPSCALE_UP_TO = 3000
@@ -136,6 +139,13 @@ def open_photo(data: bytes) -> Image.Image:
         raise PhotoError(413, f"the photo has too many pixels; at most {MAX_PHOTO_PIXELS:,} are taken") from None
     except Exception:  # Pillow raises UnidentifiedImageError, or others for a broken header
         raise PhotoError(415, "the photo must be a JPEG, PNG or WebP image") from None
+    if image.format == "JPEG":
+        # every scan begins with an SOS marker (FF DA), which the coded data cannot hold (an FF there is always
+        # followed by 00 or a restart marker): counting them bounds the decoding work before it starts
+        scans = data.count(b"\xff\xda")
+        if scans > MAX_JPEG_SCANS:
+            raise PhotoError(413, f"the photo is a JPEG of {scans:,} scans; at most {MAX_JPEG_SCANS} are taken "
+                                  "(a camera's has one to about twenty): save it again as an ordinary JPEG")
     pixels = image.width * image.height
     if pixels > MAX_PHOTO_PIXELS:
         raise PhotoError(413, f"the photo is {image.width:,} x {image.height:,} pixels ({pixels / 1e6:.1f} MP); "

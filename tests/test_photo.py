@@ -131,6 +131,32 @@ def test_photo_limits_each_answer_a_clear_4xx(client: FlaskClient) -> None:
         assert words.replace(",", "").lower() in body["error"].replace(",", "").lower(), body["error"]
 
 
+def _scan_bomb(repeats: int, size: int = 2000) -> bytes:
+    """A valid progressive JPEG whose last scan is repeated ``repeats`` times: each scan is decoded over the whole
+    image, so at 20 MB such a file cost minutes of CPU (an audit's attack)."""
+    buffer = io.BytesIO()
+    Image.new("L", (size, size), 255).save(buffer, "JPEG", progressive=True, quality=90)
+    data = buffer.getvalue()
+    last = data.rindex(b"\xff\xda")  # the last scan, up to the end-of-image marker
+    return data[:-2] + data[last:-2] * repeats + b"\xff\xd9"
+
+
+def test_a_jpeg_of_thousands_of_scans_is_refused_before_it_is_decoded(client: FlaskClient) -> None:
+    """A photo's decoding work is bounded before it starts: a JPEG of more scans than any camera writes is a 413
+    (it was read, minutes of a core at the size limit, and answered 200); an ordinary progressive JPEG is read."""
+    import time
+
+    from companion.photo import MAX_JPEG_SCANS
+
+    url = f"/api/photo/{PHOTO_GAMES[0]}"
+    started = time.process_time()
+    refused = client.post(url, data=_scan_bomb(5000), content_type="image/jpeg")
+    assert refused.status_code == 413, refused.get_json()
+    assert f"at most {MAX_JPEG_SCANS} are taken" in refused.get_json()["error"]
+    assert time.process_time() - started < 5  # (decoding it took about 20 s of CPU here)
+    assert client.post(url, data=_scan_bomb(2, 600), content_type="image/jpeg").status_code == 200
+
+
 def _jpeg_cut_short() -> bytes:
     buffer = io.BytesIO()
     Image.effect_noise((600, 400), 40).save(buffer, "JPEG", quality=90)

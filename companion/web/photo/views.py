@@ -84,6 +84,13 @@ def _card(game: str, ref: str) -> Any:
     return card
 
 
+#: photos a worker decodes at once (each in gevent's thread pool: the decoders release the GIL), and how long a
+#: photo waits for its turn before the phone is told to try again (503)
+DECODES_AT_ONCE = 2
+DECODE_WAIT_SECONDS = 20.0
+_decoding: Any = None
+
+
 def _off_the_loop(function: Callable[..., Reading], *args: Any) -> Reading:
     """Under gunicorn's gevent worker (``companion serve``), run a photo's decoding in gevent's thread pool, so
     the worker's other connections (live updates, moves) go on meanwhile: the decoders release the GIL. Elsewhere
@@ -92,8 +99,20 @@ def _off_the_loop(function: Callable[..., Reading], *args: Any) -> Reading:
     monkey = sys.modules.get("gevent.monkey")
     if gevent is None or monkey is None or not monkey.is_module_patched("threading"):
         return function(*args)
-    # a refusal comes back as a value: gevent's pool would print every exception a task raises as a crash
-    reading, refusal = gevent.get_hub().threadpool.apply(_caught, (function, *args))
+    # at most DECODES_AT_ONCE photos of a worker are decoded at a time (a 50 MP photo takes ~400 MB while it is):
+    # the others wait their turn, up to DECODE_WAIT_SECONDS, then hear the server is busy
+    global _decoding
+    if _decoding is None:
+        from gevent.lock import BoundedSemaphore
+
+        _decoding = BoundedSemaphore(DECODES_AT_ONCE)
+    if not _decoding.acquire(timeout=DECODE_WAIT_SECONDS):
+        raise PhotoError(503, "the server is reading other photos: try again in a few seconds")
+    try:
+        # a refusal comes back as a value: gevent's pool would print every exception a task raises as a crash
+        reading, refusal = gevent.get_hub().threadpool.apply(_caught, (function, *args))
+    finally:
+        _decoding.release()
     if refusal is not None:
         raise refusal
     return reading  # type: ignore[no-any-return]
