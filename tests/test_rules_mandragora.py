@@ -577,7 +577,8 @@ def test_no_more_hands_show_a_colour_than_it_has_cards_left() -> None:
     """Rulebook colour table: black spellbooks 1 — two hands cannot both hold black at the end."""
     reckoning = replace(position(hand_counts=(2, 2, 2)), phase="reckoning", turn_seat=None)
     black = apply(reckoning, 2, {"type": "reveal_hand", "colours": ["black"]})
-    assert refusal_rule(black, 0, {"type": "reveal_hand", "colours": ["black"]}) == "mandragora.end.colour-count"
+    both = apply(black, 0, {"type": "reveal_hand", "colours": ["black"]})  # (counted when the last hand is shown)
+    assert refusal_rule(both, 1, {"type": "reveal_hand", "colours": ["red"]}) == "mandragora.end.colour-count"
     assert apply(black, 0, {"type": "reveal_hand", "colours": ["white"]}).reveals == (("white",), None, ("black",))
 
 

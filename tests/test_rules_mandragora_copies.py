@@ -149,14 +149,19 @@ def test_the_rule_entry_players_see_follows_the_rulebook() -> None:
 # --- the single black spellbook (rulebook colour table: black spellbooks 1) ------------------------
 
 def test_only_one_hand_can_show_the_single_black_spellbook() -> None:
+    """Two hands cannot both show black; the hands are counted when the last is shown, so a reveal before that is
+    never refused for what another (still hidden) hand showed: no phone learns another hand's colours early."""
     state = replace(position(hand_counts=(3, 2, 2)), phase="reckoning", turn_seat=None)
     first = apply(state, 0, {"type": "reveal_hand", "colours": ["black", "red"]})
-    error = refused(first, 1, {"type": "reveal_hand", "colours": ["white", "black"]})
+    second = apply(first, 1, {"type": "reveal_hand", "colours": ["white", "black"]})  # taken: nothing told yet
+    assert second.reveals[1] == ("white", "black") and second.phase == "reckoning"
+    error = refused(second, 2, {"type": "reveal_hand", "colours": ["red"]})
     assert error.rule == "mandragora.end.colour-count"
-    assert error.message == ("Only 1 black card can still be in a hand and another revealed hand already shows "
-                             "black: check your hand, or whoever revealed black corrects theirs.")
-    assert "Ann" not in error.message                      # the refusal names nobody
-    assert apply(first, 1, {"type": "reveal_hand", "colours": ["white", "red"]}).reveals[1] == ("white", "red")
+    assert error.message == ("The hands revealed would show black 2 times, but only 1 black card can still be in a "
+                             "hand: check your hand, or whoever revealed black corrects theirs (on their own phone).")
+    assert "Ann" not in error.message and "Ben" not in error.message   # the refusal names nobody
+    mended = apply(first, 1, {"type": "reveal_hand", "colours": ["white", "red"]})
+    assert apply(mended, 2, {"type": "reveal_hand", "colours": ["red"]}).phase == "over"
     reckoning = [c for c in mandragora.choices(first, 1) if c.move == "reveal_hand"]
     assert reckoning                                     # the form still offers every colour left in the game
 
@@ -192,3 +197,15 @@ def test_a_game_stored_before_the_change_finishes_under_its_old_reading() -> Non
     assert passed.curse_holder == 0 and passed.legacy_tie
     assert refused(kept, 0, {"type": "pass_curse_marker", "to": 1}).rule == "mandragora.curse.tie"
     assert mandragora.state_from_json(mandragora.state_to_json(passed)) == passed
+
+
+def test_a_reveal_before_the_last_gets_the_same_answer_whatever_the_hidden_hands_show() -> None:
+    """Same public moves, different secrets, identical answers: Ben's reveal of black is taken, and Ben's view is
+    the same, whether Ann's hidden reveal showed black or red (a refusal told Ben that Ann's hand shows black)."""
+    state = replace(position(hand_counts=(2, 2, 2)), phase="reckoning", turn_seat=None)
+    views = []
+    for ann in (["black"], ["red"]):
+        after = apply(apply(state, 0, {"type": "reveal_hand", "colours": ann}), 1,
+                      {"type": "reveal_hand", "colours": ["black"]})
+        views.append(mandragora.view(after, 1))
+    assert views[0] == views[1]

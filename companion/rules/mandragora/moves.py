@@ -356,15 +356,19 @@ def _reveal(board: Board, seat: int, move: Mapping[str, Any]) -> None:
     if gone:
         raise IllegalMove(f"no {gone[0]} card can be in a hand: all of them are in cast spells or in the box",
                           "mandragora.end.reveal")
-    left = colours_left(state)
-    for colour in colours:
-        shown = sum(colour in (r or ()) for s, r in enumerate(state.reveals) if s != seat)
-        if shown >= left[colour]:
-            cards = f"{left[colour]} {colour} card{'s' * (left[colour] != 1)}"
-            others = "another revealed hand already shows" if shown == 1 else f"{shown} other revealed hands show"
-            raise IllegalMove(f"only {cards} can still be in a hand and {others} {colour}: check your hand, or "
-                              f"whoever revealed {colour} corrects theirs",
-                              "mandragora.end.colour-count")
+    reveals = [*state.reveals[:seat], tuple(colours), *state.reveals[seat + 1:]]
+    if all(r is not None for r in reveals):
+        # the hands are counted together, when the last one is shown and every colour is about to appear on the
+        # phones: a reveal before that is never refused for what the others (still hidden) showed, so no phone
+        # learns another hand's colours early, one refused tap a colour
+        left = colours_left(state)
+        for colour in HAND_COLOUR_IDS:
+            shown = sum(colour in (r or ()) for r in reveals)
+            if shown > left[colour]:
+                cards = f"{left[colour]} {colour} card{'s' * (left[colour] != 1)}"
+                raise IllegalMove(f"the hands revealed would show {colour} {shown} times, but only {cards} can "
+                                  f"still be in a hand: check your hand, or whoever revealed {colour} corrects "
+                                  "theirs (on their own phone)", "mandragora.end.colour-count")
     board.reveals[seat] = tuple(colours)
     if all(r is not None for r in board.reveals):
         board.phase = "over"

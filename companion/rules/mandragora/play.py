@@ -259,7 +259,7 @@ def _random_reveal(state: MandragoraState, seat: int, rng: random.Random) -> dic
     held = state.hand_counts[seat]
     left = colours_left(state)
     shown = Counter(c for s, r in enumerate(state.reveals) if s != seat for c in (r or ()))
-    possible = [c for c in available_colours(state) if left[c] > shown[c]]
+    possible = [c for c in available_colours(state) if left[c] > shown[c]]  # (what the count at the end takes)
     if held == 0 or not possible:
         return {"type": "reveal_hand", "colours": []}
     return {"type": "reveal_hand", "colours": rng.sample(possible, rng.randint(1, min(held, len(possible))))}
