@@ -217,7 +217,15 @@ def test_taking_back_another_players_move_asks_first_and_that_phone_puts_it_back
     expect(ben.locator("#move-message")).to_contain_text("Undone.")
     told = ann.locator(".told")
     expect(told).to_contain_text("Ben took back your move 6")
-    told.get_by_role("button", name="Put it back").click()
+    # where Ann's eyes are: the notice leads her page, just below the status bar, its button focused, and the
+    # status bar says it (it still said "Recorded." while the notice sat above the screen)
+    put_back = told.get_by_role("button", name="Put it back")
+    expect(put_back).to_be_focused()
+    expect(ann.locator("#move-message")).to_contain_text("Ben took back your move 6")
+    box, bar = told.bounding_box(), ann.locator("#status-bar").bounding_box()
+    assert box is not None and bar is not None
+    assert bar["y"] + bar["height"] - 1 <= box["y"] and box["y"] + box["height"] <= 844, (box, bar)
+    put_back.click()
     expect(ann.locator(".told")).to_have_count(0)
     assert totals(api, game["id"]) == [9, 6]
     ben.get_by_role("link", name="Table view").click()                   # Ann's move stands again

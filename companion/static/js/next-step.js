@@ -8,6 +8,9 @@
  *                         on-screen keyboard opens by itself): of a move the game waits for ([data-your-move]),
  *                         else of one it may report at any time ([data-moves], not folded away);
  *   someone else's     -> the game's banner (whose turn it is).
+ * A live update that first shows this seat that another phone changed one of its moves (a [data-told] notice,
+ * js/put-back.js) leads instead: the notice below the status bar, its "Put it back" focused, and the status bar
+ * saying the same (a take-back makes it this seat's move again: the move form alone gave no sign why).
  * A live update never moves a page under a finger that is typing or picking in a form.
  */
 (() => {
@@ -146,10 +149,38 @@
     }
   }
 
+  // the notices of changes another phone made to this seat's moves already seen on this page
+  const toldSeen = new Set([...live.querySelectorAll("[data-told]")].map((box) => box.dataset.told));
+  function newTold() {
+    const boxes = [...live.querySelectorAll("[data-told]")];
+    const fresh = boxes.find((box) => !toldSeen.has(box.dataset.told) && visible(box)) || null;
+    boxes.forEach((box) => toldSeen.add(box.dataset.told));
+    return fresh;
+  }
+
+  function leadWithTold(box) {
+    const status = document.getElementById("move-message");
+    const text = box.querySelector("p");
+    if (status && text) { // (first: the status bar grows with it, and the notice goes just below it)
+      const notice = Object.assign(document.createElement("div"), { className: "notice warning" });
+      notice.append(Object.assign(document.createElement("p"), { textContent: text.textContent }));
+      status.replaceChildren(notice);
+    }
+    window.scrollTo({ top: window.scrollY + box.getBoundingClientRect().top - (barBottom() + GAP), behavior: "instant" });
+    const button = box.querySelector("form[data-revert] button") || box;
+    if (!button.matches("button")) button.setAttribute("tabindex", "-1");
+    button.focus({ preventScroll: true });
+    placedKey = keyOf(button);
+  }
+
   document.addEventListener("live:moved", () => { shown = state(); bring(true, true); placed = true; sentFrom = null; });
   document.addEventListener("live:swapped", () => {
     const now = state();
-    if (now !== shown && now !== "theirs" && !busy()) {
+    const told = newTold();
+    if (told && !busy()) {
+      leadWithTold(told);
+      placed = true;
+    } else if (now !== shown && now !== "theirs" && !busy()) {
       bring(!document.activeElement || document.activeElement === document.body);
       placed = true;
     } else if (placed) {
