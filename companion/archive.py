@@ -17,7 +17,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from companion.rules import rules_for
+from companion.rules import finished, rules_for
 from companion.store import Store
 
 FINISHED_DAYS = 30
@@ -32,7 +32,7 @@ def games(store: Store) -> list[dict[str, Any]]:
         _, _, state = store.latest(row["id"])
         out.append({"id": row["id"], "game": row["game"], "players": json.loads(row["players"]),
                     "version": row["version"], "created": row["created"], "last": row["last"] or row["created"],
-                    "over": bool(rules_for(row["game"]).outcome(state).over)})
+                    "over": finished(rules_for(row["game"]), state)})
     return out
 
 
@@ -57,7 +57,7 @@ def export(store: Store, game_id: str) -> dict[str, Any]:
             "timeline": [{"seq": seq, "seat": seat, "totals": _totals(rules, after)}
                          for seq, seat, after in store.timeline(game_id)],
             "scores": rules.score(state),
-            "over": bool(rules.outcome(state).over)}
+            "over": finished(rules, state)}
 
 
 def _totals(rules: Any, state: Any) -> list[int]:

@@ -6,6 +6,7 @@ import html
 import json
 import random
 import re
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -215,3 +216,32 @@ def test_the_result_ends_at_the_last_change_to_the_game_not_at_a_later_rename_or
     assert after["players"][1]["name"] == "Benedict" and after["version"] == before["version"] + 2
     assert after["moves"][-1]["at"].startswith("2099") and after["ended"] == before["ended"]
     assert client.get(f"/g/{created['id']}/result.bgstats.json").get_json()["durationMin"] == minutes
+
+
+def test_a_game_at_a_dead_end_is_finished_for_every_reader_and_takes_no_move(app: Flask, client: FlaskClient) -> None:
+    """A Fillory game at a dead end (nothing left to draw, play or score): its pages and result called it over while
+    the API, `companion export`, `companion games` and the purge said it was playing, and it went on taking
+    `end_turn` moves (new versions, new entries) up to the log's cap. Every reader now asks the same question."""
+    from companion import archive
+    from companion.rules import finished
+
+    store = app.extensions["store"]
+    created = play_to_the_end(app, "fillory", ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"], seed=2)
+    rules = rules_for("fillory")
+    version, state = store.current(created["id"])
+    assert rules.stalled(state) and not rules.outcome(state).over and finished(rules, state)  # (the seed's dead end)
+    game = client.get(f"/api/games/{created['id']}").get_json()
+    assert game["over"] is True and game["winner"] is None
+    assert client.get(f"/g/{created['id']}/result.json").get_json()["outcome"]["stalled"] is True
+    listed = next(g for g in archive.games(store) if g["id"] == created["id"])
+    assert listed["over"] is True
+    assert archive.export(store, created["id"])["over"] is True
+    assert created["id"] in [g["id"] for g in archive.due(store, datetime.now(timezone.utc) + timedelta(days=31))]
+    for seat in range(6):
+        assert all(rules.random_legal_move(state, seat, random.Random(n)) is None for n in range(5))
+        assert rules.choices(state, seat) == []
+    refused = client.post(f"/api/games/{created['id']}/moves", json={"version": version, "action_id": "late",
+                                                                      "move": {"type": "end_turn"}},
+                          headers={"Authorization": f"Bearer {created['seats'][state.turn_seat]['token']}"})
+    assert refused.status_code == 422 and refused.get_json()["rule"] == "fillory.game.dead-end"
+    assert store.version(created["id"]) == version

@@ -225,8 +225,13 @@ ILLEGAL: list[tuple[str, FilloryState, int, Any, str | None, str]] = [
     ("any move once the game is over", OVER, 1, {"type": "draw", "card": "Mentors"}, "fillory.game.over",
      "Ann reached 100 victory points"),
     ("even the winner's move", OVER, 0, {"type": "end_turn"}, "fillory.game.over", "no more moves"),
-    ("draw from an empty deck and discard", table(rest="neutral", step="draw"), 0, {"type": "draw", "card": "Mentors"},
-     "fillory.draw.reshuffle", "both empty"),
+    ("draw from an empty deck and discard", table(rest="neutral", step="draw", hands={1: ["Mentors"]}), 0,
+     {"type": "draw", "card": "Mentors"}, "fillory.draw.reshuffle", "both empty"),
+    # a dead end (deck, discard and every hand empty, nothing left to score): no move at all, not even the turn's end
+    ("any move at a dead end", table(rest="neutral", step="draw"), 0, {"type": "draw", "card": "Mentors"},
+     "fillory.game.dead-end", "a dead end"),
+    ("the turn's end at a dead end", table(rest="neutral", step="end"), 0, {"type": "end_turn"},
+     "fillory.game.dead-end", "nobody can reach 100 victory points"),
 ]
 
 # a fourth starting card: seat 0 already holds three

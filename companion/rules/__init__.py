@@ -151,6 +151,12 @@ def unavailable_games(data_dir: str | Path) -> dict[str, Unserved]:
     return {game: problem for game, problem in problems.items() if problem is not None}
 
 
+def finished(rules: Rules, state: object) -> bool:
+    """Whether a game can never change again: over, or at a dead end (``GameSpec.can_stall``) that nobody wins.
+    What every reader of a game's end asks (its pages and result, the API's ``over``, the exports, the purge)."""
+    return bool(rules.SPEC.can_stall and rules.stalled(state)) or rules.outcome(state).over
+
+
 def spec_for(game: str) -> GameSpec:
     try:
         return SPECS[game]
@@ -163,5 +169,5 @@ def rules_for(game: str) -> Rules:
 
 
 __all__ = ["GAMES", "SPECS", "GameSpec", "IllegalMove", "MoveSpec", "Outcome", "Rules", "SetupError", "Unserved",
-           "add_games", "discover", "rules_for", "spec_for", "unavailable_games",
+           "add_games", "discover", "finished", "rules_for", "spec_for", "unavailable_games",
            "within_data"]

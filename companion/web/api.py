@@ -14,7 +14,7 @@ from flask import Response, current_app, jsonify, request, url_for
 
 from cardgen.catalog import catalogs
 from companion import search as search_index
-from companion.rules import rules_for
+from companion.rules import finished, rules_for
 from companion.rules.base import sentence
 from companion.store import NotFound, SeatRefused, SeatTaken
 
@@ -64,7 +64,7 @@ def _game_payload(game_id: str, viewer: int | None, info: dict[str, Any] | None 
     rules = rules_for(info["game"])
     outcome = rules.outcome(state)
     return {"id": info["id"], "game": info["game"], "join_code": info["join_code"], "version": version,
-            "state": rules.view(state, viewer), "scores": rules.score(state), "over": outcome.over,
+            "state": rules.view(state, viewer), "scores": rules.score(state), "over": finished(rules, state),
             "winner": outcome.winner, "players": info["players"], "claimed": info["claimed"]}, version
 
 

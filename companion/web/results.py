@@ -24,7 +24,7 @@ from werkzeug.wrappers import (
     Response as BaseResponse,  # what redirect() answers (flask's Response is one)
 )
 
-from companion.rules import SetupError, rules_for
+from companion.rules import SetupError, finished, rules_for
 from companion.web.chart import Series, score_chart
 from companion.web.errors import error_response
 from companion.web.helpers import (
@@ -53,7 +53,7 @@ class NotOver(Exception):
 
 
 def is_finished(rules: Any, state: Any) -> bool:
-    return bool(rules.SPEC.can_stall and rules.stalled(state)) or rules.outcome(state).over
+    return finished(rules, state)
 
 
 def result_data(game_id: str) -> dict[str, Any]:

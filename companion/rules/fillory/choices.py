@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ..choices import Choice, Field, Option
+from .play import stalled
 from .scoring import seat_trait_points
 from .state import CARDS, CARDS_WITH, GAME, GAME_ID, FilloryState, rule_for_trick
 
@@ -293,7 +294,7 @@ def _end(known: Known, primary: bool) -> Choice:
 
 def choices(state: FilloryState, seat: int) -> list[Choice]:
     """The moves ``seat`` may make now, each with the values its fields may take."""
-    if state.phase == "over":
+    if state.phase == "over" or stalled(state):  # (a dead end takes no move: .moves._ended)
         return []
     known = Known(state, seat)
     if state.phase == "deal":

@@ -13,6 +13,7 @@ from cardgen.catalog.fillory import AbilityOption
 
 from ..base import IllegalMove, field, referee
 from . import SPEC
+from .play import stalled
 from .state import (
     GAME,
     STEPS,
@@ -45,8 +46,11 @@ LOCATION = "fillory.card.location"
 
 
 def _ended(state: FilloryState) -> str | None:
-    """Why the game is over (None while it goes on)."""
+    """Why the game is over (None while it goes on); a dead end (:func:`.play.stalled`) takes no move either."""
     if state.phase != "over":
+        if stalled(state):
+            return (f"no card is left to draw, play or score, so nobody can reach {GAME.victory_points} victory "
+                    "points (a dead end)")
         return None
     winner = state.players[state.winner] if state.winner is not None else "someone"
     return f"{winner} reached {GAME.victory_points} victory points"
@@ -276,4 +280,5 @@ HANDLERS: dict[str, Callable[[Board, int, Mapping[str, Any]], None]] = {
 
 #: The state after ``seat`` makes ``move``; raises IllegalMove (rule, seat and move set) and leaves ``state``
 #: untouched. The base checks the move type, its fields, the seat, the end and the turn first.
-apply = referee(SPEC, _apply, over=_ended, turn=_turn)
+apply = referee(SPEC, _apply, over=_ended, turn=_turn,
+               rule_when_over=lambda state: "fillory.game.over" if state.phase == "over" else "fillory.game.dead-end")

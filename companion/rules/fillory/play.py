@@ -27,9 +27,9 @@ def acting_seats(state: FilloryState) -> list[int]:
     """The seats that may move now: dealing seats short of a hand, else the active seat."""
     if state.phase == "deal":
         return [s for s in range(len(state.players)) if state.count_at(f"hand:{s}") < GAME.starting_hand]
-    if state.phase == "play" and state.turn_seat is not None:
+    if state.phase == "play" and state.turn_seat is not None and not stalled(state):
         return [state.turn_seat]
-    return []
+    return []  # (the end, or a dead end: nobody moves)
 
 
 def ability_targets(state: FilloryState, seat: int, option: AbilityOption) -> list[str]:
