@@ -313,7 +313,7 @@ def test_barony_a_confirmation_taken_back_and_put_back_stands_again(client: Flas
     assert _confirmed(table) == [True, False, True] and not table.game()["over"]
     assert table._post(2, "revert", {"entry": undo}).status_code == 200
     game = table.game()
-    assert game["over"] and game["winner"] == 0 and _confirmed(table) == [True, True, True]
+    assert game["over"] and game["winner"] == 0 and game["winners"] == [0] and _confirmed(table) == [True, True, True]
 
 
 def test_barony_no_seat_confirms_for_another_by_a_correction(client: FlaskClient) -> None:

@@ -231,7 +231,7 @@ def test_a_game_at_a_dead_end_is_finished_for_every_reader_and_takes_no_move(app
     version, state = store.current(created["id"])
     assert rules.stalled(state) and not rules.outcome(state).over and finished(rules, state)  # (the seed's dead end)
     game = client.get(f"/api/games/{created['id']}").get_json()
-    assert game["over"] is True and game["winner"] is None
+    assert game["over"] is True and game["winner"] is None and game["winners"] == []
     assert client.get(f"/g/{created['id']}/result.json").get_json()["outcome"]["stalled"] is True
     listed = next(g for g in archive.games(store) if g["id"] == created["id"])
     assert listed["over"] is True

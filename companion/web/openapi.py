@@ -158,6 +158,8 @@ _SCHEMAS: dict[str, Any] = {
         "id": {"type": "string"}, "game": {"type": "string"}, "version": {"type": "integer"},
         "state": {"$ref": "#/components/schemas/View"}, "scores": {"type": "array", "items": {"type": "object"}},
         "over": {"type": "boolean"}, "winner": {"type": ["integer", "null"]},
+        "winners": {"type": "array", "items": {"type": "integer"},
+                    "description": "every winning seat (a shared win has several; winner is then null)"},
         "players": {"type": "array", "items": {"type": "string"}},
         "claimed": {"type": "array", "items": {"type": "boolean"}}}},
     "MoveAccepted": {"type": "object", "properties": {
