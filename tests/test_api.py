@@ -129,7 +129,7 @@ def test_too_large_a_body_is_413(client: FlaskClient) -> None:
 def test_get_game_public_and_per_seat(client: FlaskClient, store: Store, game: dict[str, Any]) -> None:
     assert post_draw(client, store, game, 0, "a1").status_code == 200
     public = client.get(f"/api/games/{game['id']}").get_json()
-    assert set(public) == {"id", "game", "join_code", "version", "state", "scores", "over", "winner", "players",
+    assert set(public) == {"id", "game", "join_code", "version", "state", "scores", "over", "winner", "winners", "players",
                            "claimed"}
     assert public["version"] == 1 and public["players"] == ["Ann", "Ben"] and public["claimed"] == [True, True]
     assert public["over"] is False and public["winner"] is None
