@@ -204,6 +204,12 @@ def test_mandragora_spells_pair_with_the_spellbook_beside_them(client: FlaskClie
     assert sorted(body["request"]["hand_colours"]) == sorted(colours)
     calc = client.post("/api/calc/mandragora", json={"players": [body["request"], {"name": "Other"}]}).get_json()
     assert calc["players"][0]["total"] == body["total"]
+    # the hand laid in a row beside the spell, as cards lie side by side (about 4 code sides apart): its spellbook
+    # is not taken for the one the spell was cast with (it was, within 6 sides: a wrong total, silently)
+    row = _score(client, "mandragora", [{"card": spell.id, "corners": _box(0, 0)},
+                                        {"card": book.id, "corners": _box(340, 0)},
+                                        {"card": ingredient.id, "corners": _box(680, 0)}]).get_json()
+    assert row["total"] is None and [ask["card"] for ask in row["unseen"]] == [spell.id]
     # a spellbook face down under its spell: the photo cannot see it, so the answer asks (nothing scored yet)
     lonely = _score(client, "mandragora", [{"card": spell.id, "corners": _box(0, 0)},
                                            {"card": far_book.id, "corners": _box(2000, 2000)}]).get_json()

@@ -54,7 +54,7 @@ def score(cards: Sequence[Laid], extras: Mapping[str, int]) -> Scored:
     spells = [laid for laid in cards if laid.card.kind == "spell" and laid.under is None]
     books = [laid for laid in cards if laid.card.kind in ("spellbook", "mandrake")]
     scrolls = [laid.card for laid in cards if laid.card.kind == "cursed_scroll"]
-    pairs = nearest_pairs(spells, books)
+    pairs = nearest_pairs(spells, books, reach=PAIR_REACH)
     lonely = [spell.card for spell, book in pairs if book is None]
     if lonely:
         # a spell is cast on its spellbook, which then lies face down under it: the photo cannot see which
@@ -62,7 +62,7 @@ def score(cards: Sequence[Laid], extras: Mapping[str, int]) -> Scored:
         names = ", ".join(GAME.label(spell) for spell in lonely)
         return Scored("/api/calc/mandragora", {}, None,
                       f"The photo cannot see the spellbook under {names}: it lies face down. Say which below "
-                      "(a mandrake counts 0), or lay it beside its spell and take the photo again.", [],
+                      "(a mandrake counts 0), or lay it overlapping its spell, both codes showing, and take the photo again.", [],
                       [], asks)
     used = {id(book) for _, book in pairs}
     hand = [laid.card for laid in cards if laid.card.kind in ("spellbook", "mandrake", "ingredient")
@@ -216,10 +216,16 @@ def known_under(view: Mapping[str, Any], seat: int) -> dict[str, str]:
     return known
 
 
+#: how near (in code sides) a spellbook's code must lie to a spell's to be read as the one it was cast with: the
+#: two cards overlapping, both codes showing (about 2 sides apart); cards laid side by side are about 4 sides
+#: apart, so a spellbook of the hand laid in a row beside a spell is never taken for the one under it (it was,
+#: within 6 sides: a wrong score, silently)
+PAIR_REACH = 2.5
+
 PHOTO = PhotoScoring(
-    what="Lay out your spells, each beside the spellbook it was cast with (a spellbook left face down under its "
-         "spell is asked for after the photo), the cards left in your hand and your cursed scrolls, codes up, "
-         "and take one photo.",
+    what="Lay each spell overlapping the spellbook it was cast with, both codes showing (a spellbook left face "
+         "down under its spell is asked for after the photo); lay the cards left in your hand and your cursed "
+         "scrolls apart, side by side; codes up, and take one photo.",
     score=score,
     extras=(Extra("curse_marker", "I hold the Curse marker", "flag", 0, 1, 0, "mandragora.curse.most"),),
     audit=audit, audit_what="your spells and cursed scrolls", under="the spellbook under it",
