@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import itertools
 import json
 from dataclasses import dataclass
 from typing import Any, Collection, Mapping, Sequence
@@ -70,8 +71,17 @@ class _Timeline:
         self.reverted: set[int] = set()   # entries a later 'revert' entry cancelled (see _Revisions)
         self.next_seq = int(entries[-1]["seq"]) + 1 if entries else 1
         items: dict[int, LiveMove] = {}
-        for e in entries:
+        # for the put-backs (_Revisions.revert): the live moves just before each entry a later put-back cancels
+        # (dropped once it is put back), each entry's place, and the put-backs so far (their seq and target)
+        targets = {int(json.loads(e["move"])["entry"]) for e in entries if e["kind"] == "revert"}
+        self._before: dict[int, dict[int, LiveMove]] = {}
+        self._place_of: dict[int, int] = {}
+        self._reverts: list[tuple[int, int]] = []
+        for index, e in enumerate(entries):
             kind, seq = e["kind"], int(e["seq"])
+            self._place_of[seq] = index
+            if seq in targets:
+                self._before[seq] = dict(items)
             if kind == "move":
                 move = stored_move(e["move"])
                 before = items_before(items, e)
@@ -105,6 +115,7 @@ class _Timeline:
                 items = _Revisions.revert(self, entries, items, seq, json.loads(e["move"]))
         self.live: list[LiveMove] = list(items.values())
         self.entries = entries
+        self._before, self._place_of, self._reverts = {}, {}, []  # (needed while the log is read, not after)
         self.changes, self.inserted_by, self.touched = _Revisions.index(entries)
         if self.reverted:  # a move put back is no longer gone; a correction taken back no longer replaces
             self.gone -= set(items)
@@ -318,7 +329,17 @@ class _Revisions:
         for e in entries:
             if int(e["seq"]) == target and e["kind"] == "correct":
                 timeline.reverted.update(int(s) for s in json.loads(e["move"]).get("insert", ()))
-        new = _Revisions.fold([e for e in entries if int(e["seq"]) < seq], timeline.reverted)
+        # The live moves as if the cancelled entry had never been made: from those just before it, folding only the
+        # entries since (a log of take-backs put back cost the whole log again per put-back: seconds a page near the
+        # log's cap); the whole log again only if a put-back since cancelled an entry made before it.
+        before = timeline._before.pop(target, None)
+        since = [t for _, t in itertools.takewhile(lambda made: made[0] > target, reversed(timeline._reverts))]
+        if before is not None and target in timeline._place_of and all(t > target for t in since):
+            new = _Revisions.fold(entries[timeline._place_of[target] + 1:timeline._place_of[seq]], timeline.reverted,
+                                  dict(before))
+        else:
+            new = _Revisions.fold([e for e in entries if int(e["seq"]) < seq], timeline.reverted)
+        timeline._reverts.append((seq, target))
         for dropped in (*body.get("drop", ()), *body.get("cleared", ())):
             new.pop(int(dropped), None)
             timeline.gone.add(int(dropped))
@@ -392,9 +413,11 @@ class _Revisions:
         return changes, inserted, touched
 
     @staticmethod
-    def fold(entries: Sequence[Mapping[str, Any]], skip: Collection[int]) -> dict[int, LiveMove]:
-        """The live moves after ``entries``, as if the entries in ``skip`` had never been made."""
-        items: dict[int, LiveMove] = {}
+    def fold(entries: Sequence[Mapping[str, Any]], skip: Collection[int],
+             start: dict[int, LiveMove] | None = None) -> dict[int, LiveMove]:
+        """The live moves after ``entries`` (from ``start``: the live moves before them, else none), as if the
+        entries in ``skip`` had never been made."""
+        items: dict[int, LiveMove] = {} if start is None else start
         for e in entries:
             kind, seq = e["kind"], int(e["seq"])
             if seq in skip:
