@@ -82,6 +82,8 @@ def test_an_unfinished_game_has_no_result_yet(app: Flask, client: FlaskClient) -
         assert "not over yet" in answer.get_data(as_text=True)
         if path.endswith(".json"):  # a JSON address answers its errors in JSON too, whatever the client accepts
             assert answer.is_json and "not over yet" in answer.get_json()["error"]
+        else:  # headed as what it is (the stock heading of a 409 read "Already taken")
+            assert '<h1 id="error-title">Not over yet</h1>' in answer.get_data(as_text=True)
     assert client.get("/g/nosuchgame/result").status_code == 404
     missing = client.get("/g/nosuchgame/result.json", headers={"Accept": "text/html"})
     assert missing.status_code == 404 and missing.is_json and "nosuchgame" in missing.get_json()["error"]

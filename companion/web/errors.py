@@ -56,10 +56,10 @@ def error_json(status: int, message: str, rule: str | None = None,
     return response
 
 
-def error_page(status: int, message: str, rule: str | None = None) -> Response:
+def error_page(status: int, message: str, rule: str | None = None, title: str | None = None) -> Response:
     message = sentence(message)
     try:
-        page = render_template("error.html", status=status, message=message, error=message, rule=rule)
+        page = render_template("error.html", status=status, message=message, error=message, rule=rule, title=title)
     except TemplateNotFound:
         page = (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Error {status}</title>"
                 f"</head><body><main><h1>Error {status}</h1><p>{escape(message)}</p></main></body></html>")
@@ -67,11 +67,12 @@ def error_page(status: int, message: str, rule: str | None = None) -> Response:
 
 
 def error_response(status: int, message: str, rule: str | None = None,
-                   extra: dict[str, Any] | None = None) -> Response:
-    """The one error helper: JSON body or HTML page carrying the same sentence."""
+                   extra: dict[str, Any] | None = None, title: str | None = None) -> Response:
+    """The one error helper: JSON body or HTML page carrying the same sentence (``title``: the page's heading,
+    else the status's own)."""
     if wants_json():
         return error_json(status, message, rule, extra)
-    return error_page(status, message, rule)
+    return error_page(status, message, rule, title)
 
 
 def _sentence(error: HTTPException) -> str:

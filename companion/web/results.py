@@ -187,7 +187,7 @@ def _finished_or_page(game_id: str) -> dict[str, Any] | Response:
     try:
         return result_data(game_id)
     except NotOver as exc:
-        return error_response(409, str(exc))
+        return error_response(409, str(exc), title="Not over yet")
 
 
 @bp.get("/g/<game_id>/result")
