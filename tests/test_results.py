@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.rules import rules_for
+from companion.rules import GAMES, rules_for
 from companion.web.chart import (
     DASHES,
     MARKERS,
@@ -247,3 +247,28 @@ def test_a_game_at_a_dead_end_is_finished_for_every_reader_and_takes_no_move(app
                           headers={"Authorization": f"Bearer {created['seats'][state.turn_seat]['token']}"})
     assert refused.status_code == 422 and refused.get_json()["rule"] == "fillory.game.dead-end"
     assert store.version(created["id"]) == version
+
+
+def test_every_seat_page_of_a_finished_game_names_who_won(app: Flask, client: FlaskClient) -> None:
+    """Mandragora's seat pages said only "The game is over: see the final scores on the table" (even on the
+    winner's own phone) while the table named the winner; each game's seat page names who won, as its table does."""
+    import html
+    import re
+
+    checked = 0
+    for game in sorted(GAMES):
+        rules = rules_for(game)
+        players = ["Ann", "Ben", "Cat"][:max(2, rules.MIN_PLAYERS)]
+        created = play_to_the_end(app, game, players, seed=4)
+        state = app.extensions["store"].current(created["id"])[1]
+        outcome = rules.outcome(state)
+        seats = outcome.winners or (() if outcome.winner is None else (outcome.winner,))
+        if not outcome.over or not seats:
+            continue  # (a dead end, or an end nobody wins)
+        winners = [players[s] for s in seats]
+        for seat, token in enumerate(s["token"] for s in created["seats"]):
+            client.set_cookie(token_cookie(created["id"], seat), token)
+            page = html.unescape(re.sub(r"<[^>]+>", " ", client.get(f"/g/{created['id']}/seat/{seat}").get_data(as_text=True)))
+            assert any(re.search(rf"{name}\s+(wins|win|share)", page) for name in winners), (game, seat)
+        checked += 1
+    assert checked >= len(GAMES) // 2

@@ -101,8 +101,10 @@ def headline(context: Mapping[str, Any], moves: set[str]) -> str:
     """What this seat should do now, in one sentence (the moves come from the rules' choices)."""
     view, seat, names = context["view"], context["seat"], context["names"]
     me = view["players"][seat]
-    if view["over"]:
-        return "The game is over: see the final scores on the table."
+    if view["over"]:  # who won, as the table says it (every hand is revealed by then)
+        verdict = table_facts(view, {})["verdict"]
+        return f"{verdict} The final scores are on the table." if verdict else \
+            "The game is over: see the final scores on the table."
     if view["phase"] == "reckoning":
         if "reveal_hand" in moves:
             return "The game has ended: tick the colours left in your hand."
