@@ -184,6 +184,7 @@ RUN_FOR_THE_TOY: dict[str, tuple[str, ...] | None] = {
     "test_pages.py": (), "test_pages_corrections.py": (), "test_pages_view_only.py": (), "test_phone_leads.py": (),
     "test_card_moves.py": ("test_every_game_with_choices_offers_its_card_options_on_the_card_page",),
     "test_bgstats.py": (), "test_docs.py": ("test_the_readme_links_every_game_page",),
+    "test_results.py": ("test_every_seat_page_of_a_finished_game_names_who_won",),
     "test_web_shape.py": ("test_the_web_reads_each_game_only_through_its_declared_front",),
     "test_search.py": ("test_index_covers_every_rule_and_card_and_builds_fast", "test_the_asking_pages_game_comes_first",
                        "test_the_question_set_finds_the_answer_in_the_first_three_at_least_90_percent"),
