@@ -38,6 +38,9 @@ MAX_PHOTO_PIXELS = 50_000_000
 #: image, so a file of a thousand tiny scans costs minutes of CPU at the size limit (an audit's "scan bomb")
 MAX_JPEG_SCANS = 100
 FORMATS = ("JPEG", "PNG", "WEBP")
+#: how a JPEG's and a PNG's first bytes read (a WebP's: RIFF, its size, WEBP): a file that begins so but does not
+#: open is a damaged photo (400), not another kind of file (415)
+_SIGNATURES = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n")
 MIME_TYPES = ("image/jpeg", "image/png", "image/webp")
 UPSCALE_UP_TO = 3000
 #: a code read with a side under this many pixels (a 16 mm code at about 5.6 px/mm) says the photo's codes are
@@ -138,6 +141,8 @@ def open_photo(data: bytes) -> Image.Image:
     except (Image.DecompressionBombWarning, Image.DecompressionBombError):
         raise PhotoError(413, f"the photo has too many pixels; at most {MAX_PHOTO_PIXELS:,} are taken") from None
     except Exception:  # Pillow raises UnidentifiedImageError, or others for a broken header
+        if data.startswith(_SIGNATURES) or (data[:4] == b"RIFF" and data[8:12] == b"WEBP"):
+            raise PhotoError(400, "the photo could not be decoded: the file is damaged or cut short") from None
         raise PhotoError(415, "the photo must be a JPEG, PNG or WebP image") from None
     if image.format == "JPEG":
         # every scan begins with an SOS marker (FF DA), which the coded data cannot hold (an FF there is always

@@ -121,6 +121,10 @@ def test_photo_limits_each_answer_a_clear_4xx(client: FlaskClient) -> None:
         (client.post(url, data=b"not a photo", content_type="image/jpeg"), 415, "JPEG, PNG or WebP"),
         (client.post(url, data=b"", content_type="image/jpeg"), 400, "no photo was sent"),
         (client.post(url, data=_jpeg_cut_short(), content_type="image/jpeg"), 400, "damaged or cut short"),
+        # a PNG whose header is damaged (its CRC wrong) is a damaged photo, not another kind of file
+        (client.post(url, data=_png((40, 30))[:29] + b"\x00\x00\x00\x00" + _png((40, 30))[33:], content_type="image/png"),
+         400, "damaged or cut short"),
+        (client.post(url, data=_jpeg_cut_short()[:4], content_type="image/jpeg"), 400, "damaged or cut short"),
         (client.post("/api/photo/no-such-game", data=b"x", content_type="image/jpeg"), 404, ""),
         (client.post(f"{url}/score", data=b"{" + b" " * 70000 + b"}", content_type="application/json"), 413,
          "at most 65,536"),
