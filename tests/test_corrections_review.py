@@ -384,3 +384,37 @@ def test_a_refusal_to_put_back_names_each_seat_once(client: FlaskClient) -> None
     table.correct(1, 1, {"type": "explore", "location": places[1]})  # 2
     refused = table._post(0, "revert", {"entry": 2})
     assert refused.status_code == 422 and refused.get_json()["error"] == "Only Ben can put back this change."
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_an_undo_blocked_by_a_move_an_older_version_stored_names_that_move_and_why(
+        client: FlaskClient, name: str, tmp_path: Any) -> None:
+    """A move an older version stored in a shape these rules cannot read (a field of another type) lies in the
+    middle of the game: taking back the last move replays from the set-up in a fresh process and meets it. The
+    refusal said "Ann's move 7 would no longer fit; correct or remove that move too", naming a move nobody had
+    touched; it now says that move was stored by an older version and who may mend it."""
+    from companion.store import Store
+
+    game_id, tokens = new_game(client, name)
+    store = client.application.extensions["store"]
+    live = store.live_moves(game_id)
+    model = next(m for m in live if len(m.move) > 1 and m.move["type"] not in GAMES[name].SPEC.private_moves)
+    field = next(k for k in model.move if k != "type")
+    odd = store_row(client, game_id, "move", model.seat, {**model.move, field: [["older", "shape"]]})
+    rules = GAMES[name]
+    rng = random.Random(5)
+    for n in range(3):  # later moves, made on the state the table saw
+        state = store.current(game_id)[1]
+        found = next(((s, m) for s in (0, 1) if (m := rules.random_legal_move(state, s, rng)) is not None), None)
+        if found is None:
+            break
+        store.apply_move(game_id, found[0], store.version(game_id), f"later{n}", found[1])
+    fresh = Store(client.application.config["DATABASE"])  # a new process: no state kept in memory
+    try:
+        version = fresh.version(game_id)
+        with pytest.raises(Exception) as refused:
+            fresh.undo(game_id, 1, version, "undo-after-upgrade")
+        assert f"move {odd} was stored by an older version of the companion" in str(refused.value), refused.value
+        assert fresh.version(game_id) == version
+    finally:
+        fresh.close()
