@@ -721,3 +721,14 @@ def test_module_is_registered_and_every_move_type_is_documented() -> None:
     from companion.rules.fillory.moves import HANDLERS
     assert set(fillory.MOVE_TYPES) == set(HANDLERS)
     assert all(text.endswith(".") and len(text) > 20 for text in fillory.MOVE_TYPES.values())
+
+
+def test_a_dead_end_waits_for_the_last_cards_ability() -> None:
+    """The last card played with its summon or banish still waiting is no dead end: that ability moves a card
+    again (rulebook: Summon and Banish), so it is taken, and the game is not finished meanwhile (it was refused
+    with fillory.game.dead-end and the API called the game over)."""
+    from companion.rules.fillory.play import stalled
+
+    assert stalled(table(rest="neutral", step="end"))
+    waiting = table(rest="neutral", step="ability", pending="Mentors")
+    assert not stalled(waiting) and not fillory.outcome(waiting).over

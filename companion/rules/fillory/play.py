@@ -211,5 +211,7 @@ def stalled(state: FilloryState) -> bool:
     """
     if state.phase != "play" or "deck" in state.locations or "discard" in state.locations:
         return False
+    if state.pending is not None or state.step == "ability":
+        return False  # the last card played has its ability waiting: a summon or banish moves a card again
     seats = range(len(state.players))
     return all(not state.count_at(f"hand:{s}") and not seat_trait_points(state, s) for s in seats)
