@@ -128,6 +128,41 @@ def card_ref(text: str) -> tuple[str, str, str | None] | None:
     return found.group(1), found.group(2), version
 
 
+def jpeg_scans(data: bytes, enough: int) -> int:
+    """The scans of the first image of a JPEG (the one decoded), counted by walking its segments up to its end
+    (EOI), at most ``enough``: each scan begins with an SOS segment, whose coded data holds no marker (an FF there
+    is followed by 00 or a restart marker). What follows the image (a phone's motion-photo video, a second
+    picture) and what its metadata segments hold are not counted."""
+    scans, i, size = 0, 2, len(data)
+    while i + 1 < size and scans < enough:
+        if data[i] != 0xFF:
+            break  # not a marker where one must be: the decoder will say the file is damaged
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        if marker == 0xD9:  # EOI: the image ends
+            break
+        if marker == 0x01 or 0xD0 <= marker <= 0xD7:  # segments without a length
+            i += 2
+            continue
+        if i + 3 >= size:
+            break
+        i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
+        if marker != 0xDA:
+            continue
+        scans += 1
+        while True:  # the scan's coded data: to the next FF that is neither stuffing (00) nor a restart marker
+            i = data.find(b"\xff", i)
+            if i < 0 or i + 1 >= size:
+                return scans
+            if data[i + 1] == 0 or 0xD0 <= data[i + 1] <= 0xD7:
+                i += 2
+                continue
+            break
+    return scans
+
+
 def open_photo(data: bytes) -> Image.Image:
     """The photo as an image, its size checked before its pixels are decoded; PhotoError when refused."""
     if len(data) > MAX_PHOTO_BYTES:
@@ -144,12 +179,10 @@ def open_photo(data: bytes) -> Image.Image:
         if data.startswith(_SIGNATURES) or (data[:4] == b"RIFF" and data[8:12] == b"WEBP"):
             raise PhotoError(400, "the photo could not be decoded: the file is damaged or cut short") from None
         raise PhotoError(415, "the photo must be a JPEG, PNG or WebP image") from None
-    if image.format == "JPEG":
-        # every scan begins with an SOS marker (FF DA), which the coded data cannot hold (an FF there is always
-        # followed by 00 or a restart marker): counting them bounds the decoding work before it starts
-        scans = data.count(b"\xff\xda")
+    if data.startswith(b"\xff\xd8"):  # a JPEG, whatever Pillow calls it (an MPO is JPEGs one after another)
+        scans = jpeg_scans(data, MAX_JPEG_SCANS + 1)
         if scans > MAX_JPEG_SCANS:
-            raise PhotoError(413, f"the photo is a JPEG of {scans:,} scans; at most {MAX_JPEG_SCANS} are taken "
+            raise PhotoError(413, f"the photo is a JPEG of more than {MAX_JPEG_SCANS} scans; at most {MAX_JPEG_SCANS} are taken "
                                   "(a camera's has one to about twenty): save it again as an ordinary JPEG")
     pixels = image.width * image.height
     if pixels > MAX_PHOTO_PIXELS:

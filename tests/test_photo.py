@@ -159,6 +159,10 @@ def test_a_jpeg_of_thousands_of_scans_is_refused_before_it_is_decoded(client: Fl
     assert f"at most {MAX_JPEG_SCANS} are taken" in refused.get_json()["error"]
     assert time.process_time() - started < 5  # (decoding it took about 20 s of CPU here)
     assert client.post(url, data=_scan_bomb(2, 600), content_type="image/jpeg").status_code == 200
+    # only the decoded image's scans count: not the bytes of what follows it (a phone's motion photo appends its
+    # video), nor those inside its metadata segments
+    motion = _scan_bomb(2, 600) + b"\xff\xda" * 400 + bytes(4000)
+    assert client.post(url, data=motion, content_type="image/jpeg").status_code == 200
 
 
 def _jpeg_cut_short() -> bytes:
@@ -233,7 +237,13 @@ def test_mandragora_spells_pair_with_the_spellbook_beside_them(client: FlaskClie
     assert on_mandrake["request"]["spells"] == [{"spell_value": spell.value, "book_value": 0}]
     wrong = _score(client, "mandragora", [{"card": spell.id, "under": ingredient.id}])
     assert wrong.status_code == 422 and "Only a spellbook or a mandrake lies under a spell" in wrong.get_json()["error"]
-    twice = _score(client, "mandragora", [{"card": spell.id, "under": book.id}, {"card": book.id}])
+    # the spellbook the photo shows beside its spell (too far to be paired), named as the one under it: one card,
+    # the spell's (it was refused as "listed twice"); named under two spells, it is listed twice
+    beside = _score(client, "mandragora", [{"card": spell.id, "under": book.id}, {"card": book.id}]).get_json()
+    assert beside["request"]["spells"] == [{"spell_value": spell.value, "book_value": book.value}]
+    assert beside["request"]["hand_colours"] == []
+    other = next(c for c in game.cards if c.kind == "spell" and c.id != spell.id)
+    twice = _score(client, "mandragora", [{"card": spell.id, "under": book.id}, {"card": other.id, "under": book.id}])
     assert twice.status_code == 422 and "listed twice" in twice.get_json()["error"]
     elsewhere = _score(client, "fillory", [{"card": "quentin", "under": "alice"}])
     assert elsewhere.status_code == 400 and "hides another" in elsewhere.get_json()["error"]

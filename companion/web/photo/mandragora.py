@@ -39,6 +39,11 @@ UNDER_CHOICES: tuple[tuple[str, str], ...] = (
 
 
 def score(cards: Sequence[Laid], extras: Mapping[str, int]) -> Scored:
+    # a spellbook named as the one under a spell that the photo also shows (laid beside it, too far to be paired)
+    # is that one card: it is the spell's, not one of the hand (each card of the game is one copy)
+    named = {laid.under.id for laid in cards if laid.under is not None}
+    cards = [laid for laid in cards
+             if not (laid.under is None and laid.card.id in named and laid.card.kind in ("spellbook", "mandrake"))]
     seen: set[str] = set()
     for laid in cards:
         for card in (laid.card, laid.under):
