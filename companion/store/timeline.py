@@ -237,10 +237,13 @@ def _own_word(timeline: _Timeline, seat: int, author: int, was: Mapping[str, Any
     confirming = timeline.rules.SPEC.end_confirmations
     if author == seat or not confirming:
         return
-    if move_kind(move) in confirming or (was is not None and move_kind(was) in confirming):
-        raise IllegalMove(f"{what} would be a confirmation of the end that {timeline.names[author]} did not make: "
-                          f"a confirmation is {timeline.names[author]}'s own word (any seat may remove one; only "
-                          "they confirm)", None)
+    name = timeline.names[author]
+    if move_kind(move) in confirming:
+        raise IllegalMove(f"{what} would be a confirmation of the end that {name} did not make: a confirmation is "
+                          f"{name}'s own word (any seat may remove one; only they confirm)", None)
+    if was is not None and move_kind(was) in confirming:
+        raise IllegalMove(f"{what} is {name}'s confirmation of the end, their own word: only they change it (any "
+                          "seat may remove it)", None)
 
 
 def _final_moves_stand(timeline: _Timeline, new_live: Sequence[LiveMove]) -> None:

@@ -101,10 +101,11 @@ def refuse_nul() -> Response | None:
 
 
 class AsciiInt(IntegerConverter):
-    """``<int:...>`` in an address: ASCII digits only. Werkzeug's own reads any Unicode digit (``\\d``), so
-    ``/g/<id>/seat/١`` (an Arabic-Indic one) opened seat 1's page: one page, two addresses."""
+    """``<int:...>`` in an address: ASCII digits only, no leading zero. Werkzeug's own reads any Unicode digit
+    (``\\d``), so ``/g/<id>/seat/١`` (an Arabic-Indic one) and ``/seat/01`` opened seat 1's page: one page, many
+    addresses."""
 
-    regex = r"[0-9]+"
+    regex = r"0|[1-9][0-9]*"
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
