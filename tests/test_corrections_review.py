@@ -389,7 +389,7 @@ def test_a_refusal_to_put_back_names_each_seat_once(client: FlaskClient) -> None
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_an_undo_blocked_by_a_move_an_older_version_stored_names_that_move_and_why(
         client: FlaskClient, name: str, tmp_path: Any) -> None:
-    """A move an older version stored in a shape these rules cannot read (a field of another type) lies in the
+    """A move an older version stored in a shape these rules cannot read (a field they do not know) lies in the
     middle of the game: taking back the last move replays from the set-up in a fresh process and meets it. The
     refusal said "Ann's move 7 would no longer fit; correct or remove that move too", naming a move nobody had
     touched; it now says that move was stored by an older version and who may mend it."""
@@ -398,17 +398,21 @@ def test_an_undo_blocked_by_a_move_an_older_version_stored_names_that_move_and_w
     game_id, tokens = new_game(client, name)
     store = client.application.extensions["store"]
     live = store.live_moves(game_id)
-    model = next(m for m in live if len(m.move) > 1 and m.move["type"] not in GAMES[name].SPEC.private_moves)
-    field = next(k for k in model.move if k != "type")
-    odd = store_row(client, game_id, "move", model.seat, {**model.move, field: [["older", "shape"]]})
+    model = next(m for m in live if m.move["type"] not in GAMES[name].SPEC.private_moves)
+    # a field these rules do not know (every game's referee refuses one): an older version's move
+    odd = store_row(client, game_id, "move", model.seat, {**model.move, "older_field": [["older", "shape"]]})
     rules = GAMES[name]
     rng = random.Random(5)
-    for n in range(3):  # later moves, made on the state the table saw
+    public_after = 0
+    for n in range(40):  # later moves, made on the state the table saw, until two a take-back would see
         state = store.current(game_id)[1]
-        found = next(((s, m) for s in (0, 1) if (m := rules.random_legal_move(state, s, rng)) is not None), None)
-        if found is None:
+        offered = [(s, m) for s in (0, 1) if (m := rules.random_legal_move(state, s, rng)) is not None]
+        if not offered or public_after >= 2:
             break
-        store.apply_move(game_id, found[0], store.version(game_id), f"later{n}", found[1])
+        seat, move = rng.choice(offered)
+        store.apply_move(game_id, seat, store.version(game_id), f"later{n}", move)
+        public_after += move["type"] not in rules.SPEC.private_moves
+    assert public_after, "no later move a take-back would take"
     fresh = Store(client.application.config["DATABASE"])  # a new process: no state kept in memory
     try:
         version = fresh.version(game_id)
