@@ -96,6 +96,11 @@ class Outcome:
     reason: str = ""              # e.g. "Ann reached 104 VP"
     winners: tuple[int, ...] = () # all winning seats (teams, shared wins)
 
+    @property
+    def winning_seats(self) -> list[int]:
+        """Every winning seat, in order, whichever of ``winners`` and ``winner`` the game set."""
+        return sorted(set(self.winners or (() if self.winner is None else (self.winner,))))
+
 
 #: invisible format characters a name keeps: the joiners inside emoji and scripts, and emoji flags' tags
 _KEPT_FORMAT = frozenset("\u200c\u200d") | frozenset(chr(c) for c in range(0xE0020, 0xE0080))

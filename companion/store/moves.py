@@ -296,16 +296,14 @@ class Moves(StateCache):
                 if move_kind(live.move) in timeline.private:
                     continue  # a private note that no longer fits is passed over: it is advice only
                 name = timeline.names[live.seat]
+                whose = "your" if live.seat == seat else f"{name}'s"
                 if id(live) not in written and live.seq in timeline.steps(_state_from(game, initial_json))[1][:1]:
                     # not this change's doing: a move an older version stored that these rules cannot read at all
-                    whose = "your" if live.seat == seat else f"{name}'s"
-                    raise CorrectionRefused(
-                        f"{whose} move {live.seq} was stored by an older version of the companion, and this one "
-                        f"cannot read it, so nothing after it can be replayed: {'you' if live.seat == seat else name} "
-                        f"correct{'' if live.seat == seat else 's'} or remove{'' if live.seat == seat else 's'} that "
-                        "move first", None, live.seq) from None
+                    who = "you correct or remove" if live.seat == seat else f"{name} corrects or removes"
+                    raise CorrectionRefused(f"{whose} move {live.seq} was stored by an older version of the companion, "
+                                            "and this one cannot read it, so nothing after it can be replayed: "
+                                            f"{who} that move first", None, live.seq) from None
                 if error.pending is not None:  # the rules now need a choice first (public: the table sees it)
-                    whose = "your" if live.seat == seat else f"{name}'s"
                     choice = error.pending.get("title", "a choice")
                     raise CorrectionRefused(f"the rules now need a choice before {whose} move {live.seq}: {choice}; "
                                             f"make that choice with this correction (or correct or remove move "

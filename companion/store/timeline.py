@@ -27,7 +27,7 @@ def _ending(rules: Any, state: State) -> list[int] | None:
     stalled game). A change to history compares this before and after, so the log says when the end moved."""
     outcome = rules.outcome(state)
     if outcome.over:
-        return sorted(set(outcome.winners or (() if outcome.winner is None else (outcome.winner,))))
+        return outcome.winning_seats
     if rules.SPEC.can_stall and rules.stalled(state):
         return []
     return None
@@ -501,9 +501,7 @@ class _Revisions:
         actor, _ = made
         allowed = [actor, *sorted(timeline.touched.get(entry, frozenset()) - {actor})]
         if seat not in allowed:
-            who = [timeline.names[s] for s in allowed]
-            raise IllegalMove(f"only {' or '.join([', '.join(who[:-1]), who[-1]] if len(who) > 1 else who)} can "
-                              "put back this change", None)
+            raise IllegalMove(f"only {' or '.join(timeline.names[s] for s in allowed)} can put back this change", None)
         skip = set(timeline.reverted) | {entry, *timeline.inserted_by.get(entry, ())}
         items = _Revisions.fold([e for e in timeline.entries], skip)
         live = {m.seq for m in timeline.live}
@@ -522,14 +520,13 @@ class _Revisions:
         confirming = timeline.rules.SPEC.end_confirmations
         changed = [m for s, m in {**old, **items}.items() if old.get(s) != items.get(s)]
         only_confirmations = all(move_kind(m.move) in confirming for m in changed)
-        cleared = [s for s, m in items.items() if s > first and s in old and move_kind(m.move) in confirming]
-        if only_confirmations:
-            cleared = []
+        cleared = [] if only_confirmations else \
+            [s for s, m in items.items() if s > first and s in old and move_kind(m.move) in confirming]
         # a confirmation it brings back stands only if nothing but confirmations changed since it was made: it
         # confirmed the totals as they read then (taking one back and putting it back is the same word)
         stale = sorted(s for s, m in items.items() if s not in old and move_kind(m.move) in confirming
                        and not _Revisions.only_confirmations_since(timeline, s))
-        if stale and all(s in stale for s, m in {**old, **items}.items() if old.get(s) != items.get(s)):
+        if stale and all(m.seq in stale for m in changed):
             whose = sorted({timeline.names[items[s].seat] for s in stale})
             raise IllegalMove(f"that confirmation was of the totals as they read before a later change: "
                               f"{' and '.join(whose)} confirm{'s' if len(whose) == 1 else ''} them again instead",

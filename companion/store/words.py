@@ -230,7 +230,7 @@ class LogReader(StateCache):
                 what = "" if before is None else ": " + _said(rules, before, author, names)
                 whose = "their" if author == actor else f"{names[author]}'s"
                 text = f"{names[actor]} took back {whose} move {target}{what}" + _ending_text(move.get("ending"), names)
-                extra = {"author": author, "touched": sorted(timeline.touched.get(int(e["seq"]), {author}))}
+                extra = {"author": author}
             elif kind == "correct":
                 target = move["seq"]
                 author = authors.get(target, actor)
@@ -250,7 +250,7 @@ class LogReader(StateCache):
                 text += _Revisions.words(move)
                 text += _cleared_text(move)
                 text += _ending_text(move.get("ending"), names)
-                extra = {**extra, "author": author, "touched": sorted(timeline.touched.get(int(e["seq"]), {author}))}
+                extra = {**extra, "author": author}
             elif kind == "revert":
                 shown = move
                 text, author = _Revisions.described(rules, names, timeline, actor, move, e["seq"])
@@ -260,6 +260,8 @@ class LogReader(StateCache):
             else:
                 shown = move
                 text = _seat_text(move, names)
+            if kind in ("undo", "correct"):  # every seat whose move it changed (told, may put it back)
+                extra["touched"] = sorted(timeline.touched.get(int(e["seq"]), {extra["author"]}))
             out.append({"seq": e["seq"], "seat": actor, "kind": kind, "move": shown, "text": text,
                         "undone": e["seq"] in timeline.gone, "corrected": e["seq"] in timeline.replaced,
                         **({"put_back": True} if e["seq"] in timeline.reverted else {}),

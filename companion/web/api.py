@@ -65,7 +65,7 @@ def _game_payload(game_id: str, viewer: int | None, info: dict[str, Any] | None 
     outcome = rules.outcome(state)
     return {"id": info["id"], "game": info["game"], "join_code": info["join_code"], "version": version,
             "state": rules.view(state, viewer), "scores": rules.score(state), "over": finished(rules, state),
-            "winners": sorted(set(outcome.winners or (() if outcome.winner is None else (outcome.winner,)))),
+            "winners": outcome.winning_seats,
             "winner": outcome.winner, "players": info["players"], "claimed": info["claimed"]}, version
 
 

@@ -26,7 +26,7 @@ from typing import Any, Sequence
 from flask import Response, make_response, render_template, request
 
 from cardgen.catalog.versions import card_version
-from companion.rules import rules_for
+from companion.rules import finished, rules_for
 from companion.rules.choices import Choice
 from companion.store import NotFound
 from companion.web.helpers import (
@@ -96,7 +96,7 @@ def live_seats(game: str) -> list[LiveSeat]:
         if info["game"] != game:
             continue
         rules = rules_for(game)
-        if (rules.SPEC.can_stall and rules.stalled(state)) or rules.outcome(state).over:
+        if finished(rules, state):
             continue
         found.append(LiveSeat(held.game_id, held.seat, held.name, held.others, held.started))
     return found

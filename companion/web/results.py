@@ -52,8 +52,7 @@ class NotOver(Exception):
     """The game has no result yet."""
 
 
-def is_finished(rules: Any, state: Any) -> bool:
-    return finished(rules, state)
+is_finished = finished  # (the name the result pages and their tests know it by)
 
 
 def result_data(game_id: str) -> dict[str, Any]:
@@ -83,7 +82,7 @@ def _result_of(game_id: str, info: dict[str, Any], rules: Any, version: int, sta
     outcome = rules.outcome(state)
     names = [p["name"] for p in view["players"]]
     scores = {row["seat"]: row for row in rules.score(state)}
-    winners = set(outcome.winners or (() if outcome.winner is None else (outcome.winner,)))
+    winners = set(outcome.winning_seats)
     players = [{"seat": seat, "name": name, "total": scores.get(seat, {}).get("total", 0),
                 "breakdown": list(scores.get(seat, {}).get("breakdown", [])), "winner": seat in winners}
                for seat, name in enumerate(names)]
@@ -98,7 +97,8 @@ def _result_of(game_id: str, info: dict[str, Any], rules: Any, version: int, sta
     return {"format": RESULT_FORMAT, "format_version": RESULT_FORMAT_VERSION, "id": game_id, "game": info["game"],
             "title": rules.TITLE, "version": version, "started": info["created"],
             # the last change to the game itself: a rename, a hand-over or a rematch started later is no play time
-            "ended": next((e["at"] for e in reversed(log) if e["kind"] != "seat"), info["created"]), "players": players, "ranking": [p["seat"] for p in order],
+            "ended": next((e["at"] for e in reversed(log) if e["kind"] != "seat"), info["created"]),
+            "players": players, "ranking": [p["seat"] for p in order],
             "start_seat": _start_seat(rules, steps),
             "outcome": {"winners": sorted(winners), "reason": outcome.reason,
                         "stalled": not outcome.over},

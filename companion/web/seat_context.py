@@ -12,7 +12,7 @@ from flask import request
 
 from cardgen.catalog import content
 from companion.rules import GAMES as RULES
-from companion.rules import rules_for
+from companion.rules import finished, rules_for
 from companion.rules.choices import awaits
 from companion.store import NotFound
 from companion.web.fix_pages import told_changes
@@ -44,9 +44,9 @@ def game_context(game_id: str, viewer: int | None, log_lines: int) -> dict[str, 
     scores = {row["seat"]: row for row in rules.score(state)}
     # a game that can never change again (only games whose spec says it can: the rules' stalled())
     stalled = bool(rules.SPEC.can_stall and rules.stalled(state))
-    finished = stalled or rules.outcome(state).over
+    ended = stalled or rules.outcome(state).over  # (what finished() asks, with the dead end kept apart)
     return dict(game_id=game_id, info=info, version=version, view=view, scores=scores, rules=rules, stalled=stalled,
-                finished=finished, rematch=rematch_of(game_id) if finished else None,
+                finished=ended, rematch=rematch_of(game_id) if ended else None,
                 game_pages=pages_for(info["game"]), state=state,
                 log=list(reversed(log)), undo_text=undo_text, undo_seat=undo_seat, cards=cards_by_id(info["game"]), catalog=content(info["game"]), viewer=viewer,
                 names={p["seat"]: p["name"] for p in view["players"]}, title=rules.TITLE,
@@ -147,7 +147,7 @@ def held_status(info: dict[str, Any], seat: int) -> str:
         _, state = store().current(info["id"])
     except NotFound:
         return "waiting"
-    if rules.outcome(state).over or (rules.SPEC.can_stall and rules.stalled(state)):
+    if finished(rules, state):
         return "over"
     return "yours" if awaits(rules.choices(state, seat)) else "waiting"
 
