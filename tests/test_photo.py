@@ -260,6 +260,14 @@ def test_jsmn_feats_books_and_pupil_fill_the_tally(client: FlaskClient) -> None:
     assert body["total"] == sum(f.magicianship for f in feats) + 3 * magicianship.book + magicianship.pupil
     assert body["request"]["feats"] == [f.magicianship for f in feats] and body["request"]["pupil"] is True
     assert "fairy's strength of 12" in body["headline"]
+    assert not any("not scored" in note for note in body["notes"])
+    # a card that counts no magicianship at the end is named as read and not scored, not dropped in silence
+    idle = [next(c for c in game.cards if c.kind == kind) for kind in ("invitation", "introduction", "marseilles")]
+    idle.append(next(c for c in game.cards if c.kind == "connexion" and c.connexion_type != "pupil"))
+    told = _score(client, "jsmn", [*cards, *({"card": c.id} for c in idle)], {"fairy_strength": 12, "prestige": 4})
+    assert told.get_json()["total"] == body["total"]
+    note = next(note for note in told.get_json()["notes"] if "not scored" in note)
+    assert all(str(game.label(c)) in note for c in idle) and str(game.label(pupil)) not in note
     out_of_range = _score(client, "jsmn", cards, {"fairy_strength": 999})
     assert out_of_range.status_code == 400 and "fairy_strength" in out_of_range.get_json()["error"]
 

@@ -24,6 +24,7 @@ from companion.web.photo import (
 def score(cards: Sequence[Laid], extras: Mapping[str, int]) -> Scored:
     seen: set[str] = set()
     feats, books, pupil, spell_magicianship = [], [], False, 0
+    idle: list[str] = []  # cards in the photo that count no magicianship at the end
     for laid in cards:
         card = laid.card
         if card.id in seen:
@@ -37,6 +38,8 @@ def score(cards: Sequence[Laid], extras: Mapping[str, int]) -> Scored:
             pupil = True
         elif card.kind == "spell":
             spell_magicianship += getattr(card, "magicianship", 0)
+        else:
+            idle.append(str(GAME.label(card)))
     fairy = int(extras.get("fairy_strength", 0))
     pad = Pad("You", tuple(feat.magicianship for feat in feats), len(books), pupil, spell_magicianship,
               int(extras.get("prestige", 0)), 0)
@@ -56,7 +59,9 @@ def score(cards: Sequence[Laid], extras: Mapping[str, int]) -> Scored:
                "spell_magicianship": spell_magicianship, "prestige": pad.prestige, "stack": 0}
     return Scored("/api/calc/jsmn", request, total,
                   f"Magicianship {total}: {reaches} the fairy's strength of {fairy}", breakdown,
-                  ["Ties are broken by prestige, then by the disc on top of the stack."])
+                  [*(["Read but not scored (no magicianship at the end: only completed feats, books of magic, the "
+                      "pupil and magicianship spells count): " + ", ".join(idle) + "."] if idle else []),
+                   "Ties are broken by prestige, then by the disc on top of the stack."])
 
 
 def _label(card: str) -> str:
