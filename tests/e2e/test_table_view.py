@@ -38,7 +38,7 @@ def test_the_table_view_on_a_shared_screen_is_in_columns_and_live(
     page.set_viewport_size(SCREEN)
     page.goto(f"/g/{created['id']}")
     assert len(columns(page)) >= 2, columns(page)  # side by side, not one phone column
-    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     expect(page.locator(".banner").first).to_be_in_viewport()
     expect(page.locator(".invite svg.qr")).to_be_visible()
     font = page.evaluate("parseFloat(getComputedStyle(document.querySelector('main')).fontSize)")

@@ -18,9 +18,13 @@ from .conftest import login_seat
 
 ZOOMED = {"width": 195, "height": 422}
 MID_GAME = 30  # moves: Fillory's step pills, JS&MN's turn banner and element labels are all on screen by then
-WIDER_THAN_THE_PAGE = """() => document.documentElement.scrollWidth <= innerWidth ? [] :
-  [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > innerWidth + 1)
-    .slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${el.className}#${el.id}`)"""
+#: against the layout viewport's width (``clientWidth``: the phone's, 390 or 195 px), not ``innerWidth``: a mobile
+#: browser zooms out to show a page wider than the phone, and ``innerWidth`` grows with it
+WIDER_THAN_THE_PAGE = """() => { const width = document.documentElement.clientWidth;
+  return document.documentElement.scrollWidth <= width ? [] :
+  [`page ${document.documentElement.scrollWidth} px`, ...[...document.querySelectorAll('body *')]
+    .filter((el) => el.getBoundingClientRect().right > width + 1)
+    .slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${el.className}#${el.id} in ${el.parentElement.className}: ${el.textContent.trim().slice(0, 40)}`)]; }"""
 
 
 def play(served: RunningServer, created: dict[str, Any], players: int, moves: int, rng: random.Random) -> None:
@@ -63,6 +67,41 @@ def test_no_page_scrolls_sideways_at_200_percent_zoom(game: str, new_phone: Call
             paths += [f"/g/{created['id']}/result", "/", "/rules?q=spell", f"/rules/{game}"]
         for path in paths:
             page.goto(path)
+            found = page.evaluate(WIDER_THAN_THE_PAGE)
+            if found:
+                wide[f"{stage} {path}"] = found
+    assert wide == {}, wide
+
+
+#: the longest name a seat may have (1–40 characters), with no space to wrap at
+LONG_NAME = "Wolfeschlegelsteinhausenbergerdorffvoral"
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_forty_letter_name_without_a_space_fits_the_phone(game: str, new_phone: Callable[[], BrowserContext],
+                                                            served: RunningServer) -> None:
+    """At 390 px, the table, seat, corrections, log, join and result pages keep a 40-letter name inside the
+    screen (the players list, the corrections' filter chips, the join page's taken seats wrap it)."""
+    assert len(LONG_NAME) == 40
+    rules = rules_for(game)
+    names = [LONG_NAME, "Ann", "Ben"][:max(rules.MIN_PLAYERS, min(3, rules.MAX_PLAYERS))]
+    created = requests.post(f"{served.base}/api/games", timeout=60,
+                            json={"game": game, "players": names, "options": {}}).json() | {"game": game}
+    phone = new_phone()
+    login_seat(phone, served.base, created["id"], 1, created["seats"][1]["token"])
+    page = phone.new_page()
+    rng = random.Random(5)
+    wide: dict[str, list[str]] = {}
+    for stage, moves in (("mid-game", MID_GAME), ("end", 3000)):
+        play(served, created, len(names), moves, rng)
+        paths = [f"/g/{created['id']}", f"/g/{created['id']}/seat/1", f"/g/{created['id']}/seat/1/fix",
+                 f"/g/{created['id']}/log"]
+        # the join page while the game is open (a finished game's join code opens nothing), the result at the end
+        paths.append(f"/j/{created['join_code']}" if stage == "mid-game" else f"/g/{created['id']}/result")
+        for path in paths:
+            page.goto(path)
+            if path in (f"/g/{created['id']}", f"/j/{created['join_code']}"):  # the name is there to wrap
+                assert LONG_NAME in page.locator("main").inner_text(), path
             found = page.evaluate(WIDER_THAN_THE_PAGE)
             if found:
                 wide[f"{stage} {path}"] = found
