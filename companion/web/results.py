@@ -192,6 +192,7 @@ def _finished_or_page(game_id: str) -> dict[str, Any] | Response:
 
 @bp.get("/g/<game_id>/result")
 def result(game_id: str) -> Response:
+    version = store().version(game_id)  # read first: a change after it is heard from the live stream
     data = _finished_or_page(game_id)
     if isinstance(data, Response):
         return data
@@ -199,7 +200,7 @@ def result(game_id: str) -> Response:
     share_url = external_url(url_for("results.result", game_id=game_id))
     page = render_template("pages/result.html", result=data, chart=chart_of(data), held=held, share_url=share_url,
                            title=f"{data['title']} result", game_id=game_id, bgstats_link=bgstats_link(data),
-                           rematch=rematch_of(game_id))
+                           rematch=rematch_of(game_id), version=version)
     return make_response(page)
 
 
