@@ -12,7 +12,7 @@ import pytest
 from cardgen.catalog import content
 from companion.rules import GAMES, IllegalMove, SetupError
 from companion.rules.jsmn import game as jsmn
-from companion.rules.jsmn.state import FEATS, JsmnState, Turn, magicianship
+from companion.rules.jsmn.state import FEATS, INVITATIONS, JsmnState, Turn, magicianship
 
 JSMN = content("jsmn")
 RULE_IDS = {r.id for r in JSMN.rules}
@@ -314,6 +314,26 @@ def test_connexions_come_from_the_track_and_a_type_holds_one_disc() -> None:
     assert state.seats[0].connexions == ("coachman", "pupil", "street-magician")
     assert state.named_row == ("davey", "levy") and state.turn is not None and state.turn.free_tokens == ("available",)
     assert magicianship(state.seats[0]) == 3
+
+
+HILLS_INVITATION = next(c for c, x in INVITATIONS.items() if x.element == "hills")
+
+
+def test_a_token_vinculus_gives_is_placed_at_once_and_the_visits_go_on() -> None:
+    """Tokens are never kept for later (jsmn.magic.place), and visits may come in any order: a token a connexion
+    gives during the visits is placed there and then, needs no discard, and the visits go on after it."""
+    state = with_turn(play(started().with_seat(0, location="york", feats=(("move-a-mountain-pass", ()),)), 0,
+                           {"type": "still_waters"}), pending=1)
+    state = play(state, 0, {"type": "connexion", "named": "vinculus", "reveal": "levy"})
+    hand = state.seats[0].hand
+    state = play(state, 0, {"type": "place_token", "element": "hills", "feat": "move-a-mountain-pass"})  # the Popess
+    assert state.seats[0].tokens_on("move-a-mountain-pass") == ("hills",) and state.seats[0].hand == hand
+    assert state.turn is not None and state.turn.step == "visits" and state.turn.free_tokens == ()
+    state = play(state, 0, {"type": "move", "to": "edinburgh"})
+    assert state.seats[0].location == "edinburgh"
+    # doing magic (a discard) still closes the visits
+    state = play(state, 0, {"type": "magic", "card": HILLS_INVITATION, "feat": "move-a-mountain-pass"})
+    refused(state, 0, {"type": "move", "to": "york"}, "jsmn.turn.steps")
 
 
 def test_four_connexion_discs_at_most() -> None:

@@ -364,8 +364,14 @@ def _apply(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
         return _engage(state, seat, move)
     if kind == "connexion":
         return _connexion(state, seat, move)
-    if kind in ("magic", "use_book", "street_magic", "place_token"):
+    if kind in ("magic", "use_book", "street_magic"):
         return MAGIC_MOVES[kind](start_magic(state, seat), seat, move)
+    if kind == "place_token":
+        # a token a spell or Vinculus gave is placed at once, wherever in the turn it came (rule
+        # jsmn.magic.place): it needs no discard, so it is not doing magic and the visits go on after it
+        if on_turn(state, seat).step == "action":
+            raise refuse("choose an action or still the waters first", "jsmn.turn.steps")
+        return MAGIC_MOVES[kind](state, seat, move)
     if kind == "cast_spell":
         return cast_spell(state, seat, move)
     return MAGIC_MOVES[kind](state, seat, move)
