@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 
 from companion.rules import IllegalMove, rules_for
 from companion.store import CorrectionRefused, Stale, Store
+from companion.store.timeline import HIDDEN_MISFIT
 from tests.store_checks import (  # noqa: F401  (fixtures: a Fillory game in a new store, on each backend)
     fillory_deck_cards,
     game,
@@ -77,9 +78,9 @@ def test_a_correction_after_which_a_later_move_no_longer_fits_is_refused_and_cha
     before = fillory.state_to_json(store.current(game["id"])[1])
     with pytest.raises(CorrectionRefused) as refused:   # Ann says she drew b, which Ben drew as move 2
         store.correct(game["id"], 0, 3, "c1", 1, {"type": "draw", "card": b})
-    assert refused.value.seq == 2
-    # Ben's move is refused without its reason: that could rest on what only Ben knows
-    assert refused.value.message == "Ben's move 2 would no longer fit; correct or remove that move too."
+    # Ben's draw holds a card only Ben sees: which move fails (and whose) would tell Ann who holds b
+    assert refused.value.seq is None and refused.value.message.lower() == HIDDEN_MISFIT.lower() + "."
+    assert "Ben" not in refused.value.message and "2" not in refused.value.message
     assert store.version(game["id"]) == 3 and fillory.state_to_json(store.current(game["id"])[1]) == before
     # the refusal's own author is told why
     with pytest.raises(CorrectionRefused) as own:
@@ -90,6 +91,26 @@ def test_a_correction_after_which_a_later_move_no_longer_fits_is_refused_and_cha
     assert sorted(hand(store, game["id"], 0)) == sorted([b, c]) and hand(store, game["id"], 1) == []
     assert store.log(game["id"], None)[-1]["text"].endswith("; removed with it: move 2")
     assert [e["undone"] for e in store.log(game["id"], None)][:3] == [False, True, False]
+
+
+def test_a_refused_correction_is_the_same_whoever_holds_the_card(store: Store) -> None:
+    """The attacker's test: two games with the same public moves, Cid and Ann holding each other's draws. Ben
+    corrects his own draw into the card one of them holds: the refusal (and the corrections page's preview of
+    it) is word for word the same in both, naming neither the seat nor the move."""
+    games = [store.create_game("fillory", ["Ann", "Ben", "Cid"], {}) for _ in range(2)]
+    x, y, z = free_cards(store.current(games[0]["id"])[1])[:3]
+    answers = []
+    for n, created in enumerate(games):
+        draw(store, created["id"], 1, y)                         # Ben's move 1
+        draw(store, created["id"], 0, x if n == 0 else z)        # Ann's move 2: x in one game, z in the other
+        draw(store, created["id"], 2, z if n == 0 else x)        # Cid's move 3
+        preview = store.preview(created["id"], 1, 1, {"type": "draw", "card": x})
+        assert preview[0] is not None and preview[0].seat == (0 if n == 0 else 2)  # the store knows which
+        with pytest.raises(CorrectionRefused) as refused:
+            store.correct(created["id"], 1, 3, f"x{n}", 1, {"type": "draw", "card": x})
+        answers.append((refused.value.message, refused.value.seq, refused.value.rule))
+        assert store.version(created["id"]) == 3
+    assert answers[0] == answers[1] and answers[0][1] is None
 
 
 def test_a_removed_move_and_a_correction_of_a_move_with_hidden_parts(store: Store, game: dict[str, Any]) -> None:
@@ -197,7 +218,9 @@ def test_the_api_correct_route(client: FlaskClient) -> None:
                                  "move": {"type": "draw", "card": card}}).status_code == 200
     refused = client.post(f"{url}/correct", headers=ann,
                           json={"version": 2, "action_id": "c1", "seq": 1, "move": {"type": "draw", "card": b}})
-    assert refused.status_code == 422 and refused.get_json()["seq"] == 2
+    # Ben's draw, which no longer fits, holds what Ann may not see: the answer names neither it nor Ben
+    assert refused.status_code == 422 and "seq" not in refused.get_json()
+    assert "another player" in refused.get_json()["error"] and "Ben" not in refused.get_json()["error"]
     assert client.post(f"{url}/correct", headers=ann, json={"version": 2, "action_id": "c1", "seq": 1}).status_code == 400
     done = client.post(f"{url}/correct", headers=ann,
                        json={"version": 2, "action_id": "c2", "seq": 1, "move": {"type": "draw", "card": c}})

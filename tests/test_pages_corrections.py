@@ -249,3 +249,20 @@ def test_a_take_back_is_asked_by_seat_not_by_a_name_that_begins_the_same(app: Fl
     assert re.search(r'id="f-undo" data-undo data-confirm="Take back another player\'s move', ann)
     ann_lee = seat_page(client, game, 1)
     assert re.search(r'id="f-undo" data-undo>', ann_lee)
+
+
+def test_a_refused_correction_reads_the_same_whoever_holds_the_card(app: Flask, client: FlaskClient) -> None:
+    """The attacker's test on the preview: two games with the same public moves, Ann and Cat holding each other's
+    drawn cards. Ben previews his own draw corrected into the card one of them holds: the same page in both,
+    naming neither the seat nor the move (which fails would say who holds the card)."""
+    pages = []
+    for ann, cat in (("Ember", "Djinn"), ("Djinn", "Ember")):
+        game = new_game(app)
+        deal(app, game, {1: ("Golem", "Cocaine", "Mentors"), 0: (ann, "Time Loop", "Magic Missile"),
+                         2: (cat, "Physical Kids", "Hospital")})
+        change = json.dumps({"move": {"type": "draw", "card": "ember"}})
+        html = page(client, game, 1, "/1/misfit", change=change)
+        assert "another player" in html and "data-misfit" not in html and "data-drop" not in html
+        assert "Ann" not in html and "Cat" not in html
+        pages.append(html.replace(game["id"], "GAME"))
+    assert pages[0] == pages[1]

@@ -113,6 +113,10 @@ class GameSpec:
     print_kit: str | None = None
     #: whether some of the state is secret from some seats (then ``view`` strips it per seat)
     hidden_information: bool = True
+    #: whether what ``redact_move`` leaves out of another seat's move is a secret at the real table (a drawn
+    #: card, a hidden reveal): then a refused correction names neither that move nor its author. False where
+    #: the moves only keep off the screens what the table saw face-up (JS&MN's feats: magicianship is hidden)
+    redacted_moves_are_secret: bool = True
     #: (data folder) -> the game's content; default: the card-data layer's loader for ``id``.
     #: Raises :class:`cardgen.catalog.DataError` naming file, record and field when the data is broken.
     load_content: Callable[[Path], Any] | None = None

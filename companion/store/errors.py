@@ -49,8 +49,9 @@ class SeatTaken(Exception):
 
 class CorrectionRefused(IllegalMove):
     """A correction (or undo) after which a later move no longer fits: ``seq`` names that move; ``pending``
-    the choice the rules now need before it, when that is why (public: the table sees it asked for)."""
+    the choice the rules now need before it, when that is why (public: the table sees it asked for); None when
+    that move holds what the asking seat may not see (then neither it nor its author is named)."""
 
-    def __init__(self, message: str, rule: str | None, seq: int, pending: Any = None) -> None:
+    def __init__(self, message: str, rule: str | None, seq: int | None, pending: Any = None) -> None:
         super().__init__(message, rule, pending=pending)
         self.seq = seq

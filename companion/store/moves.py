@@ -21,6 +21,7 @@ from companion.store.states import (
     _state_json,
 )
 from companion.store.timeline import (
+    HIDDEN_MISFIT,
     LiveMove,
     _correction,
     _ending,
@@ -29,6 +30,7 @@ from companion.store.timeline import (
     _replayed,
     _Revisions,
     _Timeline,
+    hidden_from,
     move_kind,
 )
 
@@ -311,6 +313,8 @@ class Moves(StateCache):
                 if live.seat == seat:
                     raise CorrectionRefused(f"your move {live.seq} would no longer fit: {error.message}",
                                             error.rule, live.seq) from None
+                if hidden_from(timeline.rules, live, seat):  # whose and which would tell what it holds
+                    raise CorrectionRefused(HIDDEN_MISFIT, None, None) from None
                 # another seat's move: its reason may rest on what only that seat knows
                 raise CorrectionRefused(f"{name}'s move {live.seq} would no longer fit; correct or remove that "
                                         "move too", None, live.seq) from None

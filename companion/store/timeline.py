@@ -22,6 +22,19 @@ class LiveMove:
     move: dict[str, Any]
 
 
+def hidden_from(rules: Any, live: LiveMove, seat: int) -> bool:
+    """Whether ``live`` holds what ``seat`` may not see (another seat's drawn card, hidden reveal, ...): a
+    refusal must then say neither whose move it is nor which, for which of them fails can rest on it."""
+    return (live.seat != seat and rules.SPEC.redacted_moves_are_secret
+            and rules.redact_move(dict(live.move), live.seat, seat) != dict(live.move))
+
+
+#: what a seat is told when a later move it may not see into no longer fits (the same words whoever holds what)
+HIDDEN_MISFIT = ("a later move of another player, which holds what only they see, would no longer fit. Which one "
+                 "it is rests on their secret, so it is not named here: ask at the table; its author can correct "
+                 "it from their phone")
+
+
 def _ending(rules: Any, state: State) -> list[int] | None:
     """How a game stands at its end: None while it goes on, else its winning seats (empty: nobody wins, a
     stalled game). A change to history compares this before and after, so the log says when the end moved."""

@@ -73,7 +73,7 @@ def _said(error: IllegalMove) -> dict[str, str]:
 
 def correction_refused(error: CorrectionRefused) -> Response:
     return error_json(422, error.message, error.rule,
-                      {"seq": error.seq, **({"pending": error.pending} if error.pending is not None else {}),
+                      {**({"seq": error.seq} if error.seq is not None else {}), **({"pending": error.pending} if error.pending is not None else {}),
                        **_said(error)})
 
 

@@ -27,7 +27,7 @@ from werkzeug.exceptions import BadRequest
 
 from companion.rules import IllegalMove, rules_for
 from companion.store import LiveMove, NotFound
-from companion.store.timeline import move_kind
+from companion.store.timeline import HIDDEN_MISFIT, hidden_from, move_kind
 from companion.store.words import described_stored, redacted_stored
 from companion.web.helpers import (
     cards_by_id,
@@ -263,6 +263,9 @@ def fix_misfit(game_id: str, seat: int, seq: int) -> Response:
         return unstored_page("pages/_fix_misfit.html", misfit=None, problem=message)
     if misfit is None:
         return unstored_page("pages/_fix_misfit.html", misfit=None, problem=None)
+    if hidden_from(rules, misfit, seat) and not _waits_for_a_choice(rules, state, misfit):
+        # whose move fails, and which, would tell what it holds: the same words whoever holds what
+        return unstored_page("pages/_fix_misfit.html", misfit=None, problem=HIDDEN_MISFIT)
     reason = None
     if misfit.seat == seat:  # the rules' reason rests on this seat's own move: it may read it
         try:
@@ -282,6 +285,16 @@ def fix_misfit(game_id: str, seat: int, seq: int) -> Response:
                  reason=reason, fix_forms=fix_forms, prefill=prefilled(fix_forms, misfit.move) if can_fix else None,
                  awaited=None if awaited is None else {"seat": awaited, "who": names[awaited]},
                  need_forms=need_forms, problem=None, seat=seat)
+
+
+def _waits_for_a_choice(rules: Any, state: Any, misfit: LiveMove) -> bool:
+    """Whether ``misfit`` fails only because the rules now wait for a choice first (which the whole table sees
+    asked for, as a correction's refusal says)."""
+    try:
+        rules.apply(state, misfit.seat, misfit.move)
+    except IllegalMove as error:
+        return error.pending is not None
+    return False
 
 
 def _awaited(rules: Any, state: Any, misfit: LiveMove, seat: int) -> int | None:
