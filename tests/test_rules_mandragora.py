@@ -483,7 +483,14 @@ def test_a_colour_whose_cards_are_all_cast_cannot_be_revealed() -> None:
     reckoning = replace(position(("Ann", "Ben"), hand_counts=(3, 1)), phase="reckoning", turn_seat=None)
     assert refusal_rule(reckoning, 0, {"type": "reveal_hand", "colours": ["blue"]}) == "mandragora.end.reveal"
     black = with_casts(reckoning, 1, Cast("banishment-1", "spellbook-black", ("red",), 1))
-    assert refusal_rule(black, 0, {"type": "reveal_hand", "colours": ["black"]}) == "mandragora.end.reveal"
+    # every black card is cast: the last hand to be revealed is refused, and the hands are counted then...
+    last = replace(black, reveals=(None, ("red",)))
+    assert refusal_rule(last, 0, {"type": "reveal_hand", "colours": ["black"]}) == "mandragora.end.reveal"
+    # ... not an earlier one: a correction of a cast, replayed over this still hidden reveal, would fail or
+    # not by what the hand showed (the form offers only the colours that can still be in a hand)
+    early = apply(black, 0, {"type": "reveal_hand", "colours": ["black"]})
+    assert early.reveals[0] == ("black",) and early.phase == "reckoning"
+    assert refusal_rule(early, 1, {"type": "reveal_hand", "colours": ["red"]}) == "mandragora.end.colour-count"
 
 
 def test_the_rulebooks_final_scoring_example_is_13() -> None:

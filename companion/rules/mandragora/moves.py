@@ -351,16 +351,22 @@ def _reveal(board: Board, seat: int, move: Mapping[str, Any]) -> None:
         raise IllegalMove(f"{state.players[seat]} has {held} card{'s' * (held != 1)} in hand, so "
                           f"{'no colour' if held == 0 else f'1 to {min(held, len(HAND_COLOUR_IDS))} colours'}",
                           "mandragora.end.reveal")
-    possible = available_colours(state)
-    gone = [c for c in colours if c not in possible]
-    if gone:
-        raise IllegalMove(f"no {gone[0]} card can be in a hand: all of them are in cast spells or in the box",
-                          "mandragora.end.reveal")
+    boxed = [c for c in colours if COLOUR_COPIES[len(state.players)][c] == 0]
+    if boxed:  # set by the number of players alone: no later correction changes it
+        raise IllegalMove(f"no {boxed[0]} card can be in a hand: all of them are in the box in a game of "
+                          f"{len(state.players)}", "mandragora.end.reveal")
     reveals = [*state.reveals[:seat], tuple(colours), *state.reveals[seat + 1:]]
     if all(r is not None for r in reveals):
         # the hands are counted together, when the last one is shown and every colour is about to appear on the
         # phones: a reveal before that is never refused for what the others (still hidden) showed, so no phone
-        # learns another hand's colours early, one refused tap a colour
+        # learns another hand's colours early, one refused tap a colour. Nor for a colour every card of which
+        # is cast or boxed: a correction of a cast, replayed over a hidden reveal, would then fail or not by
+        # what that hand showed (the phone's form offers only the colours that can still be in a hand)
+        possible = available_colours(state)
+        gone = [c for c in colours if c not in possible]
+        if gone:
+            raise IllegalMove(f"no {gone[0]} card can be in a hand: all of them are in cast spells or in the box",
+                              "mandragora.end.reveal")
         left = colours_left(state)
         for colour in HAND_COLOUR_IDS:
             shown = sum(colour in (r or ()) for r in reveals)
