@@ -246,12 +246,14 @@ MALFORMED: list[tuple[str, str, Any, str]] = [
     ("not an object", "action", ["draw"], "must be a JSON object"),
     ("unknown type", "action", {"type": "cast"}, "Unknown move type 'cast'; Magicians of Fillory knows: draw, play"),
     ("missing card", "action", {"type": "play"}, "needs a 'card' field"),
-    ("card is a number", "action", {"type": "play", "card": 7}, "Field 'card' must be str"),
+    ("card is a number", "action", {"type": "play", "card": 7}, "Field 'card' of the 'play' move must be a text"),
     ("unknown card", "action", {"type": "play", "card": "Hermione"}, "no card called 'Hermione'"),
     ("unknown trait", "trick", {"type": "trick", "card": "Eliza", "trait": "Luck"}, "no trait called 'Luck'"),
-    ("discard is not a list", "end", {"type": "end_turn", "discard": "Quentin"}, "Field 'discard' must be list"),
+    ("discard is not a list", "end", {"type": "end_turn", "discard": "Quentin"},
+     "Field 'discard' of the 'end_turn' move must be a list of at most 120 texts"),
     ("discard lists a card twice", "end", {"type": "end_turn", "discard": ["Eliza", "eliza"]}, "same card twice"),
-    ("discard names nothing", "end", {"type": "end_turn", "discard": [3]}, "Field 'discard' must name a card"),
+    ("discard names nothing", "end", {"type": "end_turn", "discard": [3]},
+     "Field 'discard' of the 'end_turn' move must be a list of at most 120 texts"),
 ]
 
 
@@ -275,7 +277,7 @@ def test_malformed_moves_have_no_rule(case: str, step: str, move: Any, fragment:
     ("trick-niffin", {"type": "trick", "card": "Niffin", "trait": "Transform", "targets": ["Quentin"]},
      "exactly two cards"),
     ("trick-psychic", {"type": "trick", "card": "Psychic Magic", "trait": "Psychic", "target_seat": True},
-     "must be a whole number"),
+     "must be a seat number"),
     ("trick-psychic", {"type": "trick", "card": "Psychic Magic", "trait": "Psychic", "target_seat": 7}, "no seat 7"),
     ("trick-psychic", {"type": "trick", "card": "Psychic Magic", "trait": "Psychic"}, "needs a 'target_seat'"),
     ("trick-hedge", {"type": "trick", "card": "Safe House", "trait": "Hedge", "take": "Golem", "to": "deck"},

@@ -137,3 +137,41 @@ def test_the_base_refuses_a_field_the_move_does_not_declare(game: str) -> None:
     assert refused.value.message.startswith(f"The '{kind}' move has no field 'colour_of_the_sky'; it takes ")
     assert refused.value.rule is None and refused.value.seat == 0
     assert refused.value.move == {"type": kind, "colour_of_the_sky": "blue"}
+
+
+def _junk(value: Any) -> Any:
+    """The value with a text in it made too long (by spaces a lenient game would trim), or None if it holds none."""
+    if isinstance(value, str):
+        return value + " " * 101
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            if (bad := _junk(item)) is not None:
+                return [*value[:i], bad, *value[i + 1:]]
+    return None
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_field_that_does_not_hold_its_kind_is_refused_before_the_game_looks_at_it(game: str) -> None:
+    """The attacker's oracle: a legal move with one text padded past its length, sent at random points of random
+    games. Were the game's own checks first, a game that trims the text would refuse it in words that depend on
+    the state (a card in a hidden hand: "not in the deck"), else fall through to the length check. The base
+    refuses every such move for the field, without a rule, whatever the state holds."""
+    module = GAMES[game]
+    tried = 0
+    rng = random.Random(7)
+    for seed in range(3):
+
+        def probe(state: Any, seat: int, move: dict[str, Any], _after: Any) -> None:
+            nonlocal tried
+            fields = [(name, bad) for name, value in move.items() if name != "type" and (bad := _junk(value)) is not None]
+            if not fields or rng.random() > 0.3:
+                return
+            name, bad = rng.choice(fields)
+            with pytest.raises(IllegalMove) as refused:
+                module.apply(state, seat, {**move, name: bad})
+            assert refused.value.rule is None and refused.value.message.startswith(f"Field '{name}' of the "), \
+                refused.value.message
+            tried += 1
+
+        _play(module, module.MIN_PLAYERS, seed, probe)
+    assert tried >= 10

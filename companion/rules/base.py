@@ -216,9 +216,10 @@ def referee(spec: "GameSpec", apply: Callable[[StateT, int, Mapping[str, Any]], 
     5. it is the seat's turn, unless the move type is not bound to the turn or ``turn(state)`` is None (no
        single seat's turn now; rule ``spec.turn_rule``).
 
-    Then the game's own ``apply`` runs, and a move it took is still refused if a field does not hold its declared
-    kind (type and range: :mod:`.fields`; a rules error on such a field is that refusal too); every
-    IllegalMove that leaves carries the seat and the move.
+    6. every field holds its declared kind (type and range: :mod:`.fields`), before the game looks at it, so that
+       no refusal's words depend on what the game's own checks would have found.
+
+    Then the game's own ``apply`` runs; every IllegalMove that leaves carries the seat and the move.
     """
     by_type = {m.type: m for m in spec.moves}
     known = ", ".join(by_type)
@@ -248,19 +249,14 @@ def referee(spec: "GameSpec", apply: Callable[[StateT, int, Mapping[str, Any]], 
                 active = turn(state)
                 if active is not None and seat != active:
                     raise IllegalMove(f"It is {players[active]}'s turn, not {players[seat]}'s", spec.turn_rule)
-            try:
-                after = apply(state, seat, move)
-            except (TypeError, ValueError, KeyError, IndexError, AttributeError):
-                wrong = wrong_field(move, declared.kinds)
-                if wrong is None:
-                    raise  # a bug in the rules, not the move
-                raise IllegalMove(wrong, None) from None
-            # the game's own checks first (their words are the more precise); then no field may hold junk,
-            # even one the rules did not read: what is stored must read back on every page
+            # no field may hold junk, even one the rules do not read (what is stored must read back on every
+            # page), and this is checked before the game's own checks: a game that reads a field leniently (a card
+            # name trimmed of spaces) would otherwise answer one refusal or the other by a secret (a card in a
+            # hidden hand or in the deck), and a move refused either way must be refused in the same words
             wrong = wrong_field(move, declared.kinds)
             if wrong is not None:
                 raise IllegalMove(wrong, None)
-            return after
+            return apply(state, seat, move)
         except IllegalMove as error:
             if error.seat is None:
                 error.seat = _seat_or_none(seat)
