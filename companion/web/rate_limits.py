@@ -9,6 +9,9 @@
 - **Moves of one seat** (moves, undos and corrections sent with one seat's token): ``MOVE_LIMIT``, 60 a
   minute by default, far more than a player reports at a table; counted per game and seat, whatever
   the address.
+- **Hand-over codes asked for by one seat** (``POST /api/games/<id>/seats/<n>/handover`` and the seat's
+  *Hand this seat to another phone* button): ``HANDOVER_LIMIT``, 10 a minute by default, counted per game
+  and seat like the moves (each request replaces the seat's code: a write).
 - **Photos read** (``POST /api/photo/<game>``, each costing up to a few tenths of a second of CPU):
   ``PHOTO_LIMIT``, 30 a minute by default.
 
@@ -41,6 +44,7 @@ from companion.store.limit_counters import SqliteStorage, limit_counters  # noqa
 JOIN_LIMIT = "20 per minute"
 NEW_GAME_LIMIT = "30 per minute"
 MOVE_LIMIT = "60 per minute"
+HANDOVER_LIMIT = "10 per minute"
 PHOTO_LIMIT = "30 per minute"
 #: the photo reads' endpoints, one per game that scores by photo (companion/web/photo/views.py)
 PHOTO_ENDPOINT_PREFIX = "photo_api.read_photo_"
@@ -99,6 +103,7 @@ class RateLimits:
         app.config.setdefault("JOIN_LIMIT", JOIN_LIMIT)
         app.config.setdefault("NEW_GAME_LIMIT", NEW_GAME_LIMIT)
         app.config.setdefault("MOVE_LIMIT", MOVE_LIMIT)
+        app.config.setdefault("HANDOVER_LIMIT", HANDOVER_LIMIT)
         app.config.setdefault("PHOTO_LIMIT", PHOTO_LIMIT)
         self.storage = limit_counters(app.extensions.get("store") or app.config["DATABASE"])
         self.strategy = FixedWindowRateLimiter(self.storage)
@@ -130,6 +135,13 @@ class RateLimits:
         if _from_this_machine():
             return None
         return self._hit("seat-moves", "MOVE_LIMIT", f"{game_id}/{seat}", "too many moves from this seat")
+
+    def seat_handovers(self, game_id: str, seat: int) -> Response | None:
+        """The 429 for a seat past ``HANDOVER_LIMIT`` (hand-over codes asked for), else None."""
+        if _from_this_machine():
+            return None
+        return self._hit("seat-handovers", "HANDOVER_LIMIT", f"{game_id}/{seat}",
+                         "too many hand-over codes asked for by this seat")
 
     def _hit(self, scope: str, setting: str, key: str, what: str) -> Response | None:
         limit = parse(str(current_app.config[setting]))
