@@ -403,12 +403,17 @@ def copy_database(source: str, target: str) -> None:
                "as it does in the source")
 
 
+#: the longest ``purge --finished-days`` / ``--idle-days``: a hundred years (a day count past Python's
+#: timedelta, 999,999,999, was an OverflowError's traceback)
+MAX_PURGE_DAYS = 36500
+
+
 @main.command("purge")
 @click.option("--db", type=click.Path(dir_okay=False), default=None, help="SQLite file or postgresql:// DSN [default: instance/companion.sqlite3].")
-@click.option("--finished-days", type=click.IntRange(0), default=30, show_default=True,
-              help="Remove games that are over this many days after their last move.")
-@click.option("--idle-days", type=click.IntRange(0), default=90, show_default=True,
-              help="Remove any other game this many days after its last move.")
+@click.option("--finished-days", type=click.IntRange(0, MAX_PURGE_DAYS), default=30, show_default=True,
+              help="Remove games that are over this many days after their last move (0 to 36500).")
+@click.option("--idle-days", type=click.IntRange(0, MAX_PURGE_DAYS), default=90, show_default=True,
+              help="Remove any other game this many days after its last move (0 to 36500).")
 @click.option("--dry-run", is_flag=True, help="Only list what would be removed.")
 def purge_games(db: str | None, finished_days: int, idle_days: int, dry_run: bool) -> None:
     """Remove finished and idle games past the schedule (export first what you want to keep)."""
