@@ -214,6 +214,16 @@ def main() -> None:
     pass
 
 
+def _given_database(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A database option given as empty or blank text (``--db "$DB"`` with ``DB`` unset) is refused: it meant
+    the instance's own database to every command before, ``purge`` included."""
+    if value is not None and not value.strip():
+        name = param.opts[0] if param.opts else param.name
+        default = ", or leave it out for the instance's own database" if name == "--db" else ""
+        raise click.ClickException(f"{name} is empty: give a SQLite file or a postgresql:// URL{default}")
+    return value
+
+
 def _check_db_path(db: str, must_exist: bool, make_folder: bool = False) -> bool:
     """A ``--db`` given by hand: its folder must exist (a mistyped path never makes a stray empty database)
     unless the command is ``init-db``, whose job is to make it, and a command that reads games needs the file
@@ -263,7 +273,7 @@ def _prepare_database(db: str | None, must_exist: bool = False, make_folder: boo
 
 
 @main.command("init-db")
-@click.option("--db", type=click.Path(dir_okay=False), default=None,
+@click.option("--db", type=click.Path(dir_okay=False), default=None, callback=_given_database,
               help="SQLite file to create or migrate [default: instance/companion.sqlite3].")
 def init_db(db: str | None) -> None:
     """Create the database (or bring its schema up to date) and say where it is."""
@@ -335,7 +345,7 @@ def base_url_command(url: str | None, forget: bool) -> None:
 
 
 @main.command("games")
-@click.option("--db", type=click.Path(dir_okay=False), default=None, help="SQLite file or postgresql:// DSN [default: instance/companion.sqlite3].")
+@click.option("--db", type=click.Path(dir_okay=False), default=None, callback=_given_database, help="SQLite file or postgresql:// DSN [default: instance/companion.sqlite3].")
 @click.option("--due", is_flag=True, help="Only the games the purge schedule would remove now.")
 def list_games(db: str | None, due: bool) -> None:
     """List the games: id, game, players, moves, last move, over or not."""
@@ -353,7 +363,7 @@ def list_games(db: str | None, due: bool) -> None:
 
 @main.command("export")
 @click.argument("game_id")
-@click.option("--db", type=click.Path(dir_okay=False), default=None, help="SQLite file or postgresql:// DSN [default: instance/companion.sqlite3].")
+@click.option("--db", type=click.Path(dir_okay=False), default=None, callback=_given_database, help="SQLite file or postgresql:// DSN [default: instance/companion.sqlite3].")
 def export_game(game_id: str, db: str | None) -> None:
     """Write one game (setup, every log entry as reported, scores) to standard output as JSON."""
     from companion import archive
@@ -374,9 +384,9 @@ def database_commands() -> None:
 
 
 @database_commands.command("copy")
-@click.option("--from", "source", required=True, metavar="FILE",
+@click.option("--from", "source", required=True, metavar="FILE", callback=_given_database,
               help="The database to copy from (a SQLite file, or a postgresql:// URL).")
-@click.option("--to", "target", required=True, metavar="URL",
+@click.option("--to", "target", required=True, metavar="URL", callback=_given_database,
               help="The database to copy into (a postgresql:// URL, or a SQLite file); made or migrated first.")
 def copy_database(source: str, target: str) -> None:
     """Copy every game (seats, tokens, hand-over codes, the whole log) into another database, then verify
@@ -409,7 +419,7 @@ MAX_PURGE_DAYS = 36500
 
 
 @main.command("purge")
-@click.option("--db", type=click.Path(dir_okay=False), default=None, help="SQLite file or postgresql:// DSN [default: instance/companion.sqlite3].")
+@click.option("--db", type=click.Path(dir_okay=False), default=None, callback=_given_database, help="SQLite file or postgresql:// DSN [default: instance/companion.sqlite3].")
 @click.option("--finished-days", type=click.IntRange(0, MAX_PURGE_DAYS), default=30, show_default=True,
               help="Remove games that are over this many days after their last move (0 to 36500).")
 @click.option("--idle-days", type=click.IntRange(0, MAX_PURGE_DAYS), default=90, show_default=True,
@@ -436,7 +446,7 @@ def purge_games(db: str | None, finished_days: int, idle_days: int, dry_run: boo
               help="Interface to listen on; 0.0.0.0 lets phones on the same network connect.")
 @click.option("--port", type=click.IntRange(1, 65535), default=DEFAULT_PORT, show_default=True,
               help="TCP port to listen on.")
-@click.option("--db", type=click.Path(dir_okay=False), default=None,
+@click.option("--db", type=click.Path(dir_okay=False), default=None, callback=_given_database,
               help="SQLite file holding the games, or a PostgreSQL database (postgresql://user@host/name) every "
                    "node of a public instance shares [default: instance/companion.sqlite3].")
 @click.option("--workers", type=click.IntRange(1, 64), default=None,

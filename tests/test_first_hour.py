@@ -183,6 +183,45 @@ def test_a_command_that_reads_games_refuses_a_db_that_is_not_there(tmp_path: Pat
         assert not missing.exists()
 
 
+def test_an_empty_db_is_refused_and_never_means_the_instances_database(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--db "$DB"`` with ``DB`` unset is ``--db ""``: it was taken as the default database, the instance's,
+    by every command, ``purge`` included."""
+    from click.testing import CliRunner
+
+    from companion import cli
+    from companion.served import free_port
+    from companion.store import Store
+
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    monkeypatch.setenv("SPELLBOOK_INSTANCE", str(instance))
+    monkeypatch.chdir(tmp_path)
+    default = instance / "companion.sqlite3"
+    store = Store(default)
+    game = store.create_game("fillory", ["Ann", "Ben"], {})
+    store.close()
+    monkeypatch.setattr(cli.CompanionServer, "run", lambda self: pytest.fail("serve started"))
+    commands = (["init-db"], ["games"], ["purge", "--idle-days", "0"], ["export", game["id"]],
+                ["serve", "--no-qr", "--host", "127.0.0.1", "--port", str(free_port())])
+    before = sorted(os.listdir(tmp_path)), sorted(os.listdir(instance)), default.stat().st_mtime_ns
+    for command in commands:
+        for empty in ("", "   "):
+            result = CliRunner().invoke(cli.main, [*command, "--db", empty])
+            assert result.exit_code == 1, (command, result.output)
+            assert result.output == ("Error: --db is empty: give a SQLite file or a postgresql:// URL, or leave it "
+                                     "out for the instance's own database\n"), (command, result.output)
+    for option in ("--from", "--to"):
+        paths = {"--from": str(default), "--to": str(tmp_path / "copy.sqlite3"), option: ""}
+        copied = CliRunner().invoke(cli.main, ["db", "copy", "--from", paths["--from"], "--to", paths["--to"]])
+        assert copied.exit_code == 1 and copied.output == (
+            f"Error: {option} is empty: give a SQLite file or a postgresql:// URL\n"), copied.output
+    assert (sorted(os.listdir(tmp_path)), sorted(os.listdir(instance)), default.stat().st_mtime_ns) == before  # untouched
+    store = Store(default)
+    assert [g["id"] for g in store.game_rows()] == [game["id"]]                # the purge removed nothing
+    store.close()
+
+
 def test_init_db_says_when_it_makes_a_new_database(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
