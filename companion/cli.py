@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import errno
 import gc
+import ipaddress
 import json
 import os
 import socket
@@ -441,6 +442,19 @@ def purge_games(db: str | None, finished_days: int, idle_days: int, dry_run: boo
         store.close()
 
 
+def _not_a_network(text: str) -> str | None:
+    """The first item of a comma-separated list of proxies' addresses or networks that is neither, else None
+    (the app's own reading: :func:`companion.web.proxies.trusted_networks`, not imported here: it loads every
+    game)."""
+    for item in (part.strip() for part in text.split(",")):
+        try:
+            if item:
+                ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            return item
+    return None
+
+
 @main.command()
 @click.option("--host", default="0.0.0.0", show_default=True,
               help="Interface to listen on; 0.0.0.0 lets phones on the same network connect.")
@@ -485,6 +499,14 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
             mdns_name = mdns.valid_name(mdns_name)
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--mdns") from None
+    # a bad proxy is said as the option's (or the variable's) fault, before a database is opened: the app's own
+    # check (companion.web.proxies) came out as "cannot open the database: TRUSTED_PROXIES: …"
+    if trusted_proxies:
+        bad = _not_a_network(",".join(trusted_proxies))
+        if bad is not None:
+            raise click.BadParameter(f"'{bad}' is not an IP address or network", param_hint="--trusted-proxy")
+    elif (bad := _not_a_network(os.environ.get("COMPANION_TRUSTED_PROXIES", ""))) is not None:
+        raise click.ClickException(f"COMPANION_TRUSTED_PROXIES: '{bad}' is not an IP address or network")
     if trusted_proxies:  # read by create_app in every worker
         os.environ["COMPANION_TRUSTED_PROXIES"] = ",".join(trusted_proxies)
     from cardgen.site import SiteError, resolve_base_url

@@ -270,6 +270,34 @@ def test_every_command_taking_a_game_or_a_paper_takes_it_in_any_case() -> None:
     assert [where for where, sensitive in seen.items() if sensitive] == []
 
 
+def test_serve_blames_a_bad_trusted_proxy_on_the_option_not_on_the_database(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It said "cannot open the database: TRUSTED_PROXIES: 'nonsense' is not …"; now the option is named, before
+    a database is made or the games are loaded."""
+    from click.testing import CliRunner
+
+    from companion import cli
+    from companion.served import free_port
+
+    def no_app(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the app was built for a bad --trusted-proxy")
+
+    monkeypatch.setattr(cli, "_prepare_database", no_app)
+    db = tmp_path / "companion.sqlite3"
+    serve = ["serve", "--no-qr", "--host", "127.0.0.1", "--port", str(free_port()), "--db", str(db)]
+    for given, bad in ((["nonsense"], "nonsense"), (["10.0.0.1", "10.0.0.0/8,fe80::/10, bad "], "bad")):
+        options = [part for proxy in given for part in ("--trusted-proxy", proxy)]
+        result = CliRunner().invoke(cli.main, [*serve, *options])
+        assert result.exit_code == 2, result.output
+        assert f"Error: Invalid value for --trusted-proxy: '{bad}' is not an IP address or network" in \
+            result.output and "database" not in result.output
+    monkeypatch.setenv("COMPANION_TRUSTED_PROXIES", "127.0.0.1, nonsense")
+    result = CliRunner().invoke(cli.main, serve)
+    assert result.exit_code == 1 and result.output == (
+        "Error: COMPANION_TRUSTED_PROXIES: 'nonsense' is not an IP address or network\n"), result.output
+    assert not db.exists()
+
+
 def test_serve_on_a_busy_port_says_so_before_loading_the_games_or_making_a_database(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``companion serve`` on a port something listens on: refused (exit 1, the port named) before the app loads
