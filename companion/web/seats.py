@@ -6,7 +6,15 @@ CSRF token (:mod:`.api`)."""
 
 from __future__ import annotations
 
-from flask import Response, current_app, make_response, redirect, render_template, request, url_for
+from flask import (
+    Response,
+    current_app,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from werkzeug.wrappers import (
     Response as BaseResponse,  # what redirect() answers (flask's Response is one)
 )
