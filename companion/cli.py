@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import errno
 import gc
+import ipaddress
 import json
 import os
 import socket
@@ -214,6 +215,16 @@ def main() -> None:
     pass
 
 
+def _given_database(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A database option given as empty or blank text (``--db "$DB"`` with ``DB`` unset) is refused: it meant
+    the instance's own database to every command before, ``purge`` included."""
+    if value is not None and not value.strip():
+        name = param.opts[0] if param.opts else param.name
+        default = ", or leave it out for the instance's own database" if name == "--db" else ""
+        raise click.ClickException(f"{name} is empty: give a SQLite file or a postgresql:// URL{default}")
+    return value
+
+
 def _check_db_path(db: str, must_exist: bool, make_folder: bool = False) -> bool:
     """A ``--db`` given by hand: its folder must exist (a mistyped path never makes a stray empty database)
     unless the command is ``init-db``, whose job is to make it, and a command that reads games needs the file
@@ -263,7 +274,7 @@ def _prepare_database(db: str | None, must_exist: bool = False, make_folder: boo
 
 
 @main.command("init-db")
-@click.option("--db", type=click.Path(dir_okay=False), default=None,
+@click.option("--db", type=click.Path(dir_okay=False), default=None, callback=_given_database,
               help="SQLite file to create or migrate [default: instance/companion.sqlite3].")
 def init_db(db: str | None) -> None:
     """Create the database (or bring its schema up to date) and say where it is."""
@@ -335,7 +346,7 @@ def base_url_command(url: str | None, forget: bool) -> None:
 
 
 @main.command("games")
-@click.option("--db", type=click.Path(dir_okay=False), default=None, help="SQLite file or postgresql:// DSN [default: instance/companion.sqlite3].")
+@click.option("--db", type=click.Path(dir_okay=False), default=None, callback=_given_database, help="SQLite file or postgresql:// DSN [default: instance/companion.sqlite3].")
 @click.option("--due", is_flag=True, help="Only the games the purge schedule would remove now.")
 def list_games(db: str | None, due: bool) -> None:
     """List the games: id, game, players, moves, last move, over or not."""
@@ -353,7 +364,7 @@ def list_games(db: str | None, due: bool) -> None:
 
 @main.command("export")
 @click.argument("game_id")
-@click.option("--db", type=click.Path(dir_okay=False), default=None, help="SQLite file or postgresql:// DSN [default: instance/companion.sqlite3].")
+@click.option("--db", type=click.Path(dir_okay=False), default=None, callback=_given_database, help="SQLite file or postgresql:// DSN [default: instance/companion.sqlite3].")
 def export_game(game_id: str, db: str | None) -> None:
     """Write one game (setup, every log entry as reported, scores) to standard output as JSON."""
     from companion import archive
@@ -374,9 +385,9 @@ def database_commands() -> None:
 
 
 @database_commands.command("copy")
-@click.option("--from", "source", required=True, metavar="FILE",
+@click.option("--from", "source", required=True, metavar="FILE", callback=_given_database,
               help="The database to copy from (a SQLite file, or a postgresql:// URL).")
-@click.option("--to", "target", required=True, metavar="URL",
+@click.option("--to", "target", required=True, metavar="URL", callback=_given_database,
               help="The database to copy into (a postgresql:// URL, or a SQLite file); made or migrated first.")
 def copy_database(source: str, target: str) -> None:
     """Copy every game (seats, tokens, hand-over codes, the whole log) into another database, then verify
@@ -403,12 +414,17 @@ def copy_database(source: str, target: str) -> None:
                "as it does in the source")
 
 
+#: the longest ``purge --finished-days`` / ``--idle-days``: a hundred years (a day count past Python's
+#: timedelta, 999,999,999, was an OverflowError's traceback)
+MAX_PURGE_DAYS = 36500
+
+
 @main.command("purge")
-@click.option("--db", type=click.Path(dir_okay=False), default=None, help="SQLite file or postgresql:// DSN [default: instance/companion.sqlite3].")
-@click.option("--finished-days", type=click.IntRange(0), default=30, show_default=True,
-              help="Remove games that are over this many days after their last move.")
-@click.option("--idle-days", type=click.IntRange(0), default=90, show_default=True,
-              help="Remove any other game this many days after its last move.")
+@click.option("--db", type=click.Path(dir_okay=False), default=None, callback=_given_database, help="SQLite file or postgresql:// DSN [default: instance/companion.sqlite3].")
+@click.option("--finished-days", type=click.IntRange(0, MAX_PURGE_DAYS), default=30, show_default=True,
+              help="Remove games that are over this many days after their last move (0 to 36500).")
+@click.option("--idle-days", type=click.IntRange(0, MAX_PURGE_DAYS), default=90, show_default=True,
+              help="Remove any other game this many days after its last move (0 to 36500).")
 @click.option("--dry-run", is_flag=True, help="Only list what would be removed.")
 def purge_games(db: str | None, finished_days: int, idle_days: int, dry_run: bool) -> None:
     """Remove finished and idle games past the schedule (export first what you want to keep)."""
@@ -426,12 +442,25 @@ def purge_games(db: str | None, finished_days: int, idle_days: int, dry_run: boo
         store.close()
 
 
+def _not_a_network(text: str) -> str | None:
+    """The first item of a comma-separated list of proxies' addresses or networks that is neither, else None
+    (the app's own reading: :func:`companion.web.proxies.trusted_networks`, not imported here: it loads every
+    game)."""
+    for item in (part.strip() for part in text.split(",")):
+        try:
+            if item:
+                ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            return item
+    return None
+
+
 @main.command()
 @click.option("--host", default="0.0.0.0", show_default=True,
               help="Interface to listen on; 0.0.0.0 lets phones on the same network connect.")
 @click.option("--port", type=click.IntRange(1, 65535), default=DEFAULT_PORT, show_default=True,
               help="TCP port to listen on.")
-@click.option("--db", type=click.Path(dir_okay=False), default=None,
+@click.option("--db", type=click.Path(dir_okay=False), default=None, callback=_given_database,
               help="SQLite file holding the games, or a PostgreSQL database (postgresql://user@host/name) every "
                    "node of a public instance shares [default: instance/companion.sqlite3].")
 @click.option("--workers", type=click.IntRange(1, 64), default=None,
@@ -470,6 +499,14 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
             mdns_name = mdns.valid_name(mdns_name)
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--mdns") from None
+    # a bad proxy is said as the option's (or the variable's) fault, before a database is opened: the app's own
+    # check (companion.web.proxies) came out as "cannot open the database: TRUSTED_PROXIES: …"
+    if trusted_proxies:
+        bad = _not_a_network(",".join(trusted_proxies))
+        if bad is not None:
+            raise click.BadParameter(f"'{bad}' is not an IP address or network", param_hint="--trusted-proxy")
+    elif (bad := _not_a_network(os.environ.get("COMPANION_TRUSTED_PROXIES", ""))) is not None:
+        raise click.ClickException(f"COMPANION_TRUSTED_PROXIES: '{bad}' is not an IP address or network")
     if trusted_proxies:  # read by create_app in every worker
         os.environ["COMPANION_TRUSTED_PROXIES"] = ",".join(trusted_proxies)
     from cardgen.site import SiteError, resolve_base_url

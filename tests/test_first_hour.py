@@ -183,6 +183,45 @@ def test_a_command_that_reads_games_refuses_a_db_that_is_not_there(tmp_path: Pat
         assert not missing.exists()
 
 
+def test_an_empty_db_is_refused_and_never_means_the_instances_database(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--db "$DB"`` with ``DB`` unset is ``--db ""``: it was taken as the default database, the instance's,
+    by every command, ``purge`` included."""
+    from click.testing import CliRunner
+
+    from companion import cli
+    from companion.served import free_port
+    from companion.store import Store
+
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    monkeypatch.setenv("SPELLBOOK_INSTANCE", str(instance))
+    monkeypatch.chdir(tmp_path)
+    default = instance / "companion.sqlite3"
+    store = Store(default)
+    game = store.create_game("fillory", ["Ann", "Ben"], {})
+    store.close()
+    monkeypatch.setattr(cli.CompanionServer, "run", lambda self: pytest.fail("serve started"))
+    commands = (["init-db"], ["games"], ["purge", "--idle-days", "0"], ["export", game["id"]],
+                ["serve", "--no-qr", "--host", "127.0.0.1", "--port", str(free_port())])
+    before = sorted(os.listdir(tmp_path)), sorted(os.listdir(instance)), default.stat().st_mtime_ns
+    for command in commands:
+        for empty in ("", "   "):
+            result = CliRunner().invoke(cli.main, [*command, "--db", empty])
+            assert result.exit_code == 1, (command, result.output)
+            assert result.output == ("Error: --db is empty: give a SQLite file or a postgresql:// URL, or leave it "
+                                     "out for the instance's own database\n"), (command, result.output)
+    for option in ("--from", "--to"):
+        paths = {"--from": str(default), "--to": str(tmp_path / "copy.sqlite3"), option: ""}
+        copied = CliRunner().invoke(cli.main, ["db", "copy", "--from", paths["--from"], "--to", paths["--to"]])
+        assert copied.exit_code == 1 and copied.output == (
+            f"Error: {option} is empty: give a SQLite file or a postgresql:// URL\n"), copied.output
+    assert (sorted(os.listdir(tmp_path)), sorted(os.listdir(instance)), default.stat().st_mtime_ns) == before  # untouched
+    store = Store(default)
+    assert [g["id"] for g in store.game_rows()] == [game["id"]]                # the purge removed nothing
+    store.close()
+
+
 def test_init_db_says_when_it_makes_a_new_database(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
@@ -229,6 +268,34 @@ def test_every_command_taking_a_game_or_a_paper_takes_it_in_any_case() -> None:
                     assert parsed["game"] == game, name
     assert {"build --game", "proof --game", "export --game", "build --paper"} <= set(seen)
     assert [where for where, sensitive in seen.items() if sensitive] == []
+
+
+def test_serve_blames_a_bad_trusted_proxy_on_the_option_not_on_the_database(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It said "cannot open the database: TRUSTED_PROXIES: 'nonsense' is not …"; now the option is named, before
+    a database is made or the games are loaded."""
+    from click.testing import CliRunner
+
+    from companion import cli
+    from companion.served import free_port
+
+    def no_app(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the app was built for a bad --trusted-proxy")
+
+    monkeypatch.setattr(cli, "_prepare_database", no_app)
+    db = tmp_path / "companion.sqlite3"
+    serve = ["serve", "--no-qr", "--host", "127.0.0.1", "--port", str(free_port()), "--db", str(db)]
+    for given, bad in ((["nonsense"], "nonsense"), (["10.0.0.1", "10.0.0.0/8,fe80::/10, bad "], "bad")):
+        options = [part for proxy in given for part in ("--trusted-proxy", proxy)]
+        result = CliRunner().invoke(cli.main, [*serve, *options])
+        assert result.exit_code == 2, result.output
+        assert f"Error: Invalid value for --trusted-proxy: '{bad}' is not an IP address or network" in \
+            result.output and "database" not in result.output
+    monkeypatch.setenv("COMPANION_TRUSTED_PROXIES", "127.0.0.1, nonsense")
+    result = CliRunner().invoke(cli.main, serve)
+    assert result.exit_code == 1 and result.output == (
+        "Error: COMPANION_TRUSTED_PROXIES: 'nonsense' is not an IP address or network\n"), result.output
+    assert not db.exists()
 
 
 def test_serve_on_a_busy_port_says_so_before_loading_the_games_or_making_a_database(

@@ -3,10 +3,12 @@ tests/e2e/test_offline.py)."""
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import re
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from PIL import Image
@@ -89,6 +91,19 @@ def test_the_offline_index_is_the_search_index_with_its_aliases(client: FlaskCli
     mayakovsky = next(e for e in index["entries"] if e["ref"] == "professor-mayakovsky")
     assert "Mayakowski" in mayakovsky["keywords"] and mayakovsky["url"] == "/c/fillory/professor-mayakovsky"
     assert {e["game"] for e in index["entries"]} == set(index["games"])
+
+
+@pytest.mark.parametrize("accepted, gzipped", [
+    ("gzip", True), ("gzip, deflate, br", True), ("br;q=1, GZIP;q=0.5", True), ("*", True),
+    ("gzip;q=0", False), ("x-notgzip", False), ("gzip;q=0.5, identity", False), ("identity", False),
+    ("*;q=0", False), ("", False)])
+def test_the_offline_index_is_gzipped_only_where_accept_encoding_accepts_it(
+        client: FlaskClient, accepted: str, gzipped: bool) -> None:
+    answer = client.get("/offline/index.json", headers={"Accept-Encoding": accepted})
+    assert answer.status_code == 200 and answer.headers["Vary"] == "Accept-Encoding"
+    assert ("Content-Encoding" in answer.headers) == gzipped
+    body = gzip.decompress(answer.get_data()) if gzipped else answer.get_data()
+    assert json.loads(body)["games"]["fillory"] == "Magicians of Fillory"
 
 
 def test_the_offline_search_page_has_the_form_and_its_script(client: FlaskClient) -> None:

@@ -133,6 +133,35 @@ def test_a_seat_past_its_move_rate_gets_a_429_with_retry_after(tmp_path: Path) -
     app.extensions["store"].close()
 
 
+def test_a_seat_asking_for_hand_over_codes_past_its_rate_gets_a_429_with_retry_after(tmp_path: Path) -> None:
+    """Each code asked for is a write (it replaces the seat's earlier code), so a seat's requests are limited
+    like its moves: per game and seat, from any address, its token checked first."""
+    app = make_app(tmp_path, HANDOVER_LIMIT="2 per minute")
+    client = app.test_client()
+    phone = {"REMOTE_ADDR": "192.0.2.21"}
+    game = new_game(client, **phone)
+    gid, (ann, ben) = game["id"], (bearer(s["token"]) for s in game["seats"])
+
+    def ask(headers: dict[str, str], seat: int = 1, address: str = "192.0.2.21") -> Any:
+        return client.post(f"/api/games/{gid}/seats/{seat}/handover", headers=headers,
+                           environ_overrides={"REMOTE_ADDR": address})
+
+    assert [ask(ben).status_code for _ in range(2)] == [200, 200]
+    refused = ask(ben)
+    assert refused.status_code == 429 and 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert refused.get_json()["error"].startswith("Too many hand-over codes asked for by this seat "
+                                                  "(at most 2 per 1 minute)")
+    assert ask(ben, address="198.51.100.4").status_code == 429   # from another address too: the seat's rate
+    assert ask(ann).status_code == 403 and ask(bearer("nope")).status_code == 401  # the token is checked first
+    client.set_cookie(f"seat_{gid}_1", game["seats"][1]["token"])
+    page = client.post(f"/g/{gid}/seat/1/handover", environ_overrides=phone)   # the seat page's button counts too
+    assert page.status_code == 429 and "Too many hand-over codes asked for by this seat" in page.get_data(as_text=True)
+    assert ask(ann, seat=0).status_code == 200                   # another seat is not held up
+    assert app.extensions["store"].backend._db().execute(
+        "SELECT count(*) FROM seat_handovers").fetchone()[0] == 2   # one code a seat
+    app.extensions["store"].close()
+
+
 # -- names ---------------------------------------------------------------------------------------
 
 def test_player_names_lose_control_and_direction_characters(app: Flask) -> None:

@@ -96,6 +96,24 @@ def test_serve_purges_at_start(tmp_path: Path, monkeypatch) -> None:  # type: ig
     store.close()
 
 
+def test_purge_days_past_a_hundred_years_are_refused_in_one_line(tmp_path: Path) -> None:
+    """``--idle-days 1000000000`` was an OverflowError's traceback (a timedelta of more days than it holds)."""
+    from companion import cli
+
+    path = tmp_path / "d.sqlite3"
+    store = Store(path)
+    store.create_game("fillory", ["Ann", "Ben"], {})
+    store.close()
+    for option in ("--idle-days", "--finished-days"):
+        for days in ("1000000000", "36501", "-1"):
+            result = CliRunner().invoke(cli.main, ["purge", "--db", str(path), "--dry-run", option, days])
+            assert result.exit_code == 2 and isinstance(result.exception, SystemExit), result.output
+            assert f"Invalid value for '{option}': {days} is not in the range 0<=x<=36500" in result.output
+            assert "Traceback" not in result.output
+        kept = CliRunner().invoke(cli.main, ["purge", "--db", str(path), "--dry-run", option, "36500"])
+        assert kept.exit_code == 0 and "0 game(s) would be removed" in kept.output, kept.output
+
+
 def test_the_documented_schedule_is_the_one_served() -> None:
     from companion.serving import PURGE_CHECK_SECONDS
 

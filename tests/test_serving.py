@@ -406,6 +406,50 @@ def test_join_codes_are_limited_per_address_with_retry_after(tmp_path: Path) -> 
     app.extensions["store"].close()
 
 
+def test_the_home_pages_join_form_counts_as_a_join_code_tried(tmp_path: Path) -> None:
+    """``GET /join?code=`` answers 303 for a live code and 404 for a wrong one: it is limited with the other join
+    code look-ups, or it would find codes by trying past the limit. The bare "Join" link tries no code."""
+    app = create_app({"DATABASE": str(tmp_path / "jf.sqlite3"), "SECRET_KEY": "k", "TESTING": True,
+                      "JOIN_LIMIT": "3 per minute"})
+    phone = from_address(app.test_client(), "192.0.2.17")
+    game = new_game(phone)
+    assert [phone.get("/join").status_code for _ in range(5)] == [200] * 5           # no code: not counted
+    assert [phone.get("/join?code=ZZZZZ" + str(i)).status_code for i in range(3)] == [404] * 3
+    limited = phone.get(f"/join?code={game['join_code']}")                           # even the right one now
+    assert limited.status_code == 429 and 1 <= int(limited.headers["Retry-After"]) <= 60
+    assert "Too many join codes tried from your address (at most 3 per 1 minute)" in limited.get_data(as_text=True)
+    assert phone.post("/api/join", json={"code": game["join_code"], "seat": 1}).status_code == 429  # one count
+    other = from_address(app.test_client(), "192.0.2.18")
+    assert other.get(f"/join?code={game['join_code']}").status_code == 303
+    app.extensions["store"].close()
+
+
+def test_hand_over_codes_tried_are_limited_per_address_apart_from_join_codes(tmp_path: Path) -> None:
+    app = create_app({"DATABASE": str(tmp_path / "h.sqlite3"), "SECRET_KEY": "k", "TESTING": True,
+                      "JOIN_LIMIT": "3 per minute", "WTF_CSRF_ENABLED": False})  # (the page's form: no token)
+    phone = from_address(app.test_client(), "192.0.2.19")
+    game = new_game(phone)
+    offer = phone.post(f"/api/games/{game['id']}/seats/1/handover",
+                       headers={"Authorization": f"Bearer {game['seats'][1]['token']}"})
+    assert offer.status_code == 200
+    code = offer.get_json()["code"]
+    assert [phone.post("/api/join", json={"code": "ZZZZZZ", "seat": 1}).status_code for _ in range(4)] == \
+        [404, 404, 404, 429]                                                         # join codes: used up
+    tries = [phone.get("/h/ZZZZZZZ" + str(i)).status_code for i in range(2)]
+    tries.append(phone.post("/api/handover", json={"code": "ZZZZZZZZ"}).status_code)
+    assert tries == [404] * 3                                                        # counted apart
+    for limited in (phone.get(f"/h/{code}"), phone.post(f"/h/{code}"),
+                    phone.post("/api/handover", json={"code": code})):
+        assert limited.status_code == 429 and 1 <= int(limited.headers["Retry-After"]) <= 60
+        assert "Too many hand-over codes tried from your address (at most 3 per 1 minute)" in \
+            limited.get_data(as_text=True)
+    assert app.extensions["store"].handover_offer(code) is not None                  # nothing was taken
+    other = from_address(app.test_client(), "192.0.2.20")
+    assert other.get(f"/h/{code}").status_code == 200
+    assert other.post("/api/handover", json={"code": code}).status_code == 200
+    app.extensions["store"].close()
+
+
 def test_only_joining_and_new_games_count_towards_the_limits(tmp_path: Path) -> None:
     """Reads, moves and pages from a phone on the Wi-Fi are never limited, and never counted: only the join
     and new-game endpoints are (the counters' file gets no row from anything else)."""

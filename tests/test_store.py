@@ -104,6 +104,29 @@ def test_claim_seat_gives_a_new_token_once(store: Store) -> None:
         store.claim_seat("nope", 0)
 
 
+def test_a_new_hand_over_code_replaces_the_seats_earlier_one_so_a_seat_keeps_one_row(
+        store: Store, game: dict[str, Any]) -> None:
+    """Each request was a row kept until the game's purge (3,000 rows in 4 s from one phone)."""
+    gid = game["id"]
+    codes = [store.handover_code(gid, 1)["code"] for _ in range(30)]
+    other = store.handover_code(gid, 0)["code"]
+
+    def rows() -> list[tuple[Any, ...]]:
+        return sorted(raw_rows(store, f"SELECT seat, used FROM seat_handovers WHERE game_id = '{gid}'"))
+
+    assert rows() == [(0, None), (1, None)]                    # one row a seat: the latest code
+    assert [store.handover_offer(code) for code in codes[:-1]] == [None] * 29   # the older codes are useless
+    assert store.handover_offer(codes[-1]) == {"id": gid, "seat": 1, "name": "Ben"}
+    assert store.handover_offer(other) == {"id": gid, "seat": 0, "name": "Ann"}  # another seat's is kept
+    with pytest.raises(NotFound, match="unknown, used or expired"):
+        store.take_handover(codes[0])
+    taken = store.take_handover(codes[-1])
+    assert taken["seat"] == 1 and store.seat_for_token(gid, taken["token"]) == 1
+    assert store.handover_code(gid, 1)["code"] not in codes and len(rows()) == 2  # the used one goes too
+    with pytest.raises(NotFound, match="unknown, used or expired"):
+        store.take_handover(codes[-1])                         # once only, as before
+
+
 def test_unknown_game_raises_not_found_everywhere(store: Store) -> None:
     for call in (lambda: store.info("nope"), lambda: store.current("nope"), lambda: store.version("nope"),
                  lambda: store.log("nope", None), lambda: store.apply_move("nope", 0, 0, "a", {"type": "draw"}),

@@ -108,14 +108,15 @@ class Seats(StateCache):
                      if isinstance(e, dict) and e.get("type") == "rematch" and isinstance(e.get("game"), str)), None)
 
     def handover_code(self, game_id: str, seat: int) -> dict[str, Any]:
-        """A one-time code another phone uses to take this seat over (a newer code replaces it)."""
+        """A one-time code another phone uses to take this seat over. A newer code replaces it: the seat's
+        earlier code, used or not, is deleted, so a seat has one hand-over row at most however often one is
+        asked for (each was a row kept until the game's purge)."""
         code = "".join(secrets.choice(JOIN_ALPHABET) for _ in range(HANDOVER_CODE_LENGTH))
         now = datetime.now(timezone.utc)
         expires = (now + timedelta(minutes=HANDOVER_MINUTES)).isoformat(timespec="milliseconds")
         with self.backend.write(game_id) as db:
             self._seat_row(db, game_id, seat)
-            db.execute("UPDATE seat_handovers SET used = ? WHERE game_id = ? AND seat = ? AND used IS NULL",
-                       [_now(), game_id, seat])
+            db.execute("DELETE FROM seat_handovers WHERE game_id = ? AND seat = ?", [game_id, seat])
             db.execute("INSERT INTO seat_handovers (code_hash, game_id, seat, created, expires) VALUES (?, ?, ?, ?, ?)",
                        [hash_token(code), game_id, seat, now.isoformat(timespec="milliseconds"), expires])
         return {"code": code, "expires": expires}

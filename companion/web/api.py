@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Response, current_app, jsonify, request, url_for
+from flask import Response, abort, current_app, jsonify, request, url_for
 
 from cardgen.catalog import catalogs
 from companion import search as search_index
@@ -228,6 +228,9 @@ def release_seat(game_id: str, seat: int) -> Response:
 def handover_code(game_id: str, seat: int) -> Response:
     _seat_number(game_id, seat)
     acting_seat(game_id, seat)
+    refusal = current_app.extensions["rate_limits"].seat_handovers(game_id, seat)
+    if refusal is not None:
+        abort(refusal)
     code = store().handover_code(game_id, seat)
     link = external_url(url_for("seats.take_over", code=code["code"]))
     response = jsonify({"code": code["code"], "link": link, "expires": code["expires"]})

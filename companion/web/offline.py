@@ -103,7 +103,9 @@ def _index_json_of(games: tuple[str, ...]) -> tuple[bytes, bytes]:
 @bp.get("/offline/index.json")
 def offline_index() -> Response:
     plain, packed = _index_json()
-    wants_gzip = "gzip" in request.headers.get("Accept-Encoding", "")
+    # gzip only where the header accepts it, by its quality values: not for "gzip;q=0", nor "x-notgzip", nor when
+    # it prefers the plain body ("gzip;q=0.5, identity")
+    wants_gzip = request.accept_encodings.best_match(["gzip", "identity"]) == "gzip"
     response = make_response(packed if wants_gzip else plain)
     response.headers["Content-Type"] = "application/json"
     response.headers["Vary"] = "Accept-Encoding"

@@ -275,7 +275,7 @@ def _paths() -> dict[str, Any]:
             "parameters": [_GAME_ID, _SEAT], "security": _BEARER,
             "responses": {"200": json_body({"type": "object", "properties": {
                 "code": {"type": "string"}, "link": {"type": "string"}, "expires": {"type": "string"}}}, "code"),
-                **errors(401, 403, 404)}}},
+                **errors(401, 403, 404, 429)}}},
         "/api/games/{game_id}/seats/{seat}/rename": {"post": {
             "summary": "A new name for the seat's player (its own token or the host's)",
             "parameters": [_GAME_ID, _SEAT], "security": [{"seatToken": []}, {"hostToken": []}],
@@ -286,7 +286,7 @@ def _paths() -> dict[str, Any]:
             "requestBody": request_body(HandoverRequest),
             "responses": {"200": json_body({"type": "object", "properties": {
                 "id": {"type": "string"}, "seat": {"type": "integer"}, "token": {"type": "string"}}}, "seat token"),
-                **errors(400, 404)}}},
+                **errors(400, 404, 429)}}},
         "/api/join": {"post": {
             "summary": "Claim a free seat with the join code (a held seat is never taken)",
             "requestBody": request_body(JoinRequest),

@@ -1,12 +1,17 @@
 """Per-address limits on joining and on starting games (the ``limits`` library), shared by every worker process.
 
-- **Join code look-ups** (``POST /api/join``, the join page ``/j/<code>`` and its seat form):
-  ``JOIN_LIMIT`` per address, 20 a minute by default, so a code cannot be found by trying (a 6-character
-  code has 32⁶ ≈ 10⁹ values).
+- **Join code look-ups** (``POST /api/join``, the home page's join form ``GET /join?code=``, the join page
+  ``/j/<code>`` and its seat form): ``JOIN_LIMIT`` per address, 20 a minute by default, so a code cannot be
+  found by trying (a 6-character code has 32⁶ ≈ 10⁹ values).
+- **Hand-over code look-ups** (``/h/<code>`` and its form, ``POST /api/handover``): ``JOIN_LIMIT`` per address
+  too, counted apart from the join codes (an 8-character code, 32⁸ ≈ 10¹² values, live 15 minutes).
 - **New games** (``POST /api/games``, the home page's form): ``NEW_GAME_LIMIT``, 30 a minute by default.
 - **Moves of one seat** (moves, undos and corrections sent with one seat's token): ``MOVE_LIMIT``, 60 a
   minute by default, far more than a player reports at a table; counted per game and seat, whatever
   the address.
+- **Hand-over codes asked for by one seat** (``POST /api/games/<id>/seats/<n>/handover`` and the seat's
+  *Hand this seat to another phone* button): ``HANDOVER_LIMIT``, 10 a minute by default, counted per game
+  and seat like the moves (each request replaces the seat's code: a write).
 - **Photos read** (``POST /api/photo/<game>``, each costing up to a few tenths of a second of CPU):
   ``PHOTO_LIMIT``, 30 a minute by default.
 
@@ -39,10 +44,12 @@ from companion.store.limit_counters import SqliteStorage, limit_counters  # noqa
 JOIN_LIMIT = "20 per minute"
 NEW_GAME_LIMIT = "30 per minute"
 MOVE_LIMIT = "60 per minute"
+HANDOVER_LIMIT = "10 per minute"
 PHOTO_LIMIT = "30 per minute"
 #: the photo reads' endpoints, one per game that scores by photo (companion/web/photo/views.py)
 PHOTO_ENDPOINT_PREFIX = "photo_api.read_photo_"
-JOIN_ENDPOINTS = frozenset({"api.join", "home.join_code", "home.claim"})
+JOIN_ENDPOINTS = frozenset({"api.join", "home.join", "home.join_code", "home.claim"})
+HANDOVER_ENDPOINTS = frozenset({"api.take_handover", "seats.take_over", "seats.take_over_now"})
 NEW_GAME_ENDPOINTS = frozenset({"api.create_game", "home.new_game"})
 
 
@@ -89,18 +96,21 @@ class RateLimits:
     """The per-address limits, checked before the few views they guard and nowhere else.
 
     Built on ``limits`` (the library Flask-Limiter is made of) rather than on Flask-Limiter itself:
-    Flask-Limiter's hooks ran on every request, looking for limits that only five endpoints have,
+    Flask-Limiter's hooks ran on every request, looking for limits that only a few endpoints have,
     and cost about a fifth of the server's time for a bare version read (docs/serving.md)."""
 
     def __init__(self, app: Flask) -> None:
         app.config.setdefault("JOIN_LIMIT", JOIN_LIMIT)
         app.config.setdefault("NEW_GAME_LIMIT", NEW_GAME_LIMIT)
         app.config.setdefault("MOVE_LIMIT", MOVE_LIMIT)
+        app.config.setdefault("HANDOVER_LIMIT", HANDOVER_LIMIT)
         app.config.setdefault("PHOTO_LIMIT", PHOTO_LIMIT)
         self.storage = limit_counters(app.extensions.get("store") or app.config["DATABASE"])
         self.strategy = FixedWindowRateLimiter(self.storage)
         self.by_endpoint = {**{endpoint: ("join-codes", "JOIN_LIMIT", "join codes tried")
                                for endpoint in JOIN_ENDPOINTS},
+                            **{endpoint: ("handover-codes", "JOIN_LIMIT", "hand-over codes tried")
+                               for endpoint in HANDOVER_ENDPOINTS},
                             **{endpoint: ("new-games", "NEW_GAME_LIMIT", "games started")
                                for endpoint in NEW_GAME_ENDPOINTS},
                             **{endpoint: ("photos", "PHOTO_LIMIT", "photos read")
@@ -110,6 +120,8 @@ class RateLimits:
         guarded = self.by_endpoint.get(request.endpoint or "")
         if guarded is None or _from_this_machine():
             return None
+        if request.endpoint == "home.join" and not request.args.get("code", "").strip():
+            return None  # the home page's "Join" link: no code is tried
         scope, setting, what = guarded
         return self._hit(scope, setting, address_key(request.remote_addr or "unknown"),
                          f"too many {what} from your address")
@@ -123,6 +135,13 @@ class RateLimits:
         if _from_this_machine():
             return None
         return self._hit("seat-moves", "MOVE_LIMIT", f"{game_id}/{seat}", "too many moves from this seat")
+
+    def seat_handovers(self, game_id: str, seat: int) -> Response | None:
+        """The 429 for a seat past ``HANDOVER_LIMIT`` (hand-over codes asked for), else None."""
+        if _from_this_machine():
+            return None
+        return self._hit("seat-handovers", "HANDOVER_LIMIT", f"{game_id}/{seat}",
+                         "too many hand-over codes asked for by this seat")
 
     def _hit(self, scope: str, setting: str, key: str, what: str) -> Response | None:
         limit = parse(str(current_app.config[setting]))

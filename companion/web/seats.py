@@ -6,7 +6,15 @@ CSRF token (:mod:`.api`)."""
 
 from __future__ import annotations
 
-from flask import Response, make_response, redirect, render_template, request, url_for
+from flask import (
+    Response,
+    current_app,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from werkzeug.wrappers import (
     Response as BaseResponse,  # what redirect() answers (flask's Response is one)
 )
@@ -88,6 +96,9 @@ def handover(game_id: str, seat: int) -> Response:
     info = store().info(game_id)
     if not 0 <= seat < len(info["players"]) or not holds_seat(game_id, seat):
         raise PermissionError("This phone does not hold that seat, so it cannot hand it over.")
+    refusal = current_app.extensions["rate_limits"].seat_handovers(game_id, seat)
+    if refusal is not None:
+        return refusal
     offer = store().handover_code(game_id, seat)
     link = external_url(url_for("seats.take_over", code=offer["code"]))
     return unstored_page("pages/handover.html", info=info, seat=seat, name=info["players"][seat], code=offer["code"],
