@@ -130,6 +130,14 @@ def test_a_seat_past_its_move_rate_gets_a_429_with_retry_after(tmp_path: Path) -
     version = store.version(game["id"])
     assert version == 2                                       # nothing was written
     assert draw(ann).status_code == 429                       # from another address too: it is the seat's rate
+    # renames count too: each is a log entry, and the log's cap (5,000) would otherwise end the game for all
+    for name in ("Bea", "Bo"):
+        assert client.post(f"/api/games/{game['id']}/seats/1/rename", headers=ben, environ_overrides=phone,
+                           json={"name": name}).status_code == 200
+    renamed = client.post(f"/api/games/{game['id']}/seats/1/rename", headers=ben, environ_overrides=phone,
+                          json={"name": "Ben"})
+    assert renamed.status_code == 429 and "Retry-After" in renamed.headers
+    assert store.info(game["id"])["players"][1] == "Bo" and store.version(game["id"]) == 4
     app.extensions["store"].close()
 
 

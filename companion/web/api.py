@@ -252,6 +252,7 @@ def rename_seat(game_id: str, seat: int) -> Response:
     token = bearer_token()
     if token is None or not store().is_host(game_id, token):
         acting_seat(game_id, seat)  # the seat's own token, else 401/403
+    seat_rate(game_id, seat)  # a rename is a log entry: within the seat's move rate, or the log's cap is a weapon
     answer = store().rename_seat(game_id, seat, body.name)
     return jsonify({"ok": True, "version": answer["version"], "seq": answer["seq"]})
 

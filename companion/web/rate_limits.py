@@ -6,7 +6,7 @@
 - **Hand-over code look-ups** (``/h/<code>`` and its form, ``POST /api/handover``): ``JOIN_LIMIT`` per address
   too, counted apart from the join codes (an 8-character code, 32⁸ ≈ 10¹² values, live 15 minutes).
 - **New games** (``POST /api/games``, the home page's form): ``NEW_GAME_LIMIT``, 30 a minute by default.
-- **Moves of one seat** (moves, undos and corrections sent with one seat's token): ``MOVE_LIMIT``, 60 a
+- **Moves of one seat** (moves, undos, corrections and renames of one seat): ``MOVE_LIMIT``, 60 a
   minute by default, far more than a player reports at a table; counted per game and seat, whatever
   the address.
 - **Hand-over codes asked for by one seat** (``POST /api/games/<id>/seats/<n>/handover`` and the seat's
@@ -131,7 +131,7 @@ class RateLimits:
         return None if _from_this_machine() else address_key(request.remote_addr or "unknown")
 
     def seat_moves(self, game_id: str, seat: int) -> Response | None:
-        """The 429 for a seat past ``MOVE_LIMIT`` (moves, undos and corrections together), else None."""
+        """The 429 for a seat past ``MOVE_LIMIT`` (moves, undos, corrections and renames together), else None."""
         if _from_this_machine():
             return None
         return self._hit("seat-moves", "MOVE_LIMIT", f"{game_id}/{seat}", "too many moves from this seat")

@@ -84,6 +84,9 @@ def rename_seat(game_id: str, seat: int) -> BaseResponse:
         raise NotFound(f"This game has no seat {seat + 1}.")
     if not (holds_seat(game_id, seat) or hosting(game_id)):
         raise PermissionError(f"Only {info['players'][seat]}'s phone or the host can rename {info['players'][seat]}.")
+    refusal = current_app.extensions["rate_limits"].seat_moves(game_id, seat)  # as in the API: a log entry each
+    if refusal is not None:
+        return refusal
     try:
         store().rename_seat(game_id, seat, request.form.get("name", ""))
     except IllegalMove as exc:
