@@ -23,7 +23,7 @@ from companion.web.chart import (
     spread_labels,
     thinned,
 )
-from companion.web.helpers import token_cookie
+from companion.web.helpers import host_cookie, token_cookie
 from companion.web.results import is_finished
 
 
@@ -123,8 +123,17 @@ def test_rematch_starts_the_same_players_and_options_with_this_phone_in_its_seat
     assert client.post(f"/g/{created['id']}/rematch").status_code == 400  # no CSRF token: refused
 
 
-def test_a_rematch_from_a_phone_without_a_seat_opens_the_new_table(app: Flask, client: FlaskClient) -> None:
+def test_a_rematch_from_the_host_without_a_seat_opens_the_new_table_and_a_stranger_starts_none(
+        app: Flask, client: FlaskClient) -> None:
+    """The laptop that hosts the table (no seat) may start the rematch; a stranger with the shared result link
+    (it holds the game id only) is refused, and is not shown the Rematch button or the way into a rematch."""
     created = play_to_the_end(app, "mandragora", ["Ann", "Ben"], seed=4)
+    stranger = app.test_client()
+    page = stranger.get(f"/g/{created['id']}/result").get_data(as_text=True)
+    assert 'id="rematch"' not in page
+    refused = stranger.post(f"/g/{created['id']}/rematch", data={"csrf_token": csrf(stranger, "/")})
+    assert refused.status_code == 403 and app.extensions["store"].rematch_of(created["id"]) is None
+    client.set_cookie(host_cookie(created["id"]), created["host_token"])
     answer = client.post(f"/g/{created['id']}/rematch", data={"csrf_token": csrf(client, f"/g/{created['id']}/result")})
     assert re.fullmatch(r"/g/[0-9a-f]+", answer.headers["Location"])
 
@@ -144,15 +153,17 @@ def test_a_rematch_is_offered_live_to_the_old_games_phones_and_a_second_tap_join
     assert store.log(created["id"], None)[-1]["text"] == "Ben started a rematch"
     part = ann.get(f"/g/{created['id']}/seat/0/live").get_data(as_text=True)
     assert f'href="/j/{code}"' in part and "Take your seat in the rematch" in part
-    table = nobody.get(f"/g/{created['id']}/live").get_data(as_text=True)  # the public table: its table, no code
-    assert f'href="/g/{new_id}"' in table and code not in table
-    assert code not in nobody.get(f"/g/{created['id']}/result").get_data(as_text=True)
-    assert code not in json.dumps(nobody.get(f"/api/games/{created['id']}/log").get_json())
+    # anyone with the old game's id (the shared result link) reads its table, result and log: none of them
+    # shows the rematch's id (its table shows its join code) or its code
+    for path in (f"/g/{created['id']}/live", f"/g/{created['id']}", f"/g/{created['id']}/result",
+                 f"/api/games/{created['id']}/log", f"/api/games/{created['id']}", f"/g/{created['id']}/log"):
+        shown = nobody.get(path).get_data(as_text=True)
+        assert new_id not in shown and code not in shown, path
     again = ann.post(f"/g/{created['id']}/rematch", data={"csrf_token": csrf(ann, "/")})  # a page open before
     assert again.status_code == 303 and again.headers["Location"] == f"/j/{code}"  # no second rematch
     assert store.rematch_of(created["id"]) == new_id
     other = nobody.post(f"/g/{created['id']}/rematch", data={"csrf_token": csrf(nobody, "/")})
-    assert other.headers["Location"] == f"/g/{new_id}"
+    assert other.status_code == 403 and new_id not in other.get_data(as_text=True)
 
 
 # -- the chart ----------------------------------------------------------------------------------

@@ -258,7 +258,11 @@ class LogReader(StateCache):
                 text += _ending_text(move.get("ending"), names)
                 extra = {"author": author}
             else:
-                shown = move
+                # a rematch's new game id is a way into that game (its table shows the join code): the log,
+                # read by anyone with this game's id (a shared result link), leaves it out; the old game's
+                # seats and host are offered the rematch on their pages
+                shown = ({k: v for k, v in move.items() if k != "game"}
+                         if isinstance(move, dict) and move.get("type") == "rematch" else move)
                 text = _seat_text(move, names)
             if kind in ("undo", "correct"):  # every seat whose move it changed (told, may put it back)
                 extra["touched"] = sorted(timeline.touched.get(int(e["seq"]), {extra["author"]}))

@@ -28,6 +28,7 @@ from companion.rules import SetupError, finished, rules_for
 from companion.web.chart import Series, score_chart
 from companion.web.errors import error_response
 from companion.web.helpers import (
+    hosting,
     page_blueprint,
     remember_host,
     remember_seat,
@@ -197,10 +198,11 @@ def result(game_id: str) -> Response:
     if isinstance(data, Response):
         return data
     held = seats_held(game_id, len(data["players"]))
+    player = bool(held) or hosting(game_id)  # the share link is public: only the table's phones see the rematch
     share_url = external_url(url_for("results.result", game_id=game_id))
     page = render_template("pages/result.html", result=data, chart=chart_of(data), held=held, share_url=share_url,
                            title=f"{data['title']} result", game_id=game_id, bgstats_link=bgstats_link(data),
-                           rematch=rematch_of(game_id), version=version)
+                           rematch=rematch_of(game_id) if player else None, may_rematch=player, version=version)
     return make_response(page)
 
 
@@ -233,6 +235,8 @@ def rematch(game_id: str) -> BaseResponse:
     if isinstance(data, Response):
         return data
     held = seats_held(game_id, len(data["players"]))
+    if not held and not hosting(game_id):  # the result's link is shared in public: a stranger starts nothing
+        return error_response(403, "Only a phone that played this game, or its host, can start its rematch.")
     started = rematch_of(game_id)
     if started:  # another phone was first: this one joins that rematch (its seats' phones only get the code)
         return redirect(url_for("home.join_code", code=started["code"]) if held

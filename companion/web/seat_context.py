@@ -69,6 +69,8 @@ def table_context(game_id: str) -> dict[str, Any]:
     del context["state"]  # templates get only what view() and score() give
     context["held"] = seats_held(game_id, len(context["info"]["players"]))
     context["host"] = hosting(game_id)
+    if not (context["held"] or context["host"]):  # anyone with this game's id reads its table: only the table's
+        context["rematch"] = None                  # own phones are shown the way into the rematch
     if not context["finished"] or not all(context["info"]["claimed"]):  # nobody joins a game that is over,
         context["qr"] = join_qr_svg(context["info"]["join_code"])           # unless the host freed a seat of it
     return context
