@@ -24,6 +24,7 @@ from test_pages import (
     store_of,
 )
 
+from companion.rules import finished
 from companion.rules.choices import Choice, Field, find, satisfied, to_json
 from companion.rules.fillory import game as fillory
 from companion.rules.fillory.state import CARD_INDEX, CARDS, FilloryState
@@ -221,7 +222,7 @@ def test_six_player_seat_pages_and_the_finished_table_stay_within_the_page_budge
         weigh(seat, "deal")
     for _ in range(3000):
         state = store.current(game["id"])[1]
-        if fillory.outcome(state).over:
+        if finished(fillory, state):  # won, or a dead end
             break
         seat, move = rng.choice([(s, m) for s in range(6) if (m := fillory.random_legal_move(state, s, rng))])
         play(app, game, seat, move)
@@ -229,7 +230,7 @@ def test_six_player_seat_pages_and_the_finished_table_stay_within_the_page_budge
         if state.phase == "play" and (state.step == "trick" or (state.step in ("draw", "ability")
                                                                 and state.turn_number % 5 == 0)):
             weigh(state.turn_seat, state.step)   # the trick step carries the most lists
-    assert fillory.outcome(store.current(game["id"])[1]).over and set(heaviest) >= {"deal", "draw", "trick"}
+    assert finished(fillory, store.current(game["id"])[1]) and set(heaviest) >= {"deal", "draw", "trick"}
     table = len(client.get(f"/g/{game['id']}").data)
     for step, size in heaviest.items():
         assert size + SEAT_ASSETS <= PAGE_BUDGET, (step, size + SEAT_ASSETS)

@@ -509,11 +509,17 @@ def test_time_gives_one_extra_action_and_no_second_trick() -> None:
     assert state.vp(0) == 4
 
 
-def test_the_extra_action_may_be_passed_over() -> None:
+def test_the_extra_action_is_an_action_phase_so_a_card_is_played_unless_the_hand_is_empty() -> None:
+    """Time gives an extra action phase (rule fillory.trick.time), and an action phase puts a card from the hand
+    into play, as the turn's first one must: skipping it while holding cards is refused, as there."""
     state = table(hands={0: ["Eliza", "Pete"]}, step="trick", zones={0: ["Penny"]})
     state = fillory.apply(state, 0, {"type": "trick", "card": "Eliza", "trait": "Time"})
-    state = fillory.apply(state, 0, {"type": "score", "trait": "Traveler"})
-    assert (state.vp(0), state.step) == (1, "end")
+    assert refused(state, 0, {"type": "score", "trait": "Traveler"}).rule == "fillory.turn.phase-order"
+    assert refused(state, 0, {"type": "end_turn"}).rule == "fillory.turn.phase-order"
+    empty = table(hands={0: ["Eliza"]}, step="trick", zones={0: ["Penny"]})
+    empty = fillory.apply(empty, 0, {"type": "trick", "card": "Eliza", "trait": "Time"})
+    empty = fillory.apply(empty, 0, {"type": "score", "trait": "Traveler"})   # nothing left to play
+    assert (empty.vp(0), empty.step) == (1, "end")
 
 
 def test_an_empty_hand_skips_the_action() -> None:

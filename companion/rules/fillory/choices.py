@@ -103,11 +103,11 @@ def _draw(known: Known, dealing: bool) -> Choice:
                   id="f-draw", rule=rule, hint=hint, checks=("fillory.card.location",))
 
 
-def _play(known: Known, optional: bool) -> Choice:
+def _play(known: Known, extra: bool) -> Choice:
     options = tuple(_card(cid, GAME.ability_text(GAME.card(cid)) or "no ability") for cid in known.hand)
     return Choice("play", "Play it", (Field("card", "Which card do you play into your zone?", options=options),),
                   id="f-play", rule="fillory.action.play", primary=True,
-                  title="Extra action: play another card (optional)" if optional else "")
+                  title="Extra action (Time): play another card" if extra else "")
 
 
 def ability_targets(known: Known, action: str) -> list[str]:
@@ -311,9 +311,7 @@ def choices(state: FilloryState, seat: int) -> list[Choice]:
     found: list[Choice] = []
     if step == "action":
         if known.hand:
-            found.append(_play(known, optional=state.extra_action))
-        if known.hand and not state.extra_action:
-            return found
+            return [_play(known, extra=state.extra_action)]
     if step == "trick":
         trick = _trick(known)
         if trick is not None:

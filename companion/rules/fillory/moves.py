@@ -78,8 +78,9 @@ def _apply(state: FilloryState, seat: int, move: Mapping[str, Any]) -> FillorySt
 # --- steps ---------------------------------------------------------------------------------------
 
 def action_skippable(board: Board, seat: int) -> bool:
-    """The action phase may be passed over when the hand is empty or it is Time's extra action."""
-    return board.step == "action" and (board.extra_action or board.count_at(f"hand:{seat}") == 0)
+    """The action phase may be passed over only when the hand is empty: Time's extra one is an action phase too
+    (rule fillory.trick.time: play another card from your hand)."""
+    return board.step == "action" and board.count_at(f"hand:{seat}") == 0
 
 
 def check_step(board: Board, seat: int, kind: str) -> None:

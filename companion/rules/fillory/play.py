@@ -89,7 +89,7 @@ def advice(state: FilloryState, seat: int) -> list[dict[str, Any]]:
     if state.step == "action":
         found += [_entry("play", f"Play {GAME.card(c).name}: {GAME.ability_text(GAME.card(c))}.",
                          {"type": "play", "card": c}) for c in hand]
-        if hand and not state.extra_action:
+        if hand:
             return found
     if state.step == "trick":
         for c in hand:
@@ -113,7 +113,7 @@ def random_legal_move(state: FilloryState, seat: int, rng: random.Random) -> dic
     if state.step == "ability":
         return _random_ability(state, seat, rng)
     hand = state.cards_at(f"hand:{seat}")
-    if state.step == "action" and hand and (not state.extra_action or rng.random() < 0.8):
+    if state.step == "action" and hand:
         return {"type": "play", "card": rng.choice(hand)}
     if state.step == "trick" and hand and rng.random() < TRICK_CHANCE:
         move = _random_trick(state, seat, hand, rng)
