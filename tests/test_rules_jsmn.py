@@ -12,7 +12,14 @@ import pytest
 from cardgen.catalog import content
 from companion.rules import GAMES, IllegalMove, SetupError
 from companion.rules.jsmn import game as jsmn
-from companion.rules.jsmn.state import FEATS, INVITATIONS, JsmnState, Turn, magicianship
+from companion.rules.jsmn.state import (
+    FEATS,
+    INVITATIONS,
+    TRACKS,
+    JsmnState,
+    Turn,
+    magicianship,
+)
 
 JSMN = content("jsmn")
 RULE_IDS = {r.id for r in JSMN.rules}
@@ -54,7 +61,9 @@ def play(state: JsmnState, seat: int, *moves: dict[str, Any]) -> JsmnState:
         if move is END:
             card = state.card
             excess = state.seats[seat].hand + (card.invitations if card else 0) - 5
-            move = {"type": "end_turn", "discard": {"invitations": excess}} if excess > 0 else {"type": "end_turn"}
+            defeats = state.year in TRACKS.raven_years and magicianship(state.seats[seat]) >= state.fairy
+            move = {"type": "end_turn", "discard": {"invitations": excess}} if excess > 0 and not defeats \
+                else {"type": "end_turn"}
         state = jsmn.apply(state, seat, move)
     return state
 
@@ -159,6 +168,39 @@ def test_new_year_refusals() -> None:
     assert state.year == 1807 and state.fairy == 2 + 1
     assert state.book_row == ("picatrix", "the-heptameron", "sylva-sylvarum")   # the red slot's book is discarded
     assert state.book_discard == ("the-magus",)
+
+
+def test_the_rows_laid_out_at_setup_are_named_once_and_never_otherwise() -> None:
+    """jsmn.setup.rows: the books and named connexions laid out at setup come with the first year's report; a
+    later year's report naming them, or a first year's naming other rows than those set as options, is refused
+    (it used to be passed over in silence)."""
+    state = started()
+    for seat in range(3):
+        state = play(state, seat, {"type": "still_waters"}, END)
+    assert state.phase == "preparation"
+    later = {"type": "new_year", "marseilles": "the-juggler", "book": next(iter(state.books_unseen()))}
+    refused(state, 0, {**later, "named": ["davey", "vinculus"]}, "jsmn.setup.rows")
+    refused(state, 0, {**later, "books": BOOKS3}, "jsmn.setup.rows")
+    assert jsmn.apply(state, 0, later).year == state.year + 1
+    laid = new_game(3, books=BOOKS3)
+    for seat in range(3):
+        laid = jsmn.apply(laid, seat, {"type": "starting_feats", "feats": START_FEATS[seat]})
+    assert laid.book_row == tuple(BOOKS3)
+    other = ["picatrix", "the-magus", "the-heptameron"]
+    refused(laid, 0, {"type": "new_year", "marseilles": "the-popess", "books": other, "named": NAMED2},
+            "jsmn.setup.rows")
+    same = jsmn.apply(laid, 0, {"type": "new_year", "marseilles": "the-popess", "books": BOOKS3, "named": NAMED2})
+    assert same.book_row == tuple(BOOKS3) and same.named_row == tuple(NAMED2)
+
+
+def test_a_turn_that_defeats_the_fairy_discards_nothing() -> None:
+    """The game ends at the confrontation, before the hand is tidied (jsmn.fairy.defeat): a discard sent with
+    that end of turn is refused, not stored and passed over."""
+    state = replace(started(), year=1811, fairy=0)              # a raven year: the fairy is confronted
+    state = play(state, 0, {"type": "still_waters"})
+    refused(state, 0, {"type": "end_turn", "discard": {"invitations": 7, "introductions": 9}}, "jsmn.fairy.defeat")
+    over = jsmn.apply(state, 0, {"type": "end_turn", "discard": {"invitations": 0}})
+    assert over.phase == "over" and over.defeated_by == 0
 
 
 def test_turn_order_follows_prestige_then_the_top_of_the_stack() -> None:

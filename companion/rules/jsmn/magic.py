@@ -270,6 +270,10 @@ def end_turn(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
     if turn.step == "action":
         raise refuse("choose an action or still the waters first", "jsmn.turn.steps")
     if state.year in TRACKS.raven_years and magicianship(state.seats[seat]) >= state.fairy:
+        discard = move.get("discard")
+        if discard and (not isinstance(discard, Mapping) or any(discard.values())):
+            raise refuse("no card is discarded: this turn defeats the fairy, and the game ends before the hand "
+                         "is tidied", "jsmn.fairy.defeat")
         return replace(state, phase="over", defeated_by=seat, played=state.played + (seat,), turn=None)
     card = state.card
     here = state.seats[seat]

@@ -97,6 +97,16 @@ def _new_year(state: JsmnState, move: Mapping[str, Any]) -> JsmnState:
     first = not state.marseilles
     year = state.year if first else state.year + 1
     row, discard = state.book_row, state.book_discard
+    for name, laid in (("books", state.book_row), ("named", state.named_row)):
+        # the rows are laid out once, at setup: a report that names them otherwise is refused, not passed over
+        given = move.get(name)
+        if given is None:
+            continue
+        if not first:
+            raise refuse(f"'{name}' is reported only with the first year's preparation, with the rows laid out "
+                         "at setup: leave it out", "jsmn.setup.rows")
+        if laid and list(given) != list(laid):
+            raise refuse(f"'{name}' must name the row already laid out at setup, or be left out", "jsmn.setup.rows")
     if not first:
         discard = discard + row[:1]
         row = row[1:]

@@ -202,9 +202,9 @@ def random_legal_move(state: JsmnState, seat: int, rng: random.Random) -> dict[s
                              book_discard=state.book_discard + state.book_row[:1]).books_unseen()
         if unseen:
             move["book"] = rng.choice(unseen)
-        if not state.book_row:
+        if not state.marseilles and not state.book_row:  # the rows laid out at setup: the first year only
             move["books"] = rng.sample(list(BOOKS), LIMITS.available_books)
-        if not state.named_row:
+        if not state.marseilles and not state.named_row:
             move["named"] = rng.sample(list(NAMED), LIMITS.available_named_connexions)
         return move
     turn = state.turn
