@@ -19,7 +19,12 @@ and once it is back reads every watched game's version: the open streams catch u
 
 One address may hold at most ``MAX_STREAMS_PER_ADDRESS`` streams open in one worker process (200 by
 default; the addresses of ``UNLIMITED_ADDRESSES`` are not counted): one more is answered 429 with
-``Retry-After``, so idle streams from one machine cannot fill a worker (:class:`StreamCounts`).
+``Retry-After``, so idle streams from one machine cannot fill a worker (:class:`StreamCounts`). And one worker
+process holds at most ``MAX_STREAMS_PER_WORKER`` streams in all, whatever their addresses (by default half its
+``--worker-connections``, :func:`max_streams`: 5,000 of 10,000): one more is answered 503 with ``Retry-After`` at
+once, so the other half is left for the pages, moves and version reads. Without it, behind a proxy (whose
+connections no per-address connection cap counts) 50 forwarded addresses at 200 streams each filled a worker's
+10,000 connections, and every other request to it hung without an answer.
 
 The stream sends ``event: version`` with ``{"version": n}`` when it opens, on every change, and as a
 heartbeat every :data:`HEARTBEAT_SECONDS` (the app's ``HEARTBEAT_SECONDS``, ``COMPANION_HEARTBEAT_SECONDS``: so a
@@ -42,6 +47,9 @@ from companion.store import StoreUnavailable
 from companion.store.watch import changes_of
 
 MAX_STREAMS_PER_ADDRESS = 200
+#: the part of a worker's connections (``--worker-connections``) live-update streams may hold: the rest is left for
+#: ordinary requests (a phone's page holds its stream and, for 5 s after each fetch, one kept-alive connection more)
+STREAMS_SHARE = 0.5
 STREAM_RETRY_AFTER = 30
 CHECK_SECONDS = 0.025
 FULL_CHECK_SECONDS = 5.0
@@ -148,23 +156,42 @@ class VersionWatch:
                 watched.changed.notify_all()
 
 
+def max_streams(worker_connections: int) -> int:
+    """The live-update streams one worker process holds at most, for its ``worker_connections``: :data:`STREAMS_SHARE`."""
+    return max(1, int(worker_connections * STREAMS_SHARE))
+
+
+#: the streams a worker holds at most when nothing else says (``MAX_STREAMS_PER_WORKER``): gunicorn's default 10,000
+MAX_STREAMS_PER_WORKER = max_streams(10_000)
+
+
 class StreamCounts:
-    """The streams each address holds open in this process."""
+    """The streams this process holds open: in all, and from each counted address."""
 
     def __init__(self) -> None:
         self._open: dict[str, int] = {}
+        self.total = 0
         self._lock = threading.Lock()
 
-    def take(self, key: str, cap: int) -> bool:
+    def take(self, key: str | None, cap: int, total_cap: int | None = None) -> str | None:
+        """Count one more stream from ``key`` (None: an address no per-address cap counts); None when taken, else
+        which cap refused it: ``"worker"`` (``total_cap`` streams held in all) or ``"address"`` (``cap`` from ``key``)."""
         with self._lock:
-            held = self._open.get(key, 0)
-            if held >= cap:
-                return False
-            self._open[key] = held + 1
-            return True
+            if total_cap is not None and self.total >= total_cap:
+                return "worker"
+            if key is not None:
+                held = self._open.get(key, 0)
+                if held >= cap:
+                    return "address"
+                self._open[key] = held + 1
+            self.total += 1
+            return None
 
-    def give_back(self, key: str) -> None:
+    def give_back(self, key: str | None) -> None:
         with self._lock:
+            self.total = max(0, self.total - 1)
+            if key is None:
+                return
             left = self._open.get(key, 0) - 1
             if left > 0:
                 self._open[key] = left
@@ -175,7 +202,7 @@ class StreamCounts:
 class CountedStream:
     """An event stream that gives its place back once, when the server closes it (started or not)."""
 
-    def __init__(self, events: Iterator[bytes], counts: StreamCounts, key: str) -> None:
+    def __init__(self, events: Iterator[bytes], counts: StreamCounts, key: str | None) -> None:
         self.events, self.counts, self.key = events, counts, key
         self._open = True
 
