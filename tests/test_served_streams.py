@@ -8,7 +8,8 @@ now holds at most half its ``--worker-connections`` in streams; one more is answ
 
 The server runs with one worker of 10 connections (the smallest ``--worker-connections``: 5 streams at
 most), behind ``--trusted-proxy 127.0.0.1``, the requests saying their phone's address in
-``X-Forwarded-For``. Every wait has a generous ceiling and ends as soon as its condition holds.
+``X-Forwarded-For``, and a heartbeat of 600 s: a stream whose phone hung up must be noticed without it.
+Every wait has a generous ceiling and ends as soon as its condition holds.
 """
 
 from __future__ import annotations
@@ -26,13 +27,16 @@ from companion.served import RunningServer, running_server
 WORKER_CONNECTIONS = 10
 STREAMS = WORKER_CONNECTIONS // 2
 CEILING = 60.0
+#: longer than every ceiling: a closed stream's place is freed when it is closed, not at the next heartbeat
+HEARTBEAT_SECONDS = 600
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     with running_server(tmp_path_factory.mktemp("streams"),
                         ("--workers", "1", "--worker-connections", str(WORKER_CONNECTIONS),
-                         "--trusted-proxy", "127.0.0.1"), workers=1) as running:
+                         "--trusted-proxy", "127.0.0.1"), workers=1,
+                        environment={"COMPANION_HEARTBEAT_SECONDS": str(HEARTBEAT_SECONDS)}) as running:
         yield running
 
 
@@ -96,3 +100,29 @@ def test_streams_past_the_workers_cap_get_a_503_at_once_and_other_requests_are_s
     finally:
         for sock in held:
             sock.close()
+
+
+def every_place(server: RunningServer, game_id: str, deadline: float) -> list[socket.socket]:
+    """The worker's every stream place, opened as soon as they are all free (before ``deadline``)."""
+    while True:
+        held: list[socket.socket] = []
+        for number in range(STREAMS):
+            sock, head = open_stream(server, game_id, phone(number))
+            held.append(sock)
+            if not head.startswith(b"HTTP/1.1 200 "):
+                break
+        else:
+            return held
+        for sock in held:
+            sock.close()
+        assert time.monotonic() < deadline, "closed streams kept their places (until a heartbeat)"
+        time.sleep(0.1)
+
+
+def test_a_stream_whose_phone_hung_up_gives_its_place_back_at_once(server: RunningServer, game_id: str) -> None:
+    deadline = time.monotonic() + CEILING   # (well before the next heartbeat, HEARTBEAT_SECONDS)
+    for sock in every_place(server, game_id, deadline):
+        sock.close()   # the phones hang up, long before any heartbeat would tell
+    for sock in every_place(server, game_id, deadline):
+        sock.close()
+    assert "Traceback" not in server.log()

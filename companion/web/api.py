@@ -125,7 +125,8 @@ def game_events(game_id: str) -> Response:
     version = store().version(game_id)
     if "text/event-stream" in request.accept_mimetypes.values():
         heartbeat = float(current_app.config.get("HEARTBEAT_SECONDS", live_updates.HEARTBEAT_SECONDS))
-        events: Any = live_updates.stream(current_app.extensions["live"], game_id, version, heartbeat=heartbeat)
+        events: Any = live_updates.stream(current_app.extensions["live"], game_id, version, heartbeat=heartbeat,
+                                          client=request.environ.get("gunicorn.socket"))
         key = current_app.extensions["rate_limits"].address_counted()
         cap = int(current_app.config.get("MAX_STREAMS_PER_ADDRESS", live_updates.MAX_STREAMS_PER_ADDRESS))
         total_cap = int(current_app.config.get("MAX_STREAMS_PER_WORKER", live_updates.MAX_STREAMS_PER_WORKER))

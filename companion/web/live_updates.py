@@ -29,7 +29,9 @@ connections no per-address connection cap counts) 50 forwarded addresses at 200 
 The stream sends ``event: version`` with ``{"version": n}`` when it opens, on every change, and as a
 heartbeat every :data:`HEARTBEAT_SECONDS` (the app's ``HEARTBEAT_SECONDS``, ``COMPANION_HEARTBEAT_SECONDS``: so a
 phone can tell a quiet game from a dead connection, and a dead connection is noticed by the server when the
-write fails). After
+write fails). Under gevent (``companion serve``) a client that hangs up is noticed at once besides
+(:class:`HangUp`: its socket turns readable and reads nothing), so its stream ends and its place is free then,
+not at the next heartbeat. After
 :data:`STREAM_SECONDS` (less a random part of up to a quarter, so that phones that connected
 together do not all reconnect together) the server ends the stream and the browser's ``EventSource`` reconnects by
 itself after the ``retry`` delay it was sent.
@@ -38,10 +40,11 @@ itself after the ``retry`` delay it was sent.
 from __future__ import annotations
 
 import random
+import socket
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Any, Iterator
 
 from companion.store import StoreUnavailable
 from companion.store.watch import changes_of
@@ -230,21 +233,70 @@ def stream_lifetime() -> float:
     return STREAM_SECONDS * (1 - random.random() / 4)
 
 
+class HangUp:
+    """Notices at once when the client of a stream hangs up, under gevent: a greenlet waits until the client's
+    socket turns readable (an EventSource sends nothing after its request) and peeks. Nothing to read (the
+    client closed) or a reset: :attr:`gone`, and the stream waiting on ``changed`` is woken. Bytes to read
+    (a client that sends more): it stops looking, and the next heartbeat's write tells as before.
+
+    Without gevent's sockets (the Flask test client, a gthread worker) it looks for nothing."""
+
+    def __init__(self, client: Any, changed: threading.Condition) -> None:
+        self.gone = False
+        self._greenlet: Any = None
+        if client is None or not hasattr(client, "fileno"):
+            return
+        from gevent import monkey
+
+        if not monkey.is_module_patched("socket"):
+            return
+        import gevent
+
+        self._greenlet = gevent.spawn(self._wait, client, changed)
+
+    def _wait(self, client: Any, changed: threading.Condition) -> None:
+        from gevent.socket import wait_read
+
+        try:
+            wait_read(client.fileno())
+            hung_up = not client.recv(1, socket.MSG_PEEK)
+        except (OSError, ValueError):  # reset, or closed meanwhile
+            hung_up = True
+        if hung_up:
+            self.gone = True
+            with changed:
+                changed.notify_all()
+
+    def stop(self) -> None:
+        """Stop looking, before the server closes the socket (the wait's watcher is closed at once)."""
+        if self._greenlet is not None:
+            try:
+                self._greenlet.kill()  # (blocks until it is dead: its watcher on the socket closed)
+            except Exception:  # (asked from gevent's hub, where nothing may block)
+                self._greenlet.kill(block=False)
+
+
 def stream(watch: VersionWatch, game_id: str, version: int, *, heartbeat: float = HEARTBEAT_SECONDS,
-           lifetime: float | None = None) -> Iterator[bytes]:
+           lifetime: float | None = None, client: Any = None) -> Iterator[bytes]:
     """The event stream of one phone: the version now, every change, a heartbeat; ends after ``lifetime``
-    (by default :data:`STREAM_SECONDS` less a random part of up to a quarter)."""
+    (by default :data:`STREAM_SECONDS` less a random part of up to a quarter), or at once when ``client`` (the
+    phone's socket, under gevent) hangs up: :class:`HangUp`."""
     if lifetime is None:
         lifetime = stream_lifetime()
     watched = watch.listen(game_id, version)
+    hang_up = HangUp(client, watched.changed)
     try:
         yield f"retry: {RETRY_MS}\n".encode() + event(version)
         sent = version
         ends = time.monotonic() + lifetime
         while (left := ends - time.monotonic()) > 0:
             with watched.changed:
-                watched.changed.wait_for(lambda: watched.version != sent, timeout=min(heartbeat, left))  # noqa: B023 (called within this pass)
+                watched.changed.wait_for(lambda: watched.version != sent or hang_up.gone,  # noqa: B023 (called within this pass)
+                                         timeout=min(heartbeat, left))
+                if hang_up.gone:
+                    return
                 sent = watched.version
             yield event(sent)
     finally:
+        hang_up.stop()
         watch.leave(game_id)
