@@ -76,20 +76,17 @@ def test_streams_past_the_workers_cap_get_a_503_at_once_and_other_requests_are_s
         for number in range(WORKER_CONNECTIONS):   # as many as the worker has connections: without a cap, all of them
             sock, head = open_stream(server, game_id, phone(number))
             heads.append(head)
-            if head.startswith(b"HTTP/1.1 200 "):
-                held.append(sock)
-            else:
-                sock.close()
+            held.append(sock)   # the refused ones too: the server closes them, not the phone
         statuses = [head.split(b" ", 2)[1].decode() for head in heads]
         assert statuses == ["200"] * STREAMS + ["503"] * (WORKER_CONNECTIONS - STREAMS), statuses
-        for head in heads[STREAMS:]:
-            assert b"\r\nRetry-After: 30\r\n" in head, head
+        for head, sock in zip(heads[STREAMS:], held[STREAMS:], strict=True):
+            assert b"\r\nRetry-After: 30\r\n" in head and b"\r\nConnection: close\r\n" in head, head
+            while sock.recv(65536):   # the rest of the answer, then the server's close (a refusal holds no connection)
+                pass
         # the streams held, an ordinary request (another phone's version read) is answered
-        started = time.monotonic()
         read = requests.get(f"{server.base}/api/games/{game_id}/version", headers={"X-Forwarded-For": "203.0.113.50"},
                             timeout=CEILING)
         assert read.status_code == 200 and read.json() == {"version": 0}, read.text
-        assert time.monotonic() - started < CEILING
         refused = requests.get(f"{server.base}/api/games/{game_id}/events",
                                headers={"Accept": "text/event-stream", "X-Forwarded-For": "203.0.113.51"},
                                timeout=CEILING)

@@ -33,6 +33,7 @@ from .api_helpers import (
 )
 from .errors import error_json
 from .helpers import store
+from .limits import CLOSE_CONNECTION
 from .links import external_url
 from .openapi import (
     CorrectRequest,
@@ -143,6 +144,9 @@ def game_events(game_id: str) -> Response:
                                                    f"{cap:,} in each of the server's processes); close some pages and "
                                                    "try again"))
             refused.headers["Retry-After"] = str(live_updates.STREAM_RETRY_AFTER)
+            # and the connection closed at once: a refused stream kept alive would hold one of the worker's
+            # connections for the keep-alive time, and many of them the connections the cap leaves free
+            request.environ[CLOSE_CONNECTION] = True
             return refused
         events = live_updates.CountedStream(events, counts, key)
     else:  # a client that does not ask for a stream (EventSource does) gets the first event, and the end
