@@ -14,6 +14,10 @@ request of a connection as on the later ones. On top of that this worker
   the worker's 10,000): one past it is answered 429 and closed at once, so one machine on the Wi-Fi
   cannot fill a worker with stalled or trickling connections. ``UNLIMITED_ADDRESSES`` (loopback by
   default: the host's own machine, a proxy in front) are not capped;
+- gives the app its cap on live-update streams, half its ``--worker-connections`` unless
+  ``COMPANION_MAX_STREAMS_PER_WORKER`` says otherwise (:func:`companion.web.live_updates.max_streams`): one
+  stream more is answered 503 at once, so idle streams (from a proxy's many forwarded addresses, which no
+  per-address connection cap counts) cannot take the connections the pages and moves need;
 - lets the other ready connections have their turn after each answer (:meth:`CompanionWorker.handle_request`),
   so under saturation every connection is served in turn;
 - announces its keep-alive time (``Keep-Alive: timeout=5``) on every answer that keeps the connection,
@@ -52,6 +56,7 @@ from companion.fast_json import dumps_compact
 from companion.web.errors import error_body
 from companion.web.headers import SECURITY_HEADERS
 from companion.web.limits import CLOSE_CONNECTION
+from companion.web.live_updates import max_streams
 from companion.web.rate_limits import address_key, unlimited_networks
 
 SOCKET_SECONDS = 10.0
@@ -184,6 +189,8 @@ class CompanionWorker(GeventWorker):  # type: ignore[misc]  # gunicorn ships no 
         config = getattr(app, "config", {})
         self.max_per_address = int(config.get("MAX_CONNECTIONS_PER_ADDRESS", MAX_CONNECTIONS_PER_ADDRESS))
         self.unlimited = unlimited_networks(config.get("UNLIMITED_ADDRESSES"))
+        if hasattr(config, "setdefault"):  # the streams this worker holds at most: a part of its connections
+            config.setdefault("MAX_STREAMS_PER_WORKER", max_streams(int(self.cfg.worker_connections)))
         self.wsgi = ConnectionAnswers(app, int(self.cfg.keepalive))
 
     def handle_quit(self, sig: Any, frame: Any) -> None:

@@ -27,7 +27,7 @@ from companion.served import RunningServer, running_server
 BODY_SECONDS = 3
 CONNECTIONS = 12
 STREAMS = 3
-#: a closed stream is noticed at its next heartbeat (15 s when served): 1 s here, so its place frees soon
+#: a stream lost without a word is noticed at its next heartbeat (15 s when served): 1 s here
 HEARTBEAT_SECONDS = 1
 CEILING = 60.0
 
@@ -135,7 +135,7 @@ def test_one_address_past_its_stream_cap_gets_a_429_with_retry_after(server: Run
     finally:
         for s in streams:
             s.close()
-    # a closed stream is noticed at its next write (the heartbeat, HEARTBEAT_SECONDS): then the place is free again
+    # a closed stream is noticed when it is closed (else at its next write, the heartbeat): then the place is free again
     deadline = time.monotonic() + CEILING
     while True:
         again = requests.get(url, headers=headers, stream=True, timeout=CEILING)

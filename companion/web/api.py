@@ -33,6 +33,7 @@ from .api_helpers import (
 )
 from .errors import error_json
 from .helpers import store
+from .limits import CLOSE_CONNECTION
 from .links import external_url
 from .openapi import (
     CorrectRequest,
@@ -125,19 +126,29 @@ def game_events(game_id: str) -> Response:
     version = store().version(game_id)
     if "text/event-stream" in request.accept_mimetypes.values():
         heartbeat = float(current_app.config.get("HEARTBEAT_SECONDS", live_updates.HEARTBEAT_SECONDS))
-        events: Any = live_updates.stream(current_app.extensions["live"], game_id, version, heartbeat=heartbeat)
+        events: Any = live_updates.stream(current_app.extensions["live"], game_id, version, heartbeat=heartbeat,
+                                          client=request.environ.get("gunicorn.socket"))
         key = current_app.extensions["rate_limits"].address_counted()
-        if key is not None:
-            cap = int(current_app.config.get("MAX_STREAMS_PER_ADDRESS", live_updates.MAX_STREAMS_PER_ADDRESS))
-            counts = current_app.extensions.setdefault("stream_counts", live_updates.StreamCounts())
-            if not counts.take(key, cap):
-                events.close()
+        cap = int(current_app.config.get("MAX_STREAMS_PER_ADDRESS", live_updates.MAX_STREAMS_PER_ADDRESS))
+        total_cap = int(current_app.config.get("MAX_STREAMS_PER_WORKER", live_updates.MAX_STREAMS_PER_WORKER))
+        counts = current_app.extensions.setdefault("stream_counts", live_updates.StreamCounts())
+        full = counts.take(key, cap, total_cap)  # every stream counts towards the worker's cap, any address's
+        if full is not None:
+            events.close()
+            if full == "worker":  # the page asks for the version instead meanwhile, and tries a stream again later
+                refused = error_json(503, sentence(f"this server process holds as many live-update streams as it may "
+                                                   f"({total_cap:,}); ask for the game's version instead, and for a "
+                                                   "stream again later"))
+            else:
                 refused = error_json(429, sentence(f"too many live-update streams open from your address (at most "
                                                    f"{cap:,} in each of the server's processes); close some pages and "
                                                    "try again"))
-                refused.headers["Retry-After"] = str(live_updates.STREAM_RETRY_AFTER)
-                return refused
-            events = live_updates.CountedStream(events, counts, key)
+            refused.headers["Retry-After"] = str(live_updates.STREAM_RETRY_AFTER)
+            # and the connection closed at once: a refused stream kept alive would hold one of the worker's
+            # connections for the keep-alive time, and many of them the connections the cap leaves free
+            request.environ[CLOSE_CONNECTION] = True
+            return refused
+        events = live_updates.CountedStream(events, counts, key)
     else:  # a client that does not ask for a stream (EventSource does) gets the first event, and the end
         events = [live_updates.event(version)]
     response = Response(events, mimetype="text/event-stream")

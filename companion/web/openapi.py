@@ -195,7 +195,9 @@ def errors(*statuses: int) -> dict[str, Any]:
                403: "the token is for another seat (or is not the host's)", 404: "unknown game, code or seat",
                409: "stale version, taken seat, or a seat nobody holds",
                422: "the rules refuse it (rule names why; a correction also names the move's seq)",
-               429: "past a rate limit (docs/serving.md); Retry-After says when to try again"}
+               429: "past a rate limit (docs/serving.md); Retry-After says when to try again",
+               503: "the server process holds as many live-update streams as it may (docs/serving.md); ask for the "
+                    "version instead, and for a stream again after Retry-After"}
     return {str(s): json_body("Error", reasons[s]) for s in statuses}
 
 
@@ -236,7 +238,7 @@ def _paths() -> dict[str, Any]:
                                       "properties": {"event": {"const": "version"},
                                                      "data": {"type": "string",
                                                               "description": "JSON: {\"version\": n}"}}}}}},
-                          **errors(404, 429)}}},
+                          **errors(404, 429, 503)}}},
         "/api/games/{game_id}/log": {"get": {
             "summary": "Log entries after `since`, moves redacted for the viewer",
             "parameters": [_GAME_ID, {"name": "since", "in": "query",

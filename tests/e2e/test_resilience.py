@@ -106,6 +106,35 @@ def test_phone_that_lost_the_network_reconnects_and_catches_up(
     expect(ben.locator(".log")).to_contain_text("Cat drew a card")
 
 
+def test_a_refused_stream_is_not_asked_for_again_at_once_and_the_page_asks_the_version_meanwhile(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str, game: dict[str, Any]) -> None:
+    """A server process that holds as many live-update streams as it may answers 503 (Retry-After: 30): the
+    page learns the news by asking the version every second, and asks for a stream again only later (not
+    every few seconds, which would keep a full server busy refusing)."""
+    phone = new_phone()
+    streams_asked: list[str] = []
+
+    def refuse(route: Route) -> None:
+        streams_asked.append(route.request.url)
+        route.fulfill(status=503, headers={"Retry-After": "30"}, content_type="application/json",
+                      body='{"ok": false, "error": "Full.", "rule": null, "status": 503}')
+
+    phone.route(f"**/api/games/{game['id']}/events", refuse)
+    login_seat(phone, server, game["id"], 1, game["seats"][1]["token"])
+    ben = phone.new_page()
+    ben.goto(f"/g/{game['id']}/seat/1")
+    with ben.expect_request(asks_the_version(game["id"])):  # refused: the page asks the version instead
+        pass
+    api.move(game["id"], game["seats"][0]["token"], {"type": "draw", "card": "Ember"})
+    expect(ben.locator("#live")).to_have_attribute("data-version", "1", timeout=LIVE_WITHIN_MS)
+    expect(ben.locator(".log")).to_contain_text("Ann drew a card")
+    expect(ben.locator("#live-status")).to_have_attribute("data-state", "live")
+    for _ in range(3):  # three more seconds of asking the version...
+        with ben.expect_request(asks_the_version(game["id"])):
+            pass
+    assert len(streams_asked) == 1, streams_asked  # ...and the stream not asked for again meanwhile
+
+
 def test_stale_phone_is_told_updated_and_keeps_the_choice(
         new_phone: Callable[[], BrowserContext], api: Api, server: str, game: dict[str, Any]) -> None:
     ann = open_seat(new_phone, server, game, 0)

@@ -5,6 +5,9 @@
  * without EventSource ask /api/games/<id>/version about every second instead); when the number
  * changed the script fetches the part and swaps it in, keeping whatever the player had picked or typed.
  * Hidden pages close the stream and catch up at once when they become visible, get focus or go online.
+ * A stream the server refuses (503 when its process holds as many streams as it may, 429 past an address's
+ * cap) is not asked for again at once: the page asks for the version every second meanwhile, and for a
+ * stream again after STREAM_RETRY_MS (doubled after each refusal in a row, up to 5 minutes, with a random part).
  * On the seat page of a held seat ([data-csrf]) move forms are sent as JSON to the API with the seat's
  * HttpOnly cookie (the page holds no copy of the seat's token) and the page's CSRF token,
  * the version on screen and an action id that is reused when the same move is retried.
@@ -18,6 +21,8 @@
   const POLL_MS = 1000;
   const MAX_BACKOFF_MS = 8000;
   const QUIET_MS = 40000; // no event for this long (heartbeats come every 15 s): open a new stream
+  const STREAM_RETRY_MS = 30000; // a refused stream: the server's Retry-After (EventSource cannot read it)
+  const MAX_STREAM_RETRY_MS = 300000;
   const SEND_ATTEMPTS = 3;
   const game = live.dataset.game;
   const csrf = live.dataset.csrf || ""; // set on the page of a seat this phone holds
@@ -32,6 +37,8 @@
   let checking = null;
   let busy = false;
   let stream = null; // the open EventSource, if any
+  let refusals = 0; // streams refused in a row
+  let streamAfter = 0; // a refused stream is asked for again only from then on (Date.now()): poll meanwhile
   let again = false; // asked to check again while a check was on its way
   const events = typeof window.EventSource === "function";
   const eventsUrl = live.dataset.eventsUrl || live.dataset.versionUrl.replace(/\/version$/, "/events");
@@ -57,13 +64,16 @@
       return;
     }
     const delay = failures ? Math.min(POLL_MS * 2 ** failures, MAX_BACKOFF_MS) : POLL_MS;
-    timer = window.setTimeout(events ? connect : checkNow, delay);
+    timer = window.setTimeout(streaming() ? connect : checkNow, delay);
   }
 
+  // whether the page may ask for a stream now (else it asks for the version: no EventSource, or refused lately)
+  const streaming = () => events && Date.now() >= streamAfter;
+
   function connect() {
-    if (!events || stream || document.hidden || gone) return;
+    if (!streaming() || stream || document.hidden || gone) return;
     stream = new EventSource(eventsUrl);
-    stream.addEventListener("open", () => { failures = 0; setStatus("live"); });
+    stream.addEventListener("open", () => { failures = 0; refusals = 0; setStatus("live"); });
     stream.addEventListener("version", (message) => {
       failures = 0;
       setStatus("live");
@@ -74,9 +84,11 @@
     });
     stream.addEventListener("error", () => {
       setStatus("reconnecting");
-      if (stream && stream.readyState === EventSource.CLOSED) { // refused for good: try again later
+      if (stream && stream.readyState === EventSource.CLOSED) { // refused (a 503 or 429): poll, stream later
         disconnect();
-        failures += 1;
+        refusals += 1;
+        const wait = Math.min(STREAM_RETRY_MS * 2 ** (refusals - 1), MAX_STREAM_RETRY_MS);
+        streamAfter = Date.now() + wait * (1 + Math.random() / 2); // refused phones do not all come back together
         schedule();
       } // else the browser reconnects by itself after the server's retry delay
     });
