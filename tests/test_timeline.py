@@ -14,6 +14,7 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from companion.rules import IllegalMove, rules_for
+from companion.web.helpers import token_cookie
 
 barony = rules_for("barony-sorcery")
 
@@ -86,6 +87,7 @@ def test_barony_result_pages_after_a_removed_exploration_answer_and_agree_with_t
     assert [step["seq"] for step in result["score_over_time"]] == [0, 3, 4, 5, 6, 7, 8]
     bgstats = client.get(f"/g/{table.id}/result.bgstats.json").get_json()
     assert [p["score"] for p in bgstats["players"]] == totals
+    client.set_cookie(token_cookie(table.id, 0), table.tokens[0])  # a rematch is for the table's own phones
     page = client.get(f"/g/{table.id}/result").get_data(as_text=True)
     token = re.search(r'name="csrf_token" value="([^"]+)"', page)
     assert token is not None
