@@ -9,7 +9,7 @@ import random
 from pathlib import Path
 from typing import Any, Callable
 
-from playwright.sync_api import BrowserContext, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from companion.rules import rules_for
 
@@ -101,17 +101,18 @@ def test_a_finished_game_has_a_result_page_with_chart_exports_and_rematch(
 
     # rematch: a new game, same players, this phone back in Ann's seat; Ben's phone, still on the old game,
     # is offered the new one live and takes his seat in it from there
-    ben_phone = new_phone()
-    login_seat(ben_phone, server, game["id"], 1, game["seats"][1]["token"])
-    ben = ben_phone.new_page()
-    ben.goto(f"/g/{game['id']}/seat/1")
+    def seated(seat: int, path: str) -> Page:
+        phone = new_phone()
+        login_seat(phone, server, game["id"], seat, game["seats"][seat]["token"])
+        opened = phone.new_page()
+        opened.goto(path)
+        return opened
+
+    ben = seated(1, f"/g/{game['id']}/seat/1")
     expect(ben.locator("#see-result")).to_be_visible()
     expect(ben.locator("#rematch-offer")).to_have_count(0)
     # Cat's phone has the old game's result page open: it hears of the rematch too, without a reload
-    cat_phone = new_phone()
-    login_seat(cat_phone, server, game["id"], 2, game["seats"][2]["token"])
-    cat = cat_phone.new_page()
-    cat.goto(f"/g/{game['id']}/result")
+    cat = seated(2, f"/g/{game['id']}/result")
     expect(cat.locator("#rematch")).to_be_visible()
     expect(cat.locator("#rematch-offer")).to_have_count(0)
     page.bring_to_front()
