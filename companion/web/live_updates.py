@@ -260,7 +260,9 @@ class HangUp:
         try:
             wait_read(client.fileno())
             hung_up = not client.recv(1, socket.MSG_PEEK)
-        except (OSError, ValueError):  # reset, or closed meanwhile
+        except ValueError:  # a socket that cannot peek (TLS) or a closed file: leave it to the heartbeat
+            return
+        except OSError:  # reset
             hung_up = True
         if hung_up:
             self.gone = True
