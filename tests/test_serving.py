@@ -420,7 +420,14 @@ def test_the_home_pages_join_form_counts_as_a_join_code_tried(tmp_path: Path) ->
     assert "Too many join codes tried from your address (at most 3 per 1 minute)" in limited.get_data(as_text=True)
     assert phone.post("/api/join", json={"code": game["join_code"], "seat": 1}).status_code == 429  # one count
     other = from_address(app.test_client(), "192.0.2.18")
+    # a right code through the form is counted once, where it is sent on (/j/<code>): a join by the form costs
+    # two tries with its seat form, as one by a QR code does
     assert other.get(f"/join?code={game['join_code']}").status_code == 303
+    assert other.get(f"/j/{game['join_code']}").status_code == 200
+    assert other.post("/api/join", json={"code": game["join_code"], "seat": 1}).status_code == 404  # (held)
+    assert other.get("/join?code=ZZZZZ8").status_code == 404          # the third try, counted
+    assert other.get("/join?code=ZZZZZ9").status_code == 429          # past the limit of 3
+    assert other.get(f"/join?code={game['join_code']}").status_code == 429  # and the right code with it
     app.extensions["store"].close()
 
 

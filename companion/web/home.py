@@ -130,6 +130,7 @@ def join() -> BaseResponse:
     if not code:  # the "Join" link: the code field has the focus
         return render_home(join_first=True)
     if store().game_id_for_code(code) is None:  # a mistyped code: the form again, the code kept, the reason beside it
+        current_app.extensions["rate_limits"].join_miss()  # (a right one is counted where it is sent: /j/<code>)
         return render_home(404, code=code, join_first=True,
                            join_error=f"No game has the join code {code}. Check the code on the host's phone.")
     return redirect(url_for("home.join_code", code=code), 303)

@@ -1,7 +1,7 @@
 """Per-address limits on joining and on starting games (the ``limits`` library), shared by every worker process.
 
-- **Join code look-ups** (``POST /api/join``, the home page's join form ``GET /join?code=``, the join page
-  ``/j/<code>`` and its seat form): ``JOIN_LIMIT`` per address, 20 a minute by default, so a code cannot be
+- **Join code look-ups** (``POST /api/join``, the join page ``/j/<code>`` and its seat form, and a wrong code
+  sent by the home page's join form ``GET /join?code=``; a right one is counted at ``/j/<code>``): ``JOIN_LIMIT`` per address, 20 a minute by default, so a code cannot be
   found by trying (a 6-character code has 32⁶ ≈ 10⁹ values).
 - **Hand-over code look-ups** (``/h/<code>`` and its form, ``POST /api/handover``): ``JOIN_LIMIT`` per address
   too, counted apart from the join codes (an 8-character code, 32⁸ ≈ 10¹² values, live 15 minutes).
@@ -120,11 +120,28 @@ class RateLimits:
         guarded = self.by_endpoint.get(request.endpoint or "")
         if guarded is None or _from_this_machine():
             return None
-        if request.endpoint == "home.join" and not request.args.get("code", "").strip():
-            return None  # the home page's "Join" link: no code is tried
+        if request.endpoint == "home.join":
+            if not request.args.get("code", "").strip():
+                return None  # the home page's "Join" link: no code is tried
+            # the form's code: refused like any try once the address is past the limit (else a 303 here, where
+            # /j/ says 429, would tell a live code); under it, only a wrong code is counted (join_miss): a right
+            # one is counted by /j/<code>, where it is sent on, so a join by the form costs what a QR code's does
+            return self._over(*guarded, address_key(request.remote_addr or "unknown"))
         scope, setting, what = guarded
         return self._hit(scope, setting, address_key(request.remote_addr or "unknown"),
                          f"too many {what} from your address")
+
+    def join_miss(self) -> None:
+        """Count a wrong code sent through the home page's join form (see :meth:`check`)."""
+        if not _from_this_machine():
+            self._hit("join-codes", "JOIN_LIMIT", address_key(request.remote_addr or "unknown"), "")
+
+    def _over(self, scope: str, setting: str, what: str, key: str) -> Response | None:
+        """The 429 for ``key`` past ``setting``'s limit in ``scope``, without counting this request; else None."""
+        limit = parse(str(current_app.config[setting]))
+        if self.strategy.test(limit, scope, key):
+            return None
+        return self._refusal(limit, scope, key, f"too many {what} from your address")
 
     def address_counted(self) -> str | None:
         """The key the request's address is counted by (:func:`address_key`), None if it is not counted."""
@@ -147,6 +164,9 @@ class RateLimits:
         limit = parse(str(current_app.config[setting]))
         if self.strategy.hit(limit, scope, key):
             return None
+        return self._refusal(limit, scope, key, what)
+
+    def _refusal(self, limit: Any, scope: str, key: str, what: str) -> Response:
         reset_at = self.strategy.get_window_stats(limit, scope, key).reset_time
         wait = max(1, int(reset_at - time.time() + 0.999))
         from .errors import error_response
