@@ -93,21 +93,23 @@ def test_the_end_of_the_turn_discards_exactly_the_cards_over_five(held: int) -> 
 
 # -- the Threat trick picks the card from a list --------------------------------------------------------
 
-def test_the_threat_trick_picks_the_card_from_a_list_of_every_card_this_phone_cannot_see() -> None:
+def test_the_threat_trick_names_the_opponent_and_their_phone_says_which_card() -> None:
     state = turn_step(dealt(3), "trick", ["marina", "golem"])
     state = at(state, **{c.id: "deck" for c, loc in zip(CARDS, state.locations, strict=True) if loc == "hand:2"})  # P2: empty
     trick = offered(state, 0, "trick")
     seats = field_of(trick, "target_seat")
     assert [(o.value, o.label) for o in seats.options] == [(1, "P1"), (2, "P2")]
-    take = field_of(trick, "take", "Threat")
-    assert take.kind == "one" and take.required and take.when["target_seat"] == (1,)  # P2 holds nothing
-    unseen = {c.id for c, loc in zip(CARDS, state.locations, strict=True) if loc == "deck" or loc == "hand:1"}
-    assert {o.value for o in take.options} == unseen
-    ben = next(c.id for c, loc in zip(CARDS, state.locations, strict=True) if loc == "hand:1")
-    move = {"type": "trick", "card": "marina", "trait": "Threat", "target_seat": 1, "take": ben}
+    take = field_of(trick, "take", "Threat")   # no card to pick: only P1's phone knows P1's hand
+    assert not take.options and not take.required and "their phone" in (take.hint or "")
+    move = {"type": "trick", "card": "marina", "trait": "Threat", "target_seat": 1}
     assert find(fillory.choices(state, 0), move) is not None
     after = fillory.apply(state, 0, move)
-    assert after.where(ben) == "discard"
+    asked = fillory.choices(after, 1)
+    assert [c.move for c in asked] == ["lose_card"]
+    ben = next(c.id for c, loc in zip(CARDS, after.locations, strict=True) if loc == "hand:1")
+    assert ben in {o.value for o in asked[0].fields[0].options}
+    assert find(asked, {"type": "lose_card", "card": ben}) is not None
+    assert fillory.apply(after, 1, {"type": "lose_card", "card": ben}).where(ben) == "discard"
     assert satisfied(trick, {"type": "trick", "card": "marina", "trait": "Threat", "target_seat": 2})  # nothing to take
 
 

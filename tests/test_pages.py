@@ -31,8 +31,9 @@ STATIC_DIR = Path(__file__).resolve().parents[1] / "companion" / "static"
 PAGE_ASSETS = ("css/app.css", "js/live.js", "js/signals.js")
 #: the most a page may weigh with the style sheet and scripts a phone loads with it (as served, minified): 60 KB
 #: until this round's confirmations, put-back notices, 44 px fields and the shared-screen table view added 1 KB;
-#: 63 KB since the notice of a move another phone changed leads the seat page (1 KB of js/next-step.js)
-PAGE_BUDGET = 63_000
+#: 63 KB since the notice of a move another phone changed leads the seat page (1 KB of js/next-step.js); 64 KB
+#: since long names wrap (119 bytes of css/app.css) and a refused live-update stream backs off (288 of js/live.js)
+PAGE_BUDGET = 64_000
 
 
 def sent_size(*paths: str) -> int:

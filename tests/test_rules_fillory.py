@@ -190,10 +190,6 @@ ILLEGAL: list[tuple[str, FilloryState, int, Any, str | None, str]] = [
     ("Spell places a card not in hand", table(hands={0: ["Card Tricks"]}, step="trick"), 0,
      {"type": "trick", "card": "Card Tricks", "trait": "Spell", "draw": "Mentors", "place": "Alice"},
      "fillory.trick.spell", "Alice is not in your hand"),
-    ("Religion takes from the wrong hand", table(hands={0: ["Religious Magic"], 1: ["Death"], 2: ["Pete"]},
-                                                 step="trick"), 0,
-     {"type": "trick", "card": "Religious Magic", "trait": "Religion", "target_seat": 1, "take": "Pete"},
-     "fillory.trick.religion", "Pete is not in Ben's hand"),
     ("Religion from an empty hand", table(hands={0: ["Religious Magic"], 2: ["Pete"]}, step="trick"), 0,
      {"type": "trick", "card": "Religious Magic", "trait": "Religion", "target_seat": 1, "take": "Pete"},
      "fillory.trick.religion", "Ben's hand is empty"),
@@ -356,7 +352,7 @@ def test_setup_puts_the_thirteen_cards_in_the_neutral_zone() -> None:
     assert seen["neutral"] == ids(["The Beast", "Quentin", "Julia", "Alice", "Penny", "Kady", "Brakebills",
                                    "Fillory & Further", "Dean Fogg", "Eliza", "Elliot", "Margo", "Jane Chatwin"])
     assert (seen["deck_count"], seen["discard"], seen["phase"]) == (97, [], "deal")
-    assert seen["turn"] == {"seat": None, "step": None, "number": 0, "extra_action": False}
+    assert seen["turn"] == {"seat": None, "step": None, "number": 0, "extra_action": False, "loss": None}
     assert [p["hand_count"] for p in seen["players"]] == [0, 0, 0]
 
 
@@ -384,7 +380,7 @@ def test_the_deal_in_any_order_then_the_most_magical_player_starts() -> None:
         state = fillory.apply(state, seat, {"type": "draw", "card": card})
     seen = fillory.view(state, 0)
     assert seen["phase"] == "play"
-    assert seen["turn"] == {"seat": 2, "step": "draw", "number": 1, "extra_action": False}
+    assert seen["turn"] == {"seat": 2, "step": "draw", "number": 1, "extra_action": False, "loss": None}
     assert seen["players"][0]["hand"] == ids(["Golem", "Pete", "Hospital"])
     assert [p["hand_count"] for p in seen["players"]] == [3, 3, 3]
     assert seen["deck_count"] == 97 - 9
@@ -485,7 +481,7 @@ def test_the_hand_limit_at_the_end_of_the_turn() -> None:
     state = fillory.apply(state, 0, {"type": "end_turn", "discard": ["Joe", "golem"]})
     assert fillory.view(state, 0)["players"][0]["hand_count"] == 5
     assert fillory.view(state, None)["discard"] == ids(["Golem", "Joe"])
-    assert fillory.view(state, None)["turn"] == {"seat": 1, "step": "draw", "number": 5, "extra_action": False}
+    assert fillory.view(state, None)["turn"] == {"seat": 1, "step": "draw", "number": 5, "extra_action": False, "loss": None}
 
 
 def test_discarding_below_the_limit_is_refused_and_the_last_seat_passes_to_the_first() -> None:
@@ -609,6 +605,40 @@ def test_character_trick_reshuffles_when_the_deck_runs_out_midway() -> None:
     assert fillory.view(after, None)["discard"] == []
 
 
+def test_religion_and_threat_wait_for_the_victim_to_say_which_card_and_a_named_card_tells_nothing() -> None:
+    """Religion and Threat take a card at random from an opponent's hand: only that opponent knows which, so the
+    trick waits for their phone (move lose_card), and meanwhile nobody else moves. A card the thief names that
+    the hand does not hold is passed over in the same way, never refused: a refusal would tell the thief what
+    the hand does not hold, one free try a card (the attacker's twin test below)."""
+    state = table(hands={0: ["Religious Magic", "Golem"], 1: ["Death", "Joe"], 2: ["Pete"]}, step="trick")
+    move = {"type": "trick", "card": "Religious Magic", "trait": "Religion", "target_seat": 1}
+    waiting = fillory.apply(state, 0, move)
+    assert waiting.loss == (1, "Religion") and waiting.step == "score"
+    assert fillory.view(waiting, 2)["turn"]["loss"] == {"seat": 1, "trait": "Religion"}
+    # a card named that Ben's hand does not hold (Pete is Cid's), and one that is no card of his at all: the same
+    assert fillory.apply(state, 0, {**move, "take": "Pete"}) == waiting
+    assert fillory.apply(state, 0, {**move, "take": "Alice"}) == waiting
+    assert refused(waiting, 0, {"type": "score", "trait": "Student"}).rule == "fillory.trick.religion"
+    assert refused(waiting, 2, {"type": "lose_card", "card": "Pete"}).rule == "fillory.trick.religion"
+    assert refused(waiting, 1, {"type": "lose_card", "card": "Golem"}).rule == "fillory.card.location"
+    assert fillory.random_legal_move(waiting, 0, random.Random(1)) is None
+    assert fillory.random_legal_move(waiting, 1, random.Random(1))["type"] == "lose_card"
+    taken = fillory.apply(waiting, 1, {"type": "lose_card", "card": "Joe"})
+    assert (where(taken, "Joe"), taken.loss) == ("hand:0", None)
+    assert fillory.redact_move({"type": "lose_card", "card": "joe"}, 1, 2)["card"] is None  # nobody else sees it
+    assert fillory.apply(taken, 0, {"type": "end_turn"}).turn_seat == 1          # Ann's turn goes on
+    # Threat: the card goes to the discard pile
+    threat = table(hands={0: ["Insanity"], 1: ["Death", "Joe"]}, step="trick")
+    threat = fillory.apply(threat, 0, {"type": "trick", "card": "Insanity", "trait": "Threat", "target_seat": 1})
+    assert where(fillory.apply(threat, 1, {"type": "lose_card", "card": "Death"}), "Death") == "discard"
+    # a move an earlier version stored, naming a card the hand held, is replayed as it was taken
+    assert where(fillory.apply(state, 0, {**move, "take": "Death"}), "Death") == "hand:0"
+    # the phones: Ben is asked for the card, from his own hand; Ann and Cid wait
+    asked = fillory.choices(waiting, 1)
+    assert [c.move for c in asked] == ["lose_card"] and {o.value for o in asked[0].fields[0].options} == {"death", "joe"}
+    assert fillory.choices(waiting, 0) == [] and fillory.choices(waiting, 2) == []
+
+
 def test_tricks_with_nothing_to_take_need_no_target() -> None:
     state = table(hands={0: ["Insanity", "Card Tricks"]}, step="trick")
     after = fillory.apply(state, 0, {"type": "trick", "card": "Insanity", "trait": "Threat", "target_seat": 2})
@@ -668,7 +698,7 @@ def test_redacted_moves_hide_cards_that_went_into_a_hand() -> None:
     ({"type": "decline"}, "Ann declined the special ability."),
     ({"type": "trick", "card": "eliza", "trait": "time"}, "Ann discarded Eliza for the Time trick and takes another action phase."),
     ({"type": "trick", "card": "insanity", "trait": "Threat", "target_seat": 1, "take": "pete"},
-     "Ann discarded Insanity for the Threat trick and made Ben discard Pete."),
+     "Ann discarded Insanity for the Threat trick and made Ben discard a card at random."),
     ({"type": "trick", "card": "neitherlands", "trait": "Traveler", "take": "ember"},
      "Ann discarded Neitherlands for the Traveler trick and took one of the top 5 cards of the deck into their hand."),
     ({"type": "score", "trait": "student"}, "Ann scored the trait Student."),

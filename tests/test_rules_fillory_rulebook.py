@@ -537,12 +537,16 @@ def test_religion_steals_a_card_from_an_opponents_hand() -> None:
     after = fillory.apply(state, 0, {"type": "trick", "card": "Religious Magic", "trait": "Religion",
                                      "target_seat": 1, "take": "Djinn"})
     assert moved_cards(state, after) == {cid("Religious Magic"): "discard", cid("Djinn"): "hand:0"}
-    for seat, take in [(1, "Golem"),   # Golem is in Cy's hand, not Ben's
-                       (0, "Pete"),    # my own hand is no opponent's
-                       (2, "Quentin")]:
-        error = refused(state, 0, {"type": "trick", "card": "Religious Magic", "trait": "Religion",
-                                   "target_seat": seat, "take": take})
-        assert error.rule == "fillory.trick.religion"
+    error = refused(state, 0, {"type": "trick", "card": "Religious Magic", "trait": "Religion",
+                               "target_seat": 0, "take": "Pete"})  # my own hand is no opponent's
+    assert error.rule == "fillory.trick.religion"
+    # a card that hand does not hold (Golem is Cy's) is not refused, which would tell what Ben holds: the trick
+    # waits for Ben's phone to say which card it took, as without a card named
+    waits = fillory.apply(state, 0, {"type": "trick", "card": "Religious Magic", "trait": "Religion",
+                                     "target_seat": 1, "take": "Golem"})
+    assert waits.loss == (1, "Religion") and moved_cards(state, waits) == {cid("Religious Magic"): "discard"}
+    taken = fillory.apply(waits, 1, {"type": "lose_card", "card": "Joe"})
+    assert moved_cards(state, taken) == {cid("Religious Magic"): "discard", cid("Joe"): "hand:0"}
 
 
 def test_character_draws_two_one_to_hand_one_to_zone_without_its_ability() -> None:
@@ -1061,7 +1065,7 @@ def test_http_hand_limit_at_the_end_of_the_turn(http_table: Table) -> None:
     http_table.illegal(0, {"type": "end_turn", "discard": ["Joe"]}, "fillory.card.location")  # Joe is Ben's
     ended = http_table.ok(0, {"type": "end_turn", "discard": ["Ember"]})["state"]
     assert ended["players"][0]["hand_count"] == 5 and cid("Ember") in ended["discard"]
-    assert ended["turn"] == {"seat": 1, "step": "draw", "number": ended["turn"]["number"], "extra_action": False}
+    assert ended["turn"] == {"seat": 1, "step": "draw", "number": ended["turn"]["number"], "extra_action": False, "loss": None}
 
 
 def test_http_a_plot_trick_with_no_character_in_any_control_zone_is_accepted(http_table: Table) -> None:

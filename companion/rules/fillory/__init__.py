@@ -37,6 +37,8 @@ MOVES: tuple[MoveSpec, ...] = (
              {"trait": TEXT}),
     MoveSpec("end_turn", "Discard down to the hand limit and pass the turn to the next player.",
              {"discard": TEXTS}),
+    MoveSpec("lose_card", "Say which card a Religion or Threat trick took from your hand (only you know).",
+             {"card": TEXT}, any_seat=True),
 )
 
 OPTIONS: dict[str, str] = {

@@ -176,7 +176,7 @@ def _itself(trait: str, cards: Iterable[str], label: str, effect_trait: str = ""
                   when={"card": tuple(c for c in cards if not effect_trait or effect_trait in GAME.card(c).traits)})
 
 
-def _nothing(name: str, text: str, when: dict[str, tuple[str, ...]]) -> Field:
+def _nothing(name: str, text: str, when: dict[str, tuple[Any, ...]]) -> Field:
     """A trick field with nothing to pick: the move leaves it out, the form says why."""
     return Field(name, "What the trick reaches", required=False, hint=text, when=when)
 
@@ -188,10 +188,9 @@ def _trick_fields(known: Known, trait: str, cards: list[str]) -> list[Field]:
     kind = effect.kind
     opponents = [s for s in range(len(known.state.players)) if s != known.seat]
     holding = tuple(s for s in opponents if known.hand_counts[s])
-    if kind in ("steal_random", "force_discard"):
-        label = "Which card did you take?" if kind == "steal_random" else "Which card did they discard?"
-        return [Field("take", label, options=_cards(known.at(HIDDEN)), when={**when, "target_seat": holding},
-                      hint="Every card in the deck or a hand is listed: this phone cannot see theirs.")]
+    if kind in ("steal_random", "force_discard"):  # the victim's phone says which card (only they know)
+        return [_nothing("take", "The card leaves their hand at random; their phone then says which one.",
+                         {**when, "target_seat": holding})]
     if kind in ("to_neutral", "revive"):
         reach = _in_reach(known, trait)
         options = _cards(reach, known)
@@ -278,6 +277,18 @@ def _score(known: Known) -> Choice | None:
                   hint="Each trait scores once: n cards with it in your zone score n².")
 
 
+def _lose(known: Known, trait: str) -> Choice:
+    thief = known.state.players[known.state.turn_seat or 0]
+    effect = GAME.trait(trait).trick
+    goes = "into their hand" if effect is not None and effect.kind == "steal_random" else "to the discard pile"
+    return Choice("lose_card", "Give it up",
+                  (Field("card", f"Which card did {thief}'s {trait} trick take from your hand?",
+                         options=_cards(known.hand)),),
+                  id="f-lose", rule=rule_for_trick(trait), primary=True,
+                  title=f"{thief}'s {trait} trick: a card from your hand",
+                  hint=f"The card picked at random goes {goes}. Only your phone knows your hand, so it says which.")
+
+
 def _end(known: Known, primary: bool) -> Choice:
     hand = known.hand
     excess = max(0, len(hand) - GAME.hand_limit)
@@ -301,6 +312,8 @@ def choices(state: FilloryState, seat: int) -> list[Choice]:
         if known.hand_counts[seat] < GAME.starting_hand:
             return [_draw(known, dealing=True)]
         return []
+    if state.loss is not None:  # a Religion or Threat trick waits for its victim, and only for them
+        return [_lose(known, state.loss[1])] if state.loss[0] == seat else []
     if state.turn_seat != seat:
         return []
     step = state.step

@@ -76,7 +76,9 @@ def view(state: FilloryState, seat: int | None = None) -> dict[str, Any]:
     return {
         "game": GAME_ID, "phase": state.phase,
         "turn": {"seat": state.turn_seat, "step": state.step, "number": state.turn_number,
-                 "extra_action": state.extra_action},
+                 "extra_action": state.extra_action,
+                 # a Religion or Threat trick waiting for its victim to say which card it took (public)
+                 "loss": None if state.loss is None else {"seat": state.loss[0], "trait": state.loss[1]}},
         "pending": pending, "players": players,
         "neutral": places.get("neutral", []), "discard": places.get("discard", []),
         "deck_count": len(places.get("deck", [])),

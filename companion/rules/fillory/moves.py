@@ -23,6 +23,7 @@ from .state import (
     card_id,
     name,
     not_at,
+    rule_for_trick,
     trait_of,
 )
 from .tricks import apply_trick
@@ -39,6 +40,7 @@ ALLOWED_STEPS: dict[str, tuple[str, ...]] = {
     "trick": ("trick",),
     "score": ("trick", "score"),
     "end_turn": ("trick", "score", "end"),
+    "lose_card": ("score",),  # (only while a Religion or Threat trick waits: see lose_card)
 }
 
 PHASE_ORDER = "fillory.turn.phase-order"
@@ -69,6 +71,9 @@ def _apply(state: FilloryState, seat: int, move: Mapping[str, Any]) -> FillorySt
             raise IllegalMove(f"Every player first draws a starting hand of {GAME.starting_hand} cards; "
                               "the first turn starts after that.", "fillory.setup.deal")
         deal_draw(board, seat, move)
+        return board.freeze()
+    if kind == "lose_card" or board.loss is not None:
+        lose_card(board, seat, move)  # (the only move while a card trick waits for its victim)
         return board.freeze()
     check_step(board, seat, kind)
     HANDLERS[kind](board, seat, move)
@@ -274,9 +279,28 @@ def end_turn(board: Board, seat: int, move: Mapping[str, Any]) -> None:
     start_turn(board, (seat + 1) % len(board.players))
 
 
+def lose_card(board: Board, seat: int, move: Mapping[str, Any]) -> None:
+    """The victim of a Religion or Threat trick says which card left their hand (FilloryState.loss): to the
+    thief's hand or to the discard pile. Nothing else is taken until they have."""
+    if board.loss is None:
+        raise IllegalMove("No card trick is waiting for a card from your hand.", PHASE_ORDER)
+    victim, trait = board.loss
+    rule = rule_for_trick(trait)
+    if move.get("type") != "lose_card" or seat != victim:
+        raise IllegalMove(f"First {board.players[victim]} says which card the {trait} trick took from their "
+                          "hand (on their own phone: only they know).", rule)
+    card = card_id(field(move, "card"), "card")
+    if board.where(card) != f"hand:{seat}":
+        raise not_at(card, "your hand", board, seat, LOCATION)
+    effect = GAME.trait(trait).trick
+    stolen = effect is not None and effect.kind == "steal_random"
+    board.move(card, f"hand:{board.turn_seat}" if stolen else "discard")
+    board.loss = None
+
+
 HANDLERS: dict[str, Callable[[Board, int, Mapping[str, Any]], None]] = {
     "draw": turn_draw, "play": play, "summon": summon, "banish": banish, "decline": decline,
-    "trick": trick, "score": score, "end_turn": end_turn,
+    "trick": trick, "score": score, "end_turn": end_turn, "lose_card": lose_card,
 }
 
 #: The state after ``seat`` makes ``move``; raises IllegalMove (rule, seat and move set) and leaves ``state``

@@ -27,6 +27,8 @@ def acting_seats(state: FilloryState) -> list[int]:
     """The seats that may move now: dealing seats short of a hand, else the active seat."""
     if state.phase == "deal":
         return [s for s in range(len(state.players)) if state.count_at(f"hand:{s}") < GAME.starting_hand]
+    if state.phase == "play" and state.loss is not None:
+        return [state.loss[0]]  # a Religion or Threat trick waits for its victim to say which card it took
     if state.phase == "play" and state.turn_seat is not None and not stalled(state):
         return [state.turn_seat]
     return []  # (the end, or a dead end: nobody moves)
@@ -69,6 +71,10 @@ def advice(state: FilloryState, seat: int) -> list[dict[str, Any]]:
     """
     if seat not in acting_seats(state):
         return []
+    if state.phase == "play" and state.loss is not None:
+        thief = state.players[state.turn_seat or 0]
+        return [_entry("lose_card", f"Say which card {thief}'s {state.loss[1]} trick took from your hand (picked "
+                       "at random).", {"type": "lose_card"})]
     if state.phase == "deal":
         left = GAME.starting_hand - len(state.cards_at(f"hand:{seat}"))
         return [_entry("draw", f"Draw your starting hand: {left} more card{'s' * (left != 1)} from the deck.",
@@ -108,6 +114,8 @@ def random_legal_move(state: FilloryState, seat: int, rng: random.Random) -> dic
     """A legal move for ``seat`` chosen with ``rng``, or None when the seat may not move now."""
     if seat not in acting_seats(state):
         return None
+    if state.phase == "play" and state.loss is not None:
+        return {"type": "lose_card", "card": rng.choice(state.cards_at(f"hand:{seat}"))}
     if state.phase == "deal" or state.step == "draw":
         return {"type": "draw", "card": rng.choice(state.cards_at("deck") or state.cards_at("discard"))}
     if state.step == "ability":
@@ -185,9 +193,7 @@ def _trick_fields(board: Board, seat: int, trait_name: str, rng: random.Random) 
         fields: dict[str, Any] = {"draw": drawn} if drawn else {}
         return {**fields, "place": rng.choice(hand)} if hand else fields
     if kind in ("steal_random", "force_discard"):
-        victim = _opponent(board, seat, rng)
-        held = board.cards_at(f"hand:{victim}")
-        return {"target_seat": victim, **({"take": rng.choice(held)} if held else {})}
+        return {"target_seat": _opponent(board, seat, rng)}  # the victim's phone then says which card
     if kind == "draw_split":
         deck = board.cards_at("deck")
         if len(deck) >= 2:

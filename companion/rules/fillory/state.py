@@ -63,6 +63,9 @@ class FilloryState:
     extra_action: bool = False                  # the Time trick was used this turn
     pending: str | None = None                  # id of the played card whose ability waits
     winner: int | None = None
+    #: a Religion or Threat trick waiting for its victim to say which card left their hand: (victim seat,
+    #: the trick's trait); only the victim knows, so only the victim's phone reports it (move ``lose_card``)
+    loss: tuple[int, str] | None = None
 
     def where(self, card_id: str) -> str:
         return self.locations[CARD_INDEX[card_id]]
@@ -115,6 +118,7 @@ class Board:
         self.extra_action = state.extra_action
         self.pending = state.pending
         self.winner = state.winner
+        self.loss = state.loss
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -152,6 +156,7 @@ class Board:
             self.turn_seat = None
             self.step = None
             self.pending = None
+            self.loss = None
 
     def freeze(self) -> FilloryState:
         state = self.state
@@ -159,7 +164,7 @@ class Board:
             players=state.players, first_seat=state.first_seat, phase=self.phase,
             locations=tuple(self.locations), ledger=tuple(self.ledger),
             turn_seat=self.turn_seat, step=self.step, turn_number=self.turn_number,
-            extra_action=self.extra_action, pending=self.pending, winner=self.winner,
+            extra_action=self.extra_action, pending=self.pending, winner=self.winner, loss=self.loss,
         )
 
 
@@ -260,6 +265,12 @@ def rule_for_trick(trait: str) -> str:
 
 # --- JSON ----------------------------------------------------------------------------------------
 
+#: the traits whose card trick takes a card from an opponent's hand at random (Religion, Threat): the victim
+#: says which (FilloryState.loss)
+LOSS_TRAITS = frozenset(t.name for t in GAME.traits if t.trick is not None and t.trick.kind in
+                        ("steal_random", "force_discard"))
+
+
 def state_to_json(state: FilloryState) -> dict[str, Any]:
     return {
         "game": GAME_ID,
@@ -270,7 +281,8 @@ def state_to_json(state: FilloryState) -> dict[str, Any]:
         "ledger": [[{"kind": e.kind, "trait": e.trait, "cards": e.cards, "points": e.points} for e in entries]
                    for entries in state.ledger],
         "turn": {"seat": state.turn_seat, "step": state.step, "number": state.turn_number,
-                 "extra_action": state.extra_action, "pending": state.pending},
+                 "extra_action": state.extra_action, "pending": state.pending,
+                 **({"loss": list(state.loss)} if state.loss is not None else {})},  # (absent: as stored before)
         "winner": state.winner,
     }
 
@@ -299,6 +311,10 @@ def state_from_json(data: Mapping[str, Any]) -> FilloryState:
             raise ValueError(f"unknown step {turn['step']!r}")
         if turn["pending"] is not None and turn["pending"] not in CARD_INDEX:
             raise ValueError(f"unknown pending card {turn['pending']!r}")
+        loss = turn.get("loss")
+        if loss is not None and not (isinstance(loss, list) and len(loss) == 2 and isinstance(loss[0], int)
+                                     and 0 <= loss[0] < len(players) and loss[1] in LOSS_TRAITS):
+            raise ValueError(f"a waiting loss must be [seat, a trait among {sorted(LOSS_TRAITS)}], not {loss!r}")
         ledger = tuple(
             tuple(LedgerEntry(kind=e["kind"], trait=str(e["trait"]), cards=int(e["cards"]), points=int(e["points"]))
                   for e in entries)
@@ -314,6 +330,7 @@ def state_from_json(data: Mapping[str, Any]) -> FilloryState:
             turn_seat=None if turn["seat"] is None else int(turn["seat"]), step=turn["step"],
             turn_number=int(turn["number"]), extra_action=bool(turn["extra_action"]),
             pending=turn["pending"], winner=None if data["winner"] is None else int(data["winner"]),
+            loss=None if loss is None else (int(loss[0]), str(loss[1])),
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"malformed {GAME_ID} state: {exc!r}") from None

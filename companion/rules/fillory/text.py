@@ -29,7 +29,7 @@ def redact_move(move: Mapping[str, Any], actor: int, viewer: int | None) -> dict
     if viewer is not None and viewer == actor:
         return shown
     kind = move.get("type")
-    if kind == "draw" and "card" in shown:
+    if kind in ("draw", "lose_card") and "card" in shown:  # (a stolen card goes into the thief's hand unseen)
         shown["card"] = None
     elif kind == "trick":
         effect = _trick_kind(move)
@@ -91,8 +91,7 @@ def _trick_effect(move: Mapping[str, Any], names: Sequence[str]) -> str:
                        if move.get("to_zone") else "drew a card into their hand"),
         "from_discard": (f"took {_card(move.get('take'))} from the discard pile into {where}"
                          if move.get("to") == "zone" else "took a random card from the discard pile into their hand"),
-        "force_discard": (f"made {victim} discard {_card(move.get('take'))}" if move.get("take")
-                          else f"tried to make {victim} discard, but their hand was empty"),
+        "force_discard": f"made {victim} discard a card at random",
     }
     return texts.get(effect.kind, "used a card trick")
 
@@ -103,6 +102,8 @@ def describe_move(move: Mapping[str, Any], actor: int, names: Sequence[str]) -> 
     kind = move.get("type")
     if kind == "draw":
         return f"{who} drew a card."
+    if kind == "lose_card":
+        return f"{who} gave up the card the trick took from their hand."
     if kind == "play":
         return f"{who} played {_card(move.get('card'))}."
     if kind == "summon":

@@ -204,14 +204,21 @@ def gain_vp(board: Board, seat: int, move: Mapping[str, Any], trait: Trait, effe
 
 
 def _from_hand(board: Board, seat: int, move: Mapping[str, Any], trait: Trait, destination: str) -> None:
+    """A card leaves the victim's hand at random. Only the victim knows which, so the trick waits for the
+    victim's phone to say (``board.loss``; move ``lose_card``). A ``take`` the thief names (as earlier versions
+    asked) is used when that hand holds it, and otherwise passed over the same way, never refused: a refusal
+    would tell the thief what the hand does not hold, and refused tries cost nothing (one card a try)."""
     victim = _opponent(board, seat, move, trait)
-    who = board.players[victim]
-    take = _optional_card(move, "take", board.count_at(f"hand:{victim}") > 0, _rule(trait),
-                          f"the card picked at random from {who}'s hand", f"{who}'s hand is empty")
-    if take is not None:
-        if board.where(take) != f"hand:{victim}":
-            raise IllegalMove(f"{name(take)} is not in {who}'s hand.", _rule(trait))
-        board.move(take, destination)
+    if board.count_at(f"hand:{victim}") == 0:
+        if move.get("take") is not None:
+            raise IllegalMove(f"{board.players[victim]}'s hand is empty: no card is taken.", _rule(trait))
+        return
+    take = move.get("take")
+    taken = card_id(take, "take") if take is not None else None
+    if taken is not None and board.where(taken) == f"hand:{victim}":
+        board.move(taken, destination)
+        return
+    board.loss = (victim, trait.name)
 
 
 def steal_random(board: Board, seat: int, move: Mapping[str, Any], trait: Trait, effect: TrickEffect) -> None:
