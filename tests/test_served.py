@@ -103,7 +103,7 @@ def test_a_short_game_over_http(server: Server) -> None:
             assert move(server, game, seat, {"type": "draw", "card": deck(server, game)[0]}).status_code == 200
     table = server.call("GET", f"/api/games/{game['id']}").json()
     assert table["state"]["phase"] == "play" and table["state"]["turn"] == {
-        "seat": 0, "step": "draw", "number": 1, "extra_action": False}
+        "seat": 0, "step": "draw", "number": 1, "extra_action": False, "loss": None}
     for turn in range(4):
         seat = turn % 2
         assert move(server, game, seat, {"type": "draw", "card": deck(server, game)[0]}).status_code == 200
