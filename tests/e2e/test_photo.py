@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from PIL import Image
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from cardgen.catalog import content
 from companion.photo import card_name
@@ -79,6 +79,27 @@ def test_a_photo_of_a_tableau_fills_the_calculator(new_phone: Callable[[], Brows
     expect(page.locator("#result-list li").first).to_contain_text(f"{best['trait']} ×{best['cards']}")
     doc_picture(page, "score-by-photo")
     assert blocking_violations(page) == []  # axe-core on the page with its photo, boxes, lists and breakdown
+
+
+def test_a_photo_picked_before_the_script_arrived_is_read(new_phone: Callable[[], BrowserContext],
+                                                        tmp_path: Path) -> None:
+    """On a slow connection the page shows its file input before its deferred script has run: a photo picked
+    then fired its change event at no listener and the page sat still. The script reads a photo already
+    picked when it arrives."""
+    page = new_phone().new_page()
+    held: list[Route] = []
+    page.route("**/static/js/photo.js*", lambda route: held.append(route))  # held back until the photo is picked
+    page.goto("/")
+    page.get_by_role("link", name=FILLORY.title).click()
+    expect(page.get_by_role("heading", name=re.compile("Score by photo"))).to_be_visible()
+    page.wait_for_function("document.querySelector('#photo-file') !== null")
+    page.set_input_files("#photo-file", str(_photo(tmp_path, ["quentin", "alice"], 3)))
+    page.wait_for_function("document.querySelector('#photo-file').files.length === 1")
+    while not held:  # the route's handler runs as Playwright hears of the request: let it hear
+        page.wait_for_timeout(20)
+    held[0].continue_()
+    expect(page.locator("#photo-status")).to_contain_text("2 cards found", timeout=WAIT)
+    expect(page.locator("#photo-boxes text")).to_have_count(2)
 
 
 def test_the_seat_audit_lists_a_planted_mis_report_and_one_tap_fixes_it(

@@ -49,7 +49,9 @@ def _audit_page(new_phone: Callable[[], BrowserContext], server: str, game: dict
     page.get_by_role("link", name="Take a photo of your cards").click()
     expect(page.get_by_role("heading", name=re.compile("Check your cards"))).to_be_visible()
     page.set_input_files("#photo-file", str(photo))
-    expect(page.locator("#photo-boxes text")).to_have_count(len(names), timeout=WAIT)
+    # the status first: a refusal ("Not read: …") is then what a failure shows
+    expect(page.locator("#photo-status")).to_contain_text(f"{len(names)} cards found", timeout=WAIT)
+    expect(page.locator("#photo-boxes text")).to_have_count(len(names))
     assert sorted(page.locator("#photo-boxes text").all_text_contents()) == sorted(names)
     return page
 

@@ -126,7 +126,7 @@
     box.hidden = !unread.length;
   }
 
-  input.addEventListener("change", async () => {
+  async function readPicked() {
     const file = input.files && input.files[0];
     if (!file) return;
     result.hidden = true;
@@ -152,7 +152,10 @@
     drawBoxes(answer.data.unread);
     listCards();
     listUnread(answer.data.unread);
-  });
+  }
+  input.addEventListener("change", readPicked);
+  // a photo picked before this script arrived (a slow connection, a quick finger) is read all the same
+  if (input.files && input.files[0]) readPicked();
 
   $("add-card").addEventListener("submit", (event) => {
     event.preventDefault();
