@@ -21,6 +21,7 @@ from werkzeug.wrappers import (
 
 from companion.rules import IllegalMove, rules_for
 from companion.store import HANDOVER_MINUTES, NotFound, SeatTaken
+from companion.web.api_helpers import seat_rate
 from companion.web.errors import error_response
 from companion.web.helpers import (
     holds_seat,
@@ -84,9 +85,7 @@ def rename_seat(game_id: str, seat: int) -> BaseResponse:
         raise NotFound(f"This game has no seat {seat + 1}.")
     if not (holds_seat(game_id, seat) or hosting(game_id)):
         raise PermissionError(f"Only {info['players'][seat]}'s phone or the host can rename {info['players'][seat]}.")
-    refusal = current_app.extensions["rate_limits"].seat_moves(game_id, seat)  # as in the API: a log entry each
-    if refusal is not None:
-        return refusal
+    seat_rate(game_id, seat)  # as in the API: a rename is a log entry each
     try:
         store().rename_seat(game_id, seat, request.form.get("name", ""))
     except IllegalMove as exc:
