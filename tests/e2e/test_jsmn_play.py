@@ -249,6 +249,12 @@ def test_an_invitation_and_the_discards_at_the_end_of_a_turn_on_a_phone(new_phon
     engage.locator("fieldset", has_text="Introductions drawn").get_by_label("1", exact=True).check()
     engage.get_by_label("Find by name").fill("Grow a Hedge")
     engage.get_by_label("Find by name").press("Enter")
+    # two takes in all: two introductions leave no feat, and the feats' line says which pick caps it
+    drawn = engage.locator("fieldset", has_text="Introductions drawn")
+    drawn.get_by_label("2", exact=True).check()
+    expect(engage.locator(".c-count:not([hidden])")).to_have_text("Pick none here (Introductions drawn: 2).")
+    drawn.get_by_label("1", exact=True).check()
+    expect(engage.locator(".c-count:not([hidden])")).to_have_count(0)
     engage.get_by_role("button", name="Fulfil it").click()
     recorded(ann)
     assert last_move(api, game_id, tokens[0]) == {"type": "engage", "card": ball.id, "introductions": 1,

@@ -103,8 +103,15 @@
     }
     const move = collect(form);
     const caps = {};
+    const capped = {};  // a capped list -> what caps it, as the player picked it: "Introductions drawn: 2"
     form.querySelectorAll("input[data-caps]:checked").forEach((input) => {
-      Object.entries(json(input, "caps")).forEach(([name, most]) => { caps[name] = Math.min(most, caps[name] ?? most); });
+      Object.entries(json(input, "caps")).forEach(([name, most]) => {
+        if (most >= (caps[name] ?? Infinity)) return;
+        caps[name] = most;
+        const legend = input.closest("fieldset:not(.choice-row)")?.querySelector("legend")?.firstChild?.textContent?.trim();
+        const label = input.closest("label")?.querySelector("span")?.firstChild?.textContent?.trim();
+        capped[name] = [legend, label].filter(Boolean).join(": ");
+      });
     });
     form.querySelectorAll("fieldset[data-min]:enabled").forEach((field) => {
       const inputs = field.querySelectorAll("input:not([data-filter]):enabled");
@@ -112,7 +119,8 @@
       const count = (move[name] || []).length;
       const most = Math.min(field.dataset.max ?? Infinity, caps[name] ?? Infinity);
       const few = count < field.dataset.min ? `Pick at least ${field.dataset.min} here.` : "";
-      const problem = count > most ? (most ? `Pick at most ${most} here.` : "Pick none here.") : few;
+      const why = most < (field.dataset.max ?? Infinity) && capped[name] ? ` (${capped[name]})` : "";
+      const problem = count > most ? (most ? `Pick at most ${most} here${why}.` : `Pick none here${why}.`) : few;
       inputs.forEach((input, i) => input.setCustomValidity(i ? "" : problem));
       // too few is said once the player has picked here or tried to send, not in red before any tap
       const said = problem && (problem !== few || field.hasAttribute("data-touched")) ? problem : "";
