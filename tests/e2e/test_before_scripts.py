@@ -1,0 +1,69 @@
+"""Taps made before a page's deferred scripts have run, at 390x844: on slow Wi-Fi a page is on screen and
+tappable before its scripts arrive. Each test holds the page's scripts back (as the connection would) until
+after the player's tap, then lets them through: the tap is held and made once the scripts are in, or the
+control says it cannot be used yet (disabled), or the script picks up what was done on arrival. Every phone
+here is a fresh one whose first page is the one tested: no service worker fetches past the held route."""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from playwright.sync_api import BrowserContext, Page, Route, expect
+
+from .conftest import Api, login_seat
+
+
+def hold(page: Page, *scripts: str) -> list[Route]:
+    """Hold back each ``js/<script>.js`` (as served, hashed or minified alike): returns the held requests."""
+    held: list[Route] = []
+    names = "|".join(re.escape(script) for script in scripts)
+    page.route(re.compile(rf"/static/js/({names})(\.[0-9a-f]+)?(\.min)?\.js"), lambda route: held.append(route))
+    return held
+
+
+def let_through(page: Page, held: list[Route], count: int = 1) -> None:
+    """Let the held scripts through once the page has asked for them (``count`` of them)."""
+    while len(held) < count:  # the route's handler runs as Playwright hears of the request: let it hear
+        page.wait_for_timeout(20)
+    for route in held:
+        route.continue_()
+
+
+def test_a_move_removed_before_the_corrections_script_ran_is_removed(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    """The corrections page's Remove is a script's form (no action): tapped before js/corrections.js arrived it
+    reloaded the page and nothing was removed, without a word. The tap is held and sent once it has run."""
+    game, _, _ = api.two_player_opening()
+    version = api.version(game["id"])
+    phone = new_phone()
+    login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
+    page = phone.new_page()
+    held = hold(page, "corrections")
+    page.goto(f"/g/{game['id']}/seat/0/fix", wait_until="commit")
+    page.evaluate("window.__noReload = 'still here'")
+    page.get_by_role("button", name=f"Remove move {version}").click()  # before corrections.js has arrived
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__noReload") == "still here" and api.version(game["id"]) == version  # held
+    let_through(page, held)
+    expect(page.locator("#done")).to_contain_text(f"move {version}")
+    assert api.version(game["id"]) == version + 1
+
+
+
+def test_a_move_removed_on_its_own_page_before_its_scripts_ran_is_asked_then_removed(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    """A move's own page: "Remove move 7" tapped before its scripts arrived reloaded the page. The tap is held
+    until they have run, then asks first (js/confirm.js) as any tap does, and the answer removes it."""
+    game, _, _ = api.two_player_opening()
+    version = api.version(game["id"])
+    phone = new_phone()
+    login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
+    page = phone.new_page()
+    held = hold(page, "choices", "confirm", "corrections")
+    page.goto(f"/g/{game['id']}/seat/0/fix/{version}", wait_until="commit")
+    page.get_by_role("button", name=f"Remove move {version}").click()  # before its scripts have arrived
+    let_through(page, held, 3)
+    page.locator(".confirm-box").get_by_role("button", name="Yes, remove it").click()
+    expect(page.locator("#done")).to_contain_text(f"move {version}")
+    assert api.version(game["id"]) == version + 1
