@@ -12,6 +12,7 @@ from typing import Callable
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from .conftest import Api, login_seat
+from .phone import LIVE_JS, held_live_js
 
 
 def hold(page: Page, *scripts: str) -> list[Route]:
@@ -67,3 +68,29 @@ def test_a_move_removed_on_its_own_page_before_its_scripts_ran_is_asked_then_rem
     page.locator(".confirm-box").get_by_role("button", name="Yes, remove it").click()
     expect(page.locator("#done")).to_contain_text(f"move {version}")
     assert api.version(game["id"]) == version + 1
+
+
+def test_leave_it_tapped_before_the_seat_scripts_ran_hides_the_notice(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    """Ben took back Ann's draw: her page tells her, with "Put it back" and "Leave it". "Leave it" is a
+    script's button: tapped before the scripts arrived it did nothing, and the notice stayed."""
+    game, _, ben = api.two_player_opening()
+    version = api.version(game["id"])
+    undone = api.http.post(f"{server}/api/games/{game['id']}/undo", headers={"Authorization": f"Bearer {ben}"},
+                           json={"version": version, "action_id": f"undo-{version}"})
+    assert undone.status_code == 200, undone.text
+    phone = new_phone()
+    login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
+    page = phone.new_page()
+    held = held_live_js(page)
+    page.goto(f"/g/{game['id']}/seat/0", wait_until="commit")
+    told = page.locator(".told")
+    expect(told).to_contain_text("Ben took back your move 7")
+    told.get_by_role("button", name="Leave it").click()  # before live.js has arrived
+    let_through(page, held)
+    expect(told).to_be_hidden()
+    assert page.evaluate(f"localStorage.getItem('told-left-{game['id']}-0')") is not None
+    page.unroute(LIVE_JS)
+    page.reload()  # left for good on this phone
+    expect(page.locator("#live")).to_have_attribute("data-version", str(version + 1))
+    expect(page.locator(".told")).to_be_hidden()
