@@ -94,3 +94,25 @@ def test_leave_it_tapped_before_the_seat_scripts_ran_hides_the_notice(
     page.reload()  # left for good on this phone
     expect(page.locator("#live")).to_have_attribute("data-version", str(version + 1))
     expect(page.locator(".told")).to_be_hidden()
+
+
+def test_the_phone_settings_wait_for_their_scripts(new_phone: Callable[[], BrowserContext], api: Api,
+                                                   server: str) -> None:
+    """"This phone"'s boxes are kept by scripts (js/signals.js, js/turn-sound.js): ticked before they arrived,
+    a box changed on screen but was saved nowhere, and the script then put it back. They wait, disabled."""
+    game = api.new_game(["Ann", "Ben"])
+    phone = new_phone()
+    login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
+    page = phone.new_page()
+    held = hold(page, "signals", "turn-sound")
+    page.goto(f"/g/{game['id']}/seat/0", wait_until="commit")
+    page.locator("#phone-settings > summary").click()
+    keep_on = page.get_by_label("Keep the screen on while a game is open")
+    sound = page.get_by_label("Play a short sound when it is my move")
+    for box in (keep_on, page.get_by_label("Vibrate when it is my move"), sound):
+        expect(box).to_be_disabled()  # before its script has arrived
+    let_through(page, held, 2)
+    keep_on.uncheck()
+    sound.check()
+    saved = page.evaluate("['spellbook.wake-lock', 'spellbook.turn-sound'].map((key) => localStorage.getItem(key))")
+    assert saved == ["off", "on"]
