@@ -13,6 +13,7 @@ from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from .conftest import Api, login_seat
 from .phone import LIVE_JS, held_live_js
+from .test_after_game import finished_fillory_game
 
 
 def hold(page: Page, *scripts: str) -> list[Route]:
@@ -116,3 +117,16 @@ def test_the_phone_settings_wait_for_their_scripts(new_phone: Callable[[], Brows
     sound.check()
     saved = page.evaluate("['spellbook.wake-lock', 'spellbook.turn-sound'].map((key) => localStorage.getItem(key))")
     assert saved == ["off", "on"]
+
+
+def test_share_link_waits_for_its_script(new_phone: Callable[[], BrowserContext], api: Api) -> None:
+    """The result page's Share link is a script's button: tapped before js/result.js arrived it did nothing."""
+    game, _ = finished_fillory_game(api, ["Ann", "Ben"], seed=3)
+    page = new_phone().new_page()
+    held = hold(page, "result")
+    page.goto(f"/g/{game['id']}/result", wait_until="commit")
+    share = page.get_by_role("button", name="Share link")
+    expect(share).to_be_disabled()  # before result.js has arrived
+    let_through(page, held)
+    share.click()
+    expect(page.locator("#share-feedback")).not_to_be_empty()
