@@ -130,3 +130,19 @@ def test_share_link_waits_for_its_script(new_phone: Callable[[], BrowserContext]
     let_through(page, held)
     share.click()
     expect(page.locator("#share-feedback")).not_to_be_empty()
+
+
+def test_names_typed_before_the_start_page_script_ran_are_in_who_goes_first(
+        new_phone: Callable[[], BrowserContext]) -> None:
+    """The "who goes first" list follows the names typed (js/home.js): names typed before it arrived stayed
+    "Player 1", "Player 2" there."""
+    page = new_phone().new_page()
+    held = hold(page, "home")
+    page.goto("/", wait_until="commit")
+    page.locator("#new-section > summary").click()
+    form = page.locator("#new-game")
+    form.get_by_label("Player 1", exact=True).fill("Ann")
+    form.get_by_label("Player 2", exact=True).fill("Ben")
+    let_through(page, held)
+    page.wait_for_load_state()
+    expect(form.locator("select[name=first] option")).to_contain_text(["Ann", "Ben", "Player 3"])
