@@ -71,6 +71,28 @@ def test_a_move_removed_on_its_own_page_before_its_scripts_ran_is_asked_then_rem
     assert api.version(game["id"]) == version + 1
 
 
+def test_enter_in_find_by_name_before_the_scripts_ran_sends_no_correction(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    """A move's own page lists the cards with "Find by name" above them. Enter there never sends the form
+    (js/choices.js); before the scripts arrived it was the browser's implicit submission, which the held
+    taps must not send as a correction once they have run."""
+    game, _, _ = api.two_player_opening()
+    version = api.version(game["id"])
+    phone = new_phone()
+    login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
+    page = phone.new_page()
+    held = hold(page, "choices", "confirm", "corrections")
+    page.goto(f"/g/{game['id']}/seat/0/fix/2", wait_until="commit")
+    form = page.locator("form[data-move=draw]")
+    form.locator("label.pick").nth(3).click()  # a card picked: the form could be sent
+    form.get_by_label("Find by name").fill("Time")
+    form.get_by_label("Find by name").press("Enter")  # before its scripts have arrived
+    let_through(page, held, 3)
+    page.wait_for_load_state()  # the held taps were made at DOMContentLoaded: a send says "Sending…" at once
+    expect(page.locator(".fix-answer, #done")).to_have_count(0)
+    assert "done=" not in page.url and api.version(game["id"]) == version
+
+
 def test_leave_it_tapped_before_the_seat_scripts_ran_hides_the_notice(
         new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
     """Ben took back Ann's draw: her page tells her, with "Put it back" and "Leave it". "Leave it" is a

@@ -29,6 +29,12 @@
     if (!button || !button.closest(PART) || held.some((tap) => tap.button === button)) return;
     hold(event, { button });
   }, true);
+  // Enter in a list's "Find by name" never sends its form (js/choices.js picks the one match with it): before
+  // the scripts it would, as the browser's implicit submission, and the submit above would be held and sent
+  document.addEventListener("keydown", (event) => {
+    if (!ready && event.key === "Enter" && event.target instanceof HTMLInputElement
+        && event.target.matches("[data-filter]") && event.target.closest(PART)) event.preventDefault();
+  }, true);
   document.addEventListener(release, () => {
     ready = true;
     const taps = held;
