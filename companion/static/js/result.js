@@ -6,6 +6,7 @@
   var field = document.getElementById("share-url");
   var said = document.getElementById("share-feedback");
   if (!button || !field) { return; }
+  button.disabled = false; // rendered disabled: a tap before this ran did nothing
   function say(text) { said.textContent = text; }
   function select() { field.focus(); field.select(); say("The link is selected: copy it."); }
   button.addEventListener("click", function () {

@@ -4,7 +4,7 @@
  * The turn line is the game banner's [data-turn] line (or its first line); "your move" is a seat page
  * whose live part has a [data-your-move] section. live.js fires "live:swapped" after each live update.
  * This phone's choices ("keep the screen on", "vibrate") are kept in localStorage and set in the page's
- * "This phone" panel; both are on until switched off.
+ * "This phone" panel (its boxes are disabled until this has run); both are on until switched off.
  */
 (() => {
   "use strict";
@@ -85,6 +85,7 @@
   document.querySelectorAll("input[data-setting]").forEach((box) => {
     const name = box.dataset.setting;
     box.checked = isOn(name);
+    box.disabled = false; // rendered disabled: a change before this ran was saved nowhere
     box.addEventListener("change", () => { setOn(name, box.checked); wake(); });
   });
 

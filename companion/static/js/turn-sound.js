@@ -14,7 +14,7 @@
   let on = false;
   try { on = localStorage.getItem(KEY) === "on"; } catch (error) { /* private mode: off */ }
   box.checked = on;
-  box.disabled = !Audio;
+  box.disabled = !Audio; // rendered disabled: a tap before this ran was saved nowhere
 
   let context = null;
   function chime() {
