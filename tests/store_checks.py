@@ -4,6 +4,7 @@ the ``store`` and ``game`` fixtures (a two-seat Fillory game in a new store)."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Iterator
@@ -129,3 +130,36 @@ def raw_rows(store: Store, sql: str) -> list[tuple[Any, ...]]:
 @pytest.fixture
 def game(store: Store) -> dict[str, Any]:
     return store.create_game("fillory", ["Ann", "Ben"], {})
+
+
+def fillory_score_that_ends_sooner(store: Store, players: list[str]) -> tuple[
+        dict[str, Any], int, int, str, list[tuple[int, int, dict[str, Any]]]]:
+    """A Fillory game played at random through ``store`` to its end, in which one seat's trait score (move
+    ``seq``) could have been another trait that took them to 100 VP there: the game, that seq, the seat, the
+    other trait and the live moves after it, as (seq, seat, move) (other seats' hidden draws among them)."""
+    from companion.rules.fillory.scoring import seat_trait_points
+
+    fillory = rules_for("fillory")
+    for n in range(40):
+        created = store.create_game("fillory", players, {})
+        state, rng, moves = store.current(created["id"])[1], random.Random(n), []
+        target = None
+        while not fillory.outcome(state).over and len(moves) < 600:
+            seat, move = next((s, m) for s in range(len(players)) if (m := fillory.random_legal_move(state, s, rng)))
+            if target is None and move["type"] == "score":
+                better = [o for o in seat_trait_points(state, seat)
+                          if o["trait"] != move["trait"] and state.vp(seat) + o["points"] >= 100]
+                after = fillory.apply(state, seat, move)
+                if better and after.vp(seat) < 100:
+                    target = (len(moves) + 1, seat, better[0]["trait"])
+            state = fillory.apply(state, seat, move)
+            moves.append((seat, move))
+        if target is None or not any(s != target[1] and m["type"] == "draw" for s, m in moves[target[0]:]):
+            continue
+        for seat, move in moves:
+            version = store.version(created["id"])
+            store.apply_move(created["id"], seat, version, f"m{version}", move)
+        later = [(n, s, m) for n, (s, m) in enumerate(moves, start=1) if n > target[0]]
+        return created, target[0], target[1], target[2], later
+    raise AssertionError("no game in 40 where a score could have ended it sooner")
+

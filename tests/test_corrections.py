@@ -19,6 +19,7 @@ from companion.store import CorrectionRefused, Stale, Store
 from companion.store.timeline import HIDDEN_MISFIT
 from tests.store_checks import (  # noqa: F401  (fixtures: a Fillory game in a new store, on each backend)
     fillory_deck_cards,
+    fillory_score_that_ends_sooner,
     game,
     replay_from_scratch,
     store,
@@ -231,3 +232,29 @@ def test_the_api_correct_route(client: FlaskClient) -> None:
     entries = client.get(f"{url}/log").get_json()["entries"]
     assert entries[-1]["kind"] == "correct" and entries[0]["corrected"] is True
     assert json.dumps(entries).count(c) == 0   # the public log never names the corrected hidden card
+
+
+def test_a_correction_that_ends_the_game_sooner_names_the_moves_after_the_new_end(store: Store) -> None:
+    """Ann's trait score corrected to one that takes her to 100 VP: every later move now comes after the end.
+    That is public, whoever made them (another's hidden draw among them), so the refusal names the first one
+    and says why; the same correction removing all of them is taken, and the game ends at the corrected move.
+    (It said a hidden move of another player no longer fitted, naming none, and the table was stuck.)"""
+    created, seq, seat, trait, moves = fillory_score_that_ends_sooner(store, ["Ann", "Ben"])
+    later = [n for n, _, _ in moves]
+    corrected = {"type": "score", "trait": trait}
+    version = store.version(created["id"])
+    with pytest.raises(CorrectionRefused) as refused:
+        store.correct(created["id"], seat, version, "e1", seq, corrected)
+    assert refused.value.seq == later[0]
+    assert refused.value.message.startswith("The game would now end before") and "100 VP" in refused.value.message
+    assert store.version(created["id"]) == version
+    # the moves before another seat's hidden draw dropped: that draw is named too (its author and seq)
+    hidden = next(n for n, author, move in moves if author != seat and move["type"] == "draw")
+    with pytest.raises(CorrectionRefused) as theirs:
+        store.correct(created["id"], seat, version, "e2", seq, corrected, drop=[n for n in later if n < hidden])
+    assert theirs.value.seq == hidden and f"end before {['Ann', 'Ben'][1 - seat]}'s move {hidden}" in \
+        theirs.value.message
+    store.correct(created["id"], seat, version, "e3", seq, corrected, drop=later)
+    ended = fillory.outcome(store.current(created["id"])[1])
+    assert ended.over and ended.winning_seats == [seat]
+    assert not {m.seq for m in store.live_moves(created["id"])} & set(later)

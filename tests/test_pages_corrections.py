@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 
 from companion.rules import GAMES
 from companion.web import fix_pages
+from tests.store_checks import fillory_score_that_ends_sooner
 from tests.test_pages import (
     STANDARD_HANDS,
     deal,
@@ -266,3 +267,19 @@ def test_a_refused_correction_reads_the_same_whoever_holds_the_card(app: Flask, 
         assert "Ann" not in html and "Cat" not in html
         pages.append(html.replace(game["id"], "GAME"))
     assert pages[0] == pages[1]
+
+
+def test_a_correction_that_ends_the_game_sooner_offers_to_remove_every_move_after_the_end(
+        app: Flask, client: FlaskClient) -> None:
+    """The preview under a correction that takes Ann to 100 VP sooner: the moves after the new end are listed by
+    seq (public: the end is), with one button that removes them all with the correction; the corrected game
+    then ends there. (It said another player's hidden move no longer fitted, naming none: a dead end.)"""
+    game, seq, seat, trait, moves = fillory_score_that_ends_sooner(store_of(app), ["Ann", "Ben"])
+    later = [n for n, _, _ in moves]
+    change = {"move": {"type": "score", "trait": trait}}
+    html = page(client, game, seat, f"/{seq}/misfit", change=json.dumps(change))
+    assert "the game ends before move" in html and "100 VP" in html
+    assert f'data-drop="{",".join(map(str, later))}"' in html
+    assert ", ".join(map(str, later)) in re.sub(r"\s+", " ", html)
+    assert "data-confirm=" in html  # other players' moves among them: asked first
+    assert "now fits" in page(client, game, seat, f"/{seq}/misfit", change=json.dumps({**change, "drop": later}))

@@ -30,6 +30,7 @@ from companion.store.timeline import (
     _replayed,
     _Revisions,
     _Timeline,
+    after_the_end,
     hidden_from,
     move_kind,
 )
@@ -310,6 +311,10 @@ class Moves(StateCache):
                     raise CorrectionRefused(f"the rules now need a choice before {whose} move {live.seq}: {choice}; "
                                             f"make that choice with this correction (or correct or remove move "
                                             f"{live.seq})", error.rule, live.seq, error.pending) from None
+                ended = timeline.rules.outcome(state)
+                if ended.over:  # the change ends the game sooner: which moves now come after it is public
+                    raise CorrectionRefused(after_the_end(whose, live.seq, ended.reason), error.rule,
+                                            live.seq) from None
                 if live.seat == seat:
                     raise CorrectionRefused(f"your move {live.seq} would no longer fit: {error.message}",
                                             error.rule, live.seq) from None

@@ -35,6 +35,14 @@ HIDDEN_MISFIT = ("a later move of another player, which holds what only they see
                  "it from their phone")
 
 
+def after_the_end(whose: str, seq: int, reason: str) -> str:
+    """A refused change after which the game ends before a later move (``whose`` move ``seq``): that the game is
+    over there is public, so the move is named whoever made it, and every move after the end goes with it."""
+    ending = f". {reason.rstrip('.')}" if reason else ""
+    return (f"the game would now end before {whose} move {seq}{ending}. Remove it and every later move with this "
+            "change, or change it another way")
+
+
 def _ending(rules: Any, state: State) -> list[int] | None:
     """How a game stands at its end: None while it goes on, else its winning seats (empty: nobody wins, a
     stalled game). A change to history compares this before and after, so the log says when the end moved."""

@@ -10,7 +10,11 @@ from typing import Any, Callable
 
 from playwright.sync_api import BrowserContext, Page, expect
 
-from .conftest import REPO, Api, screenshot
+from companion.served import RunningServer
+from companion.store import Store
+from tests.store_checks import fillory_score_that_ends_sooner
+
+from .conftest import HTTP_SECONDS, REPO, Api, screenshot
 from .phone import open_seat
 from .test_accessibility import blocking_violations
 
@@ -267,3 +271,28 @@ def test_the_host_releases_a_seat_and_another_phone_joins_it_by_code(
     again.goto(f"/j/{code}")
     again.get_by_role("button", name="I am Ben").click()
     again.wait_for_url(f"**/g/{game_id}/seat/1")
+
+
+def test_a_correction_that_ends_the_game_sooner_removes_every_move_after_the_end_in_one_tap(
+        new_phone: Callable[[], BrowserContext], api: Api, served: RunningServer) -> None:
+    """Fillory: a trait score corrected to one that reaches 100 VP there. The page lists the moves now after the
+    end (another player's hidden draws among them) and one tap, asked first, removes them all with it."""
+    store = Store(str(served.db_path))  # the server's own database: a random game played to its end through it
+    try:
+        game, seq, seat, trait, moves = fillory_score_that_ends_sooner(store, ["Ann", "Ben"])
+    finally:
+        store.close()
+    later = [n for n, _, _ in moves]
+    phone = open_seat(new_phone, served.base, game, seat)
+    phone.goto(f"/g/{game['id']}/seat/{seat}/fix/{seq}")
+    form = phone.locator("form[data-move=score]").first
+    form.locator(f"input[value='{trait}']").check()
+    form.locator("button[type=submit]").click()
+    misfit = phone.locator("#misfit")
+    expect(misfit).to_contain_text(f"the game ends before move {later[0]}")
+    expect(misfit).to_contain_text(f"{len(later)} moves come after the end")
+    misfit.get_by_role("button", name="Remove them with this change").click()
+    misfit.locator(".confirm-box").get_by_role("button", name="Yes, remove them").click()
+    expect(phone.locator("#done")).to_contain_text(f"corrected their move {seq}")
+    state = api.http.get(f"{served.base}/api/games/{game['id']}", timeout=HTTP_SECONDS).json()
+    assert state["over"] is True, state

@@ -197,7 +197,7 @@
     if (form.dataset.remove) { remove(form); return; }
     if (form.dataset.revert) { putBack(form); return; }
     if (form.dataset.drop) { // the misfit part: remove that later move too
-      pending.drop.push(Number(form.dataset.drop));
+      pending.drop.push(...form.dataset.drop.split(",").map(Number)); // one move, or every move after a new end
       if (pending.move) sendCorrection(form);
       return;
     }
