@@ -11,7 +11,9 @@ from typing import Callable
 
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
-from .conftest import Api, login_seat
+from companion.web.helpers import host_cookie
+
+from .conftest import HTTP_SECONDS, Api, login_seat
 from .phone import LIVE_JS, held_live_js
 from .test_after_game import finished_fillory_game
 
@@ -168,3 +170,30 @@ def test_names_typed_before_the_start_page_script_ran_are_in_who_goes_first(
     let_through(page, held)
     page.wait_for_load_state()
     expect(form.locator("select[name=first] option")).to_contain_text(["Ann", "Ben", "Player 3"])
+
+
+def test_a_release_tapped_before_the_table_scripts_ran_still_asks_first(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    """The host's "Release Ben's seat" is a real form that asks first (js/confirm.js): tapped before that script
+    arrived it released the seat at once, with no question. The tap is held until the scripts are in, then asks;
+    Yes releases it."""
+    game, _, ben = api.two_player_opening()
+
+    def ben_holds() -> bool:
+        answer = api.http.get(f"{server}/api/games/{game['id']}", headers={"Authorization": f"Bearer {ben}"},
+                              timeout=HTTP_SECONDS)
+        assert answer.status_code in (200, 401), answer.text
+        return answer.status_code == 200
+
+    phone = new_phone()
+    phone.add_cookies([{"name": host_cookie(game["id"]), "value": game["host_token"], "url": server}])
+    page = phone.new_page()
+    held = hold(page, "confirm")
+    page.goto(f"/g/{game['id']}?seats=1#host-seats", wait_until="commit")
+    page.get_by_role("button", name="Release Ben's seat").click()  # before confirm.js has arrived
+    page.wait_for_timeout(300)
+    assert ben_holds()  # held, not sent
+    let_through(page, held)
+    page.get_by_role("button", name="Yes, release it").click()
+    expect(page.locator("#seat-1 .tag")).to_have_text("free to join")
+    assert not ben_holds()

@@ -2,14 +2,15 @@
 // have run: a tap on a move then would submit the form natively, reloading the page and losing the move; a tap
 // on a script's own button (type="button": advice's "Fill in the cast form", a notice's "Leave it") would do
 // nothing at all.
-// Loaded before any form, this holds such a tap in a [data-live] or [data-fix] part and makes it again once the
-// scripts are in: at DOMContentLoaded (which comes after every deferred script) on a seat or corrections page,
+// A form that asks first (data-confirm: a seat's release on the table page) would be sent without the question.
+// Loaded before any form, this holds such a tap in a [data-live], [data-fix] or [data-confirm] part and makes it
+// again once the scripts are in: at DOMContentLoaded (which comes after every deferred script) on a seat or corrections page,
 // or at the event its script tag names in data-release on a page that loads them later (a card page:
 // js/card-moves.js).
 (() => {
   "use strict";
   const release = (document.currentScript && document.currentScript.dataset.release) || "DOMContentLoaded";
-  const PART = "[data-live], [data-fix]";
+  const PART = "[data-live], [data-fix], [data-confirm]";  // (a form that asks first: js/confirm.js asks then)
   let ready = false;
   let held = []; // in the order made: {form, submitter} (the last submit only) or {button}
   const hold = (event, tap) => {
