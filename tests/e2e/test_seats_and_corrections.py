@@ -296,3 +296,22 @@ def test_a_correction_that_ends_the_game_sooner_removes_every_move_after_the_end
     expect(phone.locator("#done")).to_contain_text(f"corrected their move {seq}")
     state = api.http.get(f"{served.base}/api/games/{game['id']}", timeout=HTTP_SECONDS).json()
     assert state["over"] is True, state
+
+
+def test_find_by_name_filters_the_card_list_on_a_moves_own_page(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    """Correcting a draw on its own page: "Find by name" over the deck's cards filters them as on the seat page
+    (it did nothing there: the filter lived in the seat page's script), and Enter picks the one match."""
+    game, _, _ = api.two_player_opening()
+    phone = open_seat(new_phone, server, game, 0)
+    phone.goto(f"/g/{game['id']}/seat/0/fix/1")
+    form = phone.locator("form[data-move=draw]").first
+    picks = form.locator(".pick:visible")
+    everyone = picks.count()
+    form.get_by_label("Find by name").fill("Romanc")
+    expect(picks).to_have_count(2)  # the match, and the card picked as reported (picks made stay shown)
+    expect(form.locator(".pick:visible", has_text="Romance")).to_have_count(1)
+    form.get_by_label("Find by name").fill("")
+    expect(picks).to_have_count(everyone)
+    form.get_by_label("Find by name").fill("zzzz")
+    expect(picks).to_have_count(1)  # only the card picked as reported

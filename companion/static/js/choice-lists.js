@@ -35,7 +35,7 @@
       JSON.parse(data.textContent).forEach((row, index) => { if (!only || only.has(index)) list.append(pick(list, type, row)); });
       list.removeAttribute("data-list");
       if (!list.classList.contains("long")) return;
-      // a long list's filter (live.js filters it; Enter picks the single match) and its "Nothing matches."
+      // a long list's filter (choices.js filters it; Enter picks the single match) and its "Nothing matches."
       const id = `${list.closest("form")?.id}-${list.dataset.name.replace(/\W/g, "-")}-filter`;
       const filter = Object.assign(document.createElement("div"), { className: "filter" });
       const search = Object.assign(document.createElement("input"), { type: "search", id });

@@ -80,6 +80,23 @@
   // lists sent once as data (js/choice-lists.js, on pages that send them) are built before anything else
   const buildLists = (root) => window.SpellbookChoiceLists?.build(root);
 
+  // a long list's "Find by name": the picks whose words hold what is typed (the picks made stay shown)
+  function applyFilter(input) {
+    const picker = input.closest("fieldset");
+    const query = input.value.trim().toLocaleLowerCase();
+    let shown = 0;
+    picker.querySelectorAll(".pick").forEach((label) => {
+      if (label.dataset.search === undefined) {  // the words shown: name, traits, place (read once)
+        label.dataset.search = label.textContent.replace(/\s+/g, " ").toLocaleLowerCase();
+      }
+      const match = !query || label.dataset.search.includes(query) || label.querySelector("input").checked;
+      label.hidden = !match;
+      if (match) shown += 1;
+    });
+    const none = picker.querySelector("[data-no-match]");
+    if (none) none.hidden = shown > 0;
+  }
+
   function apply(form) {
     buildLists(form);
     form.querySelectorAll("fieldset[data-required] input[type=radio]").forEach((radio) => { radio.required = true; });
@@ -132,6 +149,7 @@
       }
       if (out) Object.assign(out, { hidden: !said, textContent: said });
     });
+    form.querySelectorAll("input[data-filter]").forEach(applyFilter); // (typed before this script ran too)
   }
 
   // Enter in a filter picks the single match not picked yet (and never sends the form)

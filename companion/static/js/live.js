@@ -268,30 +268,12 @@
     enhance();
   }
 
-  // ---- pickers: filter long lists ----
-  function applyFilter(input) {
-    const picker = input.closest("fieldset");
-    const query = input.value.trim().toLocaleLowerCase();
-    let shown = 0;
-    picker.querySelectorAll(".pick").forEach((label) => {
-      if (label.dataset.search === undefined) {  // the words shown: name, traits, place (read once)
-        label.dataset.search = label.textContent.replace(/\s+/g, " ").toLocaleLowerCase();
-      }
-      const match = !query || label.dataset.search.includes(query) || label.querySelector("input").checked;
-      label.hidden = !match;
-      if (match) shown += 1;
-    });
-    const none = picker.querySelector("[data-no-match]");
-    if (none) none.hidden = shown > 0;
-  }
-
   // The move forms are rendered from the rules' choices (form[data-choice]) and read by js/choices.js:
   // apply(root) shows what fits the picks so far, collect(form) is the move to send, fill(form, move) advice.
   const kit = (form) => (form.hasAttribute("data-choice") ? window.SpellbookChoices : undefined);
 
   function enhance() {
-    if (window.SpellbookChoices) window.SpellbookChoices.apply(live);
-    live.querySelectorAll("input[data-filter]").forEach(applyFilter);
+    if (window.SpellbookChoices) window.SpellbookChoices.apply(live); // (its lists' filters too)
   }
 
   // a button[data-fill] (advice) fills the form named by data-fill-form with its move's fields
@@ -310,9 +292,6 @@
     if (button) fill(button);
   });
 
-  live.addEventListener("input", (event) => {
-    if (event.target.matches("input[data-filter]")) applyFilter(event.target);
-  });
   // ---- sending moves ----
   function newActionId() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID(); // secure contexts only
