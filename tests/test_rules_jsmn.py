@@ -19,6 +19,8 @@ from companion.rules.jsmn.state import (
     JsmnState,
     Turn,
     magicianship,
+    state_from_json,
+    state_to_json,
 )
 
 JSMN = content("jsmn")
@@ -339,6 +341,32 @@ def test_the_prestige_track_ends_at_its_last_space() -> None:
                                      location="padua"), 0, {"type": "still_waters"},
                  {"type": "engage", "card": "flora-greysteel"})
     assert state.seats[0].prestige == 40 and state.turn is not None and state.turn.pending == 0
+
+
+def test_a_disc_on_the_last_space_that_gains_prestige_keeps_its_place_in_the_stack() -> None:
+    """Both discs on the last space, Ben's on top: Ann discarding a spell there does not move her disc, so
+    Ben stays on top (rulebook: a disc goes on top when it moves onto a space; jsmn.prestige.track-end). A disc
+    that reaches the last space from below still goes on top."""
+    state = replace(magic_turn().with_seat(0, prestige=40, arrival=5, spells=2).with_seat(1, prestige=40, arrival=6),
+                    clock=6)
+    after = play(state, 0, {"type": "discard_spell"})
+    assert after.seats[0].prestige == 40 and after.seats[0].spells == 1
+    assert jsmn.stack_place(after, 1) == 0 and jsmn.stack_place(after, 0) == 1 and after.clock == 6
+    risen = play(state.with_seat(0, prestige=39), 0, {"type": "discard_spell"})
+    assert risen.seats[0].prestige == 40 and jsmn.stack_place(risen, 0) == 0
+
+
+def test_a_game_stored_before_format_3_keeps_its_track_end() -> None:
+    """A state stored in format 2 replays as it was played: there the disc on the last space went on top."""
+    from companion.rules import SPECS
+    state = replace(magic_turn().with_seat(0, prestige=40, arrival=5, spells=1).with_seat(1, prestige=40, arrival=6),
+                    clock=6)
+    data = {k: v for k, v in state_to_json(state).items() if k != "legacy_cap_stack"}
+    old = state_from_json(SPECS["jsmn"].upgraded_state({**data, "format_version": 2}))
+    assert old.legacy_cap_stack and not old.legacy_canute and not state.legacy_cap_stack
+    assert jsmn.stack_place(play(old, 0, {"type": "discard_spell"}), 0) == 0
+    older = state_from_json(SPECS["jsmn"].upgraded_state({**data, "format_version": 1}))
+    assert older.legacy_cap_stack and older.legacy_canute
 
 
 # -- connexions ---------------------------------------------------------------------------------------
