@@ -49,6 +49,21 @@ def fail_with_problems(heading: str, problems: list[Problem]) -> None:
         click.echo(f"  {problem}", err=True)
 
 
+def _out_folder(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """Every ``--out``, as given: a blank folder name (``--out "$OUT"`` with ``OUT`` unset, a stray space or tab)
+    or one starting with ``-`` (``-`` elsewhere means standard output; ``--out --game x`` takes ``--game``) is
+    refused, never written into as a folder so named (a folder really so named is ``./-``)."""
+    if value is None:
+        return None
+    if not value.strip():
+        raise click.ClickException("--out is empty: give the folder to write into, or leave it out for the default")
+    if value.strip().startswith("-"):
+        given = value.strip()
+        raise click.ClickException(f"--out {given!r} reads as standard output or an option, not a folder (a folder "
+                                   f"so named is ./{given}): give the folder to write into")
+    return Path(value)
+
+
 def _human_size(size: int) -> str:
     if size < 1024:
         return f"{size} B"
@@ -173,7 +188,7 @@ def check(data_folder: Path | None) -> None:
               help="Companion address the QR codes point to (each card opens URL/c/<game>/<card-id>) "
                    "[default: $SPELLBOOK_BASE_URL, else the instance's saved one (companion base-url), else "
                    "http://localhost:8000].")
-@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output", callback=_out_folder,
               show_default=True, help="Folder to write <game>/*.pdf into.")
 @click.option("--only", "documents", multiple=True, type=click.Choice(_document_names()),
               help="Build only this document (repeatable); default: all of them.")
@@ -333,7 +348,7 @@ def _check_base_url(base_url: str, strict: bool) -> None:
               show_default=True, help="Card trim size the faces are laid out for.")
 @click.option("--base-url", default=None, metavar="URL",
               help="Companion address the QR codes point to [default: as cardgen build].")
-@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output", callback=_out_folder,
               show_default=True, help="Folder to write <game>/proof-<deck>.pdf into.")
 @click.option("--lang", default="en", show_default=True, metavar="LANG", help="Language of the printed labels.")
 @click.option("--data", "data_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
@@ -382,7 +397,7 @@ def proof_command(game: str, paper: str, card_size: str, base_url: str | None, o
                    "http://localhost:8000].")
 @click.option("--strict", is_flag=True, default=False,
               help="Fail (exit 1) instead of warning when the QR codes would point at a loopback address.")
-@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output/export"),
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output/export", callback=_out_folder,
               show_default=True, help="Folder to write <game>/... into.")
 @click.option("--lang", default="en", show_default=True, metavar="LANG",
               help="Language of every printed label: data/print/labels/LANG.toml.")
@@ -430,7 +445,7 @@ def export(game: str, file_format: str, dpi: int, card_size: str, bleed: float, 
 @click.option("--back-offset-y", type=click.FloatRange(-20, 20), default=0.0, show_default=True, metavar="MM",
               help="Shift the back up (negative: down) as a build would.")
 @click.option("--printer", default=None, metavar="NAME", help="Use a saved printer profile's offsets.")
-@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output", callback=_out_folder,
               show_default=True, help="Folder to write calibration.pdf into.")
 @click.option("--read", "readings", type=float, nargs=3, default=None, metavar="UPPER LEFT RIGHT",
               help="Instead of writing the sheet: the three across scales' readings (mm) of a printed sheet, "

@@ -217,11 +217,19 @@ def main() -> None:
 
 def _given_database(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """A database option given as empty or blank text (``--db "$DB"`` with ``DB`` unset) is refused: it meant
-    the instance's own database to every command before, ``purge`` included."""
-    if value is not None and not value.strip():
-        name = param.opts[0] if param.opts else param.name
-        default = ", or leave it out for the instance's own database" if name == "--db" else ""
+    the instance's own database to every command before, ``purge`` included. So is a name that is surely a
+    slip, never a database: ``-`` (elsewhere standard input) or one starting with ``-`` (``--db --port 8000``
+    takes ``--port`` as the file); a file really so named is ``./-``."""
+    if value is None:
+        return value
+    name = param.opts[0] if param.opts else param.name
+    default = ", or leave it out for the instance's own database" if name == "--db" else ""
+    if not value.strip():
         raise click.ClickException(f"{name} is empty: give a SQLite file or a postgresql:// URL{default}")
+    if value.strip().startswith("-"):
+        given = value.strip()
+        raise click.ClickException(f"{name} {given!r} reads as standard input or an option, not a database (a file so "
+                                   f"named is ./{given}): give a SQLite file or a postgresql:// URL{default}")
     return value
 
 

@@ -174,3 +174,16 @@ def test_with_every_action_covered_only_stilling_the_waters_is_offered() -> None
     assert offered[0].rule == "jsmn.action.covered" and offered[0].primary
     after = rules.apply(covered, seat, {"type": "still_waters"})
     assert after.seats[seat].covered == ()
+
+
+def test_the_cast_form_leaves_out_a_magicianship_spell_in_front_of_another_magician() -> None:
+    """Which spell a seat casts is public (every log names it), so the form no longer offers a magicianship
+    spell another magician already has face up in front of them, which the rules would refuse."""
+    state, seat = in_turn()
+    other = (seat + 1) % 3
+    mine = state.with_seat(seat, spells=1)
+    spells = [o.value for o in by_id(rules.choices(mine, seat), "j-cast").fields[0].options]
+    assert "agrippas-ring" in spells
+    played = mine.with_seat(other, spells_played=("agrippas-ring",))
+    spells = [o.value for o in by_id(rules.choices(played, seat), "j-cast").fields[0].options]
+    assert "agrippas-ring" not in spells and "dees-shew-stone" in spells

@@ -222,6 +222,67 @@ def test_an_empty_db_is_refused_and_never_means_the_instances_database(
     store.close()
 
 
+def test_a_db_named_dash_is_refused_by_every_command_and_makes_no_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--db -`` made a database file named '-' (init-db said "Database ready: …/-"); it and any name starting
+    with '-' (``--db --port 8000`` takes '--port') are refused like a blank one, by every command taking --db."""
+    import click
+    from click.testing import CliRunner
+
+    from companion import cli
+
+    monkeypatch.setenv("SPELLBOOK_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(cli.CompanionServer, "run", lambda self: pytest.fail("serve started"))
+    taking_db = [name for name, command in cli.main.commands.items()
+                 if any(isinstance(p, click.Option) and "--db" in p.opts for p in command.params)]
+    assert {"init-db", "serve", "games", "export", "purge"} <= set(taking_db)
+    commands = {"export": ["export", "abc"], "purge": ["purge", "--dry-run"], "serve": ["serve", "--no-qr"]}
+    for name in taking_db:
+        for slip in ("-", " -", "--port", "-x.sqlite3"):
+            result = CliRunner().invoke(cli.main, [*commands.get(name, [name]), "--db", slip])
+            assert result.exit_code == 1, (name, slip, result.output)
+            assert result.output == (f"Error: --db {slip.strip()!r} reads as standard input or an option, not a "
+                                     f"database (a file so named is ./{slip.strip()}): give a SQLite file or a "
+                                     "postgresql:// URL, or leave it out for the instance's own database\n"), result.output
+    copied = CliRunner().invoke(cli.main, ["db", "copy", "--from", "-", "--to", str(tmp_path / "copy.sqlite3")])
+    assert copied.exit_code == 1 and copied.output.startswith("Error: --from '-' reads as standard input"), copied.output
+    assert sorted(os.listdir(tmp_path)) == []                                      # nothing made, not even the instance
+    made = CliRunner().invoke(cli.main, ["init-db", "--db", "./-"])                # a file really so named
+    assert made.exit_code == 0 and (tmp_path / "-").is_file(), made.output
+
+
+def test_every_cardgen_out_refuses_a_blank_or_dash_folder_and_writes_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``cardgen proof --out " "`` wrote into a folder named ' ' (printing '   /barony-sorcery/…', which reads
+    like the disk's root) and ``calibrate --out <TAB>`` into one named a tab: every command's --out now refuses
+    a blank folder name, or one starting with '-', in one line, exit 1, before any work."""
+    import click
+    from click.testing import CliRunner
+
+    from cardgen.cli import main
+
+    monkeypatch.setenv("SPELLBOOK_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.chdir(tmp_path)
+    taking_out = [name for name, command in main.commands.items()
+                  if any(isinstance(p, click.Option) and "--out" in p.opts for p in command.params)]
+    assert {"build", "proof", "export", "calibrate"} <= set(taking_out)
+    for name in taking_out:
+        for blank in ("", " ", "\t", " \n"):
+            result = CliRunner().invoke(main, [name, "--out", blank])
+            assert result.exit_code == 1, (name, repr(blank), result.output)
+            assert result.output == ("Error: --out is empty: give the folder to write into, or leave it out for the "
+                                     "default\n"), (name, result.output)
+        for slip in ("-", "--game"):
+            result = CliRunner().invoke(main, [name, "--out", slip])
+            assert result.exit_code == 1 and result.output == (
+                f"Error: --out {slip!r} reads as standard output or an option, not a folder (a folder so named is "
+                f"./{slip}): give the folder to write into\n"), (name, result.output)
+    assert sorted(os.listdir(tmp_path)) == []
+    params = main.commands["calibrate"].make_context("calibrate", []).params
+    assert params["out_dir"] == Path("output")                                     # the default still a Path
+
+
 def test_init_db_says_when_it_makes_a_new_database(tmp_path: Path) -> None:
     from click.testing import CliRunner
 

@@ -19,6 +19,8 @@ from companion.rules.jsmn.state import (
     JsmnState,
     Turn,
     magicianship,
+    state_from_json,
+    state_to_json,
 )
 
 JSMN = content("jsmn")
@@ -341,6 +343,32 @@ def test_the_prestige_track_ends_at_its_last_space() -> None:
     assert state.seats[0].prestige == 40 and state.turn is not None and state.turn.pending == 0
 
 
+def test_a_disc_on_the_last_space_that_gains_prestige_keeps_its_place_in_the_stack() -> None:
+    """Both discs on the last space, Ben's on top: Ann discarding a spell there does not move her disc, so
+    Ben stays on top (rulebook: a disc goes on top when it moves onto a space; jsmn.prestige.track-end). A disc
+    that reaches the last space from below still goes on top."""
+    state = replace(magic_turn().with_seat(0, prestige=40, arrival=5, spells=2).with_seat(1, prestige=40, arrival=6),
+                    clock=6)
+    after = play(state, 0, {"type": "discard_spell"})
+    assert after.seats[0].prestige == 40 and after.seats[0].spells == 1
+    assert jsmn.stack_place(after, 1) == 0 and jsmn.stack_place(after, 0) == 1 and after.clock == 6
+    risen = play(state.with_seat(0, prestige=39), 0, {"type": "discard_spell"})
+    assert risen.seats[0].prestige == 40 and jsmn.stack_place(risen, 0) == 0
+
+
+def test_a_game_stored_before_format_3_keeps_its_track_end() -> None:
+    """A state stored in format 2 replays as it was played: there the disc on the last space went on top."""
+    from companion.rules import SPECS
+    state = replace(magic_turn().with_seat(0, prestige=40, arrival=5, spells=1).with_seat(1, prestige=40, arrival=6),
+                    clock=6)
+    data = {k: v for k, v in state_to_json(state).items() if k != "legacy_cap_stack"}
+    old = state_from_json(SPECS["jsmn"].upgraded_state({**data, "format_version": 2}))
+    assert old.legacy_cap_stack and not old.legacy_canute and not state.legacy_cap_stack
+    assert jsmn.stack_place(play(old, 0, {"type": "discard_spell"}), 0) == 0
+    older = state_from_json(SPECS["jsmn"].upgraded_state({**data, "format_version": 1}))
+    assert older.legacy_cap_stack and older.legacy_canute
+
+
 # -- connexions ---------------------------------------------------------------------------------------
 
 def test_connexions_come_from_the_track_and_a_type_holds_one_disc() -> None:
@@ -630,13 +658,39 @@ def test_moves_are_redacted_for_other_seats() -> None:
     assert jsmn.redact_move(take, 0, 1) == {"type": "engage", "card": "private-ball", "introductions": 0,
                                             "feats_taken": 1}
     assert jsmn.redact_move(take, 0, 0) == take
-    assert jsmn.redact_move({"type": "cast_spell", "spell": "agrippas-ring"}, 0, None) == {"type": "cast_spell"}
     assert jsmn.redact_move({"type": "magic", "card": "masquerade", "feat": "x"}, 0, 2) == \
         {"type": "magic", "card": "masquerade"}
     line = jsmn.describe_move(take, 0, ["Ann", "Ben"])
     assert line.startswith("Ann attended ") and line.endswith(" in Madrid and took 1 feat of magic.")
-    assert "Find" not in line and "Agrippa" not in jsmn.describe_move({"type": "cast_spell",
-                                                                        "spell": "agrippas-ring"}, 0, ["Ann"])
+    assert "Find" not in line
+
+
+def test_a_cast_spell_is_named_in_every_log_and_the_feat_it_took_is_not() -> None:
+    """Which spell a seat cast was left out of other seats' logs ("Ann cast a spell."), yet their views showed
+    it by its effect (a third move, Teilo's Hand, two more cards...), as the table sees it played: the spell is
+    public, named in every log; only the feat Morgan's Veil took stays Ann's."""
+    names = ["Ann", "Ben"]
+    for spell, extra, words in (
+            ("agrippas-ring", {}, "Ann cast Agrippa's Ring and laid it face up in front of them."),
+            ("the-rhymers-road", {}, "Ann cast The Rhymer's Road."),
+            ("bladuds-wings", {"to": "venice"}, "Ann cast Bladud's Wings and moved to Venice.")):
+        cast = {"type": "cast_spell", "spell": spell, **extra}
+        for viewer in (None, 1):
+            assert jsmn.redact_move(cast, 0, viewer) == cast
+        assert jsmn.describe_move(cast, 0, names) == words
+    veil = {"type": "cast_spell", "spell": "morgans-veil", "feat": "find-the-kings-roads"}
+    assert jsmn.redact_move(veil, 0, 1) == jsmn.redact_move(veil, 0, None) == {"type": "cast_spell",
+                                                                             "spell": "morgans-veil"}
+    assert jsmn.redact_move(veil, 0, 0) == veil
+    assert jsmn.describe_move(veil, 0, names) == "Ann cast Morgan's Veil and took a feat of magic."
+    # twins: the same public moves, Ann's veil took another feat: Ben's view and log read alike
+    state = magic_turn().with_seat(0, spells=1)
+    free = [f for f in FEATS if f not in state.feats_out()][:2]
+    twins = [({"type": "cast_spell", "spell": "morgans-veil", "feat": f}, f) for f in free]
+    after = [play(state, 0, move) for move, _ in twins]
+    assert after[0] != after[1] and jsmn.view(after[0], 1) == jsmn.view(after[1], 1)
+    assert jsmn.redact_move(twins[0][0], 0, 1) == jsmn.redact_move(twins[1][0], 0, 1)
+    assert jsmn.describe_move({"type": "cast_spell", "spell": "no-such-spell"}, 0, names) == "Ann cast a spell."
 
 
 def test_state_json_round_trip_and_registration() -> None:

@@ -567,6 +567,20 @@ def test_describe_and_redact() -> None:
         "Ann revealed the colours left in their hand."
 
 
+def test_a_cast_is_described_with_its_ingredients_as_the_rules_read_them() -> None:
+    """Colours spelt with spaces or capitals, or given as card ids, are the same move as the colour ids; the
+    log line names them as the rules read them, as it does the book and the spell."""
+    names = list(PLAYERS)
+    plain = mandragora.describe_move(cast("spellbook-yellow-1", ["yellow", "mandrake"], 1, "banishment"), 1, names)
+    assert plain == "Ben cast Banishment (power 1) on the Yellow Spellbook (1) with yellow and a mandrake."
+    for spelt in (["  yellow ", "MANDRAKE"], ["YELLOW", " Mandrake"], ["Yellow", "mandrake-1"]):
+        assert mandragora.describe_move(cast("spellbook-yellow-1", spelt, 1, "banishment"), 1, names) == plain
+    assert mandragora.describe_move(cast("spellbook-black-1", ["Purple", "ingredient-red-4"], 1, "banishment"),
+                                    1, names).endswith(" with purple and red.")
+    assert mandragora.describe_move(cast("spellbook-black-1", ["plaid"], 1, "banishment"), 1, names) \
+        .endswith(" with plaid.")                                       # what the rules do not read stays as given
+
+
 def test_json_round_trip_and_errors() -> None:
     state = position(hand_counts=(5, 1, 1), scrolls=(("scroll-one-curse-1",), (), ()), curse_holder=0,
                      pending=(Pending("curse_marker", 0, (1, 2)),), hand_notes=(("red",), None, None))

@@ -446,7 +446,8 @@ def _advisor(state: JsmnState, seat: int) -> Choice | None:
 # -- spells ----------------------------------------------------------------------------------------------
 
 def _castable(state: JsmnState, seat: int) -> list[str]:
-    """Spells whose timing allows them now (which spells others have in front of them is secret)."""
+    """Spells whose timing allows them now, less a magicianship spell already in front of a magician (cast
+    spells are public: every log names them)."""
     here = state.seats[seat]
     turn = state.turn
     mine = turn is not None and state.phase == "turn" and turn.seat == seat
@@ -454,7 +455,7 @@ def _castable(state: JsmnState, seat: int) -> list[str]:
         return []
     found = []
     for sid, spell in SPELLS.items():
-        if spell.magicianship and sid in here.spells_played:
+        if spell.magicianship and any(sid in s.spells_played for s in state.seats):
             continue
         if spell.effect == "look_ahead":
             ok = state.phase == "preparation"

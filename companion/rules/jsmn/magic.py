@@ -89,11 +89,14 @@ def has_connexion(state: JsmnState, seat: int, kind: str) -> bool:
 
 def gain_prestige(state: JsmnState, seat: int, amount: int) -> JsmnState:
     """Move ``seat``'s disc up, on top of any stack where it lands, and count the connexions it earns
-    (rules jsmn.prestige.stack, jsmn.connexion.gain; the track ends at its last space)."""
+    (rules jsmn.prestige.stack, jsmn.connexion.gain; the track ends at its last space, where a disc that
+    cannot rise does not move and keeps its place in the stack, rule jsmn.prestige.track-end)."""
     if amount <= 0:
         return state
     here = state.seats[seat]
     after = min(TRACKS.prestige_length, here.prestige + amount)
+    if after == here.prestige and not state.legacy_cap_stack:
+        return state    # on the last space already: the disc does not move, so it keeps its place in the stack
     clock = state.clock + 1
     state = replace(state.with_seat(seat, prestige=after, arrival=clock), clock=clock)
     turn = state.turn

@@ -176,6 +176,9 @@ class JsmnState:
     #: a game stored before state format 2 keeps the Canute's Tide it began with (the spell stayed playable
     #: until the turn's next introduction or connexion, and took 1 prestige whatever the introduction gave)
     legacy_canute: bool = False
+    #: a game stored before state format 3 keeps the track's end it began with (a disc on the last space that
+    #: "gained" prestige there went on top of the stack without moving)
+    legacy_cap_stack: bool = False
 
     # -- public facts -------------------------------------------------------------------------------
     @property
@@ -320,3 +323,10 @@ def upgrade_format_1(data: dict[str, Any]) -> dict[str, Any]:
     """A state stored in format 1 (before Canute's Tide answered only its introduction's moment): the game
     keeps the reading it began with, so that its log replays as it was played."""
     return {**data, "legacy_canute": True}
+
+
+def upgrade_format_2(data: dict[str, Any]) -> dict[str, Any]:
+    """A state stored in format 2 (before a disc on the last prestige space kept its place in the stack when
+    it gained prestige there): the game keeps the reading it began with, so that its log replays as it was
+    played (the stack decides the turn order and the last tie)."""
+    return {**data, "legacy_cap_stack": True}

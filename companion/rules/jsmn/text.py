@@ -1,9 +1,11 @@
 """Jonathan Strange & Mr Norrell: moves as the move log shows them — redacted per viewer, and in words.
 
-Secret until the end (rule jsmn.magicianship.secret): which feats of magic a seat holds and completes and
-which spells it casts. Anyone but the actor sees a move without those ids: starting feats as a bare
-``{"type": "starting_feats"}``, an invitation's feats as ``feats_taken`` (a count), magic without its
-``feat``/``feats``, and a cast as ``{"type": "cast_spell"}``. Everything else is on the table for all.
+Secret until the end (rule jsmn.magicianship.secret): which feats of magic a seat holds and completes.
+Anyone but the actor sees a move without those ids: starting feats as a bare ``{"type": "starting_feats"}``,
+an invitation's feats as ``feats_taken`` (a count), magic without its ``feat``/``feats``, and a cast without
+the feat Morgan's Veil took. Which spell a seat casts is not secret: a spell is kept secret in hand, but it
+is played for its effect, which the table sees (a magicianship spell lies face up in front of its caster), so
+every seat's log names it. Everything else is on the table for all.
 """
 
 from __future__ import annotations
@@ -11,19 +13,29 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ..base import seat_name
-from .state import BOOKS, GAME, INTRODUCTIONS, INVITATIONS, MARSEILLES, NAMED, TRACKS
+from .state import (
+    BOOKS,
+    GAME,
+    INTRODUCTIONS,
+    INVITATIONS,
+    MARSEILLES,
+    NAMED,
+    SPELLS,
+    TRACKS,
+)
 
 HIDDEN_FIELDS: dict[str, tuple[str, ...]] = {
     "magic": ("feat",), "use_book": ("feats",), "street_magic": ("feat",), "place_token": ("feat",),
+    "cast_spell": ("feat",),
 }
 
 
 def redact_move(move: Mapping[str, Any], actor: int, viewer: int | None) -> dict[str, Any]:
-    """The move as ``viewer`` may see it: another seat's feats and spells are left out."""
+    """The move as ``viewer`` may see it: another seat's feats are left out."""
     if viewer is not None and viewer == actor:
         return dict(move)
     kind = move.get("type")
-    if kind in ("starting_feats", "cast_spell"):
+    if kind == "starting_feats":
         return {"type": kind}
     if kind == "engage" and "feats" in move:
         shown = {k: v for k, v in move.items() if k != "feats"}
@@ -63,8 +75,35 @@ def _engage(who: str, move: Mapping[str, Any]) -> str:
     return f"{who} fulfilled an engagement."
 
 
+def _cast(who: str, move: Mapping[str, Any]) -> str:
+    """A cast as the table saw it: the spell by name, and what its move named (never a feat's id)."""
+    spell = SPELLS.get(str(move.get("spell")))
+    if spell is None:
+        return f"{who} cast a spell."
+    effect = spell.effect
+    detail = ""
+    if effect == "magicianship":
+        detail = " and laid it face up in front of them"
+    elif effect == "move_anywhere":
+        detail = f" and moved to {_place(move.get('to'))}"
+    elif effect == "take_feat":
+        detail = " and took a feat of magic"
+    elif effect == "reuse_book" and str(move.get("book")) in BOOKS:
+        detail = f" to use {BOOKS[str(move.get('book'))].name} again"
+    elif effect == "uncover_action":
+        try:
+            detail = f", uncovering {GAME.action(str(move.get('action'))).name}"
+        except KeyError:
+            pass
+    elif effect == "study_any" and isinstance(move.get("elements"), list):
+        detail = f": {' and '.join(str(e) for e in move['elements'])} are available to them this turn"
+    elif effect == "swap_engagement" and move.get("card") is not None:
+        detail = f", discarding {_card_name(move.get('card'))}"
+    return f"{who} cast {spell.name}{detail}."
+
+
 def describe_move(move: Mapping[str, Any], actor: int, names: Sequence[str]) -> str:
-    """One line for the move log, in the public wording (no hidden feat or spell is named)."""
+    """One line for the move log, in the public wording (no hidden feat is named)."""
     who = seat_name(names, actor)
     shown = redact_move(move, actor, None)
     kind = shown.get("type")
@@ -107,7 +146,7 @@ def describe_move(move: Mapping[str, Any], actor: int, names: Sequence[str]) -> 
     if kind == "advisor":
         return f"{who}'s advisor exchanged {_card_name(shown.get('card'))}."
     if kind == "cast_spell":
-        return f"{who} cast a spell."
+        return _cast(who, shown)
     if kind == "discard_spell":
         return f"{who} discarded a spell for 1 prestige."
     if kind == "end_turn":

@@ -65,8 +65,9 @@ def _book(ref: Any) -> str:
     return card.id
 
 
-def _ingredient(ref: Any) -> str:
-    """An ingredient as its colour id, or "mandrake"; a spellbook here is a second book."""
+def ingredient_id(ref: Any) -> str:
+    """An ingredient as its colour id, or "mandrake", however it was spelt ("  YELLOW ", an ingredient card's
+    id); a spellbook here is a second book."""
     if not isinstance(ref, str) or not ref.strip():
         raise IllegalMove("every ingredient must be a colour (e.g. 'yellow'), an ingredient card or 'mandrake'", None)
     text = ref.strip().casefold()
@@ -173,7 +174,7 @@ def check_cast(state: MandragoraState, seat: int, move: Mapping[str, Any]) -> Ca
     """Everything about a cast but its effect fields; IllegalMove names the first rule broken."""
     book = _book(move.get("book"))
     raw = field(move, "ingredients", list, required=False, default=[])
-    ingredients = [_ingredient(ref) for ref in raw]
+    ingredients = [ingredient_id(ref) for ref in raw]
     if not ingredients:
         raise IllegalMove("a spell needs at least one ingredient: their number is its highest power",
                           "mandragora.spell.power")

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..base import seat_name
+from ..base import IllegalMove, seat_name
+from .cast import ingredient_id
 from .state import GAME, MANDRAKE
 
 SECRET_MOVES: tuple[str, ...] = ("note_hand", "reveal_hand")
@@ -103,12 +104,21 @@ def _effect(spell: str, move: Mapping[str, Any], names: Sequence[str]) -> str:
     return ""
 
 
+def _ingredient(ref: Any) -> str:
+    """An ingredient as the rules read it (its colour, 'a mandrake'), not as it was typed ("  YELLOW ")."""
+    try:
+        found = ingredient_id(ref)
+    except IllegalMove:
+        return str(ref)
+    return "a mandrake" if found == MANDRAKE else found
+
+
 def _cast(who: str, move: Mapping[str, Any], names: Sequence[str]) -> str:
     spell = _spell(move.get("spell"))
     ingredients = move.get("ingredients")
     used = ""
     if isinstance(ingredients, list) and ingredients:
-        used = " with " + _listing([("a mandrake" if str(i).casefold() == MANDRAKE else str(i)) for i in ingredients])
+        used = " with " + _listing([_ingredient(i) for i in ingredients])
     power = move.get("power")
     return f"{who} cast {spell} (power {power}) on {_book(move.get('book'))}{used}{_effect(spell, move, names)}."
 
