@@ -13,8 +13,9 @@ from companion.rules import GAMES
 
 def rearrange_hidden(state: Any, viewer: int | None, rng: random.Random) -> Any:
     """Before the end, change another seat's private ledger: a feat in front of it (or a completed one) for a
-    feat nobody holds, and the spells it has played for others: its magicianship changes, its view must not."""
-    from companion.rules.jsmn.state import FEATS, SPELLS
+    feat nobody holds: its magicianship changes, its view must not. (The spells it has cast are public: every
+    log names them.)"""
+    from companion.rules.jsmn.state import FEATS
 
     if state.phase == "over":
         return None
@@ -32,9 +33,6 @@ def rearrange_hidden(state: Any, viewer: int | None, rng: random.Random) -> Any:
     else:
         changed = state.with_seat(seat, feats=((rng.choice(free), here.feats[0][1]),) + here.feats[1:]) \
             if here.feats else state.with_seat(seat, completed=(rng.choice(free),) + here.completed[1:])
-    if here.spells_played:
-        spells = tuple(rng.choice(list(SPELLS)) for _ in here.spells_played)
-        changed = changed.with_seat(seat, spells_played=spells)
     return None if changed == state else changed
 
 
