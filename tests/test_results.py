@@ -286,3 +286,16 @@ def test_every_seat_page_of_a_finished_game_names_who_won(app: Flask, client: Fl
             assert any(re.search(rf"{name}\s+(wins|win|share)", page) for name in winners), (game, seat)
         checked += 1
     assert checked >= len(GAMES) // 2
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_taking_back_the_ending_move_reads_as_one_sentence_in_the_log(app: Flask, game: str) -> None:
+    """"Ben took back their move 75: Ben revealed the colours left in their hand.; the game is no longer over…":
+    the move's own full stop stood before the semicolon."""
+    rules = rules_for(game)
+    store = app.extensions["store"]
+    created = play_to_the_end(app, game, ["Ann", "Ben", "Cat"][:max(2, rules.MIN_PLAYERS)], seed=5)
+    last = store.log(created["id"], None)[-1]
+    store.undo(created["id"], last["seat"], store.version(created["id"]), "take-back")
+    text = store.log(created["id"], None)[-1]["text"]
+    assert text.startswith(f"{last['text'].split(' ', 1)[0]} took back their move {last['seq']}: ")
+    assert text.endswith("; the game is no longer over: it goes on from here") and ".;" not in text
