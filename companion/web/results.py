@@ -24,7 +24,7 @@ from werkzeug.wrappers import (
     Response as BaseResponse,  # what redirect() answers (flask's Response is one)
 )
 
-from companion.rules import SetupError, finished, rules_for
+from companion.rules import SetupError, finished, rules_for, spec_for
 from companion.web.chart import Series, score_chart
 from companion.web.errors import error_response
 from companion.web.helpers import (
@@ -122,6 +122,24 @@ def _start_seat(rules: Any, steps: list[tuple[int, int | None, Any]]) -> int | N
     return None
 
 
+def chart_words(data: dict[str, Any]) -> dict[str, str | None]:
+    """What the chart's totals count, in words: ``{"title", "axis", "note", "caption"}`` (caption: the figures' table). A game whose end shows another
+    measure than its play (``GameSpec.final_points``: JS&MN's magicianship, secret until the end, after prestige)
+    says so in the title, on the axis and in a note; ``note`` is None for a game counting one thing throughout."""
+    spec = spec_for(data["game"])
+    during, final = spec.points, spec.final_points
+    if final is None or final == during or data["outcome"]["stalled"]:
+        return {"title": f"{data['title']}: {during} after each move", "axis": during.capitalize(), "note": None,
+                "caption": f"{during.capitalize()} after each move that changed a total"}
+    last = data["score_over_time"][-1]["move"]
+    return {"title": f"{data['title']}: {during} after each move, {final} at the end",
+            "axis": f"{during.capitalize()}, then {final}",
+            "note": f"Each point is {during} after that move, except the last (move {last}): that one is {final}, "
+                    f"shown only once the game is over.",
+            "caption": f"{during.capitalize()} after each move that changed a total; the last row (move {last}) is "
+                       f"{final}, at the end"}
+
+
 def chart_of(data: dict[str, Any]) -> Any:
     series = []
     for p in data["players"]:
@@ -131,7 +149,8 @@ def chart_of(data: dict[str, Any]) -> Any:
             if not points or points[-1][1] != total or step is data["score_over_time"][-1]:
                 points.append((step["move"], total))
         series.append(Series(p["name"], tuple(points)))
-    return score_chart(series, title=f"{data['title']}: points after each move")
+    words = chart_words(data)
+    return score_chart(series, title=str(words["title"]), y_label=str(words["axis"]))
 
 
 def _minutes(started: str, ended: str) -> int:
@@ -200,7 +219,8 @@ def result(game_id: str) -> Response:
     held = seats_held(game_id, len(data["players"]))
     player = bool(held) or hosting(game_id)  # the share link is public: only the table's phones see the rematch
     share_url = external_url(url_for("results.result", game_id=game_id))
-    page = render_template("pages/result.html", result=data, chart=chart_of(data), held=held, share_url=share_url,
+    page = render_template("pages/result.html", result=data, chart=chart_of(data), chart_words=chart_words(data),
+                           held=held, share_url=share_url,
                            title=f"{data['title']} result", game_id=game_id, bgstats_link=bgstats_link(data),
                            rematch=rematch_of(game_id) if player else None, may_rematch=player, version=version)
     return make_response(page)
