@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from companion.rules import IllegalMove, SetupError
+from companion.rules.base import TeamTotal
 from companion.rules.mandragora import game as mandragora
 from companion.rules.mandragora.state import (
     GAME,
@@ -520,6 +521,7 @@ def test_a_team_game_is_won_by_the_team_total() -> None:
                     deck_count=state.deck_count + 6)
     result = mandragora.outcome(state)
     assert result.winners == (1, 3) and result.winner is None and mandragora.view(state)["winners"] == [1, 3]
+    assert result.teams == (TeamTotal((0, 2), 0), TeamTotal((1, 3), 6))
 
 
 # --- views, advice, text, JSON -------------------------------------------------------------------

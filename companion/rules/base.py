@@ -90,11 +90,21 @@ class SetupError(ValueError):
 
 
 @dataclass(frozen=True)
+class TeamTotal:
+    """One team of a team game as the end counts it: its seats and their combined total."""
+
+    seats: tuple[int, ...]
+    total: int
+
+
+@dataclass(frozen=True)
 class Outcome:
     over: bool
     winner: int | None = None     # a seat index, or None (no winner yet / shared win)
     reason: str = ""              # e.g. "Ann reached 104 VP"
     winners: tuple[int, ...] = () # all winning seats (teams, shared wins)
+    #: a team game's teams, each with its combined total (the winners' team first is not implied); () otherwise
+    teams: tuple[TeamTotal, ...] = ()
 
     @property
     def winning_seats(self) -> list[int]:

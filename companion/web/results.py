@@ -87,9 +87,23 @@ def _result_of(game_id: str, info: dict[str, Any], rules: Any, version: int, sta
     players = [{"seat": seat, "name": name, "total": scores.get(seat, {}).get("total", 0),
                 "breakdown": list(scores.get(seat, {}).get("breakdown", [])), "winner": seat in winners}
                for seat, name in enumerate(names)]
-    order = sorted(players, key=lambda p: (not p["winner"], -p["total"]))
-    for p in players:  # rank 1 for the winners, then by total; equal totals share a rank
-        p["rank"] = 1 + sum(1 for q in order if (not q["winner"], -q["total"]) < (not p["winner"], -p["total"]))
+    teams = [{"seats": list(team.seats), "names": [names[s] for s in team.seats], "total": team.total,
+              "winner": any(s in winners for s in team.seats)} for team in outcome.teams]
+    team_of = {s: team for team in teams for s in team["seats"]}
+
+    def standing(p: dict[str, Any]) -> tuple[bool, int]:  # a team game ranks teams: partners share their team's
+        team = team_of.get(p["seat"])
+        return (not p["winner"], -(team["total"] if team is not None else p["total"]))
+
+    def side(p: dict[str, Any]) -> int:  # whom a place counts: the team (by its first seat), or the seat
+        team = team_of.get(p["seat"])
+        return team["seats"][0] if team is not None else p["seat"]
+
+    order = sorted(players, key=lambda p: (*standing(p), -p["total"]))
+    for p in players:  # rank 1 for the winners, then by total; equal totals share a rank; in a team game the rank
+        p["rank"] = 1 + len({side(q) for q in order if standing(q) < standing(p)})  # is the team's place
+    for team in teams:
+        team["rank"] = players[team["seats"][0]]["rank"]
     steps = store().timeline(game_id)
     over_time = [{"move": index, "seq": seq, "seat": seat,
                   "totals": [row["total"] for row in sorted(rules.score(after), key=lambda r: r["seat"])]}
@@ -103,6 +117,7 @@ def _result_of(game_id: str, info: dict[str, Any], rules: Any, version: int, sta
             "start_seat": _start_seat(rules, steps),
             "outcome": {"winners": sorted(winners), "reason": outcome.reason,
                         "stalled": not outcome.over},
+            "teams": teams or None,
             "options": store().options(game_id), "score_over_time": over_time,
             "moves": [{"seq": e["seq"], "seat": e["seat"], "kind": e["kind"], "text": e["text"], "undone": e["undone"],
                        "at": e["at"], "move": e["move"]} for e in log]}
@@ -190,12 +205,20 @@ def bgstats_data(data: dict[str, Any]) -> dict[str, Any]:
         "playDate": _table_time(started).strftime("%Y-%m-%d %H:%M:%S"),
         "durationMin": _minutes(data["started"], data["ended"]),
         "board": "",
-        "comments": f"{data['outcome']['reason']} (Spellbook Table game {data['id']}, "
+        "comments": f"{data['outcome']['reason']}{_team_totals(data)} (Spellbook Table game {data['id']}, "
                     f"{len(data['score_over_time']) - 1} moves)",
         "players": [{"name": p["name"], "sourcePlayerId": " ".join(p["name"].casefold().split()), "score": p["total"],
                      "winner": p["winner"], "rank": p["rank"], "role": "", "startPlayer": p["seat"] == first}
                     for p in data["players"]],
     }
+
+
+def _team_totals(data: dict[str, Any]) -> str:
+    """A team game's team totals for BG Stats' comments (its players have no team; each scores their own)."""
+    teams = data.get("teams") or []
+    if not teams:
+        return ""
+    return "; team totals: " + ", ".join(f"{' & '.join(t['names'])} {t['total']}" for t in teams)
 
 
 def bgstats_link(data: dict[str, Any]) -> str:

@@ -9,6 +9,7 @@ from typing import Any, Mapping, Sequence
 from ..base import (
     Outcome,
     SetupError,
+    TeamTotal,
     check_options,
     check_players,
     check_viewer,
@@ -201,16 +202,19 @@ def outcome(state: MandragoraState) -> Outcome:
     if state.phase != "over":
         return Outcome(over=False)
     result = final_result(state)
+    teams: tuple[TeamTotal, ...] = ()
     if result.teams is not None:
         seats = tuple(sorted(s for team in result.winners for s in result.teams[team].members))
         names = ["team " + " & ".join(state.players[s] for s in team.members) for team in result.teams]
         reason = _reason(names, [t.total for t in result.teams], [t.spells_cast for t in result.teams],
                          result.winners, result.decided_by)
+        teams = tuple(TeamTotal(tuple(team.members), team.total) for team in result.teams)
     else:
         seats = result.winners
         reason = _reason(list(state.players), [p.total for p in result.players],
                          [p.spells_cast for p in result.players], seats, result.decided_by)
-    return Outcome(over=True, winner=seats[0] if len(seats) == 1 else None, winners=seats, reason=reason)
+    return Outcome(over=True, winner=seats[0] if len(seats) == 1 else None, winners=seats, reason=reason,
+                   teams=teams)
 
 
 __all__ = [
