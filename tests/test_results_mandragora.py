@@ -1,5 +1,5 @@
 """Mandragora's ends on the result page and in its exports: the team game (team totals, partners sharing their
-team's place)."""
+team's place) and the ties the rulebook does not settle (said to be the project's own reading)."""
 
 from __future__ import annotations
 
@@ -69,3 +69,29 @@ def test_a_team_games_partners_share_their_teams_place_and_the_team_totals_are_s
     for team in data["teams"]:  # the losing team's total too
         assert f"{team['rank']}. {' & '.join(team['names'])}" in page and f"{team['total']} points together" in page
 
+
+def test_a_team_tie_settled_by_our_own_tie_break_says_so_everywhere(app: Flask, client: FlaskClient) -> None:
+    """Team totals equal: the project's tie-break (mandragora.team.tie, authored) gave the win with no sign that
+    it is the project's reading, on the table, the result page, result.json and BG Stats."""
+    moves = _found(PLAYERS, {"teams": True}, lambda r: r.teams[0].total == r.teams[1].total)
+    game = _stored(app, PLAYERS, {"teams": True}, moves)
+    note = "(our reading: the rulebook gives no team tie-break)"
+    data = client.get(f"/g/{game}/result.json").get_json()
+    assert data["outcome"]["reason"].endswith(note) and data["outcome"]["rule"] == "mandragora.team.tie"
+    assert client.get(f"/g/{game}/result.bgstats.json").get_json()["comments"].startswith(data["outcome"]["reason"])
+    assert note in _text(client.get(f"/g/{game}/result").get_data(as_text=True))
+    table = client.get(f"/g/{game}").get_data(as_text=True)
+    assert 'id="ending-reading"' in table and "/rules/mandragora#mandragora.team.tie" in table
+    assert "Our reading: the rulebook gives no team tie-break" in _text(table)
+
+
+def test_a_shared_win_on_equal_points_and_spells_says_the_rulebook_stops_there(app: Flask,
+                                                                                client: FlaskClient) -> None:
+    players = PLAYERS[:3]
+    moves = _found(players, {}, lambda r: r.decided_by == "shared")
+    game = _stored(app, players, {}, moves)
+    reason = client.get(f"/g/{game}/result.json").get_json()["outcome"]["reason"]
+    assert "share the win" in reason and reason.endswith("(our reading: the rulebook's tie-break stops at the spells)")
+    assert reason in _text(client.get(f"/g/{game}/result").get_data(as_text=True))
+    assert "Our reading: the rulebook's tie-break stops at the spells" in _text(
+        client.get(f"/g/{game}").get_data(as_text=True))

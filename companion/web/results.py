@@ -116,7 +116,7 @@ def _result_of(game_id: str, info: dict[str, Any], rules: Any, version: int, sta
             "players": players, "ranking": [p["seat"] for p in order],
             "start_seat": _start_seat(rules, steps),
             "outcome": {"winners": sorted(winners), "reason": outcome.reason,
-                        "stalled": not outcome.over},
+                        "stalled": not outcome.over, "rule": outcome.rule},
             "teams": teams or None,
             "options": store().options(game_id), "score_over_time": over_time,
             "moves": [{"seq": e["seq"], "seat": e["seat"], "kind": e["kind"], "text": e["text"], "undone": e["undone"],
