@@ -287,12 +287,13 @@ def test_every_seat_page_of_a_finished_game_names_who_won(app: Flask, client: Fl
         checked += 1
     assert checked >= len(GAMES) // 2
 
+
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_the_reason_the_rules_give_reaches_the_result_page_and_both_exports(app: Flask, client: FlaskClient,
                                                                             game: str) -> None:
     """Whatever ending reason the rules give stands at the top of the result page, in result.json and at the start
-    of BG Stats' comments; the chart says what its totals count (``GameSpec.points``, and ``final_points`` at its
-    last point only: JS&MN, tests/test_results_jsmn.py)."""
+    of BG Stats' comments (a Fillory dead end's was lost: tests/test_results_fillory.py); the chart says what its
+    totals count (``GameSpec.points``, and ``final_points`` at its last point only: JS&MN)."""
     rules = rules_for(game)
     players = ["Ann", "Ben", "Cat"][:max(2, rules.MIN_PLAYERS)]
     created = play_to_the_end(app, game, players, seed=11)

@@ -99,7 +99,9 @@ class TeamTotal:
 
 @dataclass(frozen=True)
 class Outcome:
-    """Whether the game is over, who won and why."""
+    """Whether the game is over, who won and why. A game at a dead end (``stalled``) is not over but says why it
+    can go no further in ``reason``, as an ended game does: every reader of the end (the result page and its
+    exports) shows that sentence."""
 
     over: bool
     winner: int | None = None     # a seat index, or None (no winner yet / shared win)
