@@ -345,7 +345,7 @@ def _check(root: Path) -> Result:
 def test_cardgen_check_lists_mandragora_counts_and_notes() -> None:
     result = _check(DEFAULT_DATA_DIR)
     assert result.exit_code == 0, result.output
-    assert "mandragora: Mandragora: 106 cards, 8 spells, 6 colours, 10 shops, 61 rules, 15 notes" in result.output
+    assert "mandragora: Mandragora: 106 cards, 8 spells, 6 colours, 10 shops, 62 rules, 15 notes" in result.output
     assert "    colour Black:\n      [colour-table-black] colour table, black column: printed" in result.output
     assert "[example-total] final-scoring example, total: printed 'TOTAL: 12 points' (kept, flagged)." in result.output
 

@@ -286,3 +286,43 @@ def test_every_seat_page_of_a_finished_game_names_who_won(app: Flask, client: Fl
             assert any(re.search(rf"{name}\s+(wins|win|share)", page) for name in winners), (game, seat)
         checked += 1
     assert checked >= len(GAMES) // 2
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_reason_the_rules_give_reaches_the_result_page_and_both_exports(app: Flask, client: FlaskClient,
+                                                                            game: str) -> None:
+    """Whatever ending reason the rules give stands at the top of the result page, in result.json and at the start
+    of BG Stats' comments (a Fillory dead end's was lost: tests/test_results_fillory.py); the chart says what its
+    totals count (``GameSpec.points``, and ``final_points`` at its last point only: JS&MN)."""
+    rules = rules_for(game)
+    players = ["Ann", "Ben", "Cat"][:max(2, rules.MIN_PLAYERS)]
+    created = play_to_the_end(app, game, players, seed=11)
+    _, state = app.extensions["store"].current(created["id"])
+    reason = rules.outcome(state).reason
+    assert reason
+    data = client.get(f"/g/{created['id']}/result.json").get_json()
+    assert data["outcome"]["reason"] == reason
+    page = html.unescape(client.get(f"/g/{created['id']}/result").get_data(as_text=True))
+    assert f'<p class="verdict" id="verdict">{reason}</p>' in page
+    assert client.get(f"/g/{created['id']}/result.bgstats.json").get_json()["comments"].startswith(f"{reason} (")
+    spec = rules.SPEC
+    title = re.search(r'<title id="chart-title">([^<]*)</title>', page).group(1)
+    if spec.final_points is None or not rules.outcome(state).over:
+        assert title == f"{rules.TITLE}: {spec.points} after each move" and 'id="chart-note"' not in page
+    else:
+        assert title == f"{rules.TITLE}: {spec.points} after each move, {spec.final_points} at the end"
+        assert 'id="chart-note"' in page
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_taking_back_the_ending_move_reads_as_one_sentence_in_the_log(app: Flask, game: str) -> None:
+    """"Ben took back their move 75: Ben revealed the colours left in their hand.; the game is no longer over…":
+    the move's own full stop stood before the semicolon."""
+    rules = rules_for(game)
+    store = app.extensions["store"]
+    created = play_to_the_end(app, game, ["Ann", "Ben", "Cat"][:max(2, rules.MIN_PLAYERS)], seed=5)
+    last = store.log(created["id"], None)[-1]
+    store.undo(created["id"], last["seat"], store.version(created["id"]), "take-back")
+    text = store.log(created["id"], None)[-1]["text"]
+    assert text.startswith(f"{last['text'].split(' ', 1)[0]} took back their move {last['seq']}: ")
+    assert text.endswith("; the game is no longer over: it goes on from here") and ".;" not in text

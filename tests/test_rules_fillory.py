@@ -770,3 +770,16 @@ def test_a_dead_end_waits_for_the_last_cards_ability() -> None:
     assert stalled(table(rest="neutral", step="end"))
     waiting = table(rest="neutral", step="ability", pending="Mentors")
     assert not stalled(waiting) and not fillory.outcome(waiting).over
+
+
+def test_a_dead_end_gives_its_reason_who_leads_and_that_the_ruling_is_ours() -> None:
+    """A dead end is not over and nobody wins, but its outcome says why and who leads: the reason was empty, so the
+    result page read only "The game is over." and the exports had no sentence, while the table explained it. The
+    rule it rests on is the project's own (fillory.game.dead-end, authored), and the reason says so."""
+    stuck = table(rest="neutral", step="end", scored={0: {"Magic": 9}, 1: {"Magic": 9}})
+    result = fillory.outcome(stuck)
+    assert not result.over and result.winners == () and result.rule == "fillory.game.dead-end"
+    assert result.reason == ("Dead end: no card is left to draw, play or score, so nobody can reach 100 VP; "
+                             f"{PLAYERS[0]} and {PLAYERS[1]} lead with 81 VP (our reading: the rulebook does not say "
+                             "what happens when nobody can reach 100 VP)")
+    assert fillory.outcome(table()).reason == ""  # a game that goes on has no reason yet

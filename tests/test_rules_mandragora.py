@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from companion.rules import IllegalMove, SetupError
+from companion.rules.base import TeamTotal
 from companion.rules.mandragora import game as mandragora
 from companion.rules.mandragora.state import (
     GAME,
@@ -475,7 +476,11 @@ def test_reveal_hand_and_the_reckoning() -> None:
     assert [row["total"] for row in mandragora.score(state)] == [-1, -1, -5]
     result = mandragora.outcome(state)
     assert result.winners == (0, 1) and result.winner is None
-    assert result.reason == "Ann and Ben share the win: -1 points and 0 spells each"
+    # equal points and spells: the rulebook's tie-break stops there, so the shared win is the project's reading,
+    # and says so (it read as if the rulebook had said it)
+    assert result.rule == "mandragora.score.shared"
+    assert result.reason == ("Ann and Ben share the win: -1 points and 0 spells each (our reading: the rulebook's "
+                             "tie-break stops at the spells)")
     assert refusal_rule(state, 0, {"type": "note_hand", "cards": []}) == "mandragora.end.game-over"
 
 
@@ -520,6 +525,37 @@ def test_a_team_game_is_won_by_the_team_total() -> None:
                     deck_count=state.deck_count + 6)
     result = mandragora.outcome(state)
     assert result.winners == (1, 3) and result.winner is None and mandragora.view(state)["winners"] == [1, 3]
+    assert result.teams == (TeamTotal((0, 2), 0), TeamTotal((1, 3), 6)) and result.rule is None
+
+
+def test_a_tie_broken_by_spells_is_the_rulebooks_and_says_nothing_more() -> None:
+    state = position(("Ann", "Ben"), hand_counts=(2, 3))
+    state = with_casts(state, 0, Cast("transfer-1", "spellbook-blue-1", ("blue",), 1),
+                       Cast("banishment-3", "spellbook-green-0", ("green",) * 2, 2))
+    state = with_casts(state, 1, Cast("banishment-1", "spellbook-yellow-3", ("yellow",), 1))
+    state = replace(state, phase="over", turn_seat=None, reveals=((), ()), hand_counts=(0, 0),
+                    deck_count=state.deck_count + 5)
+    result = mandragora.outcome(state)
+    assert [row["total"] for row in mandragora.score(state)] == [4, 4]
+    assert result.winners == (0,) and result.rule == "mandragora.score.winner"  # provenance rulebook: no note
+    assert result.reason == "Ann and Ben tie on 4 points; Ann cast more spells (2)"
+
+
+def test_a_team_tie_broken_by_spells_says_it_is_our_reading() -> None:
+    """Team totals 6-6: the project's own tie-break (more spells, mandragora.team.tie, authored: the rulebook gives
+    no team tie-break) decides it. The reason read as if the rulebook had said so; it now says it is our reading."""
+    state = position(("A", "B", "C", "D"), {"teams": True}, hand_counts=(3, 1, 1, 1))
+    state = with_casts(state, 0, Cast("replication-1", "spellbook-red-3", ("red",) * 3, 3))
+    state = with_casts(state, 1, Cast("transfer-1", "spellbook-blue-1", ("blue",), 1))
+    state = with_casts(state, 3, Cast("banishment-1", "spellbook-yellow-3", ("yellow",), 1))
+    state = replace(state, phase="over", turn_seat=None, reveals=((), (), (), ()), hand_counts=(0, 0, 0, 0),
+                    deck_count=state.deck_count + 6)
+    result = mandragora.outcome(state)
+    assert [row["total"] for row in mandragora.score(state)] == [6, 2, 0, 4]
+    assert result.winners == (1, 3) and result.rule == "mandragora.team.tie"
+    assert result.teams == (TeamTotal((0, 2), 6), TeamTotal((1, 3), 6))
+    assert result.reason == ("team A & C and team B & D tie on 6 points; team B & D cast more spells (2) "
+                             "(our reading: the rulebook gives no team tie-break)")
 
 
 # --- views, advice, text, JSON -------------------------------------------------------------------

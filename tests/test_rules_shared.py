@@ -11,13 +11,17 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from types import ModuleType
 from typing import Any, Callable
 
 import pytest
 from game_traits import nothing_hidden, traits_for
 
+from cardgen.catalog import content
+from cardgen.catalog.base import RuleEntry
 from companion.rules import GAMES, SPECS, IllegalMove, Outcome
+from companion.rules.base import SILENT_RULEBOOK, as_read
 from companion.web.results import is_finished
 
 MOVE_CAP = 4000
@@ -95,6 +99,37 @@ def test_seeded_playouts_end_round_trip_and_never_leak(game: str, players_index:
             with pytest.raises(IllegalMove):
                 module.apply(final, result.winner, {"type": "end_turn"})
     assert moves > traits_for(game).min_moves_per_game * len(SEEDS)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_end_says_why_and_says_when_the_rule_that_settled_it_is_our_reading(game: str) -> None:
+    """A finished game (over, or at a dead end) always has a reason: a dead end had none, so the result page and
+    its exports had no sentence. The rule an outcome names must exist, and when it is the project's own reading
+    (provenance authored: a tie-break or shared win the rulebook does not give, a dead end) the reason says so, in
+    the rule's own words; a rule from the rulebook adds nothing."""
+    module = GAMES[game]
+    for players in sorted({module.MIN_PLAYERS, module.MAX_PLAYERS}):
+        for seed in SEEDS:
+            final = _play(module, players, seed, lambda *_: None)
+            result = module.outcome(final)
+            assert result.reason, (game, players, seed)
+            if result.rule is None:
+                assert "(our reading" not in result.reason
+                continue
+            entry = content(game).rule(result.rule)
+            if entry.provenance == "authored":
+                assert result.reason.endswith(f" (our reading: {entry.reading or SILENT_RULEBOOK})")
+            else:
+                assert "(our reading" not in result.reason
+
+
+def test_a_reason_says_when_an_authored_rule_settled_it() -> None:
+    ours = RuleEntry(id="g.end.tie", game="g", title="Tie", text="…", provenance="authored",
+                     reading="the rulebook gives no tie-break")
+    assert as_read("Ann and Ben share the win", ours) == \
+        "Ann and Ben share the win (our reading: the rulebook gives no tie-break)"
+    assert as_read("Ann wins", replace(ours, reading="")) == f"Ann wins (our reading: {SILENT_RULEBOOK})"
+    assert as_read("Ann wins", replace(ours, provenance="rulebook")) == "Ann wins"
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

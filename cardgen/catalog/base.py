@@ -85,6 +85,9 @@ class RuleEntry:
     text: str
     tags: tuple[str, ...] = ()
     provenance: Provenance = "rulebook"
+    #: for an authored rule that can settle a game's end: what the rulebook leaves open, in a few words
+    #: ("the rulebook gives no team tie-break"), said with the ending it settles ("… (our reading: …)")
+    reading: str = ""
 
 
 CardT = TypeVar("CardT")
@@ -298,6 +301,7 @@ def load_rules(reader: Reader, game: str) -> tuple[RuleEntry, ...]:
         out.append(RuleEntry(
             id=rid, game=game, title=reader.text(rec, label, "title"), text=reader.text(rec, label, "text"),
             tags=reader.strings(rec, label, "tags", required=False), provenance=reader.provenance(rec, label),
+            reading=reader.text(rec, label, "reading", required=False),
         ))
     return tuple(out)
 

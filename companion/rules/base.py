@@ -90,16 +90,55 @@ class SetupError(ValueError):
 
 
 @dataclass(frozen=True)
+class TeamTotal:
+    """One team of a team game as the end counts it: its seats and their combined total."""
+
+    seats: tuple[int, ...]
+    total: int
+
+
+@dataclass(frozen=True)
 class Outcome:
+    """Whether the game is over, who won and why. A game at a dead end (``stalled``) is not over but says why it
+    can go no further in ``reason``, as an ended game does: every reader of the end (the result page and its
+    exports) shows that sentence."""
+
     over: bool
     winner: int | None = None     # a seat index, or None (no winner yet / shared win)
     reason: str = ""              # e.g. "Ann reached 104 VP"
     winners: tuple[int, ...] = () # all winning seats (teams, shared wins)
+    #: the rule that settled the end where "the most points wins" does not (a tie-break, a shared win, a dead
+    #: end), or None; when it is the project's own reading (provenance "authored"), ``reason`` says so
+    #: (:func:`as_read`)
+    rule: str | None = None
+    #: a team game's teams, each with its combined total (the winners' team first is not implied); () otherwise
+    teams: tuple[TeamTotal, ...] = ()
 
     @property
     def winning_seats(self) -> list[int]:
         """Every winning seat, in order, whichever of ``winners`` and ``winner`` the game set."""
         return sorted(set(self.winners or (() if self.winner is None else (self.winner,))))
+
+
+#: what an ending settled by an authored rule says when its rule gives no words of its own (``reading``)
+SILENT_RULEBOOK = "the rulebook does not settle this"
+
+
+class _Ruled(Protocol):
+    @property
+    def provenance(self) -> str: ...
+
+    @property
+    def reading(self) -> str: ...
+
+
+def as_read(reason: str, rule: _Ruled) -> str:
+    """``reason`` as the table is told it when ``rule`` settled the end: unchanged for a rule from the rulebook;
+    for the project's own reading where the rulebook is silent (provenance ``authored``), with that said briefly,
+    in the rule's own words (its ``reading``), e.g. "… (our reading: the rulebook gives no team tie-break)"."""
+    if rule.provenance != "authored":
+        return reason
+    return f"{reason} (our reading: {rule.reading or SILENT_RULEBOOK})"
 
 
 #: invisible format characters a name keeps: the joiners inside emoji and scripts, and emoji flags' tags

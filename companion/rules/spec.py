@@ -135,6 +135,11 @@ class GameSpec:
     order: int = 100
     #: the game may reach a dead end nobody wins (its front's ``stalled(state)`` says when; pages then call it over)
     can_stall: bool = False
+    #: what ``score``'s totals count while the game goes on (the result chart's words)
+    points: str = "points"
+    #: what they count once the game is over, when the end shows another measure (JS&MN: prestige during play,
+    #: magicianship, secret until then, at the end); None: the same as ``points``
+    final_points: str | None = None
 
     def __post_init__(self) -> None:
         types = [m.type for m in self.moves]

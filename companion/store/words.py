@@ -229,7 +229,10 @@ class LogReader(StateCache):
                 before = timeline.move_before(target, e["seq"])
                 what = "" if before is None else ": " + _said(rules, before, author, names)
                 whose = "their" if author == actor else f"{names[author]}'s"
-                text = f"{names[actor]} took back {whose} move {target}{what}" + _ending_text(move.get("ending"), names)
+                ending = _ending_text(move.get("ending"), names)
+                if ending:  # one sentence: the move's own full stop gives way to the "; …" that follows
+                    what = what.rstrip(".")
+                text = f"{names[actor]} took back {whose} move {target}{what}" + ending
                 extra = {"author": author}
             elif kind == "correct":
                 target = move["seq"]

@@ -24,7 +24,7 @@ from werkzeug.wrappers import (
     Response as BaseResponse,  # what redirect() answers (flask's Response is one)
 )
 
-from companion.rules import SetupError, finished, rules_for
+from companion.rules import SetupError, finished, rules_for, spec_for
 from companion.web.chart import Series, score_chart
 from companion.web.errors import error_response
 from companion.web.helpers import (
@@ -87,9 +87,23 @@ def _result_of(game_id: str, info: dict[str, Any], rules: Any, version: int, sta
     players = [{"seat": seat, "name": name, "total": scores.get(seat, {}).get("total", 0),
                 "breakdown": list(scores.get(seat, {}).get("breakdown", [])), "winner": seat in winners}
                for seat, name in enumerate(names)]
-    order = sorted(players, key=lambda p: (not p["winner"], -p["total"]))
-    for p in players:  # rank 1 for the winners, then by total; equal totals share a rank
-        p["rank"] = 1 + sum(1 for q in order if (not q["winner"], -q["total"]) < (not p["winner"], -p["total"]))
+    teams = [{"seats": list(team.seats), "names": [names[s] for s in team.seats], "total": team.total,
+              "winner": any(s in winners for s in team.seats)} for team in outcome.teams]
+    team_of = {s: team for team in teams for s in team["seats"]}
+
+    def standing(p: dict[str, Any]) -> tuple[bool, int]:  # a team game ranks teams: partners share their team's
+        team = team_of.get(p["seat"])
+        return (not p["winner"], -(team["total"] if team is not None else p["total"]))
+
+    def side(p: dict[str, Any]) -> int:  # whom a place counts: the team (by its first seat), or the seat
+        team = team_of.get(p["seat"])
+        return team["seats"][0] if team is not None else p["seat"]
+
+    order = sorted(players, key=lambda p: (*standing(p), -p["total"]))
+    for p in players:  # rank 1 for the winners, then by total; equal totals share a rank; in a team game the rank
+        p["rank"] = 1 + len({side(q) for q in order if standing(q) < standing(p)})  # is the team's place
+    for team in teams:
+        team["rank"] = players[team["seats"][0]]["rank"]
     steps = store().timeline(game_id)
     over_time = [{"move": index, "seq": seq, "seat": seat,
                   "totals": [row["total"] for row in sorted(rules.score(after), key=lambda r: r["seat"])]}
@@ -102,7 +116,8 @@ def _result_of(game_id: str, info: dict[str, Any], rules: Any, version: int, sta
             "players": players, "ranking": [p["seat"] for p in order],
             "start_seat": _start_seat(rules, steps),
             "outcome": {"winners": sorted(winners), "reason": outcome.reason,
-                        "stalled": not outcome.over},
+                        "stalled": not outcome.over, "rule": outcome.rule},
+            "teams": teams or None,
             "options": store().options(game_id), "score_over_time": over_time,
             "moves": [{"seq": e["seq"], "seat": e["seat"], "kind": e["kind"], "text": e["text"], "undone": e["undone"],
                        "at": e["at"], "move": e["move"]} for e in log]}
@@ -122,6 +137,24 @@ def _start_seat(rules: Any, steps: list[tuple[int, int | None, Any]]) -> int | N
     return None
 
 
+def chart_words(data: dict[str, Any]) -> dict[str, str | None]:
+    """What the chart's totals count, in words: ``{"title", "axis", "note", "caption"}`` (caption: the figures' table). A game whose end shows another
+    measure than its play (``GameSpec.final_points``: JS&MN's magicianship, secret until the end, after prestige)
+    says so in the title, on the axis and in a note; ``note`` is None for a game counting one thing throughout."""
+    spec = spec_for(data["game"])
+    during, final = spec.points, spec.final_points
+    if final is None or final == during or data["outcome"]["stalled"]:
+        return {"title": f"{data['title']}: {during} after each move", "axis": during.capitalize(), "note": None,
+                "caption": f"{during.capitalize()} after each move that changed a total"}
+    last = data["score_over_time"][-1]["move"]
+    return {"title": f"{data['title']}: {during} after each move, {final} at the end",
+            "axis": f"{during.capitalize()}, then {final}",
+            "note": f"Each point is {during} after that move, except the last (move {last}): that one is {final}, "
+                    f"shown only once the game is over.",
+            "caption": f"{during.capitalize()} after each move that changed a total; the last row (move {last}) is "
+                       f"{final}, at the end"}
+
+
 def chart_of(data: dict[str, Any]) -> Any:
     series = []
     for p in data["players"]:
@@ -131,7 +164,8 @@ def chart_of(data: dict[str, Any]) -> Any:
             if not points or points[-1][1] != total or step is data["score_over_time"][-1]:
                 points.append((step["move"], total))
         series.append(Series(p["name"], tuple(points)))
-    return score_chart(series, title=f"{data['title']}: points after each move")
+    words = chart_words(data)
+    return score_chart(series, title=str(words["title"]), y_label=str(words["axis"]))
 
 
 def _minutes(started: str, ended: str) -> int:
@@ -171,12 +205,20 @@ def bgstats_data(data: dict[str, Any]) -> dict[str, Any]:
         "playDate": _table_time(started).strftime("%Y-%m-%d %H:%M:%S"),
         "durationMin": _minutes(data["started"], data["ended"]),
         "board": "",
-        "comments": f"{data['outcome']['reason']} (Spellbook Table game {data['id']}, "
+        "comments": f"{data['outcome']['reason']}{_team_totals(data)} (Spellbook Table game {data['id']}, "
                     f"{len(data['score_over_time']) - 1} moves)",
         "players": [{"name": p["name"], "sourcePlayerId": " ".join(p["name"].casefold().split()), "score": p["total"],
                      "winner": p["winner"], "rank": p["rank"], "role": "", "startPlayer": p["seat"] == first}
                     for p in data["players"]],
     }
+
+
+def _team_totals(data: dict[str, Any]) -> str:
+    """A team game's team totals for BG Stats' comments (its players have no team; each scores their own)."""
+    teams = data.get("teams") or []
+    if not teams:
+        return ""
+    return "; team totals: " + ", ".join(f"{' & '.join(t['names'])} {t['total']}" for t in teams)
 
 
 def bgstats_link(data: dict[str, Any]) -> str:
@@ -200,7 +242,8 @@ def result(game_id: str) -> Response:
     held = seats_held(game_id, len(data["players"]))
     player = bool(held) or hosting(game_id)  # the share link is public: only the table's phones see the rematch
     share_url = external_url(url_for("results.result", game_id=game_id))
-    page = render_template("pages/result.html", result=data, chart=chart_of(data), held=held, share_url=share_url,
+    page = render_template("pages/result.html", result=data, chart=chart_of(data), chart_words=chart_words(data),
+                           held=held, share_url=share_url,
                            title=f"{data['title']} result", game_id=game_id, bgstats_link=bgstats_link(data),
                            rematch=rematch_of(game_id) if player else None, may_rematch=player, version=version)
     return make_response(page)

@@ -12,7 +12,8 @@ from flask import request
 
 from cardgen.catalog import content
 from companion.rules import GAMES as RULES
-from companion.rules import finished, rules_for
+from companion.rules import Outcome, finished, rules_for
+from companion.rules.base import SILENT_RULEBOOK
 from companion.rules.choices import awaits
 from companion.store import NotFound
 from companion.web.fix_pages import told_changes
@@ -44,14 +45,27 @@ def game_context(game_id: str, viewer: int | None, log_lines: int) -> dict[str, 
     scores = {row["seat"]: row for row in rules.score(state)}
     # a game that can never change again (only games whose spec says it can: the rules' stalled())
     stalled = bool(rules.SPEC.can_stall and rules.stalled(state))
-    ended = stalled or rules.outcome(state).over  # (what finished() asks, with the dead end kept apart)
+    outcome = rules.outcome(state)
+    ended = stalled or outcome.over  # (what finished() asks, with the dead end kept apart)
     return dict(game_id=game_id, info=info, version=version, view=view, scores=scores, rules=rules, stalled=stalled,
+                reading=ending_reading(info["game"], outcome),
                 finished=ended, rematch=rematch_of(game_id) if ended else None,
                 game_pages=pages_for(info["game"]), state=state,
                 log=list(reversed(log)), undo_text=undo_text, undo_seat=undo_seat, cards=cards_by_id(info["game"]), catalog=content(info["game"]), viewer=viewer,
                 names={p["seat"]: p["name"] for p in view["players"]}, title=rules.TITLE,
                 join_url=join_link(info["join_code"]),
                 setup=pages_for(info["game"]).setup_steps(content(info["game"]), len(info["players"])))
+
+
+def ending_reading(game: str, outcome: Outcome) -> dict[str, str] | None:
+    """When the project's own reading settled the end (the outcome's rule has provenance ``authored``): that rule's
+    id and what the rulebook leaves open, which the game's winner banner says under its verdict; else None."""
+    if not outcome.over or outcome.rule is None:
+        return None
+    entry = content(game).rule(outcome.rule)
+    if entry.provenance != "authored":
+        return None
+    return {"rule": entry.id, "text": entry.reading or SILENT_RULEBOOK}
 
 
 def rematch_of(game_id: str) -> dict[str, str] | None:

@@ -6,7 +6,14 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from ..base import Outcome, SetupError, check_options, check_players, check_viewer
+from ..base import (
+    Outcome,
+    SetupError,
+    as_read,
+    check_options,
+    check_players,
+    check_viewer,
+)
 from ..base import (
     never_stalled as stalled,  # the Rules hook's default: this game reaches no dead end
 )
@@ -165,13 +172,18 @@ def win_reason(names: Sequence[str], best: int) -> str:
 
 def outcome(state: BaronyState) -> Outcome:
     """Over once every seat has entered its base-game points: the highest total wins; a tie is a shared win
-    (``winner`` None, every tied seat in ``winners``; rule barony-sorcery.score.winner)."""
+    (``winner`` None, every tied seat in ``winners``; rule barony-sorcery.score.tie, the project's reading)."""
     if state.phase != "over":
         return Outcome(over=False)
     totals = [_total(state, s) for s in range(len(state.players))]
     winners = winners_of(totals)
     reason = win_reason([state.players[s] for s in winners], max(totals))
-    return Outcome(over=True, winner=winners[0] if len(winners) == 1 else None, winners=winners, reason=reason)
+    if len(winners) == 1:
+        return Outcome(over=True, winner=winners[0], winners=winners, reason=reason)
+    return Outcome(over=True, winner=None, winners=winners, reason=as_read(reason, GAME.rule(TIE_RULE)), rule=TIE_RULE)
+
+
+TIE_RULE = "barony-sorcery.score.tie"
 
 
 def final_totals(pad: Sequence[tuple[str, int, int]]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from ..base import (
     Outcome,
+    as_read,
     check_options,
     check_players,
     check_viewer,
@@ -96,14 +97,31 @@ def score(state: FilloryState) -> list[dict[str, Any]]:
 NOT_OVER = Outcome(over=False)  # frozen, so one instance serves every unfinished game
 
 
+DEAD_END = "fillory.game.dead-end"
+
+
 def outcome(state: FilloryState) -> Outcome:
-    """Over once a seat reaches the victory points; that seat alone wins (no ties: play stops at once)."""
+    """Over once a seat reaches the victory points; that seat alone wins (no ties: play stops at once). A game
+    at a dead end (:func:`stalled`) is not over and nobody wins, but its reason says why and who leads (the
+    result page and its exports show it, as the table does)."""
     if state.phase != "over" or state.winner is None:
+        if state.phase != "over" and stalled(state):
+            return Outcome(over=False, reason=as_read(dead_end_reason(state), GAME.rule(DEAD_END)), rule=DEAD_END)
         return NOT_OVER
     seat = state.winner
     return Outcome(over=True, winner=seat, winners=(seat,),
                    reason=f"{state.players[seat]} reached {state.vp(seat)} VP first "
                           f"(the goal is {GAME.victory_points})")
+
+
+def dead_end_reason(state: FilloryState) -> str:
+    """Why a stalled game goes no further, and who leads, e.g. "Dead end: no card is left to draw, play or score,
+    so nobody can reach 100 VP; Ben leads with 95 VP"."""
+    best = max(state.vp(s) for s in range(len(state.players)))
+    leaders = [name for s, name in enumerate(state.players) if state.vp(s) == best]
+    lead = f"{' and '.join(leaders)} lead{'s' * (len(leaders) == 1)} with {best} VP"
+    return (f"Dead end: no card is left to draw, play or score, so nobody can reach {GAME.victory_points} VP; "
+            f"{lead}")
 
 
 __all__ = [

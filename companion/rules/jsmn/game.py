@@ -228,7 +228,9 @@ def outcome(state: JsmnState) -> Outcome:
                   f"age; compared: {ranking.reason}")
         return Outcome(over=True, winner=None, winners=(), reason=reason)
     winners = ranking.winners
-    return Outcome(over=True, winner=winners[0] if len(winners) == 1 else None, winners=winners, reason=reason)
+    rule = "jsmn.end.tie" if ranking.decided_by in ("prestige", "stack") else None  # (the rulebook's tie-break)
+    return Outcome(over=True, winner=winners[0] if len(winners) == 1 else None, winners=winners, reason=reason,
+                   rule=rule)
 
 
 __all__ = [

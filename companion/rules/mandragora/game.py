@@ -9,6 +9,8 @@ from typing import Any, Mapping, Sequence
 from ..base import (
     Outcome,
     SetupError,
+    TeamTotal,
+    as_read,
     check_options,
     check_players,
     check_viewer,
@@ -201,16 +203,32 @@ def outcome(state: MandragoraState) -> Outcome:
     if state.phase != "over":
         return Outcome(over=False)
     result = final_result(state)
+    teams: tuple[TeamTotal, ...] = ()
     if result.teams is not None:
         seats = tuple(sorted(s for team in result.winners for s in result.teams[team].members))
         names = ["team " + " & ".join(state.players[s] for s in team.members) for team in result.teams]
         reason = _reason(names, [t.total for t in result.teams], [t.spells_cast for t in result.teams],
                          result.winners, result.decided_by)
+        teams = tuple(TeamTotal(tuple(team.members), team.total) for team in result.teams)
     else:
         seats = result.winners
         reason = _reason(list(state.players), [p.total for p in result.players],
                          [p.spells_cast for p in result.players], seats, result.decided_by)
-    return Outcome(over=True, winner=seats[0] if len(seats) == 1 else None, winners=seats, reason=reason)
+    rule = _settled_by(result.teams is not None, result.decided_by)
+    if rule is not None:
+        reason = as_read(reason, GAME.rule(rule))
+    return Outcome(over=True, winner=seats[0] if len(seats) == 1 else None, winners=seats, reason=reason, rule=rule,
+                   teams=teams)
+
+
+def _settled_by(teams: bool, decided_by: str) -> str | None:
+    """The rule that settled a tie (None: the most points won): the rulebook's spells tie-break; a shared win
+    where spells tie too, or any team tie, is the project's own reading (mandragora.score.shared, .team.tie)."""
+    if decided_by == "score":
+        return None
+    if teams:
+        return "mandragora.team.tie"
+    return "mandragora.score.winner" if decided_by == "spells cast" else "mandragora.score.shared"
 
 
 __all__ = [
