@@ -7,7 +7,7 @@ here is a fresh one whose first page is the one tested: no service worker fetche
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import Any, Callable
 
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
@@ -55,16 +55,21 @@ def test_a_move_removed_before_the_corrections_script_ran_is_removed(
 
 
 
+def _fix_page_held(new_phone: Callable[[], BrowserContext], api: Api,
+                   server: str) -> tuple[dict[str, Any], int, Page, list[Route]]:
+    """Ann's new phone in a dealt game (its version), its page, and the correction pages' scripts held back."""
+    game, _, _ = api.two_player_opening()
+    phone = new_phone()
+    login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
+    page = phone.new_page()
+    return game, api.version(game["id"]), page, hold(page, "choices", "confirm", "corrections")
+
+
 def test_a_move_removed_on_its_own_page_before_its_scripts_ran_is_asked_then_removed(
         new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
     """A move's own page: "Remove move 7" tapped before its scripts arrived reloaded the page. The tap is held
     until they have run, then asks first (js/confirm.js) as any tap does, and the answer removes it."""
-    game, _, _ = api.two_player_opening()
-    version = api.version(game["id"])
-    phone = new_phone()
-    login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
-    page = phone.new_page()
-    held = hold(page, "choices", "confirm", "corrections")
+    game, version, page, held = _fix_page_held(new_phone, api, server)
     page.goto(f"/g/{game['id']}/seat/0/fix/{version}", wait_until="commit")
     page.get_by_role("button", name=f"Remove move {version}").click()  # before its scripts have arrived
     let_through(page, held, 3)
@@ -78,12 +83,7 @@ def test_enter_in_find_by_name_before_the_scripts_ran_sends_no_correction(
     """A move's own page lists the cards with "Find by name" above them. Enter there never sends the form
     (js/choices.js); before the scripts arrived it was the browser's implicit submission, which the held
     taps must not send as a correction once they have run."""
-    game, _, _ = api.two_player_opening()
-    version = api.version(game["id"])
-    phone = new_phone()
-    login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
-    page = phone.new_page()
-    held = hold(page, "choices", "confirm", "corrections")
+    game, version, page, held = _fix_page_held(new_phone, api, server)
     page.goto(f"/g/{game['id']}/seat/0/fix/2", wait_until="commit")
     form = page.locator("form[data-move=draw]")
     form.locator("label.pick").nth(3).click()  # a card picked: the form could be sent
