@@ -45,7 +45,9 @@ def test_a_tie_is_a_shared_win(client: FlaskClient) -> None:
         {"name": "Ann", "base_points": 40, "control_tokens": 1},
         {"name": "Ben", "base_points": 37, "control_tokens": 2}]}).get_json()
     assert body["winners"] == [0, 1] and body["shared"] is True
-    assert body["reason"] == "Ann and Ben share the win with 43 points each"
+    assert body["reason"] == ("Ann and Ben share the win with 43 points each (our reading: the expansion gives no "
+                              "tie-break; a table may use the base game's)")  # as a tracked game's end says it
+    assert body["rule"] == "barony-sorcery.score.tie"
 
 
 @pytest.mark.parametrize("players, status, message, rule", [

@@ -63,8 +63,10 @@ def test_a_tie_on_points_goes_to_more_spells_cast(client: FlaskClient) -> None:
 def test_equal_points_and_spells_share_the_win(client: FlaskClient) -> None:
     answer = client.post(URL, json={"players": [pad("Ann", (4, 0)), pad("Ben", (2, 2)), pad("Cy", (1, 0))]}).get_json()
     assert answer["winners"] == [0, 1] and answer["winner_names"] == ["Ann", "Ben"]
-    assert answer["decided_by"] == "shared" and answer["rule"] == "mandragora.score.winner"
-    assert answer["verdict"] == "Ann and Ben share the win: 4 points and 1 spell cast each"
+    # the rule a tracked game's end names, and the same words: the shared win is our reading
+    assert answer["decided_by"] == "shared" and answer["rule"] == "mandragora.score.shared"
+    assert answer["verdict"] == ("Ann and Ben share the win: 4 points and 1 spell cast each (our reading: the "
+                                 "rulebook's tie-break stops at the spells)")
 
 
 def test_purification_and_two_disappearances(client: FlaskClient) -> None:
@@ -95,13 +97,16 @@ def test_a_team_tie_goes_to_the_team_with_more_spells_and_may_be_shared(client: 
     answer = client.post(URL, json={"players": level, "teams": [[0, 2], [1, 3]]}).get_json()
     assert answer["winners"] == [1] and answer["decided_by"] == "spells cast"
     assert answer["rule"] == "mandragora.team.tie"
-    assert answer["verdict"] == "Ann & Cy and Ben & Di tie on 4 points; Ben & Di cast more spells (3 to 1) and wins"
+    assert answer["verdict"] == ("Ann & Cy and Ben & Di tie on 4 points; Ben & Di cast more spells (3 to 1) and wins "
+                                 "(our reading: the rulebook gives no team tie-break)")
     shared = [pad("Ann", (4, 0)), pad("Ben", (3, 0)), pad("Cy", (3, 0)), pad("Di", (2, 0))]
     answer = client.post(URL, json={"players": shared, "teams": [[0, 1], [2, 3]]}).get_json()
     assert [t["total"] for t in answer["teams"]] == [7, 5]
     answer = client.post(URL, json={"players": shared, "teams": [[0, 3], [1, 2]]}).get_json()
     assert answer["winners"] == [0, 1] and answer["decided_by"] == "shared"
-    assert answer["verdict"] == "Ann & Di and Ben & Cy share the win: 6 points and 2 spells cast each"
+    assert answer["rule"] == "mandragora.team.tie"
+    assert answer["verdict"] == ("Ann & Di and Ben & Cy share the win: 6 points and 2 spells cast each (our reading: "
+                                 "the rulebook gives no team tie-break)")
 
 
 TWO = [pad("Ann"), pad("Ben")]

@@ -205,8 +205,11 @@ def final_totals(pad: Sequence[tuple[str, int, int]]) -> dict[str, Any]:
                              "points": control, "rule": "barony-sorcery.score.control"}]})
     winners = winners_of(totals)
     names = [pad[s][0] for s in winners]
+    reason, rule = win_reason(names, max(totals)), "barony-sorcery.score.winner"
+    if len(winners) > 1:  # the shared win, as a tracked game's end says it (outcome): our reading
+        reason, rule = as_read(reason, GAME.rule(TIE_RULE)), TIE_RULE
     return {"players": players, "winners": list(winners), "winner_names": names, "shared": len(winners) > 1,
-            "reason": win_reason(names, max(totals)), "rule": "barony-sorcery.score.winner"}
+            "reason": reason, "rule": rule}
 
 
 __all__ = [

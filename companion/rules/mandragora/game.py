@@ -214,14 +214,14 @@ def outcome(state: MandragoraState) -> Outcome:
         seats = result.winners
         reason = _reason(list(state.players), [p.total for p in result.players],
                          [p.spells_cast for p in result.players], seats, result.decided_by)
-    rule = _settled_by(result.teams is not None, result.decided_by)
+    rule = settled_by(result.teams is not None, result.decided_by)
     if rule is not None:
         reason = as_read(reason, GAME.rule(rule))
     return Outcome(over=True, winner=seats[0] if len(seats) == 1 else None, winners=seats, reason=reason, rule=rule,
                    teams=teams)
 
 
-def _settled_by(teams: bool, decided_by: str) -> str | None:
+def settled_by(teams: bool, decided_by: str) -> str | None:
     """The rule that settled a tie (None: the most points won): the rulebook's spells tie-break; a shared win
     where spells tie too, or any team tie, is the project's own reading (mandragora.score.shared, .team.tie)."""
     if decided_by == "score":
@@ -237,5 +237,5 @@ __all__ = [
     "state_from_json", "random_legal_move", "choices", "acting_seats", "tallies", "final_result",
     "available_colours", "pending_choice", "INGREDIENT_COLOURS", "MANDRAKE", "SPELL_CARDS", "PlayerTally", "Result", "final_scores", "stalled",
 ]
-__all__ += ["DecidedBy"]  # the calculator's, on the front
+__all__ += ["DecidedBy", "settled_by"]  # the calculator's, on the front
 __all__ += ["ALL_EFFECT_FIELDS", "EFFECT_FIELDS"]  # score by photo's, on the front

@@ -17,7 +17,14 @@ from pydantic import Field
 
 from cardgen.catalog import content
 from cardgen.catalog.mandragora import WHITE, MandragoraContent
-from companion.rules.mandragora.game import DecidedBy, PlayerTally, Result, final_scores
+from companion.rules.base import as_read
+from companion.rules.mandragora.game import (
+    DecidedBy,
+    PlayerTally,
+    Result,
+    final_scores,
+    settled_by,
+)
 from companion.web.api_helpers import ApiError, api_blueprint, parse_body
 from companion.web.openapi import RequestBody, errors, json_body, request_body
 
@@ -33,10 +40,12 @@ MAX_PURIFICATION = GAME.spell("purification").count
 
 
 def deciding_rule(teams: bool, decided_by: DecidedBy) -> str:
-    """The rule entry behind the verdict: the solo winner and tie-break, or the team total or tie-break."""
-    if not teams:
-        return "mandragora.score.winner"
-    return "mandragora.team.score" if decided_by == "score" else "mandragora.team.tie"
+    """The rule entry behind the verdict, as a tracked game's end names it: the most points (solo or team), else
+    the rule that settled the tie (the spells tie-break, or a shared win or team tie: our reading)."""
+    settled = settled_by(teams, decided_by)
+    if settled is not None:
+        return settled
+    return "mandragora.team.score" if teams else "mandragora.score.winner"
 
 
 class SpellScored(RequestBody):
@@ -209,6 +218,6 @@ def mandragora_calculator() -> Response:
         for team in answer["teams"]:
             team["names"] = [names[seat] for seat in team["members"]]
     winner_names, sentence = verdict(result, names)
-    answer.update(winner_names=winner_names, rule=deciding_rule(result.teams is not None, result.decided_by),
-                  verdict=sentence)
+    rule = deciding_rule(result.teams is not None, result.decided_by)
+    answer.update(winner_names=winner_names, rule=rule, verdict=as_read(sentence, GAME.rule(rule)))
     return jsonify(answer)
