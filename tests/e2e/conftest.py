@@ -65,13 +65,15 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture
-def new_phone(browser: Browser, server: str) -> Iterator[Callable[[], BrowserContext]]:
-    """A factory of fresh browser contexts: each one is a separate phone with its own cookies."""
+def new_phone(browser: Browser, server: str) -> Iterator[Callable[..., BrowserContext]]:
+    """A factory of fresh browser contexts: each one is a separate phone with its own cookies. Keyword arguments
+    go to the context (``service_workers="block"`` for a test that holds scripts back with ``page.route``: a
+    service worker would serve them from its cache, past the route)."""
     contexts: list[BrowserContext] = []
 
-    def make() -> BrowserContext:
-        context = browser.new_context(viewport=PHONE, base_url=server, device_scale_factor=1,
-                                      is_mobile=True, has_touch=True)
+    def make(**options: Any) -> BrowserContext:
+        context = browser.new_context(viewport=PHONE, base_url=server, device_scale_factor=1,  # type: ignore[arg-type]
+                                      is_mobile=True, has_touch=True, **options)
         context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         return context

@@ -7,13 +7,14 @@ here is a fresh one whose first page is the one tested: no service worker fetche
 from __future__ import annotations
 
 import re
+import time
 from typing import Any, Callable
 
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from companion.web.helpers import host_cookie
 
-from .conftest import HTTP_SECONDS, Api, login_seat
+from .conftest import HTTP_SECONDS, WAIT_MS, Api, login_seat
 from .phone import LIVE_JS, held_live_js
 from .test_after_game import finished_fillory_game
 
@@ -28,10 +29,18 @@ def hold(page: Page, *scripts: str) -> list[Route]:
 
 def let_through(page: Page, held: list[Route], count: int = 1) -> None:
     """Let the held scripts through once the page has asked for them (``count`` of them)."""
-    while len(held) < count:  # the route's handler runs as Playwright hears of the request: let it hear
-        page.wait_for_timeout(20)
+    wait_for_held(page, held, count)
     for route in held:
         route.continue_()
+
+
+def wait_for_held(page: Page, held: list[Route], count: int = 1) -> None:
+    """Until the page has asked for ``count`` held scripts: the route's handler runs as Playwright hears of the
+    request, so let it hear; a page that never asks (a service worker serving it) fails here, not hangs."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while len(held) < count:
+        assert time.monotonic() < deadline, f"the page asked for {len(held)} of the {count} scripts held back"
+        page.wait_for_timeout(20)
 
 
 def test_a_move_removed_before_the_corrections_script_ran_is_removed(
@@ -40,7 +49,7 @@ def test_a_move_removed_before_the_corrections_script_ran_is_removed(
     reloaded the page and nothing was removed, without a word. The tap is held and sent once it has run."""
     game, _, _ = api.two_player_opening()
     version = api.version(game["id"])
-    phone = new_phone()
+    phone = new_phone(service_workers="block")
     login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
     page = phone.new_page()
     held = hold(page, "corrections")
@@ -59,7 +68,7 @@ def _fix_page_held(new_phone: Callable[[], BrowserContext], api: Api,
                    server: str) -> tuple[dict[str, Any], int, Page, list[Route]]:
     """Ann's new phone in a dealt game (its version), its page, and the correction pages' scripts held back."""
     game, _, _ = api.two_player_opening()
-    phone = new_phone()
+    phone = new_phone(service_workers="block")
     login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
     page = phone.new_page()
     return game, api.version(game["id"]), page, hold(page, "choices", "confirm", "corrections")
@@ -104,7 +113,7 @@ def test_leave_it_tapped_before_the_seat_scripts_ran_hides_the_notice(
     undone = api.http.post(f"{server}/api/games/{game['id']}/undo", headers={"Authorization": f"Bearer {ben}"},
                            json={"version": version, "action_id": f"undo-{version}"})
     assert undone.status_code == 200, undone.text
-    phone = new_phone()
+    phone = new_phone(service_workers="block")
     login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
     page = phone.new_page()
     held = held_live_js(page)
@@ -126,7 +135,7 @@ def test_the_phone_settings_wait_for_their_scripts(new_phone: Callable[[], Brows
     """"This phone"'s boxes are kept by scripts (js/signals.js, js/turn-sound.js): ticked before they arrived,
     a box changed on screen but was saved nowhere, and the script then put it back. They wait, disabled."""
     game = api.new_game(["Ann", "Ben"])
-    phone = new_phone()
+    phone = new_phone(service_workers="block")
     login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
     page = phone.new_page()
     held = hold(page, "signals", "turn-sound")
@@ -146,7 +155,7 @@ def test_the_phone_settings_wait_for_their_scripts(new_phone: Callable[[], Brows
 def test_share_link_waits_for_its_script(new_phone: Callable[[], BrowserContext], api: Api) -> None:
     """The result page's Share link is a script's button: tapped before js/result.js arrived it did nothing."""
     game, _ = finished_fillory_game(api, ["Ann", "Ben"], seed=3)
-    page = new_phone().new_page()
+    page = new_phone(service_workers="block").new_page()
     held = hold(page, "result")
     page.goto(f"/g/{game['id']}/result", wait_until="commit")
     share = page.get_by_role("button", name="Share link")
@@ -160,7 +169,7 @@ def test_names_typed_before_the_start_page_script_ran_are_in_who_goes_first(
         new_phone: Callable[[], BrowserContext]) -> None:
     """The "who goes first" list follows the names typed (js/home.js): names typed before it arrived stayed
     "Player 1", "Player 2" there."""
-    page = new_phone().new_page()
+    page = new_phone(service_workers="block").new_page()
     held = hold(page, "home")
     page.goto("/", wait_until="commit")
     page.locator("#new-section > summary").click()
@@ -185,7 +194,7 @@ def test_a_release_tapped_before_the_table_scripts_ran_still_asks_first(
         assert answer.status_code in (200, 401), answer.text
         return answer.status_code == 200
 
-    phone = new_phone()
+    phone = new_phone(service_workers="block")
     phone.add_cookies([{"name": host_cookie(game["id"]), "value": game["host_token"], "url": server}])
     page = phone.new_page()
     held = hold(page, "confirm")

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from PIL import Image
-from playwright.sync_api import BrowserContext, Page, Route, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from cardgen.catalog import content
 from companion.photo import card_name
@@ -19,6 +19,7 @@ from companion.rules import rules_for
 from tests.e2e.conftest import Api, screenshot
 from tests.e2e.phone import open_seat
 from tests.e2e.test_accessibility import blocking_violations
+from tests.e2e.test_before_scripts import hold, let_through
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import photo_set  # noqa: E402  bench/photo_set.py: table photos from the print kit's faces
@@ -86,18 +87,13 @@ def test_a_photo_picked_before_the_script_arrived_is_read(new_phone: Callable[[]
     """On a slow connection the page shows its file input before its deferred script has run: a photo picked
     then fired its change event at no listener and the page sat still. The script reads a photo already
     picked when it arrives."""
-    page = new_phone().new_page()
-    held: list[Route] = []
-    page.route("**/static/js/photo.js*", lambda route: held.append(route))  # held back until the photo is picked
-    page.goto("/")
-    page.get_by_role("link", name=FILLORY.title).click()
+    page = new_phone(service_workers="block").new_page()  # (a service worker would serve the script past the route)
+    held = hold(page, "photo")  # held back until the photo is picked
+    page.goto("/calc/fillory/photo", wait_until="commit")
     expect(page.get_by_role("heading", name=re.compile("Score by photo"))).to_be_visible()
-    page.wait_for_function("document.querySelector('#photo-file') !== null")
     page.set_input_files("#photo-file", str(_photo(tmp_path, ["quentin", "alice"], 3)))
     page.wait_for_function("document.querySelector('#photo-file').files.length === 1")
-    while not held:  # the route's handler runs as Playwright hears of the request: let it hear
-        page.wait_for_timeout(20)
-    held[0].continue_()
+    let_through(page, held)
     expect(page.locator("#photo-status")).to_contain_text("2 cards found", timeout=WAIT)
     expect(page.locator("#photo-boxes text")).to_have_count(2)
 

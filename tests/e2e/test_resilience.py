@@ -185,10 +185,10 @@ def test_a_tap_on_a_seat_page_before_its_scripts_have_run_is_held_and_sent(
     logged like any other move."""
     made = api.http.post(f"{server}/api/games", json={"game": "mandragora", "players": ["Ann", "Ben"]}, timeout=5)
     game = made.json()
-    phone = new_phone()
+    phone = new_phone(service_workers="block")  # a service worker would serve live.js past the held route
     login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
     page = phone.new_page()
-    release = held_live_js(page)  # a fresh phone: no page has installed the service worker
+    release = held_live_js(page)
     page.goto(f"/g/{game['id']}/seat/0", wait_until="commit")
     seek = page.locator("#m-seek")
     seek.locator("label.pick", has_text="1 shop").click()  # before live.js has arrived
