@@ -133,9 +133,9 @@ def test_rule_entry_exists(rule_id: str) -> None:
 
 def test_our_own_readings_are_marked_authored() -> None:
     authored = {r.id.removeprefix("barony-sorcery.") for r in BARONY.rules if r.provenance == "authored"}
-    assert {"explore.supply", "score.winner", "score.base", "setup.spacing", "companion.turns"} <= authored
+    assert {"explore.supply", "score.winner", "score.tie", "score.base", "setup.spacing", "companion.turns"} <= authored
     assert "explore.reward" not in authored and "cast.same-category" not in authored
-    assert "shared win" in BARONY.rule("barony-sorcery.score.winner").text
+    assert "shared win" in BARONY.rule("barony-sorcery.score.tie").text
 
 
 @pytest.mark.parametrize("note_id, subject, action", [

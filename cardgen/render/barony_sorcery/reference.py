@@ -52,7 +52,7 @@ SETUP = ("setup.tiles", "setup.mysterious", "setup.spacing", "setup.first-cities
 EXPLORE = ("explore.control", "explore.reward", "explore.full", "explore.once", "explore.supply")
 CAST = ("cast.action", "cast.single", "cast.combine", "cast.same-category", "cast.once", "cast.in-play", "cast.pay",
         "cast.one-action", "cast.lone")
-SCORE = ("score.control", "score.base", "score.winner")
+SCORE = ("score.control", "score.base", "score.winner", "score.tie")
 
 
 def word(key: str, **fields: object) -> str:
