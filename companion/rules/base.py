@@ -136,9 +136,16 @@ def as_read(reason: str, rule: _Ruled) -> str:
     """``reason`` as the table is told it when ``rule`` settled the end: unchanged for a rule from the rulebook;
     for the project's own reading where the rulebook is silent (provenance ``authored``), with that said briefly,
     in the rule's own words (its ``reading``), e.g. "… (our reading: the rulebook gives no team tie-break)"."""
+    reading = our_reading(rule)
+    return reason if reading is None else f"{reason} (our reading: {reading})"
+
+
+def our_reading(rule: _Ruled) -> str | None:
+    """What the rulebook leaves open where ``rule`` is the project's own reading (provenance ``authored``), in
+    the rule's own words (its ``reading``, else :data:`SILENT_RULEBOOK`); None for a rule from the rulebook."""
     if rule.provenance != "authored":
-        return reason
-    return f"{reason} (our reading: {rule.reading or SILENT_RULEBOOK})"
+        return None
+    return rule.reading or SILENT_RULEBOOK
 
 
 #: invisible format characters a name keeps: the joiners inside emoji and scripts, and emoji flags' tags

@@ -13,7 +13,7 @@ from flask import request
 from cardgen.catalog import content
 from companion.rules import GAMES as RULES
 from companion.rules import Outcome, finished, rules_for
-from companion.rules.base import SILENT_RULEBOOK
+from companion.rules.base import our_reading
 from companion.rules.choices import awaits
 from companion.store import NotFound
 from companion.web.fix_pages import told_changes
@@ -63,9 +63,8 @@ def ending_reading(game: str, outcome: Outcome) -> dict[str, str] | None:
     if not outcome.over or outcome.rule is None:
         return None
     entry = content(game).rule(outcome.rule)
-    if entry.provenance != "authored":
-        return None
-    return {"rule": entry.id, "text": entry.reading or SILENT_RULEBOOK}
+    reading = our_reading(entry)
+    return None if reading is None else {"rule": entry.id, "text": reading}
 
 
 def rematch_of(game_id: str) -> dict[str, str] | None:
