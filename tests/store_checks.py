@@ -163,3 +163,51 @@ def fillory_score_that_ends_sooner(store: Store, players: list[str]) -> tuple[
         return created, target[0], target[1], target[2], later
     raise AssertionError("no game in 40 where a score could have ended it sooner")
 
+
+
+def jsmn_card_that_ends_sooner(store: Store, players: list[str], asker: int = 0) -> tuple[
+        dict[str, Any], int, dict[str, Any], int, list[int]]:
+    """A JS&MN game played at random through ``store`` in which a card of Marseilles (a public move, move
+    ``seq``) corrected to another unrevealed card would have let a magician other than ``asker`` defeat the
+    fairy at a later confrontation: their hidden magicianship alone decides it. Returns the game, that seq, the
+    corrected move (a card that ends the game sooner), the defeater and the seqs of the live moves after the new
+    end."""
+    from companion.rules import IllegalMove
+    from companion.rules.jsmn.state import MARSEILLES
+
+    jsmn = rules_for("jsmn")
+
+    def misfit(start: Any, moves: list[tuple[int, dict[str, Any]]]) -> tuple[Any, int | None]:
+        state = start
+        for n, (seat, move) in enumerate(moves, start=1):
+            try:
+                state = jsmn.apply(state, seat, move)
+            except IllegalMove:
+                return state, n
+        return state, None
+
+    for n in range(80):
+        created = store.create_game("jsmn", players, {})
+        start = store.current(created["id"])[1]
+        state, rng, moves, chances = start, random.Random(n), [], []
+        while not jsmn.outcome(state).over and len(moves) < 2000:
+            seat, move = next((s, m) for s in range(len(players)) if (m := jsmn.random_legal_move(state, s, rng)))
+            if move["type"] == "end_turn" and seat != asker and state.year in (1811, 1813, 1815):
+                chances.append((len(moves), seat, state.marseilles))
+            state = jsmn.apply(state, seat, move)
+            moves.append((seat, move))
+        for at, seat, revealed in chances:
+            card_at = max(i for i, (_, m) in enumerate(moves[:at]) if m["type"] == "new_year")
+            ending = None
+            for card in sorted(c for c in MARSEILLES if c not in revealed):
+                changed = [*moves[:card_at], (moves[card_at][0], dict(moves[card_at][1], marseilles=card)),
+                           *moves[card_at + 1:]]
+                ended, failed = misfit(start, changed)
+                if failed == at + 2 and jsmn.outcome(ended).over and ended.defeated_by == seat:
+                    ending = ending or changed[card_at][1]
+            if ending is not None:
+                for who, made in moves:
+                    version = store.version(created["id"])
+                    store.apply_move(created["id"], who, version, f"m{version}", made)
+                return created, card_at + 1, ending, seat, list(range(at + 2, len(moves) + 1))
+    raise AssertionError("no game in 80 where a card of Marseilles could have ended it sooner")

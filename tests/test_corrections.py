@@ -21,6 +21,7 @@ from tests.store_checks import (  # noqa: F401  (fixtures: a Fillory game in a n
     fillory_deck_cards,
     fillory_score_that_ends_sooner,
     game,
+    jsmn_card_that_ends_sooner,
     replay_from_scratch,
     store,
     writing,
@@ -232,6 +233,34 @@ def test_the_api_correct_route(client: FlaskClient) -> None:
     entries = client.get(f"{url}/log").get_json()["entries"]
     assert entries[-1]["kind"] == "correct" and entries[0]["corrected"] is True
     assert json.dumps(entries).count(c) == 0   # the public log never names the corrected hidden card
+
+
+def test_a_correction_whose_sooner_end_rests_on_hidden_magicianship_is_made_with_the_moves_after_it(
+        store: Store) -> None:
+    """JS&MN: Ann corrects a card of Marseilles (public) to one under which Ben's or Cat's hidden magicianship
+    would have defeated the fairy at a later confrontation. A refusal (or a preview) that said so would tell Ann
+    what they hide, without changing anything, as often as she liked: the same correction is answered alike
+    whichever card she sends, and made; where it ends the game, every move after the end goes with it, the log
+    says so, and putting the correction back brings them all back. (A refusal named the defeater's
+    magicianship and ranked everyone's: "Ben defeated the fairy (15); Ben has the most magicianship: 15".)"""
+    created, seq, ending, defeater, later = jsmn_card_that_ends_sooner(store, ["Ann", "Ben", "Cat"])
+    game = created["id"]
+    jsmn = rules_for("jsmn")
+    moves_before = [m.seq for m in store.live_moves(game)]
+    was = jsmn.outcome(store.current(game)[1])
+    same = next(m.move for m in store.live_moves(game) if m.seq == seq)
+    goes_on = store.correct(game, 0, store.version(game), "same", seq, same)   # the card as it was
+    assert jsmn.outcome(store.current(game)[1]) == was and [m.seq for m in store.live_moves(game)] == moves_before
+    ends = store.correct(game, 0, store.version(game), "end", seq, ending)
+    assert set(ends) == set(goes_on) and ends["corrected"] == goes_on["corrected"] == seq   # answered alike
+    state = store.current(game)[1]
+    assert jsmn.outcome(state).over and state.defeated_by == defeater
+    assert [m.seq for m in store.live_moves(game)] == [s for s in moves_before if s not in later]
+    entry = json.loads(store.stored_game(game)[1][-1]["move"])
+    assert entry["drop"] == later and entry["ending"]["now"] == jsmn.outcome(state).winning_seats
+    back = store.revert(game, 0, ends["version"], "end-back", ends["seq"])
+    assert [m.seq for m in store.live_moves(game)] == moves_before and back["version"] == ends["version"] + 1
+    assert jsmn.outcome(store.current(game)[1]) == was
 
 
 def test_a_correction_that_ends_the_game_sooner_names_the_moves_after_the_new_end(store: Store) -> None:

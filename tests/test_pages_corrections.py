@@ -16,7 +16,10 @@ from flask.testing import FlaskClient
 
 from companion.rules import GAMES
 from companion.web import fix_pages
-from tests.store_checks import fillory_score_that_ends_sooner
+from tests.store_checks import (
+    fillory_score_that_ends_sooner,
+    jsmn_card_that_ends_sooner,
+)
 from tests.test_pages import (
     STANDARD_HANDS,
     deal,
@@ -267,6 +270,19 @@ def test_a_refused_correction_reads_the_same_whoever_holds_the_card(app: Flask, 
         assert "Ann" not in html and "Cat" not in html
         pages.append(html.replace(game["id"], "GAME"))
     assert pages[0] == pages[1]
+
+
+def test_the_preview_of_a_correction_tells_nothing_of_an_end_that_hidden_magicianship_decides(
+        app: Flask, client: FlaskClient) -> None:
+    """JS&MN: under a card of Marseilles that would have let Ben or Cat defeat the fairy, Ann's preview reads as
+    it does under the card as it was, word for word: it stores nothing, so an answer that told the new end would
+    let her ask about their hidden magicianship card after card. (It said who defeated the fairy, with what
+    magicianship, and ranked everyone's.)"""
+    game, seq, ending, defeater, later = jsmn_card_that_ends_sooner(store_of(app), ["Ann", "Ben", "Cat"])
+    same = next(m.move for m in store_of(app).live_moves(game["id"]) if m.seq == seq)
+    told = page(client, game, 0, f"/{seq}/misfit", change=json.dumps({"move": ending}))
+    assert told == page(client, game, 0, f"/{seq}/misfit", change=json.dumps({"move": same}))
+    assert "defeated" not in told and "magicianship" not in told
 
 
 def test_a_correction_that_ends_the_game_sooner_offers_to_remove_every_move_after_the_end(

@@ -8,6 +8,7 @@ Where the rulebook leaves a question open, the comment says which reading we too
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -533,20 +534,22 @@ def test_fillory_scores_one_victory_point() -> None:
 
 
 def test_religion_steals_a_card_from_an_opponents_hand() -> None:
+    """Religion steals "1 Random card" from an opponent's hand: only its holder knows which left it, so the
+    trick waits for Ben's phone to say. A card the thief names is passed over, held or not: the thief does not
+    choose, and taking a named card that was held told every phone whether Ben held it, one card a try."""
     state = trick_state(["Religious Magic", "Pete"], hands={1: ["Joe", "Djinn"], 2: ["Golem"]})
-    after = fillory.apply(state, 0, {"type": "trick", "card": "Religious Magic", "trait": "Religion",
-                                     "target_seat": 1, "take": "Djinn"})
-    assert moved_cards(state, after) == {cid("Religious Magic"): "discard", cid("Djinn"): "hand:0"}
-    error = refused(state, 0, {"type": "trick", "card": "Religious Magic", "trait": "Religion",
-                               "target_seat": 0, "take": "Pete"})  # my own hand is no opponent's
-    assert error.rule == "fillory.trick.religion"
-    # a card that hand does not hold (Golem is Cy's) is not refused, which would tell what Ben holds: the trick
-    # waits for Ben's phone to say which card it took, as without a card named
-    waits = fillory.apply(state, 0, {"type": "trick", "card": "Religious Magic", "trait": "Religion",
-                                     "target_seat": 1, "take": "Golem"})
+    move = {"type": "trick", "card": "Religious Magic", "trait": "Religion", "target_seat": 1}
+    waits = fillory.apply(state, 0, move)
     assert waits.loss == (1, "Religion") and moved_cards(state, waits) == {cid("Religious Magic"): "discard"}
+    assert fillory.apply(state, 0, {**move, "take": "Djinn"}) == waits == fillory.apply(state, 0, {**move, "take": "Golem"})
+    error = refused(state, 0, {**move, "target_seat": 0})  # my own hand is no opponent's
+    assert error.rule == "fillory.trick.religion"
     taken = fillory.apply(waits, 1, {"type": "lose_card", "card": "Joe"})
     assert moved_cards(state, taken) == {cid("Religious Magic"): "discard", cid("Joe"): "hand:0"}
+    # a game begun before format 2 replays its log as it was played: the card named and held is taken
+    legacy = dataclasses.replace(state, legacy_take=True)
+    after = fillory.apply(legacy, 0, {**move, "take": "Djinn"})
+    assert moved_cards(legacy, after) == {cid("Religious Magic"): "discard", cid("Djinn"): "hand:0"}
 
 
 def test_character_draws_two_one_to_hand_one_to_zone_without_its_ability() -> None:
@@ -575,14 +578,14 @@ def test_hedge_takes_a_discard_card_into_hand_or_zone(to: str) -> None:
 
 
 def test_threat_makes_an_opponent_discard_from_their_hand() -> None:
+    """Threat: an opponent discards "1 random card"; its holder's phone says which, whatever card is named."""
     state = trick_state(["Insanity", "Pete"], hands={2: ["Joe", "Golem"]})
-    after = fillory.apply(state, 0, {"type": "trick", "card": "Insanity", "trait": "Threat", "target_seat": 2,
-                                     "take": "Golem"})
+    move = {"type": "trick", "card": "Insanity", "trait": "Threat", "target_seat": 2}
+    waits = fillory.apply(state, 0, {**move, "take": "Golem"})
+    assert waits == fillory.apply(state, 0, move) and waits.loss == (2, "Threat")
+    after = fillory.apply(waits, 2, {"type": "lose_card", "card": "Golem"})
     assert moved_cards(state, after) == {cid("Insanity"): "discard", cid("Golem"): "discard"}
-    for seat, take in [(0, "Pete"), (1, "Joe")]:
-        error = refused(state, 0, {"type": "trick", "card": "Insanity", "trait": "Threat", "target_seat": seat,
-                                   "take": take})
-        assert error.rule == "fillory.trick.threat"
+    assert refused(state, 0, {**move, "target_seat": 0}).rule == "fillory.trick.threat"
 
 
 # Ambiguity: the rulebook sets no condition on the trick beyond discarding a card with the trait. When the
@@ -1018,8 +1021,8 @@ def test_http_summon_from_an_opponents_hand_without_its_ability(http_table: Tabl
     assert state["players"][0]["zone"] == sorted([cid("Quentin"), cid("Romance")],
                                                  key=lambda c: GAME.card(c).number)
     http_table.illegal(0, {"type": "score", "trait": "Character"}, "fillory.score.no-character")
-    threat = http_table.ok(0, {"type": "trick", "card": "Death", "trait": "Threat", "target_seat": 1,
-                               "take": "Golem"})
+    http_table.ok(0, {"type": "trick", "card": "Death", "trait": "Threat", "target_seat": 1})
+    threat = http_table.ok(1, {"type": "lose_card", "card": "Golem"})
     assert cid("Golem") in threat["state"]["discard"] and threat["state"]["players"][1]["hand_count"] == 2
     scored = http_table.ok(0, {"type": "score", "trait": "Student"})
     assert scored["state"]["players"][0]["vp"] == 1

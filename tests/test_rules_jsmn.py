@@ -197,12 +197,16 @@ def test_the_rows_laid_out_at_setup_are_named_once_and_never_otherwise() -> None
 
 def test_a_turn_that_defeats_the_fairy_discards_nothing() -> None:
     """The game ends at the confrontation, before the hand is tidied (jsmn.fairy.defeat): a discard sent with
-    that end of turn is refused, not stored and passed over."""
+    that end of turn is passed over (a refusal told whoever corrected an earlier card of Marseilles that this
+    magician's hidden magicianship now beats the fairy); one of more cards than the hand holds is refused."""
     state = replace(started(), year=1811, fairy=0)              # a raven year: the fairy is confronted
     state = play(state, 0, {"type": "still_waters"})
-    refused(state, 0, {"type": "end_turn", "discard": {"invitations": 7, "introductions": 9}}, "jsmn.fairy.defeat")
-    over = jsmn.apply(state, 0, {"type": "end_turn", "discard": {"invitations": 0}})
-    assert over.phase == "over" and over.defeated_by == 0
+    here = state.seats[0]
+    refused(state, 0, {"type": "end_turn", "discard": {"introductions": here.introductions + 1}}, "jsmn.hand.limit")
+    for discard in ({"invitations": 0}, {"invitations": 1, "introductions": here.introductions}):
+        over = jsmn.apply(state, 0, {"type": "end_turn", "discard": discard})
+        assert over.phase == "over" and over.defeated_by == 0
+        assert (over.seats[0].invitations, over.seats[0].introductions) == (here.invitations, here.introductions)
 
 
 def test_turn_order_follows_prestige_then_the_top_of_the_stack() -> None:

@@ -63,7 +63,8 @@ def test_a_game_stored_before_formats_opens_with_the_same_answers_and_plays_on(o
 
 def test_a_state_from_a_newer_companion_is_refused_clearly() -> None:
     spec = spec_for("fillory")
-    with pytest.raises(ValueError, match="stored in format 99 by a newer companion; this one reads formats up to 1"):
+    with pytest.raises(ValueError, match="stored in format 99 by a newer companion; this one reads formats up to "
+                                         f"{spec.state_version}"):
         spec.upgraded_state({FORMAT_KEY: 99})
 
 

@@ -117,6 +117,15 @@ class GameSpec:
     #: card, a hidden reveal): then a refused correction names neither that move nor its author. False where
     #: the moves only keep off the screens what the table saw face-up (JS&MN's feats: magicianship is hidden)
     redacted_moves_are_secret: bool = True
+    #: what a change to history that would end the game sooner may tell the seat that tries it, without making
+    #: it (a refusal, the corrections page's preview): "reason" (where and why it ends: both public, as a
+    #: Fillory VP total), "place" (which moves now come after the end, not why: the reason compares what is
+    #: hidden), or "secret" (not even that: whether it ends there rests on what some seat keeps hidden, as
+    #: JS&MN's fairy, defeated by a magicianship nobody else sees). Under "secret" a take-back, correction or
+    #: put-back that ends the game sooner is made, every later move removed with it and said in its log line,
+    #: as the table would play on from the end that was announced; a refusal would have told one seat alone
+    #: what the others hide, and a preview let it ask again and again.
+    sooner_end: str = "place"
     #: (data folder) -> the game's content; default: the card-data layer's loader for ``id``.
     #: Raises :class:`cardgen.catalog.DataError` naming file, record and field when the data is broken.
     load_content: Callable[[Path], Any] | None = None
@@ -145,6 +154,8 @@ class GameSpec:
         types = [m.type for m in self.moves]
         if not types or len(set(types)) != len(types):
             raise ValueError(f"{self.id}: move types must be given, each once: {types}")
+        if self.sooner_end not in ("reason", "place", "secret"):
+            raise ValueError(f"{self.id}: sooner_end must be 'reason', 'place' or 'secret', not {self.sooner_end!r}")
 
     @property
     def facts(self) -> GameFacts:

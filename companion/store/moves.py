@@ -225,8 +225,11 @@ class Moves(StateCache):
         old = {m.seq: m for m in timeline.live}   # a correction's own moves (the move, 'also', 'insert'):
         written = {id(m) for m in new_live if old.get(m.seq) != m} if kind == "correct" else set()
         kept: dict[int, dict[str, Any]] = {}
+        after_end: list[LiveMove] = []
         state = self._rebuild(game_id, row["game"], timeline, row["initial_state"], first_changed, new_live, seat,
-                              written, kept)
+                              written, kept, None if kind == "undo" else after_end)
+        if after_end:
+            _removed_after_the_end(entry, put_in, after_end, timeline.names, seat)
         _keep_as_read(entry, put_in, kept)
         ends = _ending(rules, state)
         if ends != ended:  # the end moved: the log line says so, on every phone (never a silent new winner)
@@ -259,13 +262,15 @@ class Moves(StateCache):
 
     def _rebuild(self, game_id: str, game: str, timeline: _Timeline, initial_json: str, first_changed: int,
                  new_live: list[LiveMove], seat: int, written: set[int] | None = None,
-                 kept: dict[int, dict[str, Any]] | None = None) -> State:
+                 kept: dict[int, dict[str, Any]] | None = None, after_end: list[LiveMove] | None = None) -> State:
         """The state after ``new_live``, replayed from the latest state this process holds that comes
         before ``first_changed`` and that no later undo or correction touched (else from set-up).
         ``written``: the ids of the moves the change itself writes; a private note among them that does not
         fit is refused with the rules' reason (only a note already there is passed over: it was advice); each
         of them the rules took less a field they did not read goes into ``kept`` by seq, as a move would be
-        stored (:func:`~companion.store.states._applied`)."""
+        stored (:func:`~companion.store.states._applied`). ``after_end``: where the game's ``sooner_end`` is
+        "secret", the live moves that now come after an end the change brings sooner go into it (the replay
+        stops there) instead of a refusal: the caller removes them with the change."""
         written = written or set()
         base_version, base = 0, None
         with self._states_lock:
@@ -280,7 +285,7 @@ class Moves(StateCache):
             base_version = 0
             base = _state_from(game, initial_json)
         state = _named(base, timeline.names)
-        for live in new_live:
+        for index, live in enumerate(new_live):
             if live.seq <= base_version:
                 continue
             try:
@@ -312,9 +317,13 @@ class Moves(StateCache):
                                             f"make that choice with this correction (or correct or remove move "
                                             f"{live.seq})", error.rule, live.seq, error.pending) from None
                 ended = timeline.rules.outcome(state)
-                if ended.over:  # the change ends the game sooner: which moves now come after it is public
-                    raise CorrectionRefused(after_the_end(whose, live.seq, ended.reason), error.rule,
-                                            live.seq) from None
+                if ended.over:  # the change ends the game sooner (see GameSpec.sooner_end for what may be said)
+                    told = timeline.rules.SPEC.sooner_end
+                    if told == "secret" and after_end is not None:
+                        after_end.extend(m for m in new_live[index:] if move_kind(m.move) not in timeline.private)
+                        break
+                    raise CorrectionRefused(after_the_end(whose, live.seq, ended.reason if told == "reason" else ""),
+                                            error.rule, live.seq) from None
                 if live.seat == seat:
                     raise CorrectionRefused(f"your move {live.seq} would no longer fit: {error.message}",
                                             error.rule, live.seq) from None
@@ -391,6 +400,35 @@ def _earlier(row: Mapping[str, Any] | None, seat: int, action_id: str, kind: str
                           "send a new action id for a new action", None)
     answer: dict[str, Any] = json.loads(row["result"])
     return answer
+
+
+def _removed_after_the_end(entry: dict[str, Any], put_in: list[Any], after_end: Sequence[LiveMove],
+                           names: Sequence[str], seat: int) -> None:
+    """A change that ends the game sooner where that end rests on a secret (``GameSpec.sooner_end`` "secret"):
+    the live moves now after the end go with it, in its ``drop`` (and the log line names them); those the change
+    itself corrects (``also``) or puts in (``insert``) are left out of it. A put-in move after the end that an
+    earlier put-in move was placed before cannot be left out alone: refused, in words that tell nothing hidden."""
+    inserted = list(entry.get("insert", ()))
+    gone = {m.seq for m in after_end}
+    keep = [n for n, new_seq in enumerate(inserted) if new_seq not in gone]
+    if keep != list(range(len(keep))) or any(put_in[n][0] in gone for n in keep if put_in[n][0] in inserted):
+        first = after_end[0]
+        whose = "your" if first.seat == seat else f"{names[first.seat]}'s"
+        raise CorrectionRefused(f"{whose} move {first.seq} and the moves put in with this change cannot all stand "
+                                "with it; change it another way", None, None)
+    if len(keep) < len(inserted):
+        entry["insert"] = inserted[:len(keep)]
+        del put_in[len(keep):]
+        if not entry["insert"]:
+            del entry["insert"]
+    if entry.get("also"):
+        entry["also"] = [a for a in entry["also"] if int(a["seq"]) not in gone]
+        if not entry["also"]:
+            del entry["also"]
+    cleared = set(entry.get("cleared", ()))
+    dropped = sorted({*entry.get("drop", ()), *(s for s in gone if s not in inserted and s not in cleared)})
+    if dropped:
+        entry["drop"] = dropped
 
 
 def _keep_as_read(entry: dict[str, Any], put_in: list[Any], kept: Mapping[int, dict[str, Any]]) -> None:

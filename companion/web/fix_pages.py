@@ -264,12 +264,18 @@ def fix_misfit(game_id: str, seat: int, seq: int) -> Response:
     if misfit is None:
         return unstored_page("pages/_fix_misfit.html", misfit=None, problem=None)
     ended = rules.outcome(state)
+    if ended.over and rules.SPEC.sooner_end == "secret":
+        # whether it ends there rests on what some seat hides: the page says what it says of a change that fits
+        # (made, the change takes the moves after the end with it, and its log line says so)
+        return unstored_page("pages/_fix_misfit.html", misfit=None, problem=None)
     if ended.over:  # the change ends the game sooner: the moves after its end are public, whoever made them
         dropped = {n for n in change.get("drop", []) if isinstance(n, int)}
         later = [live for live in store().live_moves(game_id) if live.seq >= misfit.seq
                  and live.seq not in dropped and move_kind(live.move) not in rules.SPEC.private_moves]
         return unstored_page("pages/_fix_misfit.html", misfit=None, problem=None,
-                             after_end={"seq": misfit.seq, "reason": ended.reason, "later": [m.seq for m in later],
+                             after_end={"seq": misfit.seq,
+                                        "reason": ended.reason if rules.SPEC.sooner_end == "reason" else "",
+                                        "later": [m.seq for m in later],
                                         "others": any(m.seat != seat for m in later)})
     if hidden_from(rules, misfit, seat) and not _waits_for_a_choice(rules, state, misfit):
         # whose move fails, and which, would tell what it holds: the same words whoever holds what

@@ -140,7 +140,8 @@ REPORTED = f"""([before, sentFrom]) => {{
 #: ``move`` on its form (the form filled, its checks skipped, the next collect of it answering the move) and
 #: make its submit button tappable as Playwright's click would: scrolled into view below the status bar if it
 #: is not, its box unchanged over two animation frames, and the button itself (not something over it) at its
-#: centre. Returns the form, the version shown and where to tap, or what is wrong.
+#: centre; found again if the live part is swapped meanwhile (a refresh at the same version). Returns the form,
+#: the version shown and where to tap, or what is wrong.
 PIN = """async ([version, move, waitMs]) => {
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
@@ -148,34 +149,38 @@ PIN = """async ([version, move, waitMs]) => {
   const until = performance.now() + waitMs;
   while (shows() !== version && performance.now() < until) await sleep(20);
   if (shows() !== version) return {wrong: `the page shows version ${shows()}, not ${version}`};
-  const live = document.querySelector('[data-live]');
-  const forms = [...live.querySelectorAll(`form.move[data-move="${move.type}"]`)];
-  const form = forms.find((f) => f.closest('[data-moves]')) || forms[0];
-  if (!form) return {wrong: 'no form on the page reports it'};
-  const fold = form.closest('details');
-  if (fold) fold.open = true; // a folded move: the player opens it first
-  window.SpellbookChoices.fill(form, move);
-  form.noValidate = true; // a random move may name its picks otherwise than the form (names, not ids)
-  const collect = window.SpellbookChoices.collect;
-  window.SpellbookChoices.collect = (f) => { window.SpellbookChoices.collect = collect; return f === form ? move : collect(f); };
-  const buttons = [...form.querySelectorAll('button[type="submit"], button:not([type])')];
-  const button = buttons[buttons.length - 1];
-  if (!button) return {wrong: `the form ${form.id} has no submit button`};
   const barBottom = () => document.getElementById('status-bar').getBoundingClientRect().bottom;
-  let box = button.getBoundingClientRect();
-  if (box.top < barBottom() || box.bottom > innerHeight) button.scrollIntoView({block: 'center', behavior: 'instant'});
-  while (performance.now() < until) {  // stable: the same box over two frames
-    await frame(); await frame();
-    const now = button.getBoundingClientRect();
-    if (now.top === box.top && now.left === box.left && now.width === box.width && now.height === box.height) break;
-    box = now;
+  while (true) {  // again if the live part was swapped meanwhile (its form and button replaced)
+    const live = document.querySelector('[data-live]');
+    const forms = [...live.querySelectorAll(`form.move[data-move="${move.type}"]`)];
+    const form = forms.find((f) => f.closest('[data-moves]')) || forms[0];
+    if (!form) return {wrong: 'no form on the page reports it'};
+    const fold = form.closest('details');
+    if (fold) fold.open = true; // a folded move: the player opens it first
+    window.SpellbookChoices.fill(form, move);
+    form.noValidate = true; // a random move may name its picks otherwise than the form (names, not ids)
+    const buttons = [...form.querySelectorAll('button[type="submit"], button:not([type])')];
+    const button = buttons[buttons.length - 1];
+    if (!button) return {wrong: `the form ${form.id} has no submit button`};
+    let box = button.getBoundingClientRect();
+    if (box.top < barBottom() || box.bottom > innerHeight) button.scrollIntoView({block: 'center', behavior: 'instant'});
+    while (performance.now() < until && button.isConnected) {  // stable: the same box over two frames
+      await frame(); await frame();
+      const now = button.getBoundingClientRect();
+      if (now.top === box.top && now.left === box.left && now.width === box.width && now.height === box.height) break;
+      box = now;
+    }
+    if (!button.isConnected && performance.now() < until) continue;
+    const x = box.left + box.width / 2, y = box.top + box.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    if (!box.width || !box.height || !hit || !button.contains(hit)) {
+      return {wrong: `the button of ${form.id} is not tappable at (${x}, ${y}): ${hit ? hit.outerHTML.slice(0, 120) : 'nothing'} is there`};
+    }
+    const collect = window.SpellbookChoices.collect;
+    window.SpellbookChoices.collect = (f) => { window.SpellbookChoices.collect = collect; return f === form ? move : collect(f); };
+    if (shows() !== version) return {wrong: `the page moved on to version ${shows()} while the form was pinned`};
+    return {form: form.id, version: shows(), x, y};
   }
-  const x = box.left + box.width / 2, y = box.top + box.height / 2;
-  const hit = document.elementFromPoint(x, y);
-  if (!box.width || !box.height || !hit || !button.contains(hit)) {
-    return {wrong: `the button of ${form.id} is not tappable at (${x}, ${y}): ${hit ? hit.outerHTML.slice(0, 120) : 'nothing'} is there`};
-  }
-  return {form: form.id, version: shows(), x, y};
 }"""
 
 #: In the page, one round trip: wait (every 20 ms, up to ``waitMs``) for :data:`REPORTED`, then read what the

@@ -70,5 +70,5 @@ SPEC = GameSpec(
     rules_module=f"{__name__}.game",
     pages_module="companion.web.games.barony_sorcery",
     calculator_module="companion.web.calc.barony_sorcery", photo_module="companion.web.photo.barony_sorcery", print_kit="barony-sorcery",
-    order=3, hidden_information=False, state_version=2, state_upgrades={1: _upgrade_1}, over_rule="barony-sorcery.companion.over", turn_rule=None, seat_rule=None,
+    order=3, hidden_information=False, sooner_end="reason", state_version=2, state_upgrades={1: _upgrade_1}, over_rule="barony-sorcery.companion.over", turn_rule=None, seat_rule=None,
 )

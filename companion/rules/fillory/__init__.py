@@ -45,10 +45,15 @@ OPTIONS: dict[str, str] = {
     "first_seat": "Seat number (from 0) of the most magical player, who takes the first turn.",
 }
 
+def _upgrade_1(data: dict) -> dict:
+    from .state import upgrade_format_1
+    return upgrade_format_1(data)
+
+
 SPEC = GameSpec(
     id="fillory", moves=MOVES, options=OPTIONS,
     rules_module=f"{__name__}.game",
     pages_module="companion.web.games.fillory",
     calculator_module="companion.web.calc.fillory", photo_module="companion.web.photo.fillory", print_kit="fillory",
-    order=1, hidden_information=True, can_stall=True, over_rule="fillory.game.over", turn_rule="fillory.turn.not-your-turn", seat_rule=None,
+    order=1, hidden_information=True, sooner_end="reason", can_stall=True, state_version=2, state_upgrades={1: _upgrade_1}, over_rule="fillory.game.over", turn_rule="fillory.turn.not-your-turn", seat_rule=None,
 )

@@ -66,6 +66,9 @@ class FilloryState:
     #: a Religion or Threat trick waiting for its victim to say which card left their hand: (victim seat,
     #: the trick's trait); only the victim knows, so only the victim's phone reports it (move ``lose_card``)
     loss: tuple[int, str] | None = None
+    #: a game begun before format 2 (see :func:`upgrade_format_1`): a Religion or Threat trick's ``take`` (the
+    #: card the thief named, as earlier versions asked) is used when the victim's hand holds it
+    legacy_take: bool = False
 
     def where(self, card_id: str) -> str:
         return self.locations[CARD_INDEX[card_id]]
@@ -165,6 +168,7 @@ class Board:
             locations=tuple(self.locations), ledger=tuple(self.ledger),
             turn_seat=self.turn_seat, step=self.step, turn_number=self.turn_number,
             extra_action=self.extra_action, pending=self.pending, winner=self.winner, loss=self.loss,
+            legacy_take=state.legacy_take,
         )
 
 
@@ -284,6 +288,7 @@ def state_to_json(state: FilloryState) -> dict[str, Any]:
                  "extra_action": state.extra_action, "pending": state.pending,
                  **({"loss": list(state.loss)} if state.loss is not None else {})},  # (absent: as stored before)
         "winner": state.winner,
+        **({"legacy_take": True} if state.legacy_take else {}),
     }
 
 
@@ -331,6 +336,13 @@ def state_from_json(data: Mapping[str, Any]) -> FilloryState:
             turn_number=int(turn["number"]), extra_action=bool(turn["extra_action"]),
             pending=turn["pending"], winner=None if data["winner"] is None else int(data["winner"]),
             loss=None if loss is None else (int(loss[0]), str(loss[1])),
+            legacy_take=data.get("legacy_take", False) is True,
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"malformed {GAME_ID} state: {exc!r}") from None
+
+
+def upgrade_format_1(data: dict[str, Any]) -> dict[str, Any]:
+    """A state stored in format 1 (before a Religion or Threat trick passed over the card its thief named): the
+    game keeps the reading it began with, so that its log replays as it was played."""
+    return {**data, "legacy_take": True}

@@ -205,10 +205,14 @@ def gain_vp(board: Board, seat: int, move: Mapping[str, Any], trait: Trait, effe
 
 def _from_hand(board: Board, seat: int, move: Mapping[str, Any], trait: Trait, destination: str) -> None:
     """A card leaves the victim's hand at random. Only the victim knows which, so the trick waits for the
-    victim's phone to say (``board.loss``; move ``lose_card``). A ``take`` the thief names (as earlier versions
-    asked) is used when that hand holds it, and otherwise passed over the same way, never refused: a refusal
-    would tell the thief what the hand does not hold, and refused tries cost nothing (one card a try)."""
+    victim's phone to say (``board.loss``; move ``lose_card``). A ``take`` the thief names is passed over: the
+    thief does not choose, and a named card taken when held (as games begun before format 2 still read it,
+    ``legacy_take``) told every phone whether the victim held it, one card a try."""
     victim = _opponent(board, seat, move, trait)
+    if not board.state.legacy_take:
+        if board.count_at(f"hand:{victim}") > 0:
+            board.loss = (victim, trait.name)
+        return
     if board.count_at(f"hand:{victim}") == 0:
         if move.get("take") is not None:
             raise IllegalMove(f"{board.players[victim]}'s hand is empty: no card is taken.", _rule(trait))

@@ -120,6 +120,6 @@ SPEC = GameSpec(
     rules_module=f"{__name__}.game",
     pages_module="companion.web.games.jsmn",
     calculator_module="companion.web.calc.jsmn", photo_module="companion.web.photo.jsmn", print_kit="jsmn",
-    order=4, hidden_information=True, redacted_moves_are_secret=False, state_version=3, state_upgrades={1: _upgrade_1, 2: _upgrade_2}, over_rule="jsmn.end.reign", turn_rule="jsmn.turn.order", seat_rule="jsmn.players",
+    order=4, hidden_information=True, sooner_end="secret", redacted_moves_are_secret=False, state_version=3, state_upgrades={1: _upgrade_1, 2: _upgrade_2}, over_rule="jsmn.end.reign", turn_rule="jsmn.turn.order", seat_rule="jsmn.players",
     points="prestige", final_points="magicianship",
 )

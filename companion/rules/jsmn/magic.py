@@ -273,10 +273,11 @@ def end_turn(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
     if turn.step == "action":
         raise refuse("choose an action or still the waters first", "jsmn.turn.steps")
     if state.year in TRACKS.raven_years and magicianship(state.seats[seat]) >= state.fairy:
-        discard = move.get("discard")
-        if discard and (not isinstance(discard, Mapping) or any(discard.values())):
-            raise refuse("no card is discarded: this turn defeats the fairy, and the game ends before the hand "
-                         "is tidied", "jsmn.fairy.defeat")
+        # the game ends at the confrontation, before the hand is tidied (jsmn.fairy.defeat): a discard sent with
+        # it is passed over, as nobody at the table tidies a hand once the fairy is defeated. (Refused, it told
+        # whoever corrected an earlier card of Marseilles that this magician's hidden magicianship now beat the
+        # fairy, without changing anything.) A discard of cards the hand would not hold is refused as ever.
+        _discard_counts(state, seat, move)
         return replace(state, phase="over", defeated_by=seat, played=state.played + (seat,), turn=None)
     card = state.card
     here = state.seats[seat]
@@ -293,8 +294,9 @@ def end_turn(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
     return next_turn(state)
 
 
-def _hand_limit(state: JsmnState, seat: int, move: Mapping[str, Any], excess: int) -> JsmnState:
-    here = state.seats[seat]
+def _discard_counts(state: JsmnState, seat: int, move: Mapping[str, Any]) -> tuple[int, int]:
+    """The invitations and introductions an end of turn's ``discard`` names (none: 0 and 0); refused when they
+    are no whole numbers or more than the hand holds once this year's invitations are drawn."""
     discard = move.get("discard") or {}
     if not isinstance(discard, Mapping):
         raise IllegalMove("'discard' must be an object such as {\"invitations\": 1, \"introductions\": 0}", None)
@@ -302,6 +304,17 @@ def _hand_limit(state: JsmnState, seat: int, move: Mapping[str, Any], excess: in
     introductions = discard.get("introductions", 0)
     if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in (invitations, introductions)):
         raise IllegalMove("discard counts must be whole numbers", None)
+    here, card = state.seats[seat], state.card
+    drawn = card.invitations if card is not None else 0
+    if invitations > here.invitations + drawn or introductions > here.introductions:
+        raise refuse(f"the hand holds {here.invitations + drawn} invitation(s) and {here.introductions} "
+                     "introduction(s) to discard from", "jsmn.hand.limit")
+    return invitations, introductions
+
+
+def _hand_limit(state: JsmnState, seat: int, move: Mapping[str, Any], excess: int) -> JsmnState:
+    here = state.seats[seat]
+    invitations, introductions = _discard_counts(state, seat, move)
     if invitations + introductions != excess or invitations > here.invitations or introductions > here.introductions:
         raise refuse(f"discard exactly {excess} card(s) to keep five invitations and introductions",
                      "jsmn.hand.limit")
