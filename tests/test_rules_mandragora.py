@@ -495,7 +495,9 @@ def test_a_colour_whose_cards_are_all_cast_cannot_be_revealed() -> None:
     # not by what the hand showed (the form offers only the colours that can still be in a hand)
     early = apply(black, 0, {"type": "reveal_hand", "colours": ["black"]})
     assert early.reveals[0] == ("black",) and early.phase == "reckoning"
-    assert refusal_rule(early, 1, {"type": "reveal_hand", "colours": ["red"]}) == "mandragora.end.colour-count"
+    # the last hand shown: taken, and every hand is public then; the game waits for the wrong one to be mended
+    shown = apply(early, 1, {"type": "reveal_hand", "colours": ["red"]})
+    assert shown.phase == "reckoning" and mandragora.outcome(shown).rule == "mandragora.end.colour-count"
 
 
 def test_the_rulebooks_final_scoring_example_is_13() -> None:
@@ -564,7 +566,8 @@ def test_view_shape() -> None:
     view = mandragora.view(start(), 0)
     assert set(view) == {"game", "phase", "turn", "pending", "assistant", "move_range", "shops", "deck_count",
                          "spell_stacks", "curse_holder", "countdown", "teams", "players", "you", "over", "winner",
-                         "winners"}
+                         "winners", "conflict"}
+    assert view["conflict"] is None
     assert view["shops"][0] == {"index": 0, "id": "herb-garden", "name": "Herb Garden", "time": "day", "start": True,
                                 "cards": 0, "assistant": True}
     assert [len(s["cards"]) for s in view["spell_stacks"]] == [5, 7, 6, 3, 3]
@@ -635,7 +638,8 @@ def test_no_more_hands_show_a_colour_than_it_has_cards_left() -> None:
     reckoning = replace(position(hand_counts=(2, 2, 2)), phase="reckoning", turn_seat=None)
     black = apply(reckoning, 2, {"type": "reveal_hand", "colours": ["black"]})
     both = apply(black, 0, {"type": "reveal_hand", "colours": ["black"]})  # (counted when the last hand is shown)
-    assert refusal_rule(both, 1, {"type": "reveal_hand", "colours": ["red"]}) == "mandragora.end.colour-count"
+    shown = apply(both, 1, {"type": "reveal_hand", "colours": ["red"]})
+    assert not mandragora.outcome(shown).over and mandragora.outcome(shown).rule == "mandragora.end.colour-count"
     assert apply(black, 0, {"type": "reveal_hand", "colours": ["white"]}).reveals == (("white",), None, ("black",))
 
 

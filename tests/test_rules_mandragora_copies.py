@@ -149,17 +149,26 @@ def test_the_rule_entry_players_see_follows_the_rulebook() -> None:
 # --- the single black spellbook (rulebook colour table: black spellbooks 1) ------------------------
 
 def test_only_one_hand_can_show_the_single_black_spellbook() -> None:
-    """Two hands cannot both show black; the hands are counted when the last is shown, so a reveal before that is
-    never refused for what another (still hidden) hand showed: no phone learns another hand's colours early."""
+    """Two hands cannot both show black. The hands are counted once the last is shown, and that reveal is
+    taken, as at the table where the hands are laid down at once: every hand is then shown on every phone, and
+    the game ends only once they add up. (The last reveal was refused naming the colour: that told the last
+    sorcerer, before their own hand was shown, what the others had revealed, one refused tap a colour.)"""
     state = replace(position(hand_counts=(3, 2, 2)), phase="reckoning", turn_seat=None)
     first = apply(state, 0, {"type": "reveal_hand", "colours": ["black", "red"]})
     second = apply(first, 1, {"type": "reveal_hand", "colours": ["white", "black"]})  # taken: nothing told yet
     assert second.reveals[1] == ("white", "black") and second.phase == "reckoning"
-    error = refused(second, 2, {"type": "reveal_hand", "colours": ["red"]})
-    assert error.rule == "mandragora.end.colour-count"
-    assert error.message == ("The hands revealed would show black 2 times, but only 1 black card can still be in a "
-                             "hand: check your hand, or whoever revealed black corrects theirs (on their own phone).")
-    assert "Ann" not in error.message and "Ben" not in error.message   # the refusal names nobody
+    shown = apply(second, 2, {"type": "reveal_hand", "colours": ["red"]})
+    assert shown.phase == "reckoning" and shown.reveals[2] == ("red",)
+    ended = mandragora.outcome(shown)
+    assert not ended.over and ended.rule == "mandragora.end.colour-count"
+    assert ended.reason == ("The hands revealed show black 2 times, but only 1 black card can still be in a hand: "
+                            "whoever revealed black wrongly corrects their reveal (on their own phone); the game "
+                            "ends once the hands add up.")
+    assert "Ann" not in ended.reason and "Ben" not in ended.reason   # it names nobody
+    for seat in (None, 0, 1, 2):   # every hand is shown, and why the game goes on, on every phone alike
+        view = mandragora.view(shown, seat)
+        assert view["conflict"] == ended.reason and view["players"][1]["hand_colours"] == ["white", "black"]
+    # the same last reveal after hands that add up: the same answer (a reveal), and the game is over
     mended = apply(first, 1, {"type": "reveal_hand", "colours": ["white", "red"]})
     assert apply(mended, 2, {"type": "reveal_hand", "colours": ["red"]}).phase == "over"
     reckoning = [c for c in mandragora.choices(first, 1) if c.move == "reveal_hand"]

@@ -119,9 +119,9 @@ class GameSpec:
     redacted_moves_are_secret: bool = True
     #: what a change to history that would end the game sooner may tell the seat that tries it, without making
     #: it (a refusal, the corrections page's preview): "reason" (where and why it ends: both public, as a
-    #: Fillory VP total), "place" (which moves now come after the end, not why: the reason compares what is
-    #: hidden), or "secret" (not even that: whether it ends there rests on what some seat keeps hidden, as
-    #: JS&MN's fairy, defeated by a magicianship nobody else sees). Under "secret" a take-back, correction or
+    #: goal score everyone sees reached), "place" (which moves now come after the end, not why: the reason
+    #: compares what is hidden), or "secret" (not even that: whether it ends there rests on what some seat keeps
+    #: hidden, as a goal met by a score nobody else sees). Under "secret" a take-back, correction or
     #: put-back that ends the game sooner is made, every later move removed with it and said in its log line,
     #: as the table would play on from the end that was announced; a refusal would have told one seat alone
     #: what the others hide, and a preview let it ask again and again.

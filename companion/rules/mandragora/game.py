@@ -25,7 +25,7 @@ from .cast import (  # score by photo's (companion/web/photo/mandragora.py)
     EFFECT_FIELDS,
 )
 from .choices import choices
-from .moves import MOVE_TYPES, apply, available_colours, pending_choice
+from .moves import MOVE_TYPES, apply, available_colours, colour_conflict, pending_choice
 from .play import acting_seats, advice, random_legal_move
 from .scoring import (
     DecidedBy,  # the calculator's (companion/web/calc/mandragora.py)
@@ -155,6 +155,8 @@ def view(state: MandragoraState, seat: int | None = None) -> dict[str, Any]:
                                                                 "marker": state.countdown_marker},
         "teams": [[0, 2], [1, 3]] if state.teams else None,
         "players": players, "you": seat, "over": result.over, "winner": result.winner, "winners": list(result.winners),
+        # every hand shown, but they do not add up (mandragora.end.colour-count): why, for every phone
+        "conflict": None if result.over else (result.reason or None),
     }
 
 
@@ -199,8 +201,13 @@ def _reason(names: list[str], totals: list[int], spells: list[int], winners: tup
 
 
 def outcome(state: MandragoraState) -> Outcome:
-    """Over once every seat has revealed its hand: most points, then more spells cast, else shared."""
+    """Over once every seat has revealed its hand and the hands add up: most points, then more spells cast, else
+    shared. Every hand shown but a colour shown more often than it has cards left: not over, and the reason
+    says which colour (every hand is public then), until whoever revealed wrongly corrects it."""
     if state.phase != "over":
+        conflict = colour_conflict(state)
+        if conflict is not None:
+            return Outcome(over=False, reason=conflict[0].upper() + conflict[1:] + ".", rule="mandragora.end.colour-count")
         return Outcome(over=False)
     result = final_result(state)
     teams: tuple[TeamTotal, ...] = ()

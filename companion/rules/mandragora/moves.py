@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping, NoReturn
+from typing import Any, Mapping, NoReturn, Sequence
 
 from cardgen.catalog.mandragora import WHITE
 
@@ -320,6 +320,25 @@ def colours_left(state: MandragoraState) -> Counter[str]:
     return Counter({c: copies[c] - used[c] for c in HAND_COLOUR_IDS})
 
 
+def colour_conflict(state: MandragoraState, reveals: Sequence[Sequence[str] | None] | None = None) -> str | None:
+    """Why the hands revealed (``reveals``, default the state's: all of them shown) cannot all be right, else
+    None: the first colour more hands show than it has cards outside cast spells and the box. Said to every
+    phone, since every hand is then shown (mandragora.end.colour-count)."""
+    shown_by = state.reveals if reveals is None else reveals
+    if not all(r is not None for r in shown_by):
+        return None
+    left = colours_left(state)
+    for colour in HAND_COLOUR_IDS:
+        shown = sum(colour in (r or ()) for r in shown_by)
+        if shown > left[colour]:
+            cards = f"only {left[colour]} {colour} card{'s' * (left[colour] != 1)} can" if left[colour] else \
+                "no card of it can"
+            return (f"the hands revealed show {colour} {shown} times, but {cards} still be in a hand: whoever "
+                    f"revealed {colour} wrongly corrects their reveal (on their own phone); the game ends once "
+                    "the hands add up")
+    return None
+
+
 def available_colours(state: MandragoraState) -> list[str]:
     """Hand colours that can still be in some hand: not every card of the colour is cast or in the box."""
     left = colours_left(state)
@@ -357,24 +376,17 @@ def _reveal(board: Board, seat: int, move: Mapping[str, Any]) -> None:
                           f"{len(state.players)}", "mandragora.end.reveal")
     reveals = [*state.reveals[:seat], tuple(colours), *state.reveals[seat + 1:]]
     if all(r is not None for r in reveals):
-        # the hands are counted together, when the last one is shown and every colour is about to appear on the
-        # phones: a reveal before that is never refused for what the others (still hidden) showed, so no phone
-        # learns another hand's colours early, one refused tap a colour. Nor for a colour every card of which
-        # is cast or boxed: a correction of a cast, replayed over a hidden reveal, would then fail or not by
-        # what that hand showed (the phone's form offers only the colours that can still be in a hand)
+        # the last hand shown: a colour every card of which is cast or boxed is refused (public: the casts are
+        # on the table). A colour shown by more hands than it has cards left is NOT refused: the refusal told
+        # the last sorcerer, before their own hand was shown, what the others had revealed (one refused tap a
+        # colour). As at the table, where the hands are laid down at once, the reveal is taken, every hand is
+        # shown, and the game ends only once the hands add up (colour_conflict; whoever revealed wrongly
+        # corrects their reveal, on their own phone)
         possible = available_colours(state)
         gone = [c for c in colours if c not in possible]
         if gone:
             raise IllegalMove(f"no {gone[0]} card can be in a hand: all of them are in cast spells or in the box",
                               "mandragora.end.reveal")
-        left = colours_left(state)
-        for colour in HAND_COLOUR_IDS:
-            shown = sum(colour in (r or ()) for r in reveals)
-            if shown > left[colour]:
-                cards = f"{left[colour]} {colour} card{'s' * (left[colour] != 1)}"
-                raise IllegalMove(f"the hands revealed would show {colour} {shown} times, but only {cards} can "
-                                  f"still be in a hand: check your hand, or whoever revealed {colour} corrects "
-                                  "theirs (on their own phone)", "mandragora.end.colour-count")
     board.reveals[seat] = tuple(colours)
-    if all(r is not None for r in board.reveals):
+    if all(r is not None for r in board.reveals) and colour_conflict(state, board.reveals) is None:
         board.phase = "over"
