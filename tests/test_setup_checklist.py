@@ -81,3 +81,13 @@ def test_barony_keeps_its_own_checklist_and_the_list_folds_after_the_first_move(
     assert 'id="setup-checklist"' not in seat_page(client, game, 0)       # the seat page moves on
     live = shown(client.get(f"/g/{game['id']}/live"))
     assert 'id="setup-checklist"' in live
+
+
+def test_mandragora_lays_out_the_circle_the_companion_tracks(app: Flask, client: FlaskClient) -> None:
+    """The rulebook shuffles the shop tiles into a random circle; the companion has drawn one already and follows
+    the shops by it, so the checklist tells the table to lay out the circle the table page lists, clockwise from
+    the start tile (it said to shuffle the tiles, and a table that did so had shops the companion did not)."""
+    section = checklist(table_page(client, start(app, "mandragora", 3)))
+    assert "Shuffle the 10 shop tiles" not in section
+    assert "clockwise from the starting tile" in section and "the table page lists under" in section
+    assert re.search(r"id=\"circle-title\">Shop circle", table_page(client, start(app, "mandragora", 3)))

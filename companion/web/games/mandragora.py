@@ -11,6 +11,7 @@ Colour is never the only cue: every colour is shown as its word, the symbol the 
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
@@ -197,7 +198,13 @@ def colour_chips(colours: Sequence[str]) -> list[ColourLabel]:
 def setup_steps(catalog: MandragoraContent, players: int) -> list[SetupStep]:
     """The rule book's setup; for fewer than 4 sorcerers, the item cards this table returns to the box (how
     many is the rulebook's, which ones the data's own list, marked as it is)."""
-    steps = rule_steps(catalog, players)
+    # the rulebook shuffles the tiles into a random circle; the companion has already drawn it (or suggests one)
+    # and tracks the shops by it, so the table lays out that circle, not one of its own
+    steps = [dataclasses.replace(step, provenance="authored", text=(
+        "Lay the 10 shop tiles out in a circle, clockwise from the starting tile (the one with the curve along its "
+        "bottom edge) in the order the table page lists under \u201cShop circle\u201d: the companion shuffled them "
+        "(or suggests that order) and follows the shops by it. Put the Assistant on the starting tile."))
+        if step.rule == "mandragora.setup.shops" else step for step in rule_steps(catalog, players)]
     removal = catalog.removal_for(players)
     title = f"Item cards for {players} sorcerers"
     if removal is None:
