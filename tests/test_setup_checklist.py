@@ -89,5 +89,5 @@ def test_mandragora_lays_out_the_circle_the_companion_tracks(app: Flask, client:
     the start tile (it said to shuffle the tiles, and a table that did so had shops the companion did not)."""
     section = checklist(table_page(client, start(app, "mandragora", 3)))
     assert "Shuffle the 10 shop tiles" not in section
-    assert "clockwise from the starting tile" in section and "the table page lists under" in section
+    assert "clockwise from the starting tile" in section and "in the order listed under" in section
     assert re.search(r"id=\"circle-title\">Shop circle", table_page(client, start(app, "mandragora", 3)))

@@ -201,9 +201,9 @@ def setup_steps(catalog: MandragoraContent, players: int) -> list[SetupStep]:
     # the rulebook shuffles the tiles into a random circle; the companion has already drawn it (or suggests one)
     # and tracks the shops by it, so the table lays out that circle, not one of its own
     steps = [dataclasses.replace(step, provenance="authored", text=(
-        "Lay the 10 shop tiles out in a circle, clockwise from the starting tile (the one with the curve along its "
-        "bottom edge) in the order the table page lists under \u201cShop circle\u201d: the companion shuffled them "
-        "(or suggests that order) and follows the shops by it. Put the Assistant on the starting tile."))
+        "Lay the 10 shop tiles in a circle in the order listed under \u201cShop circle\u201d (the circle the "
+        "companion follows), clockwise from the starting tile, the one with the curve along its bottom edge. Put the "
+        "Assistant on it."))
         if step.rule == "mandragora.setup.shops" else step for step in rule_steps(catalog, players)]
     removal = catalog.removal_for(players)
     title = f"Item cards for {players} sorcerers"
