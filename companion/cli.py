@@ -255,6 +255,7 @@ def _prepare_database(db: str | None, must_exist: bool = False, make_folder: boo
     ``must_exist``: a command that only reads games refuses a ``--db`` where there is no database;
     ``make_folder``: ``init-db`` makes a missing folder (any other command refuses it as a mistyped path)."""
     from cardgen.catalog import DataError
+    from companion.store.errors import NoSuchDatabase
     from companion.store.postgres import is_postgres
 
     on_postgres = bool(db) and is_postgres(db)
@@ -269,6 +270,8 @@ def _prepare_database(db: str | None, must_exist: bool = False, make_folder: boo
         os.environ["COMPANION_DATABASE"] = db if on_postgres else os.path.abspath(db)
     try:
         app = create_app()
+    except NoSuchDatabase as error:  # a PostgreSQL database never created: what to do, not "cannot open"
+        raise click.ClickException(str(error)) from None
     except Exception as error:  # any failure here is the user's path or file: one clean line
         raise click.ClickException(f"cannot open the database: {error}") from None
     if new:
@@ -402,12 +405,15 @@ def copy_database(source: str, target: str) -> None:
     each by replaying it on both sides. Nothing in the target is overwritten."""
     from companion.store import Store
     from companion.store.copy import CopyRefused, copy_games
+    from companion.store.errors import NoSuchDatabase
     from companion.store.postgres import is_postgres, redacted
 
     if not is_postgres(source) and not os.path.exists(source):
         raise click.ClickException(f"there is no database at {os.path.abspath(source)}: check --from")
     try:
         origin, destination = Store(source), Store(target)
+    except NoSuchDatabase as error:
+        raise click.ClickException(str(error)) from None
     except Exception as error:  # a path or server that cannot be opened: one clean line
         raise click.ClickException(f"cannot open the database: {error}") from None
     try:
