@@ -240,8 +240,9 @@ def _check_db_path(db: str, must_exist: bool, make_folder: bool = False) -> bool
     path = os.path.abspath(db)
     folder = os.path.dirname(path)
     if not make_folder and not os.path.lexists(folder):  # (a file where the folder goes: the store says so)
-        raise click.ClickException(f"there is no folder {folder} for the database {path}: check the --db path "
-                                   "(a new database file is created, its folder is not)")
+        made = "" if must_exist else " (a new database file is created, its folder is not)"  # (never by a reader)
+        raise click.ClickException(f"there is no folder {folder} for the database {path}: check the --db path"
+                                   f"{made}")
     if not os.path.exists(path):
         if must_exist:
             raise click.ClickException(f"there is no database at {path}: check the --db path "
@@ -365,10 +366,13 @@ def list_games(db: str | None, due: bool) -> None:
 
     store = _store(db)
     try:
-        for game in archive.due(store) if due else archive.games(store):
+        listed = archive.due(store) if due else archive.games(store)
+        for game in listed:
             state = "over" if game["over"] else "playing"
             click.echo(f"{game['id']}  {game['game']:<15} {state:<8} {game['version']:>5} entries  last "
                        f"{game['last'][:16]}  {', '.join(game['players'])}")
+        if not listed:  # said, not a blank; on standard error, so the listing a script reads stays empty
+            click.echo("No game is due for purging." if due else "No games.", err=True)
     finally:
         store.close()
 

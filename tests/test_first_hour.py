@@ -199,6 +199,8 @@ def test_a_mistyped_db_folder_is_refused_and_creates_nothing(tmp_path: Path) -> 
         result = CliRunner().invoke(main, [*command, "--db", str(typo)])
         assert result.exit_code == 1, (command, result.output)
         assert f"there is no folder {typo.parent} for the database {typo}: check the --db path" in result.output
+        # only serve makes a new file (never a folder): the commands that read games never make one
+        assert ("(a new database file is created, its folder is not)" in result.output) == (command[0] == "serve")
         assert not typo.parent.exists()
 
 
@@ -213,6 +215,30 @@ def test_a_command_that_reads_games_refuses_a_db_that_is_not_there(tmp_path: Pat
         assert result.exit_code == 1, (command, result.output)
         assert f"there is no database at {missing}: check the --db path" in result.output
         assert not missing.exists()
+
+
+def test_games_says_when_there_are_none_and_lists_only_games_on_standard_output(tmp_path: Path) -> None:
+    """``companion games`` printed nothing at all on an empty database, or with ``--due`` when none is due."""
+    from click.testing import CliRunner
+
+    from companion.cli import main
+    from companion.rules import SPECS
+    from companion.store import Store
+
+    db = str(tmp_path / "companion.sqlite3")
+    runner = CliRunner()
+    assert runner.invoke(main, ["init-db", "--db", db]).exit_code == 0
+    for command, said in ((["games"], "No games."), (["games", "--due"], "No game is due for purging.")):
+        result = runner.invoke(main, [*command, "--db", db])
+        assert result.exit_code == 0 and result.stdout == "" and result.stderr.strip() == said, result.output
+    game = next(iter(SPECS))
+    store = Store(db)
+    created = store.create_game(game, ["Ann", "Ben", "Cat", "Dan"][:max(2, SPECS[game].min_players)], {})
+    store.close()
+    listed = runner.invoke(main, ["games", "--db", db])
+    assert listed.exit_code == 0 and listed.stdout.startswith(created["id"]) and listed.stderr == ""
+    due = runner.invoke(main, ["games", "--due", "--db", db])  # a new game is not due
+    assert due.stdout == "" and due.stderr.strip() == "No game is due for purging."
 
 
 def test_an_empty_db_is_refused_and_never_means_the_instances_database(
