@@ -31,7 +31,9 @@ code and SQL run unchanged on it (``?`` placeholders become psycopg's ``%s``):
   node counts the same addresses; the purge schedule keeps its last run there too.
 - **Migrations** are the SQLite store's, numbered and named alike (the format version is their count),
   written for PostgreSQL; a node migrating at start holds an advisory lock, so nodes starting together
-  migrate once.
+  migrate once. The migration has a connection of its own, made before the pool: a database that does not
+  answer, or was never created (:class:`~companion.store.errors.NoSuchDatabase`, saying how to create it),
+  is one sentence, without the pool's log lines about its attempts.
 - **Errors**: a database that cannot be reached, or drops a connection mid-way, is
   :class:`~companion.store.errors.StoreUnavailable` (answered 503 with a sentence), never a 500.
 
