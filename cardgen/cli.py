@@ -246,7 +246,7 @@ def build(ctx: click.Context, game: str, paper: str, card_size: str, bleed: floa
             back_offset_x = saved.back_offset_x
         if ctx.get_parameter_source("back_offset_y") is not click.core.ParameterSource.COMMANDLINE:
             back_offset_y = saved.back_offset_y
-        click.echo(f"printer {printer}: backs shifted {back_offset_x:g} mm across, {back_offset_y:g} mm up", err=True)
+        click.echo(f"printer {printer}: {_backs_shifted(back_offset_x, back_offset_y)}", err=True)
     base_url = _base_url(base_url)
     options = BuildOptions(game=game, paper=paper, card_size=card_size, bleed=bleed, crop_marks=crop_marks,
                            duplex=duplex, back_offset_x=back_offset_x, back_offset_y=back_offset_y,
@@ -311,6 +311,14 @@ def _build_changed(options: object, since: Path) -> None:
             continue
         click.echo(f"{result.game}: {len(result.changed)} of {result.total} cards changed since {since}: "
                    f"{result.path} ({result.pages} pages, {_human_size(result.path.stat().st_size)})")
+
+
+def _backs_shifted(x: float, y: float) -> str:
+    """A printer profile's offsets in words: "backs shifted 0.5 mm right, 1 mm down" (x is to the right as seen
+    on the back page, y up; a negative offset is the other way, never "-1 mm up")."""
+    parts = [f"{abs(value):g} mm {ahead if value > 0 else back}"
+             for value, ahead, back in ((x, "right", "left"), (y, "up", "down")) if value]
+    return "backs shifted " + ", ".join(parts) if parts else "backs not shifted"
 
 
 def _base_url(given: str | None) -> str:

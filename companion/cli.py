@@ -240,8 +240,9 @@ def _check_db_path(db: str, must_exist: bool, make_folder: bool = False) -> bool
     path = os.path.abspath(db)
     folder = os.path.dirname(path)
     if not make_folder and not os.path.lexists(folder):  # (a file where the folder goes: the store says so)
-        raise click.ClickException(f"there is no folder {folder} for the database {path}: check the --db path "
-                                   "(a new database file is created, its folder is not)")
+        made = "" if must_exist else " (a new database file is created, its folder is not)"  # (never by a reader)
+        raise click.ClickException(f"there is no folder {folder} for the database {path}: check the --db path"
+                                   f"{made}")
     if not os.path.exists(path):
         if must_exist:
             raise click.ClickException(f"there is no database at {path}: check the --db path "
@@ -255,6 +256,7 @@ def _prepare_database(db: str | None, must_exist: bool = False, make_folder: boo
     ``must_exist``: a command that only reads games refuses a ``--db`` where there is no database;
     ``make_folder``: ``init-db`` makes a missing folder (any other command refuses it as a mistyped path)."""
     from cardgen.catalog import DataError
+    from companion.store.errors import NoSuchDatabase
     from companion.store.postgres import is_postgres
 
     on_postgres = bool(db) and is_postgres(db)
@@ -269,6 +271,8 @@ def _prepare_database(db: str | None, must_exist: bool = False, make_folder: boo
         os.environ["COMPANION_DATABASE"] = db if on_postgres else os.path.abspath(db)
     try:
         app = create_app()
+    except NoSuchDatabase as error:  # a PostgreSQL database never created: what to do, not "cannot open"
+        raise click.ClickException(str(error)) from None
     except Exception as error:  # any failure here is the user's path or file: one clean line
         raise click.ClickException(f"cannot open the database: {error}") from None
     if new:
@@ -362,10 +366,13 @@ def list_games(db: str | None, due: bool) -> None:
 
     store = _store(db)
     try:
-        for game in archive.due(store) if due else archive.games(store):
+        listed = archive.due(store) if due else archive.games(store)
+        for game in listed:
             state = "over" if game["over"] else "playing"
             click.echo(f"{game['id']}  {game['game']:<15} {state:<8} {game['version']:>5} entries  last "
                        f"{game['last'][:16]}  {', '.join(game['players'])}")
+        if not listed:  # said, not a blank; on standard error, so the listing a script reads stays empty
+            click.echo("No game is due for purging." if due else "No games.", err=True)
     finally:
         store.close()
 
@@ -402,12 +409,15 @@ def copy_database(source: str, target: str) -> None:
     each by replaying it on both sides. Nothing in the target is overwritten."""
     from companion.store import Store
     from companion.store.copy import CopyRefused, copy_games
+    from companion.store.errors import NoSuchDatabase
     from companion.store.postgres import is_postgres, redacted
 
     if not is_postgres(source) and not os.path.exists(source):
         raise click.ClickException(f"there is no database at {os.path.abspath(source)}: check --from")
     try:
         origin, destination = Store(source), Store(target)
+    except NoSuchDatabase as error:
+        raise click.ClickException(str(error)) from None
     except Exception as error:  # a path or server that cannot be opened: one clean line
         raise click.ClickException(f"cannot open the database: {error}") from None
     try:

@@ -134,6 +134,7 @@ class RunningCaddy:
     root_cert: Path                # Caddy's local certificate authority: what the phones must trust
     process: subprocess.Popen[bytes]
     log_path: Path
+    http_port: int                 # where it sends plain http on to https
 
     def log(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace")
@@ -183,7 +184,7 @@ def running_caddy(folder: Path, upstream: str, name: str = "club.test", *, confi
         process = subprocess.Popen(["caddy", "run", "--config", str(config), "--adapter", "caddyfile"],
                                    cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT)
     caddy = RunningCaddy(f"https://{name}:{https_port}", name, https_port,
-                         data / "caddy" / "pki" / "authorities" / "local" / "root.crt", process, log_path)
+                         data / "caddy" / "pki" / "authorities" / "local" / "root.crt", process, log_path, http_port)
     try:
         deadline = time.monotonic() + start_seconds
         while True:

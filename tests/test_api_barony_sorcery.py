@@ -137,8 +137,8 @@ def test_bad_cast_requests_get_a_sentence(client: FlaskClient, request_body: dic
 
 @pytest.mark.parametrize("path", [TOTALS, CAST])
 @pytest.mark.parametrize("data, message", [
-    ("{not json", "the request body must be standard JSON (unexpected character, expected a string key); NaN and "
-                  "Infinity are not numbers JSON has"), ("[1, 2]", "the request body must be a JSON object"),
+    ("{not json", "the request body must be standard JSON (unexpected character, expected a string key)"),
+    ("[1, 2]", "the request body must be a JSON object"),
 ])
 def test_malformed_json_is_a_400(client: FlaskClient, path: str, data: str, message: str) -> None:
     response = client.post(path, data=data, content_type="application/json")

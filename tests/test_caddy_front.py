@@ -51,7 +51,13 @@ def test_caddy_passes_the_phones_host_address_and_https(echo: str, tmp_path: Pat
     phone = local_addresses()[0]  # the test comes in as a phone would: at the machine's network address
     with running_caddy(tmp_path, echo, "club.test") as caddy:
         status, _, body = caddy.get("/c/fillory/quentin", address=phone)
+        # plain http (a phone that typed the name) is sent on to https at the port Caddy listens on, not
+        # to 443 (Caddy's own redirect leaves out an https_port of its config: nothing listens there)
+        sent_on = requests.get(f"http://127.0.0.1:{caddy.http_port}/c/fillory/quentin?v=1",
+                               headers={"Host": f"club.test:{caddy.http_port}"}, allow_redirects=False, timeout=60)
     assert status == 200
+    assert sent_on.status_code == 308
+    assert sent_on.headers["Location"] == f"https://club.test:{caddy.https_port}/c/fillory/quentin?v=1"
     seen = json.loads(body)
     assert seen["path"] == "/c/fillory/quentin"
     assert seen["peer"] == "127.0.0.1"  # the server sees Caddy: why it must be told to trust it

@@ -103,7 +103,7 @@ def test_printer_profiles_round_trip_and_reach_the_build(tmp_path: Path, monkeyp
     built = runner.invoke(main, ["build", "--game", "barony-sorcery", "--only", "deck", "--printer", 'Kitchen "laser"',
                                  "--back-offset-y", "1", "--base-url", "http://10.0.0.2:8000", "--out", str(out)])
     assert built.exit_code == 0, built.output
-    assert 'printer Kitchen "laser": backs shifted 1.5 mm across, 1 mm up' in built.stderr
+    assert 'printer Kitchen "laser": backs shifted 1.5 mm right, 1 mm up' in built.stderr
     reader = PdfReader(out / "barony-sorcery" / "deck.pdf")
     front, back = reader.pages[0].trimbox, reader.pages[1].trimbox
     width = float(reader.pages[0].mediabox.width)
@@ -112,6 +112,14 @@ def test_printer_profiles_round_trip_and_reach_the_build(tmp_path: Path, monkeyp
     assert float(back.bottom) == pytest.approx(float(front.bottom) + 1.0 * mm, abs=0.01)
     unknown = runner.invoke(main, ["build", "--printer", "nope", "--out", str(tmp_path / "x")])
     assert unknown.exit_code == 1 and "unknown printer 'nope' (known: Kitchen \"laser\", other)" in unknown.output
+
+
+def test_a_profiles_offsets_are_said_in_words_whichever_their_sign() -> None:
+    from cardgen.cli import _backs_shifted
+
+    assert _backs_shifted(0.5, -1) == "backs shifted 0.5 mm right, 1 mm down"  # it said "-1 mm up"
+    assert _backs_shifted(-1.5, 0.25) == "backs shifted 1.5 mm left, 0.25 mm up"
+    assert _backs_shifted(0, -2) == "backs shifted 2 mm down" and _backs_shifted(0, 0) == "backs not shifted"
 
 
 def test_out_of_range_profiles_and_broken_files_are_clear_errors(tmp_path: Path) -> None:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 from click.testing import CliRunner
 
 from companion.cli import main
+from companion.served import RunningPostgres
 from companion.store import Store
 
 
@@ -50,3 +53,21 @@ def test_a_database_that_cannot_be_reached_is_one_clean_line() -> None:
     assert result.exit_code == 1
     assert "cannot open the database: PostgreSQL at postgresql://ann:***@127.0.0.1:1/none is not answering" in result.output
     assert "secret" not in result.output and "Traceback" not in result.output
+
+
+def test_a_database_never_created_says_how_to_make_it_in_one_line(postgres_cluster: RunningPostgres) -> None:
+    """PostgreSQL answers that the database is not there: no "try again in a moment" (waiting will not help)
+    and none of the connection pool's log lines about its attempts, run as a real process would print them."""
+    server = postgres_cluster.dsn.rsplit("/", 1)[0]
+    host, port = "127.0.0.1", str(postgres_cluster.port)
+    for command in (["games", "--db", f"{server}/nosuchdb"], ["init-db", "--db", f"{server}/nosuchdb"],
+                    ["db", "copy", "--from", f"{server}/nosuchdb2", "--to", f"{server}/nosuchdb"]):
+        done = subprocess.run([sys.executable, "-m", "companion.cli", *command], capture_output=True, text=True,
+                              timeout=120, check=False)
+        name = "nosuchdb2" if command[0] == "db" else "nosuchdb"
+        assert done.returncode == 1 and done.stdout == "", (command, done)
+        assert done.stderr.splitlines() == [
+            f"Error: there is no database '{name}' at {server}: create it (createdb --host {host} --port {port} "
+            f"--username postgres {name}), then run `companion init-db --db {server}/{name}`"], command
+    hidden = CliRunner().invoke(main, ["games", "--db", server.replace("postgres@", "postgres:secret@") + "/nosuchdb"])
+    assert hidden.exit_code == 1 and "secret" not in hidden.output and "postgres:***@" in hidden.output

@@ -8,6 +8,7 @@ slow steps.
 
 from __future__ import annotations
 
+import html
 import importlib.metadata
 import os
 import shutil
@@ -18,6 +19,7 @@ from typing import Iterator
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 
 from cardgen.catalog.base import DEFAULT_DATA_DIR
 from companion.web import create_app
@@ -82,6 +84,35 @@ def test_a_broken_games_printed_card_says_why_it_is_not_served(served_broken_dat
             assert page.status_code == 200, (game, page.get_data(as_text=True)[:300])
 
 
+def test_a_broken_games_search_and_photo_calculator_say_why_as_its_rules_do(
+        served_broken_data: tuple[Flask, str]) -> None:
+    """The rule search narrowed to the broken game, the search API and its photo calculator answer as its rule
+    list does (503, the same sentence): they answered 200 with "0 results in Only ." (no game name),
+    ``{"results": []}`` and 404 "There is no game called …"."""
+    app, broken = served_broken_data
+    _searches_and_photo_answer_as_the_rule_list(app.test_client(), broken, 503)
+
+
+def _searches_and_photo_answer_as_the_rule_list(client: FlaskClient, game: str, status: int) -> None:
+    from companion.rules import SPECS
+    from companion.web.photo import games_with_photo
+
+    def said(page: str) -> str:  # the error page's sentence
+        text = client.get(page).get_data(as_text=True)
+        return html.unescape(text.split('<p class="error-sentence">', 1)[1].split("</p>", 1)[0])
+
+    sentence = client.application.extensions["unavailable_games"][game].public
+    assert client.get(f"/rules/{game}").status_code == status and sentence.split(":")[0] in said(f"/rules/{game}")
+    word = SPECS[game].title.split()[0]
+    pages = [f"/rules?game={game}&q={word}"] + [f"/calc/{game}/photo" for _ in [0] if game in games_with_photo()]
+    for page in pages:
+        assert client.get(page).status_code == status and said(page) == said(f"/rules/{game}"), page
+    api = client.get(f"/api/search?q={word}&game={game}")
+    assert api.status_code == status and api.get_json()["error"] == sentence.rstrip(".") + "."  # (as POST /api/games)
+    others = client.get(f"/api/search?q={word}")  # the games served are still searched
+    assert others.status_code == 200 and all(r["game"] != game for r in others.get_json()["results"])
+
+
 def test_a_data_folder_holding_some_games_serves_them_and_says_in_one_line_why_not_the_others(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``--data DIR`` with one game's folder (a newcomer's own content): that game is served, and each other game
@@ -121,6 +152,7 @@ def test_a_data_folder_holding_some_games_serves_them_and_says_in_one_line_why_n
                     text = answer.get_data(as_text=True)
                     assert answer.status_code == 404 and f"{title} is not served here." in text.replace("&amp;", "&"), page
                     assert str(root) not in text and str(tmp_path) not in text, page
+                _searches_and_photo_answer_as_the_rule_list(client, game, 404)
         home = client.get("/")  # the games left out by choice are not shown as errors to every phone
         assert home.status_code == 200 and "not served" not in home.get_data(as_text=True)
         created = client.post("/api/games", json={"game": kept, "players": _players(kept)})
@@ -167,6 +199,8 @@ def test_a_mistyped_db_folder_is_refused_and_creates_nothing(tmp_path: Path) -> 
         result = CliRunner().invoke(main, [*command, "--db", str(typo)])
         assert result.exit_code == 1, (command, result.output)
         assert f"there is no folder {typo.parent} for the database {typo}: check the --db path" in result.output
+        # only serve makes a new file (never a folder): the commands that read games never make one
+        assert ("(a new database file is created, its folder is not)" in result.output) == (command[0] == "serve")
         assert not typo.parent.exists()
 
 
@@ -181,6 +215,30 @@ def test_a_command_that_reads_games_refuses_a_db_that_is_not_there(tmp_path: Pat
         assert result.exit_code == 1, (command, result.output)
         assert f"there is no database at {missing}: check the --db path" in result.output
         assert not missing.exists()
+
+
+def test_games_says_when_there_are_none_and_lists_only_games_on_standard_output(tmp_path: Path) -> None:
+    """``companion games`` printed nothing at all on an empty database, or with ``--due`` when none is due."""
+    from click.testing import CliRunner
+
+    from companion.cli import main
+    from companion.rules import SPECS
+    from companion.store import Store
+
+    db = str(tmp_path / "companion.sqlite3")
+    runner = CliRunner()
+    assert runner.invoke(main, ["init-db", "--db", db]).exit_code == 0
+    for command, said in ((["games"], "No games."), (["games", "--due"], "No game is due for purging.")):
+        result = runner.invoke(main, [*command, "--db", db])
+        assert result.exit_code == 0 and result.stdout == "" and result.stderr.strip() == said, result.output
+    game = next(iter(SPECS))
+    store = Store(db)
+    created = store.create_game(game, ["Ann", "Ben", "Cat", "Dan"][:max(2, SPECS[game].min_players)], {})
+    store.close()
+    listed = runner.invoke(main, ["games", "--db", db])
+    assert listed.exit_code == 0 and listed.stdout.startswith(created["id"]) and listed.stderr == ""
+    due = runner.invoke(main, ["games", "--due", "--db", db])  # a new game is not due
+    assert due.stdout == "" and due.stderr.strip() == "No game is due for purging."
 
 
 def test_an_empty_db_is_refused_and_never_means_the_instances_database(

@@ -309,9 +309,13 @@ def test_the_reason_the_rules_give_reaches_the_result_page_and_both_exports(app:
     title = re.search(r'<title id="chart-title">([^<]*)</title>', page).group(1)
     if spec.final_points is None or not rules.outcome(state).over:
         assert title == f"{rules.TITLE}: {spec.points} after each move" and 'id="chart-note"' not in page
+        counted = spec.points
     else:
         assert title == f"{rules.TITLE}: {spec.points} after each move, {spec.final_points} at the end"
         assert 'id="chart-note"' in page
+        counted = spec.final_points
+    for player in data["players"]:  # each total says what it counts (JS&MN's said "15 points" of magicianship)
+        assert f'<span class="vp"><strong>{player["total"]}</strong> {counted}</span>' in page, player
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

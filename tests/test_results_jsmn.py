@@ -32,3 +32,7 @@ def test_the_chart_says_its_last_point_is_magicianship_and_the_others_prestige(a
             "one is magicianship, shown only once the game is over.</p>") in page
     assert (f"<caption>Prestige after each move that changed a total; the last row (move {last['move']}) is "
             "magicianship, at the end</caption>") in page
+    # the totals above the chart are magicianship too: "1. Ann winner 15 magicianship", not "15 points"
+    for player in data["players"]:
+        assert f'<span class="vp"><strong>{player["total"]}</strong> magicianship</span>' in page
+    assert "</strong> points</span>" not in page

@@ -108,6 +108,18 @@ def test_bodies_beyond_the_limits_are_400_and_store_nothing(client: FlaskClient,
     assert game_count(client) == 0
 
 
+@pytest.mark.parametrize("raw, hinted", [
+    ('{"game": "fillory"', False), ('{"game": ', False), ("{not json", False), ('["NaN", x]', False),
+    ('{"x": NaN}', True), ('{"x": -Infinity}', True), ("[Infinity]", True), ('{"x": 1e999}', True),
+])
+def test_only_a_nan_or_infinity_is_told_json_has_no_such_numbers(client: FlaskClient, raw: str, hinted: bool) -> None:
+    """A body cut short was told "NaN and Infinity are not numbers JSON has" too: every syntax error was."""
+    response = client.post("/api/games", data=raw, content_type="application/json")
+    error = response.get_json()["error"]
+    assert response.status_code == 400 and error.startswith("The request body must be standard JSON (")
+    assert ("NaN and Infinity are not numbers JSON has" in error) == hinted, error
+
+
 def test_a_move_with_a_non_finite_number_is_refused_and_the_log_stays_standard_json(client: FlaskClient) -> None:
     game = new_game(client)
     raw = '{"version": 0, "action_id": "a", "move": {"type": "draw", "card": "golem", "extra": -Infinity}}'

@@ -39,6 +39,11 @@ class StoreUnavailable(RuntimeError):
         self.public = public
 
 
+class NoSuchDatabase(StoreUnavailable):
+    """The database server answered, but the database named is not there (never created, or dropped): waiting
+    will not help, so the message says how to make it."""
+
+
 class SeatTaken(Exception):
     """Somebody already holds that seat (or, for a release, nobody does)."""
 

@@ -31,7 +31,9 @@ code and SQL run unchanged on it (``?`` placeholders become psycopg's ``%s``):
   node counts the same addresses; the purge schedule keeps its last run there too.
 - **Migrations** are the SQLite store's, numbered and named alike (the format version is their count),
   written for PostgreSQL; a node migrating at start holds an advisory lock, so nodes starting together
-  migrate once.
+  migrate once. The migration has a connection of its own, made before the pool: a database that does not
+  answer, or was never created (:class:`~companion.store.errors.NoSuchDatabase`, saying how to create it),
+  is one sentence, without the pool's log lines about its attempts.
 - **Errors**: a database that cannot be reached, or drops a connection mid-way, is
   :class:`~companion.store.errors.StoreUnavailable` (answered 503 with a sentence), never a 500.
 
@@ -46,6 +48,7 @@ import functools
 import os
 import re
 import select
+import shlex
 import threading
 import time
 from contextlib import contextmanager
@@ -59,7 +62,7 @@ from limits.storage import Storage
 
 from companion.store.backend import Changes, Connection, fetch_rows, is_server_url
 from companion.store.common import _now
-from companion.store.errors import StoreUnavailable
+from companion.store.errors import NoSuchDatabase, StoreUnavailable
 from companion.store.sqlite import MIGRATIONS as SQLITE_MIGRATIONS
 
 #: how long a request waits for a free connection of the pool while the database is thought to be there
@@ -331,6 +334,35 @@ def _reason(error: BaseException) -> str:
     """The first line of an error's message (its type's name if it has none)."""
     text = str(error).strip()
     return text.splitlines()[0] if text else type(error).__name__
+
+
+def _missing_database(error: psycopg.OperationalError) -> str | None:
+    """The name of the database a failed connection asked for, when PostgreSQL said it does not exist.
+
+    libpq gives no SQLSTATE for a connection that was refused, only the server's message; PostgreSQL's is
+    ``FATAL:  database "name" does not exist`` (in English, the messages' language of a server set up for
+    a service). Any other failure: None."""
+    pgconn = getattr(error, "pgconn", None)
+    name = pgconn.db.decode("utf-8", "replace") if pgconn is not None and pgconn.db else None
+    found = re.search(r'database "((?:[^"]|"")*)" does not exist', str(error))
+    if found is None:
+        return None
+    return name if name is not None else found.group(1).replace('""', '"')
+
+
+def _no_such_database(dsn: str, name: str) -> str:
+    """What to do about a database that is not there: the createdb that makes it (host, port and user of
+    the DSN, never its password), then init-db."""
+    info = psycopg.conninfo.conninfo_to_dict(dsn)
+    server = redacted(dsn)
+    if is_server_url(dsn):
+        parts = urlsplit(server)
+        server = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
+    flags = [f"--{option} {shlex.quote(str(info[key]))}" for option, key in (("host", "host"), ("port", "port"), ("username", "user"))
+             if info.get(key)]
+    createdb = " ".join(["createdb", *flags, shlex.quote(name)])
+    return (f"there is no database '{name}' at {server}: create it ({createdb}), "
+            f"then run `companion init-db --db {redacted(dsn)}`")
 
 
 def _checked_if_stirred(conn: psycopg.Connection[Any]) -> None:
@@ -763,17 +795,39 @@ class PostgresBackend:
     # -- the schema ------------------------------------------------------------------------
 
     def _migrate(self) -> None:
-        with self._transaction(None, pipelined=False) as db:  # (scripts of several statements: no pipeline)
-            db.execute("SELECT pg_advisory_xact_lock(?)", [MIGRATION_LOCK])
-            db.execute("CREATE TABLE IF NOT EXISTS migrations (number INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-                       " applied TEXT NOT NULL)")
-            done = {row[0] for row in db.execute("SELECT number FROM migrations").fetchall()}
-            for number, (name, script) in enumerate(MIGRATIONS, 1):
-                if number in done:
-                    continue
-                db.conn.execute(script)  # type: ignore[arg-type]  # our own constant SQL, several statements
-                db.execute("INSERT INTO migrations (number, name, applied) VALUES (?, ?, ?)", [number, name, _now()])
-            db.conn.execute(EXTRAS)  # type: ignore[arg-type]  # our own constant SQL
+        """Bring the schema up to date, on a connection of its own made before the pool: a database that
+        cannot be reached, or is not there, is then one sentence, with none of the pool's log lines about
+        its attempts to connect (:meth:`_first_connection`)."""
+        with self._first_connection() as conn:
+            try:
+                with conn.transaction():  # (scripts of several statements: no pipeline)
+                    db = Transaction(conn, self, writing=True)
+                    db.execute("SELECT pg_advisory_xact_lock(?)", [MIGRATION_LOCK])
+                    db.execute("CREATE TABLE IF NOT EXISTS migrations (number INTEGER PRIMARY KEY, "
+                               "name TEXT NOT NULL, applied TEXT NOT NULL)")
+                    done = {row[0] for row in db.execute("SELECT number FROM migrations").fetchall()}
+                    for number, (name, script) in enumerate(MIGRATIONS, 1):
+                        if number in done:
+                            continue
+                        db.conn.execute(script)  # type: ignore[arg-type]  # our own constant SQL, several statements
+                        db.execute("INSERT INTO migrations (number, name, applied) VALUES (?, ?, ?)",
+                                   [number, name, _now()])
+                    db.conn.execute(EXTRAS)  # type: ignore[arg-type]  # our own constant SQL
+            except psycopg.OperationalError as error:
+                raise self._unavailable(error) from None
+
+    def _first_connection(self) -> psycopg.Connection[Any]:
+        """A connection outside the pool (the migration's), or why there is none: StoreUnavailable, or
+        NoSuchDatabase when PostgreSQL answered that the database named does not exist."""
+        cooperate_with_gevent()
+        try:
+            return psycopg.connect(self.dsn, autocommit=True, connect_timeout=CONNECTING_SECONDS)
+        except psycopg.OperationalError as error:
+            missing = _missing_database(error)
+            if missing is not None:
+                raise NoSuchDatabase(_no_such_database(self.dsn, missing),
+                                     public="the database is not there (the server's log says why)") from None
+            raise self._unavailable(error) from None
 
     def migrations(self) -> list[dict[str, Any]]:
         return self.rows("SELECT number, name, applied FROM migrations ORDER BY number")

@@ -304,5 +304,8 @@ def search() -> Response:
     for name in (game_name, prefer):
         if name is not None and name not in catalogs():
             raise ApiError(400, f"unknown game '{name}' (known: {', '.join(catalogs())})")
+    unavailable = current_app.extensions["unavailable_games"].get(game_name)
+    if unavailable is not None:  # as its rule list answers: not found where left out, 503 where broken
+        raise ApiError(503 if unavailable.broken else 404, unavailable.public)
     limit = _whole_number_arg("limit", 20, minimum=1, maximum=search_index.MAX_LIMIT)
     return jsonify({"results": search_index.search(query, game_name, limit, prefer=prefer)})

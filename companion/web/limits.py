@@ -142,10 +142,17 @@ def parse_json(mimetype: str, raw: bytes) -> Any:
         reason = str(error).split(":", 1)[0]
         if reason.startswith("depth limit"):
             reason = f"it is nested more than {MAX_DEPTH} deep"
-        raise BadJson(400, f"the request body must be standard JSON ({reason}); NaN and Infinity are "
-                           "not numbers JSON has") from None
+        hint = "; NaN and Infinity are not numbers JSON has" if _not_a_json_number(error) else ""
+        raise BadJson(400, f"the request body must be standard JSON ({reason}){hint}") from None
     _check(value, 1)
     return value
+
+
+def _not_a_json_number(error: orjson.JSONDecodeError) -> bool:
+    """Whether the body went wrong at a NaN or Infinity (some encoders write them) or at a number too large
+    for a double, where the hint that JSON has no such numbers helps; not at every syntax error."""
+    at = str(error.doc)[error.pos:error.pos + len("infinity")].lower()
+    return at.startswith(("nan", "infinity")) or "infinity" in str(error)
 
 
 def _check(value: Any, depth: int) -> None:

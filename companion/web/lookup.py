@@ -46,6 +46,8 @@ def rules_page() -> BaseResponse:
             return error_response(400, f"Unknown game '{name}'. Pick one of: {', '.join(catalogs())}.")
     if game is not None and not query:
         return redirect(url_for("lookup.game_rules", game=game), 303)
+    if game is not None:
+        refuse_unserved(game)  # as its rule list: 404 left out of the data folder, 503 broken (not "0 results")
     results = search(query, game, prefer=prefer) if query else []
     fixed = corrections(query, game) if query else {}
     shown = available_games()  # a game whose data is broken is left out

@@ -305,7 +305,8 @@ def _paths() -> dict[str, Any]:
                             "schema": {"type": "integer", "minimum": 1, "maximum": 50}}],
             "responses": {"200": json_body({"type": "object", "properties": {"results": {
                 "type": "array", "items": {"$ref": "#/components/schemas/SearchResult"}}}}, "results"),
-                **errors(400)}}},
+                **errors(400), "404": json_body("Error", "a game this server's data folder leaves out"),
+                "503": json_body("Error", "a game whose data is broken (the sentence names file, record and field)")}}},
         "/api/openapi.json": {"get": {
             "summary": "This document", "responses": {"200": {"description": "OpenAPI 3.1 document"}}}},
     }

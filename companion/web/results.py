@@ -138,21 +138,23 @@ def _start_seat(rules: Any, steps: list[tuple[int, int | None, Any]]) -> int | N
 
 
 def chart_words(data: dict[str, Any]) -> dict[str, str | None]:
-    """What the chart's totals count, in words: ``{"title", "axis", "note", "caption"}`` (caption: the figures' table). A game whose end shows another
-    measure than its play (``GameSpec.final_points``: JS&MN's magicianship, secret until the end, after prestige)
-    says so in the title, on the axis and in a note; ``note`` is None for a game counting one thing throughout."""
+    """What the totals count, in words: ``{"title", "axis", "note", "caption"}`` of the chart (caption: the
+    figures' table) and ``total``, the word after each final total ("15 magicianship", "40 points"). A game whose
+    end shows another measure than its play (``GameSpec.final_points``: JS&MN's magicianship, secret until the
+    end, after prestige) says so in the title, on the axis and in a note; ``note`` is None for a game counting
+    one thing throughout."""
     spec = spec_for(data["game"])
     during, final = spec.points, spec.final_points
     if final is None or final == during or data["outcome"]["stalled"]:
         return {"title": f"{data['title']}: {during} after each move", "axis": during.capitalize(), "note": None,
-                "caption": f"{during.capitalize()} after each move that changed a total"}
+                "caption": f"{during.capitalize()} after each move that changed a total", "total": during}
     last = data["score_over_time"][-1]["move"]
     return {"title": f"{data['title']}: {during} after each move, {final} at the end",
             "axis": f"{during.capitalize()}, then {final}",
             "note": f"Each point is {during} after that move, except the last (move {last}): that one is {final}, "
                     f"shown only once the game is over.",
             "caption": f"{during.capitalize()} after each move that changed a total; the last row (move {last}) is "
-                       f"{final}, at the end"}
+                       f"{final}, at the end", "total": final}
 
 
 def chart_of(data: dict[str, Any]) -> Any:

@@ -102,7 +102,12 @@ def _place(game: _Game, player: _Player, element: str) -> None:
 
 
 def _magic(game: _Game, player: _Player, allowed: set[str], book_uses: int, commit: bool) -> int:
-    """Do magic with the hand (cards, then books, free tokens, street magician); returns tokens placed."""
+    """Do magic with the hand (cards, then books, free tokens, street magician); returns tokens placed.
+
+    ``allowed`` is gone through in the elements' order of the data, never a set's: a set of strings iterates
+    in an order that changes with each process's hash seed, and ties went to whichever came first, so the
+    same ``--seed`` gave other figures from one run to the next."""
+    allowed_in_order = [e.id for e in game.content.elements if e.id in allowed]
     need, hand = _needs(player), list(player.hand)
     placed: list[str] = []
 
@@ -115,7 +120,7 @@ def _magic(game: _Game, player: _Player, allowed: set[str], book_uses: int, comm
     def use_books(form: str) -> None:
         for book in (b for b in player.books if b.form == form):
             while uses[id(book)] and hand:
-                wanted = [e for e in allowed if need[e] > 0]
+                wanted = [e for e in allowed_in_order if need[e] > 0]
                 if form == "double" and book.element in allowed and need[book.element] >= 2:
                     fuel, gives = [c for c in hand if c.element == book.element], [book.element] * 2
                 elif form == "any" and wanted:
@@ -139,12 +144,12 @@ def _magic(game: _Game, player: _Player, allowed: set[str], book_uses: int, comm
     use_books("any")
     use_books("convert")
     for _ in range(player.free_tokens):
-        wanted = [e for e in allowed if need[e] > 0]
+        wanted = [e for e in allowed_in_order if need[e] > 0]
         if wanted:
             use(max(wanted, key=lambda e: need[e]))
     if "street-magician" in player.connexions:
         pairs = [e for e, n in Counter(c.element for c in hand).items() if n >= 2]
-        wanted = [e for e in allowed if need[e] > 0]
+        wanted = [e for e in allowed_in_order if need[e] > 0]
         if pairs and wanted:
             for _ in range(2):
                 hand.remove(next(c for c in hand if c.element == pairs[0]))

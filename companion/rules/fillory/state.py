@@ -45,8 +45,10 @@ class LedgerEntry:
     points: int
 
     def cause(self) -> str:
+        """What gained the points, without them: every page and export shows ``cause: points`` ("Hedge ×1: 1";
+        it was "Hedge ×1 = 1: 1")."""
         if self.kind == "score":
-            return f"{self.trait} ×{self.cards} = {self.points}"
+            return f"{self.trait} ×{self.cards}"
         return f"{self.trait} trick"
 
 

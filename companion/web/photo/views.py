@@ -21,7 +21,7 @@ from companion.photo import (
 from companion.rules import SPECS, rules_for
 from companion.store import NotFound
 from companion.web.api_helpers import ApiError, acting_seat, api_blueprint, parse_body
-from companion.web.helpers import holds_seat, page_blueprint, store
+from companion.web.helpers import holds_seat, page_blueprint, refuse_unserved, store
 from companion.web.openapi import RequestBody
 from companion.web.photo import (
     Laid,
@@ -293,6 +293,8 @@ def photo_audit(game: str) -> bool:
 
 @bp.get("/calc/<game>/photo")
 def photo_calculator(game: str) -> Response:
+    if game in SPECS:
+        refuse_unserved(game)  # a game the data folder leaves out or breaks: as its rule list says it
     scoring = hook(game)
     if scoring is None:
         raise NotFound(f"There is no game called '{game}' that scores by photo.")
