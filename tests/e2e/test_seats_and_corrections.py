@@ -6,6 +6,7 @@ asked first and put back; and the host releasing a seat that a phone then joins 
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Callable
 
 from playwright.sync_api import BrowserContext, Page, expect
@@ -166,7 +167,19 @@ def test_a_correction_that_breaks_a_later_move_shows_that_move_where_the_finger_
     assert blocking_violations(ann) == []
     fix = misfit.locator("[data-also] form[data-move=explore]")
     expect(fix.get_by_label("Whispering Well")).to_be_checked()           # filled in as reported
-    fix.get_by_role("button", name="Place my Control token").click()      # the same place, at what it pays now
+    # Ben's move on Ann's phone: its form speaks of Ben (it read "A knight of yours…", "you arrive 2nd")
+    expect(fix).to_contain_text("A knight of Ben's reached")
+    expect(fix).to_contain_text("Ben arrives 2nd")
+    assert not re.search(r"\b(you|your|yours|my)\b", fix.inner_text(), re.I)
+    status = ann.locator("#move-message")
+    expect(status).to_contain_text("Not changed yet")
+    fix.get_by_role("button", name="Place Ben's Control token").click()   # the same place, at what it pays now
+    # while the question is open, the status area asks it (it kept the refusal that came before)
+    expect(status).to_contain_text("Change Ben's move too?")
+    expect(status).not_to_contain_text("Not changed yet")
+    misfit.locator(".confirm-box").get_by_role("button", name="Cancel").click()
+    expect(status).to_contain_text("Not changed yet")                     # cancelled: the refusal again
+    fix.get_by_role("button", name="Place Ben's Control token").click()
     misfit.locator(".confirm-box").get_by_role("button", name="Yes, change it").click()
     # then Ann's own move 4 (the Fairy Ring again) no longer fits: she went to the Whispering Well then
     expect(ann.locator("#misfit")).to_contain_text("your later move")

@@ -216,5 +216,20 @@
     sendCorrection(form);
   });
 
+  // while js/confirm.js asks first (another player's move), the status area says what is asked, not the refusal
+  // that came before it; cancelled, it says the refusal again
+  let before = null;
+  root.addEventListener("spellbook:asking", (event) => {
+    if (!message) return;
+    if (before === null) before = [...message.childNodes];
+    message.setAttribute("aria-live", "polite");
+    message.replaceChildren(notice("warning", event.detail.question));
+  });
+  root.addEventListener("spellbook:asked", () => {
+    if (!message || before === null) return;
+    if (message.querySelector(".fix-answer")?.classList.contains("warning")) message.replaceChildren(...before);
+    before = null;
+  });
+
   prefill(root);
 })();
