@@ -8,6 +8,7 @@
  */
 (() => {
   "use strict";
+  (window.SpellbookScripts = window.SpellbookScripts || {}).confirm = true;  // js/hold-taps.js sends such forms now
 
   const asking = (form) => form.closest("[data-confirm]");
 

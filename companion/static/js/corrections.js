@@ -9,6 +9,7 @@
  */
 (() => {
   "use strict";
+  (window.SpellbookScripts = window.SpellbookScripts || {}).corrections = true;  // js/hold-taps.js: [data-sent-by]
 
   const root = document.querySelector("[data-fix]");
   if (!root) return;
