@@ -14,6 +14,7 @@ from companion.rules import IllegalMove, rules_for
 from companion.store import CorrectionRefused, Store
 from tests.store_checks import (  # noqa: F401  (fixture: a new store)
     fillory_deck_cards,
+    fillory_put_back_that_ends_sooner,
     replay_from_scratch,
     store,
     stored_state,
@@ -275,3 +276,22 @@ def test_a_put_back_read_from_the_moves_before_its_change_is_the_whole_logs_read
             [(m.seq, m.seat, json.dumps(m.move)) for m in slow.live], step
         assert (fast.gone, fast.replaced, fast._touches) == (slow.gone, slow.replaced, slow._touches), step
     assert reverts >= 10
+
+
+def test_a_put_back_that_ends_the_game_sooner_lists_every_move_after_the_end_and_takes_them_in_one_go(
+        store: Store) -> None:
+    """Putting back a change that ends the game sooner was refused at the first move after the end only, so a
+    client removed one move per round (11 later moves: 12 rounds). The refusal lists them all (public: the game
+    is over there, whoever made them), and one put-back with that list as ``drop`` ends the game."""
+    game, seat, entry, since = fillory_put_back_that_ends_sooner(store, ["Ann", "Ben"])
+    gid = game["id"]
+    version = store.version(gid)
+    assert len(since) > 1
+    with pytest.raises(CorrectionRefused) as refused:
+        store.revert(gid, seat, version, "back", entry)
+    assert refused.value.seq == since[0] and refused.value.after_end == tuple(since)
+    assert refused.value.others == any(m.seat != seat for m in store.live_moves(gid) if m.seq in since)
+    assert store.version(gid) == version
+    store.revert(gid, seat, version, "back-all", entry, drop=list(refused.value.after_end))
+    assert rules_for("fillory").outcome(store.current(gid)[1]).over
+    assert not {m.seq for m in store.live_moves(gid)} & set(since)

@@ -13,7 +13,10 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from companion.served import RunningServer
 from companion.store import Store
-from tests.store_checks import fillory_score_that_ends_sooner
+from tests.store_checks import (
+    fillory_put_back_that_ends_sooner,
+    fillory_score_that_ends_sooner,
+)
 
 from .conftest import HTTP_SECONDS, REPO, Api, screenshot
 from .phone import open_seat
@@ -307,6 +310,29 @@ def test_a_correction_that_ends_the_game_sooner_removes_every_move_after_the_end
     misfit.get_by_role("button", name="Remove them with this change").click()
     misfit.locator(".confirm-box").get_by_role("button", name="Yes, remove them").click()
     expect(phone.locator("#done")).to_contain_text(f"corrected their move {seq}")
+    state = api.http.get(f"{served.base}/api/games/{game['id']}", timeout=HTTP_SECONDS).json()
+    assert state["over"] is True, state
+
+
+def test_a_put_back_that_ends_the_game_sooner_removes_every_move_after_the_end_in_one_tap(
+        new_phone: Callable[[], BrowserContext], api: Api, served: RunningServer) -> None:
+    """Fillory: a correction that kept the game going is put back, which ends it sooner. The page offered to
+    remove one later move per round (11 later moves: 12 rounds); it lists them all and one tap, asked first
+    (another player's moves among them), puts it back with all of them."""
+    store = Store(str(served.db_path))
+    try:
+        game, seat, entry, since = fillory_put_back_that_ends_sooner(store, ["Ann", "Ben"])
+    finally:
+        store.close()
+    phone = open_seat(new_phone, served.base, game, seat)
+    phone.goto(f"/g/{game['id']}/seat/{seat}/fix")
+    change = phone.locator(f"#change-{entry}")
+    change.get_by_role("button").click()
+    expect(change).to_contain_text(f"{len(since)} moves come after the end: {', '.join(map(str, since))}")
+    offer = change.get_by_role("button", name=f"Put it back and remove them ({len(since)} moves)")
+    offer.click()
+    change.locator(".confirm-box").get_by_role("button", name="Yes, remove them").click()
+    expect(phone.locator("#done")).to_be_visible()
     state = api.http.get(f"{served.base}/api/games/{game['id']}", timeout=HTTP_SECONDS).json()
     assert state["over"] is True, state
 

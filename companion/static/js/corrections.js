@@ -155,7 +155,10 @@
     const result = await answered(response, form, done);
     if (!result || !result.refused) return;
     const refused = result.refused;
-    if (typeof refused.seq === "number" && !body.drop.includes(refused.seq)) {
+    if (afterEnd(refused, body.drop)) {
+      say("error", `Not removed: ${ended(refused)}`, form);
+      offerEnd(form, refused, "Remove it with them");
+    } else if (typeof refused.seq === "number" && !body.drop.includes(refused.seq)) {
       say("error", `Not removed: move ${refused.seq}, made after it, would no longer fit. Remove that move as well?`, form);
       offerAlso(form, refused.seq, "Remove both");
     } else {
@@ -174,6 +177,40 @@
     root.querySelector(".fix-answer")?.after(again);
   }
 
+  // a change that would end the game sooner: every move after the new end (the answer lists them) goes with it,
+  // with one button, as the misfit part of a correction offers (other players' moves among them: asked first)
+  const afterEnd = (refused, drop) => Array.isArray(refused.after_end) && refused.after_end.length > 0
+    && refused.after_end.some((n) => !drop.includes(n));
+
+  function ended(refused) {
+    const later = refused.after_end;
+    const sentence = (refused.said || refused.error || "").replace(/\s*Remove it and every later move.*$/, "");
+    const count = later.length === 1 ? "That move comes" : later.length + " moves come";  // (no nested template:
+    return sentence.replace(/\.?$/, ".") + " " + count + " after the end: " + later.join(", ") + ".";  // rjsmin)
+  }
+
+  function offerEnd(form, refused, label) {
+    const offer = document.createElement("form");
+    offer.className = "end-drop fix-answer";
+    if (refused.others) {
+      offer.dataset.confirm = "Remove the moves after the end, other players' too? Their phones are told.";
+      offer.dataset.confirmYes = "Yes, remove them";
+    }
+    const later = refused.after_end;
+    const button = Object.assign(document.createElement("button"), { type: "submit", className: "button danger",
+      textContent: later.length === 1 ? label.replace(/them$/, "move " + later[0]) : label + " (" + later.length + " moves)" });
+    offer.append(button);
+    offer.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const drop = form.dataset.drop ? form.dataset.drop.split(",").map(Number) : [];
+      form.dataset.drop = [...new Set([...drop, ...refused.after_end])].join(",");
+      offer.remove();
+      delete form.dataset.confirmed;
+      (form.dataset.remove ? remove : putBack)(form);
+    });
+    form.after(offer);  // under the answer, where the finger is
+  }
+
   async function putBack(form) {
     busy(true);
     say("info", "Sending…", form);
@@ -184,7 +221,10 @@
     const result = await answered(response, form, (data) => done(data));
     if (!result || !result.refused) return;
     const refused = result.refused;
-    if (typeof refused.seq === "number" && !body.drop.includes(refused.seq)) {
+    if (afterEnd(refused, body.drop)) {
+      say("error", `Not put back: ${ended(refused)}`, form);
+      offerEnd(form, refused, "Put it back and remove them");
+    } else if (typeof refused.seq === "number" && !body.drop.includes(refused.seq)) {
       say("error", `Not put back: move ${refused.seq}, made since, would no longer fit. Put it back and remove move ${refused.seq}?`, form);
       offerAlso(form, refused.seq, "Put back and remove");
     } else {
