@@ -238,7 +238,13 @@
     if (form.dataset.remove) { remove(form); return; }
     if (form.dataset.revert) { putBack(form); return; }
     if (form.dataset.drop) { // the misfit part: remove that later move too
-      pending.drop.push(...form.dataset.drop.split(",").map(Number)); // one move, or every move after a new end
+      const now = form.dataset.drop.split(",").map(Number); // one move, or every move after a new end
+      pending.drop.push(...now);
+      // a move removed is corrected no more, and a move put in before a later one removed goes with it; one put
+      // in before the first of them stands (the rules needed it there: the server puts it where that move was)
+      const first = Math.min(...now);
+      pending.also = pending.also.filter((a) => !now.includes(a.seq));
+      pending.insert = pending.insert.filter((i) => !now.includes(i.before) || i.before === first);
       if (pending.move) sendCorrection(form);
       return;
     }
