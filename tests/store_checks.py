@@ -164,6 +164,21 @@ def fillory_score_that_ends_sooner(store: Store, players: list[str]) -> tuple[
     raise AssertionError("no game in 40 where a score could have ended it sooner")
 
 
+def fillory_put_back_that_ends_sooner(store: Store, players: list[str]) -> tuple[dict[str, Any], int, int, list[int]]:
+    """A Fillory game in which putting back a correction ends the game sooner: a seat's trait score was
+    corrected from one that took it to 100 VP (the moves after it removed) back to the one it played, and play went
+    on as before. Returns the game, that seat, the correction's log entry and the seqs of the moves since."""
+    game, seq, seat, trait, moves = fillory_score_that_ends_sooner(store, players)
+    gid = game["id"]
+    played = next(m.move for m in store.live_moves(gid) if m.seq == seq)
+    store.correct(gid, seat, store.version(gid), "end", seq, {"type": "score", "trait": trait},
+                  drop=[n for n, _, _ in moves])
+    entry = store.correct(gid, seat, store.version(gid), "on", seq, played)["seq"]
+    for _, author, move in moves:
+        version = store.version(gid)
+        store.apply_move(gid, author, version, f"again{version}", move)
+    return game, seat, entry, [m.seq for m in store.live_moves(gid) if m.seq > entry]
+
 
 def jsmn_card_that_ends_sooner(store: Store, players: list[str], asker: int = 0) -> tuple[
         dict[str, Any], int, dict[str, Any], int, list[int]]:

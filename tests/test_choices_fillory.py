@@ -22,6 +22,7 @@ from test_pages import (
     sent_size,
     sit,
     store_of,
+    table_page,
 )
 
 from companion.rules import finished
@@ -97,10 +98,12 @@ def test_the_threat_trick_names_the_opponent_and_their_phone_says_which_card() -
     state = turn_step(dealt(3), "trick", ["marina", "golem"])
     state = at(state, **{c.id: "deck" for c, loc in zip(CARDS, state.locations, strict=True) if loc == "hand:2"})  # P2: empty
     trick = offered(state, 0, "trick")
-    seats = field_of(trick, "target_seat")
+    seats = field_of(trick, "target_seat", "Threat")
     assert [(o.value, o.label) for o in seats.options] == [(1, "P1"), (2, "P2")]
-    take = field_of(trick, "take", "Threat")   # no card to pick: only P1's phone knows P1's hand
-    assert not take.options and not take.required and "their phone" in (take.hint or "")
+    # no card to pick: only P1's phone knows P1's hand, and the opponent's field says so; no empty field
+    # "What the trick reaches… Nothing to pick." follows it (there was one)
+    assert "their phone then says which" in seats.hint
+    assert [f.name for f in trick.fields if "Threat" in f.when.get("trait", ())] == ["target_seat"]
     move = {"type": "trick", "card": "marina", "trait": "Threat", "target_seat": 1}
     assert find(fillory.choices(state, 0), move) is not None
     after = fillory.apply(state, 0, move)
@@ -111,6 +114,34 @@ def test_the_threat_trick_names_the_opponent_and_their_phone_says_which_card() -
     assert find(asked, {"type": "lose_card", "card": ben}) is not None
     assert fillory.apply(after, 1, {"type": "lose_card", "card": ben}).where(ben) == "discard"
     assert satisfied(trick, {"type": "trick", "card": "marina", "trait": "Threat", "target_seat": 2})  # nothing to take
+
+
+def words(page: str) -> str:
+    """A page's text as read (no tags, one space between words)."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page))
+
+
+def test_a_threat_trick_asks_the_victims_phone_in_its_own_words_and_the_thief_fills_in_no_empty_field(
+        app: Flask, client: FlaskClient) -> None:
+    """The thief's form showed an empty field ("What the trick reaches… Nothing to pick.") after the opponent; the
+    victim's own phone read "Waiting for Ben to say which card…" and "Ann's turn (score step). Your turn comes
+    later." right above its "Your move" (audit 5)."""
+    game = new_game(app, ("Ann", "Ben"))
+    play(app, game, 0, *({"type": "draw", "card": c} for c in ("golem", "joe", "magic-missile")))
+    play(app, game, 1, *({"type": "draw", "card": c} for c in ("mike", "death", "stanley")))
+    play(app, game, 0, {"type": "draw", "card": "niffin"}, {"type": "play", "card": "golem"}, {"type": "decline"})
+    trick = form(seat_page(client, game, 0), "f-trick")
+    threat = [f for f in re.findall(r"<fieldset.*?</fieldset>", trick, re.S) if "Threat" in f and "data-when" in f]
+    assert threat and all("Nothing to pick" not in f and "What the trick reaches" not in f for f in threat), threat
+    assert "their phone then says which one" in trick
+    play(app, game, 0, {"type": "trick", "card": "niffin", "trait": "Threat", "target_seat": 1})
+    ben = words(seat_page(client, game, 1))
+    assert "Waiting for you to say which card the Threat trick took from your hand" in ben
+    assert "Waiting for Ben" not in ben and "Your turn comes later" not in ben
+    assert "Ann's Threat trick took a card from your hand: say which one below" in ben
+    ann = words(seat_page(client, game, 0))
+    assert "Waiting for Ben to say which card the Threat trick took from their hand" in ann
+    assert "Waiting for Ben to say which card" in words(table_page(client, game))
 
 
 def test_the_trick_card_itself_and_the_drawn_card_are_options_that_copy_another_field() -> None:

@@ -14,6 +14,7 @@ from companion.rules import IllegalMove, rules_for
 from companion.store import CorrectionRefused, Store
 from tests.store_checks import (  # noqa: F401  (fixture: a new store)
     fillory_deck_cards,
+    fillory_put_back_that_ends_sooner,
     replay_from_scratch,
     store,
     stored_state,
@@ -165,6 +166,34 @@ def test_a_move_put_in_by_a_correction_comes_before_the_later_move_and_goes_with
         store.correct(gid, 0, 9, "c3", 2, None, insert=[{"before": 1, "seat": 0, "move": {"type": "draw", "card": d}}])
 
 
+def test_a_move_put_in_before_a_move_the_same_correction_removes_goes_where_that_move_was(
+        store: Store, trio: dict[str, Any]) -> None:
+    """A correction that removes the move a move is put in before (the drop-all button of a change that ends the
+    game sooner keeps the move the rules needed before the first move after the end): it was refused ("a move can
+    be put in only before a live move after move 1"). The move goes in where the removed one was: before the
+    next move kept, else at the end; the log reads it back the same."""
+    gid = trio["id"]
+    a, b, c, d, e = fillory_deck_cards(store.current(gid)[1])[:5]
+    draw(store, gid, 0, a)
+    draw(store, gid, 1, b)
+    draw(store, gid, 2, c)
+    put = {"before": 2, "seat": 0, "move": {"type": "draw", "card": d}}
+    answer = store.correct(gid, 0, 3, "c1", 1, {"type": "draw", "card": a}, drop=[2], insert=[put])
+    assert [(m.seat, m.move.get("card")) for m in store.live_moves(gid)] == [(0, a), (0, d), (2, c)]
+    assert [m.seq for m in store.live_moves(gid)] == [1, answer["inserted"][0], 3]   # before move 3, kept
+    assert hand(store, gid, 0) == sorted([a, d]) and hand(store, gid, 1) == []
+    agrees(store, gid)
+    version = store.version(gid)
+    last = {"before": 3, "seat": 0, "move": {"type": "draw", "card": e}}
+    answer = store.correct(gid, 0, version, "c2", 1, {"type": "draw", "card": a}, drop=[3], insert=[last])
+    assert [m.seq for m in store.live_moves(gid)][-1] == answer["inserted"][0]          # at the end
+    assert hand(store, gid, 0) == sorted([a, d, e]) and hand(store, gid, 2) == []
+    agrees(store, gid)
+    with pytest.raises(IllegalMove, match="put in only before"):   # a move neither live nor removed by it
+        store.correct(gid, 0, store.version(gid), "c3", 1, {"type": "draw", "card": a},
+                      insert=[{"before": 3, "seat": 0, "move": {"type": "draw", "card": b}}])
+
+
 def test_preview_and_the_state_before_a_move(store: Store, trio: dict[str, Any]) -> None:
     gid = trio["id"]
     a, b, c = fillory_deck_cards(store.current(gid)[1])[:3]
@@ -275,3 +304,22 @@ def test_a_put_back_read_from_the_moves_before_its_change_is_the_whole_logs_read
             [(m.seq, m.seat, json.dumps(m.move)) for m in slow.live], step
         assert (fast.gone, fast.replaced, fast._touches) == (slow.gone, slow.replaced, slow._touches), step
     assert reverts >= 10
+
+
+def test_a_put_back_that_ends_the_game_sooner_lists_every_move_after_the_end_and_takes_them_in_one_go(
+        store: Store) -> None:
+    """Putting back a change that ends the game sooner was refused at the first move after the end only, so a
+    client removed one move per round (11 later moves: 12 rounds). The refusal lists them all (public: the game
+    is over there, whoever made them), and one put-back with that list as ``drop`` ends the game."""
+    game, seat, entry, since = fillory_put_back_that_ends_sooner(store, ["Ann", "Ben"])
+    gid = game["id"]
+    version = store.version(gid)
+    assert len(since) > 1
+    with pytest.raises(CorrectionRefused) as refused:
+        store.revert(gid, seat, version, "back", entry)
+    assert refused.value.seq == since[0] and refused.value.after_end == tuple(since)
+    assert refused.value.others == any(m.seat != seat for m in store.live_moves(gid) if m.seq in since)
+    assert store.version(gid) == version
+    store.revert(gid, seat, version, "back-all", entry, drop=list(refused.value.after_end))
+    assert rules_for("fillory").outcome(store.current(gid)[1]).over
+    assert not {m.seq for m in store.live_moves(gid)} & set(since)

@@ -87,6 +87,9 @@ def test_a_move_is_offered_on_its_choice_form_filled_in_with_what_was_reported(a
     assert re.findall(r'name="location" value="([\w-]+)"', explore) == ["whispering-well", "fairy-ring"]
     assert 'type="text"' not in html and 'name="ingredients[]"' not in html
     assert "Change Ben's move 3?" in html                 # another's move: asked first
+    # Ben's form on Ann's phone speaks of Ben, not of "you" (it read "A knight of yours…", "you arrive 2nd")
+    assert "A knight of Ben's reached which Mysterious location?" in explore and "Ben arrives 2nd" in explore
+    assert "Place Ben's Control token" in explore and not re.search(r"\b(you|your|yours|my)\b", explore, re.I)
     assert re.search(r'<details class="move-details" id="fix3-f-cast-details">', html)   # another kind of move
     mine = page(client, game, 0, "/2")
     assert "data-confirm=\"Change" not in mine
@@ -207,6 +210,16 @@ def test_a_move_removed_by_another_phone_is_told_and_can_be_put_back(app: Flask,
 
 
 CHOICE_GAMES = sorted(GAMES)  # every front has choices (a typed default: none)
+#: words a form uses for the seat that makes the move (its own phone)
+SPOKEN_TO = re.compile(r"\b(?:you|your|yours|yourself|my|mine|me)\b|\bI\b", re.I)
+
+
+def forms_text(html: str, prefix: str) -> str:
+    """The words of the choice forms whose ids begin with ``prefix`` (their summaries, labels, hints, options)."""
+    parts = re.findall(rf'<details class="move-details" id="{prefix}[^"]*">.*?</details>'
+                       rf'|<form[^>]*id="{prefix}[^"]*".*?</form>', html, re.S)
+    words = re.sub(r"<[^>]+>", " ", " ".join(re.sub(r"<script.*?</script>", " ", p, flags=re.S) for p in parts))
+    return re.sub(r"\s+", " ", words)
 
 
 @pytest.mark.parametrize("game_id", CHOICE_GAMES)
@@ -241,8 +254,12 @@ def test_every_move_of_every_game_opens_on_its_form_filled_in_as_reported(app: F
         assert "now fits" in page(client, game, move.seat, f"/{move.seq}/misfit",
                                   change=json.dumps({"move": move.move}))
         other = (move.seat + 1) % len(players)
-        assert ('data-choice' in page(client, game, other, f"/{move.seq}")) == (
+        theirs = page(client, game, other, f"/{move.seq}")
+        assert ('data-choice' in theirs) == (
             not module.SPEC.hidden_information and move.move.get("type") not in module.SPEC.private_moves)
+        # another seat's move: its forms speak of its author by name, never as "you" or "my" (the phone is not theirs)
+        assert not re.findall(SPOKEN_TO, forms_text(theirs, f"fix{move.seq}-")), f"{game_id}: move {move.move}"
+        assert forms_text(html, f"fix{move.seq}-").strip(), f"{game_id}: no form read"  # the look-up reads forms
 
 
 def test_a_take_back_is_asked_by_seat_not_by_a_name_that_begins_the_same(app: Flask, client: FlaskClient) -> None:

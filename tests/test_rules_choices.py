@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from types import ModuleType
 from typing import Any
 
@@ -24,7 +25,14 @@ from hypothesis import strategies as st
 
 from companion.rules import GAMES, IllegalMove
 from companion.rules.base import no_choices
-from companion.rules.choices import Choice, find, sample_move, to_json
+from companion.rules.choices import (
+    Choice,
+    find,
+    for_another,
+    sample_move,
+    spoken_of,
+    to_json,
+)
 
 CHOICE_GAMES = sorted(game for game, module in GAMES.items() if module.choices is not no_choices)
 SAMPLES = 3
@@ -68,6 +76,7 @@ def _play_and_check(game: str, players: int, seed: int) -> dict[str, int]:
                     counts["secret_checks"] += 1
                     assert to_json(module.choices(other, seat)) == to_json(offered), \
                         f"seat {seat}'s choices depend on a secret"
+                _said_of_another(offered)
         candidates = [(s, m) for s in range(players) if (m := module.random_legal_move(state, s, rng)) is not None]
         if not candidates:
             break
@@ -78,6 +87,51 @@ def _play_and_check(game: str, players: int, seed: int) -> dict[str, int]:
             counts["inside"] += 1
         state = module.apply(state, seat, move)
     return counts
+
+
+#: words a form uses for the seat that makes the move, on its own phone
+SPOKEN_TO = re.compile(r"\b(?:you|your|yours|yourself|my|mine|me)\b|\bI\b", re.I)
+WORDS = frozenset({"label", "title", "hint", "detail", "group", "short"})
+
+
+def _without_words(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_words(v) for k, v in value.items() if k not in WORDS}
+    if isinstance(value, list):
+        return [_without_words(v) for v in value]
+    return value
+
+
+def _said_of_another(offered: list[Choice]) -> None:
+    """A seat's forms shown on another phone (a correction of its move) name it and never say "you" or "my";
+    the moves they send are the same."""
+    theirs = for_another(offered, "Zed")
+    assert _without_words(to_json(theirs)) == _without_words(to_json(offered))
+    for choice in theirs:
+        words = [choice.label, choice.title, choice.hint] + [
+            w for f in choice.fields for w in (f.label, f.hint, f.none_label, *(
+                x for o in f.options for x in (o.label, o.detail, o.group, o.short)))]
+        for text in words:
+            assert not SPOKEN_TO.search(text), f"{choice.form_id} on another phone: {text!r}"
+
+
+def test_another_seats_form_names_that_seat_with_its_verbs_agreeing() -> None:
+    said = {"A knight of yours reached which place?": "A knight of Zed's reached which place?",
+            "+3 tokens · you arrive 2nd": "+3 tokens · Zed arrives 2nd",
+            "Place my Control token": "Place Zed's Control token",
+            "Which card did you draw?": "Which card did Zed draw?",
+            "Which card do you play into your zone?": "Which card does Zed play into Zed's zone?",
+            "The three cards you were dealt": "The three cards Zed was dealt",
+            "Hand limit 8: you hold 9.": "Hand limit 8: Zed holds 9.",
+            "You have 2 tokens": "Zed has 2 tokens",
+            "The card I just drew": "The card Zed just drew",
+            "The card I discard for this trick": "The card Zed discards for this trick",
+            "It stays with you unless you pass.": "It stays with Zed unless Zed passes.",
+            "Every action you could take": "Every action Zed could take",
+            "When you do magic, birds are available to you.": "When Zed does magic, birds are available to Zed.",
+            "No: it goes into my hand": "No: it goes into Zed's hand"}
+    assert {text: spoken_of(text, "Zed") for text in said} == said
+    assert spoken_of("Draw a card", "Zed") == "Draw a card"
 
 
 @pytest.mark.parametrize("game", CHOICE_GAMES)

@@ -790,3 +790,5 @@ def test_a_dead_end_gives_its_reason_who_leads_and_that_the_ruling_is_ours() -> 
                              f"{PLAYERS[0]} and {PLAYERS[1]} lead with 81 VP (our reading: the rulebook does not say "
                              "what happens when nobody can reach 100 VP)")
     assert fillory.outcome(table()).reason == ""  # a game that goes on has no reason yet
+    three = table(rest="neutral", step="end", scored={s: {"Magic": 9} for s in range(3)})
+    assert f"{PLAYERS[0]}, {PLAYERS[1]} and {PLAYERS[2]} lead with 81 VP (" in fillory.outcome(three).reason

@@ -27,7 +27,9 @@ hidden cards.
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -381,5 +383,75 @@ def find(choices: Sequence[Choice], move: Mapping[str, Any]) -> Choice | None:
     return next((c for c in choices if satisfied(c, move)), None)
 
 
-__all__ = ["Choice", "Field", "KINDS", "Option", "SEARCH_FROM", "active", "find", "list_rows", "plain", "rows_within",
-           "sample_move", "satisfied", "shared_lists", "to_json"]
+# -- another seat's forms: the same words of that seat ----------------------------------------------------
+
+#: words after which "you" is the object ("for you", "gives you"), not the one who acts
+_OBJECT_AFTER = frozenset("for with to at from by of on against about than gives tells shows lets asks".split())
+#: words that stay as they are after "he"/"she" too: modal verbs and past tenses the forms use
+_SAME_VERB = frozenset("can could may might must shall should will would did had was took drew made gave chose "
+                       "got held kept saw won lost put just also still only then now first never".split())
+_IRREGULAR = {"are": "is", "am": "is", "were": "was", "have": "has", "do": "does", "go": "goes"}
+_ASKED = re.compile(r"\b(do|are|have|were|did|can|could|will|would|may|must|should)\s+you\b", re.IGNORECASE)
+_ASKING = {"do": "does", "are": "is", "have": "has", "were": "was"}
+_WORD = re.compile(r"\b(you|your|yours|yourself|my|mine|me|I)\b(?:(\s+)([A-Za-z]+))?", re.IGNORECASE)
+_LAST_WORD = re.compile(r"([A-Za-z]+)\W*$")
+
+
+def _third_person(verb: str) -> str:
+    lower = verb.lower()
+    if lower in _IRREGULAR:
+        return _IRREGULAR[lower]
+    if lower in _SAME_VERB or lower.endswith("ed") or not verb.islower():
+        return verb
+    if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if lower.endswith("y") and lower[-2:-1] not in tuple("aeiou"):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def spoken_of(text: str, name: str) -> str:
+    """``text`` written for the seat that makes the move ("you", "your", "my", "I") said of ``name`` instead, for
+    another phone showing that seat's form (a correction fixing another player's move): "A knight of yours
+    reached…" → "A knight of Ben's reached…", "you arrive 2nd" → "Ben arrives 2nd", "Which card did you draw?"
+    → "Which card did Ben draw?", "Place my Control token" → "Place Ben's Control token"."""
+    def asked(match: re.Match[str]) -> str:  # "do you play" → "does Ben play": the next verb stays as it is
+        verb = match.group(1)
+        said = _ASKING.get(verb.lower(), verb.lower())
+        return f"{said.capitalize() if verb[0].isupper() else said} {name}"
+
+    def said(match: re.Match[str]) -> str:
+        word, gap, after = match.group(1), match.group(2) or "", match.group(3) or ""
+        lower = word.lower()
+        if word == "i":
+            return match.group(0)
+        if lower in ("your", "yours", "my", "mine"):
+            return f"{name}'s{gap}{after}"
+        previous = _LAST_WORD.search(text, 0, match.start())
+        if lower in ("me", "yourself") or (previous and previous.group(1).lower() in _OBJECT_AFTER):
+            return f"{name}{gap}{after}"
+        return f"{name}{gap}{_third_person(after) if after else ''}"  # the one who acts: "you hold" → "Ben holds"
+
+    text = _ASKED.sub(asked, text)
+    return _WORD.sub(said, text)
+
+
+def _spoken(item: Any, name: str, fields: Sequence[str]) -> dict[str, Any]:
+    return {f: spoken_of(getattr(item, f), name) for f in fields}
+
+
+def for_another(choices: Iterable[Choice], name: str) -> list[Choice]:
+    """``choices`` as another phone shows them: every word the seat would read as "you", "your" or "my" names
+    ``name`` (values, rules and dependencies unchanged: the move sent is the same)."""
+    said = []
+    for choice in choices:
+        fields = tuple(dataclasses.replace(
+            f, **_spoken(f, name, ("label", "hint", "none_label")),
+            options=tuple(dataclasses.replace(o, **_spoken(o, name, ("label", "detail", "group", "short")))
+                          for o in f.options)) for f in choice.fields)
+        said.append(dataclasses.replace(choice, fields=fields, **_spoken(choice, name, ("label", "title", "hint"))))
+    return said
+
+
+__all__ = ["Choice", "Field", "KINDS", "Option", "SEARCH_FROM", "active", "find", "for_another", "list_rows", "plain",
+           "rows_within", "sample_move", "satisfied", "shared_lists", "spoken_of", "to_json"]

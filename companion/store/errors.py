@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from companion.rules import IllegalMove
 
@@ -57,6 +57,11 @@ class CorrectionRefused(IllegalMove):
     the choice the rules now need before it, when that is why (public: the table sees it asked for); None when
     that move holds what the asking seat may not see (then neither it nor its author is named)."""
 
-    def __init__(self, message: str, rule: str | None, seq: int | None, pending: Any = None) -> None:
+    def __init__(self, message: str, rule: str | None, seq: int | None, pending: Any = None,
+                 after_end: Sequence[int] = (), others: bool = False) -> None:
         super().__init__(message, rule, pending=pending)
         self.seq = seq
+        #: when the change ends the game before ``seq``: the moves after that end (public, whoever made them),
+        #: which the same change may remove in one go (``drop``), and whether other seats made some of them
+        self.after_end = tuple(after_end)
+        self.others = others

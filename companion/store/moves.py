@@ -322,8 +322,10 @@ class Moves(StateCache):
                     if told == "secret" and after_end is not None:
                         after_end.extend(m for m in new_live[index:] if move_kind(m.move) not in timeline.private)
                         break
+                    later = [m for m in new_live[index:] if move_kind(m.move) not in timeline.private]
                     raise CorrectionRefused(after_the_end(whose, live.seq, ended.reason if told == "reason" else ""),
-                                            error.rule, live.seq) from None
+                                            error.rule, live.seq, after_end=[m.seq for m in later],
+                                            others=any(m.seat != seat for m in later)) from None
                 if live.seat == seat:
                     raise CorrectionRefused(f"your move {live.seq} would no longer fit: {error.message}",
                                             error.rule, live.seq) from None

@@ -492,22 +492,30 @@ class _Revisions:
             fixed.append({"seq": later, "move": dict(move)})
             first = min(first, later)
         added: list[int] = []
+        put_in: list[tuple[int, int, dict[str, Any]]] = []
+        dropped = set(entry.get("drop", ()))
+        order = [m.seq for m in timeline.live]
         for n, extra in enumerate(insert):
             before, author, move = int(extra["before"]), int(extra["seat"]), extra["move"]
-            if before not in items or before <= seq or not 0 <= author < len(timeline.names) \
-                    or not isinstance(move, Mapping):
+            place, known = before, before in items
+            if before in dropped:
+                # the move it comes before goes with this change (the game now ends there): it goes in where that
+                # move was, before the next move kept, else at the end (as the log reads it back: _place)
+                place, known = next((s for s in order[order.index(before) + 1:] if s in items), before), True
+            if not known or before <= seq or not 0 <= author < len(timeline.names) or not isinstance(move, Mapping):
                 raise IllegalMove(f"a move can be put in only before a live move after move {seq}", None)
             _Revisions._writable(timeline, seat, author, move, "the move put in")
             _own_word(timeline, seat, author, None, move, "the move put in")
             new_seq = timeline.next_seq + 1 + n   # the correction's own entry comes first
-            items = _place(items, LiveMove(new_seq, author, dict(move)), before)
+            items = _place(items, LiveMove(new_seq, author, dict(move)), place)
             added.append(new_seq)
+            put_in.append((place, author, dict(move)))
             first = min(first, _first_from(items, new_seq))
         if fixed:
             entry["also"] = fixed
         if added:
             entry["insert"] = added
-            entry["_put_in"] = [(int(x["before"]), int(x["seat"]), dict(x["move"])) for x in insert]  # for _rewrite
+            entry["_put_in"] = put_in  # for _rewrite
         return entry, first, list(items.values())
 
     @staticmethod

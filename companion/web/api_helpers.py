@@ -72,9 +72,10 @@ def _said(error: IllegalMove) -> dict[str, str]:
 
 
 def correction_refused(error: CorrectionRefused) -> Response:
+    ending = {"after_end": list(error.after_end), "others": error.others} if error.after_end else {}
     return error_json(422, error.message, error.rule,
                       {**({"seq": error.seq} if error.seq is not None else {}), **({"pending": error.pending} if error.pending is not None else {}),
-                       **_said(error)})
+                       **ending, **_said(error)})
 
 
 def illegal(error: IllegalMove) -> Response:

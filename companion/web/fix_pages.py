@@ -26,6 +26,7 @@ from flask import Response, request
 from werkzeug.exceptions import BadRequest
 
 from companion.rules import IllegalMove, rules_for
+from companion.rules.choices import for_another
 from companion.store import LiveMove, NotFound
 from companion.store.timeline import HIDDEN_MISFIT, hidden_from, move_kind
 from companion.store.words import described_stored, redacted_stored
@@ -162,10 +163,14 @@ def seat_corrections(game_id: str, seat: int) -> Response:
                  done=done_entry, stale=request.args.get("stale") == "1")
 
 
-def _choices_for(rules: Any, state: Any, author: int, move: Mapping[str, Any] | None, prefix: str) -> list[Any]:
+def _choices_for(rules: Any, state: Any, author: int, move: Mapping[str, Any] | None, prefix: str, seat: int,
+                 names: Sequence[str]) -> list[Any]:
     """The rules' choices for ``author`` at ``state``, each with its own form id (several moves' forms share
-    a page); the one of ``move``'s kind first and open, the others folded ("it was another move")."""
+    a page); the one of ``move``'s kind first and open, the others folded ("it was another move"). On another
+    seat's phone they speak of the author by name ("Ben arrives 2nd", not "you arrive 2nd")."""
     offered = list(rules.choices(state, author))
+    if author != seat:
+        offered = for_another(offered, names[author])
     if move is None:  # the move the rules wait for: its forms open, a private note is none of them
         offered = [c for c in offered if c.move not in rules.SPEC.private_moves]
         kind = offered[0].move if offered else None
@@ -223,7 +228,7 @@ def fix_move(game_id: str, seat: int, seq: int) -> Response:
     version = store().version(game_id)
     move, state = store().state_before(game_id, seq)
     can_form = formable(rules, seat, move)
-    forms = _choices_for(rules, state, move.seat, move.move, f"fix{seq}") if can_form else []
+    forms = _choices_for(rules, state, move.seat, move.move, f"fix{seq}", seat, names) if can_form else []
     return unstored_page("pages/fix_move.html", game_id=game_id, info=info, version=version, seat=seat, title=rules.TITLE,
                  me={"name": names[seat]}, move={"seq": seq, "seat": move.seat, "who": names[move.seat],
                                                  "mine": move.seat == seat,
@@ -289,9 +294,10 @@ def fix_misfit(game_id: str, seat: int, seq: int) -> Response:
                                  field_names(rules))
     awaited = _awaited(rules, state, misfit, seat)
     can_fix = formable(rules, seat, misfit)
-    fix_forms = _choices_for(rules, state, misfit.seat, misfit.move, f"also{misfit.seq}") if can_fix else []
-    need_forms = _choices_for(rules, state, awaited, None, f"put{misfit.seq}") if awaited is not None and (
-        awaited == seat or not rules.SPEC.hidden_information) else []
+    fix_forms = _choices_for(rules, state, misfit.seat, misfit.move, f"also{misfit.seq}", seat, names) \
+        if can_fix else []
+    need_forms = _choices_for(rules, state, awaited, None, f"put{misfit.seq}", seat, names) \
+        if awaited is not None and (awaited == seat or not rules.SPEC.hidden_information) else []
     return unstored_page("pages/_fix_misfit.html", misfit={"seq": misfit.seq, "seat": misfit.seat, "who": names[misfit.seat],
                                                    "mine": misfit.seat == seat,
                                                    "text": move_words(rules, names, seat, misfit),

@@ -136,6 +136,10 @@ _ERROR = {"type": "object", "required": ["ok", "error", "rule", "status"], "prop
     "seq": {"type": "integer", "description": "a refused correction or undo: the later move that no longer fits"},
     "pending": {"type": "object", "description": "refused because the rules wait for a choice first: "
                 "{seat, move, choice, rule, title}, the choice to make (or, for a correction, to put in)"},
+    "after_end": {"type": "array", "items": {"type": "integer"}, "description": "a refused correction, undo or "
+                  "put-back that would end the game before `seq`: every move after that end (whoever made it), to "
+                  "send again as `drop` to remove them with it"},
+    "others": {"type": "boolean", "description": "with `after_end`: other seats made some of those moves"},
     "said": {"type": "string", "description": "a refused move or correction whose error names a field or a "
              "part of the request: the same refusal in table words, as a page shows it (a field by its form's label)"},
 }}

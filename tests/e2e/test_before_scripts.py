@@ -206,3 +206,59 @@ def test_a_release_tapped_before_the_table_scripts_ran_still_asks_first(
     page.get_by_role("button", name="Yes, release it").click()
     expect(page.locator("#seat-1 .tag")).to_have_text("free to join")
     assert not ben_holds()
+
+
+def _ben_holds(api: Api, server: str, game: dict[str, Any], ben: str) -> bool:
+    answer = api.http.get(f"{server}/api/games/{game['id']}", headers={"Authorization": f"Bearer {ben}"},
+                          timeout=HTTP_SECONDS)
+    assert answer.status_code in (200, 401), answer.text
+    return answer.status_code == 200
+
+
+NOT_LOADED = "this page did not finish loading"
+
+
+def test_a_release_whose_question_script_never_arrives_is_not_sent_and_says_to_reload(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    """js/confirm.js never arrives (blocked, or the connection dropped it): the held tap on "Release Ben's seat" was
+    made again at DOMContentLoaded with nothing to ask, and the real form released the seat at once. Now it is
+    not sent, before or after the page has loaded, and the page says to reload it."""
+    game, _, ben = api.two_player_opening()
+    phone = new_phone(service_workers="block")
+    phone.add_cookies([{"name": host_cookie(game["id"]), "value": game["host_token"], "url": server}])
+    page = phone.new_page()
+    held = hold(page, "confirm")
+    page.goto(f"/g/{game['id']}?seats=1#host-seats", wait_until="commit")
+    release = page.get_by_role("button", name="Release Ben's seat")
+    release.click()                                     # before the script, which then fails
+    wait_for_held(page, held)
+    for route in held:
+        route.abort()
+    notice = page.locator("#host-seats .held-tap")
+    expect(notice).to_contain_text(NOT_LOADED, ignore_case=True)
+    expect(notice).to_contain_text("Reload the page")
+    assert _ben_holds(api, server, game, ben) and page.locator(".confirm-box").count() == 0
+    page.wait_for_load_state("load")
+    release.click()                                     # and after it: still not sent without the question
+    expect(notice).to_have_count(1)
+    expect(notice).to_be_visible()
+    assert _ben_holds(api, server, game, ben)
+    assert page.evaluate("document.readyState") == "complete" and "seats=1" in page.url
+
+
+def test_a_remove_whose_corrections_script_never_arrives_says_to_reload(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    """js/corrections.js never arrives: "Remove move 8" reloaded the page as ".../fix?" and nothing said why."""
+    game, _, _ = api.two_player_opening()
+    version = api.version(game["id"])
+    phone = new_phone(service_workers="block")
+    login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
+    page = phone.new_page()
+    page.route(re.compile(r"/static/js/corrections(\.[0-9a-f]+)?(\.min)?\.js"), lambda route: route.abort())
+    page.goto(f"/g/{game['id']}/seat/0/fix")
+    page.wait_for_load_state("load")
+    page.evaluate("window.__noReload = 'still here'")
+    page.get_by_role("button", name=f"Remove move {version}").click()
+    expect(page.locator(f"#move-{version} .held-tap")).to_contain_text(NOT_LOADED, ignore_case=True)
+    assert page.evaluate("window.__noReload") == "still here" and not page.url.endswith("?")
+    assert api.version(game["id"]) == version

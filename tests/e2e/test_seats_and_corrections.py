@@ -6,13 +6,17 @@ asked first and put back; and the host releasing a seat that a phone then joins 
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Callable
 
 from playwright.sync_api import BrowserContext, Page, expect
 
 from companion.served import RunningServer
 from companion.store import Store
-from tests.store_checks import fillory_score_that_ends_sooner
+from tests.store_checks import (
+    fillory_put_back_that_ends_sooner,
+    fillory_score_that_ends_sooner,
+)
 
 from .conftest import HTTP_SECONDS, REPO, Api, screenshot
 from .phone import open_seat
@@ -166,7 +170,19 @@ def test_a_correction_that_breaks_a_later_move_shows_that_move_where_the_finger_
     assert blocking_violations(ann) == []
     fix = misfit.locator("[data-also] form[data-move=explore]")
     expect(fix.get_by_label("Whispering Well")).to_be_checked()           # filled in as reported
-    fix.get_by_role("button", name="Place my Control token").click()      # the same place, at what it pays now
+    # Ben's move on Ann's phone: its form speaks of Ben (it read "A knight of yours…", "you arrive 2nd")
+    expect(fix).to_contain_text("A knight of Ben's reached")
+    expect(fix).to_contain_text("Ben arrives 2nd")
+    assert not re.search(r"\b(you|your|yours|my)\b", fix.inner_text(), re.I)
+    status = ann.locator("#move-message")
+    expect(status).to_contain_text("Not changed yet")
+    fix.get_by_role("button", name="Place Ben's Control token").click()   # the same place, at what it pays now
+    # while the question is open, the status area asks it (it kept the refusal that came before)
+    expect(status).to_contain_text("Change Ben's move too?")
+    expect(status).not_to_contain_text("Not changed yet")
+    misfit.locator(".confirm-box").get_by_role("button", name="Cancel").click()
+    expect(status).to_contain_text("Not changed yet")                     # cancelled: the refusal again
+    fix.get_by_role("button", name="Place Ben's Control token").click()
     misfit.locator(".confirm-box").get_by_role("button", name="Yes, change it").click()
     # then Ann's own move 4 (the Fairy Ring again) no longer fits: she went to the Whispering Well then
     expect(ann.locator("#misfit")).to_contain_text("your later move")
@@ -294,6 +310,29 @@ def test_a_correction_that_ends_the_game_sooner_removes_every_move_after_the_end
     misfit.get_by_role("button", name="Remove them with this change").click()
     misfit.locator(".confirm-box").get_by_role("button", name="Yes, remove them").click()
     expect(phone.locator("#done")).to_contain_text(f"corrected their move {seq}")
+    state = api.http.get(f"{served.base}/api/games/{game['id']}", timeout=HTTP_SECONDS).json()
+    assert state["over"] is True, state
+
+
+def test_a_put_back_that_ends_the_game_sooner_removes_every_move_after_the_end_in_one_tap(
+        new_phone: Callable[[], BrowserContext], api: Api, served: RunningServer) -> None:
+    """Fillory: a correction that kept the game going is put back, which ends it sooner. The page offered to
+    remove one later move per round (11 later moves: 12 rounds); it lists them all and one tap, asked first
+    (another player's moves among them), puts it back with all of them."""
+    store = Store(str(served.db_path))
+    try:
+        game, seat, entry, since = fillory_put_back_that_ends_sooner(store, ["Ann", "Ben"])
+    finally:
+        store.close()
+    phone = open_seat(new_phone, served.base, game, seat)
+    phone.goto(f"/g/{game['id']}/seat/{seat}/fix")
+    change = phone.locator(f"#change-{entry}")
+    change.get_by_role("button").click()
+    expect(change).to_contain_text(f"{len(since)} moves come after the end: {', '.join(map(str, since))}")
+    offer = change.get_by_role("button", name=f"Put it back and remove them ({len(since)} moves)")
+    offer.click()
+    change.locator(".confirm-box").get_by_role("button", name="Yes, remove them").click()
+    expect(phone.locator("#done")).to_be_visible()
     state = api.http.get(f"{served.base}/api/games/{game['id']}", timeout=HTTP_SECONDS).json()
     assert state["over"] is True, state
 

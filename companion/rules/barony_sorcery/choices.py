@@ -64,7 +64,7 @@ def _cast(state: BaronyState, seat: int) -> Choice | None:
     return Choice("cast", "Cast",
                   (Field("spells", "Cast which spell or spells?", kind="many", options=options, min=1, max=most,
                          hint=f"One spell, or several of one category to combine them in one action. You have "
-                              f"{tokens(magic)} and pay the total first."),),
+                              f"{tokens(magic)}; the total is paid first."),),
                   id="f-cast", rule="barony-sorcery.cast.combine", checks=(CAST_SAME_CATEGORY, CAST_PAY),
                   awaited=False)
 

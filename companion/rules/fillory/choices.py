@@ -28,7 +28,9 @@ BY_NAME: tuple[str, ...] = tuple(c.id for c in sorted(CARDS, key=lambda c: c.nam
 CARD_NAME: dict[str, str] = {c.id: c.name for c in CARDS}
 TRICK_TRAITS: dict[str, tuple[str, ...]] = {
     c.id: tuple(t for t in c.traits if GAME.trait(t).trick is not None) for c in CARDS}
-OPPONENT_TRICKS = ("peek_hand", "steal_random", "force_discard")
+#: the tricks that take a card from an opponent's hand at random (the victim's phone says which)
+AT_RANDOM = ("steal_random", "force_discard")
+OPPONENT_TRICKS = ("peek_hand", *AT_RANDOM)
 
 
 class Known:
@@ -186,11 +188,6 @@ def _trick_fields(known: Known, trait: str, cards: list[str]) -> list[Field]:
     assert effect is not None
     when: dict[str, tuple[str, ...]] = {"trait": (trait,)}
     kind = effect.kind
-    opponents = [s for s in range(len(known.state.players)) if s != known.seat]
-    holding = tuple(s for s in opponents if known.hand_counts[s])
-    if kind in ("steal_random", "force_discard"):  # the victim's phone says which card (only they know)
-        return [_nothing("take", "The card leaves their hand at random; their phone then says which one.",
-                         {**when, "target_seat": holding})]
     if kind in ("to_neutral", "revive"):
         reach = _in_reach(known, trait)
         options = _cards(reach, known)
@@ -232,7 +229,9 @@ def _trick_fields(known: Known, trait: str, cards: list[str]) -> list[Field]:
         return [Field("take", "Which card came out of the discard pile?", options=options, when=when),
                 Field("to", "Put it into", options=(Option("hand", "My hand"), Option("zone", "My zone")),
                       default="hand", when=when)]
-    return []   # peek_deck, peek_hand (its opponent field is shared), extra_action, gain_vp
+    # peek_deck, peek_hand, steal_random, force_discard (their opponent field is shared: for the last two, the
+    # victim's phone says which card left their hand, as only it knows), extra_action, gain_vp
+    return []
 
 
 def _trick(known: Known) -> Choice | None:
@@ -249,11 +248,14 @@ def _trick(known: Known) -> Choice | None:
                          when={"card": tuple(c for c in cards if t in TRICK_TRAITS[c])}) for t in traits) + tuple(
                   Option(t, t, "No trick: the card is discarded and nothing else happens",
                          when={"card": tuple(c for c in cards if t in GAME.card(c).traits)}) for t in plain))]
-    against = tuple(t for t in traits if GAME.trait(t).trick.kind in OPPONENT_TRICKS)  # type: ignore[union-attr]
-    if against:
-        opponents = [s for s in range(len(known.state.players)) if s != known.seat]
-        fields.append(Field("target_seat", "Which opponent?", when={"trait": against}, options=tuple(
-            Option(s, known.state.players[s], f"{known.hand_counts[s]} in hand") for s in opponents)))
+    opponents = tuple(Option(s, known.state.players[s], f"{known.hand_counts[s]} in hand")
+                      for s in range(len(known.state.players)) if s != known.seat)
+    for kinds, hint in ((("peek_hand",), ""), (AT_RANDOM, "The card leaves their hand at random; their phone then "
+                                                          "says which one.")):
+        against = tuple(t for t in traits if GAME.trait(t).trick.kind in kinds)  # type: ignore[union-attr]
+        if against:
+            fields.append(Field("target_seat", "Which opponent?", when={"trait": against}, options=opponents,
+                                hint=hint))
     for trait in traits:
         fields += _trick_fields(known, trait, [c for c in cards if trait in TRICK_TRAITS[c]])
     checks = ("fillory.card.location", *dict.fromkeys(rule_for_trick(t) for t in traits))

@@ -119,7 +119,8 @@ def dead_end_reason(state: FilloryState) -> str:
     so nobody can reach 100 VP; Ben leads with 95 VP"."""
     best = max(state.vp(s) for s in range(len(state.players)))
     leaders = [name for s, name in enumerate(state.players) if state.vp(s) == best]
-    lead = f"{' and '.join(leaders)} lead{'s' * (len(leaders) == 1)} with {best} VP"
+    who = leaders[0] if len(leaders) == 1 else f"{', '.join(leaders[:-1])} and {leaders[-1]}"
+    lead = f"{who} lead{'s' * (len(leaders) == 1)} with {best} VP"
     return (f"Dead end: no card is left to draw, play or score, so nobody can reach {GAME.victory_points} VP; "
             f"{lead}")
 

@@ -2,15 +2,22 @@
  * a seat): a form[data-confirm] (or a form inside an element with data-confirm) is not sent at the first tap;
  * the question appears under its button, where the finger is, with "Yes" (data-confirm-yes) and "Cancel".
  * "Yes" sends the form as it was (to the script that sends it, or natively); the question goes away after.
- * Runs in the capture phase, before any other submit handler.
+ * Runs in the capture phase, before any other submit handler. The form gets a "spellbook:asking" event (it
+ * bubbles; detail: the question) when the question opens and "spellbook:asked" when it closes, so that a page's
+ * status area can say what is asked now instead of what it said before (js/corrections.js).
  */
 (() => {
   "use strict";
+  (window.SpellbookScripts = window.SpellbookScripts || {}).confirm = true;  // js/hold-taps.js sends such forms now
 
   const asking = (form) => form.closest("[data-confirm]");
 
+  const tell = (form, name, detail) => form.dispatchEvent(new CustomEvent(name, { bubbles: true, detail }));
+
   function close(form) {
-    form.querySelectorAll(":scope > .confirm-box").forEach((box) => box.remove());
+    const open = form.querySelectorAll(":scope > .confirm-box");
+    open.forEach((box) => box.remove());
+    if (open.length) tell(form, "spellbook:asked", {});
   }
 
   function ask(form, holder) {
@@ -40,6 +47,7 @@
     else form.append(box);
     box.scrollIntoView({ block: "nearest" });
     yes.focus({ preventScroll: true });
+    tell(form, "spellbook:asking", { question: holder.dataset.confirm });
   }
 
   document.addEventListener("submit", (event) => {

@@ -9,6 +9,7 @@
  */
 (() => {
   "use strict";
+  (window.SpellbookScripts = window.SpellbookScripts || {}).corrections = true;  // js/hold-taps.js: [data-sent-by]
 
   const root = document.querySelector("[data-fix]");
   if (!root) return;
@@ -154,7 +155,10 @@
     const result = await answered(response, form, done);
     if (!result || !result.refused) return;
     const refused = result.refused;
-    if (typeof refused.seq === "number" && !body.drop.includes(refused.seq)) {
+    if (afterEnd(refused, body.drop)) {
+      say("error", `Not removed: ${ended(refused)}`, form);
+      offerEnd(form, refused, "Remove it with them");
+    } else if (typeof refused.seq === "number" && !body.drop.includes(refused.seq)) {
       say("error", `Not removed: move ${refused.seq}, made after it, would no longer fit. Remove that move as well?`, form);
       offerAlso(form, refused.seq, "Remove both");
     } else {
@@ -173,6 +177,40 @@
     root.querySelector(".fix-answer")?.after(again);
   }
 
+  // a change that would end the game sooner: every move after the new end (the answer lists them) goes with it,
+  // with one button, as the misfit part of a correction offers (other players' moves among them: asked first)
+  const afterEnd = (refused, drop) => Array.isArray(refused.after_end) && refused.after_end.length > 0
+    && refused.after_end.some((n) => !drop.includes(n));
+
+  function ended(refused) {
+    const later = refused.after_end;
+    const sentence = (refused.said || refused.error || "").replace(/\s*Remove it and every later move.*$/, "");
+    const count = later.length === 1 ? "That move comes" : later.length + " moves come";  // (no nested template:
+    return sentence.replace(/\.?$/, ".") + " " + count + " after the end: " + later.join(", ") + ".";  // rjsmin)
+  }
+
+  function offerEnd(form, refused, label) {
+    const offer = document.createElement("form");
+    offer.className = "end-drop fix-answer";
+    if (refused.others) {
+      offer.dataset.confirm = "Remove the moves after the end, other players' too? Their phones are told.";
+      offer.dataset.confirmYes = "Yes, remove them";
+    }
+    const later = refused.after_end;
+    const button = Object.assign(document.createElement("button"), { type: "submit", className: "button danger",
+      textContent: later.length === 1 ? label.replace(/them$/, "move " + later[0]) : label + " (" + later.length + " moves)" });
+    offer.append(button);
+    offer.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const drop = form.dataset.drop ? form.dataset.drop.split(",").map(Number) : [];
+      form.dataset.drop = [...new Set([...drop, ...refused.after_end])].join(",");
+      offer.remove();
+      delete form.dataset.confirmed;
+      (form.dataset.remove ? remove : putBack)(form);
+    });
+    form.after(offer);  // under the answer, where the finger is
+  }
+
   async function putBack(form) {
     busy(true);
     say("info", "Sending…", form);
@@ -183,7 +221,10 @@
     const result = await answered(response, form, (data) => done(data));
     if (!result || !result.refused) return;
     const refused = result.refused;
-    if (typeof refused.seq === "number" && !body.drop.includes(refused.seq)) {
+    if (afterEnd(refused, body.drop)) {
+      say("error", `Not put back: ${ended(refused)}`, form);
+      offerEnd(form, refused, "Put it back and remove them");
+    } else if (typeof refused.seq === "number" && !body.drop.includes(refused.seq)) {
       say("error", `Not put back: move ${refused.seq}, made since, would no longer fit. Put it back and remove move ${refused.seq}?`, form);
       offerAlso(form, refused.seq, "Put back and remove");
     } else {
@@ -197,7 +238,13 @@
     if (form.dataset.remove) { remove(form); return; }
     if (form.dataset.revert) { putBack(form); return; }
     if (form.dataset.drop) { // the misfit part: remove that later move too
-      pending.drop.push(...form.dataset.drop.split(",").map(Number)); // one move, or every move after a new end
+      const now = form.dataset.drop.split(",").map(Number); // one move, or every move after a new end
+      pending.drop.push(...now);
+      // a move removed is corrected no more, and a move put in before a later one removed goes with it; one put
+      // in before the first of them stands (the rules needed it there: the server puts it where that move was)
+      const first = Math.min(...now);
+      pending.also = pending.also.filter((a) => !now.includes(a.seq));
+      pending.insert = pending.insert.filter((i) => !now.includes(i.before) || i.before === first);
       if (pending.move) sendCorrection(form);
       return;
     }
@@ -214,6 +261,21 @@
       pending.drop = []; pending.also = []; pending.insert = [];
     }
     sendCorrection(form);
+  });
+
+  // while js/confirm.js asks first (another player's move), the status area says what is asked, not the refusal
+  // that came before it; cancelled, it says the refusal again
+  let before = null;
+  root.addEventListener("spellbook:asking", (event) => {
+    if (!message) return;
+    if (before === null) before = [...message.childNodes];
+    message.setAttribute("aria-live", "polite");
+    message.replaceChildren(notice("warning", event.detail.question));
+  });
+  root.addEventListener("spellbook:asked", () => {
+    if (!message || before === null) return;
+    if (message.querySelector(".fix-answer")?.classList.contains("warning")) message.replaceChildren(...before);
+    before = null;
   });
 
   prefill(root);

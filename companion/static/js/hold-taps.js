@@ -7,11 +7,35 @@
 // again once the scripts are in: at DOMContentLoaded (which comes after every deferred script) on a seat or corrections page,
 // or at the event its script tag names in data-release on a page that loads them later (a card page:
 // js/card-moves.js).
+// A script that never arrives (blocked, or a dropped connection) must not leave its forms to the browser: a form
+// that asks first is sent only once js/confirm.js has said it is here (window.SpellbookScripts.confirm), and a
+// form in a part whose data-sent-by names its script only once that script has said so; otherwise the tap stays
+// held, now and later, and the page says under it that it must be reloaded.
 (() => {
   "use strict";
   const release = (document.currentScript && document.currentScript.dataset.release) || "DOMContentLoaded";
   const PART = "[data-live], [data-fix], [data-confirm]";  // (a form that asks first: js/confirm.js asks then)
   let ready = false;
+  // the script a form needs that has not said it is here, if any
+  const missing = (form) => {
+    const here = window.SpellbookScripts || {};
+    if (form.closest("[data-confirm]") && !here.confirm) return "confirm";
+    const part = form.closest("[data-sent-by]");
+    return part && !here[part.dataset.sentBy] ? part.dataset.sentBy : "";
+  };
+  const unsent = (form, submitter) => {
+    form.querySelectorAll(":scope .held-tap").forEach((old) => old.remove());
+    const box = document.createElement("div");
+    box.className = "notice error held-tap";
+    box.setAttribute("role", "alert");
+    const text = document.createElement("p");
+    text.textContent = "Not sent: this page did not finish loading (a script it needs is missing). Reload the page, then try again.";
+    box.append(text);
+    const buttons = form.querySelectorAll('button[type="submit"], button:not([type])');
+    const under = submitter && submitter.form === form ? submitter : buttons[buttons.length - 1];
+    if (under) under.after(box);
+    else form.append(box);
+  };
   let held = []; // in the order made: {form, submitter} (the last submit only) or {button}
   const hold = (event, tap) => {
     event.preventDefault();
@@ -21,7 +45,14 @@
     if (busy) busy.setAttribute("aria-busy", "true");
   };
   document.addEventListener("submit", (event) => {
-    if (ready || !(event.target instanceof HTMLFormElement) || !event.target.closest(PART)) return;
+    if (!(event.target instanceof HTMLFormElement) || !event.target.closest(PART)) return;
+    if (ready) {  // the scripts are in, or will never be: a form whose script is missing is not sent natively
+      if (!missing(event.target)) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      unsent(event.target, event.submitter);
+      return;
+    }
     held = held.filter((tap) => !tap.form);
     hold(event, { form: event.target, submitter: event.submitter });
   }, true);
@@ -43,7 +74,8 @@
     for (const { form, submitter, button } of taps) {
       if (submitter) submitter.removeAttribute("aria-busy");
       if (button) button.removeAttribute("aria-busy");
-      if (form && form.isConnected) form.requestSubmit(submitter && submitter.form === form ? submitter : undefined);
+      if (form && form.isConnected && missing(form)) unsent(form, submitter);
+      else if (form && form.isConnected) form.requestSubmit(submitter && submitter.form === form ? submitter : undefined);
       if (button && button.isConnected) button.click();
     }
   }, { once: true });

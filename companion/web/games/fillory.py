@@ -30,6 +30,9 @@ def headline(context: Mapping[str, Any], moves: set[str]) -> str:
         waiting = [f"{p['name']} ({p['hand_count']}/{catalog.starting_hand})" for p in view["players"]
                    if p["hand_count"] < catalog.starting_hand]
         return "Your starting hand is complete. Waiting for " + ", ".join(waiting) + "."
+    loss = turn.get("loss")
+    if loss and loss["seat"] == seat:  # the game waits on this phone now, on another's turn
+        return f"{names.get(turn['seat'], '?')}'s {loss['trait']} trick took a card from your hand: say which one below."
     if turn["seat"] != seat:
         return f"{names.get(turn['seat'], '?')}'s turn ({turn['step']} step). Your turn comes later."
     step = turn["step"]
