@@ -319,10 +319,10 @@ class Moves(StateCache):
                 ended = timeline.rules.outcome(state)
                 if ended.over:  # the change ends the game sooner (see GameSpec.sooner_end for what may be said)
                     told = timeline.rules.SPEC.sooner_end
-                    if told == "secret" and after_end is not None:
-                        after_end.extend(m for m in new_live[index:] if move_kind(m.move) not in timeline.private)
-                        break
                     later = [m for m in new_live[index:] if move_kind(m.move) not in timeline.private]
+                    if told == "secret" and after_end is not None:
+                        after_end.extend(later)
+                        break
                     raise CorrectionRefused(after_the_end(whose, live.seq, ended.reason if told == "reason" else ""),
                                             error.rule, live.seq, after_end=[m.seq for m in later],
                                             others=any(m.seat != seat for m in later)) from None

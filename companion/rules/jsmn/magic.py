@@ -261,11 +261,15 @@ def discard_spell(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnS
 
 # -- the end of a turn ---------------------------------------------------------------------------------
 
+def drawn_this_year(state: JsmnState) -> int:
+    """The invitations a turn draws at its end this year (the card of Marseilles says how many)."""
+    card = state.card
+    return card.invitations if card is not None else 0
+
+
 def hand_discards(state: JsmnState, seat: int) -> int:
     """Cards ``seat`` must discard at the end of this turn, after drawing this year's invitations."""
-    card = state.card
-    drawn = card.invitations if card is not None else 0
-    return max(0, state.seats[seat].hand + drawn - LIMITS.hand_limit)
+    return max(0, state.seats[seat].hand + drawn_this_year(state) - LIMITS.hand_limit)
 
 
 def end_turn(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
@@ -277,12 +281,15 @@ def end_turn(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
         # it is passed over, as nobody at the table tidies a hand once the fairy is defeated. (Refused, it told
         # whoever corrected an earlier card of Marseilles that this magician's hidden magicianship now beat the
         # fairy, without changing anything.) A discard of cards the hand would not hold is refused as ever.
-        _discard_counts(state, seat, move)
+        invitations, introductions = _discard_counts(move)
+        here = state.seats[seat]
+        held = here.invitations + drawn_this_year(state)
+        if invitations > held or introductions > here.introductions:
+            raise refuse(f"the hand holds {held} invitation(s) and {here.introductions} introduction(s) to discard "
+                         "from", "jsmn.hand.limit")
         return replace(state, phase="over", defeated_by=seat, played=state.played + (seat,), turn=None)
-    card = state.card
     here = state.seats[seat]
-    drawn = card.invitations if card is not None else 0
-    state = state.with_seat(seat, invitations=here.invitations + drawn)
+    state = state.with_seat(seat, invitations=here.invitations + drawn_this_year(state))
     state = _hand_limit(state, seat, move, max(0, state.seats[seat].hand - LIMITS.hand_limit))
     here = state.seats[seat]
     if has_connexion(state, seat, "man-of-business") and here.hand < LIMITS.hand_limit:
@@ -294,9 +301,9 @@ def end_turn(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
     return next_turn(state)
 
 
-def _discard_counts(state: JsmnState, seat: int, move: Mapping[str, Any]) -> tuple[int, int]:
+def _discard_counts(move: Mapping[str, Any]) -> tuple[int, int]:
     """The invitations and introductions an end of turn's ``discard`` names (none: 0 and 0); refused when they
-    are no whole numbers or more than the hand holds once this year's invitations are drawn."""
+    are no whole numbers."""
     discard = move.get("discard") or {}
     if not isinstance(discard, Mapping):
         raise IllegalMove("'discard' must be an object such as {\"invitations\": 1, \"introductions\": 0}", None)
@@ -304,17 +311,12 @@ def _discard_counts(state: JsmnState, seat: int, move: Mapping[str, Any]) -> tup
     introductions = discard.get("introductions", 0)
     if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in (invitations, introductions)):
         raise IllegalMove("discard counts must be whole numbers", None)
-    here, card = state.seats[seat], state.card
-    drawn = card.invitations if card is not None else 0
-    if invitations > here.invitations + drawn or introductions > here.introductions:
-        raise refuse(f"the hand holds {here.invitations + drawn} invitation(s) and {here.introductions} "
-                     "introduction(s) to discard from", "jsmn.hand.limit")
     return invitations, introductions
 
 
 def _hand_limit(state: JsmnState, seat: int, move: Mapping[str, Any], excess: int) -> JsmnState:
     here = state.seats[seat]
-    invitations, introductions = _discard_counts(state, seat, move)
+    invitations, introductions = _discard_counts(move)
     if invitations + introductions != excess or invitations > here.invitations or introductions > here.introductions:
         raise refuse(f"discard exactly {excess} card(s) to keep five invitations and introductions",
                      "jsmn.hand.limit")

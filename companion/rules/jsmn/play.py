@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from .choices import ELEMENT_TEXT, action_name
-from .magic import has_connexion
+from .magic import drawn_this_year, hand_discards, has_connexion
 from .state import (
     ACTION_IDS,
     BOOKS,
@@ -174,9 +174,8 @@ def _neighbours(location: str) -> frozenset[str]:
 
 def _end_turn(state: JsmnState, seat: int) -> dict[str, Any]:
     here = state.seats[seat]
-    card = state.card
-    drawn = card.invitations if card is not None else 0
-    excess = max(0, here.hand + drawn - LIMITS.hand_limit)
+    drawn = drawn_this_year(state)
+    excess = hand_discards(state, seat)
     if state.year in TRACKS.raven_years and magicianship(here) >= state.fairy:
         excess = 0
     if not excess:

@@ -15,6 +15,7 @@ from ..base import (
     check_players,
     check_viewer,
     first_seat_option,
+    sentence,
 )
 from ..base import (
     never_stalled as stalled,  # the Rules hook's default: this game reaches no dead end
@@ -207,7 +208,7 @@ def outcome(state: MandragoraState) -> Outcome:
     if state.phase != "over":
         conflict = colour_conflict(state)
         if conflict is not None:
-            return Outcome(over=False, reason=conflict[0].upper() + conflict[1:] + ".", rule="mandragora.end.colour-count")
+            return Outcome(over=False, reason=sentence(conflict), rule="mandragora.end.colour-count")
         return Outcome(over=False)
     result = final_result(state)
     teams: tuple[TeamTotal, ...] = ()
