@@ -262,3 +262,45 @@ def test_a_remove_whose_corrections_script_never_arrives_says_to_reload(
     expect(page.locator(f"#move-{version} .held-tap")).to_contain_text(NOT_LOADED, ignore_case=True)
     assert page.evaluate("window.__noReload") == "still here" and not page.url.endswith("?")
     assert api.version(game["id"]) == version
+
+
+def test_a_move_whose_live_script_never_arrives_says_to_reload(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    """js/live.js never arrives: "Take back the last move" (a script's form: no action) reloaded the seat page as
+    ".../seat/0?" and the tap was lost without a word. Now it is not sent, and the page says to reload it."""
+    game, _, _ = api.two_player_opening()
+    version = api.version(game["id"])
+    phone = new_phone(service_workers="block")
+    login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
+    page = phone.new_page()
+    page.route(LIVE_JS, lambda route: route.abort())
+    page.goto(f"/g/{game['id']}/seat/0")
+    page.wait_for_load_state("load")
+    page.evaluate("window.__noReload = 'still here'")
+    page.locator("#f-undo").get_by_role("button", name="Take back the last move").click()
+    expect(page.locator("#f-undo .held-tap")).to_contain_text(NOT_LOADED, ignore_case=True)
+    assert page.evaluate("window.__noReload") == "still here" and not page.url.endswith("?")
+    assert api.version(game["id"]) == version
+
+
+def test_a_put_back_whose_script_never_arrives_says_to_reload(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    """js/put-back.js never arrives: "Put it back" on the notice of Ben's take-back reloaded the page and the
+    move stayed taken back, without a word. Now it is not sent, and the notice says to reload."""
+    game, _, ben = api.two_player_opening()
+    version = api.version(game["id"])
+    undone = api.http.post(f"{server}/api/games/{game['id']}/undo", headers={"Authorization": f"Bearer {ben}"},
+                           json={"version": version, "action_id": f"undo-{version}"})
+    assert undone.status_code == 200, undone.text
+    phone = new_phone(service_workers="block")
+    login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
+    page = phone.new_page()
+    page.route(re.compile(r"/static/js/put-back(\.[0-9a-f]+)?(\.min)?\.js"), lambda route: route.abort())
+    page.goto(f"/g/{game['id']}/seat/0")
+    page.wait_for_load_state("load")
+    page.evaluate("window.__noReload = 'still here'")
+    told = page.locator(".told")
+    told.get_by_role("button", name="Put it back").click()
+    expect(told.locator(".held-tap")).to_contain_text(NOT_LOADED, ignore_case=True)
+    assert page.evaluate("window.__noReload") == "still here" and not page.url.endswith("?")
+    assert api.version(game["id"]) == version + 1

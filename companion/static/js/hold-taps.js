@@ -9,7 +9,8 @@
 // js/card-moves.js).
 // A script that never arrives (blocked, or a dropped connection) must not leave its forms to the browser: a form
 // that asks first is sent only once js/confirm.js has said it is here (window.SpellbookScripts.confirm), and a
-// form in a part whose data-sent-by names its script only once that script has said so; otherwise the tap stays
+// form in a part (or a form) whose data-sent-by names its script only once that script has said so (js/live.js for
+// a seat's moves, js/put-back.js, js/corrections.js); otherwise the tap stays
 // held, now and later, and the page says under it that it must be reloaded.
 (() => {
   "use strict";

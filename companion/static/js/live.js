@@ -17,6 +17,7 @@
 
   const live = document.querySelector("[data-live]");
   if (!live) return;
+  (window.SpellbookScripts = window.SpellbookScripts || {}).live = true;  // js/hold-taps.js: [data-sent-by]
 
   const POLL_MS = 1000;
   const MAX_BACKOFF_MS = 8000;

@@ -8,6 +8,7 @@
 
   const live = document.querySelector("[data-live][data-csrf]");
   if (!live) return;
+  (window.SpellbookScripts = window.SpellbookScripts || {})["put-back"] = true;  // js/hold-taps.js: [data-sent-by]
   const KEY = `told-left-${live.dataset.game}-${live.dataset.seat}`;
   const left = () => { try { return JSON.parse(localStorage.getItem(KEY) || "[]"); } catch (error) { return []; } };
 
