@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from companion.cli import main
@@ -71,3 +73,32 @@ def test_a_database_never_created_says_how_to_make_it_in_one_line(postgres_clust
             f"--username postgres {name}), then run `companion init-db --db {server}/{name}`"], command
     hidden = CliRunner().invoke(main, ["games", "--db", server.replace("postgres@", "postgres:secret@") + "/nosuchdb"])
     assert hidden.exit_code == 1 and "secret" not in hidden.output and "postgres:***@" in hidden.output
+
+
+def test_a_database_never_created_is_known_whatever_language_the_server_speaks(
+        postgres_cluster: RunningPostgres, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server with ``lc_messages`` in French answers "la base de données « nosuchdb » n'existe pas": the English
+    words matched nothing and the table heard "not answering, try again" for a database that will never come. The
+    server's catalog (asked through its database ``postgres``) now decides; a failure it cannot explain (the
+    database is there) stays the general answer."""
+    import psycopg
+
+    from companion.store import postgres as backend
+    from companion.store.errors import NoSuchDatabase, StoreUnavailable
+
+    server = postgres_cluster.dsn.rsplit("/", 1)[0]
+    real = psycopg.connect
+
+    def french(dsn: str, **kwargs: Any) -> Any:
+        if "dbname" not in kwargs and dsn.endswith(("/nosuchdb", "/postgres")):
+            name = dsn.rsplit("/", 1)[1]
+            raise psycopg.OperationalError(f"connection failed: FATAL:  la base de données « {name} » n'existe pas")
+        return real(dsn, **kwargs)
+
+    monkeypatch.setattr(backend.psycopg, "connect", french)
+    with pytest.raises(NoSuchDatabase) as missing:
+        Store(f"{server}/nosuchdb")
+    assert str(missing.value).startswith(f"there is no database 'nosuchdb' at {server}: create it (createdb ")
+    with pytest.raises(StoreUnavailable) as other:  # "postgres" is there: not a missing database
+        Store(f"{server}/postgres")
+    assert not isinstance(other.value, NoSuchDatabase)

@@ -340,14 +340,33 @@ def _missing_database(error: psycopg.OperationalError) -> str | None:
     """The name of the database a failed connection asked for, when PostgreSQL said it does not exist.
 
     libpq gives no SQLSTATE for a connection that was refused, only the server's message; PostgreSQL's is
-    ``FATAL:  database "name" does not exist`` (in English, the messages' language of a server set up for
-    a service). Any other failure: None."""
+    ``FATAL:  database "name" does not exist`` in English. Any other failure: None (a server speaking another
+    language is asked through its catalog: :func:`_absent_from_catalog`)."""
     pgconn = getattr(error, "pgconn", None)
     name = pgconn.db.decode("utf-8", "replace") if pgconn is not None and pgconn.db else None
     found = re.search(r'database "((?:[^"]|"")*)" does not exist', str(error))
     if found is None:
         return None
     return name if name is not None else found.group(1).replace('""', '"')
+
+
+def _absent_from_catalog(dsn: str) -> str | None:
+    """The database ``dsn`` names, if the server's own catalog says there is none: the check for a server whose
+    messages are not in English (``lc_messages``), asked through its maintenance database ``postgres`` with the
+    same host, port, user and password. None when that cannot be asked (no such user there, server away, ...)
+    or the database is listed: the caller then says what the server said."""
+    try:
+        name = psycopg.conninfo.conninfo_to_dict(dsn).get("dbname")
+    except psycopg.ProgrammingError:
+        return None
+    if not name or name == "postgres":
+        return None
+    try:
+        with psycopg.connect(dsn, dbname="postgres", autocommit=True, connect_timeout=CONNECTING_SECONDS) as conn:
+            listed = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+    except psycopg.Error:
+        return None
+    return None if listed else str(name)
 
 
 def _no_such_database(dsn: str, name: str) -> str:
@@ -823,7 +842,7 @@ class PostgresBackend:
         try:
             return psycopg.connect(self.dsn, autocommit=True, connect_timeout=CONNECTING_SECONDS)
         except psycopg.OperationalError as error:
-            missing = _missing_database(error)
+            missing = _missing_database(error) or _absent_from_catalog(self.dsn)
             if missing is not None:
                 raise NoSuchDatabase(_no_such_database(self.dsn, missing),
                                      public="the database is not there (the server's log says why)") from None
