@@ -95,3 +95,25 @@ def test_a_shared_win_on_equal_points_and_spells_says_the_rulebook_stops_there(a
     assert reason in _text(client.get(f"/g/{game}/result").get_data(as_text=True))
     assert "Our reading: the rulebook's tie-break stops at the spells" in _text(
         client.get(f"/g/{game}").get_data(as_text=True))
+
+
+def test_equal_points_below_the_winner_are_placed_by_spells_cast_as_the_win_is(app: Flask,
+                                                                              client: FlaskClient) -> None:
+    """Two sorcerers level on points behind the winner shared 2nd place in result.json and BG Stats, though the
+    rulebook's tie-break (more spells cast) separates them as it separates a tie for the win."""
+    players = PLAYERS[:3]
+
+    def level_behind(result: Any) -> bool:
+        key = [(-p.total, -p.spells_cast) for p in result.players]
+        best = min(key)
+        below = [k for k in key if k != best]
+        return len(below) == 2 and below[0][0] == below[1][0] and below[0] != below[1]
+
+    moves = _found(players, {}, level_behind)
+    game = _stored(app, players, {}, moves)
+    _, state = app.extensions["store"].current(game)
+    key = [(-p.total, -p.spells_cast) for p in rules_for("mandragora").final_result(state).players]  # type: ignore[attr-defined]
+    data = client.get(f"/g/{game}/result.json").get_json()
+    ranks = [p["rank"] for p in data["players"]]
+    assert ranks == [1 + sum(other < mine for other in key) for mine in key] and sorted(ranks) == [1, 2, 3]
+    assert [p["rank"] for p in client.get(f"/g/{game}/result.bgstats.json").get_json()["players"]] == ranks

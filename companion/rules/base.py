@@ -113,11 +113,28 @@ class Outcome:
     rule: str | None = None
     #: a team game's teams, each with its combined total (the winners' team first is not implied); () otherwise
     teams: tuple[TeamTotal, ...] = ()
+    #: the finishing order where the game's own tie-breaks set it (:func:`places_by`): groups of seats that share
+    #: a place, best first, every seat once (partners share their team's place); () when "the winners first,
+    #: then the most points" is the order
+    places: tuple[tuple[int, ...], ...] = ()
 
     @property
     def winning_seats(self) -> list[int]:
         """Every winning seat, in order, whichever of ``winners`` and ``winner`` the game set."""
         return sorted(set(self.winners or (() if self.winner is None else (self.winner,))))
+
+
+def places_by(keys: Sequence[Any]) -> tuple[tuple[int, ...], ...]:
+    """Seats in finishing order by their sort keys (``keys[seat]``, smallest first): seats with equal keys share a
+    place, e.g. ``places_by([(-9, 0), (-9, -1), (-4, 0)])`` is ``((1,), (0,), (2,))``."""
+    order = sorted(range(len(keys)), key=lambda seat: keys[seat])
+    places: list[list[int]] = []
+    for seat in order:
+        if places and keys[places[-1][0]] == keys[seat]:
+            places[-1].append(seat)
+        else:
+            places.append([seat])
+    return tuple(tuple(place) for place in places)
 
 
 #: what an ending settled by an authored rule says when its rule gives no words of its own (``reading``)

@@ -6,7 +6,14 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from ..base import Outcome, SetupError, check_options, check_players, check_viewer
+from ..base import (
+    Outcome,
+    SetupError,
+    check_options,
+    check_players,
+    check_viewer,
+    places_by,
+)
 from ..base import (
     never_stalled as stalled,  # the Rules hook's default: this game reaches no dead end
 )
@@ -215,22 +222,25 @@ def outcome(state: JsmnState) -> Outcome:
     difficulty everyone loses), as the quick calculator says too."""
     if state.phase != "over":
         return Outcome(over=False)
-    ranking: Ranking = rank(standings(state))
+    standing = standings(state)
+    ranking: Ranking = rank(standing)
+    # every place below the first is set as the first is (after a reign too: the table may still compare)
+    places = places_by([(-p.magicianship, -p.prestige, p.stack) for p in standing])
     if state.defeated_by is not None:
         who = state.players[state.defeated_by]
         reason = f"{who} defeated the fairy ({state.fairy}); {ranking.reason}"
     elif state.difficulty:
         reason = (f"The fairy reigns over England after {TRACKS.last_year}: with advanced difficulty everyone loses "
                   f"({ranking.reason})")
-        return Outcome(over=True, winner=None, winners=(), reason=reason)
+        return Outcome(over=True, winner=None, winners=(), reason=reason, places=places)
     else:  # nobody wins, but the table may still compare (the reason names the best magician)
         reason = (f"The fairy reigns over England after {TRACKS.last_year}: nobody is the greatest magician of the "
                   f"age; compared: {ranking.reason}")
-        return Outcome(over=True, winner=None, winners=(), reason=reason)
+        return Outcome(over=True, winner=None, winners=(), reason=reason, places=places)
     winners = ranking.winners
     rule = "jsmn.end.tie" if ranking.decided_by in ("prestige", "stack") else None  # (the rulebook's tie-break)
     return Outcome(over=True, winner=winners[0] if len(winners) == 1 else None, winners=winners, reason=reason,
-                   rule=rule)
+                   rule=rule, places=places)
 
 
 __all__ = [

@@ -15,6 +15,7 @@ from ..base import (
     check_players,
     check_viewer,
     first_seat_option,
+    places_by,
     sentence,
 )
 from ..base import (
@@ -218,15 +219,19 @@ def outcome(state: MandragoraState) -> Outcome:
         reason = _reason(names, [t.total for t in result.teams], [t.spells_cast for t in result.teams],
                          result.winners, result.decided_by)
         teams = tuple(TeamTotal(tuple(team.members), team.total) for team in result.teams)
+        team_of = {s: team for team in result.teams for s in team.members}
+        places = places_by([(-team_of[s].total, -team_of[s].spells_cast) for s in range(len(state.players))])
+        # (partners share their team's place, as do teams tied on both)
     else:
         seats = result.winners
         reason = _reason(list(state.players), [p.total for p in result.players],
                          [p.spells_cast for p in result.players], seats, result.decided_by)
+        places = places_by([(-p.total, -p.spells_cast) for p in result.players])  # below the first as for it
     rule = settled_by(result.teams is not None, result.decided_by)
     if rule is not None:
         reason = as_read(reason, GAME.rule(rule))
     return Outcome(over=True, winner=seats[0] if len(seats) == 1 else None, winners=seats, reason=reason, rule=rule,
-                   teams=teams)
+                   teams=teams, places=places)
 
 
 def settled_by(teams: bool, decided_by: str) -> str | None:
