@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import pytest
+from flask.testing import FlaskClient
 
 from cardgen.catalog import content
 from companion.rules import IllegalMove, Outcome, SetupError
@@ -108,8 +109,20 @@ def test_setup_takes_the_spells_and_locations_the_table_laid_out() -> None:
     (6, {}, "This game takes 2 to 5 players, not 6"),
 ])
 def test_setup_refuses_what_the_table_cannot_have(players: int, options: Any, message: str) -> None:
-    with pytest.raises(SetupError, match=re.escape(message)):
+    with pytest.raises(SetupError, match=re.escape(message)) as refused:
         barony.setup(list(PLAYERS[:players]) + (["Fay"] if players == 6 else []), options, random.Random(1))
+    # a refusal that names its rule in words names it in the answer's "rule" too (the API's JSON field)
+    named = re.search(r"\(rule ([\w.-]+)\)", str(refused.value))
+    assert refused.value.rule == (named.group(1) if named else None)
+
+
+def test_the_api_names_the_rule_a_refused_setup_breaks(client: FlaskClient) -> None:
+    """"Option 'locations' needs exactly 3 locations, not 1 (rule barony-sorcery.setup.mysterious)" came with
+    "rule": null, so a phone could not link the rule it names."""
+    response = client.post("/api/games", json={"game": "barony-sorcery", "players": ["Ann", "Ben"],
+                                               "options": {"locations": ["Fairy Ring"]}})
+    assert response.status_code == 422
+    assert response.get_json()["rule"] == "barony-sorcery.setup.mysterious"
 
 
 # --- exploring ----------------------------------------------------------------------------------------

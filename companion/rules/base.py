@@ -83,10 +83,12 @@ class IllegalMove(Exception):
 
 
 class SetupError(ValueError):
-    """Bad players or options for a new game (the web layer answers 400/422 with the message, a sentence)."""
+    """Bad players or options for a new game (the web layer answers 400/422 with the message, a sentence, and
+    the rule the options break, if it is one the game's rules name)."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, rule: str | None = None):
         super().__init__(sentence(message))
+        self.rule = rule
 
 
 @dataclass(frozen=True)

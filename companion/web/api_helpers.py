@@ -85,7 +85,7 @@ def illegal(error: IllegalMove) -> Response:
 
 
 def setup_error(error: SetupError) -> Response:
-    return error_json(422, str(error))
+    return error_json(422, str(error), error.rule)
 
 
 #: the errors every API blueprint answers in the one JSON shape, and how

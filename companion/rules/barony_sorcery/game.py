@@ -71,7 +71,7 @@ def _chosen(value: Any, count: int, what: str, find: Any, everything: Sequence[A
     if len({item.id for item in found}) != len(found):
         raise SetupError(f"option '{what}' names the same {what[:-1]} twice")
     if len(found) != count:
-        raise SetupError(f"option '{what}' needs exactly {count} {what}, not {len(found)} (rule {rule})")
+        raise SetupError(f"option '{what}' needs exactly {count} {what}, not {len(found)} (rule {rule})", rule)
     return found
 
 
