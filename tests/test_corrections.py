@@ -8,6 +8,7 @@ a later move that no longer fits refuses the whole correction, naming that move,
 from __future__ import annotations
 
 import json
+import random
 import threading
 from typing import Any
 
@@ -287,3 +288,55 @@ def test_a_correction_that_ends_the_game_sooner_names_the_moves_after_the_new_en
     ended = fillory.outcome(store.current(created["id"])[1])
     assert ended.over and ended.winning_seats == [seat]
     assert not {m.seq for m in store.live_moves(created["id"])} & set(later)
+
+
+def _opening(store: Store, game_id: str) -> list[tuple[int, dict[str, Any]]]:
+    """Ann's three draws, Ben's three and Ann's fourth, then her turn's public moves, seeded: (seat, move) each."""
+    rng, made = random.Random(2), []
+    while len(made) < 12:
+        state = store.current(game_id)[1]
+        seat, move = next((s, m) for s in range(2) if (m := fillory.random_legal_move(state, s, rng)))
+        store.apply_move(game_id, seat, store.version(game_id), f"o{len(made)}", move)
+        made.append((seat, move))
+    return made
+
+
+def test_no_seat_writes_another_seats_secret_by_correcting_its_public_move(store: Store,
+                                                                          game: dict[str, Any]) -> None:
+    """Ben could correct Ann's public move (or name it in a correction's ``also``) into a move that holds what only
+    she sees, a draw of a card he names: it was made (her hand changed at his word), or refused in words that
+    told whether she held that card. Now such a change is refused, the same whichever card he names."""
+    gid = game["id"]
+    made = _opening(store, gid)
+    public = next(n for n, (seat, move) in enumerate(made, start=1)
+                  if seat == 0 and fillory.redact_move(move, 0, None) == move)
+    bens = next(n for n, (seat, _) in enumerate(made, start=1) if seat == 1)
+    held, free = hand(store, gid, 0)[0], free_cards(store.current(gid)[1])[0]
+    version, before = store.version(gid), store.log(gid, 0)
+    answers = []
+    for card in (held, free):
+        with pytest.raises(IllegalMove) as refused:
+            store.correct(gid, 1, version, f"w{card}", public, {"type": "draw", "card": card})
+        answers.append(str(refused.value))
+        with pytest.raises(IllegalMove) as refused:
+            store.correct(gid, 1, version, f"a{card}", bens, made[bens - 1][1],
+                          also=[{"seq": public, "move": {"type": "draw", "card": card}}])
+        answers.append(str(refused.value))
+    assert answers == [f"Move {public} as corrected holds what only Ann may see: only they can set it."] * 4
+    assert store.version(gid) == version and store.log(gid, 0) == before
+
+
+def test_a_corrections_also_shows_each_later_move_only_as_its_author_may_see_it(store: Store,
+                                                                                game: dict[str, Any]) -> None:
+    """Ann corrected her first draw and, with it, her second: the log (and result.json, which reads it) showed the
+    second draw's card to every phone, though that draw's own line hides it."""
+    gid = game["id"]
+    x, y, z, w = free_cards(store.current(gid)[1])[:4]
+    draw(store, gid, 0, x)
+    draw(store, gid, 0, y)
+    store.correct(gid, 0, 2, "c1", 1, {"type": "draw", "card": z}, also=[{"seq": 2, "move": {"type": "draw", "card": w}}])
+    for viewer in (None, 1):
+        entry = store.log(gid, viewer)[-1]
+        assert entry["kind"] == "correct" and entry["move"]["also"] == [{"seq": 2, "move": {"type": "draw", "card": None}}]
+        assert w not in json.dumps(store.log(gid, viewer)) and z not in json.dumps(store.log(gid, viewer))
+    assert store.log(gid, 0)[-1]["move"]["also"] == [{"seq": 2, "move": {"type": "draw", "card": w}}]

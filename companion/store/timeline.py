@@ -223,6 +223,8 @@ def _correction(seat: int, seq: int, move: Mapping[str, Any] | None, drop: Seque
             if later not in live or later <= seq:
                 raise IllegalMove(f"'drop' names move {later}, which is not a live move after move {seq}", None)
         if move is not None:
+            # what it now reads must hide nothing from its writer either (a seat does not set another's secret)
+            _Revisions._writable(timeline, seat, target.seat, move, f"move {seq} as corrected")
             _own_word(timeline, seat, target.seat, target.move, move, f"move {seq}")
         spec = timeline.rules.SPEC
         if move_kind(target.move) in spec.final_once_over and timeline.over is not None:
@@ -487,6 +489,7 @@ class _Revisions:
                 raise IllegalMove(f"'also' names move {later}, which is not a live move after move {seq}", None)
             author = items[later].seat
             _Revisions._writable(timeline, seat, author, items[later].move, f"move {later}")
+            _Revisions._writable(timeline, seat, author, move, f"move {later} as corrected")
             _own_word(timeline, seat, author, items[later].move, move, f"move {later}")
             items[later] = LiveMove(later, author, dict(move))
             fixed.append({"seq": later, "move": dict(move)})

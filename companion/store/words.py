@@ -248,6 +248,9 @@ class LogReader(StateCache):
                     now = _said(rules, move["move"], author, names).rstrip(".")
                     text = f"{names[actor]} corrected {whose} move {target}; it now reads: {now}"
                     extra = {"reads": now}
+                if move.get("also"):  # the later moves changed with it, each redacted for its own author
+                    shown["also"] = [{**a, "move": _redacted(rules, a["move"], authors.get(int(a["seq"]), actor), viewer)}
+                                     for a in move["also"]]
                 if move.get("drop"):
                     text += "; removed with it: move " + ", ".join(str(d) for d in move["drop"])
                 text += _Revisions.words(move)
