@@ -40,6 +40,12 @@ def test_a_released_phone_is_told_its_seat_was_released_and_how_to_rejoin(app: F
     move = client.post(f"/api/games/{game['id']}/moves", headers={"Authorization": f"Bearer {old}"},
                        json={"version": 0, "action_id": "late", "move": {"type": "drop_out"}})
     assert move.status_code == 401 and "no longer holds Ben's seat" in move.get_json()["error"]
+    # reads with the old token say the same (they said "does not belong to this game", though it did)
+    for path in (f"/api/games/{game['id']}", f"/api/games/{game['id']}/log"):
+        read = client.get(path, headers={"Authorization": f"Bearer {old}"})
+        assert read.status_code == 401 and "no longer holds Ben's seat: it was released" in read.get_json()["error"], path
+    stranger = client.get(f"/api/games/{game['id']}", headers={"Authorization": "Bearer not-a-token-of-this-game"})
+    assert stranger.status_code == 401 and stranger.get_json()["error"] == "That seat token does not belong to this game."
     # a token that never belonged to the game still gets the plain answer
     other = client.get(f"/g/{game['id']}/seat/0/live")
     assert other.status_code == 403 and "no longer holds" not in other.get_data(as_text=True)

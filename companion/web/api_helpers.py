@@ -7,7 +7,7 @@ blueprint is exempt from CSRF (``create_app``)."""
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from flask import Blueprint, Response, abort, current_app, request
 from pydantic import ValidationError
@@ -154,7 +154,7 @@ def viewing_seat(game_id: str) -> int | None:
         return None
     seat = store().seat_for_token(game_id, token)
     if seat is None:
-        raise ApiError(401, "that seat token does not belong to this game")
+        token_refused(game_id, token)
     return seat
 
 
@@ -163,8 +163,22 @@ def viewed_game(game_id: str) -> tuple[dict[str, Any], int | None]:
     token = bearer_token()
     info, seat = store().info_and_seat(game_id, token)
     if token is not None and seat is None:
-        raise ApiError(401, "that seat token does not belong to this game")
+        token_refused(game_id, token)
     return info, seat
+
+
+def token_refused(game_id: str, token: str) -> NoReturn:
+    """Why ``token`` opens no seat of this game, as a 401: a token whose seat was handed on or released says so
+    (the phone that held it learns nothing it did not know), any other that it does not belong here."""
+    gone = store().token_gone(game_id, token)
+    if gone is not None:
+        info = store().info(game_id)
+        if info["claimed"][gone]:  # handed on, or released and taken again: another phone holds it now
+            raise ApiError(401, f"this token no longer holds {info['players'][gone]}'s seat: another phone "
+                                "holds it now; ask at the table for it to be handed back to you")
+        raise ApiError(401, f"this token no longer holds {info['players'][gone]}'s seat: it was released; "
+                            f"join again with the code {info['join_code']}")
+    raise ApiError(401, "that seat token does not belong to this game")
 
 
 def acting_seat(game_id: str, claimed_seat: int | None) -> int:
@@ -182,15 +196,7 @@ def acting_seat(game_id: str, claimed_seat: int | None) -> int:
         store().version(game_id)
         if token is None:
             raise ApiError(401, "this needs your seat token: send 'Authorization: Bearer <seat token>'")
-        gone = store().token_gone(game_id, token)
-        if gone is not None:
-            info = store().info(game_id)
-            if info["claimed"][gone]:  # handed on, or released and taken again: another phone holds it now
-                raise ApiError(401, f"this token no longer holds {info['players'][gone]}'s seat: another phone "
-                                    "holds it now; ask at the table for it to be handed back to you")
-            raise ApiError(401, f"this token no longer holds {info['players'][gone]}'s seat: it was released; "
-                                f"join again with the code {info['join_code']}")
-        raise ApiError(401, "that seat token does not belong to this game")
+        token_refused(game_id, token)
     if claimed_seat is not None and claimed_seat != seat:
         names = store().info(game_id)["players"]
         raise ApiError(403, f"your token is for seat {seat} ({names[seat]}), not seat {claimed_seat}")
