@@ -474,6 +474,17 @@ def test_books_of_each_form() -> None:
     assert "build-a-road-where-none-ran" in state.seats[0].completed
 
 
+def test_a_books_second_token_on_a_feat_its_first_completed_says_the_feat_is_complete() -> None:
+    """Monas Hieroglyphica's two stones on one feat that needed one more: refused as "Place tokens on a feat of
+    magic in front of you", though the feat was there a token ago."""
+    state = magic_turn().with_seat(0, books=("monas-hieroglyphica",),
+                                   feats=(("build-a-road-where-none-ran", ("hills", "stones")),))
+    double = {"type": "use_book", "book": "monas-hieroglyphica", "card": "musical-evening",
+              "feats": ["build-a-road-where-none-ran", "build-a-road-where-none-ran"]}
+    error = refused(state, 0, double, "jsmn.magic.exact")
+    assert str(error).startswith("Build a Road Where None Ran is complete: it takes no more tokens")
+
+
 def test_street_magic_and_free_tokens() -> None:
     state = magic_turn().with_seat(0, connexions=("street-magician",), feats=(("move-a-mountain-pass", ()),))
     state = state.with_seat(0, invitations=3)

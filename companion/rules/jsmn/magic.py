@@ -159,6 +159,8 @@ def place(state: JsmnState, seat: int, element: Any, fid: Any, *, anything: bool
                      "jsmn.magic.available")
     here = state.seats[seat]
     tokens = here.tokens_on(fid) if isinstance(fid, str) else None
+    if tokens is None and isinstance(fid, str) and fid in here.completed:  # (a book's first token completed it)
+        raise refuse(f"{FEATS[fid].name} is complete: it takes no more tokens", "jsmn.magic.exact")
     if tokens is None:
         raise refuse("place tokens on a feat of magic in front of you", "jsmn.magic.place")
     need = FEAT_NEEDS[fid].get(element, 0)
