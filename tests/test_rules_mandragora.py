@@ -517,7 +517,7 @@ def test_the_rulebooks_final_scoring_example_is_13() -> None:
     assert [b["points"] for b in row["breakdown"]] == [5, 2, 4, 4, 2, -2, -2]
     assert row["breakdown"][3] == {"cause": "Disappearance 4 + Purple Spellbook 0", "points": 4}
     assert row["breakdown"][-1] == {"cause": "3 colours left in hand: yellow, red, white (after Disappearance: 2; "
-                                             "yellow discarded)", "points": -2}
+                                             "one of them discarded)", "points": -2}
 
 
 def test_a_team_game_is_won_by_the_team_total() -> None:

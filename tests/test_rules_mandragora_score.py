@@ -46,10 +46,12 @@ def test_purification_clears_the_hand_penalty_and_pending_colours_add_no_row() -
     assert pending.breakdown == (("Spell 2 + spellbook 3", 5), ("Curse marker", -2)) and pending.total == 3
 
 
-def test_named_colours_say_which_ones_disappearance_discards() -> None:
+def test_named_colours_say_how_many_disappearance_discards_not_which() -> None:
+    """The player chooses which colours go, and no move reports the choice: the line named the first ones listed
+    ("blue, white discarded") as if the player had chosen them."""
     player = final_scores([PlayerTally("Ed", hand_colours=3, disappearance=2,
                                        colour_names=("blue", "white", "red"))]).players[0]
-    assert player.breakdown == (("3 colours left in hand: blue, white, red (after Disappearance: 1; blue, white "
+    assert player.breakdown == (("3 colours left in hand: blue, white, red (after Disappearance: 1; two of them "
                                  "discarded)", -1),)
     with pytest.raises(ValueError, match="one name per colour"):
         PlayerTally("Ed", hand_colours=2, colour_names=("blue",))

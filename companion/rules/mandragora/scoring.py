@@ -140,9 +140,11 @@ def breakdown(tally: PlayerTally) -> tuple[tuple[str, int], ...]:
     if tally.colour_names:
         cause += ": " + ", ".join(tally.colour_names)
     if tally.disappearance and tally.hand_colours:
-        # which colours Disappearance discards does not change the score: the first ones named
-        gone = tally.colour_names[:tally.disappearance]
-        cause += f" (after Disappearance: {left}" + (f"; {', '.join(gone)} discarded)" if gone else ")")
+        # which colours Disappearance discards is the player's choice, not reported (it does not change the
+        # score): how many, not which
+        gone = min(tally.disappearance, tally.hand_colours)
+        cause += f" (after Disappearance: {left}" + (f"; {('one', 'two')[gone - 1]} of them discarded)"
+                                                     if tally.colour_names else ")")
     rows.append((cause, -GAME.colour_penalty * left))
     return tuple(rows)
 
