@@ -25,6 +25,7 @@ from test_pages import (
     table_page,
 )
 
+from cardgen.catalog import content
 from companion.rules import finished
 from companion.rules.choices import Choice, Field, find, satisfied, to_json
 from companion.rules.fillory import game as fillory
@@ -268,3 +269,17 @@ def test_six_player_seat_pages_and_the_finished_table_stay_within_the_page_budge
     for step, size in heaviest.items():
         assert size + SEAT_ASSETS <= PAGE_BUDGET, (step, size + SEAT_ASSETS)
     assert table + TABLE_ASSETS <= PAGE_BUDGET, table + TABLE_ASSETS
+
+
+def test_declining_an_ability_that_has_a_target_cites_our_reading(app: Flask) -> None:
+    """The companion accepts a decline even where the ability has a target (the rulebook says a played card's
+    ability is activated): the form cited fillory.ability.when, a rulebook entry, as if the rulebook allowed it.
+    It cites its own entry, marked authored, with the reading said."""
+    game = new_game(app, ("Ann", "Ben"))
+    play(app, game, 0, *({"type": "draw", "card": c} for c in ("golem", "joe", "magic-missile")))
+    play(app, game, 1, *({"type": "draw", "card": c} for c in ("mike", "death", "stanley")))
+    play(app, game, 0, {"type": "draw", "card": "niffin"}, {"type": "play", "card": "golem"})
+    offered = {c.move: c for c in fillory.choices(store_of(app).current(game["id"])[1], 0)}
+    assert {"summon", "decline"} <= set(offered) or {"banish", "decline"} <= set(offered)  # a target exists
+    entry = content("fillory").rule(offered["decline"].rule)
+    assert entry.provenance == "authored" and "skip" in entry.reading

@@ -146,7 +146,7 @@ def _ability(known: Known) -> list[Choice]:
             id="f-banish", rule="fillory.banish"))
     nothing = "" if found else "No card can be targeted right now."
     found.append(Choice("decline", "Decline the ability", id="f-decline", primary=not found, hint=nothing,
-                        rule="fillory.ability.when"))
+                        rule="fillory.ability.decline"))
     return found
 
 
