@@ -485,6 +485,12 @@ def test_each_game_rules_page_anchors_every_rule_entry(client: FlaskClient, game
     parser.feed(page)
     assert {rule.id for rule in content(game).rules} <= set(parser.ids)
     assert unlabelled(page) == []
+    # each entry says whether it is ours where the rulebook is silent (the pages showed no provenance)
+    for rule in content(game).rules:
+        entry = re.search(rf'<li id="{re.escape(rule.id)}".*?</li>', page, re.S)
+        assert entry is not None
+        assert ('<span class="tag">authored</span>' in entry.group(0)) == (rule.provenance == "authored"), rule.id
+        assert (f"Our reading: {rule.reading}." in entry.group(0)) == bool(rule.reading), rule.id
 
 
 def test_rules_page_links_every_game_and_stays_light(client: FlaskClient) -> None:
