@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 from typing import Any
 
@@ -301,11 +302,13 @@ def _opening(store: Store, game_id: str) -> list[tuple[int, dict[str, Any]]]:
     return made
 
 
-def test_no_seat_writes_another_seats_secret_by_correcting_its_public_move(store: Store,
-                                                                          game: dict[str, Any]) -> None:
-    """Ben could correct Ann's public move (or name it in a correction's ``also``) into a move that holds what only
-    she sees, a draw of a card he names: it was made (her hand changed at his word), or refused in words that
-    told whether she held that card. Now such a change is refused, the same whichever card he names."""
+def test_no_seat_writes_another_seats_move_in_a_game_with_hidden_information(store: Store,
+                                                                           game: dict[str, Any]) -> None:
+    """Ben could correct Ann's public move (or name it in a correction's ``also``, or put one in for her) into a
+    move whose fit rests on her hidden hand: a draw of a card he names, or a play of one. It was made (her hand
+    changed at his word) or refused, so the answer (and the corrections page's preview) told him whether she
+    held that card. Now only Ann writes Ann's moves in a game with hidden information, whatever card he names;
+    any seat may still remove one (as the pages always offered)."""
     gid = game["id"]
     made = _opening(store, gid)
     public = next(n for n, (seat, move) in enumerate(made, start=1)
@@ -313,17 +316,26 @@ def test_no_seat_writes_another_seats_secret_by_correcting_its_public_move(store
     bens = next(n for n, (seat, _) in enumerate(made, start=1) if seat == 1)
     held, free = hand(store, gid, 0)[0], free_cards(store.current(gid)[1])[0]
     version, before = store.version(gid), store.log(gid, 0)
+    said = f"Move {public} is Ann's: in a game with hidden information only Ann writes Ann's moves (any seat may remove one)."
     answers = []
     for card in (held, free):
-        with pytest.raises(IllegalMove) as refused:
-            store.correct(gid, 1, version, f"w{card}", public, {"type": "draw", "card": card})
-        answers.append(str(refused.value))
-        with pytest.raises(IllegalMove) as refused:
-            store.correct(gid, 1, version, f"a{card}", bens, made[bens - 1][1],
-                          also=[{"seq": public, "move": {"type": "draw", "card": card}}])
-        answers.append(str(refused.value))
-    assert answers == [f"Move {public} as corrected holds what only Ann may see: only they can set it."] * 4
+        for written in ({"type": "draw", "card": card}, {"type": "play", "card": card}):
+            with pytest.raises(IllegalMove) as refused:
+                store.correct(gid, 1, version, f"w{card}{written['type']}", public, written)
+            answers.append(str(refused.value))
+            with pytest.raises(IllegalMove) as refused:
+                store.correct(gid, 1, version, f"a{card}{written['type']}", bens, made[bens - 1][1],
+                              also=[{"seq": public, "move": written}])
+            answers.append(str(refused.value))
+        with pytest.raises(IllegalMove, match="The move put in is Ann's: in a game with hidden information"):
+            store.correct(gid, 1, version, f"i{card}", bens, made[bens - 1][1],
+                          insert=[{"before": public, "seat": 0, "move": {"type": "play", "card": card}}])
+        with pytest.raises(IllegalMove, match=re.escape(said)):  # the preview (the corrections page's) as well
+            store.preview(gid, 1, public, {"type": "play", "card": card})
+    assert answers == [said] * 8
     assert store.version(gid) == version and store.log(gid, 0) == before
+    store.correct(gid, 1, version, "r", public, None, drop=[n for n in range(public + 1, len(made) + 1)])
+    assert store.version(gid) == version + 1  # removal stands open to every seat
 
 
 def test_a_corrections_also_shows_each_later_move_only_as_its_author_may_see_it(store: Store,

@@ -130,7 +130,7 @@ def test_a_correction_fixes_a_later_move_with_it(store: Store, trio: dict[str, A
     log = store.log(gid, 0)
     assert log[0]["corrected"] and log[2]["corrected"] and log[-1]["text"].endswith("corrected with it: move 3")
     agrees(store, gid)
-    with pytest.raises(IllegalMove, match="only they can set it"):  # Ben's draw holds his card: only he sets it
+    with pytest.raises(IllegalMove, match="only Ben writes Ben's moves"):  # Ben's draw: only he sets it
         store.correct(gid, 0, 4, "c2", 1, {"type": "draw", "card": b},
                       also=[{"seq": 2, "move": {"type": "draw", "card": c}}])
     store.revert(gid, 0, 4, "r1", answer["seq"])               # undone: both read as first reported

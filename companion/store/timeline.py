@@ -223,6 +223,7 @@ def _correction(seat: int, seq: int, move: Mapping[str, Any] | None, drop: Seque
             if later not in live or later <= seq:
                 raise IllegalMove(f"'drop' names move {later}, which is not a live move after move {seq}", None)
         if move is not None:
+            _Revisions._others(timeline, seat, target.seat, f"move {seq}")
             # what it now reads must hide nothing from its writer either (a seat does not set another's secret)
             _Revisions._writable(timeline, seat, target.seat, move, f"move {seq} as corrected")
             _own_word(timeline, seat, target.seat, target.move, move, f"move {seq}")
@@ -469,6 +470,16 @@ class _Revisions:
         return items
 
     @staticmethod
+    def _others(timeline: _Timeline, seat: int, author: int, what: str) -> None:
+        """In a game with hidden information a seat writes only its own moves: whether another's move fits as
+        rewritten (or put in) can rest on what only that seat holds (a card played from its hand), so the
+        answer would tell the writer that secret; any seat may still remove a move (the pages offer no more)."""
+        if author != seat and timeline.rules.SPEC.hidden_information:
+            name = timeline.names[author]
+            raise IllegalMove(f"{what} is {name}'s: in a game with hidden information only {name} writes "
+                              f"{name}'s moves (any seat may remove one)", None)
+
+    @staticmethod
     def _writable(timeline: _Timeline, seat: int, author: int, move: Mapping[str, Any], what: str) -> None:
         """A move another seat wrote (or will have written) may be set by ``seat`` only if it hides nothing."""
         if author != seat and (move_kind(move) in timeline.private
@@ -488,6 +499,7 @@ class _Revisions:
             if later not in items or later <= seq or not isinstance(move, Mapping):
                 raise IllegalMove(f"'also' names move {later}, which is not a live move after move {seq}", None)
             author = items[later].seat
+            _Revisions._others(timeline, seat, author, f"move {later}")
             _Revisions._writable(timeline, seat, author, items[later].move, f"move {later}")
             _Revisions._writable(timeline, seat, author, move, f"move {later} as corrected")
             _own_word(timeline, seat, author, items[later].move, move, f"move {later}")
@@ -507,6 +519,7 @@ class _Revisions:
                 place, known = next((s for s in order[order.index(before) + 1:] if s in items), before), True
             if not known or before <= seq or not 0 <= author < len(timeline.names) or not isinstance(move, Mapping):
                 raise IllegalMove(f"a move can be put in only before a live move after move {seq}", None)
+            _Revisions._others(timeline, seat, author, "the move put in")
             _Revisions._writable(timeline, seat, author, move, "the move put in")
             _own_word(timeline, seat, author, None, move, "the move put in")
             new_seq = timeline.next_seq + 1 + n   # the correction's own entry comes first
