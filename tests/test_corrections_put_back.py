@@ -4,6 +4,8 @@ replay of the log however it is read (the store's answer, its replay from scratc
 
 from __future__ import annotations
 
+import random
+import re
 from typing import Any
 
 import pytest
@@ -323,3 +325,31 @@ def test_a_put_back_that_ends_the_game_sooner_lists_every_move_after_the_end_and
     store.revert(gid, seat, version, "back-all", entry, drop=list(refused.value.after_end))
     assert rules_for("fillory").outcome(store.current(gid)[1]).over
     assert not {m.seq for m in store.live_moves(gid)} & set(since)
+
+
+def test_no_seat_drops_another_seats_private_note_with_its_own_change(store: Store) -> None:
+    """Removing Ann's private hand note is refused to Ben, but his own move re-sent with ``drop: [her note]`` (or
+    a put-back of his change with that drop) took it away from her own phone (found by the corrections audit)."""
+    mandragora = rules_for("mandragora")
+    gid = store.create_game("mandragora", ["Ann", "Ben"], {})["id"]
+    rng = random.Random(1)
+    while True:  # Ben's first move that is not a note
+        version, state = store.current(gid)
+        seat, move = next((s, m) for s in (1, 0) if (m := mandragora.random_legal_move(state, s, rng)))
+        if move["type"] == "note_hand":
+            continue
+        store.apply_move(gid, seat, version, f"m{version}", move)
+        if seat == 1:
+            break
+    bens = store.version(gid)
+    store.apply_move(gid, 0, bens, "note", {"type": "note_hand", "cards": ["green"]})
+    note = store.version(gid)
+    said = f"'drop' names move {note}, Ann's private note: only they change it"
+    with pytest.raises(IllegalMove, match=re.escape(said)):
+        store.correct(gid, 1, note, "c1", bens, move, drop=[note])
+    removed = store.correct(gid, 1, note, "c2", bens, None)  # his own move: his to remove
+    with pytest.raises(IllegalMove, match=re.escape(said)):
+        store.revert(gid, 1, removed["version"], "r1", removed["seq"], drop=[note])
+    assert [e["move"] for e in store.log(gid, 0) if e["seq"] == note] == [{"type": "note_hand", "cards": ["green"]}]
+    assert not next(e for e in store.log(gid, 0) if e["seq"] == note)["undone"]
+    assert store.version(gid) == removed["version"]

@@ -222,6 +222,7 @@ def _correction(seat: int, seq: int, move: Mapping[str, Any] | None, drop: Seque
         for later in dropped:
             if later not in live or later <= seq:
                 raise IllegalMove(f"'drop' names move {later}, which is not a live move after move {seq}", None)
+            _Revisions._not_their_note(timeline, seat, live[later])
         if move is not None:
             _Revisions._others(timeline, seat, target.seat, f"move {seq}")
             # what it now reads must hide nothing from its writer either (a seat does not set another's secret)
@@ -470,6 +471,14 @@ class _Revisions:
         return items
 
     @staticmethod
+    def _not_their_note(timeline: _Timeline, seat: int, move: LiveMove) -> None:
+        """Another seat's private note goes only by its author's hand, in a ``drop`` as anywhere (a note never
+        needs to go with a change: a note that no longer fits is passed over in every replay)."""
+        if move.seat != seat and move_kind(move.move) in timeline.private:
+            raise IllegalMove(f"'drop' names move {move.seq}, {timeline.names[move.seat]}'s private note: only "
+                              "they change it", None)
+
+    @staticmethod
     def _others(timeline: _Timeline, seat: int, author: int, what: str) -> None:
         """In a game with hidden information a seat writes only its own moves: whether another's move fits as
         rewritten (or put in) can rest on what only that seat holds (a card played from its hand), so the
@@ -551,9 +560,11 @@ class _Revisions:
         items = _Revisions.fold([e for e in timeline.entries], skip)
         live = {m.seq for m in timeline.live}
         dropped = sorted(set(drop))
+        live_moves = {m.seq: m for m in timeline.live}
         for later in dropped:
             if later not in items or later not in live:
                 raise IllegalMove(f"'drop' names move {later}, which is not a live move", None)
+            _Revisions._not_their_note(timeline, seat, live_moves[later])
             items.pop(later)
         body: dict[str, Any] = {"type": "revert", "entry": entry}
         if dropped:
