@@ -163,6 +163,10 @@ def test_a_correction_done_offers_its_undo(app: Flask, client: FlaskClient) -> N
     assert re.search(r'<form class="put-back inline-form" data-revert="5"', html) and "Undo this correction" in html
     ben = seat_page(client, game, 1)
     assert "Ann corrected your move 3; it now reads: Ben cast Charm" in ben
+    store_of(app).revert(game["id"], 1, 5, "r1", 5)      # Ben puts it back: Ann's page no longer says it stands
+    html = page(client, game, 0, done="5")
+    assert "That change has since been put back: the moves read as before it." in html
+    assert "Recorded." not in html and "Undo this correction" not in html
 
 
 def test_actions_on_another_seat_are_asked_first(app: Flask, client: FlaskClient) -> None:

@@ -218,3 +218,16 @@ def test_a_reveal_before_the_last_gets_the_same_answer_whatever_the_hidden_hands
                       {"type": "reveal_hand", "colours": ["black"]})
         views.append(mandragora.view(after, 1))
     assert views[0] == views[1]
+
+
+def test_a_seat_page_whose_hands_do_not_add_up_says_whoever_revealed_wrongly_corrects_it() -> None:
+    """Every hand shown, black twice: both phones read "Hand revealed. Waiting for  to reveal." (nobody named),
+    as if the game waited for a reveal, when it waits for one to be corrected."""
+    from companion.web.games.mandragora import headline
+
+    state = replace(position(hand_counts=(3, 2, 2)), phase="reckoning", turn_seat=None)
+    for seat, colours in ((0, ["black", "red"]), (1, ["white", "black"]), (2, ["red"])):
+        state = apply(state, seat, {"type": "reveal_hand", "colours": colours})
+    for seat in range(3):
+        said = headline({"view": mandragora.view(state, seat), "seat": seat, "names": list(state.players)}, set())
+        assert said == "Every hand is shown, but they do not add up: whoever revealed wrongly corrects their reveal."

@@ -110,6 +110,8 @@ def headline(context: Mapping[str, Any], moves: set[str]) -> str:
         if "reveal_hand" in moves:
             return "The game has ended: tick the colours left in your hand."
         waiting = [p["name"] for p in view["players"] if not p["revealed"]]
+        if not waiting:  # every hand is shown but they do not add up (the banner says which colour)
+            return "Every hand is shown, but they do not add up: whoever revealed wrongly corrects their reveal."
         return f"Hand revealed. Waiting for {', '.join(waiting)} to reveal."
     pending = view["pending"]
     if pending and pending["kind"] == "curse_marker":
