@@ -103,3 +103,15 @@ def test_a_live_update_stream_outlives_caddys_request_deadline(tmp_path: Path) -
                 assert chunk, f"the stream ended after {time.monotonic() - opened:.1f} s: {received!r}"
                 received += chunk
         assert time.monotonic() - opened > 2 * deadline, received
+
+
+def test_a_node_that_is_down_is_passed_over(echo: str, tmp_path: Path) -> None:
+    """Two nodes behind Caddy, one of them down (killed, rebooting): about half the phones' requests were
+    answered 502, and went on being (Caddy knew no better). Now a request that cannot reach a node goes to the
+    other, and the dead one is passed over meanwhile."""
+    with socket.socket() as probe:  # a port where nothing listens: a node that is down
+        probe.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    with running_caddy(tmp_path, f"{dead} {echo}", "club.test") as caddy:
+        statuses = [caddy.get(f"/c/fillory/quentin?n={n}")[0] for n in range(12)]
+    assert statuses == [200] * 12
