@@ -28,6 +28,7 @@ import gc
 import ipaddress
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -230,6 +231,12 @@ def _given_database(ctx: click.Context, param: click.Parameter, value: str | Non
         given = value.strip()
         raise click.ClickException(f"{name} {given!r} reads as standard input or an option, not a database (a file so "
                                    f"named is ./{given}): give a SQLite file or a postgresql:// URL{default}")
+    if re.match(r"\s*(host|hostaddr|port|dbname|user|password|sslmode|service)\s*=", value, re.IGNORECASE):
+        # libpq's keyword form ("host=db dbname=spellbook password=..."): taken as a file's name it made a stray
+        # SQLite database, named with the password and printed (never repeat it: it may hold the password)
+        raise click.ClickException(f"{name} takes a postgresql:// URL, not libpq's keyword form (host=... dbname=...): "
+                                   "write it as postgresql://USER@HOST:PORT/DBNAME (the password in PGPASSWORD or "
+                                   "~/.pgpass)")
     return value
 
 

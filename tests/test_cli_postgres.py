@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -102,3 +103,19 @@ def test_a_database_never_created_is_known_whatever_language_the_server_speaks(
     with pytest.raises(StoreUnavailable) as other:  # "postgres" is there: not a missing database
         Store(f"{server}/postgres")
     assert not isinstance(other.value, NoSuchDatabase)
+
+
+def test_a_dsn_in_capitals_or_in_libpqs_keyword_form_never_shows_its_password(postgres_dsn: str,
+                                                                              tmp_path: Path) -> None:
+    """``POSTGRESQL://…`` and ``host=… password=… dbname=…`` were taken for SQLite files' names: a stray database
+    named with the password was made (the keyword form) and the password printed in clear."""
+    shouting = postgres_dsn.replace("postgresql://postgres@", "POSTGRESQL://postgres:not-shown@")
+    result = CliRunner().invoke(main, ["games", "--db", shouting])
+    assert result.exit_code == 0, result.output
+    assert "not-shown" not in result.output
+    keywords = "host=127.0.0.1 dbname=postgres user=postgres password=not-shown"
+    before = set(Path.cwd().iterdir())
+    result = CliRunner().invoke(main, ["games", "--db", keywords])
+    assert result.exit_code == 1 and "not-shown" not in result.output
+    assert "takes a postgresql:// URL, not libpq's keyword form" in result.output
+    assert set(Path.cwd().iterdir()) == before  # no stray file

@@ -118,7 +118,7 @@ def fetch_rows(db: Connection, sql: str, params: Sequence[Any] = ()) -> list[dic
 
 def is_server_url(target: object) -> bool:
     """Whether ``target`` names a database server (``postgresql://...``) rather than a file."""
-    return isinstance(target, str) and target.split("://", 1)[0] in ("postgresql", "postgres")
+    return isinstance(target, str) and target.split("://", 1)[0].lower() in ("postgresql", "postgres")
 
 
 def open_backend(target: str | os.PathLike[str] | Backend) -> Backend:

@@ -560,7 +560,8 @@ class PostgresBackend:
 
     def __init__(self, dsn: str, *, min_size: int = POOL_MIN_SIZE, max_size: int = POOL_MAX_SIZE,
                  timeout: float = CONNECT_TIMEOUT_SECONDS) -> None:
-        self.dsn = dsn
+        scheme, mark, rest = dsn.partition("://")
+        self.dsn = scheme.lower() + mark + rest  # (libpq knows only the lower-case scheme: POSTGRESQL:// too)
         self.path: Path | None = None  # no file: the purge's stamp lives in the database (PostgresPurgeSchedule)
         self.target = redacted(dsn)  # what messages name: never the password
         self._sizes, self._timeout = (min_size, max_size), timeout
