@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from companion.cli import main
@@ -83,3 +85,30 @@ def test_a_nul_character_postgresql_cannot_store_is_named_before_anything_is_cop
         assert target.game_count() == 0
     finally:
         target.close()
+
+
+def test_a_source_a_server_still_plays_on_says_to_stop_it_first(tmp_path: Path, postgres_dsn: str,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A club's server still running: a move made while the games were copied failed the check as "the copy
+    does not replay as the source: …: version 6, not 5", which read like damaged data."""
+    from companion.store import copy
+
+    source, games = _played(tmp_path / "table.sqlite3")
+    checked = copy._refuse_nul
+
+    def a_move_meanwhile(rows: Any) -> None:  # after the games were read, before they are checked
+        checked(rows)
+        card = fillory_deck_cards(source.current(games[1]["id"])[1])[0]
+        source.apply_move(games[1]["id"], 1, 5, "meanwhile", {"type": "draw", "card": card})
+
+    monkeypatch.setattr(copy, "_refuse_nul", a_move_meanwhile)
+    target = Store(postgres_dsn)
+    try:
+        with pytest.raises(copy.CopyRefused) as refused:
+            copy.copy_games(source, target)
+        assert str(refused.value) == (f"the source changed while it was copied (1 game(s) moved on: {games[1]['id']}): "
+                                      "stop the server that uses it, then copy again; nothing was copied")
+        assert target.game_count() == 0
+    finally:
+        target.close()
+        source.close()

@@ -169,14 +169,15 @@ def test_a_public_instance_two_nodes_on_postgresql_behind_caddy(tmp_path: Path, 
     cluster = postgres_cluster
     try:
         with psycopg.connect(cluster.dsn, autocommit=True) as admin:  # the database machine's own user
-            admin.execute("CREATE ROLE companion LOGIN CREATEDB")
+            admin.execute("CREATE ROLE companion LOGIN")
         db_host = f"127.0.0.1:{cluster.port}"
         dsn = recipe_dsn.replace("@db.example/", f"@{db_host}/")
         assert dsn != recipe_dsn and dsn.endswith("/spellbook"), recipe_dsn
 
-        assert createdb[0] == "createdb" and createdb[createdb.index("-h") + 1] == "db.example", createdb
-        args = [arg.replace("db.example", "127.0.0.1") for arg in createdb[1:]]
-        made = subprocess.run([str(postgres_bin() / "createdb"), "-p", str(cluster.port), *args],
+        # on the database machine, as its superuser (here the cluster's own user, over loopback)
+        assert createdb[:4] == ["sudo", "-u", "postgres", "createdb"] and "--owner" in createdb, createdb
+        made = subprocess.run([str(postgres_bin() / "createdb"), "-h", "127.0.0.1", "-p", str(cluster.port),
+                               "-U", "postgres", *createdb[4:]],
                               capture_output=True, text=True, timeout=CEILING, check=False)
         assert made.returncode == 0, made.stderr
 

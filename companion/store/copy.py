@@ -58,6 +58,12 @@ def copy_games(source: Store, target: Store) -> dict[str, Any]:
                 columns = list(row)
                 db.execute(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({','.join('?' * len(columns))})",
                            [row[c] for c in columns])
+    moved = [str(row["id"]) for row in rows["games"] if source.version(str(row["id"])) != int(row["version"])]
+    if moved:  # a server still playing on the source: the copy is of a moment already gone
+        target.purge(ids)
+        raise CopyRefused(f"the source changed while it was copied ({len(moved)} game(s) moved on: "
+                          f"{', '.join(moved[:5])}{', ...' if len(moved) > 5 else ''}): stop the server that uses "
+                          "it, then copy again; nothing was copied")
     problems = [problem for row in rows["games"] if (problem := _differs(source, target, row)) is not None]
     if problems:
         target.purge(ids)
