@@ -439,6 +439,36 @@ def copy_database(source: str, target: str) -> None:
                "as it does in the source")
 
 
+@main.command("host")
+@click.argument("game_id")
+@click.option("--db", type=click.Path(dir_okay=False), default=None, callback=_given_database, help="SQLite file or postgresql:// DSN [default: instance/companion.sqlite3].")
+@click.option("--base-url", default=None, help="The instance's address for the link [default: the saved one].")
+def host_command(game_id: str, db: str | None, base_url: str | None) -> None:
+    """Make another phone the host of a game whose host's phone is lost: prints a link (and its QR code) with
+    a new host key; the old host phone is the host no longer. The host can then release the lost seats."""
+    from cardgen.site import saved_base_url
+    from companion.store import NotFound
+
+    store = _store(db)
+    try:
+        key = store.new_host(game_id)
+    except NotFound as error:
+        raise click.ClickException(error.message) from None
+    finally:
+        store.close()
+    base = (base_url or saved_base_url() or "").rstrip("/")
+    path = f"/g/{game_id}/host"
+    click.echo(f"A new host key for game {game_id}; the phone that was its host is one no longer.")
+    if base:
+        link = f"{base}{path}#{key}"
+        click.echo(f"Open on the new host's phone: {link}")
+        click.echo(terminal_qr(link))
+    else:
+        click.echo(f"Open {path}#{key} at this instance's address on the new host's phone "
+                   "(no address is saved: see companion base-url)")
+    click.echo(f"or open {path} there and enter the key {key}")
+
+
 #: the longest ``purge --finished-days`` / ``--idle-days``: a hundred years (a day count past Python's
 #: timedelta, 999,999,999, was an OverflowError's traceback)
 MAX_PURGE_DAYS = 36500

@@ -80,3 +80,41 @@ def test_an_old_databases_seat_is_held_once_its_token_is_used(tmp_path: Path) ->
                                 [game_id]).fetchone()[0]
     assert stale == 1
     store.close()
+
+
+def test_a_table_whose_hosts_phone_is_lost_gets_a_new_host_from_whoever_runs_the_companion(
+        app: Flask, client: FlaskClient, tmp_path: Path) -> None:
+    """Ann created the game and holds seat 0; her phone is lost. No other phone could release her seat (only the
+    host can), and the join page's advice needed the lost phone; in a turn-based game the table was stuck at her
+    turn. ``companion host <game>`` prints a link with a new host key: the phone that opens it becomes the host
+    (the key travels in the link's fragment, never in a request's address), and the old host key stops."""
+    import re
+
+    from click.testing import CliRunner
+
+    from companion.cli import main
+
+    game = _game(client)
+    db = app.config["DATABASE"]
+    printed = CliRunner().invoke(main, ["host", game["id"], "--db", db, "--base-url", "https://club.example"])
+    assert printed.exit_code == 0, printed.output
+    link = re.search(rf"Open on the new host's phone: (https://club\.example/g/{game['id']}/host#(\S+))",
+                     printed.output)
+    assert link is not None, printed.output
+    key = link.group(2)
+    assert f"or open /g/{game['id']}/host there and enter the key {key}" in printed.output
+    phone = app.test_client()
+    page = phone.get(f"/g/{game['id']}/host")
+    assert page.status_code == 200 and "Make this phone the host" in page.get_data(as_text=True)
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True)).group(1)  # type: ignore[union-attr]
+    wrong = phone.post(f"/g/{game['id']}/host", data={"csrf_token": csrf, "key": game["host_token"]})
+    assert wrong.status_code == 403 and "a newer one has replaced it" in wrong.get_data(as_text=True)
+    became = phone.post(f"/g/{game['id']}/host", data={"csrf_token": csrf, "key": key})
+    assert became.status_code == 303 and became.headers["Location"].endswith(f"/g/{game['id']}?seats=1#host-seats")
+    released = phone.post(f"/g/{game['id']}/seats/0/release", data={"csrf_token": csrf})  # Ann's lost seat
+    assert released.status_code == 303
+    assert app.extensions["store"].info(game["id"])["claimed"][0] is False
+    old = client.post(f"/api/games/{game['id']}/seats/1/release", headers={"Authorization": f"Bearer {game['host_token']}"})
+    assert old.status_code == 401  # the lost phone's host key releases nothing now
+    unknown = CliRunner().invoke(main, ["host", "nosuchgame", "--db", db])
+    assert unknown.exit_code == 1 and "there is no game 'nosuchgame'" in unknown.output

@@ -58,6 +58,15 @@ class Seats(StateCache):
         return bool(rows) and rows[0]["host_token_hash"] is not None and \
             secrets.compare_digest(rows[0]["host_token_hash"], hash_token(token))
 
+    def new_host(self, game_id: str) -> str:
+        """A new host token for this game, for the instance's operator to hand a table whose host's phone is lost
+        (``companion host``): the old host token stops working at once. NotFound if there is no such game."""
+        token = secrets.token_urlsafe(24)
+        with self.backend.write(game_id) as db:
+            self._game_row(db, game_id, "id")
+            db.execute("UPDATE games SET host_token_hash = ? WHERE id = ?", [hash_token(token), game_id])
+        return token
+
     def _seat_row(self, db: Connection, game_id: str, seat: int) -> dict[str, Any]:
         self._game_row(db, game_id, "id")
         rows = fetch_rows(db, "SELECT name, claimed FROM seats WHERE game_id = ? AND seat = ?", [game_id, seat])

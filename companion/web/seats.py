@@ -29,6 +29,7 @@ from companion.web.helpers import (
     live_part,
     page_blueprint,
     qr_svg,
+    remember_host,
     remember_seat,
     store,
     unstored_page,
@@ -124,3 +125,22 @@ def take_over_now(code: str) -> BaseResponse:
     taken = store().take_handover(code)
     response = redirect(url_for("seats.seat", game_id=taken["id"], seat=taken["seat"]), 303)
     return remember_seat(response, taken["id"], taken["seat"], taken["token"])
+
+
+@bp.get("/g/<game_id>/host")
+def become_host(game_id: str) -> Response:
+    """The page a new host key opens (``companion host``: a table whose host's phone is lost). The key travels in
+    the link's fragment, which no server or log sees; the page's form sends it in the request's body."""
+    info = store().info(game_id)
+    return unstored_page("pages/become_host.html", info=info, game_id=game_id, title=rules_for(info["game"]).TITLE)
+
+
+@bp.post("/g/<game_id>/host")
+def become_host_now(game_id: str) -> BaseResponse:
+    store().version(game_id)  # (no such game: 404)
+    key = request.form.get("key", "").strip()
+    if not key or not store().is_host(game_id, key):
+        raise PermissionError("That host key is not this game's, or a newer one has replaced it: ask whoever runs "
+                              f"the companion for a new one (companion host {game_id}).")
+    response = redirect(url_for("table.table", game_id=game_id, seats=1, _anchor="host-seats"), 303)
+    return remember_host(response, game_id, key)

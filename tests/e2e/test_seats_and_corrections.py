@@ -354,3 +354,30 @@ def test_find_by_name_filters_the_card_list_on_a_moves_own_page(
     expect(picks).to_have_count(everyone)
     form.get_by_label("Find by name").fill("zzzz")
     expect(picks).to_have_count(1)  # only the card picked as reported
+
+
+def test_a_lost_host_phone_is_replaced_with_the_link_companion_host_prints(
+        new_phone: Callable[[], BrowserContext], served: RunningServer, api: Api) -> None:
+    """Ann's phone, the host's, is lost with her seat. Whoever runs the companion prints a host link; the new
+    phone opens it (the key in its fragment fills the form), becomes the host with one tap, lands on the Seats
+    panel and releases Ann's seat; her new phone then joins it by code."""
+    from click.testing import CliRunner
+
+    from companion.cli import main
+
+    game = api.new_game(["Ann", "Ben"])
+    printed = CliRunner().invoke(main, ["host", game["id"], "--db", str(served.db_path), "--base-url", served.base])
+    assert printed.exit_code == 0, printed.output
+    link = re.search(r"Open on the new host's phone: (\S+)", printed.output).group(1)  # type: ignore[union-attr]
+    page = new_phone().new_page()
+    page.goto(link)
+    expect(page.get_by_label(re.compile("Host key"))).not_to_have_value("")
+    page.get_by_role("button", name="Make this phone the host").click()
+    page.wait_for_url(f"**/g/{game['id']}?seats=1#host-seats")
+    page.get_by_role("button", name="Release Ann's seat").click()
+    page.get_by_role("button", name="Yes, release it").click()
+    expect(page.locator("body")).to_contain_text("Ann's seat was released")
+    again = new_phone().new_page()
+    again.goto(f"/j/{game['join_code']}")
+    again.get_by_role("button", name="I am Ann").click()
+    again.wait_for_url(f"**/g/{game['id']}/seat/0")
