@@ -35,6 +35,9 @@ def test_a_released_phone_is_told_its_seat_was_released_and_how_to_rejoin(app: F
         text = page.get_data(as_text=True)
         assert "no longer holds Ben&#39;s seat" in text or "no longer holds Ben's seat" in text
         assert game["join_code"] in text
+        # its heading says what happened (a phone that handed its seat on read "Not your seat")
+        assert "Not your seat" not in text and ("Ben's seat is on another phone now, or free" in text
+                                                or "Ben&#39;s seat is on another phone now, or free" in text)
     as_json = client.get(f"/g/{game['id']}/seat/1/live", headers={"Accept": "application/json"}).get_json()
     assert "released it" in as_json["error"] and game["join_code"] in as_json["error"]
     move = client.post(f"/api/games/{game['id']}/moves", headers={"Authorization": f"Bearer {old}"},
@@ -109,6 +112,7 @@ def test_a_table_whose_hosts_phone_is_lost_gets_a_new_host_from_whoever_runs_the
     csrf = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True)).group(1)  # type: ignore[union-attr]
     wrong = phone.post(f"/g/{game['id']}/host", data={"csrf_token": csrf, "key": game["host_token"]})
     assert wrong.status_code == 403 and "a newer one has replaced it" in wrong.get_data(as_text=True)
+    assert "Not this game&#39;s host key" in wrong.get_data(as_text=True)
     became = phone.post(f"/g/{game['id']}/host", data={"csrf_token": csrf, "key": key})
     assert became.status_code == 303 and became.headers["Location"].endswith(f"/g/{game['id']}?seats=1#host-seats")
     released = phone.post(f"/g/{game['id']}/seats/0/release", data={"csrf_token": csrf})  # Ann's lost seat

@@ -194,8 +194,16 @@ def not_found(exc: NotFound) -> Response:
     return error_response(404, exc.message)
 
 
+class Forbidden(PermissionError):
+    """A 403 whose page has a heading of its own (a plain ``PermissionError`` reads "Not your seat")."""
+
+    def __init__(self, message: str, title: str) -> None:
+        super().__init__(message)
+        self.title = title
+
+
 def forbidden(exc: PermissionError) -> Response:
-    return error_response(403, str(exc))
+    return error_response(403, str(exc), title=exc.title if isinstance(exc, Forbidden) else None)
 
 
 def page_blueprint(name: str, import_name: str) -> Blueprint:

@@ -19,6 +19,7 @@ from companion.store import NotFound
 from companion.web.fix_pages import told_changes
 from companion.web.games import pages_for
 from companion.web.helpers import (
+    Forbidden,
     cards_by_id,
     hosting,
     join_link,
@@ -104,7 +105,9 @@ def seat_context(game_id: str, seat: int) -> tuple[dict[str, Any], str]:
     token = request.cookies.get(token_cookie(game_id, seat), "")
     if not token or store().seat_for_token(game_id, token) != seat:
         if token and store().token_gone(game_id, token) == seat:
-            raise PermissionError(seat_gone_sentence(info["players"][seat], info["join_code"]))
+            # (the phone that just handed its seat on reads this after "Back to my seat": not "Not your seat")
+            raise Forbidden(seat_gone_sentence(info["players"][seat], info["join_code"]),
+                            f"{info['players'][seat]}'s seat is on another phone now, or free")
         raise PermissionError(f"This phone does not hold {info['players'][seat]}'s seat. Join the game with "
                               f"its code {info['join_code']} to claim a free seat.")
     context = game_context(game_id, seat, LOG_LINES_SEAT)

@@ -24,6 +24,7 @@ from companion.store import HANDOVER_MINUTES, NotFound, SeatTaken
 from companion.web.api_helpers import seat_rate
 from companion.web.errors import error_response
 from companion.web.helpers import (
+    Forbidden,
     holds_seat,
     hosting,
     live_part,
@@ -140,7 +141,7 @@ def become_host_now(game_id: str) -> BaseResponse:
     store().version(game_id)  # (no such game: 404)
     key = request.form.get("key", "").strip()
     if not key or not store().is_host(game_id, key):
-        raise PermissionError("That host key is not this game's, or a newer one has replaced it: ask whoever runs "
-                              f"the companion for a new one (companion host {game_id}).")
+        raise Forbidden("That host key is not this game's, or a newer one has replaced it: ask whoever runs "
+                        f"the companion for a new one (companion host {game_id}).", "Not this game's host key")
     response = redirect(url_for("table.table", game_id=game_id, seats=1, _anchor="host-seats"), 303)
     return remember_host(response, game_id, key)
