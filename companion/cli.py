@@ -294,7 +294,7 @@ def _prepare_database(db: str | None, must_exist: bool = False, make_folder: boo
 
 @main.command("init-db")
 @click.option("--db", type=click.Path(dir_okay=False), default=None, callback=_given_database,
-              help="SQLite file to create or migrate [default: instance/companion.sqlite3].")
+              help="SQLite file or postgresql:// DSN to create or migrate [default: instance/companion.sqlite3].")
 def init_db(db: str | None) -> None:
     """Create the database (or bring its schema up to date) and say where it is."""
     from companion.store.backend import is_server_url

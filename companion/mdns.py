@@ -103,6 +103,14 @@ def start(name: str, port: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen([sys.executable, "-m", "companion.mdns", name, str(port)], preexec_fn=_die_with_parent)
 
 
+def why_not(error: Exception) -> str:
+    """Why an announcement failed, in words (zeroconf's NonUniqueNameException says nothing of itself)."""
+    if type(error).__name__ == "NonUniqueNameException":
+        return ("another machine on this network already announces that name: choose another "
+                "(companion serve --mdns OTHER-NAME); the server goes on serving at its address")
+    return str(error) or type(error).__name__
+
+
 def main(argv: Sequence[str]) -> int:
     name, port = valid_name(argv[0]), int(argv[1])
     stop = threading.Event()
@@ -111,7 +119,7 @@ def main(argv: Sequence[str]) -> int:
     try:
         announce(name, port, stop)
     except Exception as error:  # a name already taken, no network at all: said, and the server goes on
-        print(f"Could not announce {name}.local: {error}", file=sys.stderr, flush=True)
+        print(f"Could not announce {name}.local: {why_not(error)}", file=sys.stderr, flush=True)
         return 1
     return 0
 

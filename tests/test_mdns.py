@@ -133,3 +133,13 @@ def test_a_name_that_cannot_be_a_dns_label_is_refused_before_serving(bad: str) -
 def test_names_are_one_lower_case_label() -> None:
     assert mdns.valid_name("Spellbook") == "spellbook"
     assert mdns.valid_name("club-7.local") == "club-7"
+
+
+def test_a_name_another_machine_announces_is_said_in_words() -> None:
+    """zeroconf's NonUniqueNameException has no message: the server printed "Could not announce spellbook.local: "
+    and nothing after the colon, where docs/serving.md promises it says so and to choose another name."""
+    from zeroconf import NonUniqueNameException
+
+    said = mdns.why_not(NonUniqueNameException())
+    assert "already announces that name" in said and "--mdns" in said
+    assert mdns.why_not(OSError("no network")) == "no network" and mdns.why_not(RuntimeError()) == "RuntimeError"
