@@ -191,6 +191,8 @@ def test_new_game_gives_this_browser_seat_zero(app: Flask, client: FlaskClient) 
     seat_page = client.get(response.headers["Location"])
     assert seat_page.status_code == 200
     assert "Game created" in shown(seat_page)
+    store_of(app).claim_seat(game_id, 1)  # Ben joined: nobody is left to show the code to (the page said it on)
+    assert "Game created" not in shown(client.get(response.headers["Location"]))
 
 
 def test_first_player_counts_only_named_rows(app: Flask, client: FlaskClient) -> None:
