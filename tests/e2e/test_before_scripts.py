@@ -104,10 +104,10 @@ def test_enter_in_find_by_name_before_the_scripts_ran_sends_no_correction(
     assert "done=" not in page.url and api.version(game["id"]) == version
 
 
-def test_leave_it_tapped_before_the_seat_scripts_ran_hides_the_notice(
-        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
-    """Ben took back Ann's draw: her page tells her, with "Put it back" and "Leave it". "Leave it" is a
-    script's button: tapped before the scripts arrived it did nothing, and the notice stayed."""
+def _ann_told_of_bens_take_back(new_phone: Callable[[], BrowserContext], api: Api,
+                                server: str) -> tuple[dict[str, Any], int, Page]:
+    """Ben took back Ann's draw (the game, its version before that, and a page of a new phone of Ann's, not yet
+    opened): her seat page tells her, with "Put it back" and "Leave it"."""
     game, _, ben = api.two_player_opening()
     version = api.version(game["id"])
     undone = api.http.post(f"{server}/api/games/{game['id']}/undo", headers={"Authorization": f"Bearer {ben}"},
@@ -115,7 +115,14 @@ def test_leave_it_tapped_before_the_seat_scripts_ran_hides_the_notice(
     assert undone.status_code == 200, undone.text
     phone = new_phone(service_workers="block")
     login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
-    page = phone.new_page()
+    return game, version, phone.new_page()
+
+
+def test_leave_it_tapped_before_the_seat_scripts_ran_hides_the_notice(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    """Ben took back Ann's draw: her page tells her, with "Put it back" and "Leave it". "Leave it" is a
+    script's button: tapped before the scripts arrived it did nothing, and the notice stayed."""
+    game, version, page = _ann_told_of_bens_take_back(new_phone, api, server)
     held = held_live_js(page)
     page.goto(f"/g/{game['id']}/seat/0", wait_until="commit")
     told = page.locator(".told")
@@ -287,14 +294,7 @@ def test_a_put_back_whose_script_never_arrives_says_to_reload(
         new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
     """js/put-back.js never arrives: "Put it back" on the notice of Ben's take-back reloaded the page and the
     move stayed taken back, without a word. Now it is not sent, and the notice says to reload."""
-    game, _, ben = api.two_player_opening()
-    version = api.version(game["id"])
-    undone = api.http.post(f"{server}/api/games/{game['id']}/undo", headers={"Authorization": f"Bearer {ben}"},
-                           json={"version": version, "action_id": f"undo-{version}"})
-    assert undone.status_code == 200, undone.text
-    phone = new_phone(service_workers="block")
-    login_seat(phone, server, game["id"], 0, game["seats"][0]["token"])
-    page = phone.new_page()
+    game, version, page = _ann_told_of_bens_take_back(new_phone, api, server)
     page.route(re.compile(r"/static/js/put-back(\.[0-9a-f]+)?(\.min)?\.js"), lambda route: route.abort())
     page.goto(f"/g/{game['id']}/seat/0")
     page.wait_for_load_state("load")
