@@ -381,3 +381,20 @@ def test_a_lost_host_phone_is_replaced_with_the_link_companion_host_prints(
     again.goto(f"/j/{game['join_code']}")
     again.get_by_role("button", name="I am Ann").click()
     again.wait_for_url(f"**/g/{game['id']}/seat/0")
+
+
+def test_leave_it_also_clears_the_status_bar_that_said_it(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    """Ann tapped "Leave it" on Ben's take-back: the notice went, but the status bar went on saying "Ben took back
+    your move 6" until her next move (the phone audit)."""
+    game, _ = barony_six_moves(api)
+    ann = open_seat(new_phone, server, game, 0)
+    ben = api.http.post(f"{server}/api/games/{game['id']}/undo",
+                        headers={"Authorization": f"Bearer {game['seats'][1]['token']}"},
+                        json={"version": 6, "action_id": "undo-6"})
+    assert ben.status_code == 200, ben.text
+    told = ann.locator(".told")
+    expect(ann.locator("#move-message")).to_contain_text("Ben took back your move 6")
+    told.get_by_role("button", name="Leave it").click()
+    expect(told).to_be_hidden()
+    expect(ann.locator("#move-message")).not_to_contain_text("Ben took back your move 6")

@@ -163,6 +163,7 @@
     const text = box.querySelector("p");
     if (status && text) { // (first: the status bar grows with it, and the notice goes just below it)
       const notice = Object.assign(document.createElement("div"), { className: "notice warning" });
+      notice.dataset.toldFor = box.dataset.told;  // (goes with the notice: "Leave it", below)
       notice.append(Object.assign(document.createElement("p"), { textContent: text.textContent }));
       status.replaceChildren(notice);
     }
@@ -172,6 +173,16 @@
     button.focus({ preventScroll: true });
     placedKey = keyOf(button);
   }
+
+  // "Leave it" hides the notice on this phone (js/put-back.js): the status bar stops saying it too
+  live.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("[data-dismiss-told]");
+    const status = document.getElementById("move-message");
+    if (!button || !status) return;
+    status.querySelectorAll("[data-told-for]").forEach((notice) => {
+      if (notice.dataset.toldFor === button.dataset.dismissTold) notice.remove();
+    });
+  });
 
   document.addEventListener("live:moved", () => { shown = state(); bring(true, true); placed = true; sentFrom = null; });
   document.addEventListener("live:swapped", () => {
