@@ -71,7 +71,7 @@ def saved_base_url() -> str | None:
 
 def save_base_url(url: str | None) -> Path:
     """Save ``url`` as the instance's base URL (None forgets it); the file's path."""
-    from cardgen.render.qr import validate_base_url
+    from cardgen.render.qr import validate_instance_url
 
     path = settings_path()
     settings = _read(path)
@@ -79,7 +79,7 @@ def save_base_url(url: str | None) -> Path:
         settings.pop("base_url", None)
     else:
         try:
-            settings["base_url"] = validate_base_url(url)
+            settings["base_url"] = validate_instance_url(url)
         except ValueError as error:
             raise SiteError(str(error)) from None
     lines = ["# This instance's settings (docs/serving.md). `companion base-url URL` rewrites this file.", ""]

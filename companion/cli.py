@@ -575,10 +575,10 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
         _warn_if_another_port(given_base, port, source)
     mdns_url = None if mdns_name is None else f"http://{mdns_name}.local:{port}/"
     chosen_base = given_base or mdns_url or phone_urls(host, port)[0]
-    from cardgen.render.qr import validate_base_url
+    from cardgen.render.qr import validate_instance_url
 
     try:
-        os.environ["COMPANION_BASE_URL"] = validate_base_url(chosen_base)
+        os.environ["COMPANION_BASE_URL"] = validate_instance_url(chosen_base)
     except ValueError as error:
         raise click.ClickException(str(error)) from None
     if data_folder is not None:  # read by the card-data layer in this process and in every worker

@@ -41,10 +41,16 @@ def test_saved_shown_and_forgotten(instance: Path) -> None:
 
 def test_a_bad_address_is_refused_and_the_saved_one_kept() -> None:
     assert base_url("http://spellbook.local:8000")[0] == 0
-    for bad in ("ftp://club.example", "club.example", "https://club.example/?x=1", "https://a b"):
+    for bad in ("ftp://club.example", "club.example", "https://club.example/?x=1", "https://a b",
+                # (the serving audit: saved before, the cards printed with them opened nothing)
+                "http://club.example:99999", 'https://club"x.example', "https://club.example/spellbook"):
         code, said = base_url(bad)
         assert code != 0 and "base URL must" in said, (bad, said)
     assert saved_base_url() == "http://spellbook.local:8000"
+    assert "with no path (it answers at its root: https://club.example)" in base_url("https://club.example/spellbook")[1]
+    for good in ("http://[::1]:8000", "http://192.168.1.20:8000", "https://club.example.:8443/"):
+        assert base_url(good)[0] == 0, good
+    assert base_url("http://spellbook.local:8000")[0] == 0
     code, said = base_url("https://x.example", "--forget")
     assert code != 0 and "not both" in said and saved_base_url() == "http://spellbook.local:8000"
 

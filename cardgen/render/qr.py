@@ -352,6 +352,32 @@ def validate_base_url(base_url: str) -> str:
     return url
 
 
+_HOST = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.?"
+                   r"|\[[0-9A-Fa-f:.]+\]")
+
+
+def validate_instance_url(base_url: str) -> str:
+    """A companion instance's own address (``companion base-url``, ``serve --base-url``): a base URL as
+    :func:`validate_base_url` takes, naming a host and a port that can be, with no path: the companion answers
+    at its address's root, so cards printed with a path (https://club.example/spellbook) would open nothing."""
+    url = validate_base_url(base_url)
+    parts = urlsplit(url)
+    host = parts.netloc.rsplit("@", 1)[-1]
+    host = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+    if not _HOST.fullmatch(host):
+        raise ValueError(f"base URL must name a host (letters, digits, dots and dashes, or an address), got '{base_url}'")
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if port is not None and not 1 <= port <= 65535:
+        raise ValueError(f"base URL must have a port from 1 to 65535, got '{base_url}'")
+    if parts.path:
+        raise ValueError(f"base URL must be the companion's own address with no path (it answers at its root: "
+                         f"{parts.scheme}://{parts.netloc}), got '{base_url}'")
+    return url
+
+
 def card_url(base_url: str, game: str, card_id: str, version: str | None = None) -> str:
     """The companion page a printed card's QR code opens: ``<base>/c/<game>/<card id>``, with
     ``?v=<version>`` (the card's content version, :func:`cardgen.catalog.versions.card_version`) when
