@@ -119,3 +119,15 @@ def test_a_dsn_in_capitals_or_in_libpqs_keyword_form_never_shows_its_password(po
     assert result.exit_code == 1 and "not-shown" not in result.output
     assert "takes a postgresql:// URL, not libpq's keyword form" in result.output
     assert set(Path.cwd().iterdir()) == before  # no stray file
+
+
+def test_a_login_the_server_refuses_says_to_check_the_login_not_to_wait(postgres_cluster: RunningPostgres) -> None:
+    """A wrong password, an unknown role or no pg_hba.conf line read "is not answering …; try again in a
+    moment", though the server answered and waiting will not help (the serving audit)."""
+    server = f"postgresql://nosuchrole:secret@127.0.0.1:{postgres_cluster.port}/postgres"
+    result = CliRunner().invoke(main, ["games", "--db", server])
+    assert result.exit_code == 1 and "secret" not in result.output
+    assert (f"PostgreSQL at postgresql://nosuchrole:***@127.0.0.1:{postgres_cluster.port}/postgres refused this "
+            "server's login (") in result.output
+    assert "check the user and password in the DSN and the server's pg_hba.conf" in result.output
+    assert "try again" not in result.output

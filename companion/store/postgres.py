@@ -336,6 +336,12 @@ def _reason(error: BaseException) -> str:
     return text.splitlines()[0] if text else type(error).__name__
 
 
+#: PostgreSQL's own words (in English) when it answers a login with a refusal: a wrong password, an unknown role,
+#: no pg_hba.conf line for this server. Another language's words get the general "not answering" line.
+_REFUSED_LOGIN = re.compile(r"password authentication failed|role \S+ does not exist|no pg_hba\.conf entry|"
+                            r"authentication failed for user", re.IGNORECASE)
+
+
 def _missing_database(error: psycopg.OperationalError) -> str | None:
     """The name of the database a failed connection asked for, when PostgreSQL said it does not exist.
 
@@ -690,6 +696,10 @@ class PostgresBackend:
 
     def _unavailable(self, error: BaseException | str) -> StoreUnavailable:
         reason = error if isinstance(error, str) else _reason(error)
+        if _REFUSED_LOGIN.search(reason):  # the server answered, and said no: waiting will not help
+            return StoreUnavailable(f"PostgreSQL at {self.target} refused this server's login ({reason}): check the "
+                                    "user and password in the DSN and the server's pg_hba.conf",
+                                    public="the database refused this server's login (the server's log says why)")
         return StoreUnavailable(f"PostgreSQL at {self.target} is not answering ({reason}); no move was lost: "
                                 "try again in a moment, and if this goes on, check that the database runs "
                                 "and this server reaches it",
