@@ -276,6 +276,13 @@ def _prepare_database(db: str | None, must_exist: bool = False, make_folder: boo
 
     if db:  # a PostgreSQL DSN as given, a SQLite file by its absolute path (the workers may start elsewhere)
         os.environ["COMPANION_DATABASE"] = db if on_postgres else os.path.abspath(db)
+    from cardgen.site import INSTANCE_ENV, instance_dir
+
+    folder = instance_dir()
+    if folder.exists() and not folder.is_dir():  # (it said "cannot open the database: [Errno 17] File exists")
+        where = f" (${INSTANCE_ENV})" if os.environ.get(INSTANCE_ENV) else ""
+        raise click.ClickException(f"the instance folder {folder}{where} is a file, not a folder: name a folder "
+                                   "for the database, its secret key and settings.toml")
     try:
         app = create_app()
     except NoSuchDatabase as error:  # a PostgreSQL database never created: what to do, not "cannot open"

@@ -92,3 +92,14 @@ def test_the_server_keeps_its_database_and_key_in_the_same_instance_folder(insta
         assert Path(app.config["DATABASE"]).parent == instance.absolute()
     finally:
         app.extensions["store"].close()
+
+
+def test_an_instance_folder_that_is_a_file_is_said_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """$SPELLBOOK_INSTANCE naming a file answered "cannot open the database: [Errno 17] File exists" (the serving
+    audit)."""
+    a_file = tmp_path / "not-a-folder"
+    a_file.write_text("x", encoding="utf-8")
+    monkeypatch.setenv("SPELLBOOK_INSTANCE", str(a_file))
+    result = CliRunner().invoke(companion_main, ["games"])
+    assert result.exit_code == 1
+    assert f"the instance folder {a_file} ($SPELLBOOK_INSTANCE) is a file, not a folder" in result.output
