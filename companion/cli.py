@@ -571,6 +571,12 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
         raise click.ClickException(f"COMPANION_TRUSTED_PROXIES: '{bad}' is not an IP address or network")
     if trusted_proxies:  # read by create_app in every worker
         os.environ["COMPANION_TRUSTED_PROXIES"] = ",".join(trusted_proxies)
+        wide = [p for p in trusted_proxies for part in p.split(",") if part.strip()
+                and ipaddress.ip_network(part.strip(), strict=False).prefixlen == 0]
+        if wide:  # every address a proxy: any phone names its own address, and the per-address limits count nothing
+            click.echo(f"Warning: --trusted-proxy {wide[0]} trusts every address as a proxy: any phone can then "
+                       "choose the address the per-address limits count. Name the front's own address "
+                       "(--trusted-proxy 10.0.0.4).", err=True)
     from cardgen.site import SiteError, resolve_base_url
 
     try:  # --base-url, $SPELLBOOK_BASE_URL, the saved one (companion base-url): the address cards carry

@@ -410,6 +410,11 @@ def test_serve_blames_a_bad_trusted_proxy_on_the_option_not_on_the_database(
         assert result.exit_code == 2, result.output
         assert f"Error: Invalid value for --trusted-proxy: '{bad}' is not an IP address or network" in \
             result.output and "database" not in result.output
+    # every address a proxy: said (any phone could then choose the address the per-address limits count)
+    wide = CliRunner().invoke(cli.main, [*serve, "--trusted-proxy", "10.0.0.4", "--trusted-proxy", "0.0.0.0/0"])
+    assert "Warning: --trusted-proxy 0.0.0.0/0 trusts every address as a proxy" in wide.output, wide.output
+    narrow = CliRunner().invoke(cli.main, [*serve, "--trusted-proxy", "10.0.0.4"])
+    assert "Warning" not in narrow.output, narrow.output
     monkeypatch.setenv("COMPANION_TRUSTED_PROXIES", "127.0.0.1, nonsense")
     result = CliRunner().invoke(cli.main, serve)
     assert result.exit_code == 1 and result.output == (
