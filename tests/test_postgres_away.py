@@ -60,6 +60,9 @@ def test_a_restart_of_postgresql_is_503s_meanwhile_and_loses_no_acknowledged_mov
             assert answer.status_code == 503, (answer.status_code, answer.get_data(as_text=True)[:300])
             error = answer.get_json()["error"]  # a plain sentence: the database's address is the log's
             assert "the database is not answering" in error and "127.0.0.1" not in error and "postgres" not in error
+            # a read says it could not be read, a write that nothing was saved (a read said "Nothing was saved")
+            reading = "/version" in (answer.request.path if answer.request else "")
+            assert error.startswith("This could not be read:" if reading else "Nothing was saved:"), error
             assert took < FAST_503_SECONDS, f"a 503 took {took:.1f} s: the request waited for the database"
         started = own_cluster.ctl("start", seconds=120)
         assert started.returncode == 0, started.stderr

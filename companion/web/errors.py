@@ -97,8 +97,10 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(StoreUnavailable)
     def store_unavailable(error: StoreUnavailable) -> Response:
-        log.error("refused a write: %s", error)
-        response = error_response(503, f"nothing was saved: {error.public or error}")
+        reading = request.method in ("GET", "HEAD")  # (a read saves nothing anyway: "nothing was saved" misled)
+        log.error("refused a %s: %s", "read" if reading else "write", error)
+        response = error_response(503, f"{'this could not be read' if reading else 'nothing was saved'}: "
+                                       f"{error.public or error}")
         response.headers["Retry-After"] = "10"
         return response
 
