@@ -50,7 +50,8 @@ def _read(path: Path) -> dict[str, object]:
     try:
         return tomli.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError) as error:
-        raise SiteError(f"cannot read the instance settings in {path}: {error}") from error
+        raise SiteError(f"cannot read the instance settings in {path}: {error} (mend the file, or delete it and "
+                        "save the address again with companion base-url URL)") from error
 
 
 def saved_base_url() -> str | None:

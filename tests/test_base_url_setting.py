@@ -81,6 +81,9 @@ def test_a_broken_settings_file_names_itself_and_the_field(instance: Path, tmp_p
     (instance / "settings.toml").write_text("base_url = [", encoding="utf-8")
     code, said = base_url()
     assert code == 1 and "cannot read the instance settings" in said and "settings.toml" in said
+    # saving over it says how to get out (the serving audit: nothing said what to do)
+    code, said = base_url("https://club.example")
+    assert code == 1 and "mend the file, or delete it and save the address again with companion base-url URL" in said
     serve = CliRunner().invoke(companion_main, ["serve", "--port", "1", "--no-qr"])
     assert serve.exit_code == 1 and "cannot read the instance settings" in serve.output
 
