@@ -25,6 +25,7 @@ from werkzeug.wrappers import (
 )
 
 from companion.rules import SetupError, finished, rules_for, spec_for
+from companion.rules.base import places_by
 from companion.web.chart import Series, score_chart
 from companion.web.errors import error_response
 from companion.web.helpers import (
@@ -99,18 +100,16 @@ def _result_of(game_id: str, info: dict[str, Any], rules: Any, version: int, sta
         team = team_of.get(p["seat"])
         return team["seats"][0] if team is not None else p["seat"]
 
-    if sorted(s for place in outcome.places for s in place) == list(range(len(players))):
-        # the game's own order: its tie-breaks set every place, not only the first (within a place, as below)
-        order = [players[s] for place in outcome.places for s in sorted(place, key=lambda s: -players[s]["total"])]
-        before: set[int] = set()
-        for place in outcome.places:
-            for s in place:
-                players[s]["rank"] = 1 + len(before)
-            before |= {side(players[s]) for s in place}
-    else:
-        order = sorted(players, key=lambda p: (*standing(p), -p["total"]))
-        for p in players:  # rank 1 for the winners, then by total; equal totals share a rank; in a team game the
-            p["rank"] = 1 + len({side(q) for q in order if standing(q) < standing(p)})  # rank is the team's place
+    # the game's own places where its tie-breaks set them, else the winners first, then by total (equal totals
+    # share a place; in a team game the team's); within a place by the player's own total
+    places = outcome.places if sorted(s for place in outcome.places for s in place) == list(range(len(players))) \
+        else places_by([standing(p) for p in players])
+    order = [players[s] for place in places for s in sorted(place, key=lambda s: -players[s]["total"])]
+    before: set[int] = set()  # a place's rank counts the sides (seats, or teams) placed before it
+    for place in places:
+        for s in place:
+            players[s]["rank"] = 1 + len(before)
+        before |= {side(players[s]) for s in place}
     for team in teams:
         team["rank"] = players[team["seats"][0]]["rank"]
     steps = store().timeline(game_id)
