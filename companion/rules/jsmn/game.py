@@ -12,7 +12,6 @@ from ..base import (
     check_options,
     check_players,
     check_viewer,
-    places_by,
 )
 from ..base import (
     never_stalled as stalled,  # the Rules hook's default: this game reaches no dead end
@@ -222,10 +221,8 @@ def outcome(state: JsmnState) -> Outcome:
     difficulty everyone loses), as the quick calculator says too."""
     if state.phase != "over":
         return Outcome(over=False)
-    standing = standings(state)
-    ranking: Ranking = rank(standing)
-    # every place below the first is set as the first is (after a reign too: the table may still compare)
-    places = places_by([(-p.magicianship, -p.prestige, p.stack) for p in standing])
+    ranking: Ranking = rank(standings(state))
+    places = ranking.places  # every place below the first is set as the first is (after a reign too)
     if state.defeated_by is not None:
         who = state.players[state.defeated_by]
         reason = f"{who} defeated the fairy ({state.fairy}); {ranking.reason}"

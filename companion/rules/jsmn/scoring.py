@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from ..base import places_by
+
 
 @dataclass(frozen=True)
 class Standing:
@@ -23,6 +25,7 @@ class Ranking:
     winners: tuple[int, ...]        # several only if magicianship, prestige and stack place all tie
     decided_by: str                 # "magicianship", "prestige", "stack" or "shared"
     reason: str
+    places: tuple[tuple[int, ...], ...] = ()  # every place, set as the first is (seats tied on all three share one)
 
 
 def rank(players: Sequence[Standing]) -> Ranking:
@@ -47,7 +50,8 @@ def rank(players: Sequence[Standing]) -> Ranking:
     else:
         decided, why = "stack", (f"{_names(players, sorted(tied_prestige))} tie on {best.magicianship} "
                                  f"magicianship and {best.prestige} prestige; {best.name}'s disc is on top")
-    return Ranking(order=order, winners=winners, decided_by=decided, reason=why)
+    return Ranking(order=order, winners=winners, decided_by=decided, reason=why,
+                   places=places_by([key(i) for i in range(len(players))]))
 
 
 @dataclass(frozen=True)
