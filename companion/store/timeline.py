@@ -224,9 +224,7 @@ def _correction(seat: int, seq: int, move: Mapping[str, Any] | None, drop: Seque
                 raise IllegalMove(f"'drop' names move {later}, which is not a live move after move {seq}", None)
             _Revisions._not_their_note(timeline, seat, live[later])
         if move is not None:
-            _Revisions._others(timeline, seat, target.seat, f"move {seq}")
-            # what it now reads must hide nothing from its writer either (a seat does not set another's secret)
-            _Revisions._writable(timeline, seat, target.seat, move, f"move {seq} as corrected")
+            _Revisions._writable(timeline, seat, target.seat, move, f"move {seq}")  # (what it now reads)
             _own_word(timeline, seat, target.seat, target.move, move, f"move {seq}")
         spec = timeline.rules.SPEC
         if move_kind(target.move) in spec.final_once_over and timeline.over is not None:
@@ -479,21 +477,19 @@ class _Revisions:
                               "they change it", None)
 
     @staticmethod
-    def _others(timeline: _Timeline, seat: int, author: int, what: str) -> None:
-        """In a game with hidden information a seat writes only its own moves: whether another's move fits as
-        rewritten (or put in) can rest on what only that seat holds (a card played from its hand), so the
-        answer would tell the writer that secret; any seat may still remove a move (the pages offer no more)."""
-        if author != seat and timeline.rules.SPEC.hidden_information:
-            name = timeline.names[author]
+    def _writable(timeline: _Timeline, seat: int, author: int, move: Mapping[str, Any], what: str) -> None:
+        """Whether ``seat`` may set ``move`` (as it reads, or will read) for ``author``. Its own, always. Another
+        seat's, never in a game with hidden information: whether it fits as written can rest on what only that
+        seat holds (a card played from its hand), so the answer would tell the writer that secret (any seat may
+        still remove a move; the pages offer no more). Elsewhere only if it hides nothing."""
+        if author == seat:
+            return
+        name = timeline.names[author]
+        if timeline.rules.SPEC.hidden_information:
             raise IllegalMove(f"{what} is {name}'s: in a game with hidden information only {name} writes "
                               f"{name}'s moves (any seat may remove one)", None)
-
-    @staticmethod
-    def _writable(timeline: _Timeline, seat: int, author: int, move: Mapping[str, Any], what: str) -> None:
-        """A move another seat wrote (or will have written) may be set by ``seat`` only if it hides nothing."""
-        if author != seat and (move_kind(move) in timeline.private
-                               or timeline.rules.redact_move(dict(move), author, None) != dict(move)):
-            raise IllegalMove(f"{what} holds what only {timeline.names[author]} may see: only they can set it", None)
+        if move_kind(move) in timeline.private or timeline.rules.redact_move(dict(move), author, None) != dict(move):
+            raise IllegalMove(f"{what} holds what only {name} may see: only they can set it", None)
 
     @staticmethod
     def amended(timeline: _Timeline, seat: int, seq: int, entry: dict[str, Any], new_live: list[LiveMove],
@@ -508,9 +504,8 @@ class _Revisions:
             if later not in items or later <= seq or not isinstance(move, Mapping):
                 raise IllegalMove(f"'also' names move {later}, which is not a live move after move {seq}", None)
             author = items[later].seat
-            _Revisions._others(timeline, seat, author, f"move {later}")
-            _Revisions._writable(timeline, seat, author, items[later].move, f"move {later}")
-            _Revisions._writable(timeline, seat, author, move, f"move {later} as corrected")
+            _Revisions._writable(timeline, seat, author, items[later].move, f"move {later}")  # as it read
+            _Revisions._writable(timeline, seat, author, move, f"move {later}")  # and as it will
             _own_word(timeline, seat, author, items[later].move, move, f"move {later}")
             items[later] = LiveMove(later, author, dict(move))
             fixed.append({"seq": later, "move": dict(move)})
@@ -528,7 +523,6 @@ class _Revisions:
                 place, known = next((s for s in order[order.index(before) + 1:] if s in items), before), True
             if not known or before <= seq or not 0 <= author < len(timeline.names) or not isinstance(move, Mapping):
                 raise IllegalMove(f"a move can be put in only before a live move after move {seq}", None)
-            _Revisions._others(timeline, seat, author, "the move put in")
             _Revisions._writable(timeline, seat, author, move, "the move put in")
             _own_word(timeline, seat, author, None, move, "the move put in")
             new_seq = timeline.next_seq + 1 + n   # the correction's own entry comes first
@@ -558,18 +552,16 @@ class _Revisions:
             raise IllegalMove(f"only {' or '.join(timeline.names[s] for s in allowed)} can put back this change", None)
         skip = set(timeline.reverted) | {entry, *timeline.inserted_by.get(entry, ())}
         items = _Revisions.fold([e for e in timeline.entries], skip)
-        live = {m.seq for m in timeline.live}
+        old = {m.seq: m for m in timeline.live}
         dropped = sorted(set(drop))
-        live_moves = {m.seq: m for m in timeline.live}
         for later in dropped:
-            if later not in items or later not in live:
+            if later not in items or later not in old:
                 raise IllegalMove(f"'drop' names move {later}, which is not a live move", None)
-            _Revisions._not_their_note(timeline, seat, live_moves[later])
+            _Revisions._not_their_note(timeline, seat, old[later])
             items.pop(later)
         body: dict[str, Any] = {"type": "revert", "entry": entry}
         if dropped:
             body["drop"] = dropped
-        old = {m.seq: m for m in timeline.live}
         first = _first_difference(old, items, min(old) if old else 1)
         # as for a correction: the confirmations of the end made after the change are cleared, unless the
         # change gives back or takes away only confirmations
