@@ -18,6 +18,7 @@ otherwise repeat.
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
 import os
 import re
@@ -352,8 +353,7 @@ def validate_base_url(base_url: str) -> str:
     return url
 
 
-_HOST = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.?"
-                   r"|\[[0-9A-Fa-f:.]+\]")
+_HOST_NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.?")
 
 
 def validate_instance_url(base_url: str) -> str:
@@ -362,10 +362,13 @@ def validate_instance_url(base_url: str) -> str:
     at its address's root, so cards printed with a path (https://club.example/spellbook) would open nothing."""
     url = validate_base_url(base_url)
     parts = urlsplit(url)
-    host = parts.netloc.rsplit("@", 1)[-1]
-    host = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-    if not _HOST.fullmatch(host):
-        raise ValueError(f"base URL must name a host (letters, digits, dots and dashes, or an address), got '{base_url}'")
+    host = parts.hostname or ""  # (lower case, an IPv6 address without its brackets)
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        if not _HOST_NAME.fullmatch(host):
+            raise ValueError(f"base URL must name a host (letters, digits, dots and dashes, or an address), "
+                             f"got '{base_url}'") from None
     try:
         port = parts.port
     except ValueError:
