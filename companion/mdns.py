@@ -105,7 +105,9 @@ def start(name: str, port: int) -> subprocess.Popen[bytes]:
 
 def why_not(error: Exception) -> str:
     """Why an announcement failed, in words (zeroconf's NonUniqueNameException says nothing of itself)."""
-    if type(error).__name__ == "NonUniqueNameException":
+    from zeroconf import NonUniqueNameException
+
+    if isinstance(error, NonUniqueNameException):
         return ("another machine on this network already announces that name: choose another "
                 "(companion serve --mdns OTHER-NAME); the server goes on serving at its address")
     return str(error) or type(error).__name__
