@@ -252,6 +252,14 @@ def test_taking_back_another_players_move_asks_first_and_that_phone_puts_it_back
     expect(ben.locator("body")).to_contain_text("Ann put back their move 6")
 
 
+def joins_by_code(new_phone: Callable[[], BrowserContext], code: str, game_id: str, seat: int, name: str) -> None:
+    """A new phone takes the freed seat ``seat`` (``name``'s) on the join page of the game's code."""
+    again = new_phone().new_page()
+    again.goto(f"/j/{code}")
+    again.get_by_role("button", name=f"I am {name}").click()
+    again.wait_for_url(f"**/g/{game_id}/seat/{seat}")
+
+
 def test_the_host_releases_a_seat_and_another_phone_joins_it_by_code(
         new_phone: Callable[[], BrowserContext], server: str) -> None:
     host = new_phone()
@@ -283,10 +291,7 @@ def test_the_host_releases_a_seat_and_another_phone_joins_it_by_code(
     expect(wrong.locator("#seat-gone")).to_contain_text("This phone no longer holds this seat")
     assert wrong.goto(f"/g/{game_id}/seat/1").status == 403
 
-    again = new_phone().new_page()
-    again.goto(f"/j/{code}")
-    again.get_by_role("button", name="I am Ben").click()
-    again.wait_for_url(f"**/g/{game_id}/seat/1")
+    joins_by_code(new_phone, code, game_id, 1, "Ben")
 
 
 def test_a_correction_that_ends_the_game_sooner_removes_every_move_after_the_end_in_one_tap(
@@ -377,10 +382,7 @@ def test_a_lost_host_phone_is_replaced_with_the_link_companion_host_prints(
     page.get_by_role("button", name="Release Ann's seat").click()
     page.get_by_role("button", name="Yes, release it").click()
     expect(page.locator("body")).to_contain_text("Ann's seat was released")
-    again = new_phone().new_page()
-    again.goto(f"/j/{game['join_code']}")
-    again.get_by_role("button", name="I am Ann").click()
-    again.wait_for_url(f"**/g/{game['id']}/seat/0")
+    joins_by_code(new_phone, game["join_code"], game["id"], 0, "Ann")
 
 
 def test_leave_it_also_clears_the_status_bar_that_said_it(
