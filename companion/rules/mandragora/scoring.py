@@ -118,6 +118,10 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+#: small counts in words ("two of them discarded"); a larger one as its figure
+_WORDS = {1: "one", 2: "two", 3: "three"}
+
+
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'s' if count != 1 else ''}"
 
@@ -143,7 +147,7 @@ def breakdown(tally: PlayerTally) -> tuple[tuple[str, int], ...]:
         # which colours Disappearance discards is the player's choice, not reported (it does not change the
         # score): how many, not which
         gone = min(tally.disappearance, tally.hand_colours)
-        cause += f" (after Disappearance: {left}" + (f"; {('one', 'two')[gone - 1]} of them discarded)"
+        cause += f" (after Disappearance: {left}" + (f"; {_WORDS.get(gone, str(gone))} of them discarded)"
                                                      if tally.colour_names else ")")
     rows.append((cause, -GAME.colour_penalty * left))
     return tuple(rows)
