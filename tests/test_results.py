@@ -212,6 +212,28 @@ def test_a_result_is_kept_per_version_and_an_undo_is_seen(app: Flask, client: Fl
     assert client.get(f"/g/{created['id']}/result.json").status_code == 409
 
 
+def test_a_total_sent_back_in_the_review_is_never_plotted(app: Flask, client: FlaskClient) -> None:
+    """Barony: Ann typed 400 for 40, Ben sent it back, Ann typed 40. The chart plotted 406 for a 46-43 game (a
+    phone audit): a total the table caught as a typo was never the game's. Its figures keep Control-token
+    points until every seat confirmed, then the confirmed totals."""
+    store = app.extensions["store"]
+    created = store.create_game("barony-sorcery", ["Ann", "Ben"], {})
+    gid = created["id"]
+    moves = [(0, {"type": "end_game"}), (0, {"type": "base_points", "points": 400}),
+             (1, {"type": "base_points", "points": 43}), (1, {"type": "send_back", "seat": 0}),
+             (0, {"type": "base_points", "points": 40}), (0, {"type": "confirm_totals"}),
+             (1, {"type": "confirm_totals"})]
+    for i, (seat, move) in enumerate(moves):
+        store.apply_move(gid, seat, store.version(gid), f"m{i}", move)
+    data = client.get(f"/g/{gid}/result.json").get_json()
+    plotted = [step["totals"] for step in data["score_over_time"]]
+    assert plotted[-1] == [40, 43] == [p["total"] for p in data["players"]]
+    assert all(total <= 43 for totals in plotted for total in totals), plotted
+    assert plotted[:-1] == [[0, 0]] * (len(moves))  # no Control tokens: nothing counted before the confirmation
+    page = client.get(f"/g/{gid}/result").get_data(as_text=True)
+    assert "400" not in re.search(r'<svg class="score-chart".*?</svg>', page, re.S).group(0)
+
+
 def test_the_result_ends_at_the_last_change_to_the_game_not_at_a_later_rename_or_rematch(
         app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """`ended` (and BG Stats' `durationMin`) is the game's last move: a rename a day later moved it, and so did

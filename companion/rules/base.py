@@ -16,8 +16,8 @@ A game is a package ``companion/rules/<game>/`` whose ``__init__.py`` declares `
 - ``describe_move(move, actor, names) -> str`` — one human line for the move log (public wording)
 - ``state_to_json(state) -> dict`` / ``state_from_json(data) -> State`` — exact round trip
 - ``random_legal_move(state, seat, rng)`` — a legal move or None, for playouts and benchmarks
-- ``choices(state, seat)`` and ``stalled(state)`` — hooks with defaults here (:func:`no_choices`,
-  :func:`never_stalled`) for a game that has none
+- ``choices(state, seat)``, ``stalled(state)`` and ``charted_totals(state, rows)`` — hooks with defaults
+  here (:func:`no_choices`, :func:`never_stalled`, :func:`scored_totals`) for a game that needs none
 
 The front is typed by :class:`companion.rules.front.Rules` and checked against it when first loaded.
 
@@ -250,6 +250,11 @@ def no_choices(state: Any, seat: int) -> list[Choice]:
 def never_stalled(state: Any) -> bool:
     """The default ``stalled`` hook of a game that cannot reach a dead end (``GameSpec.can_stall`` False)."""
     return False
+
+
+def scored_totals(state: Any, rows: Sequence[Mapping[str, Any]]) -> list[int]:
+    """The default ``charted_totals`` hook: the totals of ``score(state)`` (``rows``), in seat order."""
+    return [row["total"] for row in sorted(rows, key=lambda row: row["seat"])]
 
 
 def field(move: Mapping[str, Any], name: str, kind: type | tuple[type, ...] = str, *, required: bool = True,

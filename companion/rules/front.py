@@ -4,7 +4,7 @@ A game's front is a plain module (``companion/rules/<game>/game.py``, or the who
 ``GameSpec.rules_module`` names it and :meth:`GameSpec.rules` imports it on first use and checks that it has
 every member below, so shared code calls a typed front and never asks ``hasattr``. A hook a game may not
 need has a typed default in :mod:`companion.rules.base` that the front re-exports (``no_choices`` as
-``choices``, ``never_stalled`` as ``stalled``).
+``choices``, ``never_stalled`` as ``stalled``, ``scored_totals`` as ``charted_totals``).
 """
 
 from __future__ import annotations
@@ -58,6 +58,11 @@ class Rules(Protocol):
 
     #: a dead end nobody wins (asked only when ``SPEC.can_stall``; default never)
     def stalled(self, state: Any) -> bool: ...
+
+    #: the totals the result chart plots after a move, in seat order, from the state and its ``score`` rows
+    #: (default :func:`~companion.rules.base.scored_totals`: the rows' totals). A game whose final totals are
+    #: typed in and reviewed counts them once the table confirmed them: a total sent back was never the game's.
+    def charted_totals(self, state: Any, rows: Sequence[Mapping[str, Any]]) -> list[int]: ...
 
 
 #: the members every front must have: the protocol's constants and functions, in declared order

@@ -114,7 +114,7 @@ def _result_of(game_id: str, info: dict[str, Any], rules: Any, version: int, sta
         team["rank"] = players[team["seats"][0]]["rank"]
     steps = store().timeline(game_id)
     over_time = [{"move": index, "seq": seq, "seat": seat,
-                  "totals": [row["total"] for row in sorted(rules.score(after), key=lambda r: r["seat"])]}
+                  "totals": rules.charted_totals(after, rules.score(after))}
                  for index, (seq, seat, after) in enumerate(steps)]
     log = store().log(game_id, None)
     return {"format": RESULT_FORMAT, "format_version": RESULT_FORMAT_VERSION, "id": game_id, "game": info["game"],

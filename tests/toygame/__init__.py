@@ -56,6 +56,7 @@ from companion.rules.base import (
     referee,
 )
 from companion.rules.base import never_stalled as stalled  # noqa: F401  (the Rules hooks' typed defaults)
+from companion.rules.base import scored_totals as charted_totals  # noqa: F401
 from companion.rules.choices import Choice, Field, Option
 from companion.rules.spec import TEXT, GameSpec, MoveSpec
 

@@ -14,6 +14,9 @@ from ..base import (
     check_viewer,
     first_seat_option,
 )
+from ..base import (
+    scored_totals as charted_totals,  # the Rules hook's default: the chart plots score's totals
+)
 from . import SPEC
 from .choices import choices
 from .moves import MOVE_TYPES, apply
@@ -128,6 +131,6 @@ def dead_end_reason(state: FilloryState) -> str:
 __all__ = [
     "GAME_ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "MOVE_TYPES", "OPTIONS", "State", "FilloryState",
     "setup", "apply", "view", "score", "outcome", "advice", "redact_move", "describe_move",
-    "state_to_json", "state_from_json", "trait_points", "random_legal_move", "choices", "acting_seats", "stalled",
+    "state_to_json", "state_from_json", "trait_points", "random_legal_move", "choices", "acting_seats", "stalled", "charted_totals",
 ]
 __all__ += ["lookup_card", "trait_of"]  # the calculator's, on the front

@@ -16,6 +16,9 @@ from ..base import (
 from ..base import (
     never_stalled as stalled,  # the Rules hook's default: this game reaches no dead end
 )
+from ..base import (
+    scored_totals as charted_totals,  # the Rules hook's default: the chart plots score's totals
+)
 from . import SPEC
 from .choices import ELEMENT_TEXT, GLYPHS, action_name, choices
 from .moves import MOVE_TYPES, apply
@@ -246,5 +249,5 @@ __all__ = [
     "state_from_json", "random_legal_move", "choices", "acting_seats", "standings", "stack_place", "rank", "Standing",
     "ELEMENTS", "ELEMENT_TEXT", "GLYPHS", "action_name",
     # the calculator's (companion/web/calc/jsmn.py): the scoring pad and what counts on it
-    "Pad", "calculate", "BOOK_VALUE", "PUPIL", "SPELLS", "GAME", "stalled",
+    "Pad", "calculate", "BOOK_VALUE", "PUPIL", "SPELLS", "GAME", "stalled", "charted_totals",
 ]

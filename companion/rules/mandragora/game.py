@@ -21,6 +21,9 @@ from ..base import (
 from ..base import (
     never_stalled as stalled,  # the Rules hook's default: this game reaches no dead end
 )
+from ..base import (
+    scored_totals as charted_totals,  # the Rules hook's default: the chart plots score's totals
+)
 from . import SPEC
 from .cast import (  # score by photo's (companion/web/photo/mandragora.py)
     ALL_EFFECT_FIELDS,
@@ -248,7 +251,7 @@ __all__ = [
     "GAME_ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "MOVE_TYPES", "OPTIONS", "State", "MandragoraState",
     "setup", "apply", "view", "score", "outcome", "advice", "redact_move", "describe_move", "state_to_json",
     "state_from_json", "random_legal_move", "choices", "acting_seats", "tallies", "final_result",
-    "available_colours", "pending_choice", "INGREDIENT_COLOURS", "MANDRAKE", "SPELL_CARDS", "PlayerTally", "Result", "final_scores", "stalled",
+    "available_colours", "pending_choice", "INGREDIENT_COLOURS", "MANDRAKE", "SPELL_CARDS", "PlayerTally", "Result", "final_scores", "stalled", "charted_totals",
 ]
 __all__ += ["DecidedBy", "settled_by"]  # the calculator's, on the front
 __all__ += ["ALL_EFFECT_FIELDS", "EFFECT_FIELDS"]  # score by photo's, on the front
