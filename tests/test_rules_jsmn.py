@@ -464,6 +464,9 @@ def test_books_of_each_form() -> None:
     double = {"type": "use_book", "book": "monas-hieroglyphica", "card": "musical-evening",
               "feats": ["build-a-road-where-none-ran", "build-a-road-where-none-ran"]}
     refused(state, 0, dict(double, card="masquerade"), "jsmn.book.forms")
+    # one feat named for two tokens: our reading (authored), with the way on the table has: ordinary magic
+    refused(state, 0, dict(double, feats=["build-a-road-where-none-ran"]), "jsmn.book.every-token")
+    refused(state, 0, dict(double, feats=["build-a-road-where-none-ran"] * 3), "jsmn.book.forms")
     state = play(state, 0, double)
     assert state.seats[0].tokens_on("build-a-road-where-none-ran") == ("stones", "stones")
     refused(state, 0, double, "jsmn.book.once")

@@ -202,6 +202,9 @@ def use_book(state: JsmnState, seat: int, move: Mapping[str, Any]) -> JsmnState:
         elements = [field(move, "element")]
     else:
         elements = [book.element]
+    if len(feats) < len(elements):  # (fewer: a token with nowhere to go; ordinary magic places the one)
+        raise refuse(f"{book.name} places {len(elements)} tokens: name a feat for each. If only one has a feat to "
+                     "go on, do magic with the card instead: it places one token", "jsmn.book.every-token")
     if len(feats) != len(elements):
         raise refuse(f"{book.name} places {len(elements)} token(s): name a feat for each", "jsmn.book.forms")
     for element, fid in zip(elements, feats, strict=True):
