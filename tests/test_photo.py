@@ -272,6 +272,26 @@ def test_jsmn_feats_books_and_pupil_fill_the_tally(client: FlaskClient) -> None:
     assert out_of_range.status_code == 400 and "fairy_strength" in out_of_range.get_json()["error"]
 
 
+def test_jsmn_a_pupil_taken_on_the_prestige_track_is_asked_beside_the_photo(client: FlaskClient) -> None:
+    """The rulebook's example: 11 from feats, 1 book and the pupil make 15. A pupil taken the ordinary way is a
+    disc on the board, which no photo shows: the photo scored 12 and said 15 did not reach a fairy of 14."""
+    game = content("jsmn")
+    feats = [c for c in game.cards if c.kind == "feat"]
+    chosen = next([a, b, c] for a in feats for b in feats for c in feats
+                  if len({a.id, b.id, c.id}) == 3 and a.magicianship + b.magicianship + c.magicianship == 11)
+    book = next(c for c in game.cards if c.kind == "book")
+    cards = [{"card": c.id} for c in (*chosen, book)]
+    without = _score(client, "jsmn", cards, {"fairy_strength": 14}).get_json()
+    assert without["total"] == 12 and "does not reach" in without["headline"]
+    told = _score(client, "jsmn", cards, {"fairy_strength": 14, "pupil": 1}).get_json()
+    assert told["total"] == 15 and told["request"]["pupil"] is True and " reaches" in told["headline"]
+    levy = next(c for c in game.cards if getattr(c, "connexion_type", None) == "pupil")
+    both = _score(client, "jsmn", [*cards, {"card": levy.id}], {"fairy_strength": 14, "pupil": 1}).get_json()
+    assert both["total"] == 15  # one pupil, however it is told
+    page = client.get("/calc/jsmn/photo").get_data(as_text=True)
+    assert 'data-extra="pupil"' in page
+
+
 def test_barony_spells_are_checked_as_one_cast_and_extras_give_the_total(client: FlaskClient) -> None:
     body = _score(client, "barony-sorcery", [{"card": "velocity"}, {"card": "teleport"}],
                   {"base_points": 20, "control_tokens": 2}).get_json()

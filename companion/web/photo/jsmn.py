@@ -40,6 +40,7 @@ def score(cards: Sequence[Laid], extras: Mapping[str, int]) -> Scored:
             spell_magicianship += getattr(card, "magicianship", 0)
         else:
             idle.append(str(GAME.label(card)))
+    pupil = pupil or bool(extras.get("pupil", 0))  # (a pupil taken on the prestige track is a disc: asked)
     fairy = int(extras.get("fairy_strength", 0))
     pad = Pad("You", tuple(feat.magicianship for feat in feats), len(books), pupil, spell_magicianship,
               int(extras.get("prestige", 0)), 0)
@@ -160,5 +161,8 @@ PHOTO = PhotoScoring(
     score=score,
     extras=(Extra("fairy_strength", "The fairy's strength now", "number", 0, GAME.tracks.fairy_length, 0,
                   "jsmn.end.total"),
-            Extra("prestige", "Your prestige", "number", 0, GAME.tracks.prestige_length, 0, "jsmn.end.tie")),
+            Extra("prestige", "Your prestige", "number", 0, GAME.tracks.prestige_length, 0, "jsmn.end.tie"),
+            # a pupil taken on the prestige track is a disc on the board, which no photo shows (the Levy card does)
+            Extra("pupil", "I have a pupil (a disc on my board's pupil space)", "flag", 0, 1, 0,
+                  "jsmn.connexion.pupil")),
     audit=audit, audit_what="your feats of magic, books of magic and named connexions")
