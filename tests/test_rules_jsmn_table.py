@@ -53,6 +53,19 @@ def test_canutes_tide_keeps_a_connexion_the_lower_prestige_still_reaches() -> No
     assert state.seats[0].prestige == 2 and state.turn is not None and state.turn.pending == 1
 
 
+def test_canutes_tide_on_a_one_prestige_introduction_puts_the_disc_back_on_top_of_its_old_space() -> None:
+    """Our reading, said in jsmn.spell.canutes-tide (an audit asked which): the disc rose one space and comes
+    back down onto the space it left, on top of the stack there, as a table moves it by hand."""
+    state = started().with_seat(0, prestige=3, arrival=1, location="hanover-square", introductions=3)
+    state = state.with_seat(1, prestige=3, arrival=2, spells=1)  # (arrivals before the game's clock, 3)
+    assert jsmn.stack_place(state, 1) < jsmn.stack_place(state, 0)  # Ben's disc on top of Ann's
+    state = play(state, 0, {"type": "still_waters"}, {"type": "engage", "card": "a-lady-of-fashion"})
+    assert state.seats[0].prestige == 4
+    state = play(state, 1, {"type": "cast_spell", "spell": "canutes-tide"})
+    assert state.seats[0].prestige == 3 and jsmn.stack_place(state, 0) < jsmn.stack_place(state, 1)
+    assert "back where it was, but now on top" in jsmn.GAME.rule("jsmn.spell.canutes-tide").text
+
+
 def test_canutes_tide_after_the_connexion_is_chosen_is_refused_and_changes_nothing() -> None:
     state = play(_flora(started()), 0, {"type": "connexion", "connexion": "pupil"})
     refused(state, 1, {"type": "cast_spell", "spell": "canutes-tide"}, "jsmn.spell.timing")

@@ -65,7 +65,9 @@ def _check_timing(state: JsmnState, seat: int, spell_id: str) -> None:
 def _hold_back(state: JsmnState) -> JsmnState:
     """Canute's Tide: the introduction gives 1 prestige less, and a connexion space it reached only with that
     prestige gives no connexion (rule jsmn.spell.canutes-tide). Choosing a connexion the introduction gave
-    closes the spell's moment (moves._connexion), so the connexion taken away is still pending here."""
+    closes the spell's moment (moves._connexion), so the connexion taken away is still pending here. The disc
+    comes back down on top of any stack where it lands, as a table moves it by hand, also after a 1-prestige
+    introduction that now gives nothing (our reading, said in the rule's text)."""
     turn = state.turn
     assert turn is not None
     target = state.seats[turn.seat]
