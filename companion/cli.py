@@ -602,6 +602,10 @@ def serve(host: str, port: int, db: str | None, workers: int | None, threads: in
         _check_db_path(db, must_exist=False)  # a mistyped --db first: it is said at once
     _check_port_free(host, port)  # a busy port said before the app loads every game (seconds) and a database is made
     path, games = _prepare_database(db)
+    if not is_server_url(path):  # a worker started later opens this file or none (SqliteBackend served_as)
+        from companion.store.sqlite import tell_workers
+
+        tell_workers(path)
     from companion import archive
 
     purged = archive.schedule_for(path).run_if_due()  # then each worker every few hours: companion.serving

@@ -19,7 +19,14 @@ from flask.testing import FlaskClient
 from test_input_safety import read_only
 
 from companion.store import Store, StoreUnavailable
-from companion.store.sqlite import DAMAGED, DELETED, READ_ONLY, REPLACED
+from companion.store.sqlite import (
+    DAMAGED,
+    DELETED,
+    FILE_ID_ENV,
+    READ_ONLY,
+    REPLACED,
+    tell_workers,
+)
 from companion.web import create_app
 
 
@@ -67,6 +74,69 @@ def test_a_replaced_database_refuses_writes(app: Flask, tmp_path: Path) -> None:
     Store(other).close()
     os.replace(other, path)
     refused(draw(client, game), path, REPLACED)
+
+
+@pytest.mark.parametrize("removed", [("-wal",), ("-wal", "-shm")])
+def test_a_deleted_write_ahead_log_refuses_writes_and_keeps_every_acknowledged_move(
+        app: Flask, removed: tuple[str, ...]) -> None:
+    """An audit deleted ``-wal`` while the server ran: moves went on being answered 200 and read back, and after
+    a restart the game and all its moves were gone (they lived only in the unlinked log). Now the first write
+    after it writes the log's moves into the database file, says so, and takes no more until a restart."""
+    client = app.test_client()
+    game, other = new_game(client), new_game(client)
+    assert draw(client, game).status_code == 200 and draw(client, other).status_code == 200
+    path = Path(app.config["DATABASE"])
+    assert Path(f"{path}-wal").stat().st_size > 0  # (the moves are in the log, not yet in the file)
+    for suffix in removed:
+        Path(f"{path}{suffix}").unlink()
+    answer = client.post("/api/games", json={"game": "fillory", "players": ["Cy", "Di"]})
+    assert answer.status_code == 503 and answer.headers["Retry-After"]
+    said = answer.get_json()["error"]
+    assert f"{path}'s write-ahead log (games.sqlite3-wal) was deleted" in said and "nothing is lost" in said
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 1  # reads go on
+    # the database file alone (as a server killed now leaves it: its log is gone) holds both games and moves
+    alone = path.with_name("alone.sqlite3")
+    alone.write_bytes(path.read_bytes())
+    copy = Store(alone)
+    try:
+        assert copy.current(game["id"])[0] == 1 and copy.current(other["id"])[0] == 1
+    finally:
+        copy.close()
+    app.extensions["store"].close()  # the server stops...
+    restarted = Store(path)  # ...and starts again: both games and their moves are there, the refused one not
+    try:
+        assert restarted.current(game["id"])[0] == 1 and restarted.current(other["id"])[0] == 1
+        assert restarted.game_count() == 2
+    finally:
+        restarted.close()
+
+
+def test_a_worker_started_after_the_database_was_deleted_answers_503_and_makes_no_new_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """gunicorn replaces a worker that crashed; the database had been deleted meanwhile. The new worker made a
+    new, empty file beside the old log, failed its migration on it ("disk I/O error: free some disk space")
+    and failed to boot, and gunicorn then stopped the whole server. Now it opens the file the server started
+    on or none: every use is the same 503 the other workers give."""
+    path = tmp_path / "games.sqlite3"
+    config = {"DATABASE": str(path), "SECRET_KEY": "k", "TESTING": True}
+    first = create_app(config)
+    game = new_game(first.test_client())
+    monkeypatch.delenv(FILE_ID_ENV, raising=False)
+    tell_workers(path)  # as companion serve does before it starts the workers
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    late = create_app(config)  # the replacement worker boots
+    client = late.test_client()
+    refused(draw(client, game), path, DELETED)
+    assert client.get(f"/api/games/{game['id']}").status_code == 503
+    assert client.get("/c/fillory/quentin").status_code == 200  # what needs no database goes on
+    assert not path.exists()
+    Store(tmp_path / "other.sqlite3").close()
+    os.replace(tmp_path / "other.sqlite3", path)  # another file put in its place: not the one served
+    refused(create_app(config).test_client().post("/api/games", json={"game": "fillory", "players": ["A", "B"]}),
+            path, REPLACED)
+    first.extensions["store"].close()
+    late.extensions["store"].close()
 
 
 def test_a_database_made_read_only_while_serving_is_a_503_not_a_500(app: Flask) -> None:

@@ -129,6 +129,6 @@ def open_backend(target: str | os.PathLike[str] | Backend) -> Backend:
         from companion.store.postgres import PostgresBackend
 
         return PostgresBackend(str(target))
-    from companion.store.sqlite import SqliteBackend
+    from companion.store.sqlite import SqliteBackend, served_file
 
-    return SqliteBackend(target)
+    return SqliteBackend(target, served_as=served_file(target))

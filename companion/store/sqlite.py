@@ -163,6 +163,32 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
 )
 
 
+#: where ``companion serve`` tells its workers which file it started on: ``<device>:<inode>:<absolute path>``
+FILE_ID_ENV = "COMPANION_DATABASE_FILE_ID"
+
+
+def served_file(path: str | os.PathLike[str]) -> tuple[int, int] | None:
+    """The (device, inode) ``companion serve`` started on, if it started on ``path`` (:data:`FILE_ID_ENV`)."""
+    device, _, rest = os.environ.get(FILE_ID_ENV, "").partition(":")
+    inode, _, served = rest.partition(":")
+    if not served or os.path.abspath(served) != os.path.abspath(path):
+        return None
+    try:
+        return int(device), int(inode)
+    except ValueError:
+        return None
+
+
+def tell_workers(path: str | os.PathLike[str]) -> None:
+    """Record the file at ``path`` as the one this server started on, for the workers it starts
+    (:func:`served_file`); nothing when there is none."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return
+    os.environ[FILE_ID_ENV] = f"{info.st_dev}:{info.st_ino}:{os.path.abspath(path)}"
+
+
 def _unavailable(path: Path, error: BaseException) -> StoreUnavailable:
     reason = str(error)
     if isinstance(error, sqlite3.Error):
@@ -191,6 +217,13 @@ EMPTY = ("is empty (0 bytes): a database cut short keeps its name but none of it
          "start with an empty database")
 DAMAGED = ("is damaged ({detail}); restore it from a backup, or move it away to start with an empty "
            "database")
+LOG_GONE = ("'s write-ahead log ({log}) was {what} while the server ran. SQLite keeps the latest moves there "
+            "until it writes them into the database file, so {rescued} No move can be kept until the server is "
+            "stopped and started again; the -wal and -shm files beside a database are part of it and are never "
+            "to be removed while it is served")
+RESCUED = "the server wrote every acknowledged move into the database file at once: nothing is lost."
+NOT_RESCUED = ("the server tried to write them into the database file at once, but could not finish ({detail}): "
+               "the moves since the last such write may be lost when the server stops.")
 
 
 def _os_thread_local() -> Any:
@@ -217,13 +250,22 @@ class SqliteBackend:
 
     kind = "sqlite"
 
-    def __init__(self, path: str | os.PathLike[str], allow_empty: bool = False) -> None:
+    def __init__(self, path: str | os.PathLike[str], allow_empty: bool = False,
+                 served_as: tuple[int, int] | None = None) -> None:
         """``allow_empty``: an existing file of 0 bytes is made a new database (``companion init-db``); else it
-        is refused (:data:`EMPTY`), since a truncated database looks just like that."""
+        is refused (:data:`EMPTY`), since a truncated database looks just like that.
+
+        ``served_as``: the (device, inode) of the file the server started on (``companion serve`` tells its
+        workers, :data:`FILE_ID_ENV`). A worker started later (gunicorn replaces one that crashed or timed out)
+        opens no other file: if that one was deleted or replaced meanwhile, the store answers every use with
+        the reason (503), as the workers that opened it do, instead of making a new, empty database beside the
+        old one's log, failing to boot and taking the whole server down."""
         self.path: Path | None = Path(path)
         self.file = Path(path)
         self.target = str(self.file)
         self._identity: tuple[int, int] | None = None  # (device, inode) of the file as opened
+        self._gone: StoreUnavailable | None = None      # why this worker could not open the served file
+        self._log: tuple[int, int, int] | None = None   # (pid, device, inode) of the -wal file as opened
         self._size = 0                                   # the largest size seen: the file never shrinks
         self._page_size = 0                              # from the header as opened
         self._content_fd: tuple[int, int] | None = None  # (pid, fd) of the file, read for those checks
@@ -246,6 +288,18 @@ class SqliteBackend:
             raise _unavailable(self.file, error) from None
         if empty and not allow_empty:  # SQLite would take it for a new database: the games' loss unsaid
             raise StoreUnavailable(f"{self.file} " + EMPTY.format(path=self.file))
+        if served_as is not None:
+            try:
+                found = self._file_identity()
+            except FileNotFoundError:
+                self._gone = StoreUnavailable(f"{self.file} {DELETED}")
+                return
+            except OSError as error:
+                self._gone = _unavailable(self.file, error)
+                return
+            if found != served_as:
+                self._gone = StoreUnavailable(f"{self.file} {REPLACED}")
+                return
         try:
             db = self._db()
             if self.journal_mode() != "wal":
@@ -255,6 +309,7 @@ class SqliteBackend:
             self._identity = self._file_identity()
             self._page_size = int(db.execute("PRAGMA page_size").fetchone()[0])
             self._size = os.stat(self.file).st_size
+            self._note_log()
         except (OSError, sqlite3.Error) as error:
             self.close()
             raise _unavailable(self.file, error) from None
@@ -269,9 +324,36 @@ class SqliteBackend:
         info = os.stat(self.file)
         return info.st_dev, info.st_ino
 
+    @property
+    def served_as(self) -> tuple[int, int] | None:
+        """The (device, inode) of the file as opened (None if it could not be)."""
+        return self._identity
+
+    def _log_file(self) -> Path:
+        return self.file.with_name(self.file.name + "-wal")
+
+    def _log_identity(self) -> tuple[int, int] | None:
+        """The (device, inode) of the -wal file at its path now, or None when there is none."""
+        try:
+            info = os.stat(self._log_file())
+        except FileNotFoundError:
+            return None
+        return info.st_dev, info.st_ino
+
+    def _note_log(self) -> None:
+        """Remember the -wal file this process's connections use (they have it open once they have read)."""
+        try:
+            found = self._log_identity()
+        except OSError:
+            return
+        if found is not None:
+            self._log = (os.getpid(), *found)
+
     def check_file(self) -> None:
-        """Refuse (:class:`StoreUnavailable`) when the file this store opened was deleted or replaced
-        since: SQLite would go on writing to the open, unlinked file and every move would be lost."""
+        """Refuse (:class:`StoreUnavailable`) when the file this store opened, or its -wal file, was deleted or
+        replaced since: SQLite would go on writing to the open, unlinked file and every move would be lost."""
+        if self._gone is not None:
+            raise self._gone
         try:
             identity = self._file_identity()
         except FileNotFoundError:
@@ -283,6 +365,32 @@ class SqliteBackend:
         problem = self._content_problem()
         if problem is not None:
             raise StoreUnavailable(f"{self.file} " + TRUNCATED.format(detail=problem))
+        self._check_log()
+
+    def _check_log(self) -> None:
+        """Refuse when the -wal file this process's connections write to was deleted or replaced since they
+        opened it. SQLite would go on appending to the unlinked file, acknowledging every move, and drop it
+        all when the server stops: an evening's moves live there until a checkpoint writes them into the
+        database file. The connection still reads the unlinked log, so a checkpoint now writes every
+        acknowledged move into the database file first; then no write is taken until a restart."""
+        if self._log is None or self._log[0] != os.getpid():
+            self._note_log()  # (a forked child, or a log made after the open: from now on)
+            return
+        try:
+            now = self._log_identity()
+        except OSError:
+            return  # (cannot tell: the writes themselves say what is wrong)
+        if now == self._log[1:]:
+            return
+        what = "deleted" if now is None else "replaced by another file"
+        try:
+            busy, frames, written = self._db().execute("PRAGMA wal_checkpoint(FULL)").fetchone()
+            rescued = RESCUED if not busy and written == frames else \
+                NOT_RESCUED.format(detail=f"{written} of {frames} pages written, readers busy")
+        except sqlite3.Error as error:
+            rescued = NOT_RESCUED.format(detail=str(error))
+        raise StoreUnavailable(f"{self.file}" + LOG_GONE.format(log=self._log_file().name, what=what,
+                                                               rescued=rescued))
 
     def _content_problem(self) -> str | None:
         """What is wrong with the file's size or header, or None. Nothing here makes the file shorter
@@ -312,6 +420,8 @@ class SqliteBackend:
 
     def _db(self) -> sqlite3.Connection:
         """This thread's connection (a new one after a fork, never shared across processes)."""
+        if self._gone is not None:
+            raise self._gone
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
         if db is None or getattr(self._local, "pid", None) != os.getpid():
             conn = sqlite3.connect(self.file, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
@@ -337,6 +447,7 @@ class SqliteBackend:
                     os.close(held[1])
             self._writer_fd = self._content_fd = None
         self._local = _os_thread_local()
+        self._log = None  # (closed: SQLite may remove the log; the next connection opens it anew)
 
     def _writer_lock_fd(self) -> int | None:
         """This process's descriptor of the writer lock file (None where flock is unavailable)."""
@@ -399,9 +510,13 @@ class SqliteBackend:
             return StoreUnavailable(f"{self.file} {READ_ONLY}")
         if "malformed" in str(error) or "not a database" in str(error):
             return StoreUnavailable(f"{self.file} " + DAMAGED.format(detail=str(error)))
-        if "disk" in str(error) or "full" in str(error):
+        if "full" in str(error):
             return StoreUnavailable(f"{self.file} could not be written ({error}): free some disk space and "
                                     "try again")
+        if "disk I/O" in str(error):  # (not a full disk: SQLite says "database or disk is full" for that)
+            return StoreUnavailable(f"{self.file} could not be written ({error}): the disk failed, or a file "
+                                    "of the database (its -wal or -shm) was removed or changed; stop the server "
+                                    "and start it again, and if this goes on, check the disk")
         return StoreUnavailable(f"{self.file} could not be written ({error}); try again, and if this goes "
                                 "on, restart the server")
 
@@ -462,6 +577,8 @@ class SqliteBackend:
     def changes(self) -> Changes:
         from companion.store.watch import SqliteChanges
 
+        if self._gone is not None:
+            raise self._gone
         return SqliteChanges(self.file)
 
     def limit_counters(self) -> Storage:

@@ -14,6 +14,7 @@ import os
 import sqlite3
 from pathlib import Path
 from typing import Sequence
+from urllib.parse import quote
 
 from companion.store.backend import Changes
 from companion.store.errors import StoreUnavailable
@@ -28,7 +29,8 @@ class SqliteChanges:
     def __init__(self, path: Path) -> None:
         self.path = path
         try:
-            self._db = sqlite3.connect(path, check_same_thread=False)
+            # (mode=rw: a database deleted meanwhile is an error here, not a new, empty file made beside its log)
+            self._db = sqlite3.connect(f"file:{quote(str(path))}?mode=rw", uri=True, check_same_thread=False)
             self._seen = self._db.execute("PRAGMA data_version").fetchone()[0]
             self._last_row = int(self._db.execute("SELECT coalesce(max(rowid), 0) FROM moves").fetchone()[0])
         except sqlite3.Error as error:
