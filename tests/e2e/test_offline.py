@@ -7,12 +7,23 @@ from typing import Callable
 
 from playwright.sync_api import BrowserContext, Page, expect
 
+from cardgen.catalog import content
+from cardgen.catalog.versions import card_version
+
 from .conftest import Api, login_seat, screenshot
 
 KEPT = "url => caches.keys().then(keys => Promise.all(keys.map(k => caches.open(k).then(c => c.match(url)))))" \
        ".then(found => found.some(Boolean))"
+#: every URL the worker keeps, with its query if it has one
 KEPT_URLS = ("() => caches.keys().then(keys => Promise.all(keys.map(k => caches.open(k).then(c => c.keys()))))"
-             ".then(lists => lists.flat().map(r => new URL(r.url).pathname))")
+             ".then(lists => lists.flat().map(r => { const u = new URL(r.url); return u.pathname + u.search; }))")
+#: some kept URL is this card's page, with or without a query
+CARD_KEPT = (f"card => ({KEPT_URLS})().then(urls => urls.some(url => url === card || url.startsWith(card + '?')))")
+
+
+def qr(game: str, card: str) -> str:
+    """The address a card's printed QR code opens: its page and the card's version in the print kit."""
+    return f"/c/{game}/{card}?v={card_version(content(game).find_card(card))}"
 
 
 def worker_ready(page: Page) -> None:
@@ -24,11 +35,20 @@ def test_rules_search_and_visited_card_pages_work_offline(new_phone: Callable[[]
                                                           server: str) -> None:
     phone = new_phone()
     page = phone.new_page()
-    page.goto("/c/fillory/quentin")  # a card's QR code opened: the first visit installs the worker
+    page.goto(qr("fillory", "quentin"))  # a card's QR code opened: the first visit installs the worker
     manifest = page.locator('link[rel="manifest"]').get_attribute("href")
     assert manifest == "/manifest.webmanifest"
     worker_ready(page)
-    page.wait_for_function(KEPT, arg="/c/fillory/quentin")  # kept although fetched before the worker ran
+    page.wait_for_function(CARD_KEPT, arg="/c/fillory/quentin")  # kept although fetched before the worker ran
+    page.goto(qr("fillory", "alice"))  # another card scanned, the worker running
+    old_print = "/c/fillory/penny?v=" + "0" * len(card_version(content("fillory").find_card("penny")))
+    page.goto(old_print)  # a card of an older print: its page says so ...
+    expect(page.locator(".stale-print")).to_contain_text("This card has changed since your print")
+    page.goto(qr("fillory", "penny"))  # ... and the card reprinted from a newer kit: this page replaces that one
+    expect(page.get_by_role("heading", level=1)).to_have_text("Penny")
+    cards = sorted(url for url in page.evaluate(KEPT_URLS) if url.startswith("/c/"))
+    # each card kept once, under its page's address: the links offline (search results, other cards) have no ?v=
+    assert cards == ["/c/fillory/alice", "/c/fillory/penny", "/c/fillory/quentin"], cards
     page.goto("/rules/fillory")
     page.wait_for_function(KEPT, arg="/rules/fillory")
 
@@ -62,7 +82,18 @@ def test_rules_search_and_visited_card_pages_work_offline(new_phone: Callable[[]
     page.locator("#q").press("Enter")
     results.get_by_role("link", name="Quentin", exact=True).click()
     expect(page).to_have_url(f"{server}/c/fillory/quentin")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Quentin")  # the visited card page, offline
+    expect(page.get_by_role("heading", level=1)).to_have_text("Quentin")  # the card opened by its QR code, offline
+    page.get_by_role("link", name="Alice", exact=True).first.click()  # a card page's own link to a scanned card
+    expect(page).to_have_url(f"{server}/c/fillory/alice")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Alice")
+    answer = page.goto(qr("fillory", "quentin"))  # the QR code again
+    assert answer is not None and answer.status == 200
+    expect(page.get_by_role("heading", level=1)).to_have_text("Quentin")
+    for address in ("/c/fillory/penny", old_print):  # the newer print's copy, by the link or by the old code
+        answer = page.goto(address)
+        assert answer is not None and answer.status == 200
+        expect(page.get_by_role("heading", level=1)).to_have_text("Penny")
+        expect(page.locator(".stale-print")).to_have_count(0)
 
     answer = page.goto("/c/fillory/julia")  # never opened: said plainly, with the way to the offline search
     assert answer is not None and answer.status == 503

@@ -18,6 +18,16 @@ function storable(url) {  // a search's answer is not stored: the offline look-u
   return keepable(url) && !(url.pathname === "/rules" && url.search);
 }
 
+/* Where a kept page is stored and looked for: its path, without the query. A card is opened by its printed QR
+   code (/c/<game>/<card>?v=<the card's version when the kit was printed>) and, offline, by links without the
+   query (the offline search's results, other card pages): it is one page, kept once. The query changes no kept
+   page but the search's (/rules?q=..., never stored): ?v= only adds the "changed since your print" notice, and a
+   card's ?g=&s= are read by its moves part (fetched apart, never kept). The last copy fetched with network replaces
+   the one before, whatever query either had: a page opened by a newer print's code replaces an older one. */
+function keyOf(url) {
+  return url.pathname === "/rules" ? url.pathname + url.search : url.pathname;
+}
+
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
 });
@@ -33,7 +43,10 @@ self.addEventListener("activate", (event) => {
     for (const client of await self.clients.matchAll({ type: "window" })) {
       const url = new URL(client.url);
       if (storable(url)) {
-        try { await cache.add(url.pathname + url.search); } catch (error) { /* offline again: next time */ }
+        try {
+          const answer = await fetch(url.pathname + url.search);
+          if (answer.ok && answer.type === "basic") await cache.put(keyOf(url), answer);
+        } catch (error) { /* offline again: next time */ }
       }
     }
   })());
@@ -53,10 +66,10 @@ self.addEventListener("fetch", (event) => {
 
 async function fromCache(request, url) {
   const cache = await caches.open(CACHE);
-  const kept = await cache.match(request);
+  const kept = await cache.match(keyOf(url));
   if (kept) return kept;
   const answer = await fetch(request);
-  if (answer.ok && storable(url)) await cache.put(request, answer.clone());
+  if (answer.ok && storable(url)) await cache.put(keyOf(url), answer.clone());
   return answer;
 }
 
@@ -64,10 +77,10 @@ async function fromNetwork(request, url) {
   const cache = await caches.open(CACHE);
   try {
     const answer = await fetch(request);
-    if (answer.ok && answer.type === "basic" && storable(url)) await cache.put(request, answer.clone());
+    if (answer.ok && answer.type === "basic" && storable(url)) await cache.put(keyOf(url), answer.clone());
     return answer;
   } catch (offline) {
-    const kept = await cache.match(request);
+    const kept = await cache.match(keyOf(url));
     if (kept) return kept;
     if (url.pathname === "/rules") {  // a search with no network: the offline look-up runs it
       const lookup = await cache.match("/offline/rules");
