@@ -7,9 +7,12 @@ process, so the index can never lag behind it, and the app's own database stays 
 Users type words or questions, not FTS syntax: question and stop words are left out ("can I banish a card
 in hand" searches banish, card, hand), every term is quoted (the last one, still being typed, matched as a
 prefix: "summ" finds Summon), terms joined by dots or dashes become one phrase (``game.score.square`` finds
-the rule of that id), and quotes, stars, brackets or words like AND/NEAR are treated as plain text. Every
-entry holding any term is ranked in :func:`_rank`: rarer words count more, words in the title and words
-near each other more still, and the asking page's game (``prefer``) comes first.
+the rule of that id), and quotes, stars, brackets or words like AND/NEAR are treated as plain text. The index
+stores Porter stems (levitation -> "levit"), and FTS5 stems a typed beginning too ("levita" ->
+"levita"*, which begins no stem): the word being typed also searches the whole words of the index it begins
+whose stems its own prefix misses (:func:`completions`), so every beginning of a word finds it. Every entry
+holding any term is ranked in :func:`_rank`: rarer words count more, words in the title and words near each
+other more still, and the asking page's game (``prefer``) comes first.
 
 Typos are forgiven: a word that begins no word of the index is also searched as the index's nearest
 words (Levenshtein distance through rapidfuzz: one edit for words of 4-5 letters, two from 6 on, as
@@ -22,10 +25,12 @@ from __future__ import annotations
 
 import bisect
 import html
+import itertools
 import math
 import re
 import sqlite3
 import threading
+import unicodedata
 from typing import Any, Iterable
 from urllib.parse import quote
 
@@ -40,6 +45,8 @@ MAX_QUERY_CHARS = 200
 # Markers that never occur in game text, turned into <mark> after escaping (snippet_html).
 _MARK_START, _MARK_END = "\x02", "\x03"
 _WORD = re.compile(r"\w+", re.UNICODE)
+#: The index's FTS5 tokenizer: words without accents, stored as their Porter stems ("creatures" -> "creatur").
+TOKENIZE = "porter unicode61 remove_diacritics 2"
 
 #: A rulebook misspelling becomes a search alias when it reads like a name (a few words, not a sentence).
 ALIAS_MAX_WORDS = 3
@@ -107,8 +114,14 @@ def rulebook_aliases(game_content: Any) -> dict[str, set[str]]:
     return aliases
 
 
+def _folded(word: str) -> str:
+    """``word`` case-folded and without accents, to compare a typed beginning with the index's words."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c)).casefold()
+
+
 def build_index(games: Iterable[str] | None = None) -> sqlite_utils.Database:
-    """A fresh in-memory index of the given games' rules and cards (default: every game whose data loads)."""
+    """A fresh in-memory index of the given games' rules and cards (default: every game whose data loads),
+    with every word of it and its stem in ``words`` (see :func:`completions`)."""
     games = available_games() if games is None else games
     db = sqlite_utils.Database(sqlite3.connect(":memory:", check_same_thread=False), execute_plugins=False)
     rows: list[dict[str, Any]] = []
@@ -123,8 +136,43 @@ def build_index(games: Iterable[str] | None = None) -> sqlite_utils.Database:
     entries = db.table("entries")
     entries.create({"kind": str, "ref": str, "game": str, "title": str, "body": str, "keywords": str, "url": str})
     entries.insert_all(rows)
-    entries.enable_fts(["title", "body", "keywords"], tokenize="porter unicode61 remove_diacritics 2", create_triggers=False)
+    entries.enable_fts(["title", "body", "keywords"], tokenize=TOKENIZE, create_triggers=False)
+    _index_words(db)
     return db
+
+
+def _index_words(db: sqlite_utils.Database) -> None:
+    """Every word of the index once (``words``: the word, folded, and its stem as FTS5 stores it), and the
+    same words in an FTS5 table of their own, so that a typed beginning's own prefix query tells which
+    words it already finds."""
+    words = vocabulary(db, None)
+    db.execute(f"CREATE VIRTUAL TABLE words_fts USING fts5(word, tokenize='{TOKENIZE}')")
+    db.execute("CREATE VIRTUAL TABLE words_stems USING fts5vocab(words_fts, instance)")
+    db.conn.executemany("INSERT INTO words_fts(rowid, word) VALUES (?, ?)", enumerate(words, start=1))
+    stems: dict[int, list[str]] = {}
+    for rowid, term in db.execute("SELECT doc, term FROM words_stems ORDER BY doc, offset"):
+        stems.setdefault(rowid, []).append(term)
+    db.execute("CREATE TABLE words (rowid INTEGER PRIMARY KEY, word TEXT, folded TEXT, stem TEXT)")
+    db.conn.executemany("INSERT INTO words VALUES (?, ?, ?, ?)",
+                        [(rowid, word, _folded(word), " ".join(stems.get(rowid, [word])))
+                         for rowid, word in enumerate(words, start=1)])
+    db.execute("CREATE INDEX words_folded ON words(folded)")
+    db.conn.commit()
+
+
+def completions(db: sqlite_utils.Database, typed: str) -> list[str]:
+    """The whole words of the index that ``typed`` begins but its own prefix query misses, one per stem
+    (the shortest). FTS5 stems a prefix like a whole word, so ``"levita"*`` looks for stems beginning
+    "levita" and misses levitation, stored as "levit"; "pray"* is "prai"* and misses prayer. Searched whole,
+    these words find what the beginning should. Mostly none: "summ"* already finds summon."""
+    folded = _folded(typed)
+    if not folded:
+        return []
+    rows = db.execute(
+        "SELECT word, min(length(word)) FROM words WHERE folded >= ? AND folded < ?"
+        " AND rowid NOT IN (SELECT rowid FROM words_fts WHERE words_fts MATCH ?) GROUP BY stem ORDER BY word",
+        [folded, folded + "\U0010ffff", '"' + typed.replace('"', "") + '"*'])
+    return [word for word, _ in rows]
 
 
 def vocabulary(db: sqlite_utils.Database, game: str | None) -> list[str]:
@@ -274,7 +322,7 @@ def _rank(db: sqlite_utils.Database, text: str, fixes: dict[str, list[str]], gam
     """Every entry holding any word of ``text``, best first: each word found adds its rarity (inverse document
     frequency), more if found in the title; each two neighbouring words found near each other add more;
     the preferred game and rule entries add a little; bm25 breaks ties."""
-    terms = _terms(text, fixes)
+    terms = _terms(db, text, fixes)
     if not terms:
         return []
     total = db.execute("SELECT count(*) FROM entries" + (" WHERE game = ?" if game else ""),
@@ -327,25 +375,47 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _terms(text: str, fixes: dict[str, list[str]]) -> list[str]:
+def _terms(db: sqlite_utils.Database, text: str, fixes: dict[str, list[str]]) -> list[str]:
     """The FTS expression of each searched word or phrase of ``text`` (see :func:`fts_query`), in order.
     A one-word chunk also matches its typo corrections (as beginnings) and its :data:`SYNONYMS` (whole);
-    it is a beginning only when it is the last word (still being typed) or corrected: "wins" is no "wings"."""
+    it is a beginning only when it is the last word (still being typed) or corrected: "wins" is no "wings".
+    A word being typed also matches the whole words it begins that its prefix query misses (:func:`completions`).
+    A chunk of several words ("L'Hermi", a rule id) is a phrase ending in a beginning; one ending in a word
+    with completions is also each phrase they make (:func:`_phrases`)."""
     terms: list[str] = []
     chunks = text[:MAX_QUERY_CHARS].split()
     for position, chunk in enumerate(chunks):
         words = _WORD.findall(chunk)
+        if not words:
+            continue
         if len(words) != 1:
-            expression = fts_query(chunk)
+            expression = _phrases(db, words)
         else:
             word = words[0].casefold()
             nearest = fixes.get(word, [])
-            typed = f'"{words[0]}"' + ("*" if position == len(chunks) - 1 or nearest else "")
-            alternatives = [typed, *(f'"{w}"*' for w in nearest), *(f'"{w}"' for w in SYNONYMS.get(word, ()))]
-            expression = alternatives[0] if len(alternatives) == 1 else "(" + " OR ".join(alternatives) + ")"
+            begun = position == len(chunks) - 1 or bool(nearest)
+            typed = f'"{words[0]}"' + ("*" if begun else "")
+            alternatives = [typed, *(f'"{w}"*' for w in nearest),
+                            *(f'"{w}"' for w in (completions(db, words[0]) if begun and not nearest else ())),
+                            *(f'"{w}"' for w in SYNONYMS.get(word, ()))]
+            expression = alternatives[0] if len(alternatives) == 1 else "(" + " OR ".join(dict.fromkeys(alternatives)) + ")"
         if expression and expression not in terms:
             terms.append(expression)
     return terms
+
+
+#: A phrase is searched as at most this many phrases (the typed one first).
+MAX_PHRASES = 9
+
+
+def _phrases(db: sqlite_utils.Database, words: list[str]) -> str:
+    """Words typed together ("L'Hermi", ``fillory.score.square``) as one FTS phrase ending in a beginning, or
+    as several ORed: the last word may be one of its :func:`completions` (whole: "L'Abunda" -> "L abundance")."""
+    choices: list[list[tuple[str, bool]]] = [[(word, True)] for word in words]
+    choices[-1] += [(w, False) for w in completions(db, words[-1])]
+    phrases = ['"' + " ".join(w for w, _ in picked) + '"' + ("*" if picked[-1][1] else "")
+               for picked in itertools.islice(itertools.product(*choices), MAX_PHRASES)]
+    return phrases[0] if len(phrases) == 1 else "(" + " OR ".join(phrases) + ")"
 
 
 def offline_entries() -> list[dict[str, Any]]:
