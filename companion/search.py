@@ -17,8 +17,9 @@ other more still, and the asking page's game (``prefer``) comes first.
 Typos are forgiven: a word that begins no word of the index is also searched as the index's nearest
 words (Levenshtein distance through rapidfuzz: one edit for words of 4-5 letters, two from 6 on, as
 a whole word or as a word's beginning), so "banishh" finds Banish; :func:`corrections` says which
-words were used. The rulebooks' own misspellings of names, recorded in the games' data notes
-(``printed`` -> ``used``), are aliases of the entry they name: "Mayakowski" finds Professor Mayakovsky.
+words were used (a word after an apostrophe too: "L'Ermite" finds L'Hermite). The rulebooks' own
+misspellings of names, recorded in the games' data notes (``printed`` -> ``used``), are aliases of the
+entry they name: "Mayakowski" finds Professor Mayakovsky.
 """
 
 from __future__ import annotations
@@ -380,8 +381,8 @@ def _terms(db: sqlite_utils.Database, text: str, fixes: dict[str, list[str]]) ->
     A one-word chunk also matches its typo corrections (as beginnings) and its :data:`SYNONYMS` (whole);
     it is a beginning only when it is the last word (still being typed) or corrected: "wins" is no "wings".
     A word being typed also matches the whole words it begins that its prefix query misses (:func:`completions`).
-    A chunk of several words ("L'Hermi", a rule id) is a phrase ending in a beginning; one ending in a word
-    with completions is also each phrase they make (:func:`_phrases`)."""
+    A chunk of several words ("L'Ermite", a rule id) is a phrase ending in a beginning; one holding a corrected
+    word or ending in a word with completions is also each phrase they make (:func:`_phrases`)."""
     terms: list[str] = []
     chunks = text[:MAX_QUERY_CHARS].split()
     for position, chunk in enumerate(chunks):
@@ -389,7 +390,7 @@ def _terms(db: sqlite_utils.Database, text: str, fixes: dict[str, list[str]]) ->
         if not words:
             continue
         if len(words) != 1:
-            expression = _phrases(db, words)
+            expression = _phrases(db, words, fixes)
         else:
             word = words[0].casefold()
             nearest = fixes.get(word, [])
@@ -404,15 +405,18 @@ def _terms(db: sqlite_utils.Database, text: str, fixes: dict[str, list[str]]) ->
     return terms
 
 
-#: A phrase is searched as at most this many phrases (the typed one first).
+#: A chunk of several words is searched as at most this many phrases (the typed one first).
 MAX_PHRASES = 9
 
 
-def _phrases(db: sqlite_utils.Database, words: list[str]) -> str:
-    """Words typed together ("L'Hermi", ``fillory.score.square``) as one FTS phrase ending in a beginning, or
-    as several ORed: the last word may be one of its :func:`completions` (whole: "L'Abunda" -> "L abundance")."""
-    choices: list[list[tuple[str, bool]]] = [[(word, True)] for word in words]
-    choices[-1] += [(w, False) for w in completions(db, words[-1])]
+def _phrases(db: sqlite_utils.Database, words: list[str], fixes: dict[str, list[str]]) -> str:
+    """Words typed together ("L'Ermite", ``fillory.score.square``) as one FTS phrase ending in a beginning, or
+    as several ORed: each word may be one of its typo corrections ("L'Ermite" -> "L hermite"*), and the last
+    word one of its :func:`completions` (whole: "L'Abunda" -> "L abundance")."""
+    choices: list[list[tuple[str, bool]]] = [[(word, True), *((w, True) for w in fixes.get(word.casefold(), []))]
+                                             for word in words]
+    if not fixes.get(words[-1].casefold()):
+        choices[-1] += [(w, False) for w in completions(db, words[-1])]
     phrases = ['"' + " ".join(w for w, _ in picked) + '"' + ("*" if picked[-1][1] else "")
                for picked in itertools.islice(itertools.product(*choices), MAX_PHRASES)]
     return phrases[0] if len(phrases) == 1 else "(" + " OR ".join(phrases) + ")"

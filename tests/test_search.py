@@ -256,3 +256,12 @@ def test_whole_words_still_find_their_plurals_and_stems_while_typed() -> None:
     assert "levitation" in ids(search("Levitations", game="fillory"))[:1]
     assert "prayer-circle" in ids(search("prayers", game="fillory"))[:3]
 
+
+# -- a word after an apostrophe, and other forms of the same letters -------------------------------
+
+@pytest.mark.parametrize(("typed", "meant"), [("L'Ermite", "L'Hermite"), ("L’Ermite", "L'Hermite"),
+                                              ("L'Epereur", "L'Empereur"), ("L'Ipératrice", "L'Impératrice")])
+def test_a_typo_after_an_apostrophe_is_forgiven(typed: str, meant: str) -> None:
+    assert [r["title"] for r in search(typed, game="jsmn", limit=3)][:1] == [meant]
+    assert [r["title"] for r in search(typed, limit=3)][:1] == [meant]
+
