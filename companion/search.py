@@ -7,12 +7,13 @@ process, so the index can never lag behind it, and the app's own database stays 
 Users type words or questions, not FTS syntax: question and stop words are left out ("can I banish a card
 in hand" searches banish, card, hand), every term is quoted (the last one, still being typed, matched as a
 prefix: "summ" finds Summon), terms joined by dots or dashes become one phrase (``game.score.square`` finds
-the rule of that id), and quotes, stars, brackets or words like AND/NEAR are treated as plain text. The index
-stores Porter stems (levitation -> "levit"), and FTS5 stems a typed beginning too ("levita" ->
-"levita"*, which begins no stem): the word being typed also searches the whole words of the index it begins
-whose stems its own prefix misses (:func:`completions`), so every beginning of a word finds it. Every entry
-holding any term is ranked in :func:`_rank`: rarer words count more, words in the title and words near each
-other more still, and the asking page's game (``prefer``) comes first.
+the rule of that id), and quotes, stars, brackets or words like AND/NEAR are treated as plain text. The text
+is NFKC-normalised first (full-width letters, ligatures). The index stores Porter stems (levitation ->
+"levit"), and FTS5 stems a typed beginning too ("levita" -> "levita"*, which begins no stem): the word being
+typed also searches the whole words of the index it begins whose stems its own prefix misses
+(:func:`completions`), so every beginning of a word finds it. Every entry holding any term is ranked in
+:func:`_rank`: rarer words count more, words in the title and words near each other more still, and the
+asking page's game (``prefer``) comes first.
 
 Typos are forgiven: a word that begins no word of the index is also searched as the index's nearest
 words (Levenshtein distance through rapidfuzz: one edit for words of 4-5 letters, two from 6 on, as
@@ -113,6 +114,13 @@ def rulebook_aliases(game_content: Any) -> dict[str, set[str]]:
             continue
         aliases.setdefault(used.casefold(), set()).add(printed)
     return aliases
+
+
+def normal(text: str) -> str:
+    """A query as the index reads it: NFKC-normalised (full-width letters and ligatures as the plain letters:
+    "Ｌｅｖｉｔａｔｉｏｎ" -> "Levitation", "ﬁre" -> "fire"), at most :data:`MAX_QUERY_CHARS` before and after
+    (one character can become 18)."""
+    return unicodedata.normalize("NFKC", text[:MAX_QUERY_CHARS])[:MAX_QUERY_CHARS]
 
 
 def _folded(word: str) -> str:
@@ -231,9 +239,11 @@ def corrections(text: str, game: str | None = None) -> dict[str, list[str]]:
     with _lock:
         words = _words_of(game)
     found: dict[str, list[str]] = {}
-    for chunk in text[:MAX_QUERY_CHARS].split():
+    tried: set[str] = set()
+    for chunk in normal(text).split():
         for word in _WORD.findall(chunk.casefold()):
-            if len(word) >= MIN_TYPO_LENGTH and not word.isdigit() and word not in found:
+            if len(word) >= MIN_TYPO_LENGTH and not word.isdigit() and word not in tried:
+                tried.add(word)
                 nearest = _nearest(word, words)
                 if nearest:
                     found[word] = nearest
@@ -267,6 +277,7 @@ def search(q: str, game: str | None = None, limit: int = 20, prefer: str | None 
         if name is not None and name not in catalogs():
             raise ValueError(f"unknown game '{name}' (known: {', '.join(catalogs())})")
     limit = max(1, min(int(limit), MAX_LIMIT))
+    q = normal(q)
     if not fts_query(q):
         return []
     text = question_words(q)

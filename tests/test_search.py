@@ -265,3 +265,8 @@ def test_a_typo_after_an_apostrophe_is_forgiven(typed: str, meant: str) -> None:
     assert [r["title"] for r in search(typed, game="jsmn", limit=3)][:1] == [meant]
     assert [r["title"] for r in search(typed, limit=3)][:1] == [meant]
 
+
+def test_full_width_letters_and_ligatures_read_as_the_plain_letters() -> None:
+    assert [r["title"] for r in search("Ｌｅｖｉｔａｔｉｏｎ", game="fillory", limit=1)] == ["Levitation"]
+    assert "Night of Fireworks" in [r["title"] for r in search("ﬁreworks", game="jsmn", limit=3)]
+    assert corrections("ｂａｎｉｓｈｈ") == {"banishh": ["banish"]}

@@ -78,6 +78,10 @@ def test_rules_search_and_visited_card_pages_work_offline(new_phone: Callable[[]
     page.locator("#q").press("Enter")
     expect(results.locator(".result").first.locator("strong")).to_have_text("Professor Mayakovsky")
 
+    page.locator("#q").fill("Ｌｅｖｉｔａｔｉｏｎ")  # full-width letters (a CJK keyboard) read as the plain ones
+    page.locator("#q").press("Enter")
+    expect(results.locator(".result").first.locator("strong")).to_have_text("Levitation")
+
     page.locator("#q").fill("quentin")
     page.locator("#q").press("Enter")
     results.get_by_role("link", name="Quentin", exact=True).click()

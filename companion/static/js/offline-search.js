@@ -2,12 +2,13 @@
    this page; it searches the copy of the index the worker kept (/offline/index.json), the way the server
    does in short: every word a prefix of a word of the entry (title first, then keywords, then text),
    a word found nowhere also searched as the nearest words (1 edit up to 5 letters, 2 from 6), aliases
-   included (they are in the keywords). */
+   included (they are in the keywords). Text and query are compared folded: compatibility forms as plain
+   letters (NFKD: full-width "Ｌｅｖｉｔａ", the ligature "ﬁ"), without accents, in lower case. */
 (() => {
   "use strict";
   const WORD = /[\p{L}\p{N}_]+/gu;
   const LIMIT = 20;
-  const fold = (text) => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+  const fold = (text) => text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
   const wordsOf = (text) => fold(text || "").match(WORD) || [];
 
   function distance(a, b, most) {  // Levenshtein distance, or most + 1 once it must exceed most
