@@ -169,6 +169,12 @@ def test_rule_entry_exists(rule_id: str) -> None:
 def test_our_own_readings_are_marked_authored() -> None:
     authored = {r.id for r in MANDRAGORA.rules if r.provenance == "authored"}
     assert {"mandragora.curse.nobody", "mandragora.team.tie", "mandragora.score.mandrake-book"} <= authored
+    # an entry that says "our reading" is marked as one (Disappearance's mandrakes-as-white was not); the winner
+    # entry is the rulebook's, and its shared win, our reading, has its own authored entry (score.shared)
+    said = {r.id for r in MANDRAGORA.rules if "our reading" in r.text}
+    assert said - {"mandragora.score.winner"} <= authored and "mandragora.score.shared" in authored
+    assert "mandragora.effect.disappearance" in authored
+    assert not [r.id for r in MANDRAGORA.rules if ",." in r.text]   # end.reveal ended "anyone's hand,."
     assert "mandragora.curse.tie" not in authored
     for thing in (*MANDRAGORA.cards, *MANDRAGORA.spells, *MANDRAGORA.colours, *MANDRAGORA.shops,
                   *MANDRAGORA.removals):

@@ -62,3 +62,12 @@ def test_rules_page_lists_the_mandragora_rules_the_card_pages_link_to(client: Fl
     page = client.get("/rules/mandragora").get_data(as_text=True)
     ids = set(re.findall(r'<li id="(mandragora\.[a-z.-]+)"', page))
     assert {rule.id for rule in MANDRAGORA.rules} == ids
+
+
+def test_the_rules_page_marks_disappearances_white_mandrakes_as_our_reading(client: FlaskClient) -> None:
+    """The entry says "(our reading)" and is marked authored: the page shows the tag beside its id, as it does for
+    every authored entry (it showed none)."""
+    page = html.unescape(client.get("/rules/mandragora").get_data(as_text=True))
+    entry = re.search(r'<li id="mandragora\.effect\.disappearance".*?</li>', page, re.S)
+    assert entry is not None and '<span class="tag">authored</span>' in entry.group(0)
+    assert "(our reading)" in entry.group(0)

@@ -249,6 +249,17 @@ def test_an_empty_stack_is_refused() -> None:
     assert error.rule == "mandragora.spell.empty-stack" and "power 5 is empty" in error.message
 
 
+def test_a_power_above_the_highest_spell_value_says_the_powers_there_are() -> None:
+    """Six ingredients allow power 6, but the spell cards are worth 1 to 5: there is no stack of 6 (the refusal
+    read "The stack of power 6 is empty", as if one had been used up)."""
+    state = position(hand_counts=(8, 1, 1))
+    six = cast("spellbook-yellow-1", ["yellow"] * 6, 6, "Replication")
+    error = refused(state, 0, six)
+    assert error.rule == "mandragora.spell.empty-stack"
+    assert error.message == "There is no stack of power 6: the spell cards are worth 1 to 5, so the power is 1 to 5."
+    assert apply(state, 0, six | {"power": 5, "spell": "Purification"}).casts[0][0].power == 5
+
+
 def test_legal_colour_rules_black_and_mandrake_books() -> None:
     state = position(hand_counts=(8, 1, 1))
     black = apply(state, 0, cast("spellbook-black", ["yellow", "red", "mandrake"], 3, "swiftness"))
@@ -528,6 +539,28 @@ def test_a_team_game_is_won_by_the_team_total() -> None:
     result = mandragora.outcome(state)
     assert result.winners == (1, 3) and result.winner is None and mandragora.view(state)["winners"] == [1, 3]
     assert result.teams == (TeamTotal((0, 2), 0), TeamTotal((1, 3), 6)) and result.rule is None
+
+
+def test_a_shared_win_on_one_point_and_one_spell_says_them_in_the_singular() -> None:
+    """The shared-win reason read "1 points and 1 spells each"."""
+    state = position(("Ann", "Ben"), hand_counts=(2, 2))
+    state = with_casts(state, 0, Cast("transfer-1", "spellbook-green-0", ("green",), 1))
+    state = with_casts(state, 1, Cast("banishment-1", "spellbook-yellow-0", ("yellow",), 1))
+    state = replace(state, phase="over", turn_seat=None, reveals=((), ()), hand_counts=(0, 0),
+                    deck_count=state.deck_count + 4)
+    result = mandragora.outcome(state)
+    assert [row["total"] for row in mandragora.score(state)] == [1, 1] and result.winners == (0, 1)
+    assert result.reason == ("Ann and Ben share the win: 1 point and 1 spell each (our reading: the rulebook's "
+                             "tie-break stops at the spells)")
+
+
+def test_hands_that_show_a_colour_once_too_often_say_it_in_the_singular() -> None:
+    """The banner read "The hands revealed show black 1 times"."""
+    black = with_casts(replace(position(("Ann", "Ben"), hand_counts=(3, 1)), phase="reckoning", turn_seat=None), 1,
+                       Cast("banishment-1", "spellbook-black", ("red",), 1))
+    assert mandragora.colour_conflict(black, [("black",), ("red",)]) == (
+        "the hands revealed show black 1 time, but no card of it can still be in a hand: whoever revealed black "
+        "wrongly corrects their reveal (on their own phone); the game ends once the hands add up")
 
 
 def test_a_tie_broken_by_spells_is_the_rulebooks_and_says_nothing_more() -> None:

@@ -15,7 +15,7 @@ a seat may correct its entry) → ``"review"`` (every total on every phone: each
 
 ``view(state, seat)`` returns a JSON object with these keys (pages are built from it):
 
-- ``game`` ("barony-sorcery"), ``title``, ``phase`` ("play" | "scoring" | "over"), ``you`` (the
+- ``game`` ("barony-sorcery"), ``title``, ``phase`` ("play" | "scoring" | "review" | "over"), ``you`` (the
   viewing seat or None), ``over`` (bool), ``winner`` (the seat of a sole winner, else None),
   ``winners`` (every winning seat once over; several on a shared win, else empty before the end)
 - ``magic_tokens`` (30, the game's total), ``supply`` (Magic tokens next to the board)

@@ -123,6 +123,10 @@ def _spell_card(state: MandragoraState, ref: Any, power: int) -> tuple[Spell, st
         if card is None or card.spell is None:
             raise IllegalMove(f"there is no spell called '{ref}' in {GAME.title}", None) from None
         spell, named = GAME.spell(card.spell), card.id
+    low, high = GAME.spell_values
+    if not low <= power <= high:
+        raise IllegalMove(f"there is no stack of power {power}: the spell cards are worth {low} to {high}, so the "
+                          f"power is {low} to {high}", "mandragora.spell.empty-stack")
     left = state.spells_left(power)
     if not left:
         raise IllegalMove(f"the stack of power {power} is empty; choose a power whose stack still has cards",

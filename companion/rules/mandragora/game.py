@@ -51,7 +51,7 @@ from .state import (
     state_from_json,
     state_to_json,
 )
-from .text import describe_move, redact_move
+from .text import describe_move, plural, redact_move
 
 TITLE: str = GAME.title
 MIN_PLAYERS: int = GAME.min_players
@@ -198,11 +198,11 @@ def _reason(names: list[str], totals: list[int], spells: list[int], winners: tup
     who = " and ".join(names[i] for i in winners)
     best = totals[winners[0]]
     if decided_by == "score":
-        return f"{who} win{'s' * (len(winners) == 1)} with {best} points"
+        return f"{who} win{'s' * (len(winners) == 1)} with {plural(best, 'point')}"
     tied = " and ".join(names[i] for i, total in enumerate(totals) if total == best)
     if decided_by == "spells cast":
-        return f"{tied} tie on {best} points; {who} cast more spells ({spells[winners[0]]})"
-    return f"{who} share the win: {best} points and {spells[winners[0]]} spells each"
+        return f"{tied} tie on {plural(best, 'point')}; {who} cast more spells ({spells[winners[0]]})"
+    return f"{who} share the win: {plural(best, 'point')} and {plural(spells[winners[0]], 'spell')} each"
 
 
 def outcome(state: MandragoraState) -> Outcome:

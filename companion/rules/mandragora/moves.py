@@ -28,6 +28,7 @@ from .state import (
     shop_index,
     shop_label,
 )
+from .text import plural
 from .turns import end_turn, give_scrolls, start_countdown_if_deck_empty
 
 MOVE_TYPES: dict[str, str] = SPEC.move_types
@@ -333,7 +334,7 @@ def colour_conflict(state: MandragoraState, reveals: Sequence[Sequence[str] | No
         if shown > left[colour]:
             cards = f"only {left[colour]} {colour} card{'s' * (left[colour] != 1)} can" if left[colour] else \
                 "no card of it can"
-            return (f"the hands revealed show {colour} {shown} times, but {cards} still be in a hand: whoever "
+            return (f"the hands revealed show {colour} {plural(shown, 'time')}, but {cards} still be in a hand: whoever "
                     f"revealed {colour} wrongly corrects their reveal (on their own phone); the game ends once "
                     "the hands add up")
     return None

@@ -25,17 +25,18 @@ def redact_move(move: Mapping[str, Any], actor: int, viewer: int | None) -> dict
     return dict(move)
 
 
-def _plural(count: int, word: str) -> str:
+def plural(count: int, word: str) -> str:
+    """'1 spell', '2 spells', '0 spells', '-1 points'."""
     return f"{count} {word}{'s' if count != 1 else ''}"
 
 
 def _scroll(ref: Any) -> str:
     if isinstance(ref, int) and not isinstance(ref, bool):
-        return f"a cursed scroll ({_plural(ref, 'curse')})"
+        return f"a cursed scroll ({plural(ref, 'curse')})"
     card = GAME.find_card(ref) if isinstance(ref, str) else None
     if card is None or card.kind != "cursed_scroll":
         return "a cursed scroll"
-    return f"a cursed scroll ({_plural(card.curses, 'curse')})"
+    return f"a cursed scroll ({plural(card.curses, 'curse')})"
 
 
 def _shop(ref: Any) -> str | None:
@@ -53,7 +54,7 @@ def _listing(items: list[str]) -> str:
 
 def _seek(who: str, move: Mapping[str, Any]) -> str:
     steps = move.get("steps")
-    text = f"{who} sent the Assistant {_plural(steps, 'shop') if isinstance(steps, int) else 'on'}"
+    text = f"{who} sent the Assistant {plural(steps, 'shop') if isinstance(steps, int) else 'on'}"
     shop = _shop(move.get("shop"))
     if shop:
         text += f" to the {shop}"
