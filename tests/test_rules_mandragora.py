@@ -639,6 +639,21 @@ def test_describe_and_redact() -> None:
         "Ann revealed the colours left in their hand."
 
 
+def test_a_levitation_sent_as_the_phone_form_sends_it_names_the_shop_in_the_log() -> None:
+    """The cast form's shop options are the shops' ids, as the seek form's are: the log line names the shop the
+    phone showed. They were the places in the circle, and the line read "took a card from shop 3"."""
+    state = position(hand_counts=(3, 1, 1))
+    form = next(c for c in mandragora.choices(state, 0) if c.id == "m-cast")
+    shop = next(f for f in form.fields if f.name == "shop")
+    option = next(o for o in shop.options if o.label == "Moonlit Well")
+    assert option.value == "moonlit-well" and [o.value for o in shop.options] == \
+        [s for i, s in enumerate(state.circle) if state.shop_cards[i]]
+    move = cast("spellbook-red-1", ["red"], 1, "Levitation", shop=option.value)
+    assert apply(state, 0, move).shop_cards[state.circle.index("moonlit-well")] == 0
+    assert mandragora.describe_move(move, 0, list(PLAYERS)) == \
+        "Ann cast Levitation (power 1) on the Red Spellbook (1) with red and took a card from the Moonlit Well."
+
+
 def test_a_cast_is_described_with_its_ingredients_as_the_rules_read_them() -> None:
     """Colours spelt with spaces or capitals, or given as card ids, are the same move as the colour ids; the
     log line names them as the rules read them, as it does the book and the spell."""

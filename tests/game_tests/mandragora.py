@@ -28,12 +28,13 @@ def rearrange_hidden(state: Any, viewer: int | None, rng: random.Random) -> Any:
 
 def form_move(state: Any, seat: int, move: Mapping[str, Any]) -> dict[str, Any] | None:
     """A legal move as the seat's form writes it: scrolls and levitated scrolls by their curses, the spell by
-    id, a shop by its place in the circle, lists in the form's order. None: a move no form writes."""
+    id, a shop by its id (as the seek form's), lists in the form's order. None: a move no form writes."""
     from companion.rules.mandragora.state import (
         CARD,
         GAME,
         INGREDIENT_COLOURS,
         MANDRAKE,
+        shop_index,
     )
 
     out = dict(move)
@@ -48,8 +49,8 @@ def form_move(state: Any, seat: int, move: Mapping[str, Any]) -> dict[str, Any] 
         out["ingredients"] = sorted(move["ingredients"], key=order.index)
         out["spell"] = GAME.spell(move["spell"]).id
         if out["spell"] == "levitation":
-            if isinstance(move.get("shop"), str):
-                out["shop"] = state.circle.index(move["shop"])
+            if move.get("shop") is not None:
+                out["shop"] = state.circle[shop_index(state, move["shop"], "shop")]
             if isinstance(move.get("scroll"), str):
                 out["scroll"] = CARD[move["scroll"]].curses
     elif kind == "note_hand":

@@ -149,8 +149,10 @@ def _effects(state: MandragoraState, seat: int) -> list[Field]:
     if holding:
         found.append(Field("from", "Draw a card from whose hand?", options=holding, when={"spell": ("substitution",)},
                            hint=texts["substitution"]))
-    shops = tuple(Option(i, GAME.shop(shop_id).name, f"{GAME.shop(shop_id).time}, "
-                                                     f"{_plural(state.shop_cards[i], 'card')}")
+    # the shop's id, as the seek form's: the log line names the shop ("… took a card from the Moonlit Well"),
+    # where an index read "shop 3", its place in the circle counted from the start tile at 0
+    shops = tuple(Option(shop_id, GAME.shop(shop_id).name, f"{GAME.shop(shop_id).time}, "
+                                                           f"{_plural(state.shop_cards[i], 'card')}")
                   for i, shop_id in enumerate(state.circle) if state.shop_cards[i])
     if shops:
         free = _free_scrolls(state)
