@@ -159,6 +159,26 @@ def test_the_trick_card_itself_and_the_drawn_card_are_options_that_copy_another_
 
 
 
+def test_the_character_trick_with_only_its_own_card_left_to_draw_offers_the_hand_or_the_zone() -> None:
+    """Deck and discard pile empty: the card discarded for the trick is the only one to draw, and the form lets the
+    player put it into the hand or the zone (it offered the hand alone, and the server refused the zone)."""
+    state = turn_step(dealt(), "trick", ["pete", "golem"])
+    state = at(state, **{c.id: "neutral" for c, loc in zip(CARDS, state.locations, strict=True)
+                         if loc in ("deck", "discard")})
+    trick = offered(state, 0, "trick")
+    hand, zone = field_of(trick, "to_hand", "Character"), field_of(trick, "to_zone", "Character")
+    assert not hand.required and not zone.required and "one of the two" in hand.hint
+    assert [o.copies for o in hand.options] == [o.copies for o in zone.options] == ["card"]   # the card itself
+    assert "fillory.trick.character-last" in trick.checks
+    for key, place in (("to_hand", "hand:0"), ("to_zone", "zone:0")):
+        move = {"type": "trick", "card": "pete", "trait": "Character", key: "pete"}
+        assert satisfied(trick, move) and fillory.apply(state, 0, move).where("pete") == place
+    # with two cards to draw both fields are asked, and the one-card rule is no check of the form
+    two = offered(turn_step(dealt(), "trick", ["pete", "golem"]), 0, "trick")
+    assert field_of(two, "to_hand", "Character").required and field_of(two, "to_zone", "Character").required
+    assert "fillory.trick.character-last" not in two.checks
+
+
 def test_a_card_whose_traits_have_no_trick_can_still_be_discarded_for_one_from_the_phone() -> None:
     state = turn_step(dealt(), "trick", ["cocaine", "golem"])
     trick = offered(state, 0, "trick")

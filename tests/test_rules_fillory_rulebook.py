@@ -566,6 +566,26 @@ def test_character_draws_two_one_to_hand_one_to_zone_without_its_ability() -> No
     assert off_deck.rule == "fillory.trick.character"
 
 
+@pytest.mark.parametrize("key, place", [("to_hand", "hand:0"), ("to_zone", "zone:0")])
+def test_character_with_one_card_left_to_draw_puts_it_in_the_hand_or_the_zone(key: str, place: str) -> None:
+    """Deck and discard pile empty: the Pete discarded for the trick, reshuffled, is the only card to draw. The
+    rulebook ("Put 1 in your hand and 1 in your Control Zone") does not say where a lone card goes, so the table's
+    choice is taken either way (fillory.trick.character-last, authored). The zone was refused with no rule:
+    "The trick move needs a 'to_hand' field"."""
+    state = trick_state(["Pete"], zones={1: ["Quentin"]}, rest="neutral")
+    assert at(state, "Pete") == "hand:0" and not fillory.view(state, 0)["discard"]
+    after = fillory.apply(state, 0, {"type": "trick", "card": "Pete", "trait": "Character", key: "Pete"})
+    assert at(after, "Pete") == place and turn(after)["step"] == "score" and fillory.view(after, 0)["discard"] == []
+    for move in ({}, {"to_hand": "Pete", "to_zone": "Pete"}):   # neither, or both: say which, with the rule
+        error = refused(state, 0, {"type": "trick", "card": "Pete", "trait": "Character", **move})
+        assert error.rule == "fillory.trick.character-last"
+        assert error.message.startswith("Only one card is left to draw: it goes into your hand ('to_hand') or your "
+                                        "control zone ('to_zone'), ")
+    wrong = refused(state, 0, {"type": "trick", "card": "Pete", "trait": "Character", key: "Quentin"})
+    assert wrong.rule == "fillory.trick.character"                # a card not there to draw
+    assert content("fillory").rule("fillory.trick.character-last").provenance == "authored"
+
+
 @pytest.mark.parametrize("to", ["hand", "zone"])
 def test_hedge_takes_a_discard_card_into_hand_or_zone(to: str) -> None:
     state = trick_state(["Safe House"], discard=["Quentin", "Death"], neutral=[])

@@ -18,7 +18,15 @@ from typing import Any, Iterable
 from ..choices import Choice, Field, Option
 from .play import stalled
 from .scoring import seat_trait_points
-from .state import CARDS, CARDS_WITH, GAME, GAME_ID, FilloryState, rule_for_trick
+from .state import (
+    CARDS,
+    CARDS_WITH,
+    GAME,
+    GAME_ID,
+    FilloryState,
+    rule_for_last_card,
+    rule_for_trick,
+)
 
 HIDDEN = "hidden"
 #: the card an option stands for when it sends the value of another field (``Option.copies``)
@@ -218,11 +226,16 @@ def _trick_fields(known: Known, trait: str, cards: list[str]) -> list[Field]:
     if kind == "draw_split":
         pool, reshuffled = _pool(known, 2)
         options = _cards(pool) + ((_itself(trait, cards, "The card I discarded"),) if reshuffled else ())
-        both = known.deck + len(known.at("discard")) + 1 >= 2
-        found = [Field("to_hand", "Drawn card kept in your hand", options=options, when=when)]
-        if both:
-            found.append(Field("to_zone", "Drawn card put into your zone", options=options, when=when))
-        return found
+        if known.deck + len(known.at("discard")) + 1 >= 2:
+            return [Field("to_hand", "Drawn card kept in your hand", options=options, when=when),
+                    Field("to_zone", "Drawn card put into your zone", options=options, when=when)]
+        # the card discarded for this trick is the only one left to draw: it goes into the hand or the zone, as
+        # the table chose (fillory.trick.character-last; the server refuses neither or both, a check)
+        one = "Only the card you discard is left to draw: put it into your hand or your zone, one of the two."
+        return [Field("to_hand", "Drawn card kept in your hand", options=options, required=False,
+                      none_label="Not into my hand", hint=one, when=when),
+                Field("to_zone", "Drawn card put into your zone", options=options, required=False,
+                      none_label="Not into my zone", when=when)]
     if kind == "from_discard":
         options = _cards(known.at("discard")) + (Option(THE_TRICK_CARD, "The card I discard for this trick",
                                                         copies="card"),)
@@ -259,6 +272,8 @@ def _trick(known: Known) -> Choice | None:
     for trait in traits:
         fields += _trick_fields(known, trait, [c for c in cards if trait in TRICK_TRAITS[c]])
     checks = ("fillory.card.location", *dict.fromkeys(rule_for_trick(t) for t in traits))
+    if known.deck + len(known.at("discard")) == 0:   # a draw of two finds only the trick card: hand or zone
+        checks += tuple(dict.fromkeys(r for t in traits if (r := rule_for_last_card(t)) not in checks))
     return Choice("trick", "Do the trick", tuple(fields), title="Card trick (optional): discard a card for a trick",
                   id="f-trick", folded=True, primary=False, rule="fillory.trick.discard", checks=checks)
 

@@ -269,6 +269,13 @@ def rule_for_trick(trait: str) -> str:
     return rule if rule in RULE_IDS else "fillory.trick.discard"
 
 
+def rule_for_last_card(trait: str) -> str:
+    """The rule for a trick that draws two cards when only one is left to draw (``fillory.trick.character-last``,
+    our reading: it goes to either place), else the trick's own rule."""
+    rule = f"{rule_for_trick(trait)}-last"
+    return rule if rule in RULE_IDS else rule_for_trick(trait)
+
+
 # --- JSON ----------------------------------------------------------------------------------------
 
 #: the traits whose card trick takes a card from an opponent's hand at random (Religion, Threat): the victim

@@ -25,6 +25,7 @@ from .state import (
     card_id,
     name,
     not_at,
+    rule_for_last_card,
     rule_for_trick,
     trait_of,
 )
@@ -236,16 +237,33 @@ def force_discard(board: Board, seat: int, move: Mapping[str, Any], trait: Trait
 def draw_split(board: Board, seat: int, move: Mapping[str, Any], trait: Trait, effect: TrickEffect) -> None:
     rule = _rule(trait)
     available = _drawable(board)
-    to_hand = _optional_card(move, "to_hand", available >= 1, rule, "the drawn card you keep in hand",
-                             NOTHING_TO_DRAW)
-    to_zone = _optional_card(move, "to_zone", available >= 2, rule, "the drawn card for your control zone",
-                             "only one card is left to draw")
+    if available < 2:  # (never 0: the trick card itself lies in the discard pile by now)
+        _draw_the_last_card(board, seat, move, trait, rule)
+        return
+    to_hand = _optional_card(move, "to_hand", True, rule, "the drawn card you keep in hand", NOTHING_TO_DRAW)
+    to_zone = _optional_card(move, "to_zone", True, rule, "the drawn card for your control zone", NOTHING_TO_DRAW)
     cards = [c for c in (to_hand, to_zone) if c is not None]
     places = [p for c, p in ((to_hand, f"hand:{seat}"), (to_zone, f"zone:{seat}")) if c is not None]
     if len(cards) == 2 and cards[0] == cards[1]:
         raise IllegalMove(f"The {trait.name} trick draws two different cards.", rule)
     _draw(board, seat, cards, rule)
     _take_drawn(board, cards, places)
+
+
+def _draw_the_last_card(board: Board, seat: int, move: Mapping[str, Any], trait: Trait, rule: str) -> None:
+    """Two cards to draw and one left (the trick card, discarded and reshuffled): the rulebook does not say where
+    it goes, so it goes where the table put it, the hand or the control zone (fillory.trick.character-last)."""
+    last = rule_for_last_card(trait.name)
+    given = [(key, place) for key, place in (("to_hand", f"hand:{seat}"), ("to_zone", f"zone:{seat}"))
+             if move.get(key) is not None]
+    if len(given) != 1:
+        how = "not both" if given else "say which"
+        raise IllegalMove(f"Only one card is left to draw: it goes into your hand ('to_hand') or your control zone "
+                          f"('to_zone'), {how}.", last)
+    key, place = given[0]
+    card = card_id(move[key], key)
+    _draw(board, seat, [card], rule)
+    _take_drawn(board, [card], [place])
 
 
 def from_discard(board: Board, seat: int, move: Mapping[str, Any], trait: Trait, effect: TrickEffect) -> None:
