@@ -163,13 +163,31 @@ def test_new_year_refusals() -> None:
     assert state.phase == "preparation"
     refused(state, 1, {"type": "new_year", "marseilles": "the-popess", "book": "sylva-sylvarum"},
             "jsmn.year.marseilles")
-    with pytest.raises(IllegalMove, match="needs a 'book' field"):   # the book revealed, after the first year
-        jsmn.apply(state, 1, {"type": "new_year", "marseilles": "the-juggler"})
+    # the book revealed after the first year: left out, the refusal names the rule (it named none, as if the move
+    # were malformed)
+    missing = refused(state, 1, {"type": "new_year", "marseilles": "the-juggler"}, "jsmn.year.books")
+    assert missing.message == "A book of magic is revealed into the row every year after the first: name it in 'book'."
     refused(state, 1, {"type": "new_year", "marseilles": "the-juggler", "book": "picatrix"}, "jsmn.year.books")
     state = jsmn.apply(state, 1, {"type": "new_year", "marseilles": "the-juggler", "book": "sylva-sylvarum"})
     assert state.year == 1807 and state.fairy == 2 + 1
     assert state.book_row == ("picatrix", "the-heptameron", "sylva-sylvarum")   # the red slot's book is discarded
     assert state.book_discard == ("the-magus",)
+
+
+def test_a_new_year_without_its_book_names_the_rule_when_only_the_discard_pile_is_left() -> None:
+    """The deck of books is empty: the discard pile (with the book just discarded from the row) becomes the deck,
+    and a year reported without the book revealed from it is refused naming jsmn.year.books (it named none)."""
+    state = started(2)
+    others = tuple(b for b in state.books_unseen())
+    state = replace(state, book_discard=others)
+    assert state.books_unseen() == list(others)
+    state = play(play(state, 0, {"type": "still_waters"}, END), 1, {"type": "still_waters"}, END)
+    assert state.phase == "preparation"
+    missing = refused(state, 0, {"type": "new_year", "marseilles": "the-juggler"}, "jsmn.year.books")
+    assert missing.message == ("A book of magic is revealed into the row every year after the first (the deck is "
+                               "empty: the discard pile is shuffled into a new one): name it in 'book'.")
+    after = jsmn.apply(state, 0, {"type": "new_year", "marseilles": "the-juggler", "book": BOOKS3[0]})
+    assert after.book_row == (*BOOKS3[1:], BOOKS3[0]) and after.book_discard == ()
 
 
 def test_the_rows_laid_out_at_setup_are_named_once_and_never_otherwise() -> None:

@@ -112,7 +112,12 @@ def _new_year(state: JsmnState, move: Mapping[str, Any]) -> JsmnState:
         row = row[1:]
         shifted = replace(state, book_row=row, book_discard=discard)
         unseen = shifted.books_unseen()
-        book = field(move, "book", required=bool(unseen))
+        if unseen and move.get("book") is None:  # a rules matter, not a malformed move: the row needs its third book
+            reshuffled = " (the deck is empty: the discard pile is shuffled into a new one)" if set(unseen) <= set(
+                discard) else ""
+            raise refuse(f"a book of magic is revealed into the row every year after the first{reshuffled}: name it "
+                         "in 'book'", "jsmn.year.books")
+        book = field(move, "book", required=False)
         if book is not None:
             if book not in unseen:
                 raise refuse(f"'{book[:40]}' is not a book of magic left in the deck", "jsmn.year.books")
