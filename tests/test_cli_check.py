@@ -33,7 +33,7 @@ def test_check_real_data_passes_and_prints_counts_and_notes() -> None:
     result = CliRunner().invoke(main, ["check"])
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "fillory: Magicians of Fillory: 110 cards, 27 traits, 42 rules, 20 notes" in out
+    assert "fillory: Magicians of Fillory: 110 cards, 27 traits, 43 rules, 20 notes" in out
     assert "print: 2 paper sizes (A4, Letter), 4 card sizes (poker, bridge, tarot, mini)" in out
     assert "data notes (20):" in out
     # grouped by subject: the card's name heads its notes, each note described once
