@@ -132,6 +132,23 @@ def test_a_stored_correction_these_rules_no_longer_take_leaves_the_later_forms_o
         assert client.get(path).status_code == 200, path
 
 
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_stored_correction_carrying_a_move_that_is_no_object_leaves_every_page_answering(
+        client: FlaskClient, name: str) -> None:
+    """A history audit: a stored correction whose move (or an ``also`` move) is a list or a text (a damaged
+    row, another program's) made the author's corrections page answer 500; it reads as a move this version
+    cannot read, as such a move row does."""
+    game_id, _ = new_game(client, name)
+    store = client.application.extensions["store"]
+    first, second = [m.seq for m in store.live_moves(game_id)][:2]
+    for body in ({"type": "correct", "seq": first, "move": ["x"]}, {"type": "correct", "seq": first, "move": "draw"},
+                 {"type": "correct", "seq": first, "move": None, "also": [{"seq": second, "move": [1]}]}):
+        store_row(client, game_id, "correct", 0, body)
+        for path in (f"/g/{game_id}", f"/api/games/{game_id}/log",
+                     *(f"/g/{game_id}/seat/{seat}{tail}" for seat in (0, 1) for tail in ("", "/fix", "/fix?page=2"))):
+            assert client.get(path).status_code < 500, (body, path)
+
+
 def test_the_every_page_fuzz_finds_the_routes_that_take_a_move(app: Flask) -> None:
     """The corrections pages of one move (its form, what a correction would break) are among the pages the
     in-process fuzz reads (tests/test_reliability_fuzz_moves.py)."""

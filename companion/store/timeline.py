@@ -62,6 +62,20 @@ def stored_move(text: str) -> dict[str, Any]:
     return move if isinstance(move, dict) else {"stored": move}
 
 
+def stored_correction(text: str) -> Any:
+    """A stored correction's body as the readers take it: the moves it carries (its ``move``, each ``also``
+    item's) made objects as :func:`stored_move` makes a move row, so a damaged or foreign entry is shown as a
+    move this version cannot read, never a page's 500."""
+    body = json.loads(text)
+    if isinstance(body, dict):
+        if body.get("move") is not None and not isinstance(body["move"], dict):
+            body["move"] = {"stored": body["move"]}
+        if isinstance(body.get("also"), list):
+            body["also"] = [{**a, "move": a.get("move") if isinstance(a.get("move"), dict) else {"stored": a.get("move")}}
+                            if isinstance(a, dict) else a for a in body["also"]]
+    return body
+
+
 def move_kind(move: Mapping[str, Any]) -> str | None:
     """A move's type if it is text, else None: a correction sent through the API may carry any JSON there
     (the rules refuse it when it is replayed; until then it is compared with the spec's move types)."""
@@ -116,7 +130,7 @@ class _Timeline:
                 self.gone.add(target)
                 self._touches.append((seq, target))
             elif kind == "correct":
-                body = json.loads(e["move"])
+                body = stored_correction(e["move"])
                 target = int(body["seq"])
                 if body["move"] is None:
                     items.pop(target, None)
@@ -453,7 +467,7 @@ class _Revisions:
             elif kind == "undo":
                 items.pop(int(e["undoes"]), None)
             elif kind in ("correct", "revert"):
-                body = json.loads(e["move"])
+                body = stored_correction(e["move"])
                 if kind == "correct":
                     target = int(body["seq"])
                     if body["move"] is None:
