@@ -61,7 +61,9 @@ def export(store: Store, game_id: str) -> dict[str, Any]:
 
 
 def _totals(rules: Any, state: Any) -> list[int]:
-    return [int(row["total"]) for row in sorted(rules.score(state), key=lambda row: row["seat"])]
+    """Every seat's total after a move, as the result's chart plots it (``charted_totals``: Barony's typed
+    base-game points count once the table confirmed them), so that both read the one history alike."""
+    return [int(total) for total in rules.charted_totals(state, rules.score(state))]
 
 
 def purge(store: Store, game_ids: list[str]) -> int:
