@@ -256,6 +256,26 @@ def test_the_result_ends_at_the_last_change_to_the_game_not_at_a_later_rename_or
     assert client.get(f"/g/{created['id']}/result.bgstats.json").get_json()["durationMin"] == minutes
 
 
+def test_the_result_ends_at_the_last_live_move_not_at_a_take_back_put_back_the_next_day(
+        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A history audit: the final move taken back and put back a day later left the play as it was, yet
+    `ended` moved to the put-back and BG Stats' durationMin grew by a day (any log entry but a seat's counted)."""
+    import companion.store.moves
+
+    store = app.extensions["store"]
+    created = play_to_the_end(app, "barony-sorcery", ["Ann", "Ben"], seed=3)
+    before = client.get(f"/g/{created['id']}/result.json").get_json()
+    minutes = client.get(f"/g/{created['id']}/result.bgstats.json").get_json()["durationMin"]
+    monkeypatch.setattr(companion.store.moves, "_now", lambda: "2099-01-02T00:00:00.000+00:00")  # a day later
+    last = store.log(created["id"], None)[-1]
+    taken = store.undo(created["id"], last["seat"], store.version(created["id"]), "take-back")
+    store.revert(created["id"], last["seat"], store.version(created["id"]), "put-back", taken["seq"])
+    after = client.get(f"/g/{created['id']}/result.json").get_json()
+    assert after["version"] == before["version"] + 2 and after["players"] == before["players"]
+    assert after["ended"] == before["ended"]
+    assert client.get(f"/g/{created['id']}/result.bgstats.json").get_json()["durationMin"] == minutes
+
+
 def test_a_game_at_a_dead_end_is_finished_for_every_reader_and_takes_no_move(app: Flask, client: FlaskClient) -> None:
     """A Fillory game at a dead end (nothing left to draw, play or score): its pages and result called it over while
     the API, `companion export`, `companion games` and the purge said it was playing, and it went on taking

@@ -119,8 +119,9 @@ def _result_of(game_id: str, info: dict[str, Any], rules: Any, version: int, sta
     log = store().log(game_id, None)
     return {"format": RESULT_FORMAT, "format_version": RESULT_FORMAT_VERSION, "id": game_id, "game": info["game"],
             "title": rules.TITLE, "version": version, "started": info["created"],
-            # the last change to the game itself: a rename, a hand-over or a rematch started later is no play time
-            "ended": next((e["at"] for e in reversed(log) if e["kind"] != "seat"), info["created"]),
+            # the last live move of the resolved timeline: a rename, a hand-over or a rematch started later is no
+            # play time, nor is a take-back, correction or put-back made the next morning that left the play as it was
+            "ended": next((e["at"] for e in log if e["seq"] == steps[-1][0]), info["created"]),
             "players": players, "ranking": [p["seat"] for p in order],
             "start_seat": _start_seat(rules, steps),
             "outcome": {"winners": sorted(winners), "reason": outcome.reason,
