@@ -232,7 +232,9 @@ def test_a_total_sent_back_in_the_review_is_never_plotted(app: Flask, client: Fl
     assert plotted[:-1] == [[0, 0]] * (len(moves))  # no Control tokens: nothing counted before the confirmation
     page = client.get(f"/g/{gid}/result").get_data(as_text=True)
     assert "400" not in re.search(r'<svg class="score-chart".*?</svg>', page, re.S).group(0)
-    from companion import archive  # the host's export reads the same history (it plotted 400 + 6 as well)
+    from companion import (
+        archive,  # the host's export reads the same history (it plotted 400 + 6 as well)
+    )
 
     assert [step["totals"] for step in archive.export(store, gid)["timeline"]] == plotted
 
