@@ -6,8 +6,10 @@ library and turns every library error into a clean message and exit status 1 (ne
 
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -17,6 +19,17 @@ from cardgen.catalog.base import Problem
 
 DEFAULT_PAPERS = ("A4", "Letter")
 DEFAULT_CARD_SIZES = ("poker", "bridge", "tarot", "mini")
+
+
+class FiniteFloatRange(click.FloatRange):
+    """A float range that refuses ``nan`` and ``inf``: click's range lets NaN through (every comparison with
+    it is false), and a NaN offset or size would be written into the PDFs as a broken operator."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number (a number of mm, such as 1.5)", param, ctx)
+        return float(number)
 
 
 def _print_choices() -> tuple[tuple[str, ...], tuple[str, ...], str]:
@@ -171,16 +184,16 @@ def check(data_folder: Path | None) -> None:
               show_default=True,
               help=f"Card trim size ({CARD_SIZE_HELP}); as many cards go on a sheet as fit."
               if CARD_SIZE_HELP else "Card trim size; as many cards go on a sheet as fit.")
-@click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True, metavar="MM",
+@click.option("--bleed", type=FiniteFloatRange(0, 10), default=3.0, show_default=True, metavar="MM",
               help="Extra background printed beyond the cut line, so a slightly-off cut shows no white edge.")
 @click.option("--crop-marks/--no-crop-marks", default=True, show_default=True,
               help="Short lines outside the cards showing where to cut.")
 @click.option("--duplex/--no-duplex", default=True, show_default=True,
               help="Put each sheet's backs right after it, mirrored for long-edge double-sided printing; "
                    "with --no-duplex each deck's backs come after that deck's fronts, unmirrored (to cut and glue).")
-@click.option("--back-offset-x", type=click.FloatRange(-20, 20), default=0.0, show_default=True, metavar="MM",
+@click.option("--back-offset-x", type=FiniteFloatRange(-20, 20), default=0.0, show_default=True, metavar="MM",
               help="Shift back pages right (negative: left) to correct a printer's duplex misregistration.")
-@click.option("--back-offset-y", type=click.FloatRange(-20, 20), default=0.0, show_default=True, metavar="MM",
+@click.option("--back-offset-y", type=FiniteFloatRange(-20, 20), default=0.0, show_default=True, metavar="MM",
               help="Shift back pages up (negative: down) to correct a printer's duplex misregistration.")
 @click.option("--ink-saver", is_flag=True, default=False,
               help="No full-bleed fills or heavy backgrounds: white cards with light outlines.")
@@ -192,10 +205,10 @@ def check(data_folder: Path | None) -> None:
               show_default=True, help="Folder to write <game>/*.pdf into.")
 @click.option("--only", "documents", multiple=True, type=click.Choice(_document_names()),
               help="Build only this document (repeatable); default: all of them.")
-@click.option("--hex-size", type=click.FloatRange(20, 120), default=None, metavar="MM",
+@click.option("--hex-size", type=FiniteFloatRange(20, 120), default=None, metavar="MM",
               help="Hex tiles: width of a hex across flats, to match your base game's tiles (default: the game "
                    "data's).")
-@click.option("--gutter", type=click.FloatRange(0, 20), default=None, metavar="MM",
+@click.option("--gutter", type=FiniteFloatRange(0, 20), default=None, metavar="MM",
               help="Space between neighbouring cards, filled by each card's own bleed (up to the bleed on "
                    "each side), so a slightly-off cut never shows the neighbour's colour; crop marks stay "
                    "in line with every cut (default 0: neighbours share one cut).")
@@ -393,7 +406,7 @@ def proof_command(game: str, paper: str, card_size: str, base_url: str | None, o
               help="Resolution of the PNG images (a poker card with 3 mm bleed at 300 dpi is 815 × 1110 px).")
 @click.option("--card-size", type=str, default="poker", metavar="[" + "|".join(CARD_SIZES) + "|NAME]",
               show_default=True, help="Card trim size.")
-@click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True, metavar="MM",
+@click.option("--bleed", type=FiniteFloatRange(0, 10), default=3.0, show_default=True, metavar="MM",
               help="Background printed beyond the cut line, on every side of every card.")
 @click.option("--cmyk", is_flag=True, default=False,
               help="PDF only: every colour as DeviceCMYK (a plain conversion, no ICC profile).")
@@ -448,9 +461,9 @@ def export(game: str, file_format: str, dpi: int, card_size: str, bleed: float, 
 @main.command()
 @click.option("--paper", type=click.Choice(PAPERS, case_sensitive=False), default="A4", show_default=True,
               metavar="[" + "|".join(PAPERS) + "]", help="Paper size of the sheet.")
-@click.option("--back-offset-x", type=click.FloatRange(-20, 20), default=0.0, show_default=True, metavar="MM",
+@click.option("--back-offset-x", type=FiniteFloatRange(-20, 20), default=0.0, show_default=True, metavar="MM",
               help="Shift the back as a build would (to check a correction: both pointers then sit on 0).")
-@click.option("--back-offset-y", type=click.FloatRange(-20, 20), default=0.0, show_default=True, metavar="MM",
+@click.option("--back-offset-y", type=FiniteFloatRange(-20, 20), default=0.0, show_default=True, metavar="MM",
               help="Shift the back up (negative: down) as a build would.")
 @click.option("--printer", default=None, metavar="NAME", help="Use a saved printer profile's offsets.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output", callback=_out_folder,
@@ -477,8 +490,6 @@ def calibrate(paper: str, back_offset_x: float, back_offset_y: float, printer: s
     )
 
     if readings:
-        import math
-
         for reading in readings:  # what a scale of the sheet can show: a number from -10 to +10 mm
             if not math.isfinite(reading) or abs(reading) > SCALE_REACH_MM:
                 raise click.BadParameter(f"{reading:g} is not on the sheet's scales: each reading is a number "
@@ -486,7 +497,7 @@ def calibrate(paper: str, back_offset_x: float, back_offset_y: float, printer: s
                                          "crosses its scale", param_hint="'--read'")
         turn, scale = skew_and_scale(calibration_geometry(print_specs().paper(paper)), *readings)
         click.echo(f"back turned {turn:+.3f}° against the front (over a card's 88 mm: "
-                   f"{88 * __import__('math').tan(__import__('math').radians(turn)):+.2f} mm), "
+                   f"{88 * math.tan(math.radians(turn)):+.2f} mm), "
                    f"printed {scale:+.2f} % wider than the front")
         return
     try:
@@ -515,9 +526,9 @@ def printer() -> None:
 
 @printer.command("save")
 @click.argument("name")
-@click.option("--back-offset-x", type=click.FloatRange(-20, 20), required=True, metavar="MM",
+@click.option("--back-offset-x", type=FiniteFloatRange(-20, 20), required=True, metavar="MM",
               help="What the calibration sheet's across scale read.")
-@click.option("--back-offset-y", type=click.FloatRange(-20, 20), required=True, metavar="MM",
+@click.option("--back-offset-y", type=FiniteFloatRange(-20, 20), required=True, metavar="MM",
               help="What the calibration sheet's upright scale read.")
 def printer_save(name: str, back_offset_x: float, back_offset_y: float) -> None:
     """Save (or replace) printer NAME's back offsets; cardgen build --printer NAME applies them."""

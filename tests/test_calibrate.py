@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -180,3 +181,56 @@ def test_a_reading_no_scale_can_show_is_refused_with_the_scales_range(readings: 
 def test_readings_at_the_ends_of_the_scales_are_taken() -> None:
     result = CliRunner().invoke(main, ["calibrate", "--read", "-10", "10", "10"])
     assert result.exit_code == 0 and "back turned" in result.output
+
+
+@pytest.mark.parametrize("value", ["nan", "NaN", "inf", "-inf"])
+@pytest.mark.parametrize("command", [["build", "--game", "barony-sorcery", "--only", "deck"], ["calibrate"],
+                                     ["printer", "save", "P", "--back-offset-y", "0"]])
+def test_a_back_offset_that_is_not_a_finite_number_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               command: list[str], value: str) -> None:
+    """NaN passed click's -20..20 range (every comparison with it is false) and was written into the back pages
+    as ``nan`` operators, or saved into printers.toml for every later build."""
+    store = tmp_path / "printers.toml"
+    monkeypatch.setenv("SPELLBOOK_PRINTERS", str(store))
+    out = [] if command[0] == "printer" else ["--out", str(tmp_path / "out")]
+    result = CliRunner().invoke(main, [*command, "--back-offset-x", value, *out])
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for '--back-offset-x'" in result.output
+    assert "not a finite number" in result.output or "not in the range" in result.output
+    assert not (tmp_path / "out").exists() and not store.exists()
+
+
+@pytest.mark.parametrize("option", ["--bleed", "--gutter", "--hex-size"])
+def test_the_other_float_options_refuse_nan_as_well(tmp_path: Path, option: str) -> None:
+    result = CliRunner().invoke(main, ["build", "--game", "barony-sorcery", option, "nan", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and f"Invalid value for '{option}'" in result.output
+
+
+def test_the_library_refuses_non_finite_offsets_too(tmp_path: Path) -> None:
+    from cardgen.render import BuildOptions, plan_build
+
+    with pytest.raises(BuildError, match="within ±20 mm"):
+        save_profile(PrinterProfile("x", float("nan"), 0.0), tmp_path / "p.toml")
+    with pytest.raises(BuildError, match="back offset y must be within ±20 mm, got nan"):
+        plan_build(BuildOptions(game="barony-sorcery", back_offset_y=float("nan"), base_url="http://10.0.0.2:8000",
+                                out_dir=tmp_path))
+    with pytest.raises(BuildError, match="within ±20 mm"):
+        render_calibration(tmp_path / "c.pdf", print_specs().paper("A4"), float("inf"), 0.0)
+    assert not (tmp_path / "p.toml").exists() and not (tmp_path / "c.pdf").exists()
+
+
+@pytest.mark.parametrize("saved", ["nan", "inf", "-inf", "25.0"])
+def test_a_saved_profile_holding_a_value_out_of_range_is_refused_naming_file_and_field(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, saved: str) -> None:
+    store = tmp_path / "printers.toml"
+    store.write_text(f'[printer."P"]\nback_offset_x = 0.5\nback_offset_y = {saved}\n', encoding="utf-8")
+    monkeypatch.setenv("SPELLBOOK_PRINTERS", str(store))
+    expected = f"{store}: printer 'P': back_offset_y must be a number of mm within ±20"
+    with pytest.raises(BuildError, match=re.escape(expected)):
+        load_profiles(store)
+    for command in (["build", "--game", "barony-sorcery", "--only", "deck", "--printer", "P",
+                     "--base-url", "http://10.0.0.2:8000"], ["calibrate", "--printer", "P"], ["printer", "list"]):
+        result = CliRunner().invoke(main, [*command, *(["--out", str(tmp_path / "out")] if command[0] != "printer"
+                                                       else [])])
+        assert result.exit_code == 1 and expected in result.output, (command, result.output)
+    assert not (tmp_path / "out").exists()

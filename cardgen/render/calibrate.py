@@ -14,6 +14,7 @@ outside the project (``$SPELLBOOK_PRINTERS``, else ``$XDG_CONFIG_HOME/spellbook-
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -189,6 +190,9 @@ def _back(canvas: Canvas, paper: PaperSize, geo: CalibrationGeometry, offset_x: 
 
 
 def render_calibration(path: Path, paper: PaperSize, offset_x: float = 0.0, offset_y: float = 0.0) -> None:
+    for value in (offset_x, offset_y):
+        if not math.isfinite(value) or abs(value) > MAX_BACK_OFFSET_MM:
+            raise BuildError(f"back offsets must be within ±{MAX_BACK_OFFSET_MM:g} mm, got {value:g}")
     geo = calibration_geometry(paper)
     canvas = new_canvas(path, paper.width, paper.height, title=word("title", paper=paper.name), subject=word("subject"))
     for draw in (lambda: _front(canvas, paper, geo), lambda: _back(canvas, paper, geo, offset_x, offset_y)):
@@ -232,6 +236,11 @@ def load_profiles(path: Path | None = None) -> dict[str, PrinterProfile]:
             x, y = float(entry.get("back_offset_x", 0.0)), float(entry.get("back_offset_y", 0.0))
         except (TypeError, ValueError, AttributeError) as exc:
             raise BuildError(f"{path}: printer '{name}': back_offset_x and back_offset_y must be numbers") from exc
+        for field, value in (("back_offset_x", x), ("back_offset_y", y)):
+            if not math.isfinite(value) or abs(value) > MAX_BACK_OFFSET_MM:
+                raise BuildError(f"{path}: printer '{name}': {field} must be a number of mm within "
+                                 f"±{MAX_BACK_OFFSET_MM:g}, got {value:g} (save the printer again with "
+                                 "cardgen printer save)")
         profiles[name] = PrinterProfile(name, x, y)
     return profiles
 
@@ -239,7 +248,7 @@ def load_profiles(path: Path | None = None) -> dict[str, PrinterProfile]:
 def save_profile(profile: PrinterProfile, path: Path | None = None) -> Path:
     """Add or replace a profile; the file is rewritten whole (write to a temporary name, then rename)."""
     for value in (profile.back_offset_x, profile.back_offset_y):
-        if abs(value) > MAX_BACK_OFFSET_MM:
+        if not math.isfinite(value) or abs(value) > MAX_BACK_OFFSET_MM:
             raise BuildError(f"back offsets must be within ±{MAX_BACK_OFFSET_MM:g} mm, got {value:g}")
     if not profile.name.strip():
         raise BuildError("a printer profile needs a name")

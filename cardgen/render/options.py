@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import math
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -93,7 +94,7 @@ def resolve(options: BuildOptions, specs: PrintSpecs) -> ResolvedOptions:
     if not 0 <= options.bleed <= MAX_BLEED_MM:
         raise BuildError(f"bleed must be between 0 and {MAX_BLEED_MM:g} mm, got {options.bleed:g}")
     for name, value in (("back offset x", options.back_offset_x), ("back offset y", options.back_offset_y)):
-        if abs(value) > MAX_BACK_OFFSET_MM:
+        if not math.isfinite(value) or abs(value) > MAX_BACK_OFFSET_MM:
             raise BuildError(f"{name} must be within ±{MAX_BACK_OFFSET_MM:g} mm, got {value:g}")
     if options.gutter is not None and not 0 <= options.gutter <= MAX_GUTTER_MM:
         raise BuildError(f"gutter must be between 0 and {MAX_GUTTER_MM:g} mm, got {options.gutter:g}")
