@@ -336,13 +336,21 @@ def _backs_shifted(x: float, y: float) -> str:
 
 def _base_url(given: str | None) -> str:
     """The address the QR codes carry: ``--base-url``, else ``$SPELLBOOK_BASE_URL``, else the instance's saved
-    one (:mod:`cardgen.site`), else http://localhost:8000 (which :func:`_check_base_url` warns about)."""
+    one (:mod:`cardgen.site`), else http://localhost:8000 (which :func:`_check_base_url` warns about).
+
+    Checked as ``companion base-url`` and ``serve`` check it (:func:`~cardgen.render.qr.validate_instance_url`):
+    the companion answers at its address's root on a real port, so a code printed with a path
+    (https://club.example/spellbook) or an impossible port would open nothing."""
+    from cardgen.render.qr import validate_instance_url
     from cardgen.site import SiteError, resolve_base_url
 
     try:
         url, source = resolve_base_url(given, "http://localhost:8000")
+        url = validate_instance_url(url)
     except SiteError as error:
         raise click.ClickException(str(error)) from None
+    except ValueError as error:
+        raise click.ClickException(str(error) if source == "--base-url" else f"{error} ({source})") from None
     if source not in ("--base-url", "default"):
         click.echo(f"QR codes point at {url} ({source})", err=True)
     return url

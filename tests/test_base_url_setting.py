@@ -4,6 +4,7 @@ server started next month agree."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,34 @@ def test_an_instance_folder_that_is_a_file_is_said_so(tmp_path: Path, monkeypatc
     result = CliRunner().invoke(companion_main, ["games"])
     assert result.exit_code == 1
     assert f"the instance folder {a_file} ($SPELLBOOK_INSTANCE) is a file, not a folder" in result.output
+
+
+@pytest.mark.parametrize("command", ["build", "export", "proof"])
+@pytest.mark.parametrize(("bad", "reason"), [
+    ("https://club.example/spellbook", "with no path (it answers at its root: https://club.example)"),
+    ("http://club.example:99999", "must have a port from 1 to 65535"),
+    ('https://club"x.example', "must name a host")])
+def test_the_print_kit_refuses_an_address_the_companion_cannot_answer_at(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, bad: str, reason: str) -> None:
+    """The print audit: cards built with a path (or port 99999, or a host with a quote) opened 404 or nothing,
+    while companion base-url refused the same address. Flag, environment and an old saved file all refused."""
+    out = tmp_path / "kit"
+    given = CliRunner().invoke(cardgen_main, [command, "--game", "barony-sorcery", "--base-url", bad, "--out", str(out)])
+    assert given.exit_code == 1 and "base URL must" in given.output and reason in given.output, given.output
+    monkeypatch.setenv("SPELLBOOK_BASE_URL", bad)
+    from_env = CliRunner().invoke(cardgen_main, [command, "--game", "barony-sorcery", "--out", str(out)])
+    assert from_env.exit_code == 1 and reason in from_env.output and "(SPELLBOOK_BASE_URL)" in from_env.output
+    monkeypatch.delenv("SPELLBOOK_BASE_URL")
+    settings_path().parent.mkdir(parents=True, exist_ok=True)
+    settings_path().write_text(f"base_url = {json.dumps(bad)}\n", encoding="utf-8")  # saved before the check
+    saved = CliRunner().invoke(cardgen_main, [command, "--game", "barony-sorcery", "--out", str(out)])
+    assert saved.exit_code == 1 and reason in saved.output and str(settings_path()) in saved.output, saved.output
+    assert not out.exists()
+
+
+def test_the_print_kit_still_takes_the_addresses_the_companion_takes() -> None:
+    for good, kept in (("http://[::1]:8000", "http://[::1]:8000"),
+                       ("http://192.168.1.20:8000/", "http://192.168.1.20:8000"),
+                       ("https://club.example.:8443/", "https://club.example.:8443"),
+                       ("http://spellbook.local", "http://spellbook.local")):
+        assert _base_url(good) == kept
