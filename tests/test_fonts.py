@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from cardgen.catalog import load_game
+from cardgen.catalog import DataError, load_game
 from cardgen.catalog.base import DEFAULT_DATA_DIR
 from cardgen.cli import main
 from cardgen.render import BuildOptions, build
@@ -83,3 +83,34 @@ def test_check_refuses_what_no_font_draws_naming_file_record_and_field(tmp_path:
                "print kit can draw 'ア' (U+30A2 KATAKANA LETTER A), 'リ'" in line for line in lines), lines
     assert any(line.startswith(f"  {root}/fillory/traits.toml: trait #") and "'Fillory': field 'trick.text': "
                "no font of the print kit can draw '爱' (U+7231" in line for line in lines), lines
+
+
+@pytest.mark.parametrize(("name", "shown"), [("アリス", "'ア' (U+30A2 KATAKANA LETTER A)"),
+                                             ("Jul\x00ia", "'\\u0000' (U+0000 unnamed)")])
+@pytest.mark.parametrize("command", ["build", "proof", "export"])
+def test_build_refuses_what_no_font_draws_as_check_does(tmp_path: Path, command: str, name: str, shown: str) -> None:
+    """The print audit: build printed such a name as a blank title (and "Summon  or Hedge" in the abilities
+    naming it) with exit status 0, while check failed. Now every command that prints refuses it, with check's
+    file, record and field, and writes nothing."""
+    root = _copy(tmp_path)
+    _rename(root, "Julia", name.replace("\x00", "\\u0000"))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, [command, "--game", "fillory", "--data", str(root), "--out", str(out),
+                                       "--base-url", "http://10.0.0.2:8000"])
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert any(line.startswith(f"  {root}/fillory/cards.toml: card #2 ") and "field 'name': no font of the print "
+               f"kit can draw {shown}" in line for line in result.stderr.splitlines()), result.stderr
+    assert not out.exists()
+    with pytest.raises(DataError, match="no font of the print kit can draw"):
+        build(BuildOptions(game="fillory", data_dir=root, out_dir=out, documents=("deck",)))
+
+
+def test_a_label_no_font_draws_stops_the_build_in_that_language(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    labels = root / "print" / "labels" / "en.toml"
+    text = labels.read_text(encoding="utf-8")
+    first = text.index(' = "') + len(' = "')
+    labels.write_text(text[:first] + "爱" + text[first:], encoding="utf-8")
+    with pytest.raises(DataError, match=r"en\.toml.*no font of the print kit can draw '爱'"):
+        build(BuildOptions(game="fillory", data_dir=root, out_dir=tmp_path / "out", documents=("deck",)))

@@ -20,12 +20,13 @@ from typing import Any, Callable
 
 from reportlab.lib import colors
 
-from cardgen.catalog import GameCatalog, game_folder, load_game
+from cardgen.catalog import DataError, GameCatalog, game_folder, load_game
 from cardgen.catalog import content as default_content
 from cardgen.catalog import data_dir as catalog_data_dir
 from cardgen.catalog.spec import discover, imported_when_called
 from cardgen.catalog.versions import FACE_LAYOUT, version_labels_path
 
+from .drawable_text import file_problems, folder_problems
 from .labels import DEFAULT_LANG, labels_path, labels_root
 from .options import BuildError, BuildOptions, ResolvedOptions, resolve
 from .print_specs import load_print_specs, print_specs
@@ -121,10 +122,24 @@ def plan_build(options: BuildOptions, keep: Callable[[str, str | None], bool] | 
         if keep is not None and not keep(game, inputs):
             continue
         content = default_content(game) if options.data_dir is None else load_game(game, options.data_dir)
+        _refuse_undrawable(game, options)
         for document in documents:
             path = Path(options.out_dir) / game / document.filename
             planned.append(PlannedDocument(game, document, content, path, document.work(content), inputs))
     return BuildPlan(resolved, tuple(planned))
+
+
+def _refuse_undrawable(game: str, options: BuildOptions) -> None:
+    """DataError, as ``cardgen check`` reports it, when the game's data or the printed language's labels hold a
+    character no font of the kit draws: ReportLab would print it as nothing (a blank title, a name missing
+    from an ability line), silently."""
+    root = Path(options.data_dir) if options.data_dir is not None else catalog_data_dir()
+    problems = folder_problems(game_folder(game, root))
+    labels = labels_path(labels_root(root), options.lang)
+    if labels.is_file():
+        problems += file_problems(labels)
+    if problems:
+        raise DataError(problems)
 
 
 @lru_cache(maxsize=None)
