@@ -480,3 +480,27 @@ def test_a_feats_title_rule_stops_beside_its_magicianship_badge(tmp_path: Path) 
             rule_y, rule_end = header_rule(canvas)
             assert rule_end < x - r * 1.3, (rule_end / mm, (x - r) / mm)   # the star reaches 1.05/0.8 of the ring
 
+
+def test_mixed_sheet_captions_keep_side_and_sheet_before_the_deck_names(kit: dict[str, Path]) -> None:
+    """The print audit: on mixed sheets the caption was cut to the deck names alone, dropping "fronts/backs" and the
+    sheet number, the part that sorts loose pages."""
+    from cardgen.render.faces import text_width
+    from cardgen.render.imposition import LABEL_FONT, LABEL_SMALLEST, _fitting_label
+
+    names = "Strange & Norrell named connexions + books of magic"
+    text = f"{names} · fronts · sheet 18/21 · cards 150–158"
+
+    def room(label: str) -> float:
+        return text_width(label, LABEL_FONT, LABEL_SMALLEST) + 0.5
+
+    assert _fitting_label(text, room(text)) == (text, pytest.approx(LABEL_SMALLEST, abs=0.6))
+    assert _fitting_label(text, room(f"{names} · fronts · sheet 18/21"))[0] == f"{names} · fronts · sheet 18/21"
+    assert _fitting_label(text, room(names))[0] == "fronts · sheet 18/21 · cards 150–158"
+    assert _fitting_label(text, room("fronts · sheet 18/21"))[0] == "fronts · sheet 18/21"
+    assert _fitting_label(text, room("fronts"))[0] == "fronts"
+    assert _fitting_label(text, 1.0) is None
+    pages = page_texts(kit["deck"])
+    for number, page in enumerate(pages, 1):
+        side = "fronts" if number % 2 else "backs"
+        assert re.search(rf"{side} · sheet {(number + 1) // 2}/{len(pages) // 2}\b", page), (number, page[-160:])
+

@@ -212,10 +212,13 @@ def _label_baseline(low: float, high: float, size: float) -> float | None:
 
 def _fitting_label(text: str, room: float) -> tuple[str, float] | None:
     """The label and its size for ``room`` points: the whole text if it fits at the smallest size, else
-    with its last parts left off (the card numbers, then the sheet number), else the side and sheet
-    alone; None if nothing fits."""
+    with its last parts left off down to the name, side and sheet (the card numbers go first), else
+    without the name (the side, the sheet and the card numbers, then the side and sheet alone, then the
+    side); None if nothing fits. Side and sheet outlast the deck names: they are what sorts loose pages."""
     parts = text.split(" \u00b7 ")
-    candidates = [parts[:end] for end in range(len(parts), 0, -1)] + [parts[start:] for start in range(1, len(parts))]
+    keep = min(3, len(parts))  # the name, the side and the sheet
+    rest = parts[1:]
+    candidates = [parts[:end] for end in range(len(parts), keep - 1, -1)] + [rest[:end] for end in range(len(rest), 0, -1)]
     for chosen in candidates:
         candidate = " \u00b7 ".join(chosen)
         size = fit_font_size(candidate, LABEL_FONT, room, LABEL_LARGEST, LABEL_SMALLEST)
