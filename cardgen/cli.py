@@ -190,7 +190,8 @@ def check(data_folder: Path | None) -> None:
               help="Short lines outside the cards showing where to cut.")
 @click.option("--duplex/--no-duplex", default=True, show_default=True,
               help="Put each sheet's backs right after it, mirrored for long-edge double-sided printing; "
-                   "with --no-duplex each deck's backs come after that deck's fronts, unmirrored (to cut and glue).")
+                   "with --no-duplex every front sheet of a document comes first, then all their backs in the "
+                   "same order, unmirrored (to cut and glue).")
 @click.option("--back-offset-x", type=FiniteFloatRange(-20, 20), default=0.0, show_default=True, metavar="MM",
               help="Shift back pages right (negative: left) to correct a printer's duplex misregistration.")
 @click.option("--back-offset-y", type=FiniteFloatRange(-20, 20), default=0.0, show_default=True, metavar="MM",

@@ -504,3 +504,17 @@ def test_mixed_sheet_captions_keep_side_and_sheet_before_the_deck_names(kit: dic
         side = "fronts" if number % 2 else "backs"
         assert re.search(rf"{side} · sheet {(number + 1) // 2}/{len(pages) // 2}\b", page), (number, page[-160:])
 
+
+def test_the_no_duplex_words_say_what_the_build_does() -> None:
+    """--no-duplex writes every front sheet, then every back (test_no_duplex_and_back_offsets); the help and the
+    docs said each deck's backs followed that deck's fronts."""
+    from click.testing import CliRunner
+
+    from cardgen.cli import main
+
+    help_text = " ".join(CliRunner().invoke(main, ["build", "--help"]).output.split())
+    assert "every front sheet of a document comes first, then all their backs" in help_text
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    for name in ("print-kit.md", "printing.md"):
+        text = " ".join((docs / name).read_text(encoding="utf-8").split())
+        assert "that deck's fronts" not in text and "every front sheet of a document first" in text, name
