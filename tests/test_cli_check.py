@@ -133,3 +133,15 @@ def test_check_prints_the_problems_after_every_note_and_ends_with_one_summary_li
     problems = [n for n, line in enumerate(combined) if line.endswith("problem(s)")]
     assert notes and problems and max(notes) < min(problems)
     assert combined[-1].startswith("FAILED: 2 problem(s) in fillory (")
+
+
+def test_python_dash_m_cardgen_runs_the_cli(tmp_path: Path) -> None:
+    """``python -m cardgen`` answered "No module named cardgen.__main__" (the print audit)."""
+    project = Path(__file__).resolve().parents[1]
+    helped = subprocess.run([sys.executable, "-m", "cardgen", "--help"], capture_output=True, text=True, timeout=60,
+                            cwd=project)
+    assert helped.returncode == 0, helped.stderr
+    assert helped.stdout.startswith("Usage: cardgen ") and "build" in helped.stdout
+    broken = subprocess.run([sys.executable, "-m", "cardgen", "check", "--data", str(_broken_copy(tmp_path))],
+                            capture_output=True, text=True, timeout=60, cwd=project)
+    assert broken.returncode == 1 and "unknown trait 'Telekinesis'" in broken.stderr
