@@ -213,12 +213,19 @@ def _label_baseline(low: float, high: float, size: float) -> float | None:
 def _fitting_label(text: str, room: float) -> tuple[str, float] | None:
     """The label and its size for ``room`` points: the whole text if it fits at the smallest size, else
     with its last parts left off down to the name, side and sheet (the card numbers go first), else
-    without the name (the side, the sheet and the card numbers, then the side and sheet alone, then the
-    side); None if nothing fits. Side and sheet outlast the deck names: they are what sorts loose pages."""
+    without the name (the side, the sheet and what follows, shortened the same way, down to the side
+    alone); None if nothing fits. Side and sheet outlast the deck names: they are what sorts loose pages.
+    The side is found by its word (a name may hold " · " itself); a text without one is cut from the end,
+    then from the front."""
     parts = text.split(" \u00b7 ")
-    keep = min(3, len(parts))  # the name, the side and the sheet
-    rest = parts[1:]
-    candidates = [parts[:end] for end in range(len(parts), keep - 1, -1)] + [rest[:end] for end in range(len(rest), 0, -1)]
+    sides = {words("sheet", "fronts"), words("sheet", "backs")}
+    side = next((index for index, part in enumerate(parts) if part in sides), None)
+    if side is None:
+        candidates = [parts[:end] for end in range(len(parts), 0, -1)] + [parts[start:] for start in range(1, len(parts))]
+    else:
+        keep = min(side + 2, len(parts))  # the name, the side and the sheet
+        rest = parts[side:]
+        candidates = [parts[:end] for end in range(len(parts), keep - 1, -1)] + [rest[:end] for end in range(len(rest), 0, -1)]
     for chosen in candidates:
         candidate = " \u00b7 ".join(chosen)
         size = fit_font_size(candidate, LABEL_FONT, room, LABEL_LARGEST, LABEL_SMALLEST)
