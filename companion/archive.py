@@ -61,8 +61,8 @@ def export(store: Store, game_id: str) -> dict[str, Any]:
 
 
 def _totals(rules: Any, state: Any) -> list[int]:
-    """Every seat's total after a move, as the result's chart plots it (``charted_totals``: Barony's typed
-    base-game points count once the table confirmed them), so that both read the one history alike."""
+    """Every seat's total after a move, as the result's chart plots it (``charted_totals``: totals typed in at the
+    end count once the table confirmed them), so that both read the one history alike."""
     return [int(total) for total in rules.charted_totals(state, rules.score(state))]
 
 

@@ -421,7 +421,7 @@ MAX_PHRASES = 9
 
 
 def _phrases(db: sqlite_utils.Database, words: list[str], fixes: dict[str, list[str]]) -> str:
-    """Words typed together ("L'Ermite", ``fillory.score.square``) as one FTS phrase ending in a beginning, or
+    """Words typed together ("L'Ermite", ``<game>.score.square``) as one FTS phrase ending in a beginning, or
     as several ORed: each word may be one of its typo corrections ("L'Ermite" -> "L hermite"*), and the last
     word one of its :func:`completions` (whole: "L'Abunda" -> "L abundance")."""
     choices: list[list[tuple[str, bool]]] = [[(word, True), *((w, True) for w in fixes.get(word.casefold(), []))]

@@ -45,11 +45,12 @@ def log_of(api: Api, game_id: str) -> list[dict[str, Any]]:
 
 
 def fill_levitation(form: Any) -> None:
-    """The rest of the cast, asked on the spot: a mandrake as the ingredient, power 1, Levitation on shop 1."""
+    """The rest of the cast, asked on the spot: a mandrake as the ingredient, power 1, Levitation on the first
+    shop offered (the shops are offered by id, in the circle's order: both games lay out the kit's circle)."""
     form.locator("label.pick", has_text="A mandrake as an ingredient").locator("input").fill("1")
     form.locator("input[name=power][value='1']").check()
     form.locator("input[name=spell][value=levitation]").check()
-    form.get_by_role("group", name="Take a card from which shop?").locator("input[value='1']").check()
+    form.get_by_role("group", name="Take a card from which shop?").locator("input[type=radio]").first.check()
 
 
 def test_cast_with_a_spellbook_from_its_card_page_lands_on_the_seat_page_logged_as_from_the_seat(
