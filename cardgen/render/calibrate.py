@@ -25,7 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 from .documents import FOOTER_BASELINE_MM, FOOTER_FONT, FOOTER_INK, set_full_page_boxes
 from .fonts import KIT
 from .labels import label
-from .options import MAX_BACK_OFFSET_MM, BuildError
+from .options import MAX_BACK_OFFSET_MM, BuildError, back_offset_ok
 from .pdf import new_canvas, pt
 from .print_specs import PaperSize
 
@@ -73,7 +73,6 @@ def skew_and_scale(geo: CalibrationGeometry, upper: float, lower_left: float, lo
     when the lower reading is the larger) and how much wider it prints (per cent). A back that is only
     shifted reads the same on all three; one turned reads differently high and low; one scaled reads
     differently left and right."""
-    import math
     spread = geo.lower_right - geo.lower_left
     scale = (lower_right - lower_left) / spread
     lower = (lower_left + lower_right) / 2 - scale * ((geo.lower_left + geo.lower_right) / 2 - geo.x_zero)
@@ -191,7 +190,7 @@ def _back(canvas: Canvas, paper: PaperSize, geo: CalibrationGeometry, offset_x: 
 
 def render_calibration(path: Path, paper: PaperSize, offset_x: float = 0.0, offset_y: float = 0.0) -> None:
     for value in (offset_x, offset_y):
-        if not math.isfinite(value) or abs(value) > MAX_BACK_OFFSET_MM:
+        if not back_offset_ok(value):
             raise BuildError(f"back offsets must be within ±{MAX_BACK_OFFSET_MM:g} mm, got {value:g}")
     geo = calibration_geometry(paper)
     canvas = new_canvas(path, paper.width, paper.height, title=word("title", paper=paper.name), subject=word("subject"))
@@ -237,7 +236,7 @@ def load_profiles(path: Path | None = None) -> dict[str, PrinterProfile]:
         except (TypeError, ValueError, AttributeError) as exc:
             raise BuildError(f"{path}: printer '{name}': back_offset_x and back_offset_y must be numbers") from exc
         for field, value in (("back_offset_x", x), ("back_offset_y", y)):
-            if not math.isfinite(value) or abs(value) > MAX_BACK_OFFSET_MM:
+            if not back_offset_ok(value):
                 raise BuildError(f"{path}: printer '{name}': {field} must be a number of mm within "
                                  f"±{MAX_BACK_OFFSET_MM:g}, got {value:g} (save the printer again with "
                                  "cardgen printer save)")
@@ -248,7 +247,7 @@ def load_profiles(path: Path | None = None) -> dict[str, PrinterProfile]:
 def save_profile(profile: PrinterProfile, path: Path | None = None) -> Path:
     """Add or replace a profile; the file is rewritten whole (write to a temporary name, then rename)."""
     for value in (profile.back_offset_x, profile.back_offset_y):
-        if not math.isfinite(value) or abs(value) > MAX_BACK_OFFSET_MM:
+        if not back_offset_ok(value):
             raise BuildError(f"back offsets must be within ±{MAX_BACK_OFFSET_MM:g} mm, got {value:g}")
     if not profile.name.strip():
         raise BuildError("a printer profile needs a name")

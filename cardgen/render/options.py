@@ -25,6 +25,12 @@ MAX_GUTTER_MM = 20.0
 HEX_SIZE_RANGE_MM = (20.0, 120.0)   # hex tiles, across flats
 
 
+def back_offset_ok(value: float) -> bool:
+    """Whether a back offset is a finite number of mm within ±:data:`MAX_BACK_OFFSET_MM` (NaN passes every
+    comparison's "not", so it is asked for by name)."""
+    return math.isfinite(value) and abs(value) <= MAX_BACK_OFFSET_MM
+
+
 class BuildError(Exception):
     """A build that cannot go ahead, with a reason a person can act on."""
 
@@ -94,7 +100,7 @@ def resolve(options: BuildOptions, specs: PrintSpecs) -> ResolvedOptions:
     if not 0 <= options.bleed <= MAX_BLEED_MM:
         raise BuildError(f"bleed must be between 0 and {MAX_BLEED_MM:g} mm, got {options.bleed:g}")
     for name, value in (("back offset x", options.back_offset_x), ("back offset y", options.back_offset_y)):
-        if not math.isfinite(value) or abs(value) > MAX_BACK_OFFSET_MM:
+        if not back_offset_ok(value):
             raise BuildError(f"{name} must be within ±{MAX_BACK_OFFSET_MM:g} mm, got {value:g}")
     if options.gutter is not None and not 0 <= options.gutter <= MAX_GUTTER_MM:
         raise BuildError(f"gutter must be between 0 and {MAX_GUTTER_MM:g} mm, got {options.gutter:g}")

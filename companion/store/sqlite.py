@@ -324,11 +324,6 @@ class SqliteBackend:
         info = os.stat(self.file)
         return info.st_dev, info.st_ino
 
-    @property
-    def served_as(self) -> tuple[int, int] | None:
-        """The (device, inode) of the file as opened (None if it could not be)."""
-        return self._identity
-
     def _log_file(self) -> Path:
         return self.file.with_name(self.file.name + "-wal")
 

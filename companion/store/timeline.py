@@ -58,7 +58,10 @@ def stored_move(text: str) -> dict[str, Any]:
     """A stored move as the readers take it: an object, as the API only ever stores. Anything else (a damaged
     row, another program's) is kept whole under ``"stored"``: a move of no type, which no rules take, so every
     reader shows it as a move this version cannot read instead of failing on it."""
-    move = json.loads(text)
+    return _object(json.loads(text))
+
+
+def _object(move: Any) -> dict[str, Any]:
     return move if isinstance(move, dict) else {"stored": move}
 
 
@@ -68,11 +71,10 @@ def stored_correction(text: str) -> Any:
     move this version cannot read, never a page's 500."""
     body = json.loads(text)
     if isinstance(body, dict):
-        if body.get("move") is not None and not isinstance(body["move"], dict):
-            body["move"] = {"stored": body["move"]}
+        if body.get("move") is not None:
+            body["move"] = _object(body["move"])
         if isinstance(body.get("also"), list):
-            body["also"] = [{**a, "move": a.get("move") if isinstance(a.get("move"), dict) else {"stored": a.get("move")}}
-                            if isinstance(a, dict) else a for a in body["also"]]
+            body["also"] = [{**a, "move": _object(a.get("move"))} if isinstance(a, dict) else a for a in body["also"]]
     return body
 
 

@@ -13,6 +13,7 @@ from ..base import (
     check_options,
     check_players,
     check_viewer,
+    scored_totals,
 )
 from ..base import (
     never_stalled as stalled,  # the Rules hook's default: this game reaches no dead end
@@ -129,7 +130,7 @@ def charted_totals(state: BaronyState, rows: Sequence[Mapping[str, Any]]) -> lis
     every seat has confirmed them (phase ``over``). A total typed in and sent back in the review was a typo the
     table caught, never the game's score: plotted, one mistyped 400 squashed a 46-43 game into the chart's foot."""
     if state.phase == "over":
-        return [_total(state, s) for s in range(len(state.players))]
+        return scored_totals(state, rows)
     return [state.control_points(s) for s in range(len(state.players))]
 
 
