@@ -85,13 +85,15 @@ def test_cmyk_needs_the_pdf_format(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("url", ["http://localhost:8000", "http://127.0.0.1", "http://127.8.9.1:5000/x",
-                                 "http://[::1]:8000", "http://0.0.0.0:8000", "http://LOCALHOST.", "http://a.localhost"])
+                                 "http://[::1]:8000", "http://0.0.0.0:8000", "http://LOCALHOST.", "http://a.localhost",
+                                 # a browser reads a numeric last label as IPv4, short forms included
+                                 "http://127.1", "http://0x7f.1:8000", "http://2130706433", "http://0"])
 def test_loopback_base_urls_are_warned_about(url: str) -> None:
     assert "loopback address" in (base_url_warning(url) or "")
 
 
 @pytest.mark.parametrize("url", ["http://192.168.1.20:8000", "https://cards.example.org", "http://10.0.0.5",
-                                 "http://localhost-box.lan"])
+                                 "http://localhost-box.lan", "http://10.1", "http://box1.lan", "http://1.2.3.4.5"])
 def test_other_base_urls_are_not(url: str) -> None:
     assert base_url_warning(url) is None
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ipaddress
 import math
 import os
+import re
+import socket
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -152,6 +154,23 @@ def language_labels(data_dir: Path | None, lang: str) -> Labels:
         raise BuildError(f"--lang {lang}: " + "; ".join(str(p) for p in exc.problems)) from exc
 
 
+def _browser_address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address a browser reads ``host`` as, or None for a name. A host whose last label is a number is
+    an IPv4 address to a browser (the WHATWG URL standard), short and hexadecimal forms included:
+    ``127.1``, ``0x7f.1`` and ``2130706433`` all open 127.0.0.1, as ``inet_aton`` reads them."""
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    last = host.rsplit(".", 1)[-1]
+    if not re.fullmatch(r"\d+|0x[0-9a-f]*", last):
+        return None
+    try:
+        return ipaddress.IPv4Address(socket.inet_aton(host))
+    except OSError:
+        return None
+
+
 def base_url_warning(base_url: str) -> str | None:
     """Why printed QR codes with this address would be dead on every phone, or None.
 
@@ -160,10 +179,7 @@ def base_url_warning(base_url: str) -> str | None:
     """
     host = (urlsplit(base_url.strip()).hostname or "").rstrip(".").lower()
     loopback = host == "localhost" or host.endswith(".localhost")
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        address = None
+    address = _browser_address(host)
     if address is not None:
         mapped = getattr(address, "ipv4_mapped", None)
         loopback = address.is_loopback or address.is_unspecified or bool(mapped and mapped.is_loopback)
