@@ -189,6 +189,14 @@ def tell_workers(path: str | os.PathLike[str]) -> None:
     os.environ[FILE_ID_ENV] = f"{info.st_dev}:{info.st_ino}:{os.path.abspath(path)}"
 
 
+def _refused(file: Path, message: str) -> StoreUnavailable:
+    """Why ``file`` cannot take a move: the whole message for the server's log and the command line, and for
+    the phones the same sentence with the file's folder left out (a phone learns the file's name, never where
+    the server keeps it)."""
+    folder = str(file.parent).rstrip(os.sep) + os.sep
+    return StoreUnavailable(message, public=message.replace(folder, "") if folder != os.sep else message)
+
+
 def _unavailable(path: Path, error: BaseException) -> StoreUnavailable:
     reason = str(error)
     if isinstance(error, sqlite3.Error):
@@ -200,7 +208,7 @@ def _unavailable(path: Path, error: BaseException) -> StoreUnavailable:
             reason = "the file is not a SQLite database"
     elif isinstance(error, OSError) and error.strerror:
         reason = f"its folder cannot be created ({error.strerror.lower()}: {error.filename})"
-    return StoreUnavailable(f"{path}: {reason}")
+    return _refused(path, f"{path}: {reason}")
 
 
 #: What to do, after each reason the database cannot take a move (each names the file first)
@@ -287,18 +295,18 @@ class SqliteBackend:
         except OSError as error:
             raise _unavailable(self.file, error) from None
         if empty and not allow_empty:  # SQLite would take it for a new database: the games' loss unsaid
-            raise StoreUnavailable(f"{self.file} " + EMPTY.format(path=self.file))
+            raise _refused(self.file, f"{self.file} " + EMPTY.format(path=self.file))
         if served_as is not None:
             try:
                 found = self._file_identity()
             except FileNotFoundError:
-                self._gone = StoreUnavailable(f"{self.file} {DELETED}")
+                self._gone = _refused(self.file, f"{self.file} {DELETED}")
                 return
             except OSError as error:
                 self._gone = _unavailable(self.file, error)
                 return
             if found != served_as:
-                self._gone = StoreUnavailable(f"{self.file} {REPLACED}")
+                self._gone = _refused(self.file, f"{self.file} {REPLACED}")
                 return
         try:
             db = self._db()
@@ -315,7 +323,7 @@ class SqliteBackend:
             raise _unavailable(self.file, error) from None
         if problems != ["ok"]:
             self.close()
-            raise StoreUnavailable(f"{self.file} " + DAMAGED.format(
+            raise _refused(self.file, f"{self.file} " + DAMAGED.format(
                 detail="SQLite's quick_check: " + "; ".join(problems)))
 
     # -- the file itself ----------------------------------------------------------------------
@@ -352,14 +360,14 @@ class SqliteBackend:
         try:
             identity = self._file_identity()
         except FileNotFoundError:
-            raise StoreUnavailable(f"{self.file} {DELETED}") from None
+            raise _refused(self.file, f"{self.file} {DELETED}") from None
         except OSError as error:
             raise _unavailable(self.file, error) from None
         if identity != self._identity:
-            raise StoreUnavailable(f"{self.file} {REPLACED}")
+            raise _refused(self.file, f"{self.file} {REPLACED}")
         problem = self._content_problem()
         if problem is not None:
-            raise StoreUnavailable(f"{self.file} " + TRUNCATED.format(detail=problem))
+            raise _refused(self.file, f"{self.file} " + TRUNCATED.format(detail=problem))
         self._check_log()
 
     def _check_log(self) -> None:
@@ -384,7 +392,7 @@ class SqliteBackend:
                 NOT_RESCUED.format(detail=f"{written} of {frames} pages written, readers busy")
         except sqlite3.Error as error:
             rescued = NOT_RESCUED.format(detail=str(error))
-        raise StoreUnavailable(f"{self.file}" + LOG_GONE.format(log=self._log_file().name, what=what,
+        raise _refused(self.file, f"{self.file}" + LOG_GONE.format(log=self._log_file().name, what=what,
                                                                rescued=rescued))
 
     def _content_problem(self) -> str | None:
@@ -502,17 +510,17 @@ class SqliteBackend:
         if isinstance(error, sqlite3.IntegrityError):
             return error
         if "readonly" in str(error):
-            return StoreUnavailable(f"{self.file} {READ_ONLY}")
+            return _refused(self.file, f"{self.file} {READ_ONLY}")
         if "malformed" in str(error) or "not a database" in str(error):
-            return StoreUnavailable(f"{self.file} " + DAMAGED.format(detail=str(error)))
+            return _refused(self.file, f"{self.file} " + DAMAGED.format(detail=str(error)))
         if "full" in str(error):
-            return StoreUnavailable(f"{self.file} could not be written ({error}): free some disk space and "
+            return _refused(self.file, f"{self.file} could not be written ({error}): free some disk space and "
                                     "try again")
         if "disk I/O" in str(error):  # (not a full disk: SQLite says "database or disk is full" for that)
-            return StoreUnavailable(f"{self.file} could not be written ({error}): the disk failed, or a file "
+            return _refused(self.file, f"{self.file} could not be written ({error}): the disk failed, or a file "
                                     "of the database (its -wal or -shm) was removed or changed; stop the server "
                                     "and start it again, and if this goes on, check the disk")
-        return StoreUnavailable(f"{self.file} could not be written ({error}); try again, and if this goes "
+        return _refused(self.file, f"{self.file} could not be written ({error}); try again, and if this goes "
                                 "on, restart the server")
 
     @contextmanager
