@@ -28,7 +28,7 @@ What a backend must provide (:class:`~.backend.Backend`): ``read()``, a transact
 ``write(game_id)``, a read-modify-write transaction serialised with every other write to that game (SQLite:
 ``BEGIN IMMEDIATE`` and one writer; PostgreSQL: a row lock, ``SELECT ... FOR UPDATE`` on the game) that rolls
 back when it raises and raises :class:`StoreUnavailable` with a sentence when the database fails;
-``lock_game(db, game_id)`` for a write that finds its game only inside (a hand-over code); ``rows(sql,
+``lock_game(db, game_id)`` for a write of several games (a purge: each locked in turn); ``rows(sql,
 params)`` for one SELECT; ``delete_log(db, game_ids)`` for a purge (the log stays append-only otherwise);
 ``changes()`` and ``limit_counters()``; ``migrations()``; ``close()``; and ``kind``, ``path``, ``target``.
 The connections it yields take ``execute(sql, params)`` with ``?`` placeholders and give DB-API cursors.

@@ -63,8 +63,10 @@ class Backend(Protocol):
       purge). SQLite serialises every write (``BEGIN IMMEDIATE`` and a writer lock across processes);
       PostgreSQL takes a row lock on the game (``SELECT ... FOR UPDATE``). A write that raises rolls back.
       Failures of the database itself are raised as :class:`StoreUnavailable` with a sentence a host can act on;
-    - :meth:`lock_game`: inside a write, serialise it with the other writes to a game found only then
-      (a hand-over code names its game): a no-op where every write is serialised anyway;
+    - :meth:`lock_game`: inside a write of no one game (a purge of several), serialise it with the other
+      writes to a game: a no-op where every write is serialised anyway. A game's row is locked before any
+      other row of it (a hand-over code's: the code's game is looked up first, then written as that game's),
+      so two writes of one game never wait for each other's rows (PostgreSQL would cancel one: a deadlock);
     - :meth:`rows`: one SELECT on its own (no transaction of its own beyond the statement), as dicts;
     - :meth:`append_move`: a move already checked against the rules, written in one statement if the backend
       has such a way (PostgreSQL: one round trip instead of a transaction's several, the seat token's check

@@ -804,7 +804,7 @@ class PostgresBackend:
                 yield Transaction(conn, self, writing=False, pipeline=pipeline)
 
     def lock_game(self, db: Connection, game_id: str) -> None:
-        """Inside a write, lock a game found only then (a hand-over code names its game)."""
+        """Inside a write of no one game (a purge of several), lock a game's row."""
         db.execute("SELECT 1 FROM games WHERE id = ? FOR UPDATE", [game_id])
 
     def delete_log(self, db: Connection, game_ids: Sequence[str]) -> None:

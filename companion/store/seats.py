@@ -141,14 +141,21 @@ class Seats(StateCache):
         """The seat a hand-over code was made for, with a new token; the old phone's token stops working."""
         token = secrets.token_urlsafe(24)
         cleaned = code.strip().upper()
-        with self.backend.write(None) as db:
-            rows = fetch_rows(db, "SELECT game_id, seat, expires, used FROM seat_handovers WHERE code_hash = ?",
-                              [hash_token(cleaned)])
+        unknown = NotFound(f"the hand-over code '{cleaned}' is unknown, used or expired; ask the seat's phone "
+                           "for a new one")
+        found = self.backend.rows("SELECT game_id FROM seat_handovers WHERE code_hash = ?", [hash_token(cleaned)])
+        if not found:
+            raise unknown
+        game_id = str(found[0]["game_id"])
+        # the game's row locked first, then the code's (read again, locked, inside): the order of every write of a
+        # game that touches its codes (a new code, a release, a claim, a purge). The other way round, a code taken
+        # while its seat asked for another deadlocked on PostgreSQL, which cancels one of the two: a phone's 503.
+        with self.backend.write(game_id) as db:
+            rows = fetch_rows(db, "SELECT seat, expires, used FROM seat_handovers WHERE code_hash = ? AND game_id = ?",
+                              [hash_token(cleaned), game_id])
             if not rows or rows[0]["used"] is not None or rows[0]["expires"] < _now():
-                raise NotFound(f"the hand-over code '{cleaned}' is unknown, used or expired; ask the seat's phone "
-                               "for a new one")
-            game_id, seat = rows[0]["game_id"], int(rows[0]["seat"])
-            self.backend.lock_game(db, game_id)
+                raise unknown
+            seat = int(rows[0]["seat"])
             db.execute("UPDATE seat_handovers SET used = ? WHERE code_hash = ?", [_now(), hash_token(cleaned)])
             self._revoke(db, game_id, seat)
             db.execute("UPDATE seats SET claimed = 1 WHERE game_id = ? AND seat = ?", [game_id, seat])
