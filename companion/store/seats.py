@@ -12,7 +12,7 @@ from companion.rules import IllegalMove, rules_for
 from companion.rules.base import clean_name
 from companion.store.backend import Connection, fetch_rows
 from companion.store.common import _check_room, _dumps, _now, hash_token
-from companion.store.errors import NotFound, SeatTaken
+from companion.store.errors import NotFound, SeatRefused, SeatTaken
 from companion.store.states import StateCache, _state_from, _state_json
 from companion.store.timeline import _named
 
@@ -116,15 +116,18 @@ class Seats(StateCache):
         return next((str(e["game"]) for e in events  # (an entry this version does not write is passed over)
                      if isinstance(e, dict) and e.get("type") == "rematch" and isinstance(e.get("game"), str)), None)
 
-    def handover_code(self, game_id: str, seat: int) -> dict[str, Any]:
+    def handover_code(self, game_id: str, seat: int, token: str | None = None) -> dict[str, Any]:
         """A one-time code another phone uses to take this seat over. A newer code replaces it: the seat's
         earlier code, used or not, is deleted, so a seat has one hand-over row at most however often one is
-        asked for (each was a row kept until the game's purge)."""
+        asked for (each was a row kept until the game's purge). ``token``: the seat's token the code was asked
+        with, checked again inside the write (:class:`SeatRefused` if the seat was handed on or released since
+        the request's own check, through any node: the old phone never gets a code to take the seat back)."""
         code = "".join(secrets.choice(JOIN_ALPHABET) for _ in range(HANDOVER_CODE_LENGTH))
         now = datetime.now(timezone.utc)
         expires = (now + timedelta(minutes=HANDOVER_MINUTES)).isoformat(timespec="milliseconds")
         with self.backend.write(game_id) as db:
             self._seat_row(db, game_id, seat)
+            self._still_held(db, game_id, seat, token)
             db.execute("DELETE FROM seat_handovers WHERE game_id = ? AND seat = ?", [game_id, seat])
             db.execute("INSERT INTO seat_handovers (code_hash, game_id, seat, created, expires) VALUES (?, ?, ?, ?, ?)",
                        [hash_token(code), game_id, seat, now.isoformat(timespec="milliseconds"), expires])
@@ -164,12 +167,14 @@ class Seats(StateCache):
             answer = self._seat_event(db, game_id, seat, {"type": "handover", "seat": seat})
         return {"id": game_id, "seat": seat, "token": token, "version": answer["version"]}
 
-    def rename_seat(self, game_id: str, seat: int, name: str) -> dict[str, Any]:
-        """A new name for a seat's player (1 to 40 characters, unlike every other player's)."""
+    def rename_seat(self, game_id: str, seat: int, name: str, token: str | None = None) -> dict[str, Any]:
+        """A new name for a seat's player (1 to 40 characters, unlike every other player's). ``token``: the seat's
+        token it was asked with (None: the host's), checked again inside the write, as for :meth:`handover_code`."""
         new = clean_name(name)
         with self.backend.write(game_id) as db:
             row = self._game_row(db, game_id, "game, players, state, version")
             self._seat_row(db, game_id, seat)
+            self._still_held(db, game_id, seat, token)
             names = json.loads(row["players"])
             if not new or len(new) > 40:
                 raise IllegalMove("a player's name is 1 to 40 characters", None)
@@ -191,6 +196,19 @@ class Seats(StateCache):
             answer = self._seat_event(db, game_id, seat, {"type": "rename", "seat": seat, "name": new, "was": old})
         self._remember(game_id, answer["version"], state)
         return answer
+
+    @staticmethod
+    def _still_held(db: Connection, game_id: str, seat: int, token: str | None) -> None:
+        """Inside a write of the game: :class:`SeatRefused` unless ``token`` (None: nothing to check) holds the
+        seat now. A seat's token is checked when its request comes in, but a release or a hand-over through
+        another process or node may commit before this write; every one of them writes the game, so here,
+        inside the game's write, the answer is the last word."""
+        if token is None:
+            return
+        if not fetch_rows(db, "SELECT 1 AS held FROM seat_tokens t JOIN seats s ON s.game_id = t.game_id"
+                              " AND s.seat = t.seat WHERE t.token_hash = ? AND t.game_id = ? AND t.seat = ?"
+                              " AND t.revoked IS NULL AND s.claimed <> 0", [hash_token(token), game_id, seat]):
+            raise SeatRefused()
 
     @staticmethod
     def _revoke(db: Connection, game_id: str, seat: int) -> None:

@@ -22,11 +22,13 @@ from . import live_updates
 from .api_helpers import (
     ApiError,
     acting_seat,
+    acting_seat_and_token,
     api_blueprint,
     bearer_token,
     known_writing_seat,
     parse_body,
     seat_rate,
+    still_held,
     viewed_game,
     viewing_seat,
     writing_seat,
@@ -238,11 +240,12 @@ def release_seat(game_id: str, seat: int) -> Response:
 @bp.post("/games/<game_id>/seats/<int:seat>/handover")
 def handover_code(game_id: str, seat: int) -> Response:
     _seat_number(game_id, seat)
-    acting_seat(game_id, seat)
+    _, token = acting_seat_and_token(game_id, seat)
     refusal = current_app.extensions["rate_limits"].seat_handovers(game_id, seat)
     if refusal is not None:
         abort(refusal)
-    code = store().handover_code(game_id, seat)
+    with still_held(game_id, token):
+        code = store().handover_code(game_id, seat, token=token)
     link = external_url(url_for("seats.take_over", code=code["code"]))
     response = jsonify({"code": code["code"], "link": link, "expires": code["expires"]})
     response.headers["Cache-Control"] = "no-store"
@@ -261,10 +264,12 @@ def rename_seat(game_id: str, seat: int) -> Response:
     body = parse_body(RenameRequest)
     _seat_number(game_id, seat)
     token = bearer_token()
+    seat_token = None  # (the host's: no seat to hold)
     if token is None or not store().is_host(game_id, token):
-        acting_seat(game_id, seat)  # the seat's own token, else 401/403
+        _, seat_token = acting_seat_and_token(game_id, seat)  # the seat's own token, else 401/403
     seat_rate(game_id, seat)  # a rename is a log entry: within the seat's move rate, or the log's cap is a weapon
-    answer = store().rename_seat(game_id, seat, body.name)
+    with still_held(game_id, seat_token):
+        answer = store().rename_seat(game_id, seat, body.name, token=seat_token)
     return jsonify({"ok": True, "version": answer["version"], "seq": answer["seq"]})
 
 

@@ -7,14 +7,15 @@ blueprint is exempt from CSRF (``create_app``)."""
 
 from __future__ import annotations
 
-from typing import Any, NoReturn, TypeVar
+from contextlib import contextmanager
+from typing import Any, Iterator, NoReturn, TypeVar
 
 from flask import Blueprint, Response, abort, current_app, request
 from pydantic import ValidationError
 
 from companion.rules import IllegalMove, SetupError, rules_for
 from companion.rules.base import sentence
-from companion.store import CorrectionRefused, NotFound, SeatTaken, Stale
+from companion.store import CorrectionRefused, NotFound, SeatRefused, SeatTaken, Stale
 
 from .errors import error_json
 from .helpers import holds_seat, store, token_cookie
@@ -182,6 +183,12 @@ def token_refused(game_id: str, token: str) -> NoReturn:
 
 
 def acting_seat(game_id: str, claimed_seat: int | None) -> int:
+    """The seat the request's token (a bearer token, or the seat page's cookie) holds: 401 or 403 otherwise."""
+    return acting_seat_and_token(game_id, claimed_seat)[0]
+
+
+def acting_seat_and_token(game_id: str, claimed_seat: int | None) -> tuple[int, str]:
+    """:func:`acting_seat`'s seat and the token it holds it by (for a write that checks it again: :func:`still_held`)."""
     # An unknown game is a 404, not a bad token. A token that opens a seat of this game proves the game
     # is there (games are never deleted), so the existence query runs only on the way to an error.
     try:
@@ -200,7 +207,20 @@ def acting_seat(game_id: str, claimed_seat: int | None) -> int:
     if claimed_seat is not None and claimed_seat != seat:
         names = store().info(game_id)["players"]
         raise ApiError(403, f"your token is for seat {seat} ({names[seat]}), not seat {claimed_seat}")
-    return seat
+    return seat, str(token)
+
+
+@contextmanager
+def still_held(game_id: str, token: str | None) -> Iterator[None]:
+    """Around a seat's write that checks its token again inside (``token=``): a seat handed on or released through
+    another node since the request's own check is answered as the token is answered now, with its 401."""
+    try:
+        yield
+    except SeatRefused:
+        if token is None:
+            raise
+        store().forget_token(game_id, token)
+        token_refused(game_id, token)
 
 
 def writing_seat(game_id: str, claimed_seat: int | None) -> int:

@@ -20,7 +20,7 @@ from werkzeug.wrappers import (
 )
 
 from companion.rules import IllegalMove, rules_for
-from companion.store import HANDOVER_MINUTES, NotFound, SeatTaken
+from companion.store import HANDOVER_MINUTES, NotFound, SeatRefused, SeatTaken
 from companion.web.api_helpers import seat_rate
 from companion.web.errors import error_response
 from companion.web.helpers import (
@@ -33,6 +33,7 @@ from companion.web.helpers import (
     remember_host,
     remember_seat,
     store,
+    token_cookie,
     unstored_page,
 )
 from companion.web.links import external_url
@@ -85,25 +86,34 @@ def rename_seat(game_id: str, seat: int) -> BaseResponse:
     info = store().info(game_id)
     if not 0 <= seat < len(info["players"]):
         raise NotFound(f"This game has no seat {seat + 1}.")
+    refused = PermissionError(f"Only {info['players'][seat]}'s phone or the host can rename {info['players'][seat]}.")
     if not (holds_seat(game_id, seat) or hosting(game_id)):
-        raise PermissionError(f"Only {info['players'][seat]}'s phone or the host can rename {info['players'][seat]}.")
+        raise refused
+    # the seat's token checked again in the write (None: the host's), as the API's rename does
+    token = None if hosting(game_id) else request.cookies.get(token_cookie(game_id, seat))
     seat_rate(game_id, seat)  # as in the API: a rename is a log entry each
     try:
-        store().rename_seat(game_id, seat, request.form.get("name", ""))
+        store().rename_seat(game_id, seat, request.form.get("name", ""), token=token)
     except IllegalMove as exc:
         return error_response(422, exc.message)  # the error helper makes it a sentence
+    except SeatRefused:  # handed on or released, through another node, since the check above
+        raise refused from None
     return back_to(game_id, seat)
 
 
 @bp.post("/g/<game_id>/seat/<int:seat>/handover")
 def handover(game_id: str, seat: int) -> Response:
     info = store().info(game_id)
+    refused = PermissionError("This phone does not hold that seat, so it cannot hand it over.")
     if not 0 <= seat < len(info["players"]) or not holds_seat(game_id, seat):
-        raise PermissionError("This phone does not hold that seat, so it cannot hand it over.")
+        raise refused
     refusal = current_app.extensions["rate_limits"].seat_handovers(game_id, seat)
     if refusal is not None:
         return refusal
-    offer = store().handover_code(game_id, seat)
+    try:  # the seat's token checked again in the write: handed on or released through another node meanwhile
+        offer = store().handover_code(game_id, seat, token=request.cookies.get(token_cookie(game_id, seat)))
+    except SeatRefused:
+        raise refused from None
     link = external_url(url_for("seats.take_over", code=offer["code"]))
     return unstored_page("pages/handover.html", info=info, seat=seat, name=info["players"][seat], code=offer["code"],
                          link=link, qr=qr_svg(link), minutes=HANDOVER_MINUTES, game_id=game_id,
