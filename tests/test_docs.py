@@ -254,3 +254,37 @@ def test_architecture_layers_point_one_way() -> None:
                 crossing += [f"{path.relative_to(ROOT)}:{node.lineno}: {name}" for name in names
                              if name.split(".")[0] in forbidden]
     assert crossing == []
+
+
+# -- docs/print-kit.md: "Every option and document" (the README's words) --------------------------------------
+
+PRINT_KIT = (ROOT / "docs" / "print-kit.md").read_text(encoding="utf-8")
+
+
+def _print_kit_section(command: str) -> str:
+    """The section of docs/print-kit.md whose heading names ``cardgen <command>``, up to the next heading."""
+    for section in PRINT_KIT.split("\n## ")[1:]:
+        heading, _, body = section.partition("\n")
+        if f"`cardgen {command}`" in heading:
+            return body
+    return ""
+
+
+@pytest.mark.parametrize("command", sorted(cardgen_main.commands))  # type: ignore[attr-defined]
+def test_the_print_kit_page_has_a_section_for_every_cardgen_command_with_its_options(command: str) -> None:
+    """The README sends a reader to docs/print-kit.md for "every option": each ``cardgen`` command has a section
+    there, which names each of its options (a group: each sub-command), unless it is a game's own command
+    (``GameCatalog.commands``), which the section hands on to that game's page by a link."""
+    section = _print_kit_section(command)
+    assert section, f"docs/print-kit.md has no section headed `cardgen {command}`"
+    group = cardgen_main.commands[command]  # type: ignore[attr-defined]
+    if isinstance(group, click.Group):
+        missing = [sub for sub in sorted(group.commands) if f"cardgen {command} {sub}" not in section]
+        assert not missing, f"docs/print-kit.md's `cardgen {command}` section does not name {missing}"
+        return
+    games_own = {cmd.name for catalog in catalogs().values() for cmd in catalog.commands}
+    if command in games_own:
+        assert "](games/" in section, f"`cardgen {command}` is a game's command: link its game's page"
+        return
+    missing = [o for o in _options(cardgen_main, command) if not re.search(re.escape(o) + r"(?![a-z-])", section)]
+    assert not missing, f"docs/print-kit.md's `cardgen {command}` section does not mention {missing}"
