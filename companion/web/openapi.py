@@ -144,22 +144,28 @@ _ERROR = {"type": "object", "required": ["ok", "error", "rule", "status"], "prop
              "part of the request: the same refusal in table words, as a page shows it (a field by its form's label)"},
 }}
 _CARD_IDS = {"type": "array", "items": {"type": "string"}}
-_VIEW = {"type": "object", "description": "the rules module's view(state, seat): hands only for the viewer",
-         "properties": {"game": {"type": "string"}, "phase": {"type": "string"}, "turn": {"type": "object"},
-                        "pending": {"type": ["object", "null"]}, "players": {"type": "array"},
-                        "neutral": _CARD_IDS, "discard": _CARD_IDS, "deck_count": {"type": "integer"},
-                        "you": {"type": ["integer", "null"]}, "over": {"type": "boolean"},
-                        "winner": {"type": ["integer", "null"]}}}
+_VIEW = {"type": "object", "description": "the rules module's view(state, seat): hands only for the viewer; "
+         "each game adds the fields of its own table (its page in docs/games/)",
+         "properties": {"game": {"type": "string"}, "phase": {"type": "string"},
+                        "turn": {"type": "object", "description": "some games: whose turn it is ({seat, ...})"},
+                        "pending": {"type": ["object", "null"], "description": "some games: a choice the rules "
+                                    "wait for ({seat, move, choice, rule, title})"},
+                        "players": {"type": "array"}, "you": {"type": ["integer", "null"]},
+                        "over": {"type": "boolean"}, "winner": {"type": ["integer", "null"]},
+                        "winners": {"type": "array", "items": {"type": "integer"},
+                                    "description": "some games: every winning seat"}}}
 _SCHEMAS: dict[str, Any] = {
     "Error": _ERROR,
     "View": _VIEW,
     "GameCreated": {"type": "object", "properties": {
-        "id": {"type": "string"}, "join_code": {"type": "string"}, "version": {"type": "integer"},
+        "id": {"type": "string"}, "game": {"type": "string"}, "join_code": {"type": "string"},
+        "version": {"type": "integer"},
         "host_token": {"type": "string", "description": "the creating phone's token: release seats with it"},
         "seats": {"type": "array", "items": {"type": "object", "properties": {
             "seat": {"type": "integer"}, "name": {"type": "string"}, "token": {"type": "string"}}}}}},
     "Game": {"type": "object", "properties": {
         "id": {"type": "string"}, "game": {"type": "string"}, "version": {"type": "integer"},
+        "join_code": {"type": "string", "description": "the code the table joins with (public at the table)"},
         "state": {"$ref": "#/components/schemas/View"}, "scores": {"type": "array", "items": {"type": "object"}},
         "over": {"type": "boolean"}, "winner": {"type": ["integer", "null"]},
         "winners": {"type": "array", "items": {"type": "integer"},

@@ -195,7 +195,8 @@ _CARDS = {"type": "array", "items": {"type": "object", "properties": {
                 "card (the kit's default card size) mapped through the code's corners; null when not known"}}}}
 _READING = {"type": "object", "properties": {
     "width": {"type": "integer"}, "height": {"type": "integer"}, "cards": _CARDS,
-    "unread": {"type": "array", "items": {"type": "object", "properties": {"reason": {"type": "string"}}}}}}
+    "unread": {"type": "array", "items": {"type": "object", "properties": {
+        "reason": {"type": "string"}, "corners": {**_POINTS, "description": "the code's four corners in the photo's pixels"}}}}}}
 _SCORED = {"type": "object", "properties": {
     "calculator": {"type": "string"}, "request": {"type": "object"}, "total": {"type": ["integer", "null"]},
     "headline": {"type": "string"}, "notes": {"type": "array", "items": {"type": "string"}},
