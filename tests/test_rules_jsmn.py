@@ -98,6 +98,15 @@ def test_the_stack_on_the_wax_seal_sets_the_first_turn_order() -> None:
     assert new_game(3, stack=[1, 2, 0]).order() == [1, 2, 0]
 
 
+def test_a_stack_and_a_first_seat_that_disagree_are_refused_not_one_of_them_dropped() -> None:
+    """docs/games/jsmn.md: ``stack`` is given *instead of* ``first_seat``. Both at once must say the same seat on
+    top; a first seat the stack contradicts (or no seat at all) is refused, not silently passed over."""
+    assert new_game(3, first_seat=1, stack=[1, 2, 0]).order() == [1, 2, 0]
+    for first in (0, 2, 7, "x", True):
+        with pytest.raises(SetupError, match="first_seat"):
+            jsmn.setup(["A", "B", "C"], {"first_seat": first, "stack": [1, 2, 0]})
+
+
 def test_starting_feats_are_reported_once_each_and_must_be_free() -> None:
     state = new_game(2)
     refused(state, 0, {"type": "new_year", "marseilles": "the-popess"}, "jsmn.setup.hand")

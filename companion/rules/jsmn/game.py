@@ -60,12 +60,17 @@ State = JsmnState
 
 def _stack(options: Mapping[str, Any], players: int) -> list[int]:
     """The discs on the wax seal from the top down: option ``stack``, else ``first_seat`` (default 0) on top
-    and the others below it in seat order."""
+    and the others below it in seat order. Both given must agree on the seat on top (a first seat the stack
+    contradicts was passed over without a word)."""
     if "stack" in options:
         stack = options["stack"]
         if not isinstance(stack, list) or sorted(stack) != list(range(players)) or \
                 any(isinstance(s, bool) for s in stack):
             raise SetupError(f"option 'stack' must list every seat number from 0 to {players - 1} once, top first")
+        first = options.get("first_seat", stack[0])
+        if isinstance(first, bool) or first != stack[0]:
+            raise SetupError(f"option 'first_seat' ({first!r}) and option 'stack' (seat {stack[0]} on top) disagree: "
+                             "give the stack alone, or a first seat that is its top")
         return list(stack)
     first = options.get("first_seat", 0)
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
