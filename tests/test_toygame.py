@@ -189,6 +189,8 @@ RUN_FOR_THE_TOY: dict[str, tuple[str, ...] | None] = {
     "test_search.py": ("test_index_covers_every_rule_and_card_and_builds_fast", "test_the_asking_pages_game_comes_first",
                        "test_the_question_set_finds_the_answer_in_the_first_three_at_least_90_percent"),
     "test_api.py": ("test_search_endpoint_prefers_the_asking_game_and_corrects_typos_in_scope",),
+    # the OpenAPI document names every field of its answers, and the view's schema what its view holds
+    "test_openapi_answers.py": ("test_the_view_schema_names_what_every_games_view_holds_or_says_which_games",),
     # reliability: its secret (a seat's plan) kept from every other phone on every route, a twin game and a
     # spectator's whole sequence compared; phones racing a whole game; kill -9 mid-game (its game alone: CRASH_GAMES;
     # the others' crashes are the whole run's); the in-process fuzz of moves, undo and corrections; the API contract

@@ -146,7 +146,8 @@ _ERROR = {"type": "object", "required": ["ok", "error", "rule", "status"], "prop
 _CARD_IDS = {"type": "array", "items": {"type": "string"}}
 _VIEW = {"type": "object", "description": "the rules module's view(state, seat): hands only for the viewer; "
          "each game adds the fields of its own table (its page in docs/games/)",
-         "properties": {"game": {"type": "string"}, "phase": {"type": "string"},
+         "properties": {"game": {"type": "string"},
+                        "phase": {"type": "string", "description": "some games: the stage of play"},
                         "turn": {"type": "object", "description": "some games: whose turn it is ({seat, ...})"},
                         "pending": {"type": ["object", "null"], "description": "some games: a choice the rules "
                                     "wait for ({seat, move, choice, rule, title})"},
