@@ -14,6 +14,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 from pathlib import Path
 from typing import Iterator
 
@@ -599,3 +600,17 @@ def test_serve_warns_when_the_cards_address_names_another_port(capsys: pytest.Ca
                        ("https://spellbook.example", 8000)):  # the same port; a proxy's https address
         cli._warn_if_another_port(base, port, "--base-url")
         assert capsys.readouterr().err == "", base
+
+
+def test_python_dash_m_companion_runs_the_cli(tmp_path: Path) -> None:
+    """``python -m companion`` answered "No module named companion.__main__" (the docs audit), as
+    ``python -m cardgen`` did before it."""
+    project = Path(__file__).resolve().parents[1]
+    helped = subprocess.run([sys.executable, "-m", "companion", "--help"], capture_output=True, text=True,
+                            timeout=60, cwd=project)
+    assert helped.returncode == 0, helped.stderr
+    assert helped.stdout.startswith("Usage: companion ") and "serve" in helped.stdout
+    made = subprocess.run([sys.executable, "-m", "companion", "init-db", "--db", str(tmp_path / "c.sqlite3")],
+                          capture_output=True, text=True, timeout=60, cwd=project)
+    assert made.returncode == 0, made.stderr
+    assert (tmp_path / "c.sqlite3").stat().st_size > 0
