@@ -64,3 +64,39 @@ def test_the_api_refuses_the_broken_game_with_its_reason_and_serves_the_others(b
     assert body["ok"] is False and body["status"] == 503 and "spells.toml" in body["error"]
     created = client.post("/api/games", json={"game": "fillory", "players": ["Ann", "Ben"]})
     assert created.status_code == 201, created.get_json()
+
+
+def test_score_by_photo_refuses_a_game_the_data_folder_leaves_out(tmp_path: Path) -> None:
+    """``POST /api/photo/<game>`` and ``/score`` answered 200 for a game ``--data`` left out, scoring it from the
+    project's own cards, while its calculator page said 404 (the docs audit). Each game that scores by photo,
+    left out in turn: both routes answer 404, as its page does; the other games' routes are still served."""
+    from companion.web.photo import games_with_photo
+
+    photo_games = sorted(games_with_photo())
+    assert photo_games
+    for game in photo_games:
+        root = tmp_path / game / "data"
+        shutil.copytree(DEFAULT_DATA_DIR, root)
+        shutil.rmtree(root / game)
+        app = create_app({"TESTING": True, "DATABASE": str(tmp_path / game / "c.sqlite3"), "SECRET_KEY": "k",
+                          "DATA_DIR": str(root)})
+        client = app.test_client()
+        assert client.get(f"/calc/{game}/photo").status_code == 404
+        read = client.post(f"/api/photo/{game}", data=b"\xff\xd8\xff", content_type="image/jpeg")
+        scored = client.post(f"/api/photo/{game}/score", json={"cards": []})
+        assert (read.status_code, scored.status_code) == (404, 404), (game, read.get_json(), scored.get_json())
+        assert scored.get_json()["ok"] is False
+        other = next((g for g in photo_games if g != game), None)
+        if other is not None:
+            assert client.post(f"/api/photo/{other}/score", json={"cards": []}).status_code == 200
+        app.extensions["store"].close()
+
+
+def test_score_by_photo_answers_503_for_a_game_whose_data_is_broken(broken_app: Flask) -> None:
+    from companion.web.photo import games_with_photo
+
+    broken = [g for g in sorted(unavailable_games(Path(broken_app.config["DATA_DIR"]))) if g in games_with_photo()]
+    assert broken  # (the fixture breaks a game that scores by photo)
+    for game in broken:
+        answer = broken_app.test_client().post(f"/api/photo/{game}/score", json={"cards": []})
+        assert answer.status_code == 503 and "spells.toml" in answer.get_json()["error"]

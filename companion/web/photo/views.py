@@ -74,6 +74,7 @@ def _hook(game: str) -> PhotoScoring:
     if found is None:
         raise ApiError(404, f"there is no game '{game}' that reads photos" if game not in SPECS
                        else f"{SPECS[game].title} has no score by photo")
+    refuse_unserved(game)  # as its calculator page: 404 left out of the data folder, 503 broken (it read its cards)
     return found
 
 
