@@ -209,8 +209,10 @@ def test_move_200_returns_the_new_version_and_my_view(client: FlaskClient, store
 
 def test_move_retry_with_the_same_action_id_is_not_applied_twice(client: FlaskClient, store: Store,
                                                                  game: dict[str, Any]) -> None:
-    first = post_draw(client, store, game, 0, "once", version=0)
-    again = post_draw(client, store, game, 0, "once", version=0)
+    # the phone sends the very same body again (the next card of the deck would be another move: refused)
+    body = {"version": 0, "action_id": "once", "move": {"type": "draw", "card": deck_card(store, game["id"])}}
+    first = client.post(f"/api/games/{game['id']}/moves", headers=bearer(game["seats"][0]["token"]), json=body)
+    again = client.post(f"/api/games/{game['id']}/moves", headers=bearer(game["seats"][0]["token"]), json=body)
     assert first.status_code == again.status_code == 200
     assert again.get_json()["seq"] == first.get_json()["seq"] == 1
     assert store.version(game["id"]) == 1 and len(store.log(game["id"], None)) == 1

@@ -147,11 +147,13 @@ def test_a_move_appends_to_the_log_and_bumps_the_version(store: Store, game: dic
 
 
 def test_a_retried_action_id_gets_the_first_answer_and_applies_once(store: Store, game: dict[str, Any]) -> None:
-    first = draw(store, game["id"], 0, "same-id")
-    draw(store, game["id"], 1, "other-id")
-    # the phone never saw the first answer and retries with the old version: same answer, nothing new
     _, state = store.current(game["id"])
-    retry = store.apply_move(game["id"], 0, 0, "same-id", {"type": "draw", "card": deck_cards(state)[0]})
+    sent = {"type": "draw", "card": deck_cards(state)[0]}
+    first = store.apply_move(game["id"], 0, 0, "same-id", sent)
+    draw(store, game["id"], 1, "other-id")
+    # the phone never saw the first answer and retries with the old version and the same move: same answer,
+    # nothing new (the same id with another move is refused: tests/test_action_id_reuse.py)
+    retry = store.apply_move(game["id"], 0, 0, "same-id", dict(sent))
     assert retry == first == {"version": 1, "seq": 1}
     assert store.version(game["id"]) == 2
     assert len(hand(store, game["id"], 0)) == 1

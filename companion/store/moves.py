@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import secrets
@@ -42,10 +43,10 @@ class Moves(StateCache):
     """What the table did, and the history it reads."""
 
     def _earlier_answer(self, db: Connection, game_id: str, seat: int, action_id: str,
-                        kind: str) -> dict[str, Any] | None:
-        rows = fetch_rows(db, "SELECT seat, kind, result FROM moves WHERE game_id = ? AND action_id = ?",
+                        kind: str, asked: Mapping[str, Any]) -> dict[str, Any] | None:
+        rows = fetch_rows(db, "SELECT seat, kind, move, result FROM moves WHERE game_id = ? AND action_id = ?",
                              [game_id, action_id])
-        return _earlier(rows[0] if rows else None, seat, action_id, kind)
+        return _earlier(rows[0] if rows else None, seat, action_id, kind, asked)
 
     def apply_move(self, game_id: str, seat: int, version: int, action_id: str,
                    move: Mapping[str, Any], token: str | None = None) -> dict[str, Any]:
@@ -61,12 +62,14 @@ class Moves(StateCache):
         else 409 if the game has moved on, else the rules' verdict."""
         prepared = self._prepare_move(game_id, seat, version, move)
         checked = token is None
+        asked = {"move": move}
         if isinstance(prepared, tuple) and _has_room(version):  # a backend's one-statement way (PostgreSQL)
             new_state, new_json, kept = prepared
             seq = version + 1
             answer = Written(version=seq, seq=seq)
-            done = self.backend.append_move(game_id, version, seat, action_id, _dumps(kept), dumps_compact(answer),
-                                            _now(), new_json, None if token is None else hash_token(token))
+            done = self.backend.append_move(game_id, version, seat, action_id, _dumps(kept),
+                                            _stored_answer(answer, "move", asked), _now(), new_json,
+                                            None if token is None else hash_token(token))
             if done is not None:
                 wrote, earlier_row, seat_held = done
                 if not seat_held:
@@ -77,7 +80,7 @@ class Moves(StateCache):
                     self._remember(game_id, seq, new_state)
                     return answer
                 if earlier_row is not None:
-                    earlier = _earlier(earlier_row, seat, action_id, "move")
+                    earlier = _earlier(earlier_row, seat, action_id, "move", asked)
                     assert earlier is not None
                     return earlier
             # nothing written and no earlier answer seen: the way below tells why (a stale version, no such
@@ -86,7 +89,7 @@ class Moves(StateCache):
             self.forget_token(game_id, str(token))
             raise SeatRefused()
         with self.backend.write(game_id) as db:
-            row, earlier = _game_and_earlier_answer(db, game_id, seat, action_id, "move")
+            row, earlier = _game_and_earlier_answer(db, game_id, seat, action_id, "move", asked)
             if earlier is not None:
                 return earlier
             current = int(row["version"])
@@ -104,7 +107,7 @@ class Moves(StateCache):
             written = Written(version=seq, seq=seq)
             db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
                        " VALUES (?, ?, ?, 'move', ?, NULL, ?, ?, ?)",
-                       [game_id, seq, seat, _dumps(kept), action_id, dumps_compact(written), _now()])
+                       [game_id, seq, seat, _dumps(kept), action_id, _stored_answer(written, "move", asked), _now()])
             db.execute("UPDATE games SET version = ?, state = ? WHERE id = ?", [seq, new_json, game_id])
         self._remember(game_id, seq, new_state)
         return written
@@ -140,7 +143,7 @@ class Moves(StateCache):
             entry = {"type": "undo", "seq": target.seq}
             return entry, target.seq, [m for m in timeline.live if m.seq != target.seq]
 
-        return self._rewrite(game_id, seat, version, action_id, "undo", change)
+        return self._rewrite(game_id, seat, version, action_id, "undo", change, {})
 
     def correct(self, game_id: str, seat: int, version: int, action_id: str, seq: int,
                 move: Mapping[str, Any] | None, drop: Sequence[int] = (),
@@ -150,8 +153,10 @@ class Moves(StateCache):
         with it (``{"seq", "move"}``), ``insert`` moves the rules now need before a later move
         (``{"before", "seat", "move"}``, see :class:`_Revisions`). A later move that no longer fits refuses
         the whole correction (:class:`CorrectionRefused` names its seq): nothing changes."""
+        asked = {"seq": seq, "move": move, "drop": list(drop), "also": [dict(a) for a in also],
+                 "insert": [dict(i) for i in insert]}
         return self._rewrite(game_id, seat, version, action_id, "correct",
-                             _correction(seat, seq, move, drop, also, insert))
+                             _correction(seat, seq, move, drop, also, insert), asked)
 
     def revert(self, game_id: str, seat: int, version: int, action_id: str, entry: int,
                drop: Sequence[int] = ()) -> dict[str, Any]:
@@ -162,7 +167,8 @@ class Moves(StateCache):
         def change(timeline: _Timeline) -> tuple[dict[str, Any], int, list[LiveMove]]:
             return _Revisions.reverted_live(timeline, seat, entry, drop)
 
-        return self._rewrite(game_id, seat, version, action_id, "revert", change)
+        return self._rewrite(game_id, seat, version, action_id, "revert", change,
+                             {"entry": entry, "drop": list(drop)})
 
     def preview(self, game_id: str, seat: int, seq: int, move: Mapping[str, Any] | None,
                 drop: Sequence[int] = (), also: Sequence[Mapping[str, Any]] = (),
@@ -200,10 +206,12 @@ class Moves(StateCache):
         return row["game"], row["initial_state"], _Timeline(rules_for(row["game"]), entries, json.loads(row["players"]))
 
     def _rewrite(self, game_id: str, seat: int, version: int, action_id: str, kind: str,
-                 change: Any) -> dict[str, Any]:
+                 change: Any, asked: Mapping[str, Any]) -> dict[str, Any]:
+        """Write the undo, correction or put-back ``change`` works out; ``asked``: what the request asked (its
+        body but for the version, the action id and the seat), which a retried action id must ask again."""
         with self.backend.read() as db:
             row = self._game_row(db, game_id, "game, version, initial_state, players")
-            earlier = self._earlier_answer(db, game_id, seat, action_id, kind)
+            earlier = self._earlier_answer(db, game_id, seat, action_id, kind, asked)
             if earlier is not None:
                 return earlier
             current = int(row["version"])
@@ -236,7 +244,7 @@ class Moves(StateCache):
             entry["ending"] = {"was": ended, "now": ends}
         state_json = _state_json(row["game"], rules, state)
         with self.backend.write(game_id) as db:
-            now, earlier = _game_and_earlier_answer(db, game_id, seat, action_id, kind)
+            now, earlier = _game_and_earlier_answer(db, game_id, seat, action_id, kind, asked)
             if earlier is not None:
                 return earlier
             if int(now["version"]) != current:  # someone wrote while this replayed: nothing changes
@@ -249,8 +257,8 @@ class Moves(StateCache):
                 answer["inserted"] = entry["insert"]
             db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       [game_id, seq, seat, kind, _dumps(entry), first_changed, action_id, dumps_compact(answer),
-                        _now()])
+                       [game_id, seq, seat, kind, _dumps(entry), first_changed, action_id,
+                        _stored_answer(answer, kind, asked), _now()])
             for n, (before, author, move) in enumerate(put_in, start=1):
                 db.execute("INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)"
                            " VALUES (?, ?, ?, 'move', ?, ?, ?, ?, ?)",
@@ -381,26 +389,54 @@ def _has_room(entries: int) -> bool:
     return True
 
 
-def _game_and_earlier_answer(db: Any, game_id: str, seat: int, action_id: str,
-                             kind: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
+def _game_and_earlier_answer(db: Any, game_id: str, seat: int, action_id: str, kind: str,
+                             asked: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """Inside the write lock: the game's row (game, version) and the first answer to a retried
     ``action_id`` (None if it is new); NotFound if there is no such game."""
-    rows = fetch_rows(db, "SELECT g.game, g.version, m.seat, m.kind, m.result FROM games g"
+    rows = fetch_rows(db, "SELECT g.game, g.version, m.seat, m.kind, m.move, m.result FROM games g"
                      " LEFT JOIN moves m ON m.game_id = g.id AND m.action_id = ? WHERE g.id = ?", [action_id, game_id])
     if not rows:
         raise NotFound(f"there is no game '{game_id}'")
     row = rows[0]
-    return row, _earlier(row if row["kind"] is not None else None, seat, action_id, kind)
+    return row, _earlier(row if row["kind"] is not None else None, seat, action_id, kind, asked)
 
 
-def _earlier(row: Mapping[str, Any] | None, seat: int, action_id: str, kind: str) -> dict[str, Any] | None:
-    """The first answer to a retried action id (its log entry ``row``), None for a new one."""
+#: the key of a write's stored answer (the log entry's ``result``) that holds :func:`_fingerprint` of the request
+_ASKED = "asked"
+
+
+def _fingerprint(kind: str, asked: Mapping[str, Any]) -> str:
+    """What a request asked (``kind`` and its body but for the version, the action id and the seat), as a digest
+    that the same body gives whatever the order of its fields: a retry must ask it again."""
+    text = json.dumps({"kind": kind, **asked}, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def _stored_answer(answer: Mapping[str, Any], kind: str, asked: Mapping[str, Any]) -> str:
+    """The answer as the log entry keeps it, to repeat to a retry: with what was asked (never sent back)."""
+    return dumps_compact({**answer, _ASKED: _fingerprint(kind, asked)})
+
+
+def _earlier(row: Mapping[str, Any] | None, seat: int, action_id: str, kind: str,
+             asked: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The first answer to a retried action id (its log entry ``row``: seat, kind, move, result), None for a new
+    one. An id already used by another seat, for another kind of request or for another body is refused (422,
+    nothing written): answering it would tell the phone that a request it never applied was made. One sentence
+    for all three, which tells nothing about another seat's request."""
     if row is None:
         return None
-    if row["seat"] != seat or row["kind"] != kind:
-        raise IllegalMove(f"action id '{action_id}' was already used for a different request; "
-                          "send a new action id for a new action", None)
     answer: dict[str, Any] = json.loads(row["result"])
+    stored = answer.pop(_ASKED, None)
+    same = row["seat"] == seat and row["kind"] == kind
+    if same and stored is not None:
+        same = stored == _fingerprint(kind, asked)
+    elif same and kind == "move":  # written before requests were kept: every field of the move as stored (less
+        kept = json.loads(row["move"])  # the fields the rules did not read) must be in the one sent again
+        sent = asked["move"]
+        same = all(name in sent and sent[name] == value for name, value in kept.items())
+    if not same:
+        raise IllegalMove(f"action id '{action_id}' was already used for a different request, so this one was not "
+                          "applied; send a new action id for a new action", None)
     return answer
 
 

@@ -510,14 +510,14 @@ _APPEND_MOVE = """
     t AS (SELECT 1 FROM seat_tokens t JOIN seats s ON s.game_id = t.game_id AND s.seat = t.seat
           WHERE t.token_hash = %(token)s AND t.game_id = %(id)s AND t.seat = %(seat)s AND t.revoked IS NULL
           AND s.claimed <> 0),
-    e AS (SELECT seat, kind, result FROM moves WHERE game_id = %(id)s AND action_id = %(action)s),
+    e AS (SELECT seat, kind, move, result FROM moves WHERE game_id = %(id)s AND action_id = %(action)s),
     ins AS (INSERT INTO moves (game_id, seq, seat, kind, move, undoes, action_id, result, created)
             SELECT %(id)s, %(seq)s, %(seat)s, 'move', %(move)s, NULL, %(action)s, %(result)s, %(created)s
             FROM g WHERE g.version = %(version)s AND NOT EXISTS (SELECT 1 FROM e)
             AND (%(token)s::text IS NULL OR EXISTS (SELECT 1 FROM t)) RETURNING seq),
     upd AS (UPDATE games SET version = %(seq)s, state = %(state)s
             WHERE id = %(id)s AND EXISTS (SELECT 1 FROM ins) RETURNING version)
-    SELECT (SELECT count(*) FROM upd) AS written, e.seat, e.kind, e.result,
+    SELECT (SELECT count(*) FROM upd) AS written, e.seat, e.kind, e.move, e.result,
            (%(token)s::text IS NULL OR EXISTS (SELECT 1 FROM t)) AS seat_held FROM g LEFT JOIN e ON true
 """
 
@@ -767,7 +767,7 @@ class PostgresBackend:
 
         Returns ``(written, earlier, seat_held)``: ``(True, None, True)`` once written; ``seat_held`` False
         when the token does not hold the seat (nothing written, nothing else to be told before that);
-        ``(False, row, True)`` with the log entry of a retried ``action_id`` (seat, kind, result);
+        ``(False, row, True)`` with the log entry of a retried ``action_id`` (seat, kind, move, result);
         ``(False, None, True)`` when nothing was written for another reason (the game moved on, or the first
         try of this action id committed while this one waited for the row: the statement's snapshot, taken
         before the wait, does not show that entry), and None when there is no such game: the caller then
@@ -779,7 +779,7 @@ class PostgresBackend:
                                               "created": created, "state": state, "token": token_hash}).fetchone()
             if row is None:
                 return None
-            written, earlier_seat, kind, earlier_result, seat_held = row
+            written, earlier_seat, kind, earlier_move, earlier_result, seat_held = row
             if written:
                 # announced once committed (the statement's own transaction), as write() does: a NOTIFY inside
                 # a writing transaction would make every node's writes commit one at a time
@@ -788,7 +788,7 @@ class PostgresBackend:
         if not seat_held:
             return False, None, False
         if kind is not None:
-            return False, {"seat": earlier_seat, "kind": kind, "result": earlier_result}, True
+            return False, {"seat": earlier_seat, "kind": kind, "move": earlier_move, "result": earlier_result}, True
         return False, None, True
 
     def writing(self) -> bool:

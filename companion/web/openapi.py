@@ -33,14 +33,17 @@ class NewGameRequest(RequestBody):
 class MoveRequest(RequestBody):
     version: int = Field(ge=0, description="the version the phone last saw")
     action_id: str = Field(min_length=1, max_length=100, pattern=ACTION_ID,
-                           description="unique per action; a retry repeats it (no control characters)")
+                           description="unique per action; a retry repeats it with the same request, and the same id with "
+                                       "another request is refused (422); no control characters")
     move: dict[str, Any] = Field(description="the move, e.g. {\"type\": \"draw\", \"card\": \"Quentin\"}")
     seat: int | None = Field(default=None, ge=0, description="optional: the seat the phone believes it holds")
 
 
 class UndoRequest(RequestBody):
     version: int = Field(ge=0)
-    action_id: str = Field(min_length=1, max_length=100, pattern=ACTION_ID)
+    action_id: str = Field(min_length=1, max_length=100, pattern=ACTION_ID,
+                           description="unique per action; a retry repeats it, and the same id with another "
+                                       "request is refused (422); no control characters")
     seat: int | None = Field(default=None, ge=0, description="optional: the seat the phone believes it holds")
 
 
@@ -58,7 +61,8 @@ class PutIn(RequestBody):
 class CorrectRequest(RequestBody):
     version: int = Field(ge=0, description="the version the phone last saw")
     action_id: str = Field(min_length=1, max_length=100, pattern=ACTION_ID,
-                           description="unique per action; a retry repeats it (no control characters)")
+                           description="unique per action; a retry repeats it with the same request, and the same id with "
+                                       "another request is refused (422); no control characters")
     seq: int = Field(ge=1, description="the seq of the live move to replace (as in the log)")
     move: dict[str, Any] | None = Field(description="the move as it should have been reported; null removes it")
     drop: list[int] = Field(default_factory=list, max_length=100,
@@ -73,7 +77,8 @@ class CorrectRequest(RequestBody):
 class RevertRequest(RequestBody):
     version: int = Field(ge=0, description="the version the phone last saw")
     action_id: str = Field(min_length=1, max_length=100, pattern=ACTION_ID,
-                           description="unique per action; a retry repeats it (no control characters)")
+                           description="unique per action; a retry repeats it with the same request, and the same id with "
+                                       "another request is refused (422); no control characters")
     entry: int = Field(ge=1, description="the seq of the undo or correct entry (as in the log) to cancel")
     drop: list[int] = Field(default_factory=list, max_length=100,
                             description="later moves (seqs) to remove in the same change")
