@@ -253,3 +253,46 @@ def test_a_move_logged_before_requests_were_kept_is_compared_by_the_fields_the_l
         assert checked == len(rows)
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_retry_of_a_write_already_made_gets_its_answer_even_past_the_seats_move_rate(
+        request: pytest.FixtureRequest, tmp_path: Path, backend: str) -> None:
+    """A seat past its move rate (429) that retries a move or take-back already written is answered as a retry (its
+    first answer: it writes nothing), not told 'too many moves' as if it had not been recorded; a new action is
+    still refused with the 429."""
+    from companion.web import create_app
+
+    database = str(tmp_path / "c.sqlite3") if backend == "sqlite" else str(request.getfixturevalue("postgres_dsn"))
+    for game in sorted(GAMES):
+        app = create_app({"TESTING": True, "DATABASE": database, "SECRET_KEY": "k", "MOVE_LIMIT": "3 per minute"})
+        try:
+            client, store = app.test_client(), app.extensions["store"]
+            table = _new(client, game)
+            rng = random.Random(4)
+            sent: list[tuple[str, int, dict[str, Any], Any]] = []
+            while len(sent) < 3:
+                found = _some_move(app, table, rng)
+                assert found is not None
+                seat, move = found
+                version = store.version(table["id"])
+                if sent and seat != sent[0][1]:  # another seat's move, past the API: only one seat is counted
+                    store.apply_move(table["id"], seat, version, f"o{version}", move)
+                    continue
+                route, body = ("undo", {"version": version, "action_id": f"u{version}"}) if len(sent) == 2 \
+                    else ("moves", {"version": version, "action_id": f"m{version}", "move": move})
+                answer = _post(client, table, route, seat, body)
+                assert answer.status_code == 200, answer.get_json()
+                sent.append((route, seat, body, answer.get_json()["seq"]))
+            version = store.version(table["id"])
+            for route, seat, body, seq in sent:
+                again = _post(client, table, route, seat, body)
+                assert again.status_code == 200, (game, route, again.get_json())
+                assert again.get_json()["seq"] == seq
+            assert store.version(table["id"]) == version
+            seat = sent[0][1]
+            new = _post(client, table, "undo", seat, {"version": version, "action_id": "new"})
+            assert new.status_code == 429, new.get_json()
+            assert store.version(table["id"]) == version
+        finally:
+            app.extensions["store"].close()

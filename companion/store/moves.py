@@ -48,6 +48,10 @@ class Moves(StateCache):
                              [game_id, action_id])
         return _earlier(rows[0] if rows else None, seat, action_id, kind, asked)
 
+    def action_logged(self, game_id: str, action_id: str) -> bool:
+        """Whether the game's log holds an entry written with ``action_id`` (a write with it writes nothing)."""
+        return bool(self.backend.rows("SELECT 1 FROM moves WHERE game_id = ? AND action_id = ?", [game_id, action_id]))
+
     def apply_move(self, game_id: str, seat: int, version: int, action_id: str,
                    move: Mapping[str, Any], token: str | None = None) -> dict[str, Any]:
         """Check ``move`` against the rules and append it; a retried action_id gets its first answer.

@@ -169,7 +169,7 @@ def game_log(game_id: str) -> Response:
 @bp.post("/games/<game_id>/moves")
 def make_move(game_id: str) -> Response:
     body = parse_body(MoveRequest)
-    known = known_writing_seat(game_id, body.seat)
+    known = known_writing_seat(game_id, body.seat, body.action_id)
     if known is not None:  # the token checked in the move's own write (PostgreSQL: its one statement)
         try:
             answer = store().apply_move(game_id, known[0], body.version, body.action_id, body.move, token=known[1])
@@ -177,9 +177,9 @@ def make_move(game_id: str) -> Response:
         except SeatRefused:  # no longer that seat's token: the answer found out the usual way (its 401)
             seat = acting_seat(game_id, body.seat)
             if seat != known[0]:
-                seat_rate(game_id, seat)
+                seat_rate(game_id, seat, body.action_id)
     else:
-        seat = writing_seat(game_id, body.seat)
+        seat = writing_seat(game_id, body.seat, body.action_id)
     answer = store().apply_move(game_id, seat, body.version, body.action_id, body.move)
     return _accepted(game_id, seat, answer)
 
@@ -187,7 +187,7 @@ def make_move(game_id: str) -> Response:
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str) -> Response:
     body = parse_body(UndoRequest)
-    seat = writing_seat(game_id, body.seat)
+    seat = writing_seat(game_id, body.seat, body.action_id)
     answer = store().undo(game_id, seat, body.version, body.action_id)
     return _accepted(game_id, seat, answer)
 
@@ -195,7 +195,7 @@ def undo(game_id: str) -> Response:
 @bp.post("/games/<game_id>/correct")
 def correct(game_id: str) -> Response:
     body = parse_body(CorrectRequest)
-    seat = writing_seat(game_id, body.seat)
+    seat = writing_seat(game_id, body.seat, body.action_id)
     answer = store().correct(game_id, seat, body.version, body.action_id, body.seq, body.move, body.drop,
                               also=[a.model_dump() for a in body.also], insert=[x.model_dump() for x in body.insert])
     return _accepted(game_id, seat, answer)
@@ -204,7 +204,7 @@ def correct(game_id: str) -> Response:
 @bp.post("/games/<game_id>/revert")
 def revert(game_id: str) -> Response:
     body = parse_body(RevertRequest)
-    seat = writing_seat(game_id, body.seat)
+    seat = writing_seat(game_id, body.seat, body.action_id)
     answer = store().revert(game_id, seat, body.version, body.action_id, body.entry, body.drop)
     return _accepted(game_id, seat, answer)
 

@@ -223,14 +223,16 @@ def still_held(game_id: str, token: str | None) -> Iterator[None]:
         token_refused(game_id, token)
 
 
-def writing_seat(game_id: str, claimed_seat: int | None) -> int:
-    """The seat a move, undo, correction or put-back is sent for (:func:`acting_seat`), within its move rate."""
+def writing_seat(game_id: str, claimed_seat: int | None, action_id: str | None = None) -> int:
+    """The seat a move, undo, correction or put-back is sent for (:func:`acting_seat`), within its move rate
+    (``action_id``: see :func:`seat_rate`)."""
     seat = acting_seat(game_id, claimed_seat)
-    seat_rate(game_id, seat)
+    seat_rate(game_id, seat, action_id)
     return seat
 
 
-def known_writing_seat(game_id: str, claimed_seat: int | None) -> tuple[int, str] | None:
+def known_writing_seat(game_id: str, claimed_seat: int | None,
+                       action_id: str | None = None) -> tuple[int, str] | None:
     """The seat and bearer token of a move whose token this process found before (no query), within the seat's
     move rate; None when it is not known here (then :func:`writing_seat`). The seat is a guess until the move's
     write checks the token again (``Store.apply_move``'s ``token``: :class:`~companion.store.SeatRefused` if
@@ -250,12 +252,20 @@ def known_writing_seat(game_id: str, claimed_seat: int | None) -> tuple[int, str
         if store().seat_for_token(game_id, token) != seat:
             store().forget_token(game_id, token)
             return None  # acting_seat answers (401) without counting again
-        abort(refusal)
+        if not _already_logged(game_id, action_id):
+            abort(refusal)
     return seat, token
 
 
-def seat_rate(game_id: str, seat: int) -> None:
-    """A seat past its move rate (:mod:`.rate_limits`) is answered 429 with ``Retry-After``."""
+def seat_rate(game_id: str, seat: int, action_id: str | None = None) -> None:
+    """A seat past its move rate (:mod:`.rate_limits`) is answered 429 with ``Retry-After``; but not a write whose
+    ``action_id`` the game's log already holds: it writes nothing, and the store answers it (a retry: its first
+    answer, so a phone is never told "not recorded" of a move that was; another request: the 422 of a reused id)."""
     refusal = current_app.extensions["rate_limits"].seat_moves(game_id, seat)
-    if refusal is not None:
+    if refusal is not None and not _already_logged(game_id, action_id):
         abort(refusal)
+
+
+def _already_logged(game_id: str, action_id: str | None) -> bool:
+    """Whether the game's log holds an entry written with ``action_id`` (asked only on the way to a 429)."""
+    return action_id is not None and store().action_logged(game_id, action_id)
