@@ -9,7 +9,7 @@ import os
 import re
 from typing import Any, Callable
 
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from companion.served import RunningServer
 from companion.store import Store
@@ -149,6 +149,69 @@ def test_a_move_three_turns_ago_is_corrected_on_its_choice_form_and_the_other_ph
     assert log[-1]["text"].startswith("Ben undid the correction of their move 3")
     table.goto(f"/g/{game['id']}")
     expect(table.locator(".player-score").nth(1)).to_contain_text("6 points")
+
+
+def test_a_correction_whose_answer_was_lost_is_sent_again_with_the_same_action_id_and_made_once(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    """The correction reached the server but its answer was lost: the page never says "nothing was changed" (it
+    was), and pressing again sends the same action id, answered as made (not "another phone moved first")."""
+    game, _ = barony_six_moves(api)
+    ann = open_seat(new_phone, server, game, 0)
+    sent: list[dict[str, Any]] = []
+
+    def lose_the_first_answer(route: Route) -> None:
+        sent.append(route.request.post_data_json)
+        if len(sent) == 1:
+            route.fetch()  # the server makes the correction...
+            route.abort("connectionreset")  # ...but the phone never hears back
+        else:
+            route.continue_()
+
+    ann.route("**/api/games/*/correct", lose_the_first_answer)
+    ann.get_by_role("link", name="Table view").click()
+    ann.get_by_role("link", name="Correct a move, hand over, rename").click()
+    ann.get_by_role("link", name="Change move 3").click()
+    ann.locator("summary", has_text="Cast").click()
+    cast = ann.locator("form[data-move=cast]")
+    cast.locator("input[value=charm]").check()
+    for _ in range(2):
+        cast.get_by_role("button", name="Cast").click()
+        ann.locator(".confirm-box").get_by_role("button", name="Yes, change it").click()
+        if len(sent) == 1:
+            expect(ann.locator("#move-message")).to_contain_text("not confirmed")
+            expect(ann.locator("#move-message")).not_to_contain_text("nothing was changed")
+    expect(ann.locator("#done")).to_contain_text("Ann corrected Ben's move 3; it now reads: Ben cast Charm")
+    assert len(sent) == 2 and sent[0]["action_id"] == sent[1]["action_id"]
+    assert api.version(game["id"]) == 7  # made once, answered twice
+
+
+def test_a_put_back_sent_again_after_no_answer_keeps_its_action_id(
+        new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    """A put-back that got no answer is not said to be undone ("nothing was put back": the phone cannot know), and
+    pressing again sends the same action id, so it is made once even if the first one had reached the server."""
+    game, tokens = barony_six_moves(api)
+    taken = api.http.post(f"{api.base}/api/games/{game['id']}/undo", json={"version": 6, "action_id": "take"},
+                          headers={"Authorization": f"Bearer {tokens[1]}"}, timeout=5)
+    assert taken.status_code == 200, taken.text  # Ben took back Ann's move 6
+    sent: list[dict[str, Any]] = []
+
+    def no_answer_the_first_time(route: Route) -> None:
+        sent.append(route.request.post_data_json)
+        if len(sent) == 1:
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    ann = open_seat(new_phone, server, game, 0)
+    ann.route("**/api/games/*/revert", no_answer_the_first_time)
+    told = ann.locator(".told")
+    expect(told).to_contain_text("Ben took back your move 6")
+    told.get_by_role("button", name="Put it back").click()
+    expect(ann.locator("#move-message")).to_contain_text("not confirmed")
+    told.get_by_role("button", name="Put it back").click()
+    expect(ann.locator(".told")).to_have_count(0)
+    assert len(sent) == 2 and sent[0]["action_id"] == sent[1]["action_id"]
+    assert api.version(game["id"]) == 8
 
 
 def test_a_correction_that_breaks_a_later_move_shows_that_move_where_the_finger_is_and_fixes_it_too(

@@ -52,14 +52,23 @@
     root.querySelectorAll("form button").forEach((button) => { button.disabled = on; });
   }
 
-  async function post(path, body) {
+  // the last request whose answer never came: sent again unchanged, it keeps its action id, so the server
+  // answers it as made (if it was) instead of making it twice or saying another phone moved first
+  let unanswered = null;
+
+  async function post(path, request) {
+    const key = JSON.stringify([path, request]);
+    if (!unanswered || unanswered.key !== key) unanswered = { key, body: { ...request, action_id: actionId() } };
+    const body = unanswered.body;
     try {
-      return await fetch(`/api/games/${encodeURIComponent(game)}/${path}`, {
+      const response = await fetch(`/api/games/${encodeURIComponent(game)}/${path}`, {
         method: "POST", body: JSON.stringify({ ...body, seat: Number(root.dataset.seat) }),
         headers: { "Content-Type": "application/json", Accept: "application/json",
                    "X-CSRFToken": root.dataset.csrf || "" },
         credentials: "same-origin",
       });
+      unanswered = null;
+      return response;
     } catch (error) {
       return null;
     }
@@ -74,7 +83,7 @@
 
   async function answered(response, form, after) {
     if (!response) {
-      say("error", "The server could not be reached, so nothing was changed. Press the button again.", form);
+      say("error", "The server could not be reached, so this change is not confirmed. Press the button again to retry; it will not be made twice.", form);
       return null;
     }
     const data = await response.json().catch(() => ({}));
@@ -93,7 +102,7 @@
 
   // ---- a correction of this page's move, with whatever the misfit part added ----
   async function sendCorrection(form) {
-    const body = { version: Number(root.dataset.version), action_id: actionId(), seq, move: pending.move,
+    const body = { version: Number(root.dataset.version), seq, move: pending.move,
                    drop: pending.drop, also: pending.also, insert: pending.insert };
     busy(true);
     say("info", "Sending…", form);
@@ -148,7 +157,7 @@
     const target = Number(form.dataset.remove);
     busy(true);
     say("info", "Sending…", form);
-    const body = { version: Number(root.dataset.version), action_id: actionId(), seq: target, move: null,
+    const body = { version: Number(root.dataset.version), seq: target, move: null,
                    drop: form.dataset.drop ? form.dataset.drop.split(",").map(Number) : [] };
     const response = await post("correct", body);
     busy(false);
@@ -214,7 +223,7 @@
   async function putBack(form) {
     busy(true);
     say("info", "Sending…", form);
-    const body = { version: Number(root.dataset.version), action_id: actionId(), entry: Number(form.dataset.revert),
+    const body = { version: Number(root.dataset.version), entry: Number(form.dataset.revert),
                    drop: form.dataset.drop ? form.dataset.drop.split(",").map(Number) : [] };
     const response = await post("revert", body);
     busy(false);

@@ -34,9 +34,18 @@
     return box;
   }
 
+  // the last put-back whose answer never came: sent again for the same change, it keeps its action id (and the
+  // version it was sent at), so the server answers it as made (if it was) instead of making it twice
+  let unanswered = null;
+
   async function putBack(form) {
     const drop = form.dataset.drop ? form.dataset.drop.split(",").map(Number) : [];
-    const body = { version: Number(live.dataset.version), action_id: actionId(), entry: Number(form.dataset.revert), drop };
+    const key = JSON.stringify([form.dataset.revert, drop]);
+    if (!unanswered || unanswered.key !== key) {
+      unanswered = { key, body: { version: Number(live.dataset.version), action_id: actionId(),
+                                  entry: Number(form.dataset.revert), drop } };
+    }
+    const body = unanswered.body;
     form.querySelectorAll("button").forEach((b) => { b.disabled = true; });
     let response = null;
     try {
@@ -47,7 +56,11 @@
       });
     } catch (error) { response = null; }
     form.querySelectorAll("button").forEach((b) => { b.disabled = false; });
-    if (!response) { say(form, "error", "The server could not be reached, so nothing was put back. Press the button again."); return; }
+    if (!response) {
+      say(form, "error", "The server could not be reached, so this is not confirmed. Press the button again to retry; it will not count twice.");
+      return;
+    }
+    unanswered = null;
     const data = await response.json().catch(() => ({}));
     if (response.ok) {
       say(form, "success", "Put back.");
