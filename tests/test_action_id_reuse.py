@@ -296,3 +296,25 @@ def test_a_retry_of_a_write_already_made_gets_its_answer_even_past_the_seats_mov
             assert store.version(table["id"]) == version
         finally:
             app.extensions["store"].close()
+
+
+@pytest.mark.parametrize("route", ["moves", "undo", "correct", "revert"])
+@pytest.mark.parametrize("action_id", ["a\tb", "a\nb", "a\x00b", "\x7f"])
+def test_an_action_id_with_a_control_character_is_refused_in_words(tmp_path: Path, route: str, action_id: str) -> None:
+    """A 400 that says what is wrong with the id, not the server's pattern for it."""
+    from companion.web import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "c.sqlite3"), "SECRET_KEY": "k"})
+    try:
+        client = app.test_client()
+        table = _new(client, sorted(GAMES)[0])
+        body = {"version": 0, "action_id": action_id, "move": {"type": "x"}, "seq": 1, "entry": 1}
+        body = {k: v for k, v in body.items() if k in {"moves": ("version", "action_id", "move"),
+                                                        "undo": ("version", "action_id"),
+                                                        "correct": ("version", "action_id", "seq", "move"),
+                                                        "revert": ("version", "action_id", "entry")}[route]}
+        refused = _post(client, table, route, 0, body)
+        assert refused.status_code == 400
+        assert refused.get_json()["error"] == "'action_id' must not hold control characters (a tab, a line break, a NUL…)."
+    finally:
+        app.extensions["store"].close()

@@ -125,6 +125,8 @@ def validation_sentence(error: ValidationError) -> str:
         "string_too_long": f"'{name}' must be at most {ctx.get('max_length')} characters",
         "too_short": f"'{name}' needs at least {ctx.get('min_length')} item(s)",
         "too_long": f"'{name}' takes at most {ctx.get('max_length')} items",
+        **({"string_pattern_mismatch": f"'{name}' must not hold control characters (a tab, a line break, a NUL…)"}
+           if ctx.get("pattern") == ACTION_ID else {}),
     }
     return sentences.get(kind, f"'{name}': {first['msg']}")
 
