@@ -7,6 +7,7 @@ import json
 import math
 import re
 import shutil
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -208,3 +209,38 @@ def test_a_game_whose_inputs_are_unchanged_is_not_read_again(tmp_path: Path, mon
     stale.write_text(json.dumps({k: v for k, v in json.loads(old[games[1]]).items() if k != "inputs"}), encoding="utf-8")
     reprint("older")
     assert read == games[1:2]
+
+
+def test_a_kit_printed_before_versions_read_their_faces_words_reprints_only_the_cards_whose_face_changed(
+        tmp_path: Path) -> None:
+    """Its manifest (no language recorded, the labels digest of then) lists the versions pinned for each game:
+    the reprint takes only the cards whose version today is another (the feats whose plural was fixed), not
+    every card because a label changed (it took all 189 JS&MN cards)."""
+    from cardgen.render import plan_build, print_kits
+    from cardgen.render.changed import _decks, manifest
+
+    games = [g for g, kit in print_kits().items() if kit.deck_faces is not None]
+    pinned_games = 0
+    for game in games:
+        catalog = content(game)
+        path = Path(sys.modules[type(catalog).__module__].__file__ or "").with_name("versions_before_words.json")
+        if not path.is_file():
+            continue
+        pins = json.loads(path.read_text(encoding="utf-8"))
+        pinned_games += 1
+        out = tmp_path / game
+        options = replace(_options(DEFAULT_DATA_DIR, out / "new"), game=game)
+        plan = plan_build(options)
+        [item] = [i for i in plan.documents if i.document.name == "deck"]
+        old = manifest(game, _decks(plan, item, codes_when_drawn=True))
+        del old["lang"]
+        old["labels"] = pins["labels"]
+        for card in old["cards"]:
+            card["version"] = pins["cards"][card["id"]][0]
+        (out / "old" / game).mkdir(parents=True)
+        (out / "old" / game / MANIFEST).write_text(json.dumps(old), encoding="utf-8")
+        [result] = build_changed(options, out / "old")
+        expected = {c.id for c in catalog.cards if card_version(c) != pins["cards"][c.id][0]}
+        assert {card.card_id for _, card in result.changed} == expected, game
+        assert len(expected) < result.total, game
+    assert pinned_games == len(games)

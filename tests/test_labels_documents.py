@@ -83,7 +83,7 @@ def _catalog_strings(content: Any) -> Iterator[str]:
 
 def _data_texts(root: Path) -> list[str]:
     """Every data string: the data files, the catalog's content and constants, and every card's printed
-    record (what its face prints, labels left out)."""
+    record (what its face prints, labels and the label words it draws left out)."""
     texts: list[str] = []
     for path in root.rglob("*.toml"):
         if path.parent.name != "labels":
@@ -95,6 +95,7 @@ def _data_texts(root: Path) -> list[str]:
         for card in content.cards:
             record = printed_record(card, content)
             record.pop("labels", None)
+            record.pop("words", None)  # the label words its faces draw (its version's): labels, not data
             texts += _strings(record, set())
     return texts
 

@@ -146,3 +146,90 @@ def test_a_bound_card_and_its_catalog_give_one_version(tmp_path: Path) -> None:
     loose = dataclasses.replace(card)   # a card no content holds: versioned from its own record
     assert card_version(loose) != card_version(card)
     assert card_version(loose, catalog) == card_version(card)
+
+
+# -- the labels a version includes: the words the card's own faces draw --------------------------------------
+
+class _Reads(dict):  # type: ignore[type-arg]
+    """A labels section that notes which keys are read."""
+
+    def __init__(self, section: str, words: dict[str, str], read: set[tuple[str, str]]) -> None:
+        super().__init__(words)
+        self.section, self.read = section, read
+
+    def __getitem__(self, key: str) -> str:
+        self.read.add((self.section, key))
+        return str(super().__getitem__(key))
+
+
+def _labels_read(game: str, root: Path) -> dict[str, set[tuple[str, str]]]:
+    """(section, key) of every label each card's front and back read while drawn, by card id."""
+    from cardgen.render import labels
+
+    catalog = load_game(game, root)
+    resolved = resolve(BuildOptions(game=game, data_dir=root), load_print_specs(root))
+    kit = print_kits()[game]
+    assert kit.deck_faces is not None
+    read: set[tuple[str, str]] = set()
+    table = {section: _Reads(section, words, read) for section, words in labels.load_labels(root).items()}
+    found: dict[str, set[tuple[str, str]]] = {}
+    active = list(labels._active)
+    labels.use_labels(table)
+    try:
+        for deck in kit.deck_faces(catalog, resolved):
+            for card in deck.cards:
+                read.clear()
+                dataclasses.replace(card.front, qr=FIXED_QR).draw(Canvas(io.BytesIO()), 3.0)  # type: ignore[type-var]
+                card.back.draw(Canvas(io.BytesIO()), 3.0)
+                found[card.card_id] = set(read)
+    finally:
+        labels._active[:] = active
+    return found
+
+
+def _edit_label(root: Path, section: str, key: str) -> None:
+    path = root / "print" / "labels" / "en.toml"
+    text = path.read_text(encoding="utf-8")
+    head = text.index(f"[{section}]\n")
+    new, count = re.subn(rf'^({re.escape(key)} = "[^"\n]*?)"', r'\1 Zqx"', text[head:], count=1, flags=re.M)
+    assert count == 1, (section, key)
+    path.write_text(text[:head] + new, encoding="utf-8")
+
+
+@pytest.mark.parametrize("game", [g for g, kit in print_kits().items() if kit.deck_faces is not None])
+def test_a_label_edit_changes_the_version_of_exactly_the_cards_that_draw_it(tmp_path: Path, game: str) -> None:
+    """The label of the game's cards that the fewest of them draw (but some do) is edited: exactly the cards whose
+    drawing changed get a new version (the versions once digested every label: every card changed)."""
+    root = _data(tmp_path, game)
+    read = _labels_read(game, root)
+    keys = {key for found in read.values() for key in found}
+    drawn_by = {key: {card for card, found in read.items() if key in found} for key in keys}
+    key = min((k for k in keys if len(drawn_by[k]) < len(read)), key=lambda k: (len(drawn_by[k]), k))
+    before_versions, before_drawn = _versions(game, root), _drawings(game, root)
+    _edit_label(root, *key)
+    after_versions, after_drawn = _versions(game, root), _drawings(game, root)
+    drawn_changed = {c for c in before_drawn if before_drawn[c] != after_drawn[c]}
+    version_changed = {c for c in before_versions if before_versions[c] != after_versions[c]}
+    assert drawn_changed == drawn_by[key], key
+    assert version_changed == drawn_changed and 0 < len(version_changed) < len(before_versions), key
+
+
+def test_the_words_a_version_reads_are_the_words_a_page_draws() -> None:
+    """The versions read the words off faces drawn on a canvas that paints nothing (a quarter of the cost):
+    they are the words drawn on a real page, for every card of every game, at each face profile's size."""
+    from reportlab.pdfgen.canvas import Canvas as RealCanvas
+
+    from cardgen.catalog import content
+    from cardgen.render import face_words
+
+    real = face_words.ScratchCanvas
+    games = [g for g, kit in print_kits().items() if kit.deck_faces is not None]
+    for game in games:
+        catalog = content(game)
+        scratch = {c.id: face_words.printed_words(catalog, c) for c in catalog.cards}
+        try:
+            face_words.ScratchCanvas = lambda: RealCanvas(io.BytesIO())  # type: ignore[assignment,misc]
+            drawn = {c.id: face_words.printed_words(catalog, c) for c in catalog.cards[::7]}
+        finally:
+            face_words.ScratchCanvas = real  # type: ignore[misc]
+        assert all(scratch[c] == drawn[c] and drawn[c] for c in drawn), game

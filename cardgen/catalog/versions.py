@@ -1,13 +1,19 @@
 """Content versions of cards: a short digest of everything a printed card shows, face and back.
 
 A printed card's QR code carries its version (``?v=...``); the card page compares it with the card as
-the data says today and tells the player when their print is out of date. The version is a SHA-256 of
-the card's *printed record* (:func:`printed_record`) as sorted JSON: the card's own record, every related
-record its face resolves (a spell a card names from another file, the traits it lists and their tricks, a
-map location it is set at: each game's content says which), the
-numbers it prints (deck position and size), what its deck's back prints, the printed labels of the
-default language, and the face layout revision :data:`FACE_LAYOUT`. Same data, same version, in every
-process and on every machine.
+the data says today and tells the player when their print is out of date, and ``cardgen build
+--changed-since`` reprints the cards whose version differs from an old kit's manifest. The version is a
+SHA-256 of the card's *printed record* (:func:`printed_record`) as sorted JSON: the card's own record, every
+related record its face resolves (a spell a card names from another file, the traits it lists and their
+tricks, a map location it is set at: each game's content says which), the numbers it prints (deck position
+and size), the face layout revision :data:`FACE_LAYOUT`, and the words of the print labels that its own
+front and back draw, in the default language, as drawn (:func:`cardgen.render.face_words.printed_words`):
+a label only other cards print changes no version of this one. Same data, same version, in every process
+and on every machine.
+
+Versions once digested every label of the game instead. A card whose face is still the one it had then
+keeps the version it printed with (:func:`pinned_version`, from its game's ``versions_before_words.json``), so that
+the change of scheme marked no printed card out of date.
 
 Each game's content declares what its faces print with ``printed_facts(card)``; a content binds its cards
 to itself when it is built (:func:`bind_cards`), so ``card_version(card)`` alone finds the related
@@ -20,6 +26,10 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -34,6 +44,19 @@ _FIELD = getattr(dataclasses, "_FIELD", None)  # a real field's marker (not a Cl
 FACE_LAYOUT = {"revision": 3, "profiles": {"standard": 1.0, "tall": 1.12, "compact": "min 6 pt, optional lines off"}}
 
 _BOUND = "_printed_in"
+_drafting = threading.local()  # .depth: faces are being drawn to read their words (see unversioned)
+PLACEHOLDER_VERSION = "0" * VERSION_LENGTH
+
+
+@contextmanager
+def unversioned() -> Iterator[None]:
+    """Within the block (this thread), :func:`card_version` answers a placeholder: the faces a version reads
+    its words from are made, and their QR codes ask for a version, while that version is being made."""
+    _drafting.depth = getattr(_drafting, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _drafting.depth -= 1
 
 
 def _plain(value: Any) -> Any:
@@ -74,10 +97,24 @@ def printed_record(card: Any, catalog: Any = None) -> dict[str, Any]:
     facts = getattr(catalog, "printed_facts", None)
     if facts is not None:
         record["printed"] = _plain(facts(card))
-        root = getattr(catalog, "__dict__", {}).get("_data_root")
-        labels = _labels(str(root)) if root is not None else {}
-        record["labels"] = {section: labels.get(section, {}) for section in ("card", getattr(catalog, "game", ""))}
+        words = _printed_words(catalog, card)
+        if words is not None:
+            record["words"] = words
+        else:  # no faces to read them from: every label of the game
+            root = getattr(catalog, "__dict__", {}).get("_data_root")
+            labels = _labels(str(root)) if root is not None else {}
+            record["labels"] = {section: labels.get(section, {}) for section in ("card", getattr(catalog, "game", ""))}
     return record
+
+
+def _printed_words(catalog: Any, card: Any) -> list[str] | None:
+    """The label words the card's faces draw (:func:`cardgen.render.face_words.printed_words`), None without
+    the print kit."""
+    try:
+        from cardgen.render.face_words import printed_words
+    except ImportError:  # pragma: no cover - the catalog without its print kit
+        return None
+    return printed_words(catalog, card)
 
 
 def version_labels_path(root: Path | str) -> Path:
@@ -109,8 +146,54 @@ def _labels(root: str) -> dict[str, Any]:
         return {}
 
 
+#: The file beside a game's content module (``cardgen/catalog/<game>/``) pinning each card's version from
+#: before versions digested the words their faces draw (they digested every label of the game) beside its
+#: version since, from the same data and labels: see :func:`pinned_version`.
+PINNED_VERSIONS = "versions_before_words.json"
+
+
+def pins_path(catalog: Any) -> Path | None:
+    """Where ``catalog``'s game keeps its pinned versions (its content module's folder), None if unknown."""
+    module = sys.modules.get(type(catalog).__module__)
+    where = getattr(module, "__file__", None)
+    return Path(where).with_name(PINNED_VERSIONS) if where else None
+
+
+@lru_cache(maxsize=32)
+def _pins(path: Path | None) -> dict[str, Any]:
+    try:
+        found = json.loads(path.read_text(encoding="utf-8")) if path is not None else {}
+    except (OSError, ValueError):  # a game with no pins (any game made since): the versions made today
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def pinned_version(catalog: Any, card_id: str, version: str) -> str:
+    """The version a card printed before the change of scheme carries, when its face is still the one it
+    printed then (today's ``version`` is the one pinned beside it); else ``version``.
+
+    The version once digested every label of the game, so the plural of one kind of card's words changed
+    every card's version. Digesting only the words a face draws changed every card's version once more, for
+    nothing; the cards whose face is as it was keep the version their QR code carries (and a later change
+    of their face gives them a new one).
+    """
+    pinned = _pins(pins_path(catalog)).get("cards", {}).get(card_id)
+    if isinstance(pinned, list) and len(pinned) == 2 and pinned[1] == version:
+        return str(pinned[0])
+    return version
+
+
+def pinned_labels_digest(catalog: Any) -> str | None:
+    """The digest of the default language's face labels (:func:`cardgen.render.labels.face_labels_digest`)
+    the pinned versions were made with: a card manifest recording it was printed in that language."""
+    found = _pins(pins_path(catalog)).get("labels")
+    return found if isinstance(found, str) else None
+
+
 def card_version(card: Any, catalog: Any = None) -> str:
     """The card's print version: 8 hex digits that change whenever anything its face or back prints does."""
+    if getattr(_drafting, "depth", 0):
+        return PLACEHOLDER_VERSION
     catalog = catalog if catalog is not None else catalog_of(card)
     cache = getattr(catalog, "__dict__", {}).get("_versions") if catalog is not None else None
     if cache is not None:
@@ -120,6 +203,8 @@ def card_version(card: Any, catalog: Any = None) -> str:
             return str(found[1])
     text = json.dumps(printed_record(card, catalog), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     version = hashlib.sha256(text.encode("utf-8")).hexdigest()[:VERSION_LENGTH]
+    if catalog is not None:
+        version = pinned_version(catalog, str(getattr(card, "id", "")), version)
     if catalog is not None:
         if cache is None:
             cache = {}

@@ -144,11 +144,12 @@ def _refuse_undrawable(game: str, options: BuildOptions) -> None:
 
 @lru_cache(maxsize=None)
 def _code_fingerprint() -> str:
-    """The name, size and modification time of every module of ``cardgen``: what reads the data and says
-    what the cards print (any edit of it counts as a change of every game's inputs)."""
+    """The name, size and modification time of every module of ``cardgen`` and of its JSON (the pinned card
+    versions): what reads the data and says what the cards print (any edit of it counts as a change of every
+    game's inputs)."""
     package = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
+    for path in sorted([*package.rglob("*.py"), *package.rglob("*.json")]):
         stat = path.stat()
         digest.update(f"{path.relative_to(package).as_posix()}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
     return digest.hexdigest()

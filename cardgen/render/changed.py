@@ -17,6 +17,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
+from cardgen.catalog.versions import pinned_labels_digest
+
 from .build import (
     BuildPlan,
     PlannedDocument,
@@ -52,22 +54,25 @@ def _decks(plan: BuildPlan, item: PlannedDocument, *, codes_when_drawn: bool = F
         return list(kit.deck_faces(item.content, plan.resolved))
 
 
-def manifest(game: str, decks: list[DeckFaces], inputs: str | None = None) -> dict[str, Any]:
+def manifest(game: str, decks: list[DeckFaces], inputs: str | None = None,
+             lang: str = DEFAULT_LANG) -> dict[str, Any]:
     """A game's card manifest: format, game, the digest of what the cards were made from (``inputs``, see
-    :func:`~cardgen.render.build.inputs_digest`; left out when unknown), the digest of the printed language's
-    face labels (:func:`~cardgen.render.labels.face_labels_digest`) and, deck by deck, each card's id and
-    content version."""
+    :func:`~cardgen.render.build.inputs_digest`; left out when unknown), the printed language and the digest
+    of its face labels (:func:`~cardgen.render.labels.face_labels_digest`) and, deck by deck, each card's id
+    and content version."""
     found: dict[str, Any] = {"format": MANIFEST_FORMAT, "game": game}
     if inputs is not None:
         found["inputs"] = inputs
+    found["lang"] = lang
     found["labels"] = face_labels_digest(game)
     found["cards"] = [{"deck": deck.name, "id": card.card_id, "version": card.version}
                       for deck in decks for card in deck.cards]
     return found
 
 
-def write_manifest(path: Path, game: str, decks: list[DeckFaces], inputs: str | None = None) -> Path:
-    return _write_text(path, json.dumps(manifest(game, decks, inputs), indent=1, ensure_ascii=False) + "\n")
+def write_manifest(path: Path, game: str, decks: list[DeckFaces], inputs: str | None = None,
+                   lang: str = DEFAULT_LANG) -> Path:
+    return _write_text(path, json.dumps(manifest(game, decks, inputs, lang), indent=1, ensure_ascii=False) + "\n")
 
 
 def _write_text(path: Path, text: str) -> Path:
@@ -81,7 +86,8 @@ def write_deck_manifest(plan: BuildPlan, item: PlannedDocument) -> Path:
 
     A manifest holds ids and versions, no QR code: the faces' codes are left unencoded (deferred, never
     drawn), where asking for them again reread the deck's code cache and re-stored every code in it."""
-    return write_manifest(item.path.parent / MANIFEST, item.game, _decks(plan, item, codes_when_drawn=True), item.inputs)
+    return write_manifest(item.path.parent / MANIFEST, item.game, _decks(plan, item, codes_when_drawn=True), item.inputs,
+                          plan.resolved.options.lang)
 
 
 def write_manifests(plan: BuildPlan) -> list[Path]:
@@ -160,6 +166,24 @@ def render_changed(path: Path, title: str, cards: list[tuple[str, CardFaces]], p
     return pages
 
 
+def _every_face_changed(game: str, catalog: Any, old: dict[str, Any], options: BuildOptions) -> bool:
+    """Whether every face's words changed since the old kit's manifest ``old``: it was printed in another
+    language, or in this one (not the default) and that language's labels changed since.
+
+    The default language's words a face draws are in its card's version: a label edit there reprints the
+    cards that draw it, and only those. A manifest from before it recorded its language was printed in the
+    default one when its labels digest is that language's today, or the one the pinned versions were made
+    with (:func:`~cardgen.catalog.versions.pinned_labels_digest`); with no digest, in the default language."""
+    printed = old.get("labels")
+    lang = old.get("lang")
+    if lang is None:
+        english = {face_labels_digest(game, language_labels(options.data_dir, DEFAULT_LANG)), pinned_labels_digest(catalog)}
+        lang = DEFAULT_LANG if printed is None or printed in english else None
+    if lang != options.lang:
+        return True
+    return lang != DEFAULT_LANG and printed != face_labels_digest(game)
+
+
 def build_changed(options: BuildOptions, since: Path, progress: Callable[[int], None] | None = None) -> list[ChangedGame]:
     """Write ``OUT/<game>/changed.pdf`` (only the cards changed since the kit in ``since``) and today's
     manifest for each game built; games with no changed card get no PDF.
@@ -193,9 +217,7 @@ def build_changed(options: BuildOptions, since: Path, progress: Callable[[int], 
         item = planned[game]
         decks = _decks(plan, item, codes_when_drawn=True)
         cards = changed_cards(decks, versions)
-        # the old kit's face labels (a manifest from before they were recorded: the default language's)
-        printed = data.get("labels") or face_labels_digest(game, language_labels(options.data_dir, DEFAULT_LANG))
-        if printed != face_labels_digest(game):  # another language, or its words changed: every face did
+        if _every_face_changed(game, item.content, data, options):
             cards = [(deck.name, card) for deck in decks for card in deck.cards]
         total = sum(len(d.cards) for d in decks)
         path: Path | None = None
@@ -204,6 +226,6 @@ def build_changed(options: BuildOptions, since: Path, progress: Callable[[int], 
             path = item.path.parent / CHANGED_FILE
             make_folder(path.parent)
             pages = render_changed(path, getattr(item.content, "title", item.game), cards, plan, Path(since), report)
-        write_manifest(target, item.game, decks, item.inputs)
+        write_manifest(target, item.game, decks, item.inputs, options.lang)
         results.append(ChangedGame(item.game, cards, total, path, pages))
     return results

@@ -15,6 +15,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -87,6 +90,21 @@ def load_labels(root: Path | str | None = None, lang: str = DEFAULT_LANG) -> Lab
 
 
 _active: list[Labels] = []
+_recording = threading.local()  # .table, .words: a card version's look at what a face draws (this thread only)
+
+
+@contextmanager
+def recording_labels(table: Labels) -> Iterator[set[str]]:
+    """Faces drawn inside read ``table`` (in this thread only) and every word they read is added to the set
+    yielded, as printed (placeholders filled in): what a card version includes of the labels
+    (:mod:`cardgen.render.face_words`)."""
+    saved = getattr(_recording, "state", None)
+    words: set[str] = set()
+    _recording.state = (table, words)
+    try:
+        yield words
+    finally:
+        _recording.state = saved
 
 
 def use_labels(table: Labels) -> None:
@@ -107,9 +125,13 @@ def face_labels_digest(game: str, table: Labels | None = None) -> str:
 
 def label(section: str, key: str, **fields: object) -> str:
     """The active language's word for ``section.key``, placeholders filled in from ``fields``."""
-    table = _active[0] if _active else load_labels()
+    recording = getattr(_recording, "state", None)
+    table = recording[0] if recording is not None else _active[0] if _active else load_labels()
     text = table[section][key]
-    return text.format(**fields) if fields else text
+    text = text.format(**fields) if fields else text
+    if recording is not None:
+        recording[1].add(text)
+    return text
 
 
 def counted(section: str, key: str, count: int, **fields: object) -> str:
