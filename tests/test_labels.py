@@ -101,3 +101,30 @@ def test_sentences_built_round_the_data_come_from_the_labels(translated: Path, t
         assert gone is None or gone in printed["en"], (key, gone)  # the English kit has the English ones
     for key, (_word, gone) in SENTENCES.items():  # and no English one is left in the German kit
         assert gone is None or gone not in printed["de"], (key, gone)
+
+
+def test_every_count_with_a_word_after_it_has_a_one_and_an_other_form() -> None:
+    """printing.md: "A number with a word after it has two labels, KEY_one (for 1) and KEY_other" (the print
+    audit found "Needs exactly 1 birds" on JS&MN's feats, from a label with one form). Every section of every
+    game, the documents' included."""
+    english = load_labels()
+    uncounted = "prestige|magicianship"  # what a number of reads the same for 1 ("1 prestige", "2 prestige")
+    single = [f"[{section}] {key}: {text}" for section, words in english.items() for key, text in words.items()
+              if re.search(rf"\{{count\}}(</b>)?\s+(?!of\b|(?i:{uncounted})\b)[{{\w]", text)
+              and not re.search(r"_(one|other)$", key)]
+    assert single == []
+    for section, words in english.items():
+        for key, text in words.items():
+            stem, form = key.rpartition("_")[::2]
+            if stem and (form == "other" or (form == "one" and "{count}" in text)):
+                assert f"{stem}_one" in words and f"{stem}_other" in words, (section, key)
+
+
+def test_a_label_asked_for_with_a_count_reads_the_form_for_that_count() -> None:
+    from cardgen.render.labels import counted, label, use_labels
+
+    use_labels(load_labels())
+    section, stem = next((s, k[:-4]) for s, words in load_labels().items() for k in words if k.endswith("_one"))
+    for count in (1, 2, 0):
+        assert label(section, stem, count=count) == counted(section, stem, count)
+    assert label(section, stem, count=1) != label(section, stem, count=2)

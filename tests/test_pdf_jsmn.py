@@ -37,6 +37,8 @@ from cardgen.catalog.jsmn import DECKS, JsmnContent
 from cardgen.render import BuildOptions, build, plan_build
 
 JSMN: JsmnContent = content("jsmn")
+#: the elements' names after the number 1, in plain English (the rest read the same: 1 rain, 2 rain)
+ONE = {"birds": "bird", "hills": "hill", "stones": "stone", "trees": "tree"}
 A4 = (210 * mm, 297 * mm)
 LETTER = (215.9 * mm, 279.4 * mm)
 
@@ -106,8 +108,11 @@ def test_every_fact_of_every_card_is_on_its_front(kit: dict[str, Path]) -> None:
         assert f"Meet {flattened(card.name)}: gain {card.prestige} prestige." in text["introduction"], card.id
         assert f"MEET IN {JSMN.map.location(card.location).name}" in text["introduction"], card.id
     for card in JSMN.feats:
-        needs = ", ".join(f"{n} {JSMN.element(e).name.lower()}" for e, n in card.requires)
+        needs = ", ".join(f"{n} {ONE.get(e, e) if n == 1 else e}" for e, n in card.requires)
         assert f"Needs exactly {needs}. Complete: +{card.magicianship} magicianship" in text["feat"], card.id
+    # the print audit: "Needs exactly 1 birds" on 20 feats; one bird, two birds
+    assert " 1 bird," in text["feat"] or " 1 bird." in text["feat"]
+    assert not re.search(r"\b1 (birds|hills|stones|trees)\b", text["feat"])
     for card in JSMN.spells:
         assert flattened(card.text) in text["spell"], card.id
     assert text["spell"].count("+1 MAGICIANSHIP once played") == sum(1 for c in JSMN.spells if c.magicianship)
@@ -521,3 +526,20 @@ def test_the_no_duplex_words_say_what_the_build_does() -> None:
     for name in ("print-kit.md", "printing.md"):
         text = " ".join((docs / name).read_text(encoding="utf-8").split())
         assert "that deck's fronts" not in text and "every front sheet of a document first" in text, name
+
+
+def test_of_the_cards_printed_before_the_plural_fix_only_the_feats_that_now_read_1_bird_are_out_of_date() -> None:
+    """Versions digested every label of the game: fixing the feats' plural changed all 189 cards' versions, so
+    every printed card said "changed since your print". Now a version digests the words its own faces draw,
+    and a card whose face is as it was keeps the version printed on it (pinned)."""
+    import json
+    import sys
+
+    from cardgen.catalog.versions import card_version
+
+    path = Path(sys.modules[type(JSMN).__module__].__file__ or "").with_name("versions_before_words.json")
+    pinned = json.loads(path.read_text(encoding="utf-8"))["cards"]
+    assert set(pinned) == {card.id for card in JSMN.cards}
+    reworded = {f.id for f in JSMN.feats if any(n == 1 and e in ONE for e, n in f.requires)}
+    out_of_date = {card.id for card in JSMN.cards if card_version(card) != pinned[card.id][0]}
+    assert out_of_date == reworded and len(reworded) == 20

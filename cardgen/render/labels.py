@@ -124,10 +124,15 @@ def face_labels_digest(game: str, table: Labels | None = None) -> str:
 
 
 def label(section: str, key: str, **fields: object) -> str:
-    """The active language's word for ``section.key``, placeholders filled in from ``fields``."""
+    """The active language's word for ``section.key``, placeholders filled in from ``fields``. A label whose
+    number has a word after it has two forms, ``key_one`` and ``key_other`` (see :func:`counted`): asked for
+    as ``key`` with a ``count``, the form for that count is read."""
     recording = getattr(_recording, "state", None)
     table = recording[0] if recording is not None else _active[0] if _active else load_labels()
-    text = table[section][key]
+    words = table[section]
+    if key not in words and "count" in fields and f"{key}_one" in words:
+        key = f"{key}_{'one' if fields['count'] == 1 else 'other'}"
+    text = words[key]
     text = text.format(**fields) if fields else text
     if recording is not None:
         recording[1].add(text)

@@ -115,9 +115,10 @@ def _check_contents(reader: Reader, c: Contents, limits: Limits) -> None:
 
 
 def _elements(reader: Reader, game: dict[str, Any]) -> list[Element]:
-    elements = read_records(reader, game, "element", ("name", "symbol"), lambda rec, rid, label: Element(
+    elements = read_records(reader, game, "element", ("name", "name_one", "symbol"), lambda rec, rid, label: Element(
         id=rid, name=reader.text(rec, label, "name"), symbol=reader.text(rec, label, "symbol"),
-        provenance=required_provenance(reader, rec, label)))
+        provenance=required_provenance(reader, rec, label),
+        name_one=reader.text(rec, label, "name_one", required=False)))
     if [e.id for e in elements] != list(ELEMENT_IDS):
         reader.problem("", "element", f"expected the six elements in order: {', '.join(ELEMENT_IDS)}")
     symbols = [e.symbol for e in elements]

@@ -47,6 +47,11 @@ class Element:
     name: str
     symbol: str                 # a drawing of the print kit, e.g. "standing-stone"
     provenance: Provenance
+    name_one: str = ""          # the name after the number 1 ("1 bird"); empty: ``name`` ("1 rain")
+
+    def counted_name(self, count: int) -> str:
+        """The element's name after ``count``: ``name_one`` for 1, else ``name`` (2 birds, 1 bird)."""
+        return self.name_one or self.name if count == 1 else self.name
 
     @property
     def symbol_name(self) -> str:

@@ -89,8 +89,8 @@ def _feat(canvas: Canvas, box: Box, body: Box, card: Feat, content: JsmnContent,
             canvas.setDash()
             element_chip(canvas, x + ring / 2, top - ring / 2, ring * 0.3, element, symbol_of(content, element), style, s)
             x += ring + gap
-    needs = words("card", "list_separator").join(words("jsmn", "element_count", count=n,
-                                                       element=element_name(content, e).lower()) for e, n in card.requires)
+    needs = words("card", "list_separator").join(counted("jsmn", "element_count", n, element=(
+        content.element(e).counted_name(n) if e != ANY else element_name(content, e)).lower()) for e, n in card.requires)
     draw_text(canvas, words("jsmn", "feat_needs", needs=needs, count=card.magicianship), body.left, body.width, top - ring - pt(1.5 * s), top - ring - body.bottom - pt(1 * s),
               style, s, largest=7.0, smallest=4.6)
 
