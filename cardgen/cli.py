@@ -101,6 +101,7 @@ def check(data_folder: Path | None) -> None:
     concerns. On problems, prints one line per problem (file, record, field) and exits 1.
     """
     from cardgen.render.drawable_text import folder_problems
+    from cardgen.render.face_words import fit_problems
     from cardgen.render.labels import LABELS_FOLDER, load_labels
     from cardgen.render.print_specs import (
         PRINT_FOLDER,
@@ -152,6 +153,10 @@ def check(data_folder: Path | None) -> None:
             problems = theme_problems(specs, root, game, kit.theme.members(content), member=kit.theme.member)
             if problems:
                 found[f"{game} colour theme"] = list(problems)
+        if specs is not None and not unprintable and f"{game} colour theme" not in found:
+            unfit = fit_problems(content, specs, root)  # every card at every card size, as a build draws it
+            if unfit:
+                found[f"{game} text that cannot fit"] = unfit
         grouped: dict[str, list[str]] = {}
         for note in content.notes:
             grouped.setdefault(content.subject_label(note.subject), []).append(note.describe())

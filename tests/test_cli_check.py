@@ -145,3 +145,54 @@ def test_python_dash_m_cardgen_runs_the_cli(tmp_path: Path) -> None:
     broken = subprocess.run([sys.executable, "-m", "cardgen", "check", "--data", str(_broken_copy(tmp_path))],
                             capture_output=True, text=True, timeout=60, cwd=project)
     assert broken.returncode == 1 and "unknown trait 'Telekinesis'" in broken.stderr
+
+
+def _fillory_copy(tmp_path: Path, name: str) -> Path:
+    """The Fillory data and the print data, its first card renamed ``name``."""
+    shutil.copytree(DEFAULT_DATA_DIR / "fillory", tmp_path / "fillory")
+    shutil.copytree(DEFAULT_DATA_DIR / "print", tmp_path / "print")
+    cards = tmp_path / "fillory" / "cards.toml"
+    text = cards.read_text(encoding="utf-8")
+    assert 'name = "Quentin"' in text
+    cards.write_text(text.replace('name = "Quentin"', f'name = "{name}"', 1), encoding="utf-8")
+    return tmp_path
+
+
+def test_a_name_too_long_for_its_card_is_refused_by_check_and_build_naming_file_record_and_field(tmp_path: Path) -> None:
+    """The print audit: a 300-character name printed over the traits, the QR code and the footer, and the card
+    quoting it ran past the card's edge, with check OK and build rc 0. A text that cannot fit at 6 pt is refused
+    as an undrawable character is: file, record, field."""
+    long = " ".join(["Quentin Makepeace Coldwater of Brakebills"] * 8)[:300]
+    root = _fillory_copy(tmp_path / "data", long)
+    checked = CliRunner().invoke(main, ["check", "--data", str(root)])
+    assert checked.exit_code == 1
+    cards = root / "fillory" / "cards.toml"
+    assert f"{cards}: card #1 '{long}': field 'name': 300 characters do not fit the poker card's title" in checked.output
+    assert "field 'ability': the ability line" in checked.output  # the cards that quote it, at the smaller sizes
+    built = CliRunner().invoke(main, ["build", "--data", str(root), "--game", "fillory", "--only", "deck",
+                                      "--out", str(tmp_path / "out"), "--base-url", "http://192.168.1.20:8000"])
+    assert built.exit_code == 1
+    assert f"{cards}: card #1 '{long}': field 'name'" in built.output
+    assert not (tmp_path / "out" / "fillory" / "deck.pdf").exists()
+
+
+def test_a_long_name_that_fits_wrapped_passes(tmp_path: Path) -> None:
+    root = _fillory_copy(tmp_path / "data", "Quentin Makepeace Coldwater, King of Fillory")  # 45 characters
+    checked = CliRunner().invoke(main, ["check", "--data", str(root)])
+    assert checked.exit_code == 0, checked.output
+
+
+def test_a_card_size_too_small_for_the_faces_is_refused(tmp_path: Path) -> None:
+    """The print audit: 32 × 45 mm passed check and build, the QR code covering the text."""
+    root = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR / "print", root / "print")
+    shutil.copytree(DEFAULT_DATA_DIR / "fillory", root / "fillory")
+    sizes = root / "print" / "card-sizes.toml"
+    sizes.write_text(sizes.read_text(encoding="utf-8") + '\n[[card_size]]\nname = "tiny"\nwidth = 32.0\nheight = 45.0\n',
+                     encoding="utf-8")
+    checked = CliRunner().invoke(main, ["check", "--data", str(root)])
+    assert checked.exit_code == 1
+    assert f"{sizes}: card size #5 'tiny': field 'width': 32 mm is below the smallest card" in checked.output
+    built = CliRunner().invoke(main, ["build", "--data", str(root), "--game", "fillory", "--card-size", "tiny",
+                                      "--out", str(tmp_path / "out"), "--base-url", "http://192.168.1.20:8000"])
+    assert built.exit_code == 1 and "field 'height': 45 mm is below the smallest card" in built.output

@@ -86,3 +86,36 @@ def _file_problems(name: str, mtime_ns: int, size: int) -> tuple[Problem, ...]:
 def folder_problems(folder: Path) -> list[Problem]:
     """Every undrawable character of every TOML file under ``folder``, file by file in name order."""
     return [p for path in sorted(folder.rglob("*.toml")) for p in file_problems(path)]
+
+
+def card_record(card: Any) -> tuple[str, str]:
+    """The data file and record (as ``cardgen check`` names them: "card #3 'Alice'") of a loaded card: the record
+    whose ``id`` is the card's in its game's data folder; (the game's folder, "card '<id>'") if none is."""
+    from cardgen.catalog import game_folder
+    from cardgen.catalog.versions import catalog_of
+
+    catalog = catalog_of(card)
+    game = str(getattr(card, "game", "") or getattr(catalog, "game", ""))
+    root = getattr(catalog, "__dict__", {}).get("_data_root")
+    folder = game_folder(game, root)
+    for path in sorted(folder.rglob("*.toml")):
+        try:
+            data = tomli.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError):
+            continue
+        for key, value in data.items():
+            if isinstance(value, list):
+                for index, record in enumerate(value, 1):
+                    if isinstance(record, dict) and record.get("id") == getattr(card, "id", None):
+                        return str(path), _record_name(key, index, record)
+    return str(folder), f"card '{getattr(card, 'id', '')}'"
+
+
+def unfitted(card: Any, field: str, message: str) -> Exception:
+    """The refusal of a card whose ``field`` cannot be set on its face within the readable minimum: a
+    :class:`~cardgen.catalog.base.DataError` naming the file, record and field (what ``cardgen check`` reports),
+    raised by the face while it draws, so that no build prints it cut off or run over."""
+    from cardgen.catalog.base import DataError
+
+    path, record = card_record(card)
+    return DataError([Problem(path, record, field, message)])

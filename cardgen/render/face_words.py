@@ -25,7 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.textobject import PDFTextObject
 
 from cardgen.catalog import DataError
-from cardgen.catalog.base import DEFAULT_DATA_DIR
+from cardgen.catalog.base import DEFAULT_DATA_DIR, Problem
 from cardgen.catalog.versions import unversioned
 
 from .labels import DEFAULT_LANG, labels_root, load_labels, recording_labels
@@ -134,6 +134,40 @@ def printed_words(content: Any, card: Any) -> list[str] | None:
         for front, back in faces[card.id]:
             for face in (front, back):
                 canvas.saveState()
-                face.draw(canvas, 0.0)
+                try:
+                    face.draw(canvas, 0.0)
+                except DataError:  # a text that does not fit at this size: the build refuses it, saying where
+                    pass           # (the card's data is in its version all the same)
                 canvas.restoreState()
     return sorted(words)
+
+
+def fit_problems(content: Any, specs: Any, root: Path | None = None) -> list[Problem]:
+    """Every card text of ``content`` that cannot be set on its face at some card size of ``specs``, as the
+    face refuses it while drawing (file, record, field: :func:`~cardgen.render.drawable_text.unfitted`), once per
+    field; ``cardgen check`` lists them, as a build at that size would refuse them."""
+    from .registry import print_kits
+
+    kit = print_kits().get(getattr(content, "game", ""))
+    if kit is None or kit.deck_faces is None:
+        return []
+    root = Path(root if root is not None else content.__dict__.get("_data_root") or DEFAULT_DATA_DIR)
+    table = load_labels(labels_root(root), DEFAULT_LANG)
+    paper = next(iter(specs.papers.values()))
+    found: dict[tuple[str, str, str], Problem] = {}
+    canvas = ScratchCanvas()
+    with unversioned(), deferred_codes(), recording_labels(table):
+        for size in specs.card_sizes.values():
+            resolved = ResolvedOptions(BuildOptions(card_size=size.name), specs, paper, size, DEFAULT_BASE_URL)
+            for deck in kit.deck_faces(content, resolved):
+                for card in deck.cards:
+                    for face in (_scratch(card.front), card.back):
+                        canvas.saveState()
+                        try:
+                            face.draw(canvas, 0.0)
+                        except DataError as refused:
+                            for problem in refused.problems:
+                                found.setdefault((problem.file, problem.record, problem.field), problem)
+                        finally:
+                            canvas.restoreState()
+    return list(found.values())

@@ -119,7 +119,13 @@ def _positive(reader: Reader, rec: dict[str, Any], record: str, key: str, *, max
     return float(value)
 
 
-def _named_sizes(reader: Reader, key: str, record_name: str) -> list[tuple[str, float, float, str]]:
+#: The smallest card (mm, portrait) the faces are laid out for: a US mini card. On a smaller one the QR code,
+#: which never shrinks below its poker size so that a phone reads it, covers the card's text.
+SMALLEST_CARD_MM = (41.0, 63.0)
+
+
+def _named_sizes(reader: Reader, key: str, record_name: str,
+                 smallest: tuple[float, float] | None = None) -> list[tuple[str, float, float, str]]:
     out: list[tuple[str, float, float, str]] = []
     seen: set[str] = set()
     for i, rec in enumerate(reader.records(reader.load(), key), 1):
@@ -132,6 +138,11 @@ def _named_sizes(reader: Reader, key: str, record_name: str) -> list[tuple[str, 
         height = _positive(reader, rec, label, "height", maximum=1000.0, default=1.0)
         if width > height:
             reader.problem(label, "width", f"{width} is wider than the height {height}; give portrait sizes")
+        elif smallest is not None:
+            for field, value, least in (("width", width, smallest[0]), ("height", height, smallest[1])):
+                if value < least:
+                    reader.problem(label, field, f"{value:g} mm is below the smallest card the faces are laid out for "
+                                   f"({smallest[0]:g} × {smallest[1]:g} mm): the QR code would cover the card's text")
         out.append((name, width, height, reader.text(rec, label, "description", required=False)))
     return out
 
@@ -201,7 +212,7 @@ def load_print_specs(root: Path | str | None = None) -> PrintSpecs:
     base = (Path(root) if root is not None else data_dir()) / PRINT_FOLDER
     paper_r, card_r, sheet_r = Reader(base, "papers.toml"), Reader(base, "card-sizes.toml"), Reader(base, "sheet.toml")
     papers = {n: PaperSize(n, w, h) for n, w, h, _ in _named_sizes(paper_r, "paper", "paper")}
-    cards = {n: CardSize(n, w, h, d) for n, w, h, d in _named_sizes(card_r, "card_size", "card size")}
+    cards = {n: CardSize(n, w, h, d) for n, w, h, d in _named_sizes(card_r, "card_size", "card size", SMALLEST_CARD_MM)}
     sheet = _sheet(sheet_r)
     readers = [paper_r, card_r, sheet_r]
     themes: dict[str, Theme] = {}

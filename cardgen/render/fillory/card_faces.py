@@ -16,6 +16,7 @@ from reportlab.platypus import Paragraph
 from cardgen.catalog.fillory import Card, FilloryContent
 from cardgen.render.markup import escape
 
+from ..drawable_text import unfitted
 from ..faces import (
     CodePlace,
     card_scale,
@@ -41,6 +42,7 @@ from .style import BOLD, CAP_HEIGHT, REGULAR, ChipColours, FilloryStyle
 
 QR_SQUARE_MM = 18.5    # code plus quiet zone: the code itself is ~15 mm across at version 4
 MIN_TRICK_SIZE = MIN_TEXT_PT  # points: below this the trick texts give way to a pointer to the reference sheet
+NAME_LINES = 3               # a name wraps onto this many lines at the most
 
 
 def _paragraph(markup: str, font_size: float, colour: str, width: float, leading: float = 1.2) -> Paragraph:
@@ -129,20 +131,33 @@ class FilloryCardFront:
         y = self._name(canvas, left, right, top, t)
         y = self._ornament(canvas, left, right, y - pt(2.1 * t), t)
         y = self._chips(canvas, left, right, y - pt(2.0 * t), t)
-        y = self._ability(canvas, left, right, y - pt(2.3 * t), t)
         footer_top = self._footer(canvas, left, bottom, scale)
+        if y - pt(2.3 * t) < footer_top:
+            raise unfitted(self.card, "name", f"the title and the traits leave no room on the {self.size.name} card above its footer")
+        # the tricks' heading and one line of text below the ability box, the QR code's quiet zone below them
+        floor = footer_top + pt(0.4 * scale) + pt(2.0 * t) + 2 * max(MIN_TEXT_PT, 5.6 * t) * 1.3
+        y = self._ability(canvas, left, right, y - pt(2.3 * t), t, floor)
         # the QR code's white quiet zone already separates it from the text above
         self._tricks(canvas, left, right, y - pt(2.0 * t), footer_top + pt(0.4 * scale), t)
 
     # -- header -------------------------------------------------------------------------------
     def _name(self, canvas: Canvas, left: float, right: float, top: float, scale: float) -> float:
+        """The name on one line (15 to 9.5 pt, scaled), else wrapped on at most :data:`NAME_LINES` lines at 10.5 pt
+        down to 6 pt; a name longer than that is refused (:func:`unfitted`), not run over the face."""
         width = right - left
         largest, smallest = 15.0 * scale, 9.5 * scale
         size = fit_font_size(self.card.name, BOLD, width, largest, smallest)
         lines = [self.card.name]
         if text_width(self.card.name, BOLD, size) > width:
-            size = 10.5 * scale
+            size = max(10.5 * scale, MIN_TEXT_PT)
             lines = wrap(self.card.name, BOLD, size, width)
+            while (len(lines) > NAME_LINES or any(text_width(line, BOLD, size) > width for line in lines)) \
+                    and size > MIN_TEXT_PT:
+                size = max(MIN_TEXT_PT, size - 0.5)
+                lines = wrap(self.card.name, BOLD, size, width)
+            if len(lines) > NAME_LINES or any(text_width(line, BOLD, size) > width for line in lines):
+                raise unfitted(self.card, "name", f"{len(self.card.name)} characters do not fit the "
+                               f"{self.size.name} card's title ({NAME_LINES} lines at {MIN_TEXT_PT:g} pt at the least)")
         canvas.setFillColor(self.style.ink)
         canvas.setFont(BOLD, size)
         baseline = top - size * CAP_HEIGHT
@@ -198,14 +213,22 @@ class FilloryCardFront:
         return y
 
     # -- body ---------------------------------------------------------------------------------
-    def _ability(self, canvas: Canvas, left: float, right: float, top: float, scale: float) -> float:
-        """The special ability in a tinted box, action words in bold; returns the box bottom."""
+    def _ability(self, canvas: Canvas, left: float, right: float, top: float, scale: float, floor: float) -> float:
+        """The special ability in a tinted box, action words in bold, its bottom no lower than ``floor``; returns
+        the box bottom."""
         markup = ability_markup(self.content, self.card)
         inner = pt(1.8 * scale)
         label_size = max(MIN_TEXT_PT, 5.6 * scale)
-        para = _paragraph(markup, 12.0 * scale, self.style.ink, right - left - 2 * inner, leading=1.12)
-        text_h = float(para.height)
-        box_h = inner + label_size * 1.3 + text_h + inner
+        size = max(12.0 * scale, MIN_TEXT_PT)
+        while True:  # shrunk (to 6 pt at the least) until the box leaves the trick heading its line above the footer
+            para = _paragraph(markup, size, self.style.ink, right - left - 2 * inner, leading=1.12)
+            box_h = inner + label_size * 1.3 + float(para.height) + inner
+            if top - box_h >= floor or size <= MIN_TEXT_PT:
+                break
+            size = max(MIN_TEXT_PT, size - 0.5)
+        if top - box_h < floor:
+            raise unfitted(self.card, "ability", f"the ability line ({len(markup)} characters, the names it quotes "
+                           f"included) does not fit the {self.size.name} card above its footer at {MIN_TEXT_PT:g} pt")
         bottom = top - box_h
         if self.style.ability_fill:
             canvas.setFillColor(self.style.ability_fill)
