@@ -45,3 +45,48 @@ def test_a_dead_end_says_why_on_the_result_page_and_in_both_exports(app: Flask, 
     verdict = re.search(r'<p class="verdict" id="verdict">([^<]*)</p>', page)
     assert verdict is not None and verdict.group(1) == reason
     assert client.get(f"/g/{game}/result.bgstats.json").get_json()["comments"].startswith(reason + " (Spellbook")
+
+
+def test_a_total_of_one_reads_one_point_on_the_result_page(app: Flask, client: FlaskClient) -> None:
+    """The phone audit's three-player game: Ann reaches 104 VP with ten Students while Ben and Cid scored one
+    trait of one card each (1 VP). The result page read "1 points" under both of them."""
+    def draw(card: str) -> dict[str, str]:
+        return {"type": "draw", "card": card}
+
+    def play(card: str, summon: str | None = None, to: str = "zone") -> list[dict[str, str]]:
+        follow = {"type": "summon", "card": summon, "to": to} if summon else {"type": "decline"}
+        return [{"type": "play", "card": card}, follow]
+
+    end = {"type": "end_turn"}
+    deal = [(seat, draw(card)) for seat, cards in enumerate((("Physical Kids", "The Trials", "Hammer Spell"),
+                                                              ("Golem", "Astral Projection", "Time Magic"),
+                                                              ("Guardian", "Mike", "Insanity"))) for card in cards]
+    first = [(0, m) for m in [draw("Game of Welters"), *play("Physical Kids", "Quentin"),
+                              {"type": "trick", "card": "Hammer Spell", "trait": "Spell", "draw": "Todd",
+                               "place": "Todd"}, {"type": "score", "trait": "Telekinetics"}, end]]
+    first += [(1, m) for m in [draw("Convalescence"), *play("Golem", "Margo"),
+                               {"type": "trick", "card": "Astral Projection", "trait": "Psychic", "target_seat": 2},
+                               {"type": "score", "trait": "Sex"}, end]]
+    first += [(2, m) for m in [draw("Josh Hoberman"), *play("Mike", "Elliot"),
+                               {"type": "trick", "card": "Guardian", "trait": "Religion", "target_seat": 0}]]
+    first += [(0, {"type": "lose_card", "card": "The Trials"}), (2, {"type": "score", "trait": "Student"}), (2, end)]
+    rounds = [(("Sex Magic", "Game of Welters", "Alice"), ("Ember", "Time Magic"), ("Mentors", "Insanity")),
+              (("Victoria", "Sex Magic", "Penny"), ("Djinn", "Ember"), ("Death", "Mentors")),
+              (("Romance", "Victoria", "Josh Hoberman"), ("Hospital", "Djinn"), ("Pete", "Death")),
+              (("Professor Mayakovsky", "Romance", "Kady"), ("Ibriza", "Hospital"), ("Cocaine", "Pete"))]
+    middle = []
+    for (a_draw, a_play, a_summon), (b_draw, b_play), (c_draw, c_play) in rounds:
+        middle += [(0, m) for m in [draw(a_draw), *play(a_play, a_summon), end]]
+        middle += [(1, m) for m in [draw(b_draw), *play(b_play), end]]
+        middle += [(2, m) for m in [draw(c_draw), *play(c_play), end]]
+    last = [(0, m) for m in [draw("The Sixth Book"), *play("Professor Mayakovsky", "Brakebills"),
+                             {"type": "score", "trait": "Student"}]]
+    store = app.extensions["store"]
+    game = store.create_game("fillory", ["Ann", "Ben", "Cid"], {})["id"]
+    for n, (seat, move) in enumerate(deal + first + middle + last):
+        store.apply_move(game, seat, store.version(game), f"m-{n}", move)
+    totals = [p["total"] for p in client.get(f"/g/{game}/result.json").get_json()["players"]]
+    assert totals == [104, 1, 1]   # Telekinetics 2² + Student 10²; Sex 1²; Student 1²
+    page = client.get(f"/g/{game}/result").get_data(as_text=True)
+    assert "<strong>104</strong> points</span>" in page
+    assert page.count("<strong>1</strong> point</span>") == 2 and "<strong>1</strong> points" not in page

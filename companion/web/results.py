@@ -146,9 +146,15 @@ def _start_seat(rules: Any, steps: list[tuple[int, int | None, Any]]) -> int | N
     return None
 
 
+#: the word after a total of 1 or -1, for a measure counted in units ("1 point", not "1 points"); a measure not
+#: listed (prestige, magicianship) reads the same after any total
+ONE = {"points": "point"}
+
+
 def chart_words(data: dict[str, Any]) -> dict[str, str | None]:
     """What the totals count, in words: ``{"title", "axis", "note", "caption"}`` of the chart (caption: the
-    figures' table) and ``total``, the word after each final total ("15 magicianship", "40 points"). A game whose
+    figures' table) and ``total``, the word after each final total ("15 magicianship", "40 points"), and ``one``, the word after a total of 1
+    or -1 ("1 point"). A game whose
     end shows another measure than its play (``GameSpec.final_points``: JS&MN's magicianship, secret until the
     end, after prestige) says so in the title, on the axis and in a note; ``note`` is None for a game counting
     one thing throughout."""
@@ -156,14 +162,15 @@ def chart_words(data: dict[str, Any]) -> dict[str, str | None]:
     during, final = spec.points, spec.final_points
     if final is None or final == during or data["outcome"]["stalled"]:
         return {"title": f"{data['title']}: {during} after each move", "axis": during.capitalize(), "note": None,
-                "caption": f"{during.capitalize()} after each move that changed a total", "total": during}
+                "caption": f"{during.capitalize()} after each move that changed a total", "total": during,
+                "one": ONE.get(during, during)}
     last = data["score_over_time"][-1]["move"]
     return {"title": f"{data['title']}: {during} after each move, {final} at the end",
             "axis": f"{during.capitalize()}, then {final}",
             "note": f"Each point is {during} after that move, except the last (move {last}): that one is {final}, "
                     f"shown only once the game is over.",
             "caption": f"{during.capitalize()} after each move that changed a total; the last row (move {last}) is "
-                       f"{final}, at the end", "total": final}
+                       f"{final}, at the end", "total": final, "one": ONE.get(final, final)}
 
 
 def chart_of(data: dict[str, Any]) -> Any:
