@@ -1,7 +1,8 @@
 /* A seat page told that another phone changed one of its moves (templates/pages/_put_back.html): "Put it back"
  * sends POST /api/games/<id>/revert with the seat's cookie and the page's CSRF token; the page's live part then shows the game as it is
  * (js/live.js, asked with a live:refresh event). "Leave it" hides the notice on this phone for good. If a move
- * made since would no longer fit, the answer says which, next to the button, and offers to remove it too.
+ * made since would no longer fit, the answer says which (and why, with the rule, when the move is this seat's own),
+ * next to the button, and offers to remove it too.
  */
 (() => {
   "use strict";
@@ -22,15 +23,26 @@
     return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
   }
 
-  function say(form, kind, text) {
+  // the rule a refusal names, linked to its entry (every rule id starts with its game), as js/live.js shows it
+  function withRule(element, rule) {
+    if (!rule) return element;
+    element.append(" Rule: ");
+    const link = document.createElement("a");
+    link.href = `${live.dataset.rulesUrl || "/rules"}/${encodeURIComponent(rule.split(".")[0])}#${rule}`;
+    link.textContent = rule;
+    element.append(link);
+    return element;
+  }
+
+  function say(form, kind, text, rule) {
     form.parentElement.querySelectorAll(".put-back-answer").forEach((el) => el.remove());
     const box = document.createElement("p");
     box.className = `put-back-answer ${kind === "error" ? "hint warn" : "hint"}`;
     box.textContent = text;
-    form.after(box);
+    form.after(withRule(box, rule));
     const status = document.getElementById("move-message");
     if (status) status.replaceChildren(Object.assign(document.createElement("div"), { className: `notice ${kind}` }));
-    if (status) status.firstChild.append(Object.assign(document.createElement("p"), { textContent: text }));
+    if (status) status.firstChild.append(withRule(Object.assign(document.createElement("p"), { textContent: text }), rule));
     return box;
   }
 
@@ -73,14 +85,17 @@
       return;
     }
     if (typeof data.seq === "number" && !drop.includes(data.seq)) {
-      const box = say(form, "error", `Not put back: move ${data.seq}, made since, would no longer fit.`);
+      // the server's words say why when the move is this seat's own (another seat's reason may rest on its secret)
+      const why = data.said || data.error;
+      const box = say(form, "error", `Not put back: ${why ? why.replace(/[.\s]*$/, ".") : `move ${data.seq}, made since, would no longer fit.`}`,
+                      data.rule || null);
       const both = Object.assign(document.createElement("button"), { type: "button", className: "button danger",
                                                                      textContent: `Put it back and remove move ${data.seq}` });
       both.addEventListener("click", () => { form.dataset.drop = [...drop, data.seq].join(","); putBack(form); });
       box.after(both);
       return;
     }
-    say(form, "error", `Not put back: ${data.said || data.error || `the server answered ${response.status}`}`);
+    say(form, "error", `Not put back: ${data.said || data.error || `the server answered ${response.status}`}`, data.rule || null);
   }
 
   document.addEventListener("submit", (event) => {
