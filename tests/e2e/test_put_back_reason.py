@@ -34,3 +34,22 @@ def test_a_put_back_refused_by_a_later_move_of_ones_own_says_why_and_names_the_r
     # the way out is still offered, and works
     page.get_by_role("button", name=re.compile(r"^Put it back and remove move \d+$")).tap()
     expect(page.locator("#move-message")).to_contain_text("Put back.")
+
+
+def test_the_corrections_page_says_why_too(new_phone: Callable[[], BrowserContext], api: Api, server: str) -> None:
+    """The same refusal on the corrections page's "Changes you can put back" (js/corrections.js)."""
+    game, ann, ben = api.two_player_opening()
+    api.move(game["id"], ann, {"type": "play", "card": "Time Loop"})
+    version = api.version(game["id"])
+    undone = api.http.post(f"{server}/api/games/{game['id']}/undo", headers={"Authorization": f"Bearer {ben}"},
+                           json={"version": version, "action_id": f"undo-{version}"})
+    assert undone.status_code == 200, undone.text
+    api.move(game["id"], ann, {"type": "play", "card": "Romance"})
+    page = open_seat(new_phone, server, game, 0)
+    page.goto(f"/g/{game['id']}/seat/0/fix")
+    page.locator("form[data-revert]").get_by_role("button", name="Put it back").tap()
+    answer = page.locator("form[data-revert] ~ .fix-answer, form[data-revert] .fix-answer").first
+    expect(answer).to_contain_text(re.compile(r"Not put back: your move \d+ would no longer fit: .+ Put it back and "
+                                              r"remove move \d+\?", re.I))
+    expect(answer.get_by_role("link", name=re.compile(r"^fillory\."))).to_have_attribute(
+        "href", re.compile(r"/rules/fillory#fillory\."))

@@ -24,24 +24,38 @@
     return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
   }
 
-  function notice(kind, text) {
+  function notice(kind, text, rule) {
     const box = document.createElement("div");
     box.className = `notice ${kind} fix-answer`;
     const p = document.createElement("p");
     p.textContent = text;
+    if (rule) {  // the rule a refusal names, linked as js/live.js links it (every rule id starts with its game)
+      p.append(" Rule: ");
+      const link = document.createElement("a");
+      link.href = `${root.dataset.rulesUrl || "/rules"}/${encodeURIComponent(rule.split(".")[0])}#${rule}`;
+      link.textContent = rule;
+      p.append(link);
+    }
     box.append(p);
     return box;
   }
 
+  // why a later move no longer fits, in the server's words (the reason only for this seat's own move: another
+  // seat's may rest on its secret, and the server then says only which move), else which move it is
+  function misfit(refused, fallback) {
+    const why = refused.said || refused.error;
+    return why ? why.replace(/[.\s]*$/, ".") : fallback;
+  }
+
   // the answer under the form that was sent (where the finger is), and in the page's live region
-  function say(kind, text, form) {
+  function say(kind, text, form, rule) {
     root.querySelectorAll(".fix-answer").forEach((el) => el.remove());
     if (message) {
       message.setAttribute("aria-live", kind === "error" ? "assertive" : "polite");
-      message.replaceChildren(notice(kind, text));
+      message.replaceChildren(notice(kind, text, rule));
     }
     if (form) {
-      const spot = notice(kind, text);
+      const spot = notice(kind, text, rule);
       const buttons = form.querySelectorAll('button[type="submit"], button:not([type])');
       (buttons.length ? buttons[buttons.length - 1] : form).after(spot);
       spot.scrollIntoView({ block: "nearest" });
@@ -168,7 +182,8 @@
       say("error", `Not removed: ${ended(refused)}`, form);
       offerEnd(form, refused, "Remove it with them");
     } else if (typeof refused.seq === "number" && !body.drop.includes(refused.seq)) {
-      say("error", `Not removed: move ${refused.seq}, made after it, would no longer fit. Remove that move as well?`, form);
+      say("error", `Not removed: ${misfit(refused, `move ${refused.seq}, made after it, would no longer fit.`)} Remove that move as well?`,
+          form, refused.rule || null);
       offerAlso(form, refused.seq, "Remove both");
     } else {
       say("error", `Not removed: ${refused.said || refused.error || "the server refused it."}`, form);
@@ -234,7 +249,8 @@
       say("error", `Not put back: ${ended(refused)}`, form);
       offerEnd(form, refused, "Put it back and remove them");
     } else if (typeof refused.seq === "number" && !body.drop.includes(refused.seq)) {
-      say("error", `Not put back: move ${refused.seq}, made since, would no longer fit. Put it back and remove move ${refused.seq}?`, form);
+      say("error", `Not put back: ${misfit(refused, `move ${refused.seq}, made since, would no longer fit.`)} Put it back and remove move ${refused.seq}?`,
+          form, refused.rule || null);
       offerAlso(form, refused.seq, "Put back and remove");
     } else {
       say("error", `Not put back: ${refused.said || refused.error || "the server refused it."}`, form);
