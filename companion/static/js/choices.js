@@ -86,8 +86,11 @@
     const query = input.value.trim().toLocaleLowerCase();
     let shown = 0;
     picker.querySelectorAll(".pick").forEach((label) => {
-      if (label.dataset.search === undefined) {  // the words shown: name, traits, place (read once)
-        label.dataset.search = label.textContent.replace(/\s+/g, " ").toLocaleLowerCase();
+      if (label.dataset.search === undefined) {  // the words shown: name, traits, place (read once), each its own
+        const words = [];                         // words: "Alice" and "your zone", not "aliceyour zone"
+        const walk = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+        while (walk.nextNode()) words.push(walk.currentNode.nodeValue);
+        label.dataset.search = words.join(" ").replace(/\s+/g, " ").trim().toLocaleLowerCase();
       }
       const match = !query || label.dataset.search.includes(query) || label.querySelector("input").checked;
       label.hidden = !match;
