@@ -59,6 +59,7 @@ from companion.store.errors import (
            SeatTaken,
            Stale,
            StoreUnavailable,
+           TokenUsed,
 )
 from companion.store.facade import Store
 from companion.store.seats import (
@@ -73,5 +74,5 @@ from companion.store.timeline import LiveMove
 
 __all__ = ["BUSY_TIMEOUT_SECONDS", "GAME_CACHE_SIZE", "HANDOVER_CODE_LENGTH", "HANDOVER_MINUTES", "JOIN_ALPHABET",
            "JOIN_CODE_LENGTH", "MAX_LOG_ENTRIES", "MIGRATIONS", "RECOVERY_ENTRIES", "STATE_CACHE_SIZE",
-           "WRITER_LOCK_SUFFIX", "Backend", "Changes", "Connection", "CorrectionRefused", "IllegalMove", "LiveMove", "NotFound", "SeatRefused", "SeatTaken", "Stale",
+           "WRITER_LOCK_SUFFIX", "Backend", "Changes", "Connection", "CorrectionRefused", "IllegalMove", "LiveMove", "NotFound", "SeatRefused", "SeatTaken", "Stale", "TokenUsed",
            "State", "Store", "StoreUnavailable", "hash_token", "open_backend"]

@@ -52,6 +52,17 @@ class SeatTaken(Exception):
         self.message = message
 
 
+class TokenUsed(Exception):
+    """A seat token a phone proposed (to join or take over a seat) is already stored, for another seat or game or
+    for this seat before it was released: nothing was written, and the phone makes a new one. Only a phone that
+    knows the token can be told this, so it tells nobody else anything."""
+
+    def __init__(self) -> None:
+        self.message = ("this phone's new seat key was used before (for another seat, or for this one before it "
+                        "was freed); reload the page, or make a new key, and join again")
+        super().__init__(self.message)
+
+
 class CorrectionRefused(IllegalMove):
     """A correction (or undo) after which a later move no longer fits: ``seq`` names that move; ``pending``
     the choice the rules now need before it, when that is why (public: the table sees it asked for); None when

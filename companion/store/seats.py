@@ -12,7 +12,7 @@ from companion.rules import IllegalMove, rules_for
 from companion.rules.base import clean_name
 from companion.store.backend import Connection, fetch_rows
 from companion.store.common import _check_room, _dumps, _now, hash_token
-from companion.store.errors import NotFound, SeatRefused, SeatTaken
+from companion.store.errors import NotFound, SeatRefused, SeatTaken, TokenUsed
 from companion.store.states import StateCache, _state_from, _state_json
 from companion.store.timeline import _named
 
@@ -75,18 +75,23 @@ class Seats(StateCache):
             raise NotFound(f"this game has no seat {seat}; its seats are 0 to {count - 1}")
         return rows[0]
 
-    def claim_seat(self, game_id: str, seat: int) -> str:
-        """A token for a seat no phone holds; a held seat is never taken (:class:`SeatTaken`)."""
-        token = secrets.token_urlsafe(24)
+    def claim_seat(self, game_id: str, seat: int, token: str | None = None) -> str:
+        """A token for a seat no phone holds; a held seat is never taken (:class:`SeatTaken`).
+
+        ``token``: the one the phone proposes (None: a new one is made). A seat already held by that very token
+        answers it again, so a join whose answer was lost can be sent again and gets its seat; a proposed token
+        stored before (another seat's, or this seat's before a release) is :class:`TokenUsed`."""
+        proposed = token is not None
+        token = token if token is not None else secrets.token_urlsafe(24)
         with self.backend.write(game_id) as db:
             row = self._seat_row(db, game_id, seat)
             if row["claimed"]:
+                if proposed and self._holds(db, game_id, seat, token):
+                    return token  # the same join sent again: the same answer
                 raise SeatTaken(f"seat {seat} ({row['name']}) is already taken")
             self._revoke(db, game_id, seat)     # an old database's unused token for this seat stops working
             db.execute("UPDATE seats SET claimed = 1 WHERE game_id = ? AND seat = ?", [game_id, seat])
-            db.execute("INSERT INTO seat_tokens (token_hash, game_id, seat, origin, created)"
-                       " VALUES (?, ?, ?, 'claimed', ?)",
-                       [hash_token(token), game_id, seat, _now()])
+            self._add_token(db, token, game_id, seat, "claimed")
         return token
 
     def release_seat(self, game_id: str, seat: int) -> dict[str, Any]:
@@ -140,9 +145,14 @@ class Seats(StateCache):
                                  " AND h.used IS NULL AND h.expires >= ?", [hash_token(code.strip().upper()), _now()])
         return {"id": rows[0]["game_id"], "seat": int(rows[0]["seat"]), "name": rows[0]["name"]} if rows else None
 
-    def take_handover(self, code: str) -> dict[str, Any]:
-        """The seat a hand-over code was made for, with a new token; the old phone's token stops working."""
-        token = secrets.token_urlsafe(24)
+    def take_handover(self, code: str, token: str | None = None) -> dict[str, Any]:
+        """The seat a hand-over code was made for, with a new token; the old phone's token stops working.
+
+        ``token``: the one the phone proposes (None: a new one is made). Once the code is used, the same code
+        sent again with the token it gave the seat to (a take-over whose answer was lost) answers that seat
+        again, as long as the token still holds it; a proposed token stored before is :class:`TokenUsed`."""
+        proposed = token is not None
+        token = token if token is not None else secrets.token_urlsafe(24)
         cleaned = code.strip().upper()
         unknown = NotFound(f"the hand-over code '{cleaned}' is unknown, used or expired; ask the seat's phone "
                            "for a new one")
@@ -156,14 +166,18 @@ class Seats(StateCache):
         with self.backend.write(game_id) as db:
             rows = fetch_rows(db, "SELECT seat, expires, used FROM seat_handovers WHERE code_hash = ? AND game_id = ?",
                               [hash_token(cleaned), game_id])
-            if not rows or rows[0]["used"] is not None or rows[0]["expires"] < _now():
+            if not rows:
                 raise unknown
             seat = int(rows[0]["seat"])
+            if rows[0]["used"] is not None or rows[0]["expires"] < _now():
+                if proposed and rows[0]["used"] is not None and self._holds(db, game_id, seat, token):
+                    version = int(self._game_row(db, game_id, "version")["version"])
+                    return {"id": game_id, "seat": seat, "token": token, "version": version}  # sent again
+                raise unknown
             db.execute("UPDATE seat_handovers SET used = ? WHERE code_hash = ?", [_now(), hash_token(cleaned)])
             self._revoke(db, game_id, seat)
             db.execute("UPDATE seats SET claimed = 1 WHERE game_id = ? AND seat = ?", [game_id, seat])
-            db.execute("INSERT INTO seat_tokens (token_hash, game_id, seat, origin, created)"
-                       " VALUES (?, ?, ?, 'handed', ?)", [hash_token(token), game_id, seat, _now()])
+            self._add_token(db, token, game_id, seat, "handed")
             answer = self._seat_event(db, game_id, seat, {"type": "handover", "seat": seat})
         return {"id": game_id, "seat": seat, "token": token, "version": answer["version"]}
 
@@ -203,12 +217,30 @@ class Seats(StateCache):
         seat now. A seat's token is checked when its request comes in, but a release or a hand-over through
         another process or node may commit before this write; every one of them writes the game, so here,
         inside the game's write, the answer is the last word."""
-        if token is None:
-            return
-        if not fetch_rows(db, "SELECT 1 AS held FROM seat_tokens t JOIN seats s ON s.game_id = t.game_id"
-                              " AND s.seat = t.seat WHERE t.token_hash = ? AND t.game_id = ? AND t.seat = ?"
-                              " AND t.revoked IS NULL AND s.claimed <> 0", [hash_token(token), game_id, seat]):
+        if token is not None and not Seats._holds(db, game_id, seat, token):
             raise SeatRefused()
+
+    @staticmethod
+    def _holds(db: Connection, game_id: str, seat: int, token: str) -> bool:
+        """Inside a write of the game: whether ``token`` holds this seat now."""
+        return bool(fetch_rows(db, "SELECT 1 AS held FROM seat_tokens t JOIN seats s ON s.game_id = t.game_id"
+                                   " AND s.seat = t.seat WHERE t.token_hash = ? AND t.game_id = ? AND t.seat = ?"
+                                   " AND t.revoked IS NULL AND s.claimed <> 0", [hash_token(token), game_id, seat]))
+
+    @staticmethod
+    def _add_token(db: Connection, token: str, game_id: str, seat: int, origin: str) -> None:
+        """Inside a write of the game: store ``token`` for this seat, or :class:`TokenUsed` (the whole write undone)
+        if it is stored already, whatever game it is of. Token hashes are unique across games, whose writes do not
+        queue for each other: the same token proposed to two games at once is stored by one, and the other's insert
+        does nothing (rather than failing on the key: a 500) and is found out by the read after it."""
+        hashed = hash_token(token)
+        if fetch_rows(db, "SELECT 1 AS used FROM seat_tokens WHERE token_hash = ?", [hashed]):
+            raise TokenUsed()
+        db.execute("INSERT INTO seat_tokens (token_hash, game_id, seat, origin, created) VALUES (?, ?, ?, ?, ?)"
+                   " ON CONFLICT (token_hash) DO NOTHING", [hashed, game_id, seat, origin, _now()])
+        mine = fetch_rows(db, "SELECT game_id, seat FROM seat_tokens WHERE token_hash = ?", [hashed])
+        if not mine or mine[0]["game_id"] != game_id or int(mine[0]["seat"]) != seat:
+            raise TokenUsed()
 
     @staticmethod
     def _revoke(db: Connection, game_id: str, seat: int) -> None:

@@ -16,7 +16,7 @@ from cardgen.catalog import catalogs
 from companion import search as search_index
 from companion.rules import finished, rules_for
 from companion.rules.base import sentence
-from companion.store import NotFound, SeatRefused, SeatTaken
+from companion.store import NotFound, SeatRefused, SeatTaken, TokenUsed
 
 from . import live_updates
 from .api_helpers import (
@@ -255,7 +255,10 @@ def handover_code(game_id: str, seat: int) -> Response:
 @bp.post("/handover")
 def take_handover() -> Response:
     body = parse_body(HandoverRequest)
-    taken = store().take_handover(body.code)
+    try:
+        taken = store().take_handover(body.code, token=body.token)
+    except TokenUsed as exc:
+        raise ApiError(409, exc.message) from None
     return jsonify({"id": taken["id"], "seat": taken["seat"], "token": taken["token"]})
 
 
@@ -293,9 +296,11 @@ def join() -> Response:
     if game_id is None:
         raise nothing
     try:
-        token = store().claim_seat(game_id, body.seat)
+        token = store().claim_seat(game_id, body.seat, token=body.token)
     except (NotFound, SeatTaken):
         raise nothing from None
+    except TokenUsed as exc:  # (only a phone that knows the token hears of it)
+        raise ApiError(409, exc.message) from None
     return jsonify({"id": game_id, "seat": body.seat, "token": token})
 
 

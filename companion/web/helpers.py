@@ -35,6 +35,7 @@ from cardgen.catalog.versions import VERSION_LENGTH
 from companion.store import NotFound, Store
 from companion.web.errors import error_response
 from companion.web.links import external_url
+from companion.web.openapi import SEAT_TOKEN
 
 TOKEN_COOKIE_DAYS = 30
 _SAFE_ID = re.compile(r"[^A-Za-z0-9_-]")
@@ -57,6 +58,17 @@ def token_cookie(game_id: str, seat: int) -> str:
 
 def host_cookie(game_id: str) -> str:
     return f"host_{_SAFE_ID.sub('', game_id)}"
+
+
+def proposed_token() -> tuple[str | None, str | None]:
+    """The seat token a join or take-over form proposes (its ``token`` field, filled by ``js/seat-key.js`` and
+    kept for the retries of one tap; absent or empty: None, the server makes one), and the reason it is refused
+    (None: it is not)."""
+    token = request.form.get("token", "") or None
+    if token is not None and not re.fullmatch(SEAT_TOKEN, token):
+        return None, ("This phone sent a seat key the server cannot use (it must be 32 to 128 letters, digits, "
+                      "“-” or “_”). Reload the page and try again.")
+    return token, None
 
 
 def remember_seat(response: BaseResponse, game_id: str, seat: int, token: str) -> BaseResponse:

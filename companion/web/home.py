@@ -20,10 +20,11 @@ from werkzeug.wrappers import (
 
 from companion.rules import GAMES as RULES
 from companion.rules import SetupError, rules_for
-from companion.store import NotFound, SeatTaken
+from companion.store import NotFound, SeatTaken, TokenUsed
 from companion.web.games import GamePages, NewGameFormError, pages_for
 from companion.web.helpers import (
     page_blueprint,
+    proposed_token,
     remember_host,
     remember_seat,
     seats_held,
@@ -163,10 +164,16 @@ def claim(code: str) -> BaseResponse:
         return join_code(code, 400, "Pick a seat from the list.")
     if not 0 <= seat < len(info["players"]):
         return join_code(code, 400, f"This game has no seat {seat + 1}.")
-    try:
-        token = store().claim_seat(game_id, seat)
+    proposed, refused = proposed_token()
+    if refused is not None:
+        return join_code(code, 400, refused)
+    try:  # (the seat already held by the token proposed: a tap sent again after its answer was lost, answered again)
+        token = store().claim_seat(game_id, seat, token=proposed)
     except SeatTaken:
         return join_code(code, 409, f"{info['players'][seat]}'s seat was just taken by another phone. "
                                     "Pick a free seat.")
+    except TokenUsed:
+        return join_code(code, 409, "This phone's seat key was used before. Reload the page and pick your seat "
+                                    "again.")
     response = redirect(url_for("seats.seat", game_id=game_id, seat=seat), 303)
     return remember_seat(response, game_id, seat, token)

@@ -14,6 +14,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 MAX_SEAT = 99
 
 
+#: a seat token a phone proposes (made in its page with crypto.getRandomValues): 32 to 128 URL-safe characters
+SEAT_TOKEN = r"^[A-Za-z0-9_-]{32,128}$"
+_PROPOSED = ("optional: the seat token this phone will use, made by the phone (32 to 128 of A-Z a-z 0-9 _ -) "
+             "and kept for its retries: {what} sent again with the same token answers the same seat, so a lost "
+             "answer costs nothing; a token stored before is refused (409). Without it the server makes one")
+
 #: an action id: any text but control characters (a NUL, which PostgreSQL cannot store, among them)
 ACTION_ID = r"^[^\x00-\x1f\x7f]+$"
 
@@ -91,11 +97,14 @@ class RenameRequest(RequestBody):
 
 class HandoverRequest(RequestBody):
     code: str = Field(min_length=1, max_length=20, description="the one-time hand-over code, any case")
+    token: str | None = Field(default=None, pattern=SEAT_TOKEN, description=_PROPOSED.format(what="the code"))
 
 
 class JoinRequest(RequestBody):
     code: str = Field(min_length=1, max_length=20, description="the 6-character join code, any case")
     seat: int = Field(ge=0, le=MAX_SEAT, description="the seat to claim, counted from 0")
+    token: str | None = Field(default=None, pattern=SEAT_TOKEN,
+                              description=_PROPOSED.format(what="the join code and seat"))
 
 
 def _field_name(location: tuple[int | str, ...]) -> str:
@@ -302,13 +311,15 @@ def _paths() -> dict[str, Any]:
             "requestBody": request_body(RenameRequest),
             "responses": {"200": _SEAT_ANSWER, **errors(400, 401, 403, 404, 422)}}},
         "/api/handover": {"post": {
-            "summary": "Take over a seat with its one-time hand-over code; the old phone's token stops working",
+            "summary": "Take over a seat with its one-time hand-over code; the old phone's token stops working "
+                       "(the same code sent again with the token it proposed answers the seat again)",
             "requestBody": request_body(HandoverRequest),
             "responses": {"200": json_body({"type": "object", "properties": {
                 "id": {"type": "string"}, "seat": {"type": "integer"}, "token": {"type": "string"}}}, "seat token"),
-                **errors(400, 404, 429)}}},
+                **errors(400, 404, 409, 429)}}},
         "/api/join": {"post": {
-            "summary": "Claim a free seat with the join code (a held seat is never taken)",
+            "summary": "Claim a free seat with the join code (a held seat is never taken; a seat held by the "
+                       "token proposed is answered again)",
             "requestBody": request_body(JoinRequest),
             "responses": {"200": json_body({"type": "object", "properties": {
                 "id": {"type": "string"}, "seat": {"type": "integer"}, "token": {"type": "string"}}}, "seat token"),

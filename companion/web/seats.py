@@ -20,7 +20,13 @@ from werkzeug.wrappers import (
 )
 
 from companion.rules import IllegalMove, rules_for
-from companion.store import HANDOVER_MINUTES, NotFound, SeatRefused, SeatTaken
+from companion.store import (
+    HANDOVER_MINUTES,
+    NotFound,
+    SeatRefused,
+    SeatTaken,
+    TokenUsed,
+)
 from companion.web.api_helpers import seat_rate
 from companion.web.errors import error_response
 from companion.web.helpers import (
@@ -29,6 +35,7 @@ from companion.web.helpers import (
     hosting,
     live_part,
     page_blueprint,
+    proposed_token,
     qr_svg,
     remember_host,
     remember_seat,
@@ -133,7 +140,14 @@ def take_over(code: str) -> Response:
 
 @bp.post("/h/<code>")
 def take_over_now(code: str) -> BaseResponse:
-    taken = store().take_handover(code)
+    proposed, refused = proposed_token()
+    if refused is not None:
+        return error_response(400, refused)
+    try:  # (the code sent again with the token it gave the seat to: a lost answer, answered again)
+        taken = store().take_handover(code, token=proposed)
+    except TokenUsed:
+        return error_response(409, "This phone's seat key was used before. Open the hand-over link again and "
+                                   "take the seat.")
     response = redirect(url_for("seats.seat", game_id=taken["id"], seat=taken["seat"]), 303)
     return remember_seat(response, taken["id"], taken["seat"], taken["token"])
 
