@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 from playwright.sync_api import BrowserContext, Locator, Page, Route, expect
 
@@ -11,6 +11,25 @@ from .conftest import WAIT_MS, Api, login_seat
 
 LIVE_WITHIN_MS = WAIT_MS  # another phone's move shows up without a reload (a ceiling: a busy machine is slow)
 LIVE_JS = re.compile(r"/static/js/live(\.[0-9a-f]+)?(\.min)?\.js")
+
+
+T = TypeVar("T")
+
+
+def lose_the_first_answer(sent: list[T], noted: Callable[[Route], T]) -> Callable[[Route], None]:
+    """A route handler for a table's bad Wi-Fi: each POST noted in ``sent`` (``noted`` reads what it sent); the
+    first reaches the server, which makes the change, and its answer never reaches the phone; the others pass."""
+    def handle(route: Route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        sent.append(noted(route))
+        if len(sent) == 1:
+            route.fetch(max_redirects=0)  # the server makes the change...
+            route.abort("connectionreset")  # ...but the phone never hears back
+        else:
+            route.continue_()
+    return handle
 
 
 def held_live_js(page: Page) -> list[Route]:

@@ -10,24 +10,15 @@ from typing import Callable
 from playwright.sync_api import BrowserContext, Route, expect
 
 from .conftest import HTTP_SECONDS, Api
+from .phone import lose_the_first_answer
 
 KEY = re.compile(r'name="token"\r\n\r\n([A-Za-z0-9_-]+)\r\n')
 
 
-def lose_the_first_answer(sent: list[str]) -> Callable[[Route], None]:
-    """A route handler: every POST's seat key noted; the first one reaches the server, its answer never the phone."""
-    def handle(route: Route) -> None:
-        if route.request.method != "POST":
-            route.continue_()
-            return
-        found = KEY.search(route.request.post_data or "")
-        sent.append(found.group(1) if found else "")
-        if len(sent) == 1:
-            route.fetch(max_redirects=0)  # the server makes the change...
-            route.abort("connectionreset")  # ...and the answer is lost
-        else:
-            route.continue_()
-    return handle
+def seat_key(route: Route) -> str:
+    """The seat key a join or take-over form sent."""
+    found = KEY.search(route.request.post_data or "")
+    return found.group(1) if found else ""
 
 
 def holder(api: Api, game_id: str, token: str) -> int | None:
@@ -43,7 +34,7 @@ def test_a_join_whose_answer_was_lost_lands_on_its_seat(new_phone: Callable[...,
     assert released.status_code == 200
     sent: list[str] = []
     phone = new_phone(service_workers="block").new_page()  # (a service worker's fetches pass the route by)
-    phone.route("**/j/*", lose_the_first_answer(sent))
+    phone.route("**/j/*", lose_the_first_answer(sent, seat_key))
     phone.goto(f"/j/{game['join_code']}")
     phone.get_by_role("button", name="I am Ben").click()
     expect(phone).to_have_url(re.compile(rf"/g/{game['id']}/seat/1$"))
@@ -64,7 +55,7 @@ def test_a_take_over_whose_answer_was_lost_lands_on_its_seat(new_phone: Callable
     assert offer.status_code == 200
     sent: list[str] = []
     phone = new_phone(service_workers="block").new_page()
-    phone.route("**/h/*", lose_the_first_answer(sent))
+    phone.route("**/h/*", lose_the_first_answer(sent, seat_key))
     phone.goto(f"/h/{offer.json()['code']}")
     phone.get_by_role("button", name="I am Ben: take the seat").click()
     expect(phone).to_have_url(re.compile(rf"/g/{game['id']}/seat/1$"))

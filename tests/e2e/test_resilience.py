@@ -16,6 +16,7 @@ from .phone import (
     LIVE_WITHIN_MS,
     caught_up,
     held_live_js,
+    lose_the_first_answer,
     open_seat,
     report_draw,
     set_hidden,
@@ -162,15 +163,8 @@ def test_lost_answer_is_retried_with_the_same_action_id_and_counts_once(
     ann = open_seat(new_phone, server, game, 0)
     sent: list[dict[str, Any]] = []
 
-    def lose_the_first_answer(route: Route) -> None:
-        sent.append(route.request.post_data_json)
-        if len(sent) == 1:
-            route.fetch()  # the server records the move...
-            route.abort("connectionreset")  # ...but the phone never hears back
-        else:
-            route.continue_()
 
-    ann.route("**/api/games/*/moves", lose_the_first_answer)
+    ann.route("**/api/games/*/moves", lose_the_first_answer(sent, lambda route: route.request.post_data_json))
     report_draw(ann, "Romance")
     assert len(sent) == 2
     assert sent[0]["action_id"] == sent[1]["action_id"] and sent[0]["version"] == sent[1]["version"] == 0

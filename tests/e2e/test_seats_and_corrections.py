@@ -19,7 +19,7 @@ from tests.store_checks import (
 )
 
 from .conftest import HTTP_SECONDS, REPO, Api, screenshot
-from .phone import open_seat
+from .phone import lose_the_first_answer, open_seat
 from .test_accessibility import blocking_violations
 
 
@@ -159,15 +159,8 @@ def test_a_correction_whose_answer_was_lost_is_sent_again_with_the_same_action_i
     ann = open_seat(new_phone, server, game, 0)
     sent: list[dict[str, Any]] = []
 
-    def lose_the_first_answer(route: Route) -> None:
-        sent.append(route.request.post_data_json)
-        if len(sent) == 1:
-            route.fetch()  # the server makes the correction...
-            route.abort("connectionreset")  # ...but the phone never hears back
-        else:
-            route.continue_()
 
-    ann.route("**/api/games/*/correct", lose_the_first_answer)
+    ann.route("**/api/games/*/correct", lose_the_first_answer(sent, lambda route: route.request.post_data_json))
     ann.get_by_role("link", name="Table view").click()
     ann.get_by_role("link", name="Correct a move, hand over, rename").click()
     ann.get_by_role("link", name="Change move 3").click()
