@@ -200,6 +200,10 @@ RUN_FOR_THE_TOY: dict[str, tuple[str, ...] | None] = {
     "test_reliability_concurrency.py": (), "test_reliability_crash.py": (), "test_reliability_fuzz_moves.py": (),
     # a seat token released through another process refused before anything else, on both backends
     "test_move_seat_check.py": (),
+    # an action id reused with another body refused, a retry recognised, on both backends; a seat handed on through
+    # another node while its old token writes: nothing written
+    "test_action_id_reuse.py": (),
+    "test_seat_races.py": ("test_a_seat_handed_on_while_its_old_token_writes_leaves_nothing_written",),
     "test_reliability_fuzz.py": None,
 }
 #: the fuzz through a real server, aimed at the toy: a fifth of the examples, every one of its aimed cases at the
@@ -217,6 +221,9 @@ NOT_FOR_THE_TOY: dict[str, str] = {
     "test_changed_since.py": "reprints of the tree's games from a copy of data/: the inputs digest that leaves an "
                              "unchanged game unread covers only the tree's code (a game outside it, as the toy, is "
                              "always read again), and the toy keeps its data outside that copy",
+    "test_data_dir.py": "a data folder that leaves out or breaks a game of the tree's data/; its photo tests iterate "
+                        "the games with a photo module (the toy has none)",
+    "test_join_retry.py": "seats are joined and taken over alike in every game: it plays one, the first discovered",
     "test_store_formats.py": "games stored before states had formats (tests/golden/companion-format0): none of it",
     # these two pass with the toy registered, run whole by hand; each loop builds every game's documents, not one's
     "test_export.py": "exports every deck of every game (20 s); the toy's deck: test_the_toy_game_builds_its_print_kit",
