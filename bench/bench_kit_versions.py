@@ -180,17 +180,25 @@ def one_card_changed(data: Path) -> str:
 
 
 def reprint_figures(trees: dict[str, Path], tmp: Path, repeats: int) -> dict[str, list[dict[str, float]]]:
-    """One card's data changed after a kit was built: each tree's reprint, interleaved, ``repeats`` times."""
-    data = tmp / "data"
-    shutil.copytree(ROOT / "data", data)
-    since = tmp / "printed"
-    subprocess.run([sys.executable, "-c", CHILD, str(ROOT), str(since), "--data", str(data)], capture_output=True,
-                   check=True, cwd=ROOT, env=_environment())
-    print(f"  reprint after one card's data changed ({one_card_changed(data)}): "
+    """One card's data changed after a kit was built: each tree's reprint, interleaved, ``repeats`` times.
+
+    Each tree reads its own data (a copy of its ``data/``, the same card renamed) against a kit it built
+    itself: a data format that changed between the two (a field added) is read by the tree that knows it."""
+    prepared: dict[str, tuple[Path, Path]] = {}
+    changed = ""
+    for name, tree in trees.items():
+        data, since = tmp / f"data-{name}", tmp / f"printed-{name}"
+        shutil.copytree(tree / "data", data)
+        subprocess.run([sys.executable, "-c", CHILD, str(tree), str(since), "--data", str(data)],
+                       capture_output=True, check=True, cwd=tree, env=_environment())
+        changed = one_card_changed(data)
+        prepared[name] = (data, since)
+    print(f"  reprint after one card's data changed ({changed}): "
           f"`cardgen build --game all --changed-since`, a new process each time")
     runs: dict[str, list[dict[str, float]]] = {name: [] for name in trees}
     for repeat in range(repeats):
         for name, tree in trees.items():
+            data, since = prepared[name]
             runs[name].append(reprint_in(tree, tmp / f"reprint-{name}-{repeat}", data, since))
     return runs
 
