@@ -42,6 +42,12 @@ def _new(client: FlaskClient, game: str) -> dict[str, Any]:
     return table
 
 
+def _table(app: Flask, game: str, seed: int) -> tuple[FlaskClient, Any, dict[str, Any], random.Random]:
+    """A test client, the store, a new table of ``game`` and a seeded random source for its moves."""
+    client = app.test_client()
+    return client, app.extensions["store"], _new(client, game), random.Random(seed)
+
+
 def _post(client: FlaskClient, table: dict[str, Any], route: str, seat: int, body: dict[str, Any]) -> Any:
     return client.post(f"/api/games/{table['id']}/{route}", environ_overrides=PHONE, json=body,
                        headers={"Authorization": f"Bearer {table['seats'][seat]['token']}"})
@@ -58,6 +64,13 @@ def _some_move(app: Flask, table: dict[str, Any], rng: random.Random) -> tuple[i
     return None
 
 
+def _a_move(app: Flask, table: dict[str, Any], rng: random.Random) -> tuple[int, dict[str, Any]]:
+    """:func:`_some_move`, which the game must have."""
+    found = _some_move(app, table, rng)
+    assert found is not None, table["game"]
+    return found
+
+
 def _reordered(move: dict[str, Any]) -> dict[str, Any]:
     """The same move with its fields in another order (as another JSON encoder may send them)."""
     return dict(reversed(list(move.items())))
@@ -66,10 +79,7 @@ def _reordered(move: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_move_type_retried_with_its_body_gets_its_first_answer_and_another_body_is_refused(
         app: Flask, game: str) -> None:
-    client = app.test_client()
-    store = app.extensions["store"]
-    table = _new(client, game)
-    rng = random.Random(11)
+    client, store, table, rng = _table(app, game, 11)
     retried: set[str] = set()
     trimmed = 0
     for n in range(60):
@@ -102,14 +112,9 @@ def test_every_move_type_retried_with_its_body_gets_its_first_answer_and_another
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_a_reused_id_for_another_take_back_correction_or_put_back_is_refused(app: Flask, game: str) -> None:
-    client = app.test_client()
-    store = app.extensions["store"]
-    table = _new(client, game)
-    rng = random.Random(5)
+    client, store, table, rng = _table(app, game, 5)
     for n in range(6):
-        found = _some_move(app, table, rng)
-        assert found is not None
-        seat, move = found
+        seat, move = _a_move(app, table, rng)
         played = _post(client, table, "moves", seat, {"version": store.version(table["id"]), "action_id": f"m{n}",
                                                      "move": move})
         assert played.status_code == 200, played.get_json()
@@ -161,13 +166,8 @@ def test_a_reused_id_for_another_take_back_correction_or_put_back_is_refused(app
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_another_seats_id_is_refused_in_words_that_tell_nothing_of_its_move(app: Flask, game: str) -> None:
-    client = app.test_client()
-    store = app.extensions["store"]
-    table = _new(client, game)
-    rng = random.Random(2)
-    found = _some_move(app, table, rng)
-    assert found is not None
-    seat, move = found
+    client, store, table, rng = _table(app, game, 2)
+    seat, move = _a_move(app, table, rng)
     assert _post(client, table, "moves", seat, {"version": 0, "action_id": "x", "move": move}).status_code == 200
     other = (seat + 1) % len(table["seats"])
     answers = set()
@@ -272,9 +272,7 @@ def test_a_retry_of_a_write_already_made_gets_its_answer_even_past_the_seats_mov
             rng = random.Random(4)
             sent: list[tuple[str, int, dict[str, Any], Any]] = []
             while len(sent) < 3:
-                found = _some_move(app, table, rng)
-                assert found is not None
-                seat, move = found
+                seat, move = _a_move(app, table, rng)
                 version = store.version(table["id"])
                 if sent and seat != sent[0][1]:  # another seat's move, past the API: only one seat is counted
                     store.apply_move(table["id"], seat, version, f"o{version}", move)

@@ -5,9 +5,9 @@ made before the first send, and the phone lands on its seat page holding the sea
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import Any, Callable
 
-from playwright.sync_api import BrowserContext, Route, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from .conftest import HTTP_SECONDS, Api
 from .phone import lose_the_first_answer
@@ -27,20 +27,29 @@ def holder(api: Api, game_id: str, token: str) -> int | None:
     return seen.json()["state"]["you"] if seen.status_code == 200 else None
 
 
+def lands_on_seat_1(new_phone: Callable[..., BrowserContext], api: Api, game: dict[str, Any], path: str,
+                    button: str) -> tuple[Page, str]:
+    """A new phone opens ``path`` (a join or take-over page of ``game``) and taps ``button``; the first answer is
+    lost after the server acted. The page sends the same seat key again by itself and lands on seat 1's page,
+    holding it with that key. Returns the phone and its key."""
+    sent: list[str] = []
+    phone = new_phone(service_workers="block").new_page()  # (a service worker's fetches pass the route by)
+    phone.route(f"**/{path.strip('/').split('/')[0]}/*", lose_the_first_answer(sent, seat_key))
+    phone.goto(path)
+    phone.get_by_role("button", name=button).click()
+    expect(phone).to_have_url(re.compile(rf"/g/{game['id']}/seat/1$"))
+    assert len(sent) == 2 and len(sent[0]) >= 32 and sent[0] == sent[1], sent
+    cookie = next(c["value"] for c in phone.context.cookies() if c["name"] == f"seat_{game['id']}_1")
+    assert cookie == sent[0] and holder(api, game["id"], cookie) == 1
+    return phone, cookie
+
+
 def test_a_join_whose_answer_was_lost_lands_on_its_seat(new_phone: Callable[..., BrowserContext], api: Api) -> None:
     game = api.new_game(["Ann", "Ben"])
     released = api.http.post(f"{api.base}/api/games/{game['id']}/seats/1/release",
                              headers={"Authorization": f"Bearer {game['host_token']}"}, timeout=HTTP_SECONDS)
     assert released.status_code == 200
-    sent: list[str] = []
-    phone = new_phone(service_workers="block").new_page()  # (a service worker's fetches pass the route by)
-    phone.route("**/j/*", lose_the_first_answer(sent, seat_key))
-    phone.goto(f"/j/{game['join_code']}")
-    phone.get_by_role("button", name="I am Ben").click()
-    expect(phone).to_have_url(re.compile(rf"/g/{game['id']}/seat/1$"))
-    assert len(sent) == 2 and len(sent[0]) >= 32 and sent[0] == sent[1], sent
-    cookie = next(c["value"] for c in phone.context.cookies() if c["name"] == f"seat_{game['id']}_1")
-    assert cookie == sent[0] and holder(api, game["id"], cookie) == 1
+    phone, _ = lands_on_seat_1(new_phone, api, game, f"/j/{game['join_code']}", "I am Ben")
     expect(phone.locator("h1")).to_contain_text("Ben")
     phone.reload()  # the phone holds the seat: its page opens, not the join page
     expect(phone).to_have_url(re.compile(rf"/g/{game['id']}/seat/1$"))
@@ -53,12 +62,5 @@ def test_a_take_over_whose_answer_was_lost_lands_on_its_seat(new_phone: Callable
     offer = api.http.post(f"{api.base}/api/games/{game['id']}/seats/1/handover",
                           headers={"Authorization": f"Bearer {old}"}, timeout=HTTP_SECONDS)
     assert offer.status_code == 200
-    sent: list[str] = []
-    phone = new_phone(service_workers="block").new_page()
-    phone.route("**/h/*", lose_the_first_answer(sent, seat_key))
-    phone.goto(f"/h/{offer.json()['code']}")
-    phone.get_by_role("button", name="I am Ben: take the seat").click()
-    expect(phone).to_have_url(re.compile(rf"/g/{game['id']}/seat/1$"))
-    assert len(sent) == 2 and len(sent[0]) >= 32 and sent[0] == sent[1], sent
-    cookie = next(c["value"] for c in phone.context.cookies() if c["name"] == f"seat_{game['id']}_1")
-    assert cookie == sent[0] and holder(api, game["id"], cookie) == 1 and holder(api, game["id"], old) is None
+    lands_on_seat_1(new_phone, api, game, f"/h/{offer.json()['code']}", "I am Ben: take the seat")
+    assert holder(api, game["id"], old) is None
