@@ -205,7 +205,8 @@ def report(page: Page, version: int, move: dict[str, Any], context: str) -> None
     form_id, before = str(pinned["form"]), pinned["version"]
     page.mouse.click(pinned["x"], pinned["y"])
     seen = page.evaluate(AFTER_TAP, [before, form_id, REPORTED_MS])
-    assert seen["version"] != before, f"{context}: the page still shows version {before} after the tap"
+    assert seen["version"] != before, (f"{context}: the page still shows version {before} after the tap "
+                                       f"(its message: {seen['message']!r}; the tap at {pinned['x']}, {pinned['y']})")
     assert "Recorded." in seen["message"], f"{context}: {seen['message']!r}, not 'Recorded.'"
     assert_in_view(page, seen["next"], True, context)
 
