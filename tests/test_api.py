@@ -269,6 +269,7 @@ def test_move_422_names_the_rule(client: FlaskClient, game: dict[str, Any]) -> N
     ({"version": True, "action_id": "a1", "move": {"type": "decline"}}, "'version' must be a whole number"),
     ({"version": -1, "action_id": "a1", "move": {"type": "decline"}}, "'version' must be at least 0"),
     ({"version": 0, "action_id": "", "move": {"type": "decline"}}, "'action_id' must not be empty"),
+    ({"version": 0, "move": {"type": "decline"}}, "the request needs an 'action_id' field"),
     ({"version": 0, "action_id": "a1", "move": "draw"}, "'move' must be an object"),
 ])
 def test_move_400_for_a_malformed_body(client: FlaskClient, game: dict[str, Any], body: Any, message: str) -> None:

@@ -39,7 +39,7 @@ from typing import (
     TypeVar,
 )
 
-from .fields import wrong_field
+from .fields import a_quoted, wrong_field
 
 if TYPE_CHECKING:
     from .choices import Choice
@@ -262,7 +262,7 @@ def field(move: Mapping[str, Any], name: str, kind: type | tuple[type, ...] = st
     """A move field of the given type, or IllegalMove saying which field is wrong."""
     if name not in move or move[name] is None:
         if required:
-            raise IllegalMove(f"the '{move.get('type')}' move needs a '{name}' field", None)
+            raise IllegalMove(f"the '{move.get('type')}' move needs {a_quoted(name)} field", None)
         return default
     value = move[name]
     if isinstance(value, bool) and kind is int:

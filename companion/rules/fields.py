@@ -27,6 +27,12 @@ from .spec import (
     TEXTS_OR_NUMBERS,
 )
 
+
+def a_quoted(word: str) -> str:
+    """``word`` quoted, after the article it takes: "a 'card'", "an 'action_id'" (a vowel first: an)."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} '{word}'"
+
+
 #: a card id, a name, a colour: longer text is no id of any game
 MAX_TEXT = 100
 #: a list of ids: more than any game's deck

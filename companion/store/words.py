@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 from companion.rules import rules_for
 from companion.rules.base import seat_name
-from companion.rules.fields import wrong_field
+from companion.rules.fields import a_quoted, wrong_field
 from companion.store.backend import fetch_rows
 from companion.store.states import StateCache
 from companion.store.timeline import _Revisions, _Timeline, move_kind, stored_move
@@ -50,7 +50,7 @@ def _said(rules: Any, move: Any, actor: int, names: Sequence[str]) -> str:
     except Exception:
         log.warning("a stored %s move cannot be described: %r", rules.GAME_ID, move, exc_info=True)
     kind = move.get("type") if isinstance(move, Mapping) else None
-    what = f"a '{kind[:40]}' move" if isinstance(kind, str) else "a move"
+    what = f"{a_quoted(kind[:40])} move" if isinstance(kind, str) else "a move"
     return f"{seat_name(names, actor)} made {what} this version of the companion cannot read"
 
 

@@ -10,6 +10,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from companion.rules.fields import a_quoted
+
 #: Far above any game's table size; keeps a seat number inside what SQLite can store.
 MAX_SEAT = 99
 
@@ -121,7 +123,7 @@ def validation_sentence(error: ValidationError) -> str:
     ctx = first.get("ctx") or {}
     kind = first["type"]
     sentences = {
-        "missing": f"the request needs a '{name}' field",
+        "missing": f"the request needs {a_quoted(name)} field",
         "extra_forbidden": f"'{name}' is not a field of this request",
         "int_type": f"'{name}' must be a whole number",
         "string_type": f"'{name}' must be text",

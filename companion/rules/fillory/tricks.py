@@ -18,6 +18,7 @@ from typing import Any, Mapping
 from cardgen.catalog.fillory import Trait, TrickEffect
 
 from ..base import IllegalMove, field
+from ..fields import a_quoted
 from .state import (
     GAME,
     Board,
@@ -118,7 +119,7 @@ def _optional_card(move: Mapping[str, Any], key: str, possible: bool, rule: str,
     """A card field the effect needs while ``possible``; when it is not, the field must be left out."""
     if move.get(key) is None:
         if possible:
-            raise IllegalMove(f"the trick move needs a '{key}' field ({what})", None)
+            raise IllegalMove(f"the trick move needs {a_quoted(key)} field ({what})", None)
         return None
     if not possible:
         raise IllegalMove(f"Field '{key}' cannot be used: {impossible}.", rule)
