@@ -286,8 +286,10 @@ def search(q: str, game: str | None = None, limit: int = 20, prefer: str | None 
         db = _get_index()
         rows = _rank(db, text, fixes, game, prefer, limit)
         exact = _exact(db, q.strip(), game)
-    if exact is not None:
-        rows = [exact] + [r for r in rows if (r["kind"], r["ref"]) != (exact["kind"], exact["ref"])][:limit - 1]
+    if exact is not None:  # first, with its words marked when the ranking found it too (else its opening)
+        key = (exact["kind"], exact["ref"])
+        ranked = next((r for r in rows if (r["kind"], r["ref"]) == key), exact)
+        rows = [ranked] + [r for r in rows if (r["kind"], r["ref"]) != key][:limit - 1]
     return [_result(r) for r in rows]
 
 

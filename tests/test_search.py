@@ -270,3 +270,23 @@ def test_full_width_letters_and_ligatures_read_as_the_plain_letters() -> None:
     assert [r["title"] for r in search("Ｌｅｖｉｔａｔｉｏｎ", game="fillory", limit=1)] == ["Levitation"]
     assert "Night of Fireworks" in [r["title"] for r in search("ﬁreworks", game="jsmn", limit=3)]
     assert corrections("ｂａｎｉｓｈｈ") == {"banishh": ["banish"]}
+
+
+def test_a_title_typed_exactly_comes_first_with_its_words_marked() -> None:
+    # an entry whose whole title was typed comes first; when its text holds the words typed, they are marked in
+    # its snippet as in every other result's (it was shown unmarked, from its opening, before)
+    from companion.search import offline_entries
+
+    checked = 0
+    for entry in offline_entries():
+        words = entry["title"].casefold().split()
+        if entry["kind"] != "rule" or len(words) < 2 or not all(w.isalpha() for w in words):
+            continue
+        if entry["title"].casefold() not in entry["body"].casefold():
+            continue
+        first = search(entry["title"])[0]
+        if first["id"] != entry["ref"]:
+            continue  # another entry of the same title (another game's) came first
+        assert "<mark>" in first["snippet_html"], (entry["title"], first["snippet_html"])
+        checked += 1
+    assert checked >= 3
