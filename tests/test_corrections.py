@@ -265,6 +265,46 @@ def test_a_correction_whose_sooner_end_rests_on_hidden_magicianship_is_made_with
     assert jsmn.outcome(store.current(game)[1]) == was
 
 
+def test_a_change_past_a_confrontation_is_answered_alike_whether_the_game_ended_there(store: Store) -> None:
+    """JS&MN: Ann's card of Marseilles corrected to one under which Ben's hidden magicianship defeats the fairy at
+    his next confrontation, or sent again as it was; each time with a move of her own put in after that
+    confrontation that cannot stand there. Where the fairy fell, the change was made (the moves after the end go)
+    and the preview said it fits; where he did not, it was refused naming her move put in ("your move … would no
+    longer fit") and the preview named it too. So Ann learnt, card after card and without changing anything,
+    whether Ben's magicianship reached the fairy she lowered. Now both are answered alike: each preview says it
+    fits, each change is made, a later move that no longer fits after the confrontation removed with it. Moves put
+    in out of the order they stand in are refused before anything is replayed, in the same words for both."""
+    created, seq, ending, defeater, later = jsmn_card_that_ends_sooner(store, ["Ann", "Ben", "Cat"])
+    game = created["id"]
+    jsmn = rules_for("jsmn")
+    same = next(m.move for m in store.live_moves(game) if m.seq == seq)
+    moves_before = [m.seq for m in store.live_moves(game)]
+    last = moves_before[-1]
+    assert last in later   # (after the confrontation)
+    cannot = {"type": "new_year", "marseilles": same["marseilles"]}   # a card revealed before: never fits there
+    put_in = [{"before": last, "seat": 0, "move": cannot}]
+    previews = [store.preview(game, 0, seq, move, insert=put_in) for move in (same, ending)]
+    assert [misfit for misfit, _ in previews] == [None, None]
+    for n, move in enumerate((same, ending)):
+        made = store.correct(game, 0, store.version(game), f"past{n}", seq, move, insert=put_in)
+        entry = json.loads(store.stored_game(game)[1][-1]["move"])
+        assert "insert" not in entry and last in entry["drop"]
+        over = jsmn.outcome(store.current(game)[1]).over
+        assert over == (move is ending)
+        if move is same:   # the game goes on: only the moves from the one that no longer fits go
+            assert [m.seq for m in store.live_moves(game)] == [s for s in moves_before if s != last]
+        store.revert(game, 0, made["version"], f"back{n}", made["seq"])
+        assert [m.seq for m in store.live_moves(game)] == moves_before
+    early = [m.seq for m in store.live_moves(game) if seq < m.seq < later[0]][0]
+    disordered = [*put_in, {"before": early, "seat": 0, "move": cannot}]
+    said = set()
+    for n, move in enumerate((same, ending)):
+        with pytest.raises(IllegalMove) as refused:
+            store.correct(game, 0, store.version(game), f"order{n}", seq, move, insert=disordered)
+        said.add(str(refused.value))
+    assert len(said) == 1 and "in the order they come in the game" in said.pop()
+
+
 def test_a_correction_that_ends_the_game_sooner_names_the_moves_after_the_new_end(store: Store) -> None:
     """Ann's trait score corrected to one that takes her to 100 VP: every later move now comes after the end.
     That is public, whoever made them (another's hidden draw among them), so the refusal names the first one

@@ -126,6 +126,13 @@ class GameSpec:
     #: as the table would play on from the end that was announced; a refusal would have told one seat alone
     #: what the others hide, and a preview let it ask again and again.
     sooner_end: str = "place"
+    #: under ``sooner_end`` "secret": (state, seat, move) -> whether that seat's move, made at that state, is a
+    #: point where the game may end on what only that seat knows (a confrontation decided by its hidden score).
+    #: A change that the replay carries past such a point of another seat's is answered as if the game might
+    #: have ended there: a later move that no longer fits is removed with the change, as the moves after an end
+    #: it brings are, never refused (a refusal, or a preview naming that move, told whether the game ended
+    #: there). None: every move of another seat is such a point.
+    may_end_in_secret: Callable[[Any, int, Mapping[str, Any]], bool] | None = None
     #: (data folder) -> the game's content; default: the card-data layer's loader for ``id``.
     #: Raises :class:`cardgen.catalog.DataError` naming file, record and field when the data is broken.
     load_content: Callable[[Path], Any] | None = None

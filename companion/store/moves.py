@@ -33,6 +33,7 @@ from companion.store.timeline import (
     _Timeline,
     after_the_end,
     hidden_from,
+    may_end_in_secret,
     move_kind,
 )
 
@@ -181,8 +182,9 @@ class Moves(StateCache):
         else ``(the first later move that no longer fits, the corrected state just before it)``. For the
         corrections page, which asks then how to fix that move (or for the move the rules now need)."""
         game, initial, timeline = self._timeline_of(game_id)
-        _, _, new_live = _correction(seat, seq, move, drop, also, insert)(timeline)
-        return _Revisions.replay_until_misfit(timeline, _named(_state_from(game, initial), timeline.names), new_live)
+        _, first, new_live = _correction(seat, seq, move, drop, also, insert)(timeline)
+        return _Revisions.replay_until_misfit(timeline, _named(_state_from(game, initial), timeline.names), new_live,
+                                              seat, first)
 
     def state_before(self, game_id: str, seq: int) -> tuple[LiveMove, State]:
         """Live move ``seq`` and the state just before it (the point of the game its choice form is made
@@ -297,9 +299,11 @@ class Moves(StateCache):
             base_version = 0
             base = _state_from(game, initial_json)
         state = _named(base, timeline.names)
+        passed = False  # past a point where the game may have ended on another seat's secret (may_end_in_secret)
         for index, live in enumerate(new_live):
             if live.seq <= base_version:
                 continue
+            point = after_end is not None and may_end_in_secret(timeline, state, live, seat, first_changed)
             try:
                 if id(live) in written and kept is not None:
                     applied = _applied(timeline.rules, state, live.seat, live.move, game)
@@ -323,6 +327,12 @@ class Moves(StateCache):
                     raise CorrectionRefused(f"{whose} move {live.seq} was stored by an older version of the companion, "
                                             "and this one cannot read it, so nothing after it can be replayed: "
                                             f"{who} that move first", None, live.seq) from None
+                if passed and after_end is not None:
+                    # whether this move still fits can rest on whether the game ended at that point: it goes with
+                    # the change, with every later move, as the moves after an end the change brings do (a refusal
+                    # naming it, given only where the game did not end, told the asking seat so)
+                    after_end.extend(m for m in new_live[index:] if move_kind(m.move) not in timeline.private)
+                    break
                 if error.pending is not None:  # the rules now need a choice first (public: the table sees it)
                     choice = error.pending.get("title", "a choice")
                     raise CorrectionRefused(f"the rules now need a choice before {whose} move {live.seq}: {choice}; "
@@ -346,6 +356,7 @@ class Moves(StateCache):
                 # another seat's move: its reason may rest on what only that seat knows
                 raise CorrectionRefused(f"{name}'s move {live.seq} would no longer fit; correct or remove that "
                                         "move too", None, live.seq) from None
+            passed = passed or point
         return state
 
     def replay(self, game_id: str) -> State:

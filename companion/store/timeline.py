@@ -336,6 +336,17 @@ def _place(items: dict[int, LiveMove], move: LiveMove, before: int | None) -> di
     return placed
 
 
+def may_end_in_secret(timeline: _Timeline, state: State, live: LiveMove, seat: int, first_changed: int) -> bool:
+    """Whether ``live``, replayed at ``state`` after a change from move ``first_changed`` that ``seat`` asks for,
+    is a point where the game may end on what only its author knows (``GameSpec.may_end_in_secret``, under
+    ``sooner_end`` "secret"): another seat's move after the change. Past such a point, whether a later move still
+    fits can rest on whether the game ended there, so nothing said about it may differ by it."""
+    spec = timeline.rules.SPEC
+    if spec.sooner_end != "secret" or live.seat == seat or live.seq <= first_changed:
+        return False
+    return spec.may_end_in_secret is None or bool(spec.may_end_in_secret(state, live.seat, live.move))
+
+
 def _first_from(items: Mapping[int, LiveMove], seq: int) -> int:
     """The smallest seq of live move ``seq`` and every move after it (what a change there touches)."""
     order = list(items)
@@ -546,6 +557,13 @@ class _Revisions:
             added.append(new_seq)
             put_in.append((place, author, dict(move)))
             first = min(first, _first_from(items, new_seq))
+        if added and timeline.rules.SPEC.sooner_end == "secret":
+            # moves put in out of the order they stand in: an end that rests on a secret, falling between them,
+            # would have kept a later one and not an earlier one, and refusing that would have told it
+            at = list(items)
+            if [at.index(n) for n in added] != sorted(at.index(n) for n in added):
+                raise IllegalMove("the moves put in must be listed in the order they come in the game: each one "
+                                  "after the one before it", None)
         if fixed:
             entry["also"] = fixed
         if added:
@@ -643,15 +661,26 @@ class _Revisions:
         return True
 
     @staticmethod
-    def replay_until_misfit(timeline: _Timeline, state: State, new_live: Sequence[LiveMove]
+    def replay_until_misfit(timeline: _Timeline, state: State, new_live: Sequence[LiveMove],
+                            seat: int | None = None, first_changed: int | None = None
                             ) -> tuple[LiveMove | None, State]:
+        """The first move of ``new_live`` that no longer fits (None if all do) and the state just before it. For
+        ``seat``'s change from ``first_changed``: past a point where the game may have ended on another seat's
+        secret (:func:`may_end_in_secret`), a move that no longer fits is passed as the store's correction
+        passes it (removed with the change), so the preview says what it says whether the game ended there."""
+        passed = False
         for live in new_live:
+            point = seat is not None and first_changed is not None and \
+                may_end_in_secret(timeline, state, live, seat, first_changed)
             try:
                 state = timeline.rules.apply(state, live.seat, live.move)
             except IllegalMove:
                 if move_kind(live.move) in timeline.private:
                     continue
+                if passed:
+                    return None, state
                 return live, state
+            passed = passed or point
         return None, state
 
 

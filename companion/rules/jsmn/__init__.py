@@ -61,6 +61,8 @@ front is :mod:`.game` (a :class:`~companion.rules.front.Rules`), imported on fir
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from ..spec import COUNTS, NUMBER, TEXT, TEXTS, GameSpec, MoveSpec
 
 MOVES: tuple[MoveSpec, ...] = (
@@ -115,11 +117,17 @@ def _upgrade_2(data: dict) -> dict:
     return upgrade_format_2(data)
 
 
+def _confronts(state: Any, seat: int, move: Mapping[str, Any]) -> bool:
+    """The end of a turn in a raven year: its confrontation is decided by the seat's hidden magicianship."""
+    from .state import TRACKS
+    return move.get("type") == "end_turn" and state.year in TRACKS.raven_years
+
+
 SPEC = GameSpec(
     id="jsmn", moves=MOVES, options=OPTIONS,
     rules_module=f"{__name__}.game",
     pages_module="companion.web.games.jsmn",
     calculator_module="companion.web.calc.jsmn", photo_module="companion.web.photo.jsmn", print_kit="jsmn",
-    order=4, hidden_information=True, sooner_end="secret", redacted_moves_are_secret=False, state_version=3, state_upgrades={1: _upgrade_1, 2: _upgrade_2}, over_rule="jsmn.end.reign", turn_rule="jsmn.turn.order", seat_rule="jsmn.players",
+    order=4, hidden_information=True, sooner_end="secret", may_end_in_secret=_confronts, redacted_moves_are_secret=False, state_version=3, state_upgrades={1: _upgrade_1, 2: _upgrade_2}, over_rule="jsmn.end.reign", turn_rule="jsmn.turn.order", seat_rule="jsmn.players",
     points="prestige", final_points="magicianship",
 )
