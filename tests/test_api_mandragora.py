@@ -89,7 +89,7 @@ def test_teams_add_their_partners_scores(client: FlaskClient) -> None:
                                {"members": [1, 3], "names": ["Ben", "Di"], "total": 5, "spells_cast": 3}]
     assert answer["winners"] == [0] and answer["winner_names"] == ["Ann & Cy"]
     assert answer["decided_by"] == "score" and answer["rule"] == "mandragora.team.score"
-    assert answer["verdict"] == "Ann & Cy wins with 7 points"
+    assert answer["verdict"] == "Team Ann & Cy wins with 7 points"
 
 
 def test_a_team_tie_goes_to_the_team_with_more_spells_and_may_be_shared(client: FlaskClient) -> None:
@@ -97,7 +97,8 @@ def test_a_team_tie_goes_to_the_team_with_more_spells_and_may_be_shared(client: 
     answer = client.post(URL, json={"players": level, "teams": [[0, 2], [1, 3]]}).get_json()
     assert answer["winners"] == [1] and answer["decided_by"] == "spells cast"
     assert answer["rule"] == "mandragora.team.tie"
-    assert answer["verdict"] == ("Ann & Cy and Ben & Di tie on 4 points; Ben & Di cast more spells (3 to 1) and wins "
+    assert answer["verdict"] == ("Team Ann & Cy and team Ben & Di tie on 4 points; team Ben & Di cast more spells "
+                                 "(3 to 1) and wins "
                                  "(our reading: the rulebook gives no team tie-break)")
     shared = [pad("Ann", (4, 0)), pad("Ben", (3, 0)), pad("Cy", (3, 0)), pad("Di", (2, 0))]
     answer = client.post(URL, json={"players": shared, "teams": [[0, 1], [2, 3]]}).get_json()
@@ -105,7 +106,8 @@ def test_a_team_tie_goes_to_the_team_with_more_spells_and_may_be_shared(client: 
     answer = client.post(URL, json={"players": shared, "teams": [[0, 3], [1, 2]]}).get_json()
     assert answer["winners"] == [0, 1] and answer["decided_by"] == "shared"
     assert answer["rule"] == "mandragora.team.tie"
-    assert answer["verdict"] == ("Ann & Di and Ben & Cy share the win: 6 points and 2 spells cast each (our reading: "
+    assert answer["verdict"] == ("Team Ann & Di and team Ben & Cy share the win: 6 points and 2 spells cast each "
+                                 "(our reading: "
                                  "the rulebook gives no team tie-break)")
 
 
