@@ -641,6 +641,23 @@ def test_undefeated_after_1817_the_fairy_reigns() -> None:
     assert advanced.over and advanced.winner is None and advanced.winners == () and "everyone loses" in advanced.reason
 
 
+def test_a_tie_compared_after_a_reign_is_settled_as_our_reading_says() -> None:
+    # the rulebook's tie-break (prestige, then the disc on top) is a winner's; after a reign there is no winner, so
+    # its use in the comparison is the project's reading, said in the reason and named by the outcome's rule
+    plain = jsmn.outcome(undefeated_end(0))
+    assert plain.rule is None and "our reading" not in plain.reason  # Ben has the most: no tie to settle
+    for difficulty in (0, 4):
+        tied = undefeated_end(difficulty).with_seat(0, completed=("find-the-kings-roads",), prestige=3).with_seat(
+            1, prestige=4)
+        result = jsmn.outcome(tied)
+        assert result.winners == () and result.places[0] == (1,)
+        assert result.rule == "jsmn.end.reign-tie", result
+        assert result.reason.endswith("(our reading: the rulebook gives this tie-break only for a winner)"), result.reason
+        answer = jsmn.calculate(10, [jsmn.Pad(name, (2,), 0, False, 0, p, 0) for name, p in (("Ann", 3), ("Ben", 4))],
+                                jsmn.BOOK_VALUE, jsmn.PUPIL, difficulty, 1817)
+        assert answer["winners"] == [] and "(our reading: the rulebook gives this tie-break only" in str(answer["reason"])
+
+
 def test_ties_go_to_prestige_then_the_disc_on_top() -> None:
     over = replace(undefeated_end(0), defeated_by=2)  # Cy defeated the fairy; the best magician wins
     same = over.with_seat(0, completed=("find-the-kings-roads",), prestige=3, arrival=50).with_seat(

@@ -23,7 +23,7 @@ from . import SPEC
 from .choices import ELEMENT_TEXT, GLYPHS, action_name, choices
 from .moves import MOVE_TYPES, apply
 from .play import acting_seats, advice, random_legal_move
-from .scoring import Pad, Ranking, Standing, calculate, rank
+from .scoring import Pad, Ranking, Standing, calculate, compared_after_reign, rank
 from .state import (
     BOOK_VALUE,
     BOOKS,
@@ -234,14 +234,15 @@ def outcome(state: JsmnState) -> Outcome:
     if state.defeated_by is not None:
         who = state.players[state.defeated_by]
         reason = f"{who} defeated the fairy ({state.fairy}); {ranking.reason}"
-    elif state.difficulty:
-        reason = (f"The fairy reigns over England after {TRACKS.last_year}: with advanced difficulty everyone loses "
-                  f"({ranking.reason})")
-        return Outcome(over=True, winner=None, winners=(), reason=reason, places=places)
     else:  # nobody wins, but the table may still compare (the reason names the best magician)
-        reason = (f"The fairy reigns over England after {TRACKS.last_year}: nobody is the greatest magician of the "
-                  f"age; compared: {ranking.reason}")
-        return Outcome(over=True, winner=None, winners=(), reason=reason, places=places)
+        compared, rule = compared_after_reign(ranking)
+        if state.difficulty:
+            reason = (f"The fairy reigns over England after {TRACKS.last_year}: with advanced difficulty everyone "
+                      f"loses; compared: {compared}")
+        else:
+            reason = (f"The fairy reigns over England after {TRACKS.last_year}: nobody is the greatest magician of "
+                      f"the age; compared: {compared}")
+        return Outcome(over=True, winner=None, winners=(), reason=reason, rule=rule, places=places)
     winners = ranking.winners
     rule = "jsmn.end.tie" if ranking.decided_by in ("prestige", "stack") else None  # (the rulebook's tie-break)
     return Outcome(over=True, winner=winners[0] if len(winners) == 1 else None, winners=winners, reason=reason,
@@ -254,5 +255,5 @@ __all__ = [
     "state_from_json", "random_legal_move", "choices", "acting_seats", "standings", "stack_place", "rank", "Standing",
     "ELEMENTS", "ELEMENT_TEXT", "GLYPHS", "action_name",
     # the calculator's (companion/web/calc/jsmn.py): the scoring pad and what counts on it
-    "Pad", "calculate", "BOOK_VALUE", "PUPIL", "SPELLS", "GAME", "stalled", "charted_totals",
+    "Pad", "calculate", "compared_after_reign", "BOOK_VALUE", "PUPIL", "SPELLS", "GAME", "stalled", "charted_totals",
 ]

@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..base import places_by
+from ..base import as_read, places_by
+from .state import GAME, rule
 
 
 @dataclass(frozen=True)
@@ -112,13 +113,26 @@ def calculate(fairy: int, pads: Sequence[Pad], book: int = 1, pupil: int = 3, di
                          "rule": "jsmn.end.tie" if ranking.decided_by in ("prestige", "stack") else "jsmn.end.total"}
     reign = (f"Nobody reaches the fairy's strength ({fairy}): he is not defeated, and after {last_year} he reigns "
              "over England")
+    compared, _ = compared_after_reign(ranking)
     if difficulty:
-        reason = f"{reign}. With advanced difficulty everyone loses (compared: {ranking.reason})."
+        reason = f"{reign}. With advanced difficulty everyone loses. Compared among you: {compared}."
         rule = "jsmn.difficulty.advanced"
     else:
-        reason = f"{reign}: nobody is the greatest magician of the age. Compared among you: {ranking.reason}."
+        reason = f"{reign}: nobody is the greatest magician of the age. Compared among you: {compared}."
         rule = "jsmn.end.reign"
     return answer | {"winners": [], "winner_names": [], "reason": reason, "fairy": f"{reign}.", "rule": rule}
+
+
+#: the project's reading: a tie in the comparison after a reign is settled by the winner's tie-break
+REIGN_TIE = rule("jsmn.end.reign-tie")
+
+
+def compared_after_reign(ranking: Ranking) -> tuple[str, str | None]:
+    """How the players compare when the fairy reigns, and the rule that settled a tie in it: the winner's
+    tie-break (prestige, then the disc on top), which the rulebook gives only for a winner, said as our reading."""
+    if ranking.decided_by in ("prestige", "stack"):
+        return as_read(ranking.reason, GAME.rule(REIGN_TIE)), REIGN_TIE
+    return ranking.reason, None
 
 
 def _names(players: Sequence[Standing], seats: Sequence[int]) -> str:
@@ -126,4 +140,4 @@ def _names(players: Sequence[Standing], seats: Sequence[int]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-__all__ = ["Pad", "Ranking", "Standing", "calculate", "rank", "tally"]
+__all__ = ["Pad", "Ranking", "Standing", "calculate", "compared_after_reign", "rank", "tally"]
