@@ -169,7 +169,7 @@ def test_the_reward_is_capped_by_what_the_supply_holds(supply: int, reward: int)
     ({"type": "explore", "location": "Atlantis"}, "There is no Mysterious location 'Atlantis' on this board"),
     ({"type": "explore", "location": "Forgotten Shrine"},
      "(it has Standing Stones, Whispering Well, Ruined Tower and Fairy Ring)"),
-    ({"type": "explore", "location": 3}, "Field 'location' of the 'explore' move must be a text of at most 100 characters"),
+    ({"type": "explore", "location": 3}, "Field 'location' of the 'explore' move must be a text"),
     ({"type": "explore"}, "The 'explore' move needs a 'location' field"),
     ({"type": "teleport"}, "Unknown move type 'teleport'"),
 ])
@@ -241,8 +241,8 @@ def test_check_cast_without_magic_or_spells_in_play_checks_only_the_combination(
 @pytest.mark.parametrize("spells, message", [
     (["Fireball"], "There is no spell called 'Fireball' in Barony: Sorcery (the spells: Velocity, Teleport, Tornado,"),
     ([], "Name at least one spell to cast"),
-    ([7], "Field 'spells' of the 'cast' move must be a list of at most 120 texts"),
-    ("Velocity", "Field 'spells' of the 'cast' move must be a list of at most 120 texts"),
+    ([7], "Field 'spells' of the 'cast' move must be a list of texts"),
+    ("Velocity", "Field 'spells' of the 'cast' move must be a list of texts"),
     (None, "The 'cast' move needs a 'spells' field"),
 ])
 def test_malformed_casts_are_refused_without_a_rule(spells: Any, message: str) -> None:
@@ -283,8 +283,8 @@ def test_base_points_wait_for_the_end_of_the_base_game() -> None:
 
 @pytest.mark.parametrize("points, message", [
     (-1, "Field 'points' must be from 0 to 999, got -1."), (1000, "Field 'points' must be from 0 to 999, got 1000."),
-    ("40", "Field 'points' of the 'base_points' move must be a whole number from -10,000 to 10,000 (or left out)."),
-    (True, "Field 'points' of the 'base_points' move must be a whole number from -10,000 to 10,000 (or left out)."),
+    ("40", "Field 'points' of the 'base_points' move must be a whole number."),
+    (True, "Field 'points' of the 'base_points' move must be a whole number."),
 ])
 def test_base_points_must_be_a_plausible_whole_number(points: Any, message: str) -> None:
     error = refused(position(phase="scoring"), 0, {"type": "base_points", "points": points})

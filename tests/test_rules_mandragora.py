@@ -149,7 +149,7 @@ def test_scrolls_go_in_front_and_curse_the_most_cursed() -> None:
     (["scroll-one-curse-1", "scroll-one-curse-2"], "mandragora.seek.scrolls", "holds 1 card"),
     (["mandrake-1"], None, "not a cursed scroll"),
     ([4], "mandragora.seek.scrolls", "no cursed scroll with 4 curses"),
-    ([True], None, "must be a list of at most 120 texts or whole numbers"),
+    ([True], None, "must be a list of texts or whole numbers"),
 ])
 def test_bad_scroll_reports_are_refused(scrolls: list[Any], rule: str | None, words: str) -> None:
     error = refused(start(), 0, {"type": "seek", "steps": 1, "scrolls": scrolls})

@@ -210,3 +210,21 @@ def test_a_field_that_does_not_hold_its_kind_is_refused_before_the_game_looks_at
 
         _play(module, module.MIN_PLAYERS, seed, probe)
     assert tried >= 10
+
+
+def test_a_field_of_the_wrong_kind_is_told_its_kind_and_a_bound_only_when_it_passes_one() -> None:
+    # a value of another type is told the kind alone: the store's sanity bounds are not the game's range, and the
+    # field may be one the move needs ("or left out" was said of every field)
+    from companion.rules.fields import wrong_field
+    from companion.rules.spec import NUMBER, SEAT, TEXT, TEXTS
+
+    said = {kind: wrong_field({"type": "x", "f": value}, {"f": kind}) for kind, value in
+            ((NUMBER, "40"), (SEAT, "1"), (TEXT, 3), (TEXTS, "a"))}
+    assert said == {NUMBER: "Field 'f' of the 'x' move must be a whole number",
+                    SEAT: "Field 'f' of the 'x' move must be a seat number (a whole number)",
+                    TEXT: "Field 'f' of the 'x' move must be a text",
+                    TEXTS: "Field 'f' of the 'x' move must be a list of texts"}
+    assert wrong_field({"type": "x", "f": 20_000}, {"f": NUMBER}) == \
+        "Field 'f' of the 'x' move must be a whole number from -10,000 to 10,000"
+    assert wrong_field({"type": "x", "f": "y" * 101}, {"f": TEXT}) == \
+        "Field 'f' of the 'x' move must be a text of at most 100 characters"

@@ -71,6 +71,24 @@ WORDS: dict[str, str] = {
 }
 
 
+#: what each kind is, without its bounds: for a value of another type altogether ("40" for a number), where the
+#: bounds would be the store's sanity limits, not the game's (its own checks say those)
+TYPE_WORDS: dict[str, str] = {
+    TEXT: "a text",
+    TEXTS: "a list of texts",
+    NUMBER: "a whole number",
+    SEAT: "a seat number (a whole number)",
+    TEXT_OR_NUMBER: "a text or a whole number",
+    TEXTS_OR_NUMBERS: "a list of texts or whole numbers",
+    TEXT_OR_TEXTS: "a text or a list of texts",
+    COUNTS: WORDS[COUNTS],
+}
+assert set(TYPE_WORDS) == set(KINDS)
+
+#: pydantic's error types for a value of the right type beyond a bound (too long, too many, too large)
+_BEYOND = frozenset({"greater_than_equal", "less_than_equal", "too_long", "string_too_long"})
+
+
 @lru_cache(maxsize=None)
 def _adapter(kind: str) -> TypeAdapter[Any]:
     return TypeAdapter(Optional[_TYPES[kind]], config={"strict": True})  # type: ignore[arg-type]
@@ -84,9 +102,11 @@ def wrong_field(move: Mapping[str, Any], kinds: Mapping[str, str]) -> str | None
             continue
         try:
             _adapter(kind).validate_python(value)
-        except ValidationError:
-            return f"Field '{name}' of the '{move.get('type')}' move must be {WORDS[kind]} (or left out)"
+        except ValidationError as error:
+            beyond = all(problem["type"] in _BEYOND for problem in error.errors(include_url=False))
+            words = WORDS[kind] if beyond else TYPE_WORDS[kind]
+            return f"Field '{name}' of the '{move.get('type')}' move must be {words}"
     return None
 
 
-__all__ = ["MAX_ITEMS", "MAX_NUMBER", "MAX_SEAT", "MAX_TEXT", "WORDS", "wrong_field"]
+__all__ = ["MAX_ITEMS", "MAX_NUMBER", "MAX_SEAT", "MAX_TEXT", "TYPE_WORDS", "WORDS", "a_quoted", "wrong_field"]
