@@ -654,6 +654,19 @@ def test_a_levitation_sent_as_the_phone_form_sends_it_names_the_shop_in_the_log(
         "Ann cast Levitation (power 1) on the Red Spellbook (1) with red and took a card from the Moonlit Well."
 
 
+def test_a_levitation_sent_with_a_place_in_the_circle_is_logged_by_that_place_from_the_start_tile() -> None:
+    """The API may name the shop by its place in the circle; the log line, made without the state (whose circle
+    may be shuffled), counts that place from the start tile, which every circle begins with (it read "shop 3")."""
+    state = position(hand_counts=(3, 1, 1))
+    start = mandragora.GAME.start_shop.name
+    for place, said in ((3, f"the shop 3 places clockwise from the {start}"),
+                        (1, f"the shop 1 place clockwise from the {start}"), (0, f"the {start}")):
+        move = cast("spellbook-red-1", ["red"], 1, "Levitation", shop=place)
+        line = mandragora.describe_move(move, 0, list(PLAYERS))
+        assert line.endswith(f"took a card from {said}."), line
+        assert "shop 3." not in line and state.circle[0] == mandragora.GAME.start_shop.id
+
+
 def test_a_cast_is_described_with_its_ingredients_as_the_rules_read_them() -> None:
     """Colours spelt with spaces or capitals, or given as card ids, are the same move as the colour ids; the
     log line names them as the rules read them, as it does the book and the spell."""

@@ -39,6 +39,19 @@ def _scroll(ref: Any) -> str:
     return f"a cursed scroll ({plural(card.curses, 'curse')})"
 
 
+def _shop_said(ref: Any) -> str:
+    """A shop a move names, for the log: by name; given by its place in the circle (the API allows it), by that
+    place counted from the start tile, which every circle begins with (the log line is made without the state,
+    and the circle may be shuffled, so the shop's name is not known here)."""
+    shop = _shop(ref)
+    if shop:
+        return f"the {shop}"
+    if isinstance(ref, int) and not isinstance(ref, bool):
+        start = GAME.start_shop.name
+        return f"the {start}" if ref == 0 else f"the shop {plural(ref, 'place')} clockwise from the {start}"
+    return f"shop {ref}"
+
+
 def _shop(ref: Any) -> str | None:
     if isinstance(ref, str):
         try:
@@ -94,8 +107,7 @@ def _effect(spell: str, move: Mapping[str, Any], names: Sequence[str]) -> str:
     if spell == "Substitution" and move.get("from") is not None:
         return f" and drew a card from {seat_name(names, move['from'])}'s hand, giving one back"
     if spell == "Levitation" and move.get("shop") is not None:
-        shop = _shop(move["shop"])
-        where = f"the {shop}" if shop else f"shop {move['shop']}"
+        where = _shop_said(move["shop"])
         taken = _scroll(move["scroll"]) if move.get("scroll") is not None else "a card"
         return f" and took {taken} from {where}"
     if spell == "Replication":
