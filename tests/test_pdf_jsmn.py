@@ -528,10 +528,11 @@ def test_the_no_duplex_words_say_what_the_build_does() -> None:
         assert "that deck's fronts" not in text and "every front sheet of a document first" in text, name
 
 
-def test_of_the_cards_printed_before_the_plural_fix_only_the_feats_that_now_read_1_bird_are_out_of_date() -> None:
+def test_of_the_cards_printed_before_the_plural_fix_only_those_whose_words_changed_are_out_of_date() -> None:
     """Versions digested every label of the game: fixing the feats' plural changed all 189 cards' versions, so
     every printed card said "changed since your print". Now a version digests the words its own faces draw,
-    and a card whose face is as it was keeps the version printed on it (pinned)."""
+    and a card whose face is as it was keeps the version printed on it (pinned). Changed since: the feats that
+    read "1 bird", and the books that print the tokens they give ("2 tokens of birds", was "2 birds tokens")."""
     import json
     import sys
 
@@ -541,5 +542,10 @@ def test_of_the_cards_printed_before_the_plural_fix_only_the_feats_that_now_read
     pinned = json.loads(path.read_text(encoding="utf-8"))["cards"]
     assert set(pinned) == {card.id for card in JSMN.cards}
     reworded = {f.id for f in JSMN.feats if any(n == 1 and e in ONE for e, n in f.requires)}
+    giving_tokens = {b.id for b in JSMN.books if b.form in ("double", "convert")}  # "any" gives a token of any element
     out_of_date = {card.id for card in JSMN.cards if card_version(card) != pinned[card.id][0]}
-    assert out_of_date == reworded and len(reworded) == 20
+    assert out_of_date == reworded | giving_tokens and (len(reworded), len(giving_tokens)) == (20, 12)
+    from cardgen.render.face_words import printed_words
+
+    said = {b.form: [w for w in printed_words(JSMN, b) or [] if "token" in w] for b in JSMN.books if b.element == "birds"}
+    assert said == {"double": ["2 tokens of birds"], "convert": ["1 token of birds"], "any": ["1 token of any element"]}
