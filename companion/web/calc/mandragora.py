@@ -190,25 +190,23 @@ def verdict(result: Result, names: Sequence[str]) -> tuple[list[str], str]:
         sides = [(p.name, p.total, p.spells_cast) for p in result.players]
     winners = [sides[index] for index in result.winners]
     winner_names = [name for name, _, _ in winners]
-    # in the sentence a team is "team Ann & Cy" (one side, so it "wins"), as the game's own result says
-    said = (lambda name: f"team {name}") if result.teams is not None else (lambda name: name)
+    # in the sentence a team is "team Ann & Cy" (one side, so it "wins"), as the game's own result says, and a
+    # sentence that starts with one starts with a capital (a player's name stays as it was typed)
+    teams = result.teams is not None
+    said = (lambda name: f"team {name}") if teams else (lambda name: name)
+    capital = (lambda text: text[:1].upper() + text[1:]) if teams else (lambda text: text)
     decided: DecidedBy = result.decided_by
     best = max(total for _, total, _ in sides)
     points = _plural(best, "point")
     if decided == "score":
-        return winner_names, _capital(f"{said(winner_names[0])} wins with {points}")
+        return winner_names, capital(f"{said(winner_names[0])} wins with {points}")
     tied = [said(name) for name, total, _ in sides if total == best]
     if decided == "spells cast":
         beaten = max(spells for _, total, spells in sides if total == best and spells < winners[0][2])
-        return winner_names, _capital(f"{' and '.join(tied)} tie on {points}; {said(winner_names[0])} cast more "
-                                      f"spells ({winners[0][2]} to {beaten}) and wins")
-    return winner_names, _capital(f"{' and '.join(map(said, winner_names))} share the win: {points} and "
-                                  f"{_plural(winners[0][2], 'spell')} cast each")
-
-
-def _capital(text: str) -> str:
-    """A sentence that begins with "team" begins with a capital; a player's name stays as it was typed."""
-    return "T" + text[1:] if text.startswith("team ") else text
+        return winner_names, capital(f"{' and '.join(tied)} tie on {points}; {said(winner_names[0])} cast more "
+                                     f"spells ({winners[0][2]} to {beaten}) and wins")
+    return winner_names, capital(f"{' and '.join(map(said, winner_names))} share the win: {points} and "
+                                 f"{_plural(winners[0][2], 'spell')} cast each")
 
 
 @bp.post("/calc/mandragora")
