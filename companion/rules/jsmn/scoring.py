@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..base import as_read, places_by
-from .state import GAME, rule
+from .state import GAME
+from .state import rule as known_rule
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,7 @@ def calculate(fairy: int, pads: Sequence[Pad], book: int = 1, pupil: int = 3, di
 
 
 #: the project's reading: a tie in the comparison after a reign is settled by the winner's tie-break
-REIGN_TIE = rule("jsmn.end.reign-tie")
+REIGN_TIE = known_rule("jsmn.end.reign-tie")
 
 
 def compared_after_reign(ranking: Ranking) -> tuple[str, str | None]:
