@@ -68,6 +68,8 @@ class Backend(Protocol):
       other row of it (a hand-over code's: the code's game is looked up first, then written as that game's),
       so two writes of one game never wait for each other's rows (PostgreSQL would cancel one: a deadlock);
     - :meth:`rows`: one SELECT on its own (no transaction of its own beyond the statement), as dicts;
+    - :meth:`game_seats`: :data:`GAME_SEATS`' rows for one game and seat token (every state read asks it),
+      as :meth:`rows` gives them; a backend may ask for several that arrive together in one statement;
     - :meth:`append_move`: a move already checked against the rules, written in one statement if the backend
       has such a way (PostgreSQL: one round trip instead of a transaction's several, the seat token's check
       in it too); None: take :meth:`write`;
@@ -96,6 +98,8 @@ class Backend(Protocol):
 
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]: ...
 
+    def game_seats(self, game_id: str, token_hash: str | None) -> list[dict[str, Any]]: ...
+
     def append_move(self, game_id: str, version: int, seat: int, action_id: str, move: str, result: str,
                     created: str, state: str, token_hash: str | None = None
                     ) -> tuple[bool, dict[str, Any] | None, bool] | None: ...
@@ -109,6 +113,14 @@ class Backend(Protocol):
     def migrations(self) -> list[dict[str, Any]]: ...
 
     def close(self) -> None: ...
+
+
+#: a game's row once per seat, each with ``token_seat``, the seat if the token (its hash: the first parameter,
+#: None for none) holds it now; the game's id is the second parameter. One statement: one snapshot.
+GAME_SEATS = ("SELECT g.id, g.game, g.join_code, g.players, g.version, g.created, s.claimed,"
+              " t.seat AS token_seat FROM games g LEFT JOIN seats s ON s.game_id = g.id"
+              " LEFT JOIN seat_tokens t ON t.token_hash = ? AND t.game_id = g.id"
+              " AND t.seat = s.seat AND t.revoked IS NULL WHERE g.id = ? ORDER BY s.seat")
 
 
 def fetch_rows(db: Connection, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:

@@ -98,26 +98,13 @@ class Store(Seats, Moves, LogReader):
         return game_id
 
     def info(self, game_id: str) -> dict[str, Any]:
-        # one statement (so one snapshot without a transaction of its own): the game, once per seat
-        rows = self.backend.rows("SELECT g.id, g.game, g.join_code, g.players, g.version, g.created, s.claimed"
-                                 " FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE g.id = ? ORDER BY s.seat",
-                     [game_id])
-        if not rows:
-            raise NotFound(f"there is no game '{game_id}'")
-        row = rows[0]
-        claimed = [bool(r["claimed"]) for r in rows if r["claimed"] is not None]
-        return {"id": row["id"], "game": row["game"], "join_code": row["join_code"],
-                "players": json.loads(row["players"]), "claimed": claimed, "version": row["version"],
-                "created": row["created"]}
+        return self.info_and_seat(game_id, None)[0]
 
     def info_and_seat(self, game_id: str, token: str | None) -> tuple[dict[str, Any], int | None]:
         """:meth:`info` and :meth:`seat_for_token`'s answer for ``token`` (None: no token sent) in one statement
-        (a state read's one round trip to a database server, not two)."""
-        rows = self.backend.rows("SELECT g.id, g.game, g.join_code, g.players, g.version, g.created, s.claimed,"
-                                 " t.seat AS token_seat FROM games g LEFT JOIN seats s ON s.game_id = g.id"
-                                 " LEFT JOIN seat_tokens t ON t.token_hash = ? AND t.game_id = g.id"
-                                 " AND t.seat = s.seat AND t.revoked IS NULL WHERE g.id = ? ORDER BY s.seat",
-                                 [None if token is None else hash_token(token), game_id])
+        (a state read's one round trip to a database server, not two; PostgreSQL's reads that arrive together
+        share one: :mod:`companion.store.batches`)."""
+        rows = self.backend.game_seats(game_id, None if token is None else hash_token(token))
         if not rows:
             raise NotFound(f"there is no game '{game_id}'")
         row = rows[0]

@@ -19,7 +19,9 @@ code and SQL run unchanged on it (``?`` placeholders become psycopg's ``%s``):
   other games go on at once (SQLite has one writer for the whole file). Inside a write, any read of a
   game's row or of a hand-over code's locks it as well (``FOR UPDATE``: a code is used once).
 - **Reads** that must agree (a log and the game it belongs to) run in one ``REPEATABLE READ READ ONLY``
-  transaction: one snapshot, as SQLite's read transaction gives.
+  transaction: one snapshot, as SQLite's read transaction gives. A state read is one statement (the game,
+  its seats and the seat the token holds); those a worker is asked for while one is out go together in
+  the next (:mod:`companion.store.batches`): right after a move, every phone of the table reads at once.
 - **The log is append-only**: a trigger refuses every UPDATE and DELETE of ``moves``, except a purge's,
   which says so for its own transaction (``SET LOCAL companion.purging = 'on'``; :meth:`delete_log`).
 - **Live updates** (:class:`PostgresChanges`): a write that gives a game a new version announces it just
@@ -60,7 +62,14 @@ import psycopg
 import psycopg_pool
 from limits.storage import Storage
 
-from companion.store.backend import Changes, Connection, fetch_rows, is_server_url
+from companion.store.backend import (
+    GAME_SEATS,
+    Changes,
+    Connection,
+    fetch_rows,
+    is_server_url,
+)
+from companion.store.batches import Batches
 from companion.store.common import _now
 from companion.store.errors import NoSuchDatabase, StoreUnavailable
 from companion.store.sqlite import MIGRATIONS as SQLITE_MIGRATIONS
@@ -522,6 +531,15 @@ _APPEND_MOVE = """
 """
 
 
+#: GAME_SEATS for several (game id, token hash) pairs at once (two arrays, in order), each row with ``i``, the
+#: pair's place (from 1); a game that is not there has no rows
+_GAME_SEATS_OF_MANY = ("SELECT q.i, g.id, g.game, g.join_code, g.players, g.version, g.created, s.claimed,"
+                       " t.seat AS token_seat FROM unnest(?::text[], ?::text[]) WITH ORDINALITY AS q(game_id, token_hash, i)"
+                       " JOIN games g ON g.id = q.game_id LEFT JOIN seats s ON s.game_id = g.id"
+                       " LEFT JOIN seat_tokens t ON t.token_hash = q.token_hash AND t.game_id = g.id"
+                       " AND t.seat = s.seat AND t.revoked IS NULL ORDER BY q.i, s.seat")
+
+
 class Transaction:
     """What the store's code calls ``db`` inside a transaction: ``execute(sql, params)`` on one connection.
 
@@ -581,6 +599,8 @@ class PostgresBackend:
         self._away_reason = ""
         self._probing, self._probed = False, 0.0
         self._writers = 0  # write transactions open in this process (writing())
+        self._game_seats: Batches[tuple[str, str | None], list[dict[str, Any]]] = Batches(
+            lambda key: self._game_seats_of([key])[0], lambda keys: self._game_seats_of(keys))
         self._migrate()
 
     # -- connections -----------------------------------------------------------------------
@@ -815,6 +835,23 @@ class PostgresBackend:
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         """One SELECT on its own, on a connection of the pool."""
         return fetch_rows(self._db(), sql, params)  # type: ignore[arg-type]  # Statements is a Connection
+
+    def game_seats(self, game_id: str, token_hash: str | None) -> list[dict[str, Any]]:
+        """:data:`~companion.store.backend.GAME_SEATS`' rows; those asked for while another is out go
+        together in the next statement (:mod:`companion.store.batches`), from a worker's serving thread."""
+        if _SERVING_THREAD is not None and _thread_ident() != _SERVING_THREAD:
+            return self._game_seats_of([(game_id, token_hash)])[0]  # (gevent's thread pool: on its own)
+        return self._game_seats.get((game_id, token_hash))
+
+    def _game_seats_of(self, keys: Sequence[tuple[str, str | None]]) -> list[list[dict[str, Any]]]:
+        """GAME_SEATS' rows for each (game id, token hash), in one statement."""
+        if len(keys) == 1:
+            return [self.rows(GAME_SEATS, [keys[0][1], keys[0][0]])]
+        rows = self.rows(_GAME_SEATS_OF_MANY, [[game_id for game_id, _ in keys], [token for _, token in keys]])
+        answers: list[list[dict[str, Any]]] = [[] for _ in keys]
+        for row in rows:
+            answers[int(row.pop("i")) - 1].append(row)
+        return answers
 
     def changes(self) -> Changes:
         return PostgresChanges(self)

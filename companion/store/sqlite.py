@@ -21,7 +21,7 @@ from typing import Any, Iterator, Sequence
 
 from limits.storage import Storage
 
-from companion.store.backend import Changes, Connection, fetch_rows
+from companion.store.backend import GAME_SEATS, Changes, Connection, fetch_rows
 from companion.store.common import _now
 from companion.store.errors import StoreUnavailable
 
@@ -560,6 +560,9 @@ class SqliteBackend:
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         """One SELECT on this thread's connection, outside any transaction (one statement is one snapshot)."""
         return fetch_rows(self._db(), sql, params)
+
+    def game_seats(self, game_id: str, token_hash: str | None) -> list[dict[str, Any]]:
+        return self.rows(GAME_SEATS, [token_hash, game_id])
 
     def lock_game(self, db: Connection, game_id: str) -> None:
         """Nothing to do: every write holds the one writer lock from its start."""
