@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import os
 import re
 import select
@@ -1027,7 +1028,22 @@ class PostgresStorage(Storage):
     def base_exceptions(self) -> type[Exception]:
         return psycopg.Error
 
+    #: the longest key kept as it is (a primary key's index takes about 2.7 KB a row)
+    LONGEST_KEY = 200
+
+    @classmethod
+    def stored_key(cls, key: str) -> str:
+        """The row a counter's key is kept in. A key holds the address the limits count by, which behind a
+        trusted proxy is whatever its ``X-Forwarded-For`` said: one with a NUL character (which PostgreSQL
+        cannot store in text) or too long for the index (a 503 saying PostgreSQL was not answering) is kept
+        by its SHA-256 instead, as is one that starts with the mark of such a key, so two keys never share a
+        row. The SQLite counters take any text as it is."""
+        if "\x00" in key or key.startswith("#") or len(key.encode("utf-8", "surrogatepass")) > cls.LONGEST_KEY:
+            return "#" + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+        return key
+
     def incr(self, key: str, expiry: float, amount: int = 1) -> int:
+        key = self.stored_key(key)
         import random
 
         now = time.time()
@@ -1044,7 +1060,7 @@ class PostgresStorage(Storage):
 
     def _row(self, key: str) -> tuple[int, float] | None:
         rows = self.backend.rows("SELECT count, expires FROM rate_counters WHERE key = ? AND expires > ?",
-                                 [key, time.time()])
+                                 [self.stored_key(key), time.time()])
         return (int(rows[0]["count"]), float(rows[0]["expires"])) if rows else None
 
     def get(self, key: str) -> int:
@@ -1066,4 +1082,4 @@ class PostgresStorage(Storage):
         return self.backend._db().execute("DELETE FROM rate_counters").rowcount
 
     def clear(self, key: str) -> None:
-        self.backend._db().execute("DELETE FROM rate_counters WHERE key = ?", [key])
+        self.backend._db().execute("DELETE FROM rate_counters WHERE key = ?", [self.stored_key(key)])
