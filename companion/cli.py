@@ -391,8 +391,19 @@ def list_games(db: str | None, due: bool) -> None:
         store.close()
 
 
+def _game_id_given(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """A game id from the command line: one that is not text (bytes a terminal cannot decode, which Python keeps
+    as lone surrogates and no database can be asked about) is no game's id, said as any unknown id is."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        raise click.ClickException(f"there is no game '{shown}'") from None
+    return value
+
+
 @main.command("export")
-@click.argument("game_id")
+@click.argument("game_id", callback=_game_id_given)
 @click.option("--db", type=click.Path(dir_okay=False), default=None, callback=_given_database, help="SQLite file or postgresql:// DSN [default: instance/companion.sqlite3].")
 def export_game(game_id: str, db: str | None) -> None:
     """Write one game (setup, every log entry as reported, scores) to standard output as JSON."""
@@ -447,7 +458,7 @@ def copy_database(source: str, target: str) -> None:
 
 
 @main.command("host")
-@click.argument("game_id")
+@click.argument("game_id", callback=_game_id_given)
 @click.option("--db", type=click.Path(dir_okay=False), default=None, callback=_given_database, help="SQLite file or postgresql:// DSN [default: instance/companion.sqlite3].")
 @click.option("--base-url", default=None, help="The instance's address for the link [default: the saved one].")
 def host_command(game_id: str, db: str | None, base_url: str | None) -> None:
