@@ -137,12 +137,26 @@ class LogReader(StateCache):
         self._logs_lock = threading.Lock()
         self._logs_entries = 0
 
-    def log(self, game_id: str, viewer: int | None, since: int = 0) -> list[dict[str, Any]]:
+    def log(self, game_id: str, viewer: int | None, since: int = 0, until: int | None = None) -> list[dict[str, Any]]:
         """Log entries after ``since``, each move redacted for ``viewer`` (None: the public table).
 
-        ``undone`` marks a move taken back or removed by a correction, ``corrected`` one replaced."""
+        ``undone`` marks a move taken back or removed by a correction, ``corrected`` one replaced. ``until``:
+        the log as it stood at that version (the one ``viewer``'s token was checked at: a release, a hand-over
+        or a move written since is not shown to a token that may no longer hold the seat)."""
         rules, names, read = self._read_log(game_id)
+        if until is not None and read.version > until:
+            read = self._read_log_until(game_id, rules, until)
         return self._described(rules, names, read, viewer, read.after(since))
+
+    def _read_log_until(self, game_id: str, rules: Any, version: int) -> _ReadLog:
+        """The log as it stood at ``version``, read and resolved apart (not kept: a read overtaken by a write)."""
+        with self.backend.read() as db:
+            row = self._game_row(db, game_id, "players")
+            rows = fetch_rows(db, "SELECT seq, seat, kind, move, undoes, created FROM moves WHERE game_id = ?"
+                                  " AND seq <= ? ORDER BY seq", [game_id, version])
+        timeline = _Timeline(rules, rows, json.loads(row["players"]))
+        return _ReadLog(version, row["players"], timeline.entries, timeline,
+                        {int(e["seq"]): int(e["seat"]) for e in rows if e["kind"] == "move"})
 
     def recent_log(self, game_id: str, viewer: int | None, last: int
                    ) -> tuple[list[dict[str, Any]], str | None, int | None]:

@@ -1,0 +1,49 @@
+"""A log read checks the token and reads the log as of one version: a seat's release landing between the token's
+check and the log's read was shown to the very token it revoked (the seat's view of a log holding its own
+release, an answer of no moment), found by many reads of several games at once on PostgreSQL. Both stores,
+every discovered game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from flask.testing import FlaskClient
+
+from companion.rules import GAMES
+from companion.web import create_app
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[FlaskClient]:
+    database = str(tmp_path / "l.sqlite3") if request.param == "sqlite" else request.getfixturevalue("postgres_dsn")
+    app = create_app({"DATABASE": database, "SECRET_KEY": "k", "TESTING": True})
+    yield app.test_client()
+    app.extensions["store"].close()
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_release_landing_between_the_token_check_and_the_log_read_is_not_shown_to_its_token(
+        client: FlaskClient, game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    made = client.post("/api/games", json={"game": game, "players": [f"P{i}" for i in range(GAMES[game].MIN_PLAYERS)]})
+    assert made.status_code == 201
+    body = made.get_json()
+    game_id, seat_one = body["id"], {"Authorization": f"Bearer {body['seats'][1]['token']}"}
+    store = client.application.extensions["store"]
+    checked_at = store.version(game_id)
+    original = store._read_log
+
+    def released_meanwhile(game_id: str) -> Any:
+        monkeypatch.setattr(store, "_read_log", original)  # once
+        store.release_seat(game_id, 1)
+        return original(game_id)
+
+    monkeypatch.setattr(store, "_read_log", released_meanwhile)
+    answer = client.get(f"/api/games/{game_id}/log", headers=seat_one)
+    assert answer.status_code == 200  # the token held the seat when it was checked: the log as it stood then
+    assert [e["seq"] for e in answer.get_json()["entries"] if e["seq"] > checked_at] == []
+    assert store.version(game_id) > checked_at  # (the release did land)
+    # asked again, the token is refused, and the public log shows the release
+    assert client.get(f"/api/games/{game_id}/log", headers=seat_one).status_code == 401
+    assert [e["seq"] for e in client.get(f"/api/games/{game_id}/log").get_json()["entries"]][-1:] == [checked_at + 1]
