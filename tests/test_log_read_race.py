@@ -47,3 +47,32 @@ def test_a_release_landing_between_the_token_check_and_the_log_read_is_not_shown
     # asked again, the token is refused, and the public log shows the release
     assert client.get(f"/api/games/{game_id}/log", headers=seat_one).status_code == 401
     assert [e["seq"] for e in client.get(f"/api/games/{game_id}/log").get_json()["entries"]][-1:] == [checked_at + 1]
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_release_landing_between_the_cookie_check_and_the_seat_page_is_not_shown_on_it(
+        client: FlaskClient, game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from markupsafe import escape
+
+    from companion.web.helpers import token_cookie
+
+    made = client.post("/api/games", json={"game": game, "players": [f"P{i}" for i in range(GAMES[game].MIN_PLAYERS)]})
+    body = made.get_json()
+    game_id = body["id"]
+    client.set_cookie(token_cookie(game_id, 1), body["seats"][1]["token"])
+    store = client.application.extensions["store"]
+    checked_at = store.version(game_id)
+    original = store._read_log
+
+    def released_meanwhile(game_id: str) -> Any:
+        monkeypatch.setattr(store, "_read_log", original)  # once
+        store.release_seat(game_id, 1)
+        return original(game_id)
+
+    monkeypatch.setattr(store, "_read_log", released_meanwhile)
+    page = client.get(f"/g/{game_id}/seat/1")
+    assert page.status_code == 200  # the cookie held the seat when it was checked: the page as it stood then
+    released = client.get(f"/api/games/{game_id}/log").get_json()["entries"]
+    assert [e["seq"] for e in released][-1:] == [checked_at + 1]
+    assert escape(released[-1]["text"]) not in page.get_data(as_text=True)
+    assert client.get(f"/g/{game_id}/seat/1").status_code == 403  # asked again: the seat is no longer this phone's

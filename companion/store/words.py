@@ -158,13 +158,15 @@ class LogReader(StateCache):
         return _ReadLog(version, row["players"], timeline.entries, timeline,
                         {int(e["seq"]): int(e["seat"]) for e in rows if e["kind"] == "move"})
 
-    def recent_log(self, game_id: str, viewer: int | None, last: int
+    def recent_log(self, game_id: str, viewer: int | None, last: int, until: int | None = None
                    ) -> tuple[list[dict[str, Any]], str | None, int | None]:
         """The newest ``last`` log entries as :meth:`log` gives them, the public words of the move an undo
         would take back now and the seat that made it (None: nothing to take back), from one read of the
         log. A page shows only the newest lines: describing every entry of a long game was most of a live
-        part's time."""
+        part's time. ``until``: the log as it stood at that version (as :meth:`log`'s)."""
         rules, names, read = self._read_log(game_id)
+        if until is not None and read.version > until:
+            read = self._read_log_until(game_id, rules, until)
         target = read.timeline.last_public()
         undo_text = None if target is None else _said(rules, target.move, target.seat, names)
         lines = self._described(rules, names, read, viewer, read.entries[-last:] if last > 0 else [])

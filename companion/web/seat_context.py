@@ -34,15 +34,18 @@ LOG_LINES_TABLE = 40
 LOG_LINES_SEAT = 8
 
 
-def game_context(game_id: str, viewer: int | None, log_lines: int) -> dict[str, Any]:
+def game_context(game_id: str, viewer: int | None, log_lines: int,
+                 info: dict[str, Any] | None = None) -> dict[str, Any]:
     """Everything the table and seat templates show, read from one consistent state (``state`` itself is
     for the seat's choices and advice: the callers take it out before rendering). ``log`` holds the newest
-    ``log_lines`` entries, newest first; ``undo_text`` names the move an undo would take back."""
-    info = store().info(game_id)
+    ``log_lines`` entries, newest first, as they stood at the state's version; ``undo_text`` names the move
+    an undo would take back. ``info``: the game's :meth:`~companion.store.Store.info` as the caller read it
+    (with the viewer's token: the page is of that version)."""
+    info = info or store().info(game_id)
     version, state = store().state_at(game_id, info["version"])
     rules = rules_for(info["game"])
     view = rules.view(state, viewer)
-    log, undo_text, undo_seat = store().recent_log(game_id, viewer, log_lines)
+    log, undo_text, undo_seat = store().recent_log(game_id, viewer, log_lines, until=version)
     scores = {row["seat"]: row for row in rules.score(state)}
     # a game that can never change again (only games whose spec says it can: the rules' stalled())
     stalled = bool(rules.SPEC.can_stall and rules.stalled(state))
@@ -99,18 +102,20 @@ def seat_gone_sentence(name: str, join_code: str) -> str:
 
 def seat_context(game_id: str, seat: int) -> tuple[dict[str, Any], str]:
     """The seat page's context and the seat's token, or ``NotFound``/``PermissionError`` (404, 403)."""
-    info = store().info(game_id)
+    token = request.cookies.get(token_cookie(game_id, seat), "")
+    # the game and the seat the token holds in one statement, and the page of that version: a release or
+    # hand-over landing between the token's check and the page's reads is not shown to the token it revoked
+    info, held = store().info_and_seat(game_id, token or None)
     if not 0 <= seat < len(info["players"]):
         raise NotFound(f"This game has no seat {seat}.")
-    token = request.cookies.get(token_cookie(game_id, seat), "")
-    if not token or store().seat_for_token(game_id, token) != seat:
+    if not token or held != seat:
         if token and store().token_gone(game_id, token) == seat:
             # (the phone that just handed its seat on reads this after "Back to my seat": not "Not your seat")
             raise Forbidden(seat_gone_sentence(info["players"][seat], info["join_code"]),
                             f"{info['players'][seat]}'s seat is on another phone now, or free")
         raise PermissionError(f"This phone does not hold {info['players'][seat]}'s seat. Join the game with "
                               f"its code {info['join_code']} to claim a free seat.")
-    context = game_context(game_id, seat, LOG_LINES_SEAT)
+    context = game_context(game_id, seat, LOG_LINES_SEAT, info)
     rules, state = context["rules"], context.pop("state")  # templates get only what view() and score() give
     context.update(me=context["view"]["players"][seat], seat=seat,
                    choices=rules.choices(state, seat),
