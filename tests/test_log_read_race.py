@@ -76,3 +76,32 @@ def test_a_release_landing_between_the_cookie_check_and_the_seat_page_is_not_sho
     assert [e["seq"] for e in released][-1:] == [checked_at + 1]
     assert escape(released[-1]["text"]) not in page.get_data(as_text=True)
     assert client.get(f"/g/{game_id}/seat/1").status_code == 403  # asked again: the seat is no longer this phone's
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_state_read_on_one_node_checks_the_token_again_when_another_node_moved_the_game_on(
+        client: FlaskClient, game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A node holds in its cache only the versions it read: when the version its token check read is not there,
+    the state comes from the database as it stands, and was shown with that newer version to a token whose seat
+    another node had released meanwhile."""
+    other = create_app({"DATABASE": client.application.config["DATABASE"], "SECRET_KEY": "k", "TESTING": True})
+    try:
+        made = other.test_client().post("/api/games", json={"game": game,
+                                                            "players": [f"P{i}" for i in range(GAMES[game].MIN_PLAYERS)]})
+        body = made.get_json()
+        game_id, seat_one = body["id"], {"Authorization": f"Bearer {body['seats'][1]['token']}"}
+        store = client.application.extensions["store"]
+        checked_at = store.version(game_id)
+        original = store.info_and_seat
+
+        def released_meanwhile(game_id: str, token: str | None) -> Any:
+            monkeypatch.setattr(store, "info_and_seat", original)  # once
+            answer = original(game_id, token)
+            other.extensions["store"].release_seat(game_id, 1)  # through the other node
+            return answer
+
+        monkeypatch.setattr(store, "info_and_seat", released_meanwhile)
+        answer = client.get(f"/api/games/{game_id}", headers=seat_one)
+        assert answer.status_code == 401 or answer.get_json()["version"] == checked_at, answer.get_json()
+    finally:
+        other.extensions["store"].close()

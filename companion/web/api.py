@@ -30,6 +30,7 @@ from .api_helpers import (
     seat_rate,
     still_held,
     viewed_game,
+    viewed_state,
     writing_seat,
 )
 from .errors import error_json
@@ -60,9 +61,8 @@ def _etag(version: int, claimed: list[bool], viewer: int | None) -> str:
     return f"v{version}-c{claims}-" + ("t" if viewer is None else f"s{viewer}")
 
 
-def _game_payload(game_id: str, viewer: int | None, info: dict[str, Any] | None = None) -> tuple[dict[str, Any], int]:
-    info = info or store().info(game_id)
-    version, state = store().state_at(game_id, info["version"])
+def _game_payload(game_id: str, viewer: int | None, info: dict[str, Any], version: int,
+                  state: Any) -> tuple[dict[str, Any], int]:
     rules = rules_for(info["game"])
     outcome = rules.outcome(state)
     return {"id": info["id"], "game": info["game"], "join_code": info["join_code"], "version": version,
@@ -105,7 +105,8 @@ def game(game_id: str) -> Response:
         response = Response(status=304)
         response.set_etag(seen)
     else:
-        payload, version = _game_payload(game_id, viewer, info)
+        info, viewer, version, state = viewed_state(game_id, info, viewer)  # (the token checked at its version)
+        payload, version = _game_payload(game_id, viewer, info, version, state)
         response = jsonify(payload)
         response.set_etag(_etag(version, payload["claimed"], viewer))
     response.headers["Cache-Control"] = "no-cache"

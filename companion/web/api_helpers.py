@@ -168,6 +168,23 @@ def viewed_game(game_id: str) -> tuple[dict[str, Any], int | None]:
     return info, seat
 
 
+#: how often a state read looks again when the game moved on between its token check and its state read
+STATE_READ_TRIES = 3
+
+
+def viewed_state(game_id: str, info: dict[str, Any], seat: int | None) -> tuple[dict[str, Any], int | None, int, Any]:
+    """:func:`viewed_game`'s ``info`` and ``seat``, with the game's (version, state) of that same version. The
+    state comes from this process's cache when it holds that version, else from the database as it stands,
+    which may be newer (another node's write): then the token is checked again at the newer version, so a
+    seat released or handed on meanwhile is never shown to the token it revoked."""
+    for _ in range(STATE_READ_TRIES):
+        version, state = store().state_at(game_id, info["version"])
+        if version == info["version"]:
+            break
+        info, seat = viewed_game(game_id)
+    return info, seat, version, state
+
+
 def token_refused(game_id: str, token: str) -> NoReturn:
     """Why ``token`` opens no seat of this game, as a 401: a token whose seat was handed on or released says so
     (the phone that held it learns nothing it did not know), any other that it does not belong here."""
