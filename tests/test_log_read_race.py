@@ -105,3 +105,32 @@ def test_a_state_read_on_one_node_checks_the_token_again_when_another_node_moved
         assert answer.status_code == 401 or answer.get_json()["version"] == checked_at, answer.get_json()
     finally:
         other.extensions["store"].close()
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_seat_page_on_one_node_checks_the_cookie_again_when_another_node_moved_the_game_on(
+        client: FlaskClient, game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As the state read above, for the seat page (its token in the seat's cookie)."""
+    from companion.web.helpers import token_cookie
+
+    other = create_app({"DATABASE": client.application.config["DATABASE"], "SECRET_KEY": "k", "TESTING": True})
+    try:
+        made = other.test_client().post("/api/games", json={"game": game,
+                                                            "players": [f"P{i}" for i in range(GAMES[game].MIN_PLAYERS)]})
+        body = made.get_json()
+        game_id = body["id"]
+        client.set_cookie(token_cookie(game_id, 1), body["seats"][1]["token"])
+        store = client.application.extensions["store"]
+        original = store.info_and_seat
+
+        def released_meanwhile(game_id: str, token: str | None) -> Any:
+            monkeypatch.setattr(store, "info_and_seat", original)  # once
+            answer = original(game_id, token)
+            other.extensions["store"].release_seat(game_id, 1)  # through the other node
+            return answer
+
+        monkeypatch.setattr(store, "info_and_seat", released_meanwhile)
+        page = client.get(f"/g/{game_id}/seat/1")
+        assert page.status_code == 403, page.status_code  # the page it would show is of a version the token lost
+    finally:
+        other.extensions["store"].close()

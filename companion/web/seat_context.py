@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, NoReturn
 
 from flask import request
 
@@ -100,6 +100,16 @@ def seat_gone_sentence(name: str, join_code: str) -> str:
             "or ask the phone that holds it now to hand it over.")
 
 
+def _not_held(game_id: str, seat: int, token: str, info: dict[str, Any]) -> NoReturn:
+    """The refusal of a seat page whose cookie's token does not hold the seat (403)."""
+    if token and store().token_gone(game_id, token) == seat:
+        # (the phone that just handed its seat on reads this after "Back to my seat": not "Not your seat")
+        raise Forbidden(seat_gone_sentence(info["players"][seat], info["join_code"]),
+                        f"{info['players'][seat]}'s seat is on another phone now, or free")
+    raise PermissionError(f"This phone does not hold {info['players'][seat]}'s seat. Join the game with "
+                          f"its code {info['join_code']} to claim a free seat.")
+
+
 def seat_context(game_id: str, seat: int) -> tuple[dict[str, Any], str]:
     """The seat page's context and the seat's token, or ``NotFound``/``PermissionError`` (404, 403)."""
     token = request.cookies.get(token_cookie(game_id, seat), "")
@@ -109,13 +119,14 @@ def seat_context(game_id: str, seat: int) -> tuple[dict[str, Any], str]:
     if not 0 <= seat < len(info["players"]):
         raise NotFound(f"This game has no seat {seat}.")
     if not token or held != seat:
-        if token and store().token_gone(game_id, token) == seat:
-            # (the phone that just handed its seat on reads this after "Back to my seat": not "Not your seat")
-            raise Forbidden(seat_gone_sentence(info["players"][seat], info["join_code"]),
-                            f"{info['players'][seat]}'s seat is on another phone now, or free")
-        raise PermissionError(f"This phone does not hold {info['players'][seat]}'s seat. Join the game with "
-                              f"its code {info['join_code']} to claim a free seat.")
+        _not_held(game_id, seat, token, info)
     context = game_context(game_id, seat, LOG_LINES_SEAT, info)
+    if context["version"] != info["version"]:
+        # the state came newer than the version the token was checked at (not in this process's cache: another
+        # node's write): the token is checked again, so a seat released meanwhile is not shown to it
+        info, held = store().info_and_seat(game_id, token)
+        if held != seat:
+            _not_held(game_id, seat, token, info)
     rules, state = context["rules"], context.pop("state")  # templates get only what view() and score() give
     context.update(me=context["view"]["players"][seat], seat=seat,
                    choices=rules.choices(state, seat),
