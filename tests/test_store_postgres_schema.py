@@ -246,3 +246,54 @@ def test_dsns_are_told_apart_from_files_and_never_shown_with_their_password() ->
     assert redacted("postgresql:///c?host=/run/pg&sslpassword=k&PASSWORD=p") == \
         "postgresql:///c?host=/run/pg&sslpassword=***&PASSWORD=***"
     assert "s3cret" not in redacted("postgresql://ann:s3cret@h/c?password=s3cret")
+
+
+def test_a_deadlock_is_told_as_a_rollback_that_wrote_nothing_not_as_the_database_away(postgres_dsn: str) -> None:
+    """Two writes locking two games in opposite orders: PostgreSQL rolls one back. That one is a 503 (it may be
+    sent again as it is) that says so, not "not answering"; the other goes through."""
+    database = PostgresDatabase(postgres_dsn)
+    try:
+        with database.write() as db:
+            for n in (1, 2):
+                db.execute("INSERT INTO games (id, game, join_code, players, options, seed, initial_state, state,"
+                           " created) VALUES (?, 'toy', ?, '[]', '{}', 1, '{}', '{}', 'now')", [f"g{n}", f"CODE{n}"])
+        both_hold = threading.Barrier(2, timeout=30)
+        outcomes: dict[str, BaseException | None] = {}
+
+        def writer(first: str, then: str) -> None:
+            try:
+                with database.write(first) as db:
+                    db.execute("SELECT version FROM games WHERE id = ?", [first]).fetchone()  # the row is held now
+                    both_hold.wait()
+                    database.lock_game(db, then)
+                    db.execute("UPDATE games SET created = 'later' WHERE id = ?", [then])
+                outcomes[first] = None
+            except BaseException as error:  # noqa: BLE001  (what each writer was told)
+                outcomes[first] = error
+
+        threads = [threading.Thread(target=writer, args=pair) for pair in (("g1", "g2"), ("g2", "g1"))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        errors = [error for error in outcomes.values() if error is not None]
+        assert len(outcomes) == 2 and len(errors) == 1
+        assert isinstance(errors[0], StoreUnavailable) and "rolled this request's transaction back" in str(errors[0])
+        assert "not answering" not in str(errors[0]) and "nothing of it was written" in (errors[0].public or "")
+        rows = database._db().execute("SELECT id, created FROM games ORDER BY id").fetchall()
+        assert sorted(created for _, created in rows) == ["later", "now"]  # the rolled-back write left nothing
+    finally:
+        database.close()
+
+
+def test_a_statement_cancelled_by_a_timeout_is_told_so_not_as_the_database_away(postgres_dsn: str) -> None:
+    database = PostgresDatabase(postgres_dsn)
+    try:
+        with pytest.raises(StoreUnavailable, match="cancelled this request's statement") as caught:
+            with database.write() as db:
+                db.execute("SET LOCAL statement_timeout = 50")
+                db.execute("SELECT pg_sleep(5)").fetchone()
+        assert "not answering" not in str(caught.value) and "stopped this request" in (caught.value.public or "")
+        assert database._db().execute("SELECT 1").fetchone() == (1,)  # the database is there, and used again
+    finally:
+        database.close()

@@ -721,6 +721,18 @@ class PostgresBackend:
             return StoreUnavailable(f"PostgreSQL at {self.target} refused this server's login ({reason}): check the "
                                     "user and password in the DSN and the server's pg_hba.conf",
                                     public="the database refused this server's login (the server's log says why)")
+        sqlstate = getattr(error, "sqlstate", None) or ""
+        if sqlstate.startswith("40"):  # class 40, transaction rollback: a deadlock, a serialisation failure
+            return StoreUnavailable(f"PostgreSQL at {self.target} rolled this request's transaction back ({reason}); "
+                                    "nothing of it was written, and the request may be sent again as it is",
+                                    public="the database turned this request back, as another one reached the same "
+                                           "game at the same moment; nothing of it was written: try again")
+        if sqlstate == "57014":  # query_canceled: statement_timeout, or cancelled by an operator
+            return StoreUnavailable(f"PostgreSQL at {self.target} cancelled this request's statement ({reason}): "
+                                    "check the server's statement_timeout and load",
+                                    public="the database stopped this request before answering it: try again in a "
+                                           "moment (a move sent again with its action id is made once; the "
+                                           "server's log says why)")
         return StoreUnavailable(f"PostgreSQL at {self.target} is not answering ({reason}); no move was lost: "
                                 "try again in a moment, and if this goes on, check that the database runs "
                                 "and this server reaches it",
