@@ -275,10 +275,12 @@ class Reader:
             return ()
         return tuple(v.strip() for v in value)
 
-    def provenance(self, rec: dict[str, Any], record: str) -> Provenance:
-        value = rec.get("provenance", "rulebook")
+    def provenance(self, rec: dict[str, Any], record: str, key: str = "provenance",
+                   default: Provenance = "rulebook") -> Provenance:
+        """``rec[key]``, "rulebook" or "authored" (``default`` when it is left out); a problem names ``key``."""
+        value = rec.get(key, default)
         if value not in PROVENANCES:
-            self.problem(record, "provenance", f"must be one of {', '.join(PROVENANCES)}, got {value!r}")
+            self.problem(record, key, f"must be one of {', '.join(PROVENANCES)}, got {value!r}")
             return "rulebook"
         return "authored" if value == "authored" else "rulebook"
 

@@ -68,7 +68,7 @@ def _record_id(reader: Reader, rec: dict[str, Any], kind: str, number: int, take
 
 
 def _sub_provenance(reader: Reader, rec: dict[str, Any], record: str, key: str) -> Provenance:
-    return reader.provenance({"provenance": rec.get(key, "authored")}, record)
+    return reader.provenance(rec, record, key, "authored")
 
 
 def _rewards(reader: Reader, game: dict[str, Any], max_controls: int) -> tuple[int, ...]:
@@ -261,6 +261,8 @@ def load(root: Path) -> BaronySorceryContent:
     """Load and validate a Barony: Sorcery data folder; raises DataError listing every problem."""
     game_r = Reader(root, "game.toml")
     game = game_r.load()
+    title = game_r.text(game, "game", "title")
+    source = game_r.text(game, "game", "source", required=False)
     min_p, max_p = player_range(game_r, game, default_max=5)
     ints = {key: game_r.integer(game, "game", key, minimum=low, maximum=high, default=low)
             for key, low, high in GAME_INTS}
@@ -310,8 +312,7 @@ def load(root: Path) -> BaronySorceryContent:
                        provenance=s.provenance, notes=tuple(x for x in notes if x.subject == s.id))
                   for n, s in enumerate(spells, 1))
     return BaronySorceryContent(
-        game=GAME_ID, title=game_r.text(game, "game", "title"), source=game_r.text(game, "game", "source",
-                                                                                 required=False),
+        game=GAME_ID, title=title, source=source,
         min_players=min_p, max_players=max_p, exploration_rewards=rewards, hex_size_mm=float(hex_size),
         hex_size_provenance=hex_provenance, fifth_player=fifth_player,
         mysterious_by_players=mysterious, categories=tuple(categories), player_colours=tuple(colours),

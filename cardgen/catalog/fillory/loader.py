@@ -36,7 +36,7 @@ def load(root: Path) -> FilloryContent:
     vp = game_r.integer(game, "game", "victory_points", minimum=1, default=100)
     hand = game_r.integer(game, "game", "starting_hand", minimum=0, maximum=20, default=3)
     limit = game_r.integer(game, "game", "hand_limit", minimum=1, maximum=50, default=5)
-    players_prov = game_r.provenance({"provenance": game.get("players_provenance", "authored")}, "game")
+    players_prov = game_r.provenance(game, "game", "players_provenance", "authored")
     neutral_refs = game_r.strings(game, "game", "setup_neutral")
 
     trait_r = Reader(root, "traits.toml")

@@ -48,7 +48,7 @@ def required_provenance(reader: Reader, rec: dict[str, Any], record: str, key: s
     if key not in rec:
         reader.problem(record, key, "is missing (\"rulebook\" or \"authored\")")
         return "authored"
-    return reader.provenance({"provenance": rec[key]}, record)
+    return reader.provenance(rec, record, key)
 
 
 def read_number(reader: Reader, rec: dict[str, Any], record: str, key: str, low: float, high: float) -> float:

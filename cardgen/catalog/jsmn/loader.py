@@ -63,13 +63,33 @@ NAMED_LOCATIONS: dict[str, tuple[float, float]] = {"madrid": (40.4, -3.7), "flor
                                                   "padua": (45.4, 11.9)}
 
 
+#: game.toml's top-level keys and the fields of its tables read by :func:`_game` (any other is reported: a
+#: misspelt field would be ignored)
+GAME_FIELDS = ("title", "source", "min_players", "max_players", "players_provenance", "limits", "magicianship",
+               "contents", "years", "fairy", "prestige", "any_element", "element", "action", "connexion_type",
+               "magician", "example")
+TABLE_FIELDS: dict[str, tuple[str, ...]] = {
+    "limits": (*Limits.__dataclass_fields__, "provenance"),
+    "magicianship": ("feat_values", "book", "pupil", "spell", "provenance"),
+    "contents": (*Contents.__dataclass_fields__, "provenance"),
+    "years": ("first", "last", "ravens", "provenance"),
+    "fairy": ("start", "advanced_starts", "length", "provenance", "length_provenance"),
+    "prestige": ("start", "connexion_spaces", "length", "provenance", "spaces_provenance"),
+}
+
+
 def _game(reader: Reader, game: dict[str, Any]) -> dict[str, Any]:
     limits_t, magic_t, contents_t = (read_table(reader, game, k) for k in ("limits", "magicianship", "contents"))
     years_t, fairy_t, prestige_t = (read_table(reader, game, k) for k in ("years", "fairy", "prestige"))
+    reader.unknown_fields(game, "game", GAME_FIELDS)
+    reader.provenance(game, "game", "players_provenance", "authored")
     for name, table in (("limits", limits_t), ("magicianship", magic_t), ("contents", contents_t),
                         ("years", years_t), ("fairy", fairy_t), ("prestige", prestige_t)):
         if table:
             required_provenance(reader, table, name)
+            reader.unknown_fields(table, name, TABLE_FIELDS[name])
+    if fairy_t:
+        reader.provenance(fairy_t, "fairy", "length_provenance", "authored")
     limits = Limits(**{f: reader.integer(limits_t, "limits", f, minimum=0, maximum=20)
                        for f in Limits.__dataclass_fields__})
     magic = MagicianshipValues(feat_values=read_ints(reader, magic_t, "magicianship", "feat_values", 1, 9),
@@ -267,6 +287,8 @@ def _example(reader: Reader, game: dict[str, Any]) -> ExampleTurn:
     if table:
         required_provenance(reader, table, "example")
     fields = ExampleTurn.__dataclass_fields__
+    if table:
+        reader.unknown_fields(table, "example", (*fields, "provenance"))
     values: dict[str, Any] = {}
     for name in fields:
         if name == "pupil":
@@ -285,7 +307,11 @@ def load(root: Path) -> JsmnContent:
     parts = _game(game_r, game)
     elements = _elements(game_r, game)
     boards = _boards(game_r, game, parts["contents"])
-    any_symbol = game_r.text(read_table(game_r, game, "any_element"), "any_element", "symbol")
+    any_element = read_table(game_r, game, "any_element")
+    any_symbol = game_r.text(any_element, "any_element", "symbol")
+    if any_element:
+        game_r.unknown_fields(any_element, "any_element", ("symbol", "provenance"))
+        required_provenance(game_r, any_element, "any_element")
     example = _example(game_r, game)
     map_r = Reader(root, "map.toml")
     europe = _map(map_r, map_r.load())

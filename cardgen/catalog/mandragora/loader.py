@@ -267,7 +267,7 @@ def _spells(reader: Reader, doc: dict[str, Any], spell_range: tuple[int, int],
             reader.problem(label, "effect", f"unknown effect '{effect}' (known: {', '.join(EFFECTS)})")
         elif effect and kind in EFFECT_KINDS and EFFECTS[effect][0] != kind:
             reader.problem(label, "kind", f"effect '{effect}' is {EFFECTS[effect][0]}, not {kind}")
-        values_prov: Provenance = reader.provenance({"provenance": rec.get("values_provenance", "authored")}, label)
+        values_prov: Provenance = reader.provenance(rec, label, "values_provenance", "authored")
         spells.append(Spell(id=sid, name=reader.text(rec, label, "name"), count=count, values=values,
                             kind=kind, effect=effect, rule=reader.text(rec, label, "rule"),  # type: ignore[arg-type]
                             text=reader.text(rec, label, "text"), provenance=reader.provenance(rec, label),
@@ -305,7 +305,7 @@ def _shops(reader: Reader, doc: dict[str, Any],
         unknown = [o for o in order if o not in ids]
         detail = f"unknown shop '{unknown[0]}'" if unknown else "must list every shop exactly once"
         reader.problem("shops", "circle_order", detail)
-    provenance = reader.provenance({"provenance": doc.get("circle_provenance", "authored")}, "shops")
+    provenance = reader.provenance(doc, "shops", "circle_provenance", "authored")
     return shops, order, provenance
 
 
@@ -358,6 +358,10 @@ def load(root: Path) -> MandragoraContent:
     """Load and validate a Mandragora data folder; raises DataError listing every problem."""
     game_r = Reader(root, "game.toml")
     game = game_r.load()
+    title = game_r.text(game, "game", "title")
+    source = game_r.text(game, "game", "source", required=False)
+    players_provenance = game_r.provenance(game, "game", "players_provenance")
+    hand_colour = game_r.text(game, "game", "mandrake_hand_colour")
     min_p, max_p = player_range(game_r, game, default_max=4)
     spell_range = _range(game_r, game, "spell_values", 1, 9)
     book_range = _range(game_r, game, "spellbook_values", 0, 9)
@@ -413,10 +417,8 @@ def load(root: Path) -> MandragoraContent:
         raise DataError(problems)
     cards = [replace(c, notes=tuple(n for n in notes if n.subject == c.id)) for c in cards]
     return MandragoraContent(
-        game=GAME_ID, title=game_r.text(game, "game", "title"),
-        source=game_r.text(game, "game", "source", required=False), min_players=min_p, max_players=max_p,
-        players_provenance=game_r.provenance({"provenance": game.get("players_provenance", "rulebook")}, "game"),
-        mandrake_hand_colour=game_r.text(game, "game", "mandrake_hand_colour"), spell_values=spell_range,
+        game=GAME_ID, title=title, source=source, min_players=min_p, max_players=max_p,
+        players_provenance=players_provenance, mandrake_hand_colour=hand_colour, spell_values=spell_range,
         spellbook_values=book_range, components=counts, colours=tuple(colours), spells=tuple(spells),
         cards=tuple(cards), shops=tuple(shops), circle_order=circle, circle_provenance=circle_provenance,
         removals=tuple(removals), scoring_example=example, rules=rules, notes=notes, **ints)
