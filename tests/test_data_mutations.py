@@ -91,3 +91,40 @@ def test_a_wrong_provenance_is_reported_under_its_own_field(tmp_path: Path, game
     problems = _problems(folder, game)
     named = [p for p in problems if p[0] == file and p[1] and p[2].rsplit(".", 1)[-1] == key and "folklore" in p[3]]
     assert named, problems
+
+
+_HEADER = re.compile(r"^\[\[?\s*([A-Za-z0-9_.-]+)\s*\]\]?\s*(#.*)?$")
+
+
+def _tables(game: str) -> list[tuple[str, str, int]]:
+    """(file, table, line index to insert at) for the top level of each of ``game``'s files that has top-level
+    keys, and the first [table] / [[record]] of each name."""
+    found: list[tuple[str, str, int]] = []
+    for path in sorted(game_folder(game).glob("*.toml")):
+        seen: set[str] = set()
+        if _top_level_fields(path):
+            found.append((path.name, "", _top_level_fields(path)[0][0] + 1))
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
+            match = _HEADER.match(line)
+            if match and match.group(1) not in seen:
+                seen.add(match.group(1))
+                found.append((path.name, match.group(1), i + 1))
+    return found
+
+
+TABLES = [(game, *table) for game in GAMES for table in _tables(game)]
+
+
+@pytest.mark.parametrize(("game", "file", "table", "index"), TABLES,
+                         ids=[f"{g}:{f}:{t or 'top'}" for g, f, t, _ in TABLES])
+def test_an_unknown_field_is_reported_in_every_table(tmp_path: Path, game: str, file: str, table: str,
+                                                     index: int) -> None:
+    """A field no loader reads (a misspelt 'provenance' or 'reading' would leave the default in place without a
+    word) is a problem naming the file, the record and the field, in every table and record of every file."""
+    folder = _copy(tmp_path, game)
+    path = folder / file
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines.insert(index, "zz_unknown_field = 1")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    problems = _problems(folder, game)
+    assert [p for p in problems if p[0] == file and p[1] and p[2] == "zz_unknown_field"], problems

@@ -285,6 +285,12 @@ class Reader:
         return "authored" if value == "authored" else "rulebook"
 
 
+#: the fields of a [[rule]] and of a [[note]] (any other is reported: a misspelt optional field such as
+#: 'provenance' or 'reading' would otherwise be left out without a word)
+RULE_FIELDS = ("id", "title", "text", "tags", "provenance", "reading")
+NOTE_FIELDS = ("id", "subject", "field", "printed", "used", "action", "text")
+
+
 def load_rules(reader: Reader, game: str) -> tuple[RuleEntry, ...]:
     """Load ``rules.toml``: [[rule]] records with id, title, text, tags."""
     doc = reader.load()
@@ -300,6 +306,7 @@ def load_rules(reader: Reader, game: str) -> tuple[RuleEntry, ...]:
             if rid in seen:
                 reader.problem(label, "id", "duplicate rule id")
             seen.add(rid)
+        reader.unknown_fields(rec, label, RULE_FIELDS)
         out.append(RuleEntry(
             id=rid, game=game, title=reader.text(rec, label, "title"), text=reader.text(rec, label, "text"),
             tags=reader.strings(rec, label, "tags", required=False), provenance=reader.provenance(rec, label),
@@ -324,6 +331,7 @@ def load_notes(reader: Reader) -> tuple[DataNote, ...]:
             if nid in seen:
                 reader.problem(label, "id", "duplicate note id")
             seen.add(nid)
+        reader.unknown_fields(rec, label, NOTE_FIELDS)
         action = rec.get("action", "normalised")
         if action not in ("normalised", "flagged"):
             reader.problem(label, "action", f"must be 'normalised' or 'flagged', got {action!r}")

@@ -48,6 +48,11 @@ _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 CONTENT_FIELDS = ("territory_tiles", "resource_tokens", "magic_tokens", "control_tokens",
                   "control_tokens_per_player", "spell_cards")
 FIFTH_PLAYER_FIELDS = ("knights", "cities", "strongholds", "villages", "score_counters", "reference_sheets")
+#: game.toml's top-level keys (any other is reported: a misspelt field would be ignored)
+GAME_FIELDS = ("title", "source", "min_players", "max_players", "base_tiles", "tiles_per_player", "spells_in_play",
+               "exploration_rewards", "max_controls_per_location", "points_per_control", "basic_actions",
+               "hex_size_mm", "hex_size_provenance", "contents", "fifth_player", "mysterious_by_players", "category",
+               "player_colour", "resource", "combination")
 GAME_INTS = (("base_tiles", 1, 200), ("tiles_per_player", 1, 50), ("spells_in_play", 1, 20),
              ("max_controls_per_location", 1, 10), ("points_per_control", 0, 50), ("basic_actions", 1, 20))
 
@@ -151,6 +156,7 @@ def _resources(reader: Reader, doc: dict[str, Any], expected: int) -> list[Resou
                 reader.problem(label, "terrain", f"'{terrain}' is not a land type that gives resources")
             elif any(r.terrain == terrain for r in out):
                 reader.problem(label, "terrain", "a second record for the same land type")
+        reader.unknown_fields(rec, label, ("terrain", "count", "provenance"))
         out.append(ResourceKind(terrain=terrain, count=reader.integer(rec, label, "count", minimum=1, maximum=99),
                                 provenance=reader.provenance(rec, label)))
     total = sum(r.count for r in out)
@@ -163,6 +169,7 @@ def _combinations(reader: Reader, doc: dict[str, Any]) -> list[Combination]:
     out: list[Combination] = []
     for i, rec in enumerate(reader.records(doc, "combination"), 1):
         cid, label = _record_id(reader, rec, "combination", i, [c.id for c in out])
+        reader.unknown_fields(rec, label, ("id", "spells", "cost", "gives", "not_more", "notes", "provenance"))
         out.append(Combination(id=cid, spells=reader.strings(rec, label, "spells"),
                                cost=reader.integer(rec, label, "cost", minimum=1, maximum=20),
                                gives=reader.text(rec, label, "gives"), not_more=reader.text(rec, label, "not_more"),
@@ -261,6 +268,7 @@ def load(root: Path) -> BaronySorceryContent:
     """Load and validate a Barony: Sorcery data folder; raises DataError listing every problem."""
     game_r = Reader(root, "game.toml")
     game = game_r.load()
+    game_r.unknown_fields(game, "game", GAME_FIELDS)
     title = game_r.text(game, "game", "title")
     source = game_r.text(game, "game", "source", required=False)
     min_p, max_p = player_range(game_r, game, default_max=5)
@@ -273,11 +281,13 @@ def load(root: Path) -> BaronySorceryContent:
         hex_size = 50.0
     hex_provenance = _sub_provenance(game_r, game, "game", "hex_size_provenance")
     contents = read_table(game_r, game, "contents")
+    game_r.unknown_fields(contents, "contents", CONTENT_FIELDS)
     counts = {key: game_r.integer(contents, "contents", key, minimum=0, maximum=999) for key in CONTENT_FIELDS}
     if contents and counts["control_tokens"] != counts["control_tokens_per_player"] * max_p:
         game_r.problem("contents", "control_tokens", f"{counts['control_tokens']} is not "
                                                      f"{counts['control_tokens_per_player']} per player × {max_p}")
     fifth = read_table(game_r, game, "fifth_player")
+    game_r.unknown_fields(fifth, "fifth_player", FIFTH_PLAYER_FIELDS)
     fifth_player = FifthPlayer(**{key: game_r.integer(fifth, "fifth_player", key, minimum=0, maximum=99)
                                   for key in FIFTH_PLAYER_FIELDS})
     mysterious = _mysterious_table(game_r, game, (min_p, max_p))

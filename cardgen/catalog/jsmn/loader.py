@@ -187,6 +187,7 @@ def _map(reader: Reader, doc: dict[str, Any]) -> EuropeMap:
     space = reader.text(london, "london", "space") if london else ""
     if london:
         required_provenance(reader, london, "london")
+        reader.unknown_fields(london, "london", ("space", "provenance"))
     locations: list[Location] = read_records(reader, doc, "location", ("name", "region", "lat", "lon"),
                                          lambda rec, rid, label: Location(
         id=rid, name=reader.text(rec, label, "name"),

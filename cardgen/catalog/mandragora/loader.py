@@ -44,6 +44,11 @@ from .types import (
 )
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+#: game.toml's top-level keys (any other is reported: a misspelt field would be ignored)
+GAME_FIELDS = ("title", "source", "min_players", "max_players", "players_provenance", "team_players",
+               "mandrakes_per_player", "move_range", "countdown_rounds", "curse_penalty", "colour_penalty",
+               "mandrake_hand_colour", "spell_values", "spellbook_values", "max_mandrakes_per_spell",
+               "spellbooks_per_spell", "contents", "colour", "scoring_example")
 COUNT_FIELDS = ("cards", "spells", "items", "cursed_scrolls", "mandrakes", "spellbooks", "ingredients",
                 "shop_tiles", "day_shops", "night_shops")
 
@@ -89,6 +94,8 @@ def _colours(reader: Reader, doc: dict[str, Any]) -> list[Colour]:
     colours: list[Colour] = []
     for i, rec in enumerate(reader.records(doc, "colour"), 1):
         cid, label = _record_id(reader, rec, "colour", i, [x.id for x in colours])
+        reader.unknown_fields(rec, label, ("id", "name", "column", "ingredients", "spellbooks", "symbol",
+                                           "black_magic", "provenance"))
         column = reader.integer(rec, label, "column", minimum=1, maximum=6)
         if column and any(c.column == column for c in colours):
             reader.problem(label, "column", f"column {column} is already taken")
@@ -113,6 +120,7 @@ def _colours(reader: Reader, doc: dict[str, Any]) -> list[Colour]:
 
 def _contents(reader: Reader, doc: dict[str, Any]) -> ComponentCounts:
     table = read_table(reader, doc, "contents")
+    reader.unknown_fields(table, "contents", (*COUNT_FIELDS, "scrolls_by_curses"))
     counts = {key: reader.integer(table, "contents", key, minimum=0, maximum=999) for key in COUNT_FIELDS}
     by_curses = _ints(reader, table, "contents", "scrolls_by_curses", low=0, high=99) if table else ()
     result = ComponentCounts(scrolls_by_curses=by_curses, **counts)
@@ -132,6 +140,9 @@ def _example(reader: Reader, doc: dict[str, Any], spell_range: tuple[int, int],
              book_range: tuple[int, int]) -> ScoringExample:
     table = read_table(reader, doc, "scoring_example")
     label = "scoring_example"
+    reader.unknown_fields(table, label, ("pairs", "printed_pairs_total", "curse_marker", "colours_in_hand",
+                                         "colours_removed", "printed_total", "disappearance_pair", "total_note",
+                                         "provenance"))
     pairs: list[tuple[int, int]] = []
     raw = table.get("pairs", [])
     if not isinstance(raw, list) or not raw:
@@ -170,6 +181,7 @@ def _items(reader: Reader, doc: dict[str, Any], colours: dict[str, Colour],
     out: list[tuple[str, Card]] = []
     for i, rec in enumerate(reader.records(doc, "item"), 1):
         stem, label = _record_id(reader, rec, "item", i, form="lower-case letters, digits and hyphens (max 40)")
+        reader.unknown_fields(rec, label, ("id", "name", "kind", "colour", "curses", "values", "count", "provenance"))
         name = reader.text(rec, label, "name")
         kind = reader.text(rec, label, "kind")
         if kind and kind not in ITEM_KINDS:
@@ -255,6 +267,8 @@ def _spells(reader: Reader, doc: dict[str, Any], spell_range: tuple[int, int],
     spells: list[Spell] = []
     for i, rec in enumerate(reader.records(doc, "spell"), 1):
         sid, label = _record_id(reader, rec, "spell", i, [x.id for x in spells])
+        reader.unknown_fields(rec, label, ("id", "name", "count", "values", "kind", "effect", "rule", "text",
+                                           "provenance", "values_provenance"))
         count = reader.integer(rec, label, "count", minimum=1, maximum=20)
         values = _ints(reader, rec, label, "values", low=spell_range[0], high=spell_range[1])
         if values and count and len(values) != count:
@@ -283,6 +297,7 @@ def _shops(reader: Reader, doc: dict[str, Any],
     shops: list[ShopTile] = []
     for i, rec in enumerate(reader.records(doc, "shop"), 1):
         sid, label = _record_id(reader, rec, "shop", i, [x.id for x in shops])
+        reader.unknown_fields(rec, label, ("id", "name", "time", "start", "provenance"))
         time = reader.text(rec, label, "time")
         if time and time not in ("day", "night"):
             reader.problem(label, "time", f"must be 'day' or 'night', got '{time}'")
@@ -299,6 +314,7 @@ def _shops(reader: Reader, doc: dict[str, Any],
             have = sum(1 for s in shops if s.time == time)
             if have != expected:
                 reader.problem("", "shop", f"{have} {time} shops here, but game.toml's contents say {expected}")
+    reader.unknown_fields({k: v for k, v in doc.items() if k != "shop"}, "shops", ("circle_order", "circle_provenance"))
     order = reader.strings(doc, "shops", "circle_order")
     ids = [s.id for s in shops]
     if order and sorted(order) != sorted(ids):
@@ -316,6 +332,7 @@ def _removals(reader: Reader, doc: dict[str, Any], cards: dict[str, Card] | None
     for i, rec in enumerate(reader.records(doc, "removal"), 1):
         count_players = reader.integer(rec, f"removal #{i}", "players", minimum=players[0], maximum=players[1] - 1)
         label = f"removal for {count_players} players" if count_players else f"removal #{i}"
+        reader.unknown_fields(rec, label, ("players", "colours", "colour_cards", "cards", "count", "provenance"))
         if count_players and any(r.players == count_players for r in removals):
             reader.problem(label, "players", "a second list for the same number of players")
         removed_colours = reader.strings(rec, label, "colours", required=False)
@@ -358,6 +375,7 @@ def load(root: Path) -> MandragoraContent:
     """Load and validate a Mandragora data folder; raises DataError listing every problem."""
     game_r = Reader(root, "game.toml")
     game = game_r.load()
+    game_r.unknown_fields(game, "game", GAME_FIELDS)
     title = game_r.text(game, "game", "title")
     source = game_r.text(game, "game", "source", required=False)
     players_provenance = game_r.provenance(game, "game", "players_provenance")
