@@ -241,6 +241,9 @@ def test_card_types_match_their_decks() -> None:
                                                  "missing (\"rulebook\" or \"authored\")"),
     ("game.toml", "tokens_per_element = 13", "tokens_per_element = 12",
      "game.toml: contents: field 'element_tokens': 78 is not tokens_per_element × 6 elements (72)"),
+    ("game.toml", "year = 1811", "year = 1800",
+     "game.toml: example: field 'year': 1800 is not a year of the game (1806..1817)"),
+    ("game.toml", "year = 1811", "year = 0", "game.toml: example: field 'year': 0 is not a year of the game (1806..1817)"),
     ("marseilles.toml", 'elements = ["birds", "hills", "stones"]', 'elements = ["birds", "hills", "stone"]',
      "marseilles.toml: marseilles 'the-emperor': field 'elements': unknown element 'stone' (known: birds, hills, "
      "rain, stones, trees, wind)"),

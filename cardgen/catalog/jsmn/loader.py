@@ -256,8 +256,11 @@ def _check_example(reader: Reader, ex: ExampleTurn, content: JsmnContent) -> Non
     if total != ex.total:
         fail("total", f"{ex.total} is not feats + books + pupil ({total})")
     strengths = [c.strength for c in content.marseilles]
-    year_index = ex.year - content.tracks.first_year + 1
-    if not any(sum(combo) == ex.fairy for combo in combinations(strengths, year_index)):
+    tracks = content.tracks
+    year_index = ex.year - tracks.first_year + 1
+    if not tracks.first_year <= ex.year <= tracks.last_year:
+        fail("year", f"{ex.year} is not a year of the game ({tracks.first_year}..{tracks.last_year})")
+    elif not any(sum(combo) == ex.fairy for combo in combinations(strengths, year_index)):
         fail("fairy", f"no {year_index} cards of Marseilles add up to {ex.fairy}")
     if not any(c.invitations == ex.invitations_drawn and ex.element_available in c.elements
                and ex.element_unavailable not in c.elements for c in content.marseilles):
