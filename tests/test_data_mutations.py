@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.catalog import DataError, catalogs, game_folder, load_game
+from cardgen.catalog import DataError, catalogs, facts_in, game_folder, load_game
 
 GAMES = sorted(catalogs())
 
@@ -128,3 +128,31 @@ def test_an_unknown_field_is_reported_in_every_table(tmp_path: Path, game: str, 
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     problems = _problems(folder, game)
     assert [p for p in problems if p[0] == file and p[1] and p[2] == "zz_unknown_field"], problems
+
+
+FILES = [(game, path.name) for game in GAMES for path in sorted(game_folder(game).glob("*.toml"))]
+
+
+@pytest.mark.parametrize(("game", "file"), FILES, ids=[f"{g}:{f}" for g, f in FILES])
+def test_a_file_saved_with_a_byte_order_mark_or_windows_line_ends_reads_the_same(tmp_path: Path, game: str,
+                                                                                 file: str) -> None:
+    """Notepad saves UTF-8 with a byte-order mark and CRLF line ends: the content and the game's title read the
+    same (a BOM was 'not valid TOML: Invalid statement (at line 1, column 1)', and game.toml's title fell back
+    to the game's id)."""
+    folder = _copy(tmp_path, game)
+    path = folder / file
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+    assert load_game(game, folder.parent) == load_game(game, game_folder(game).parent)
+    assert facts_in(game, folder) == facts_in(game, game_folder(game))
+
+
+@pytest.mark.parametrize(("game", "file"), FILES, ids=[f"{g}:{f}" for g, f in FILES])
+def test_a_file_in_latin_1_names_the_line_of_its_first_bad_byte(tmp_path: Path, game: str, file: str) -> None:
+    folder = _copy(tmp_path, game)
+    path = folder / file
+    lines = path.read_bytes().split(b"\n")
+    lines[2] += b" # caf\xe9"
+    path.write_bytes(b"\n".join(lines))
+    problems = _problems(folder, game)
+    assert (file, "", "", f"is not UTF-8 text (byte {len(b''.join(l + b'!' for l in lines[:2])) + len(lines[2]) - 1}, "
+                          "on line 3, cannot be read): save it as UTF-8") in problems, problems

@@ -312,7 +312,7 @@ BROKEN_DATA = {
         "{f}/cards.toml: not valid TOML: Illegal character '\\n' (at line 21, column 14)",
         "{f}/cards.toml: field 'card': no [[card]] records"]),
     "not UTF-8": (lambda folder: (folder / "traits.toml").write_bytes(b"name = \"\xff\"\n"), [
-        "{f}/traits.toml: is not UTF-8 text (byte 8 cannot be read)",
+        "{f}/traits.toml: is not UTF-8 text (byte 8, on line 1, cannot be read): save it as UTF-8",
         "{f}/traits.toml: field 'trait': no [[trait]] records"]),
     "missing file": (lambda folder: (folder / "rules.toml").unlink(), [
         "{f}/rules.toml: file is missing", "{f}/rules.toml: field 'rule': no [[rule]] records"]),

@@ -22,6 +22,7 @@ from typing import (
 
 import tomli
 
+from .spec import parse_toml
 from .versions import bind_cards
 
 Provenance = Literal["rulebook", "authored"]
@@ -205,15 +206,18 @@ class Reader:
 
     def load(self) -> dict[str, Any]:
         path = self.root / self.name
+        data = b""
         try:
-            with path.open("rb") as fh:
-                return tomli.load(fh)
+            data = path.read_bytes()
+            return parse_toml(data)
         except FileNotFoundError:
             self.problem("", "", "file is missing")
         except tomli.TOMLDecodeError as exc:
             self.problem("", "", f"not valid TOML: {exc}")
         except UnicodeDecodeError as exc:
-            self.problem("", "", f"is not UTF-8 text (byte {exc.start} cannot be read)")
+            line = data[:exc.start].count(b"\n") + 1
+            self.problem("", "", f"is not UTF-8 text (byte {exc.start}, on line {line}, cannot be read): save it "
+                                 "as UTF-8")
         except OSError as exc:
             self.problem("", "", f"cannot be read: {exc}")
         return {}

@@ -24,6 +24,16 @@ import tomli
 EXTRA_GAMES_ENV = "COMPANION_EXTRA_GAMES"
 
 
+_BOM = b"\xef\xbb\xbf"
+
+
+def parse_toml(data: bytes) -> dict[str, Any]:
+    """A data file's bytes parsed as TOML, read as UTF-8 with a leading byte-order mark allowed (Notepad and
+    some other Windows editors write one; TOML itself does not allow it). Raises UnicodeDecodeError for bytes
+    that are not UTF-8 and tomli.TOMLDecodeError for text that is not TOML."""
+    return tomli.loads(data.removeprefix(_BOM).decode("utf-8"))
+
+
 def extra_modules_from_env() -> tuple[str, ...]:
     """The extra games' module names from :data:`EXTRA_GAMES_ENV`."""
     return tuple(name.strip() for name in os.environ.get(EXTRA_GAMES_ENV, "").split(",") if name.strip())
@@ -44,8 +54,7 @@ def read_facts(game: str, folder: Path) -> GameFacts:
     """``title``, ``min_players`` and ``max_players`` from ``folder/game.toml``. A file that cannot be read
     gives the id as the title and 1..10 players (the loader then reports the problem, naming the file)."""
     try:
-        with (folder / "game.toml").open("rb") as fh:
-            data = tomli.load(fh)
+        data = parse_toml((folder / "game.toml").read_bytes())
     except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError):
         data = {}
 
@@ -177,4 +186,4 @@ class imported_when_called:  # noqa: N801 - used as a function
 
 
 __all__ = ["EXTRA_GAMES_ENV", "GameCatalog", "GameFacts", "declared_by", "discover", "extra_modules_from_env",
-           "imported_when_called", "lazy_exports", "read_facts"]
+           "imported_when_called", "lazy_exports", "parse_toml", "read_facts"]

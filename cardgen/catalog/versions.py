@@ -36,6 +36,8 @@ from typing import Any
 
 import tomli
 
+from .spec import parse_toml
+
 VERSION_LENGTH = 8
 _FIELD = getattr(dataclasses, "_FIELD", None)  # a real field's marker (not a ClassVar or InitVar)
 
@@ -134,7 +136,7 @@ def read_toml(path: Path) -> dict[str, Any]:
 
 @lru_cache(maxsize=16)
 def _parsed_toml(path: str, mtime_ns: int, size: int) -> dict[str, Any]:
-    return tomli.loads(Path(path).read_text(encoding="utf-8"))
+    return parse_toml(Path(path).read_bytes())
 
 
 @lru_cache(maxsize=8)
