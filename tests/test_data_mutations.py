@@ -156,3 +156,23 @@ def test_a_file_in_latin_1_names_the_line_of_its_first_bad_byte(tmp_path: Path, 
     problems = _problems(folder, game)
     assert (file, "", "", f"is not UTF-8 text (byte {len(b''.join(l + b'!' for l in lines[:2])) + len(lines[2]) - 1}, "
                           "on line 3, cannot be read): save it as UTF-8") in problems, problems
+
+
+_UNREADABLE = {
+    "missing": lambda path: path.unlink(),
+    "empty": lambda path: path.write_bytes(b"# nothing here yet\n"),
+    "not TOML": lambda path: path.write_bytes(b"this is = = not toml\n" + path.read_bytes()),
+}
+REQUIRED_FILES = [(game, file) for game, file in FILES if file != "notes.toml"]  # notes.toml is optional
+
+
+@pytest.mark.parametrize("how", list(_UNREADABLE))
+@pytest.mark.parametrize(("game", "file"), REQUIRED_FILES, ids=[f"{g}:{f}" for g, f in REQUIRED_FILES])
+def test_a_file_that_cannot_be_read_is_one_problem_of_that_file(tmp_path: Path, game: str, file: str,
+                                                                how: str) -> None:
+    """A missing, empty or unparsable file is said once: not followed by every table and field of it being
+    missing (up to 148 lines), nor, for an empty file, by those lines alone."""
+    folder = _copy(tmp_path, game)
+    _UNREADABLE[how](folder / file)
+    problems = [p for p in _problems(folder, game) if p[0] == file]
+    assert len(problems) == 1 and problems[0][1:3] == ("", ""), problems

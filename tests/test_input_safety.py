@@ -309,13 +309,11 @@ def edit(file: str, old: str, new: str) -> Callable[[Path], None]:
 
 BROKEN_DATA = {
     "TOML syntax": (edit("cards.toml", 'name = "Julia"', 'name = "Julia'), [
-        "{f}/cards.toml: not valid TOML: Illegal character '\\n' (at line 21, column 14)",
-        "{f}/cards.toml: field 'card': no [[card]] records"]),
+        "{f}/cards.toml: not valid TOML: Illegal character '\\n' (at line 21, column 14)",]),
     "not UTF-8": (lambda folder: (folder / "traits.toml").write_bytes(b"name = \"\xff\"\n"), [
-        "{f}/traits.toml: is not UTF-8 text (byte 8, on line 1, cannot be read): save it as UTF-8",
-        "{f}/traits.toml: field 'trait': no [[trait]] records"]),
+        "{f}/traits.toml: is not UTF-8 text (byte 8, on line 1, cannot be read): save it as UTF-8",]),
     "missing file": (lambda folder: (folder / "rules.toml").unlink(), [
-        "{f}/rules.toml: file is missing", "{f}/rules.toml: field 'rule': no [[rule]] records"]),
+        "{f}/rules.toml: file is missing"]),
     "field missing": (edit("cards.toml", 'traits = ["Character", "Student", "Female", "Light"]\n', ""), [
         "{f}/cards.toml: card #3 'Alice': field 'traits': is missing"]),
     "wrong type": (edit("cards.toml", "number = 2\n", 'number = "two"\n'), [

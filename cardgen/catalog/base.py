@@ -6,6 +6,7 @@ Every loader collects *all* problems it finds (file, record, field, message) and
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import (
@@ -39,6 +40,9 @@ class Problem:
     record: str
     field: str
     message: str
+    #: the file itself cannot be read (missing, empty, not UTF-8, not TOML): its :class:`Reader` records no
+    #: further problem of that file (each would be a consequence)
+    unreadable: bool = dataclasses.field(default=False, compare=False)
 
     def __str__(self) -> str:
         where = self.file
@@ -204,26 +208,36 @@ class Reader:
     def label(self) -> str:
         return str(self.root / self.name)
 
-    def load(self) -> dict[str, Any]:
+    def load(self, *, empty_ok: bool = False) -> dict[str, Any]:
+        """The file's tables; {} and an unreadable-file problem if it is missing, cannot be parsed, or (unless
+        ``empty_ok``) holds nothing."""
         path = self.root / self.name
         data = b""
         try:
             data = path.read_bytes()
-            return parse_toml(data)
+            doc = parse_toml(data)
+            if not doc and not empty_ok:
+                self.unreadable("is empty (no tables or fields)")
+            return doc
         except FileNotFoundError:
-            self.problem("", "", "file is missing")
+            self.unreadable("file is missing")
         except tomli.TOMLDecodeError as exc:
-            self.problem("", "", f"not valid TOML: {exc}")
+            self.unreadable(f"not valid TOML: {exc}")
         except UnicodeDecodeError as exc:
             line = data[:exc.start].count(b"\n") + 1
-            self.problem("", "", f"is not UTF-8 text (byte {exc.start}, on line {line}, cannot be read): save it "
-                                 "as UTF-8")
+            self.unreadable(f"is not UTF-8 text (byte {exc.start}, on line {line}, cannot be read): save it as UTF-8")
         except OSError as exc:
-            self.problem("", "", f"cannot be read: {exc}")
+            self.unreadable(f"cannot be read: {exc}")
         return {}
 
+    def unreadable(self, message: str) -> None:
+        self.problems.append(Problem(self.label, "", "", message, unreadable=True))
+
     def problem(self, record: str, field_name: str, message: str) -> None:
-        self.problems.append(Problem(self.label, record, field_name, message))
+        """Record a problem of this file; none once the file could not be read (each would only say that a
+        table or field of the unread file is missing: one problem says what is wrong)."""
+        if not any(p.unreadable for p in self.problems):
+            self.problems.append(Problem(self.label, record, field_name, message))
 
     def records(self, doc: dict[str, Any], key: str, required: bool = True) -> list[dict[str, Any]]:
         """The ``[[key]]`` tables; none is a problem unless ``required`` is False."""
@@ -324,7 +338,7 @@ def load_notes(reader: Reader) -> tuple[DataNote, ...]:
     game whose rulebook has no slips needs none."""
     if not (reader.root / reader.name).exists():
         return ()
-    doc = reader.load()
+    doc = reader.load(empty_ok=True)
     out: list[DataNote] = []
     seen: set[str] = set()
     for i, rec in enumerate(reader.records(doc, "note", required=False), 1):  # a rulebook without slips: none
