@@ -3,12 +3,13 @@ with file, record and field."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from catalog_checks import Breakage, copy_data, delete, edit, problems_after
+from catalog_checks import Breakage, copy_data, delete, edit, problems_after, rewrite
 from click.testing import CliRunner, Result
 
 from cardgen.catalog import DataError, content, load_game
@@ -324,6 +325,12 @@ BLUE_COUNT = 'colour = "blue"\ncount = 12'
       "(a card id, spell:<id>, colour:<id>, shop:<id> or rulebook)"]),
     (edit("rules.toml", "[[rule]]", "[[rule]\n"),
      ["rules.toml: not valid TOML: Expected ']]' at the end of an array declaration (at line 6, column 7)"]),
+    (edit("spells.toml", "values = [1, 1, 2, 2]", "values = []"),
+     ["spells.toml: spell 'banishment': field 'values': 0 values for 4 cards"]),
+    (edit("game.toml", "spell_values = [1, 5]", "spell_values = []"),
+     ["game.toml: game: field 'spell_values': expected [lowest, highest], got []"]),
+    (rewrite("removals.toml", lambda text: re.sub(r"cards = \[[^\]]*\]", "cards = []", text, count=1)),
+     ["removals.toml: removal for 3 players: field 'cards': 0 cards listed, the rulebook says 5"]),
     (delete("removals.toml"),
      ["removals.toml: file is missing"]),
 ], ids=lambda v: v.__name__ if callable(v) else "")

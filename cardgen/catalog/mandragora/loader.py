@@ -69,9 +69,10 @@ def _ints(reader: Reader, rec: dict[str, Any], record: str, key: str, *, low: in
 
 
 def _range(reader: Reader, doc: dict[str, Any], key: str, low: int, high: int) -> tuple[int, int]:
+    before = len(reader.problems)
     pair = _ints(reader, doc, "game", key, low=low, high=high)
     if len(pair) != 2 or pair[0] > pair[1]:
-        if pair:
+        if len(reader.problems) == before:  # a list of numbers in range, but not a pair (an empty one too)
             reader.problem("game", key, f"expected [lowest, highest], got {list(pair)}")
         return (low, high)
     return (pair[0], pair[1])
@@ -270,8 +271,9 @@ def _spells(reader: Reader, doc: dict[str, Any], spell_range: tuple[int, int],
         reader.unknown_fields(rec, label, ("id", "name", "count", "values", "kind", "effect", "rule", "text",
                                            "provenance", "values_provenance"))
         count = reader.integer(rec, label, "count", minimum=1, maximum=20)
+        before = len(reader.problems)
         values = _ints(reader, rec, label, "values", low=spell_range[0], high=spell_range[1])
-        if values and count and len(values) != count:
+        if len(reader.problems) == before and count and len(values) != count:  # [] too: no card printed
             reader.problem(label, "values", f"{len(values)} values for {count} cards")
         kind = reader.text(rec, label, "kind")
         if kind and kind not in EFFECT_KINDS:
@@ -344,7 +346,9 @@ def _removals(reader: Reader, doc: dict[str, Any], cards: dict[str, Card] | None
         if cards is not None and removed_colours and have != colour_cards:
             reader.problem(label, "colour_cards", f"{', '.join(removed_colours)} has {have} item cards, "
                                                   f"the rulebook says {colour_cards}")
+        before = len(reader.problems)
         listed = reader.strings(rec, label, "cards")
+        listed_ok = len(reader.problems) == before
         for card_id in listed if cards is not None else ():
             card = (cards or {}).get(card_id)
             if card is None:
@@ -356,7 +360,7 @@ def _removals(reader: Reader, doc: dict[str, Any], cards: dict[str, Card] | None
         if len(set(listed)) != len(listed):
             reader.problem(label, "cards", "a card is listed twice")
         count = reader.integer(rec, label, "count", minimum=0, maximum=999)
-        if listed and count != len(listed):
+        if listed_ok and count != len(listed):  # an empty list too: the table would remove nothing
             reader.problem(label, "cards", f"{len(listed)} cards listed, the rulebook says {count}")
         removals.append(Removal(players=count_players, colours=removed_colours, colour_cards=colour_cards,
                                 cards=listed, provenance=reader.provenance(rec, label)))
