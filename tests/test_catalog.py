@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
-from catalog_checks import Breakage, copy_data, edit, problems_after
+from catalog_checks import Breakage, copy_data, edit, problems_after, rewrite
 
 from cardgen.catalog import DataError, content, load_game
 from cardgen.catalog.base import DEFAULT_DATA_DIR
@@ -156,6 +157,15 @@ def unknown_setup_card(folder: Path) -> None:
     edit("game.toml", '"Jane Chatwin"', '"Jane"')(folder)
 
 
+def no_traits(folder: Path) -> None:
+    edit("cards.toml", 'traits = ["Character", "Student", "Female", "Light"]', "traits = []")(folder)
+
+
+def card_taken_out(folder: Path) -> None:
+    rewrite("cards.toml", lambda text: re.sub(r"\[\[card\]\]\nnumber = 50\n.*?\n\n", "", text, count=1,
+                                              flags=re.S))(folder)
+
+
 @pytest.mark.parametrize("breakage, expected", [
     (unknown_trait, ["cards.toml: card #1 'Quentin': field 'traits': unknown trait 'Telekinesis'"]),
     (unresolvable_target, ["cards.toml: card #1 'Quentin': field 'ability[1].card': 'Julio' does not name a card"]),
@@ -168,6 +178,10 @@ def unknown_setup_card(folder: Path) -> None:
                 ]),
     (missing_file, ["rules.toml: file is missing"]),
     (unknown_setup_card, ["game.toml: game: field 'setup_neutral': 'Jane' does not name a card"]),
+    (no_traits, ["cards.toml: card #3 'Alice': field 'traits': a card has at least one trait (the rulebook gives "
+                 "every card 2 or more)"]),
+    (card_taken_out, ["cards.toml: field 'card': no card number 50: the 109 cards are numbered 1 to 109 in the "
+                      "rulebook's order"]),
 ], ids=lambda v: v.__name__ if callable(v) else "")
 def test_broken_copy_fails_with_exact_messages(tmp_path: Path, breakage: Breakage, expected: list[str]) -> None:
     assert problems_after(tmp_path, "fillory", breakage) == expected

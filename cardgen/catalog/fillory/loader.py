@@ -112,7 +112,10 @@ def load(root: Path) -> FilloryContent:
         if number in numbers:
             card_r.problem(label, "number", f"duplicate card number {number}")
         numbers.add(number)
+        before = len(card_r.problems)
         card_traits = card_r.strings(rec, label, "traits")
+        if not card_traits and len(card_r.problems) == before:  # the rulebook: every card has 2 or more
+            card_r.problem(label, "traits", "a card has at least one trait (the rulebook gives every card 2 or more)")
         for trait_name in card_traits:
             if traits_ok and trait_name not in trait_names:
                 card_r.problem(label, "traits", f"unknown trait '{trait_name}'")
@@ -152,6 +155,11 @@ def load(root: Path) -> FilloryContent:
         cards.append(Card(game=GAME_ID, id=cid, number=number, name=name, traits=card_traits,
                           ability=tuple(options), provenance=card_r.provenance(rec, label),
                           notes=tuple(n for n in notes if n.subject == cid)))
+
+    missing = sorted(set(range(1, len(card_recs) + 1)) - numbers)
+    if missing and not any(p.field == "number" for p in card_r.problems):  # a card taken out leaves a gap
+        card_r.problem("", "card", f"no card number {missing[0]}: the {len(card_recs)} cards are numbered 1 to "
+                                   f"{len(card_recs)} in the rulebook's order")
 
     neutral: list[str] = []
     for ref in neutral_refs:
