@@ -331,6 +331,8 @@ BLUE_COUNT = 'colour = "blue"\ncount = 12'
      ["game.toml: game: field 'spell_values': expected [lowest, highest], got []"]),
     (rewrite("removals.toml", lambda text: re.sub(r"cards = \[[^\]]*\]", "cards = []", text, count=1)),
      ["removals.toml: removal for 3 players: field 'cards': 0 cards listed, the rulebook says 5"]),
+    (edit("cards.toml", 'id = "scroll-three-curses"', 'id = "scroll-two-curses"'),
+     ["cards.toml: item 'scroll-two-curses': field 'id': duplicate item id"]),
     (delete("removals.toml"),
      ["removals.toml: file is missing"]),
 ], ids=lambda v: v.__name__ if callable(v) else "")

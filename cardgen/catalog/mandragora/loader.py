@@ -181,7 +181,8 @@ def _items(reader: Reader, doc: dict[str, Any], colours: dict[str, Colour],
     """The item cards, expanded from their groups, each with the group id it came from."""
     out: list[tuple[str, Card]] = []
     for i, rec in enumerate(reader.records(doc, "item"), 1):
-        stem, label = _record_id(reader, rec, "item", i, form="lower-case letters, digits and hyphens (max 40)")
+        stem, label = _record_id(reader, rec, "item", i, list(dict.fromkeys(s for s, _ in out)),
+                                 form="lower-case letters, digits and hyphens (max 40)")
         reader.unknown_fields(rec, label, ("id", "name", "kind", "colour", "curses", "values", "count", "provenance"))
         name = reader.text(rec, label, "name")
         kind = reader.text(rec, label, "kind")
