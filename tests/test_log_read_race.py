@@ -6,7 +6,7 @@ every discovered game."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 from flask.testing import FlaskClient
@@ -23,23 +23,37 @@ def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[FlaskClie
     app.extensions["store"].close()
 
 
+def _released_once(monkeypatch: pytest.MonkeyPatch, store: Any, method: str, release: Callable[[], Any],
+                   after: bool = False) -> None:
+    """The store's ``method`` releases seat 1 at its first call (``after``: once it has read; else before)."""
+    original = getattr(store, method)
+
+    def released_meanwhile(*args: Any) -> Any:
+        monkeypatch.setattr(store, method, original)  # once
+        if not after:
+            release()
+        answer = original(*args)
+        if after:
+            release()
+        return answer
+
+    monkeypatch.setattr(store, method, released_meanwhile)
+
+
+def _new_game(client: FlaskClient, game: str) -> dict[str, Any]:
+    made = client.post("/api/games", json={"game": game, "players": [f"P{i}" for i in range(GAMES[game].MIN_PLAYERS)]})
+    assert made.status_code == 201
+    return dict(made.get_json())
+
+
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_release_landing_between_the_token_check_and_the_log_read_is_not_shown_to_its_token(
         client: FlaskClient, game: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    made = client.post("/api/games", json={"game": game, "players": [f"P{i}" for i in range(GAMES[game].MIN_PLAYERS)]})
-    assert made.status_code == 201
-    body = made.get_json()
+    body = _new_game(client, game)
     game_id, seat_one = body["id"], {"Authorization": f"Bearer {body['seats'][1]['token']}"}
     store = client.application.extensions["store"]
     checked_at = store.version(game_id)
-    original = store._read_log
-
-    def released_meanwhile(game_id: str) -> Any:
-        monkeypatch.setattr(store, "_read_log", original)  # once
-        store.release_seat(game_id, 1)
-        return original(game_id)
-
-    monkeypatch.setattr(store, "_read_log", released_meanwhile)
+    _released_once(monkeypatch, store, "_read_log", lambda: store.release_seat(game_id, 1))
     answer = client.get(f"/api/games/{game_id}/log", headers=seat_one)
     assert answer.status_code == 200  # the token held the seat when it was checked: the log as it stood then
     assert [e["seq"] for e in answer.get_json()["entries"] if e["seq"] > checked_at] == []
@@ -56,20 +70,12 @@ def test_a_release_landing_between_the_cookie_check_and_the_seat_page_is_not_sho
 
     from companion.web.helpers import token_cookie
 
-    made = client.post("/api/games", json={"game": game, "players": [f"P{i}" for i in range(GAMES[game].MIN_PLAYERS)]})
-    body = made.get_json()
+    body = _new_game(client, game)
     game_id = body["id"]
     client.set_cookie(token_cookie(game_id, 1), body["seats"][1]["token"])
     store = client.application.extensions["store"]
     checked_at = store.version(game_id)
-    original = store._read_log
-
-    def released_meanwhile(game_id: str) -> Any:
-        monkeypatch.setattr(store, "_read_log", original)  # once
-        store.release_seat(game_id, 1)
-        return original(game_id)
-
-    monkeypatch.setattr(store, "_read_log", released_meanwhile)
+    _released_once(monkeypatch, store, "_read_log", lambda: store.release_seat(game_id, 1))
     page = client.get(f"/g/{game_id}/seat/1")
     assert page.status_code == 200  # the cookie held the seat when it was checked: the page as it stood then
     released = client.get(f"/api/games/{game_id}/log").get_json()["entries"]
@@ -86,21 +92,12 @@ def test_a_state_read_on_one_node_checks_the_token_again_when_another_node_moved
     another node had released meanwhile."""
     other = create_app({"DATABASE": client.application.config["DATABASE"], "SECRET_KEY": "k", "TESTING": True})
     try:
-        made = other.test_client().post("/api/games", json={"game": game,
-                                                            "players": [f"P{i}" for i in range(GAMES[game].MIN_PLAYERS)]})
-        body = made.get_json()
+        body = _new_game(other.test_client(), game)
         game_id, seat_one = body["id"], {"Authorization": f"Bearer {body['seats'][1]['token']}"}
         store = client.application.extensions["store"]
         checked_at = store.version(game_id)
-        original = store.info_and_seat
-
-        def released_meanwhile(game_id: str, token: str | None) -> Any:
-            monkeypatch.setattr(store, "info_and_seat", original)  # once
-            answer = original(game_id, token)
-            other.extensions["store"].release_seat(game_id, 1)  # through the other node
-            return answer
-
-        monkeypatch.setattr(store, "info_and_seat", released_meanwhile)
+        _released_once(monkeypatch, store, "info_and_seat",  # through the other node, once the token was read
+                       lambda: other.extensions["store"].release_seat(game_id, 1), after=True)
         answer = client.get(f"/api/games/{game_id}", headers=seat_one)
         assert answer.status_code == 401 or answer.get_json()["version"] == checked_at, answer.get_json()
     finally:
@@ -115,21 +112,12 @@ def test_a_seat_page_on_one_node_checks_the_cookie_again_when_another_node_moved
 
     other = create_app({"DATABASE": client.application.config["DATABASE"], "SECRET_KEY": "k", "TESTING": True})
     try:
-        made = other.test_client().post("/api/games", json={"game": game,
-                                                            "players": [f"P{i}" for i in range(GAMES[game].MIN_PLAYERS)]})
-        body = made.get_json()
+        body = _new_game(other.test_client(), game)
         game_id = body["id"]
         client.set_cookie(token_cookie(game_id, 1), body["seats"][1]["token"])
         store = client.application.extensions["store"]
-        original = store.info_and_seat
-
-        def released_meanwhile(game_id: str, token: str | None) -> Any:
-            monkeypatch.setattr(store, "info_and_seat", original)  # once
-            answer = original(game_id, token)
-            other.extensions["store"].release_seat(game_id, 1)  # through the other node
-            return answer
-
-        monkeypatch.setattr(store, "info_and_seat", released_meanwhile)
+        _released_once(monkeypatch, store, "info_and_seat",  # through the other node, once the token was read
+                       lambda: other.extensions["store"].release_seat(game_id, 1), after=True)
         page = client.get(f"/g/{game_id}/seat/1")
         assert page.status_code == 403, page.status_code  # the page it would show is of a version the token lost
     finally:
