@@ -27,6 +27,24 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ.pop("SPELLBOOK_BASE_URL", None)
     record_file_seconds(config)
     compile_url_builders_once()
+    import_game_modules_with_the_trees_data()
+
+
+def import_game_modules_with_the_trees_data() -> None:
+    """Every module a game declares (its pages, calculator and photo reader; its rules are imported by discovery)
+    imported now, with the tree's data. Some read the game's content once, when first imported
+    (``GAME = content(...)``, as a server reads it at its start): imported first inside a test that points
+    ``SPELLBOOK_DATA`` at an edited copy, one kept that copy's words for every later test of its process (a spell
+    category renamed by tests/test_print_versions.py showed on a game's table page in a later file that xdist
+    happened to give the same worker)."""
+    import importlib
+
+    from companion.rules import SPECS
+
+    for spec in SPECS.values():
+        for module in (spec.pages_module, spec.calculator_module, spec.photo_module):
+            if module is not None:
+                importlib.import_module(module)
 
 
 def compile_url_builders_once() -> None:
