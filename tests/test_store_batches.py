@@ -15,7 +15,8 @@ WAIT = 30.0
 
 
 class Gate:
-    """A ``many`` whose first call waits until the test opens it, noting every call and its keys."""
+    """A ``many`` whose first call waits until the test opens it, noting every call and its keys (a call for one
+    key as "one")."""
 
     def __init__(self, fail: Callable[[Sequence[str]], BaseException | None] = lambda keys: None) -> None:
         self.calls: list[tuple[str, list[str]]] = []
@@ -23,11 +24,8 @@ class Gate:
         self.opened = threading.Event()
         self._fail = fail
 
-    def one(self, key: str) -> str:
-        return self.many([key], kind="one")[0]
-
-    def many(self, keys: Sequence[str], kind: str = "many") -> list[str]:
-        self.calls.append((kind, list(keys)))
+    def many(self, keys: Sequence[str]) -> list[str]:
+        self.calls.append(("one" if len(keys) == 1 else "many", list(keys)))
         self.entered.set()
         assert self.opened.wait(WAIT)
         error = self._fail(keys)
@@ -71,7 +69,7 @@ def _wait_for(condition: Callable[[], bool]) -> None:
 
 def test_the_first_look_up_goes_alone_and_those_that_arrive_meanwhile_go_together() -> None:
     gate = Gate()
-    batches: Batches[str, str] = Batches(gate.one, gate.many)
+    batches: Batches[str, str] = Batches(gate.many)
     answers = _ask_all(batches, ["a", "b", "c", "d"], gate)
     assert answers == {key: f"answer to {key}" for key in "abcd"}
     assert gate.calls == [("one", ["a"]), ("many", ["b", "c", "d"])]
@@ -82,7 +80,7 @@ def test_the_first_look_up_goes_alone_and_those_that_arrive_meanwhile_go_togethe
 
 def test_no_statement_asks_for_more_than_the_most_at_once() -> None:
     gate = Gate()
-    batches: Batches[str, str] = Batches(gate.one, gate.many, most=2)
+    batches: Batches[str, str] = Batches(gate.many, most=2)
     answers = _ask_all(batches, ["a", "b", "c", "d", "e"], gate)
     assert answers == {key: f"answer to {key}" for key in "abcde"}
     assert gate.calls == [("one", ["a"]), ("many", ["b", "c"]), ("many", ["d", "e"])]
@@ -90,7 +88,7 @@ def test_no_statement_asks_for_more_than_the_most_at_once() -> None:
 
 def test_an_error_of_a_statement_reaches_each_of_its_callers_and_the_next_ones_are_still_asked() -> None:
     gate = Gate(fail=lambda keys: RuntimeError("the database is away") if "b" in keys else None)
-    batches: Batches[str, str] = Batches(gate.one, gate.many, most=2)
+    batches: Batches[str, str] = Batches(gate.many, most=2)
     answers = _ask_all(batches, ["a", "b", "c", "d"], gate)
     assert answers["a"] == "answer to a" and answers["d"] == "answer to d"
     assert isinstance(answers["b"], RuntimeError) and answers["b"] is answers["c"]
@@ -104,7 +102,7 @@ class Stopped(BaseException):
 
 def test_callers_whose_asker_was_stopped_mid_way_ask_again_themselves() -> None:
     gate = Gate(fail=lambda keys: Stopped() if keys == ["b", "c", "d"] else None)
-    batches: Batches[str, str] = Batches(gate.one, gate.many)
+    batches: Batches[str, str] = Batches(gate.many)
     answers = _ask_all(batches, ["a", "b", "c", "d"], gate)
     assert isinstance(answers["b"], Stopped)  # only the stopped caller hears of it
     assert answers["a"] == "answer to a" and answers["c"] == "answer to c" and answers["d"] == "answer to d"

@@ -117,8 +117,8 @@ class Backend(Protocol):
 
 #: a game's row once per seat, each with ``token_seat``, the seat if the token (its hash: the first parameter,
 #: None for none) holds it now; the game's id is the second parameter. One statement: one snapshot.
-GAME_SEATS = ("SELECT g.id, g.game, g.join_code, g.players, g.version, g.created, s.claimed,"
-              " t.seat AS token_seat FROM games g LEFT JOIN seats s ON s.game_id = g.id"
+GAME_SEATS_COLUMNS = "g.id, g.game, g.join_code, g.players, g.version, g.created, s.claimed, t.seat AS token_seat"
+GAME_SEATS = (f"SELECT {GAME_SEATS_COLUMNS} FROM games g LEFT JOIN seats s ON s.game_id = g.id"
               " LEFT JOIN seat_tokens t ON t.token_hash = ? AND t.game_id = g.id"
               " AND t.seat = s.seat AND t.revoked IS NULL WHERE g.id = ? ORDER BY s.seat")
 

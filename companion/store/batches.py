@@ -38,12 +38,11 @@ class _Wanted(Generic[Key, Answer]):
 
 
 class Batches(Generic[Key, Answer]):
-    """Look-ups by key: ``one(key)`` asks for one, ``many(keys)`` for several in one statement (an answer
-    for each key, in order). :meth:`get` answers one key, asking with the other keys that are waiting."""
+    """Look-ups by key: ``many(keys)`` asks for one or several in one statement (an answer for each key, in
+    order). :meth:`get` answers one key, asking with the other keys that are waiting."""
 
-    def __init__(self, one: Callable[[Key], Answer], many: Callable[[Sequence[Key]], list[Answer]],
-                 most: int = MOST_AT_ONCE) -> None:
-        self._one, self._many, self._most = one, many, most
+    def __init__(self, many: Callable[[Sequence[Key]], list[Answer]], most: int = MOST_AT_ONCE) -> None:
+        self._many, self._most = many, most
         self._lock = threading.Lock()
         self._queue: list[_Wanted[Key, Answer]] = []
         self._out = False  # a statement of this process is out, or about to be
@@ -72,7 +71,7 @@ class Batches(Generic[Key, Answer]):
             batch, self._queue = self._queue[:self._most], self._queue[self._most:]
         done = False
         try:
-            answers = [self._one(own.key)] if len(batch) == 1 else self._many([w.key for w in batch])
+            answers = self._many([wanted.key for wanted in batch])
             for wanted, answer in zip(batch, answers, strict=True):
                 wanted.answer = answer
             done = True

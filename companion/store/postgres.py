@@ -65,6 +65,7 @@ from limits.storage import Storage
 
 from companion.store.backend import (
     GAME_SEATS,
+    GAME_SEATS_COLUMNS,
     Changes,
     Connection,
     fetch_rows,
@@ -534,10 +535,9 @@ _APPEND_MOVE = """
 
 #: GAME_SEATS for several (game id, token hash) pairs at once (two arrays, in order), each row with ``i``, the
 #: pair's place (from 1); a game that is not there has no rows
-_GAME_SEATS_OF_MANY = ("SELECT q.i, g.id, g.game, g.join_code, g.players, g.version, g.created, s.claimed,"
-                       " t.seat AS token_seat FROM unnest(?::text[], ?::text[]) WITH ORDINALITY AS q(game_id, token_hash, i)"
-                       " JOIN games g ON g.id = q.game_id LEFT JOIN seats s ON s.game_id = g.id"
-                       " LEFT JOIN seat_tokens t ON t.token_hash = q.token_hash AND t.game_id = g.id"
+_GAME_SEATS_OF_MANY = (f"SELECT q.i, {GAME_SEATS_COLUMNS} FROM unnest(?::text[], ?::text[]) WITH ORDINALITY"
+                       " AS q(game_id, token_hash, i) JOIN games g ON g.id = q.game_id LEFT JOIN seats s ON"
+                       " s.game_id = g.id LEFT JOIN seat_tokens t ON t.token_hash = q.token_hash AND t.game_id = g.id"
                        " AND t.seat = s.seat AND t.revoked IS NULL ORDER BY q.i, s.seat")
 
 
@@ -601,7 +601,7 @@ class PostgresBackend:
         self._probing, self._probed = False, 0.0
         self._writers = 0  # write transactions open in this process (writing())
         self._game_seats: Batches[tuple[str, str | None], list[dict[str, Any]]] = Batches(
-            lambda key: self._game_seats_of([key])[0], lambda keys: self._game_seats_of(keys))
+            lambda keys: self._game_seats_of(keys))
         self._migrate()
 
     # -- connections -----------------------------------------------------------------------
@@ -857,7 +857,7 @@ class PostgresBackend:
         return self._game_seats.get((game_id, token_hash))
 
     def _game_seats_of(self, keys: Sequence[tuple[str, str | None]]) -> list[list[dict[str, Any]]]:
-        """GAME_SEATS' rows for each (game id, token hash), in one statement."""
+        """GAME_SEATS' rows for each (game id, token hash), in one statement (one key: GAME_SEATS itself)."""
         if len(keys) == 1:
             return [self.rows(GAME_SEATS, [keys[0][1], keys[0][0]])]
         rows = self.rows(_GAME_SEATS_OF_MANY, [[game_id for game_id, _ in keys], [token for _, token in keys]])
