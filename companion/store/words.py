@@ -121,6 +121,13 @@ class _ReadLog:
         return self.entries[bisect.bisect_right(self.entries, since, key=lambda e: int(e["seq"])):]
 
 
+def _fresh_read(rules: Any, version: int, players: str, rows: list[dict[str, Any]]) -> _ReadLog:
+    """A game's log read whole: its entries ``rows`` (every one, in order) resolved at ``version``."""
+    timeline = _Timeline(rules, rows, json.loads(players))
+    return _ReadLog(version, players, timeline.entries, timeline,
+                    {int(e["seq"]): int(e["seat"]) for e in rows if e["kind"] == "move"})
+
+
 class LogReader(StateCache):
     """The log as phones read it.
 
@@ -154,9 +161,7 @@ class LogReader(StateCache):
             row = self._game_row(db, game_id, "players")
             rows = fetch_rows(db, "SELECT seq, seat, kind, move, undoes, created FROM moves WHERE game_id = ?"
                                   " AND seq <= ? ORDER BY seq", [game_id, version])
-        timeline = _Timeline(rules, rows, json.loads(row["players"]))
-        return _ReadLog(version, row["players"], timeline.entries, timeline,
-                        {int(e["seq"]): int(e["seat"]) for e in rows if e["kind"] == "move"})
+        return _fresh_read(rules, version, row["players"], rows)
 
     def recent_log(self, game_id: str, viewer: int | None, last: int, until: int | None = None
                    ) -> tuple[list[dict[str, Any]], str | None, int | None]:
@@ -198,9 +203,7 @@ class LogReader(StateCache):
                 timeline = held.timeline.extended(new, names)
                 read = _ReadLog(version, row["players"], timeline.entries, timeline, authors)
         else:
-            timeline = _Timeline(rules, new, names)
-            read = _ReadLog(version, row["players"], timeline.entries, timeline,
-                            {int(e["seq"]): int(e["seat"]) for e in new if e["kind"] == "move"})
+            read = _fresh_read(rules, version, row["players"], new)
         self._hold_log(game_id, read)
         return rules, names, read
 
