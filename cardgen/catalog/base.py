@@ -6,7 +6,6 @@ Every loader collects *all* problems it finds (file, record, field, message) and
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import (
@@ -40,9 +39,6 @@ class Problem:
     record: str
     field: str
     message: str
-    #: the file itself cannot be read (missing, empty, not UTF-8, not TOML): its :class:`Reader` records no
-    #: further problem of that file (each would be a consequence)
-    unreadable: bool = dataclasses.field(default=False, compare=False)
 
     def __str__(self) -> str:
         where = self.file
@@ -203,6 +199,9 @@ class Reader:
     root: Path
     name: str
     problems: list[Problem] = field(default_factory=list)
+    #: the file itself could not be read (missing, empty, not UTF-8, not TOML): no further problem of it is
+    #: recorded (each would be a consequence)
+    unread: bool = field(default=False, repr=False)
 
     @property
     def label(self) -> str:
@@ -231,12 +230,13 @@ class Reader:
         return {}
 
     def unreadable(self, message: str) -> None:
-        self.problems.append(Problem(self.label, "", "", message, unreadable=True))
+        self.problems.append(Problem(self.label, "", "", message))
+        self.unread = True
 
     def problem(self, record: str, field_name: str, message: str) -> None:
         """Record a problem of this file; none once the file could not be read (each would only say that a
         table or field of the unread file is missing: one problem says what is wrong)."""
-        if not any(p.unreadable for p in self.problems):
+        if not self.unread:
             self.problems.append(Problem(self.label, record, field_name, message))
 
     def records(self, doc: dict[str, Any], key: str, required: bool = True) -> list[dict[str, Any]]:
